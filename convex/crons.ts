@@ -1,0 +1,5 @@
+import { cronJobs } from "convex/server";
+
+const crons = cronJobs();
+
+export default crons;

@@ -1,0 +1,278 @@
+import { authTables } from "@convex-dev/auth/server";
+import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+import {
+  callKind,
+  callStatus,
+  costEstimate,
+  creditTransactionType,
+  jobStatus,
+  paymentStatus,
+  progress,
+  resultsSummary,
+  templateCategory,
+  templateData,
+  testConfiguration,
+  testStatus,
+} from "./validators";
+
+export default defineSchema({
+  ...authTables,
+
+  // authTables.users plus the spec's profile fields (user_profiles).
+  users: defineTable({
+    name: v.optional(v.string()),
+    image: v.optional(v.string()),
+    email: v.optional(v.string()),
+    emailVerificationTime: v.optional(v.number()),
+    phone: v.optional(v.string()),
+    phoneVerificationTime: v.optional(v.number()),
+    isAnonymous: v.optional(v.boolean()),
+    fullName: v.optional(v.union(v.string(), v.null())),
+    avatarUrl: v.optional(v.union(v.string(), v.null())),
+    isAdmin: v.optional(v.boolean()),
+    totalSpentCents: v.optional(v.number()),
+    testCount: v.optional(v.number()),
+    lastSignInAt: v.optional(v.number()),
+    updatedAt: v.optional(v.number()),
+  })
+    .index("email", ["email"])
+    .index("phone", ["phone"])
+    .index("by_admin", ["isAdmin"]),
+
+  personas: defineTable({
+    userId: v.id("users"),
+    name: v.string(),
+    description: v.string(),
+    systemPrompt: v.string(),
+    updatedAt: v.number(),
+  }).index("by_user", ["userId"]),
+
+  topics: defineTable({
+    userId: v.id("users"),
+    title: v.string(),
+    description: v.string(),
+    prompt: v.string(),
+    updatedAt: v.number(),
+  }).index("by_user", ["userId"]),
+
+  templates: defineTable({
+    userId: v.id("users"),
+    name: v.string(),
+    description: v.string(),
+    category: templateCategory,
+    isPublic: v.boolean(),
+    tags: v.array(v.string()),
+    usageCount: v.number(),
+    templateData,
+    updatedAt: v.number(),
+  })
+    .index("by_user", ["userId"])
+    .index("by_public_usage", ["isPublic", "usageCount"]),
+
+  // Cache of the gateway's catalog (llm_models).
+  llmModels: defineTable({
+    modelId: v.string(),
+    name: v.string(),
+    provider: v.string(),
+    contextLength: v.number(),
+    pricingPrompt: v.number(),
+    pricingCompletion: v.number(),
+    description: v.string(),
+    tier: v.string(),
+    created: v.optional(v.number()),
+    lastUpdated: v.number(),
+  })
+    .index("by_model_id", ["modelId"])
+    .index("by_last_updated", ["lastUpdated"]),
+
+  tests: defineTable({
+    userId: v.id("users"),
+    name: v.string(),
+    taskType: v.string(),
+    configuration: testConfiguration,
+    status: testStatus,
+    progress,
+    estimate: costEstimate,
+    priceCents: v.number(),
+    usesOwnKey: v.boolean(),
+    // Running counters, updated in the same mutation that records each result.
+    expectedResponses: v.number(),
+    expectedEvaluations: v.number(),
+    responsesCount: v.number(),
+    evaluationsCount: v.number(),
+    missingResponses: v.number(),
+    failedCalls: v.number(),
+    totalCalls: v.number(),
+    finishedCalls: v.number(),
+    totalCostUsd: v.number(),
+    totalLatencyMs: v.number(),
+    totalTokens: v.number(),
+    resultsSummary: v.optional(resultsSummary),
+    errorMessage: v.optional(v.string()),
+    startedAt: v.optional(v.number()),
+    completedAt: v.optional(v.number()),
+    lastProgressAt: v.number(),
+  })
+    .index("by_user", ["userId"])
+    .index("by_user_status", ["userId", "status"])
+    .index("by_status_progress", ["status", "lastProgressAt"]),
+
+  // The job queue row of a test (job_queue).
+  jobs: defineTable({
+    testId: v.id("tests"),
+    userId: v.id("users"),
+    testName: v.string(),
+    status: jobStatus,
+    priority: v.number(),
+    startedAt: v.optional(v.number()),
+    completedAt: v.optional(v.number()),
+    errorMessage: v.optional(v.string()),
+    retryCount: v.number(),
+    maxRetries: v.number(),
+    progressData: v.optional(v.any()),
+    paymentData: v.optional(v.any()),
+    amountCents: v.number(),
+  })
+    .index("by_status_priority", ["status", "priority"])
+    .index("by_test", ["testId"])
+    .index("by_user", ["userId"]),
+
+  // One gateway call of a test; `key` is deterministic so a result is recorded once.
+  calls: defineTable({
+    testId: v.id("tests"),
+    kind: callKind,
+    key: v.string(),
+    status: callStatus,
+    attempts: v.number(),
+    leaseExpiresAt: v.optional(v.number()),
+    modelId: v.string(),
+    personaId: v.string(),
+    topicId: v.string(),
+    answersWanted: v.optional(v.number()),
+    responseIds: v.optional(v.array(v.id("responses"))),
+    error: v.optional(v.string()),
+  })
+    .index("by_key", ["key"])
+    .index("by_test_status", ["testId", "status"])
+    .index("by_status_lease", ["status", "leaseExpiresAt"]),
+
+  responses: defineTable({
+    testId: v.id("tests"),
+    callId: v.optional(v.id("calls")),
+    modelId: v.string(),
+    personaId: v.string(),
+    topicId: v.string(),
+    content: v.string(),
+    promptTokens: v.number(),
+    completionTokens: v.number(),
+    tokens: v.number(),
+    latencyMs: v.number(),
+    costUsd: v.number(),
+    scoreSum: v.number(),
+    scoreCount: v.number(),
+  })
+    .index("by_test", ["testId"])
+    .index("by_test_pair", ["testId", "personaId", "topicId"]),
+
+  evaluations: defineTable({
+    testId: v.id("tests"),
+    responseId: v.id("responses"),
+    evaluatorModelId: v.string(),
+    scores: v.record(v.string(), v.number()),
+    explanation: v.string(),
+    rank: v.optional(v.number()),
+    costUsd: v.number(),
+  })
+    .index("by_test", ["testId"])
+    .index("by_response", ["responseId"]),
+
+  // Running sums per test × model × persona ("" = all personas), read by monitor and results.
+  modelStats: defineTable({
+    testId: v.id("tests"),
+    modelId: v.string(),
+    personaId: v.string(),
+    responses: v.number(),
+    tokens: v.number(),
+    costUsd: v.number(),
+    latencyMsSum: v.number(),
+    latencyBuckets: v.array(v.number()),
+    scoreSum: v.number(),
+    scoreCount: v.number(),
+  })
+    .index("by_test", ["testId"])
+    .index("by_test_model_persona", ["testId", "modelId", "personaId"]),
+
+  payments: defineTable({
+    userId: v.id("users"),
+    testId: v.optional(v.id("tests")),
+    testName: v.string(),
+    stripeSessionId: v.optional(v.string()),
+    amountCents: v.number(),
+    currency: v.string(),
+    status: paymentStatus,
+    completedAt: v.optional(v.number()),
+  })
+    .index("by_user", ["userId"])
+    .index("by_test", ["testId"])
+    .index("by_session", ["stripeSessionId"])
+    .index("by_status", ["status"]),
+
+  creditTransactions: defineTable({
+    userId: v.id("users"),
+    testId: v.optional(v.id("tests")),
+    paymentId: v.optional(v.id("payments")),
+    type: creditTransactionType,
+    amountCents: v.number(),
+    description: v.string(),
+  })
+    .index("by_user", ["userId"])
+    .index("by_test", ["testId"]),
+
+  shares: defineTable({
+    testId: v.id("tests"),
+    userId: v.id("users"),
+    shareId: v.string(),
+    isActive: v.boolean(),
+  })
+    .index("by_share_id", ["shareId"])
+    .index("by_test", ["testId"]),
+
+  contactMessages: defineTable({
+    name: v.string(),
+    email: v.string(),
+    subject: v.string(),
+    message: v.string(),
+    emailed: v.boolean(),
+  }).index("by_email", ["email"]),
+
+  // Users' own gateway keys, AES-GCM encrypted; never returned to the browser.
+  apiKeys: defineTable({
+    userId: v.id("users"),
+    ciphertext: v.string(),
+    iv: v.string(),
+    last4: v.string(),
+  }).index("by_user", ["userId"]),
+
+  alerts: defineTable({
+    kind: v.literal("stuck_job"),
+    jobId: v.id("jobs"),
+    message: v.string(),
+    resolved: v.boolean(),
+  })
+    .index("by_job", ["jobId"])
+    .index("by_resolved", ["resolved"]),
+
+  presence: defineTable({
+    room: v.string(),
+    viewerKey: v.string(),
+    label: v.string(),
+    lastSeen: v.number(),
+  })
+    .index("by_room_viewer", ["room", "viewerKey"])
+    .index("by_room_last_seen", ["room", "lastSeen"]),
+
+  // Aggregates kept as data changes (admin figures), and deployment settings.
+  counters: defineTable({ name: v.string(), value: v.number() }).index("by_name", ["name"]),
+  settings: defineTable({ key: v.string(), value: v.number() }).index("by_key", ["key"]),
+});

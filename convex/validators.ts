@@ -1,0 +1,144 @@
+// Validators shared by the schema and the functions that take or return these shapes.
+import { v, type Infer } from "convex/values";
+
+export const testStatus = v.union(
+  v.literal("pending"),
+  v.literal("running"),
+  v.literal("completed"),
+  v.literal("failed"),
+  v.literal("cancelled"),
+);
+
+export const jobStatus = v.union(
+  v.literal("pending_payment"),
+  v.literal("queued"),
+  v.literal("processing"),
+  v.literal("completed"),
+  v.literal("failed"),
+  v.literal("cancelled"),
+);
+
+export const paymentStatus = v.union(
+  v.literal("pending"),
+  v.literal("paid"),
+  v.literal("completed"),
+  v.literal("failed"),
+  v.literal("cancelled"),
+);
+
+export const creditTransactionType = v.union(
+  v.literal("purchase"),
+  v.literal("test_cost"),
+  v.literal("refund"),
+  v.literal("bonus"),
+);
+
+export const templateCategory = v.union(
+  v.literal("marketing"),
+  v.literal("technical"),
+  v.literal("customer-service"),
+  v.literal("content"),
+  v.literal("general"),
+);
+
+export const personaInput = v.object({
+  id: v.string(),
+  name: v.string(),
+  description: v.string(),
+  systemPrompt: v.string(),
+});
+
+export const topicInput = v.object({
+  id: v.string(),
+  title: v.string(),
+  description: v.string(),
+  prompt: v.string(),
+});
+
+export const modelRef = v.object({ id: v.string(), name: v.string() });
+
+export const evaluationCriteria = v.object({
+  accuracy: v.boolean(),
+  creativity: v.boolean(),
+  clarity: v.boolean(),
+  relevance: v.boolean(),
+  style: v.boolean(),
+});
+
+export const scoringParameters = v.object({
+  scale: v.union(v.literal("ranking"), v.literal("rating")),
+  includeExplanations: v.boolean(),
+});
+
+/** The configuration snapshot a test runs with (spec part 1 §3 "Test configuration"). */
+export const testConfiguration = v.object({
+  name: v.string(),
+  taskType: v.string(),
+  userPrompt: v.string(),
+  personas: v.array(personaInput),
+  topics: v.array(topicInput),
+  generatorModels: v.array(modelRef),
+  evaluatorModels: v.array(modelRef),
+  responsesPerTopic: v.number(),
+  rankingPrompt: v.string(),
+  evaluationCriteria,
+  scoringParameters,
+});
+export type TestConfiguration = Infer<typeof testConfiguration>;
+
+export const templateData = v.object({
+  userPrompt: v.string(),
+  personas: v.array(v.object({ name: v.string(), description: v.string(), systemPrompt: v.string() })),
+  topics: v.array(v.object({ title: v.string(), description: v.string(), prompt: v.string() })),
+  evaluationConfig: v.object({
+    rankingPrompt: v.string(),
+    evaluationCriteria,
+    scoringParameters,
+  }),
+  suggestedModels: v.object({ generators: v.array(v.string()), evaluators: v.array(v.string()) }),
+  responsesPerTopic: v.optional(v.number()),
+});
+export type TemplateData = Infer<typeof templateData>;
+
+export const progress = v.object({
+  currentPhase: v.string(),
+  percentage: v.number(),
+  estimatedTimeRemaining: v.optional(v.string()),
+  details: v.optional(v.string()),
+});
+
+export const costEstimate = v.object({
+  generationCost: v.number(),
+  evaluationCost: v.number(),
+  totalCost: v.number(),
+  totalQueries: v.number(),
+  estimatedTokens: v.number(),
+});
+
+export const modelRanking = v.object({
+  modelId: v.string(),
+  modelName: v.string(),
+  totalResponses: v.number(),
+  averageScore: v.number(),
+});
+
+export const resultsSummary = v.object({
+  modelRankings: v.array(modelRanking),
+  analysisSummary: v.object({
+    totalTests: v.number(),
+    totalCost: v.number(),
+    averageLatency: v.number(),
+    completionRate: v.number(),
+    topPerformers: v.array(v.string()),
+  }),
+});
+export type ResultsSummary = Infer<typeof resultsSummary>;
+
+export const callKind = v.union(v.literal("generate"), v.literal("evaluate"));
+export const callStatus = v.union(
+  v.literal("pending"),
+  v.literal("leased"),
+  v.literal("succeeded"),
+  v.literal("failed"),
+  v.literal("cancelled"),
+);
