@@ -22,7 +22,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "dev", include: ["dev/**/*.test.ts", "bench/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
+        test: { name: "dev", include: ["dev/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
       },
     ],
   },

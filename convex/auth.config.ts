@@ -1,8 +1,5 @@
+import { env } from "./env";
+
 export default {
-  providers: [
-    {
-      domain: process.env.CONVEX_SITE_URL,
-      applicationID: "convex",
-    },
-  ],
+  providers: [{ domain: env.convexSiteUrl(), applicationID: "convex" }],
 };

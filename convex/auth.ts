@@ -3,6 +3,7 @@ import { Password } from "@convex-dev/auth/providers/Password";
 import { convexAuth } from "@convex-dev/auth/server";
 import { ConvexError } from "convex/values";
 import type { MutationCtx } from "./_generated/server";
+import { env } from "./env";
 import { incrementCounter } from "./model/counters";
 import { isEmailConfigured, sendEmail } from "./model/email";
 
@@ -51,15 +52,6 @@ const password = Password({
     : {}),
 });
 
-function adminEmails(): Set<string> {
-  return new Set(
-    (process.env.ADMIN_EMAILS ?? "")
-      .split(",")
-      .map((email) => email.trim().toLowerCase())
-      .filter(Boolean),
-  );
-}
-
 export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
   providers: [password],
   callbacks: {
@@ -69,7 +61,7 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
       const user = await db.get("users", userId);
       const email = user?.email?.toLowerCase() ?? "";
       await db.patch("users", userId, {
-        isAdmin: adminEmails().has(email),
+        isAdmin: env.adminEmails().has(email),
         totalSpentCents: 0,
         testCount: 0,
         fullName: null,

@@ -114,6 +114,8 @@ export default defineSchema({
     completedAt: v.optional(v.number()),
     lastProgressAt: v.number(),
   })
+    // Newest-first history needs creation order; by_user_status sorts by status.
+    // eslint-disable-next-line @convex-dev/no-duplicate-indexes
     .index("by_user", ["userId"])
     .index("by_user_status", ["userId", "status"])
     .index("by_status_progress", ["status", "lastProgressAt"]),
@@ -172,6 +174,8 @@ export default defineSchema({
     scoreSum: v.number(),
     scoreCount: v.number(),
   })
+    // Arrival order (latest responses on the monitor) needs creation order.
+    // eslint-disable-next-line @convex-dev/no-duplicate-indexes
     .index("by_test", ["testId"])
     .index("by_test_pair", ["testId", "personaId", "topicId"]),
 
@@ -200,7 +204,6 @@ export default defineSchema({
     scoreSum: v.number(),
     scoreCount: v.number(),
   })
-    .index("by_test", ["testId"])
     .index("by_test_model_persona", ["testId", "modelId", "personaId"]),
 
   payments: defineTable({

@@ -1,18 +1,19 @@
 // Outgoing email through Resend's HTTP API. Without RESEND_API_KEY the deployment has no
 // sender: callers check `isEmailConfigured()` and say so instead of failing silently.
+import { env } from "../env";
+
 export function isEmailConfigured(): boolean {
-  return Boolean(process.env.RESEND_API_KEY);
+  return env.resendApiKey() !== undefined;
 }
 
 export async function sendEmail(message: { to: string; subject: string; text: string; replyTo?: string }) {
-  const apiKey = process.env.RESEND_API_KEY;
+  const apiKey = env.resendApiKey();
   if (!apiKey) throw new Error("Email is not configured on this deployment.");
-  const baseUrl = process.env.RESEND_BASE_URL ?? "https://api.resend.com";
-  const response = await fetch(`${baseUrl}/emails`, {
+  const response = await fetch(`${env.resendBaseUrl()}/emails`, {
     method: "POST",
     headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
     body: JSON.stringify({
-      from: process.env.AUTH_EMAIL_FROM ?? "ModelJury <onboarding@resend.dev>",
+      from: env.authEmailFrom(),
       to: [message.to],
       subject: message.subject,
       text: message.text,

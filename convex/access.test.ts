@@ -1,0 +1,127 @@
+// Every public function in the generated API, with who may call it. A new public function
+// without an entry fails the first test; each entry is then exercised against the callers
+// it must refuse.
+import { makeFunctionReference } from "convex/server";
+import { ConvexError } from "convex/values";
+import { describe, expect, test } from "vitest";
+import type { Id } from "./_generated/dataModel";
+import { createUser, modules, newTest, type TestConvex } from "./test.helpers";
+
+type Fixture = {
+  owner: { userId: Id<"users"> };
+};
+
+type Access =
+  /** Anyone, signed in or not. */
+  | { who: "anyone" }
+  /** Signed-in users; `args` builds valid arguments touching the owner's rows, so another user must be refused too. */
+  | { who: "user"; args?: (fx: Fixture) => Record<string, unknown>; ownerOnly?: boolean }
+  | { who: "admin"; args?: (fx: Fixture) => Record<string, unknown> };
+
+const ACCESS: Record<string, Access> = {
+  "auth:signIn": { who: "anyone" },
+  "auth:signOut": { who: "anyone" },
+  "auth:isAuthenticated": { who: "anyone" },
+  "users:viewer": { who: "anyone" },
+  "users:authOptions": { who: "anyone" },
+  "profile:get": { who: "user" },
+  "profile:update": { who: "user", args: () => ({ fullName: "X", avatarUrl: null }) },
+};
+
+type RegisteredFunction = {
+  exportArgs?: () => string;
+  exportReturns?: () => string;
+  isPublic?: boolean;
+  isQuery?: boolean;
+  isMutation?: boolean;
+  isAction?: boolean;
+};
+
+async function publicFunctions(): Promise<Map<string, RegisteredFunction>> {
+  const found = new Map<string, RegisteredFunction>();
+  for (const [path, load] of Object.entries(modules)) {
+    if (path.includes("_generated") || path.includes(".helpers.") || path.startsWith("./lib/")) continue;
+    const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
+    const exports = (await (load as () => Promise<Record<string, unknown>>)());
+    for (const [name, value] of Object.entries(exports)) {
+      const fn = value as RegisteredFunction;
+      if (typeof value === "function" && fn.isPublic && (fn.isQuery || fn.isMutation || fn.isAction)) {
+        found.set(`${moduleName}:${name}`, fn);
+      }
+    }
+  }
+  return found;
+}
+
+async function call(t: TestConvex | ReturnType<TestConvex["withIdentity"]>, name: string, fn: RegisteredFunction, args: Record<string, unknown>) {
+  if (fn.isQuery) return await t.query(makeFunctionReference<"query">(name), args);
+  if (fn.isMutation) return await t.mutation(makeFunctionReference<"mutation">(name), args);
+  return await t.action(makeFunctionReference<"action">(name), args);
+}
+
+async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConvexError) return (error.data as { code?: string }).code;
+    return `non-ConvexError: ${String(error)}`;
+  }
+}
+
+async function fixture(t: TestConvex): Promise<Fixture> {
+  const owner = await createUser(t, "owner@example.com");
+  return { owner: { userId: owner.userId } };
+}
+
+describe("access table", () => {
+  test("every public function has an entry, and every entry is a public function", async () => {
+    const found = [...(await publicFunctions()).keys()].sort();
+    expect(found.filter((name) => !(name in ACCESS))).toEqual([]);
+    expect(Object.keys(ACCESS).filter((name) => !found.includes(name))).toEqual([]);
+  });
+
+  test("every public function of ours validates its arguments and its result", async () => {
+    const loose = [];
+    for (const [name, fn] of await publicFunctions()) {
+      if (name.startsWith("auth:")) continue; // built by the auth library
+      if (JSON.parse(fn.exportArgs?.() ?? "null")?.type !== "object") loose.push(`${name} args`);
+      if (fn.exportReturns?.() === "null") loose.push(`${name} returns`);
+    }
+    expect(loose).toEqual([]);
+  });
+
+  test("signed-out callers are refused by every user and admin function", async () => {
+    const t = newTest();
+    const fx = await fixture(t);
+    for (const [name, fn] of await publicFunctions()) {
+      const access = ACCESS[name];
+      if (!access || access.who === "anyone") continue;
+      const args = access.args?.(fx) ?? {};
+      expect([name, await errorCode(call(t, name, fn, args))]).toEqual([name, "UNAUTHENTICATED"]);
+    }
+  });
+
+  test("non-admins are refused by every admin function", async () => {
+    const t = newTest();
+    const fx = await fixture(t);
+    const { as } = await createUser(t, "plain@example.com");
+    for (const [name, fn] of await publicFunctions()) {
+      const access = ACCESS[name];
+      if (access?.who !== "admin") continue;
+      expect([name, await errorCode(call(as, name, fn, access.args?.(fx) ?? {}))]).toEqual([name, "FORBIDDEN"]);
+    }
+  });
+
+  test("another user is refused by every function that touches the owner's rows", async () => {
+    const t = newTest();
+    const fx = await fixture(t);
+    const { as } = await createUser(t, "intruder@example.com");
+    for (const [name, fn] of await publicFunctions()) {
+      const access = ACCESS[name];
+      if (access?.who !== "user" || !access.ownerOnly || !access.args) continue;
+      const code = await errorCode(call(as, name, fn, access.args(fx)));
+      expect([name, code === "NOT_FOUND" || code === "FORBIDDEN"]).toEqual([name, true]);
+    }
+  });
+});

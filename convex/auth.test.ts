@@ -1,0 +1,66 @@
+import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
+import { beforeAll, describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
+import { createUser, newTest } from "./test.helpers";
+
+// The auth library signs session JWTs with these; a deployment gets them from its environment.
+beforeAll(async () => {
+  const keys = await generateKeyPair("RS256", { extractable: true });
+  process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");
+  process.env.JWKS = JSON.stringify({ keys: [{ use: "sig", ...(await exportJWK(keys.publicKey)) }] });
+  process.env.CONVEX_SITE_URL = "http://127.0.0.1:3211";
+  process.env.SITE_URL = "http://127.0.0.1:5173";
+  process.env.ADMIN_EMAILS = "boss@example.com";
+});
+
+async function signIn(t: ReturnType<typeof newTest>, email: string, password: string, flow: "signUp" | "signIn") {
+  return t.action(api.auth.signIn, { provider: "password", params: { email, password, flow } });
+}
+
+describe("accounts", () => {
+  test("sign-up creates a user with tokens and without admin rights", async () => {
+    const t = newTest();
+    const result = await signIn(t, "Ada@Example.com", "correct horse", "signUp");
+    expect(result.tokens?.token).toBeTruthy();
+    expect(result.tokens?.refreshToken).toBeTruthy();
+    const users = await t.run((ctx) => ctx.db.query("users").collect());
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({ email: "ada@example.com", isAdmin: false, totalSpentCents: 0 });
+  });
+
+  test("sign-in works with the right password and is refused with a wrong one", async () => {
+    const t = newTest();
+    await signIn(t, "ada@example.com", "correct horse", "signUp");
+    const ok = await signIn(t, "ada@example.com", "correct horse", "signIn");
+    expect(ok.tokens?.token).toBeTruthy();
+    await expect(signIn(t, "ada@example.com", "wrong password", "signIn")).rejects.toThrow();
+    const user = await t.run((ctx) => ctx.db.query("users").first());
+    expect(user?.lastSignInAt).toBeGreaterThan(0);
+  });
+
+  test("a short password or a malformed email is refused with a clear message", async () => {
+    const t = newTest();
+    await expect(signIn(t, "ada@example.com", "short", "signUp")).rejects.toThrow(/at least 8 characters/);
+    await expect(signIn(t, "not-an-email", "long enough", "signUp")).rejects.toThrow(/valid email/);
+    expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(0);
+  });
+
+  test("ADMIN_EMAILS grants admin rights at sign-up", async () => {
+    const t = newTest();
+    await signIn(t, "boss@example.com", "correct horse", "signUp");
+    const user = await t.run((ctx) => ctx.db.query("users").first());
+    expect(user?.isAdmin).toBe(true);
+  });
+
+  test("the viewer query returns the signed-in user and null when signed out", async () => {
+    const t = newTest();
+    expect(await t.query(api.users.viewer, {})).toBeNull();
+    const { userId, as } = await createUser(t, "grace@example.com", { isAdmin: true });
+    expect(await as.query(api.users.viewer, {})).toMatchObject({ _id: userId, email: "grace@example.com", isAdmin: true });
+  });
+
+  test("without an email sender, the sign-in screens are told email is unavailable", async () => {
+    const t = newTest();
+    expect(await t.query(api.users.authOptions, {})).toEqual({ emailEnabled: false });
+  });
+});

@@ -1,0 +1,292 @@
+// Cost estimate, price and run limits of a test (spec part 1 §5, §9). The server recomputes the
+// quote with these functions from the cached catalog; the setup page uses them for its preview.
+import { validatePersona, validateTopic } from "./templates";
+import {
+  modelIdOf,
+  selectedCriteria,
+  type CallCounts,
+  type CatalogPrice,
+  type CostEstimate,
+  type EvaluationScale,
+  type ModelRef,
+  type PersonaInput,
+  type PriceCatalog,
+  type Problem,
+  type Quote,
+  type TestConfig,
+  type TopicInput,
+} from "./types";
+
+export const MARKUP_MULTIPLIER = 4;
+export const OVERHEAD = 1.1;
+export const MIN_PRICE_CENTS = 200;
+export const CHARS_PER_TOKEN = 3;
+export const TOKENS_PER_RESPONSE = 500;
+export const TOKENS_PER_EVALUATION = 250;
+export const TOKENS_PER_RANKING = 400;
+export const UNKNOWN_MODEL_COST_PER_TOKEN = 1e-6;
+
+/** What the estimate needs; a full TestConfig fits. */
+export interface EstimateInput {
+  readonly generatorModels: readonly ModelRef[];
+  readonly evaluatorModels: readonly ModelRef[];
+  readonly personas: readonly Pick<PersonaInput, "systemPrompt">[];
+  readonly topics: readonly Pick<TopicInput, "prompt">[];
+  readonly userPrompt: string;
+  readonly responsesPerTopic: number;
+  readonly scoringParameters: { readonly scale: EvaluationScale };
+}
+
+/** Tokens of a text at CHARS_PER_TOKEN characters per token, rounded up. */
+export function textTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/** Responses per topic as the run uses it: a whole number, at least 1 (missing → 1). */
+export function responsesPerTopicOf(value: number | undefined): number {
+  return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : 1;
+}
+
+export function priceOf(catalog: PriceCatalog, modelId: string): CatalogPrice {
+  return Object.hasOwn(catalog, modelId)
+    ? catalog[modelId]
+    : { prompt: UNKNOWN_MODEL_COST_PER_TOKEN, completion: UNKNOWN_MODEL_COST_PER_TOKEN };
+}
+
+/**
+ * Gateway cost of a test in dollars, before markup.
+ *
+ * Per generation call (model × persona × topic):
+ *   prompt tokens     = ceil(chars(persona system prompt + topic prompt + user prompt) / 3)
+ *   completion tokens = 500 × responses per topic
+ * Per evaluation call the judge reads the question (topic prompt + user prompt, at 3 chars per
+ * token, rounded up) and the answers it judges (500 tokens each), and writes its verdict:
+ *   rating  (one per answer per evaluator):          prompt = question + 500,         completion = 250
+ *   ranking (one per persona × topic per evaluator): prompt = question + 500 × G × R, completion = 400
+ * Each call costs prompt tokens × the model's prompt price + completion tokens × its completion
+ * price. estimatedTokens is every prompt and completion token of every call; totalQueries is
+ * models × personas × topics (the generation calls).
+ */
+export function estimateCost(config: EstimateInput, catalog: PriceCatalog): CostEstimate {
+  const generatorIds = config.generatorModels.map(modelIdOf);
+  const evaluatorIds = config.evaluatorModels.map(modelIdOf);
+  const responsesPerTopic = responsesPerTopicOf(config.responsesPerTopic);
+  const answersPerPair = generatorIds.length * responsesPerTopic;
+  const generationCompletionTokens = TOKENS_PER_RESPONSE * responsesPerTopic;
+  const ranking = config.scoringParameters.scale === "ranking";
+
+  let generationCost = 0;
+  let evaluationCost = 0;
+  let estimatedTokens = 0;
+  for (const persona of config.personas) {
+    for (const topic of config.topics) {
+      const generationPromptTokens = textTokens(persona.systemPrompt + topic.prompt + config.userPrompt);
+      for (const modelId of generatorIds) {
+        const price = priceOf(catalog, modelId);
+        generationCost +=
+          generationPromptTokens * price.prompt + generationCompletionTokens * price.completion;
+        estimatedTokens += generationPromptTokens + generationCompletionTokens;
+      }
+      if (answersPerPair === 0) continue;
+      const questionTokens = textTokens(topic.prompt + config.userPrompt);
+      const judgeCalls = ranking ? 1 : answersPerPair;
+      const judgePromptTokens = ranking
+        ? questionTokens + TOKENS_PER_RESPONSE * answersPerPair
+        : questionTokens + TOKENS_PER_RESPONSE;
+      const judgeCompletionTokens = ranking ? TOKENS_PER_RANKING : TOKENS_PER_EVALUATION;
+      for (const modelId of evaluatorIds) {
+        const price = priceOf(catalog, modelId);
+        evaluationCost +=
+          judgeCalls * (judgePromptTokens * price.prompt + judgeCompletionTokens * price.completion);
+        estimatedTokens += judgeCalls * (judgePromptTokens + judgeCompletionTokens);
+      }
+    }
+  }
+  return {
+    generationCost,
+    evaluationCost,
+    totalCost: generationCost + evaluationCost,
+    totalQueries: generatorIds.length * config.personas.length * config.topics.length,
+    estimatedTokens,
+  };
+}
+
+/**
+ * Dollars → cents after overhead and markup (× 1.1 × 4), rounded up to the cent, no minimum.
+ * Rounded to a millionth of a dollar first so float noise cannot add a cent
+ * (0.5 × 1.1 × 4 is 2.2000000000000006 in floating point, and must give 220, not 221).
+ */
+export function markedUpCents(rawCost: number): number {
+  if (!Number.isFinite(rawCost) || rawCost < 0) throw new RangeError(`Invalid cost: ${rawCost}`);
+  const dollars = rawCost * OVERHEAD * MARKUP_MULTIPLIER;
+  return Math.ceil(Math.round(dollars * 1e6) / 1e4);
+}
+
+/**
+ * What the user pays for a test of this raw cost, in integer cents: the marked-up cost with the
+ * $2.00 minimum. A zero cost (nothing to run) is priced at 0, so an empty draft shows $0.00.
+ */
+export function priceCents(rawCost: number): number {
+  const cents = markedUpCents(rawCost);
+  return cents === 0 ? 0 : Math.max(MIN_PRICE_CENTS, cents);
+}
+
+export function quote(config: EstimateInput, catalog: PriceCatalog): Quote {
+  const estimate = estimateCost(config, catalog);
+  return { estimate, priceCents: priceCents(estimate.totalCost) };
+}
+
+/**
+ * What one model adds to the price of this configuration, in cents after markup (no minimum):
+ * the difference between the configuration with and without it in the given role. A generator
+ * adds its own generation calls and the judging of its answers; an evaluator adds its judging.
+ * Works whether or not the model is already selected, so a selected model shows its share.
+ */
+export function modelPriceCents(
+  config: EstimateInput,
+  catalog: PriceCatalog,
+  modelId: string,
+  role: "generator" | "evaluator" = "generator",
+): number {
+  const key = role === "generator" ? "generatorModels" : "evaluatorModels";
+  const others = config[key].filter((ref) => modelIdOf(ref) !== modelId);
+  const without = estimateCost({ ...config, [key]: others }, catalog).totalCost;
+  const withModel = estimateCost({ ...config, [key]: [...others, modelId] }, catalog).totalCost;
+  return markedUpCents(Math.max(0, withModel - without));
+}
+
+/** Bounds the server enforces on a test before quoting it. */
+export const LIMITS = {
+  maxGeneratorModels: 10,
+  maxEvaluatorModels: 5,
+  maxPersonas: 10,
+  maxTopics: 10,
+  minResponsesPerTopic: 1,
+  maxResponsesPerTopic: 10,
+  /** Generation plus evaluation calls to the gateway for one test. */
+  maxCallsPerTest: 2000,
+  /** A judge ranks all answers of a persona × topic pair in one reply; beyond this it gets unreliable. */
+  maxAnswersPerRanking: 40,
+  maxTestNameLength: 200,
+  maxUserPromptLength: 10_000,
+  maxRankingPromptLength: 5_000,
+} as const;
+
+/** Calls a test makes; see CallCounts. */
+export function countCalls(
+  config: Pick<EstimateInput, "generatorModels" | "evaluatorModels" | "personas" | "topics" | "responsesPerTopic" | "scoringParameters">,
+): CallCounts {
+  const pairs = config.personas.length * config.topics.length;
+  const generators = config.generatorModels.length;
+  const evaluators = config.evaluatorModels.length;
+  const generationCalls = generators * pairs;
+  const expectedResponses = generationCalls * responsesPerTopicOf(config.responsesPerTopic);
+  const evaluationCalls =
+    generators === 0 ? 0 : config.scoringParameters.scale === "ranking" ? pairs * evaluators : expectedResponses * evaluators;
+  return {
+    generationCalls,
+    evaluationCalls,
+    expectedResponses,
+    expectedEvaluations: expectedResponses * evaluators,
+    total: generationCalls + evaluationCalls,
+  };
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function checkModelList(problems: Problem[], field: string, refs: readonly ModelRef[], label: string, max: number): void {
+  if (refs.length === 0) problems.push({ field, message: `Select at least one ${label} model.` });
+  if (refs.length > max) problems.push({ field, message: `Select at most ${max} ${label} models.` });
+  const ids = refs.map(modelIdOf);
+  if (ids.some((id) => !id.trim())) problems.push({ field, message: `Every ${label} model needs an id.` });
+  if (new Set(ids).size !== ids.length) {
+    problems.push({ field, message: `Each ${label} model can only be selected once.` });
+  }
+}
+
+/**
+ * Everything wrong with a configuration before it can run, as user-facing messages
+ * (empty when it can run). The missing-part messages double as the Run Test hints.
+ */
+export function validateTestConfig(config: TestConfig): Problem[] {
+  const problems: Problem[] = [];
+  if (config.name.trim().length > LIMITS.maxTestNameLength) {
+    problems.push({ field: "name", message: `Test name must be ${LIMITS.maxTestNameLength} characters or fewer.` });
+  }
+  checkModelList(problems, "generatorModels", config.generatorModels, "generator", LIMITS.maxGeneratorModels);
+  checkModelList(problems, "evaluatorModels", config.evaluatorModels, "evaluator", LIMITS.maxEvaluatorModels);
+
+  if (config.personas.length === 0) problems.push({ field: "personas", message: "Add at least one persona." });
+  if (config.personas.length > LIMITS.maxPersonas) {
+    problems.push({ field: "personas", message: `Add at most ${LIMITS.maxPersonas} personas.` });
+  }
+  config.personas.forEach((persona, index) => {
+    for (const problem of validatePersona(persona)) {
+      problems.push({ field: `personas.${index}.${problem.field}`, message: `Persona ${index + 1}: ${problem.message}` });
+    }
+  });
+
+  if (config.topics.length === 0) problems.push({ field: "topics", message: "Add at least one topic." });
+  if (config.topics.length > LIMITS.maxTopics) {
+    problems.push({ field: "topics", message: `Add at most ${LIMITS.maxTopics} topics.` });
+  }
+  config.topics.forEach((topic, index) => {
+    for (const problem of validateTopic(topic)) {
+      problems.push({ field: `topics.${index}.${problem.field}`, message: `Topic ${index + 1}: ${problem.message}` });
+    }
+  });
+
+  if (config.userPrompt.length > LIMITS.maxUserPromptLength) {
+    problems.push({
+      field: "userPrompt",
+      message: `The prompt must be ${LIMITS.maxUserPromptLength.toLocaleString("en-US")} characters or fewer.`,
+    });
+  }
+  if ((config.rankingPrompt ?? "").length > LIMITS.maxRankingPromptLength) {
+    problems.push({
+      field: "rankingPrompt",
+      message: `The ranking prompt must be ${LIMITS.maxRankingPromptLength.toLocaleString("en-US")} characters or fewer.`,
+    });
+  }
+
+  const responses = config.responsesPerTopic;
+  if (
+    !Number.isInteger(responses) ||
+    responses < LIMITS.minResponsesPerTopic ||
+    responses > LIMITS.maxResponsesPerTopic
+  ) {
+    problems.push({
+      field: "responsesPerTopic",
+      message: `Responses per topic must be a whole number from ${LIMITS.minResponsesPerTopic} to ${LIMITS.maxResponsesPerTopic}.`,
+    });
+  }
+
+  if (selectedCriteria(config.evaluationCriteria).length === 0) {
+    problems.push({ field: "evaluationCriteria", message: "Select at least one evaluation criterion." });
+  }
+
+  const answersPerRanking = config.generatorModels.length * responsesPerTopicOf(responses);
+  if (config.scoringParameters.scale === "ranking" && answersPerRanking > LIMITS.maxAnswersPerRanking) {
+    problems.push({
+      field: "scoringParameters",
+      message:
+        `Ranking compares every answer to a persona and topic at once: ${plural(config.generatorModels.length, "model")} × ` +
+        `${plural(responsesPerTopicOf(responses), "response")} is ${answersPerRanking} answers, more than ` +
+        `${LIMITS.maxAnswersPerRanking}. Use fewer models or responses per topic, or the rating scale.`,
+    });
+  }
+
+  const calls = countCalls(config);
+  if (calls.total > LIMITS.maxCallsPerTest) {
+    problems.push({
+      field: "calls",
+      message:
+        `This test needs ${calls.total.toLocaleString("en-US")} model calls (${calls.generationCalls.toLocaleString("en-US")} to generate, ` +
+        `${calls.evaluationCalls.toLocaleString("en-US")} to evaluate); the limit is ${LIMITS.maxCallsPerTest.toLocaleString("en-US")}. ` +
+        "Use fewer models, personas, topics or responses per topic.",
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,140 @@
+// Validation of templates, personas and topics (spec part 1 §5), shared by forms and mutations.
+import type { PersonaInput, Problem, TopicInput } from "./types";
+
+export const TEMPLATE_LIMITS = {
+  maxNameLength: 100,
+  maxDescriptionLength: 500,
+  maxTags: 5,
+  maxTagLength: 20,
+} as const;
+
+export const PERSONA_LIMITS = {
+  maxNameLength: 100,
+  maxDescriptionLength: 500,
+  maxSystemPromptLength: 10_000,
+} as const;
+
+export const TOPIC_LIMITS = {
+  maxTitleLength: 100,
+  maxDescriptionLength: 500,
+  maxPromptLength: 10_000,
+} as const;
+
+export const TEMPLATE_CATEGORIES = ["marketing", "technical", "customer-service", "content", "general"] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+
+/** Spec: the category defaults to custom, which is stored as 'general' and shown as 'Custom'. */
+export const DEFAULT_TEMPLATE_CATEGORY: TemplateCategory = "general";
+
+export const TEMPLATE_CATEGORY_LABELS: Readonly<Record<TemplateCategory, string>> = {
+  marketing: "Marketing",
+  technical: "Technical",
+  "customer-service": "Customer Service",
+  content: "Content",
+  general: "Custom",
+};
+
+/** The filter buttons of the template pickers: 'all' first, then every category. */
+export const TEMPLATE_CATEGORY_FILTERS = ["all", ...TEMPLATE_CATEGORIES] as const;
+export type TemplateCategoryFilter = (typeof TEMPLATE_CATEGORY_FILTERS)[number];
+
+export function isTemplateCategory(value: string): value is TemplateCategory {
+  return (TEMPLATE_CATEGORIES as readonly string[]).includes(value);
+}
+
+export function templateCategoryLabel(category: string): string {
+  if (category === "all") return "All";
+  return isTemplateCategory(category) ? TEMPLATE_CATEGORY_LABELS[category] : category;
+}
+
+export const COMPLEXITY_LABELS = { low: "Simple", medium: "Moderate", high: "Complex" } as const;
+export type TemplateComplexity = keyof typeof COMPLEXITY_LABELS;
+
+export const TEMPLATE_MESSAGES = {
+  nameAndDescriptionRequired: "Please provide both a name and description for your template.",
+  personaAndTopicRequired: "Your configuration must have at least one persona and one topic to save as a template.",
+  nameTooLong: `Template name must be ${TEMPLATE_LIMITS.maxNameLength} characters or fewer.`,
+  descriptionTooLong: `Template description must be ${TEMPLATE_LIMITS.maxDescriptionLength} characters or fewer.`,
+  tooManyTags: `You can add up to ${TEMPLATE_LIMITS.maxTags} tags.`,
+  tagTooLong: `Tags must be ${TEMPLATE_LIMITS.maxTagLength} characters or fewer.`,
+  duplicateTag: "That tag has already been added.",
+} as const;
+
+export interface TemplateInput {
+  readonly name: string;
+  readonly description: string;
+  readonly personas: readonly unknown[];
+  readonly topics: readonly unknown[];
+  readonly tags?: readonly string[];
+}
+
+/**
+ * The first problem with a Save-as-Template form, or null when it can be saved.
+ * Checked in the order the spec lists them; lengths count the trimmed text.
+ */
+export function validateTemplateInput(input: TemplateInput): string | null {
+  const name = input.name.trim();
+  const description = input.description.trim();
+  if (!name || !description) return TEMPLATE_MESSAGES.nameAndDescriptionRequired;
+  if (input.personas.length === 0 || input.topics.length === 0) return TEMPLATE_MESSAGES.personaAndTopicRequired;
+  if (name.length > TEMPLATE_LIMITS.maxNameLength) return TEMPLATE_MESSAGES.nameTooLong;
+  if (description.length > TEMPLATE_LIMITS.maxDescriptionLength) return TEMPLATE_MESSAGES.descriptionTooLong;
+  if (input.tags) {
+    const tags = input.tags.map(normalizeTag);
+    if (tags.length > TEMPLATE_LIMITS.maxTags) return TEMPLATE_MESSAGES.tooManyTags;
+    if (tags.some((tag) => tag.length > TEMPLATE_LIMITS.maxTagLength)) return TEMPLATE_MESSAGES.tagTooLong;
+    if (new Set(tags).size !== tags.length) return TEMPLATE_MESSAGES.duplicateTag;
+  }
+  return null;
+}
+
+export function normalizeTag(tag: string): string {
+  return tag.trim().toLowerCase();
+}
+
+/**
+ * Adds a tag as the tag input does on Enter or the Add button. An empty entry is ignored
+ * without an error (pressing Enter on an empty field); otherwise a rejected tag leaves the
+ * list unchanged and says why.
+ */
+export function addTag(tags: readonly string[], tag: string): { tags: string[]; error?: string } {
+  const normalized = normalizeTag(tag);
+  const current = [...tags];
+  if (!normalized) return { tags: current };
+  if (normalized.length > TEMPLATE_LIMITS.maxTagLength) return { tags: current, error: TEMPLATE_MESSAGES.tagTooLong };
+  if (current.includes(normalized)) return { tags: current, error: TEMPLATE_MESSAGES.duplicateTag };
+  if (current.length >= TEMPLATE_LIMITS.maxTags) return { tags: current, error: TEMPLATE_MESSAGES.tooManyTags };
+  return { tags: [...current, normalized] };
+}
+
+function requiredText(
+  problems: Problem[],
+  field: string,
+  value: string,
+  label: string,
+  maxLength: number,
+): void {
+  const trimmed = value.trim();
+  if (!trimmed) problems.push({ field, message: `${label} is required.` });
+  else if (trimmed.length > maxLength) {
+    problems.push({ field, message: `${label} must be ${maxLength.toLocaleString("en-US")} characters or fewer.` });
+  }
+}
+
+/** Spec: name, description and system prompt are all required. */
+export function validatePersona(persona: Pick<PersonaInput, "name" | "description" | "systemPrompt">): Problem[] {
+  const problems: Problem[] = [];
+  requiredText(problems, "name", persona.name, "Persona name", PERSONA_LIMITS.maxNameLength);
+  requiredText(problems, "description", persona.description, "Persona description", PERSONA_LIMITS.maxDescriptionLength);
+  requiredText(problems, "systemPrompt", persona.systemPrompt, "System prompt", PERSONA_LIMITS.maxSystemPromptLength);
+  return problems;
+}
+
+/** Spec: title, description and topic content are all required. */
+export function validateTopic(topic: Pick<TopicInput, "title" | "description" | "prompt">): Problem[] {
+  const problems: Problem[] = [];
+  requiredText(problems, "title", topic.title, "Topic title", TOPIC_LIMITS.maxTitleLength);
+  requiredText(problems, "description", topic.description, "Topic description", TOPIC_LIMITS.maxDescriptionLength);
+  requiredText(problems, "prompt", topic.prompt, "Topic content", TOPIC_LIMITS.maxPromptLength);
+  return problems;
+}

@@ -1,0 +1,184 @@
+// Types shared by the pure domain modules in convex/lib, the Convex functions and the React app.
+// Structural on purpose: a stored test configuration (convex/validators.ts) fits these shapes,
+// and so does a draft in the setup page, without this folder importing any server code.
+
+/** A model in a configuration: its gateway id, or a `{ id, name }` reference as stored on tests. */
+export type ModelRef = string | { readonly id: string; readonly name?: string };
+
+export function modelIdOf(ref: ModelRef): string {
+  return typeof ref === "string" ? ref : ref.id;
+}
+
+export function modelNameOf(ref: ModelRef): string {
+  return typeof ref === "string" ? ref : (ref.name ?? ref.id);
+}
+
+export interface PersonaInput {
+  readonly id?: string;
+  readonly name: string;
+  readonly description: string;
+  readonly systemPrompt: string;
+}
+
+export interface TopicInput {
+  readonly id?: string;
+  readonly title: string;
+  readonly description: string;
+  readonly prompt: string;
+}
+
+export const EVALUATION_CRITERIA = ["accuracy", "creativity", "clarity", "relevance", "style"] as const;
+export type EvaluationCriterion = (typeof EVALUATION_CRITERIA)[number];
+export type EvaluationCriteria = Readonly<Record<EvaluationCriterion, boolean>>;
+
+/** Spec part 1 §3: only accuracy is selected by default. */
+export const DEFAULT_EVALUATION_CRITERIA: EvaluationCriteria = {
+  accuracy: true,
+  creativity: false,
+  clarity: false,
+  relevance: false,
+  style: false,
+};
+
+/** The selected criteria in their canonical order. */
+export function selectedCriteria(criteria: EvaluationCriteria | undefined): EvaluationCriterion[] {
+  if (!criteria) return [];
+  return EVALUATION_CRITERIA.filter((criterion) => criteria[criterion]);
+}
+
+/**
+ * 'ranking': each evaluator orders all answers of a persona × topic pair in one call.
+ * 'rating': each evaluator scores each answer from 1 to 10 on every selected criterion.
+ */
+export const EVALUATION_SCALES = ["ranking", "rating"] as const;
+export type EvaluationScale = (typeof EVALUATION_SCALES)[number];
+
+export interface ScoringParameters {
+  readonly scale: EvaluationScale;
+  readonly includeExplanations: boolean;
+}
+
+export const DEFAULT_SCORING_PARAMETERS: ScoringParameters = { scale: "ranking", includeExplanations: true };
+
+/** Spec part 1 §5: responses per topic defaults to 2. */
+export const DEFAULT_RESPONSES_PER_TOPIC = 2;
+
+/** The configuration a test runs with (spec part 1 §3 "Test configuration"). */
+export interface TestConfig {
+  readonly name: string;
+  readonly taskType?: string;
+  readonly userPrompt: string;
+  readonly personas: readonly PersonaInput[];
+  readonly topics: readonly TopicInput[];
+  readonly generatorModels: readonly ModelRef[];
+  readonly evaluatorModels: readonly ModelRef[];
+  readonly responsesPerTopic: number;
+  readonly rankingPrompt?: string;
+  readonly evaluationCriteria: EvaluationCriteria;
+  readonly scoringParameters: ScoringParameters;
+}
+
+/** Gateway price of one model, in dollars per token. */
+export interface CatalogPrice {
+  readonly prompt: number;
+  readonly completion: number;
+}
+
+/** Model id → price per token. Models missing from it are priced at UNKNOWN_MODEL_COST_PER_TOKEN. */
+export type PriceCatalog = Readonly<Record<string, CatalogPrice>>;
+
+export const MODEL_TIERS = ["FREE", "BUDGET", "STANDARD", "PREMIUM", "ENTERPRISE", "FLAGSHIP"] as const;
+export type ModelTier = (typeof MODEL_TIERS)[number];
+
+/** One model of the gateway catalog, normalised from the gateway's shape. */
+export interface CatalogModel {
+  readonly id: string;
+  readonly name: string;
+  /** Provider slug, e.g. "openai" for "openai/gpt-4o". */
+  readonly provider: string;
+  readonly contextLength: number;
+  readonly pricing: CatalogPrice;
+  readonly description: string;
+  readonly tier: ModelTier;
+  /** Unix time in milliseconds, when the gateway says. */
+  readonly created?: number;
+}
+
+/** Spec part 1 §3 "Cost estimate"; all amounts are dollars (floats). */
+export interface CostEstimate {
+  readonly generationCost: number;
+  readonly evaluationCost: number;
+  readonly totalCost: number;
+  readonly totalQueries: number;
+  readonly estimatedTokens: number;
+}
+
+export interface Quote {
+  readonly estimate: CostEstimate;
+  /** What the user pays, integer cents (0 when there is nothing to run). */
+  readonly priceCents: number;
+}
+
+export interface CallCounts {
+  /** One generation call per model × persona × topic. */
+  readonly generationCalls: number;
+  /** Rating: one per answer per evaluator. Ranking: one per persona × topic pair per evaluator. */
+  readonly evaluationCalls: number;
+  readonly expectedResponses: number;
+  /** One evaluation score per answer per evaluator, whatever the scale. */
+  readonly expectedEvaluations: number;
+  readonly total: number;
+}
+
+/** A user-facing validation problem; `field` is a path such as "personas.0.name". */
+export interface Problem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Spec part 2 §3 "Progress info". */
+export interface ProgressInfo {
+  readonly phase: ProgressPhase;
+  /** 0-100 */
+  readonly progress: number;
+  readonly details: string;
+  readonly expectedResponses: number;
+  readonly actualResponses: number;
+  readonly expectedEvaluations: number;
+  readonly actualEvaluations: number;
+  /** 0-100 */
+  readonly responseProgress: number;
+  /** 0-100 */
+  readonly evaluationProgress: number;
+}
+
+export type ProgressPhase =
+  | "Initializing"
+  | "Starting Response Generation"
+  | "Generating Responses"
+  | "Collecting Evaluations"
+  | "Finalizing Results"
+  | "Unknown";
+
+export interface ModelRanking {
+  readonly modelId: string;
+  readonly modelName: string;
+  readonly totalResponses: number;
+  /** 0-10; 0 when no evaluation has scored the model yet (see evaluationCount). */
+  readonly averageScore: number;
+  readonly evaluationCount: number;
+}
+
+/** Spec part 2 §3 results_summary.analysisSummary. */
+export interface AnalysisSummary {
+  /** Answers recorded (each generated answer is one "test" of a model). */
+  readonly totalTests: number;
+  /** Gateway cost in dollars. */
+  readonly totalCost: number;
+  /** Milliseconds per answer. */
+  readonly averageLatency: number;
+  /** 0-1: recorded answers over expected answers. */
+  readonly completionRate: number;
+  /** Names of the best three models. */
+  readonly topPerformers: string[];
+}

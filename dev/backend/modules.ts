@@ -1,0 +1,105 @@
+import { readdirSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+
+export type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
+
+const MODULE_FILE = /\.(ts|js|mts|mjs|tsx|jsx)$/;
+const SKIPPED_FILE = /(\.d\.ts|\.(test|spec)\.[cm]?[jt]sx?)$/;
+
+/**
+ * The module map `convexTest` wants, as `import.meta.glob("./**")` would give
+ * it from inside convex/: keys like "./users.ts" and "./_generated/api.js".
+ * convex-test strips the extension and finds the root by the "_generated" key.
+ */
+export function collectModules(convexDir: string): ModuleLoaders {
+  const loaders: ModuleLoaders = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir).sort()) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) {
+        if (entry !== "node_modules" && !entry.startsWith(".")) walk(path);
+        continue;
+      }
+      if (!MODULE_FILE.test(entry) || SKIPPED_FILE.test(entry)) continue;
+      const key = "./" + relative(convexDir, path).split(sep).join("/");
+      const url = pathToFileURL(path).href;
+      loaders[key] = () => import(url) as Promise<Record<string, unknown>>;
+    }
+  };
+  walk(convexDir);
+  if (!Object.keys(loaders).some((key) => key.startsWith("./_generated/"))) {
+    throw new Error(
+      `${convexDir}/_generated is missing; run \`npm run codegen\` first.`,
+    );
+  }
+  return loaders;
+}
+
+export type FunctionKind = "query" | "mutation" | "action";
+export type FunctionInfo = {
+  kind: FunctionKind | "httpAction";
+  visibility: "public" | "internal";
+};
+
+type RegisteredFunction = {
+  isQuery?: boolean;
+  isMutation?: boolean;
+  isAction?: boolean;
+  isHttp?: boolean;
+  isPublic?: boolean;
+  isInternal?: boolean;
+};
+
+/** Looks up exported Convex functions by path ("dir/file:name"). */
+export class FunctionDirectory {
+  private readonly byModulePath = new Map<string, () => Promise<Record<string, unknown>>>();
+
+  constructor(loaders: ModuleLoaders) {
+    for (const [key, load] of Object.entries(loaders)) {
+      this.byModulePath.set(key.slice(2).replace(/\.[^.]+$/, ""), load);
+    }
+  }
+
+  hasModule(modulePath: string): boolean {
+    return this.byModulePath.has(modulePath);
+  }
+
+  async loadModule(modulePath: string): Promise<Record<string, unknown> | null> {
+    const load = this.byModulePath.get(modulePath);
+    return load ? await load() : null;
+  }
+
+  /** The function's kind and visibility, or null when nothing is exported there. */
+  async describe(udfPath: string): Promise<FunctionInfo | null> {
+    const { modulePath, exportName } = splitUdfPath(udfPath);
+    const module = await this.loadModule(modulePath);
+    const exported = module?.[exportName] as RegisteredFunction | undefined;
+    if (!exported || (typeof exported !== "object" && typeof exported !== "function")) {
+      return null;
+    }
+    const kind = exported.isQuery
+      ? "query"
+      : exported.isMutation
+        ? "mutation"
+        : exported.isAction
+          ? "action"
+          : exported.isHttp
+            ? "httpAction"
+            : null;
+    if (kind === null) return null;
+    return { kind, visibility: exported.isPublic ? "public" : "internal" };
+  }
+}
+
+/** "messages:list" → {messages, list}; "messages" → {messages, default}. */
+export function splitUdfPath(udfPath: string): { modulePath: string; exportName: string } {
+  const [rawModule, exportName = "default"] = udfPath.split(":");
+  return { modulePath: rawModule!.replace(/\.(js|ts)$/, ""), exportName };
+}
+
+/** The form the client and convex-test use: "module:export" without extension. */
+export function canonicalUdfPath(udfPath: string): string {
+  const { modulePath, exportName } = splitUdfPath(udfPath);
+  return `${modulePath}:${exportName}`;
+}

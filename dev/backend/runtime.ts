@@ -1,0 +1,120 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { promisify } from "node:util";
+
+/**
+ * What one running backend needs to hear from inside convex-test: that a
+ * function wrote, and which timers belong to it (so close() can cancel them).
+ */
+export type BackendHooks = {
+  noteWrite(): void;
+  readonly closed: boolean;
+  readonly timers: Set<ReturnType<typeof setTimeout>>;
+};
+
+/**
+ * Every call the backend makes into convex-test runs inside this storage, and
+ * async context follows promises and timers, so syscalls and the timers of
+ * scheduled functions (even ones scheduled by scheduled functions) can tell
+ * which backend they serve.
+ */
+export const backendStorage = new AsyncLocalStorage<BackendHooks>();
+
+// Syscalls that change the database, its files or the scheduled jobs.
+const WRITE_SYSCALLS = new Set([
+  "1.0/insert",
+  "1.0/shallowMerge",
+  "1.0/replace",
+  "1.0/remove",
+  "1.0/schedule",
+  "1.0/cancel_job",
+  "1.0/actions/schedule",
+  "1.0/actions/cancel_job",
+  "1.0/storageDelete",
+  "1.0/storageStore",
+  "storage/storeBlob",
+]);
+
+type ConvexSyscalls = {
+  syscall: (op: string, jsonArgs: string) => string;
+  asyncSyscall: (op: string, jsonArgs: string) => Promise<string>;
+  jsSyscall: (op: string, args: Record<string, unknown>) => unknown;
+};
+
+let hooksInstalled = false;
+
+/**
+ * Observes convex-test from outside: wraps the `Convex` syscall global (which
+ * convex-test installs on first `convexTest()` and the Convex runtime reads on
+ * every call) and `setTimeout`, which convex-test's scheduler reads from
+ * globalThis each time it schedules a function. Call after `convexTest()`.
+ */
+export function installRuntimeHooks(): void {
+  if (hooksInstalled) return;
+  const global = globalThis as unknown as { Convex?: ConvexSyscalls };
+  const original = global.Convex;
+  if (!original) {
+    throw new Error("convex-test has not installed the Convex global yet");
+  }
+  hooksInstalled = true;
+  const noteIfWrite = (op: string) => {
+    if (WRITE_SYSCALLS.has(op)) backendStorage.getStore()?.noteWrite();
+  };
+  global.Convex = {
+    get syscall() {
+      const syscall = original.syscall;
+      return (op: string, jsonArgs: string) => {
+        const result = syscall(op, jsonArgs);
+        noteIfWrite(op);
+        return result;
+      };
+    },
+    get asyncSyscall() {
+      const asyncSyscall = original.asyncSyscall;
+      return async (op: string, jsonArgs: string) => {
+        const result = await asyncSyscall(op, jsonArgs);
+        noteIfWrite(op);
+        return result;
+      };
+    },
+    get jsSyscall() {
+      const jsSyscall = original.jsSyscall;
+      return (op: string, args: Record<string, unknown>) => {
+        const result = jsSyscall(op, args);
+        noteIfWrite(op);
+        return result;
+      };
+    },
+  };
+
+  // Assigned outside any function call, so this replaces the default that
+  // convex-test's global proxy hands to its scheduler.
+  const originalSetTimeout = globalThis.setTimeout;
+  const trackedSetTimeout = ((
+    callback: (...args: unknown[]) => void,
+    ms?: number,
+    ...args: unknown[]
+  ) => {
+    const backend = backendStorage.getStore();
+    if (!backend) return originalSetTimeout(callback, ms, ...args);
+    if (backend.closed) {
+      // A stopped backend starts nothing new; hand back an inert timer.
+      const inert = originalSetTimeout(() => {}, 0);
+      return inert;
+    }
+    const handle = originalSetTimeout(
+      (...callbackArgs: unknown[]) => {
+        backend.timers.delete(handle);
+        callback(...callbackArgs);
+      },
+      ms,
+      ...args,
+    );
+    backend.timers.add(handle);
+    return handle;
+  }) as typeof setTimeout;
+  // Keep `util.promisify(setTimeout)` working.
+  Object.defineProperty(trackedSetTimeout, promisify.custom, {
+    value: (originalSetTimeout as unknown as Record<symbol, unknown>)[promisify.custom],
+  });
+  globalThis.setTimeout = trackedSetTimeout;
+}

@@ -1,0 +1,485 @@
+/**
+ * dev/gateway — an OpenAI-compatible model gateway in OpenRouter's shape, on
+ * loopback, for the offline stack, tests and benchmarks (ARCHITECTURE §7).
+ *
+ *   GET  /api/v1/models            the catalog (catalog.ts), no auth, like OpenRouter
+ *   POST /api/v1/chat/completions  deterministic replies (replies.ts), bearer auth
+ *   GET  /api/v1/key               key check in OpenRouter's shape, bearer auth
+ *   GET  /__settings               current settings
+ *   POST /__settings               JSON merge into the settings (faults merge per key)
+ *   GET  /__stats                  call counters;  DELETE /__stats resets them
+ *
+ * Run alone: `npx tsx dev/gateway/server.ts` (PORT, GATEWAY_API_KEY,
+ * GATEWAY_LATENCY_SCALE, GATEWAY_SEED from the environment).
+ */
+
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { catalog, findCatalogModel, toOpenRouterModel, type CatalogModel } from './catalog';
+import { createRandom, unitFromStrings, type Random } from './random';
+import {
+  classifyPrompt,
+  generateAnswers,
+  generationContent,
+  malformedContent,
+  messageText,
+  plainTextContent,
+  promptParts,
+  rankingContent,
+  ratingContent,
+  shouldFence,
+  type ChatMessage,
+  type PromptParts,
+  type ReplyKind,
+} from './replies';
+
+export interface GatewayFaults {
+  /** Fraction of chat calls answered 429 with `Retry-After: 1`. */
+  rate429: number;
+  /** Fraction answered 500. */
+  rate500: number;
+  /** Fraction held open without a reply until the client gives up. */
+  rateTimeout: number;
+  /** Fraction answered 200 with content that does not parse as the requested JSON. */
+  rateMalformed: number;
+}
+
+export interface GatewaySettings {
+  apiKey: string;
+  /** Multiplies every model's latency; 0 replies at once. */
+  latencyScale: number;
+  faults: GatewayFaults;
+  /** Generation replies hold this many answers fewer than asked (never below 0). */
+  answerShortfall: number;
+  /** Seeds reply content and the fault draws. */
+  seed: number;
+}
+
+export interface GatewayStats {
+  /** Every POST to /chat/completions, whatever its outcome. */
+  chatCalls: number;
+  /** By HTTP status sent ('200', '401', '429', …), plus 'timeout' (held open) and 'aborted' (client left first). */
+  byStatus: Record<string, number>;
+  /** Successful replies by prompt kind: generation, ranking, rating, text. */
+  byKind: Record<string, number>;
+  /** Chat calls by model id. */
+  byModel: Record<string, number>;
+}
+
+export interface GatewayOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  latencyScale?: number;
+  faults?: Partial<GatewayFaults>;
+  answerShortfall?: number;
+  seed?: number;
+}
+
+export interface RunningGateway {
+  /** Base URL for an OpenAI-compatible client, e.g. http://127.0.0.1:PORT/api/v1 */
+  url: string;
+  port: number;
+  /** Live settings: change them at any time, or POST /__settings from another process. */
+  settings: GatewaySettings;
+  stats: GatewayStats;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_GATEWAY_API_KEY = 'dev-gateway-key';
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function emptyStats(): GatewayStats {
+  return { chatCalls: 0, byStatus: {}, byKind: {}, byModel: {} };
+}
+
+function increment(counter: Record<string, number>, key: string): void {
+  counter[key] = (counter[key] ?? 0) + 1;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fraction(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new HttpError(400, `${name} must be a number from 0 to 1`);
+  }
+  return value;
+}
+
+function nonNegative(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new HttpError(400, `${name} must be a non-negative number`);
+  }
+  return value;
+}
+
+/** Validates a partial settings object and merges it into `settings` (all or nothing). */
+export function mergeSettings(settings: GatewaySettings, patch: unknown): GatewaySettings {
+  if (!isRecord(patch)) throw new HttpError(400, 'settings must be a JSON object');
+  const next: GatewaySettings = { ...settings, faults: { ...settings.faults } };
+  for (const [key, value] of Object.entries(patch)) {
+    switch (key) {
+      case 'apiKey':
+        if (typeof value !== 'string' || value === '') throw new HttpError(400, 'apiKey must be a non-empty string');
+        next.apiKey = value;
+        break;
+      case 'latencyScale':
+        next.latencyScale = nonNegative(value, key);
+        break;
+      case 'answerShortfall':
+        next.answerShortfall = Math.floor(nonNegative(value, key));
+        break;
+      case 'seed':
+        next.seed = Math.floor(nonNegative(value, key));
+        break;
+      case 'faults':
+        if (!isRecord(value)) throw new HttpError(400, 'faults must be an object');
+        for (const [faultKey, rate] of Object.entries(value)) {
+          if (!(faultKey in next.faults)) throw new HttpError(400, `unknown fault ${faultKey}`);
+          next.faults[faultKey as keyof GatewayFaults] = fraction(rate, `faults.${faultKey}`);
+        }
+        break;
+      default:
+        throw new HttpError(400, `unknown setting ${key}`);
+    }
+  }
+  const { rate429, rate500, rateTimeout, rateMalformed } = next.faults;
+  if (rate429 + rate500 + rateTimeout + rateMalformed > 1) throw new HttpError(400, 'fault rates add up to more than 1');
+  Object.assign(settings, next);
+  settings.faults = next.faults;
+  return settings;
+}
+
+type Fault = 'none' | '429' | '500' | 'timeout' | 'malformed';
+
+function drawFault(random: Random, faults: GatewayFaults): Fault {
+  const roll = random();
+  let edge = faults.rate429;
+  if (roll < edge) return '429';
+  edge += faults.rate500;
+  if (roll < edge) return '500';
+  edge += faults.rateTimeout;
+  if (roll < edge) return 'timeout';
+  edge += faults.rateMalformed;
+  if (roll < edge) return 'malformed';
+  return 'none';
+}
+
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, 'Request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const body = await readBody(req);
+  try {
+    return JSON.parse(body || 'null') as unknown;
+  } catch {
+    throw new HttpError(400, 'Request body is not valid JSON');
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** OpenRouter's error body: `{ error: { message, code } }`. */
+function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: { message, code: status } }, headers);
+}
+
+function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  const match = header ? /^Bearer\s+(.+)$/i.exec(header) : null;
+  return match?.[1]?.trim();
+}
+
+function parseMessages(value: unknown): ChatMessage[] {
+  if (!Array.isArray(value) || value.length === 0) throw new HttpError(400, 'messages must be a non-empty array');
+  return value.map((message, index) => {
+    if (!isRecord(message) || typeof message.role !== 'string') {
+      throw new HttpError(400, `messages[${index}] must have a role`);
+    }
+    const content = message.content;
+    if (typeof content === 'string' || content === null || content === undefined) {
+      return { role: message.role, content: content ?? null };
+    }
+    if (Array.isArray(content)) {
+      return {
+        role: message.role,
+        content: content.filter(isRecord).map((part) => ({
+          type: typeof part.type === 'string' ? part.type : 'text',
+          text: typeof part.text === 'string' ? part.text : undefined,
+        })),
+      };
+    }
+    throw new HttpError(400, `messages[${index}].content must be a string or an array of parts`);
+  });
+}
+
+function replyContent(model: CatalogModel, parts: PromptParts, settings: GatewaySettings): { kind: ReplyKind; content: string } {
+  const request = classifyPrompt(parts);
+  switch (request.kind) {
+    case 'generation': {
+      const count = Math.max(0, request.count - settings.answerShortfall);
+      const answers = generateAnswers(model, parts, count, settings.seed);
+      return { kind: request.kind, content: generationContent(answers, shouldFence(model.id, parts, settings.seed)) };
+    }
+    case 'ranking':
+      return { kind: request.kind, content: rankingContent(model, request.answers, settings.seed) };
+    case 'rating':
+      return { kind: request.kind, content: ratingContent(model, request.criteria, request.answer, settings.seed) };
+    case 'text':
+      return { kind: request.kind, content: plainTextContent(model, parts, settings.seed) };
+  }
+}
+
+export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
+  const host = options.host ?? '127.0.0.1';
+  const settings: GatewaySettings = {
+    apiKey: DEFAULT_GATEWAY_API_KEY,
+    latencyScale: 1,
+    faults: { rate429: 0, rate500: 0, rateTimeout: 0, rateMalformed: 0 },
+    answerShortfall: 0,
+    seed: 1,
+  };
+  mergeSettings(settings, {
+    ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
+    ...(options.latencyScale !== undefined && { latencyScale: options.latencyScale }),
+    ...(options.faults !== undefined && { faults: options.faults }),
+    ...(options.answerShortfall !== undefined && { answerShortfall: options.answerShortfall }),
+    ...(options.seed !== undefined && { seed: options.seed }),
+  });
+  const stats = emptyStats();
+
+  // Fault draws come from one seeded stream, restarted whenever the seed changes.
+  let faultSeed = settings.seed;
+  let faultRandom = createRandom(settings.seed ^ 0x5eed);
+  const nextFault = (): Fault => {
+    if (settings.seed !== faultSeed) {
+      faultSeed = settings.seed;
+      faultRandom = createRandom(settings.seed ^ 0x5eed);
+    }
+    return drawFault(faultRandom, settings.faults);
+  };
+
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  /** Waits `ms`, or less if the client goes away; resolves whether the client is still there. */
+  const waitFor = (ms: number, res: ServerResponse): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (res.destroyed) return resolve(false);
+      if (ms <= 0) return resolve(true);
+      const onClose = () => {
+        clearTimeout(timer);
+        timers.delete(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        res.off('close', onClose);
+        resolve(!res.destroyed);
+      }, ms);
+      timers.add(timer);
+      res.once('close', onClose);
+    });
+
+  async function handleChat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    stats.chatCalls++;
+    const respond = (status: number, message: string, headers?: Record<string, string>) => {
+      increment(stats.byStatus, String(status));
+      sendError(res, status, message, headers);
+    };
+
+    if (bearerToken(req) !== settings.apiKey) return respond(401, 'No auth credentials found');
+
+    let body: unknown;
+    let messages: ChatMessage[];
+    try {
+      body = await readJson(req);
+      if (!isRecord(body)) throw new HttpError(400, 'Request body must be a JSON object');
+      if (typeof body.model !== 'string' || body.model === '') throw new HttpError(400, 'model is required');
+      messages = parseMessages(body.messages);
+    } catch (error) {
+      if (error instanceof HttpError) return respond(error.status, error.message);
+      throw error;
+    }
+    const model = findCatalogModel(body.model);
+    increment(stats.byModel, body.model);
+    if (!model) return respond(404, `Model ${body.model} not found`);
+
+    const fault = nextFault();
+    if (fault === '429') {
+      return respond(429, 'Rate limit exceeded: too many requests, retry shortly', { 'retry-after': '1' });
+    }
+    if (fault === 'timeout') {
+      // Never answer: the client's own time-out ends it; close() destroys the socket.
+      increment(stats.byStatus, 'timeout');
+      return;
+    }
+
+    const parts = promptParts(messages);
+    const jitter = 0.8 + 0.4 * unitFromStrings('latency', model.id, parts.system, parts.user, String(settings.seed));
+    const stillThere = await waitFor(model.latencyMs * settings.latencyScale * jitter, res);
+    if (!stillThere) {
+      increment(stats.byStatus, 'aborted');
+      return;
+    }
+    if (fault === '500') return respond(500, 'Internal Server Error: the upstream provider failed');
+
+    const { kind, content: wellFormed } = replyContent(model, parts, settings);
+    let content = fault === 'malformed' ? malformedContent(wellFormed) : wellFormed;
+    let finishReason = 'stop';
+    const maxTokens = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? Math.floor(body.max_tokens) : undefined;
+    if (maxTokens !== undefined && estimateTokens(content) > maxTokens) {
+      content = content.slice(0, maxTokens * 4);
+      finishReason = 'length';
+    }
+
+    const promptTokens = estimateTokens(messages.map(messageText).join('\n'));
+    const completionTokens = estimateTokens(content);
+    const created = Math.floor(Date.now() / 1000);
+    increment(stats.byStatus, '200');
+    increment(stats.byKind, kind);
+    sendJson(res, 200, {
+      id: `gen-${created}-${randomBytes(10).toString('hex')}`,
+      provider: model.id.split('/')[0],
+      object: 'chat.completion',
+      created,
+      model: model.id,
+      choices: [
+        { index: 0, logprobs: null, message: { role: 'assistant', content }, finish_reason: finishReason, native_finish_reason: finishReason },
+      ],
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-allow-headers', 'authorization, content-type, http-referer, x-title');
+    res.setHeader('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
+    const path = new URL(req.url ?? '/', 'http://gateway').pathname.replace(/\/+$/, '') || '/';
+    const route = `${req.method ?? 'GET'} ${path}`;
+
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
+    }
+    switch (route) {
+      case 'GET /api/v1/models':
+        return sendJson(res, 200, { data: catalog.map(toOpenRouterModel) });
+      case 'POST /api/v1/chat/completions':
+        return handleChat(req, res);
+      case 'GET /api/v1/key':
+        if (bearerToken(req) !== settings.apiKey) return sendError(res, 401, 'No auth credentials found');
+        return sendJson(res, 200, {
+          data: { label: 'dev-gateway', usage: 0, limit: null, limit_remaining: null, is_free_tier: false, rate_limit: { requests: 1000, interval: '10s' } },
+        });
+      case 'GET /__settings':
+        return sendJson(res, 200, settings);
+      case 'POST /__settings':
+        return sendJson(res, 200, mergeSettings(settings, await readJson(req)));
+      case 'GET /__stats':
+        return sendJson(res, 200, stats);
+      case 'DELETE /__stats':
+        Object.assign(stats, emptyStats());
+        return sendJson(res, 200, stats);
+      default:
+        return sendError(res, 404, `Not found: ${route}`);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) return sendError(res, error.status, error.message);
+      console.error('[dev/gateway]', error);
+      sendError(res, 500, 'Internal Server Error');
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}/api/v1`,
+    port,
+    settings,
+    stats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        // Held-open ("timeout") requests and keep-alive sockets must not delay shutdown.
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function main(): Promise<void> {
+  const gateway = await startGateway({
+    port: Number(process.env.PORT ?? 8787),
+    apiKey: process.env.GATEWAY_API_KEY ?? DEFAULT_GATEWAY_API_KEY,
+    latencyScale: process.env.GATEWAY_LATENCY_SCALE ? Number(process.env.GATEWAY_LATENCY_SCALE) : 1,
+    seed: process.env.GATEWAY_SEED ? Number(process.env.GATEWAY_SEED) : 1,
+  });
+  console.log(`dev gateway: ${gateway.url}  (key ${gateway.settings.apiKey}; settings at ${gateway.url.replace('/api/v1', '/__settings')})`);
+  const stop = () => void gateway.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  void main();
+}
