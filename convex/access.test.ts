@@ -5,10 +5,13 @@ import { makeFunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import type { Id } from "./_generated/dataModel";
-import { createUser, modules, newTest, type TestConvex } from "./test.helpers";
+import { createUser, modules, newTest, sampleTemplateData, type TestConvex } from "./test.helpers";
 
 type Fixture = {
   owner: { userId: Id<"users"> };
+  personaId: Id<"personas">;
+  topicId: Id<"topics">;
+  privateTemplateId: Id<"templates">;
 };
 
 type Access =
@@ -26,6 +29,37 @@ const ACCESS: Record<string, Access> = {
   "users:authOptions": { who: "anyone" },
   "profile:get": { who: "user" },
   "profile:update": { who: "user", args: () => ({ fullName: "X", avatarUrl: null }) },
+  "personas:list": { who: "user" },
+  "personas:create": { who: "user", args: () => ({ name: "N", description: "D", systemPrompt: "S" }) },
+  "personas:update": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ personaId: fx.personaId, name: "N", description: "D", systemPrompt: "S" }),
+  },
+  "personas:remove": { who: "user", ownerOnly: true, args: (fx) => ({ personaId: fx.personaId }) },
+  "topics:list": { who: "user" },
+  "topics:create": { who: "user", args: () => ({ title: "T", description: "D", prompt: "P" }) },
+  "topics:update": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ topicId: fx.topicId, title: "T", description: "D", prompt: "P" }),
+  },
+  "topics:remove": { who: "user", ownerOnly: true, args: (fx) => ({ topicId: fx.topicId }) },
+  "templates:listOwn": { who: "user" },
+  "templates:listPublic": { who: "anyone" },
+  "templates:get": { who: "user", args: (fx) => ({ templateId: fx.privateTemplateId }) },
+  "templates:create": {
+    who: "user",
+    args: () => ({ name: "N", description: "D", category: "general", isPublic: false, tags: [], templateData: sampleTemplateData }),
+  },
+  "templates:remove": { who: "user", ownerOnly: true, args: (fx) => ({ templateId: fx.privateTemplateId }) },
+  "templates:setVisibility": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ templateId: fx.privateTemplateId, isPublic: true }),
+  },
+  "templates:recordUse": { who: "user", ownerOnly: true, args: (fx) => ({ templateId: fx.privateTemplateId }) },
+  "templates:saveCopy": { who: "user", ownerOnly: true, args: (fx) => ({ templateId: fx.privateTemplateId }) },
 };
 
 type RegisteredFunction = {
@@ -71,7 +105,22 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
 
 async function fixture(t: TestConvex): Promise<Fixture> {
   const owner = await createUser(t, "owner@example.com");
-  return { owner: { userId: owner.userId } };
+  return await t.run(async (ctx) => ({
+    owner: { userId: owner.userId },
+    personaId: await ctx.db.insert("personas", { userId: owner.userId, name: "P", description: "D", systemPrompt: "S", updatedAt: 0 }),
+    topicId: await ctx.db.insert("topics", { userId: owner.userId, title: "T", description: "D", prompt: "P", updatedAt: 0 }),
+    privateTemplateId: await ctx.db.insert("templates", {
+      userId: owner.userId,
+      name: "Mine",
+      description: "Private",
+      category: "general",
+      isPublic: false,
+      tags: [],
+      usageCount: 0,
+      templateData: sampleTemplateData,
+      updatedAt: 0,
+    }),
+  }));
 }
 
 describe("access table", () => {

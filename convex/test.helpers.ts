@@ -30,3 +30,16 @@ export async function createUser(
   );
   return { userId, as: t.withIdentity({ subject: `${userId}|session`, email }) };
 }
+
+/** A small valid template body. */
+export const sampleTemplateData = {
+  userPrompt: "Write a tagline.",
+  personas: [{ name: "Pirate", description: "Talks like a pirate", systemPrompt: "Arr." }],
+  topics: [{ title: "Coffee", description: "A coffee shop", prompt: "Sell coffee." }],
+  evaluationConfig: {
+    rankingPrompt: "Rank them.",
+    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+    scoringParameters: { scale: "ranking" as const, includeExplanations: true },
+  },
+  suggestedModels: { generators: [], evaluators: [] },
+};

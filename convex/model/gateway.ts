@@ -82,7 +82,7 @@ async function exchange(config: GatewayConfig, path: string, init: RequestInit):
     (error as GatewayError & { retryAfterSeconds?: number }).retryAfterSeconds = Number.isFinite(retryAfter) ? retryAfter : undefined;
     throw error;
   }
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {

@@ -5,7 +5,14 @@ import { pathToFileURL } from "node:url";
 export type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
 
 const MODULE_FILE = /\.(ts|js|mts|mjs|tsx|jsx)$/;
-const SKIPPED_FILE = /(\.d\.ts|\.(test|spec)\.[cm]?[jt]sx?)$/;
+
+// Like `convex deploy`: files with more than one dot in their name (tests,
+// "test.helpers.ts", declarations) are not modules, except auth.config.ts.
+function isDeployedModule(fileName: string): boolean {
+  if (!MODULE_FILE.test(fileName)) return false;
+  if (fileName === "auth.config.ts" || fileName === "auth.config.js") return true;
+  return fileName.split(".").length === 2;
+}
 
 /**
  * The module map `convexTest` wants, as `import.meta.glob("./**")` would give
@@ -21,7 +28,7 @@ export function collectModules(convexDir: string): ModuleLoaders {
         if (entry !== "node_modules" && !entry.startsWith(".")) walk(path);
         continue;
       }
-      if (!MODULE_FILE.test(entry) || SKIPPED_FILE.test(entry)) continue;
+      if (!isDeployedModule(entry)) continue;
       const key = "./" + relative(convexDir, path).split(sep).join("/");
       const url = pathToFileURL(path).href;
       loaders[key] = () => import(url) as Promise<Record<string, unknown>>;

@@ -376,8 +376,12 @@ function shuffled<T>(random: Random, items: readonly T[]): T[] {
 }
 
 function composeAnswer(random: Random, quality: number, words: readonly string[], index: number, persona?: string): string {
-  const rotated = [...words.slice(index % words.length), ...words.slice(0, index % words.length)];
-  const focus = shuffled(random, rotated.slice(0, Math.min(5, rotated.length)));
+  // The prompt's first phrases name its subject, so every answer keeps them; the rest rotate for variety.
+  const core = words.slice(0, 3);
+  const others = words.slice(3);
+  const offset = others.length > 0 ? index % others.length : 0;
+  const rotated = [...others.slice(offset), ...others.slice(0, offset)];
+  const focus = shuffled(random, [...core, ...rotated.slice(0, 2)]);
   const sentenceCount = Math.min(7, Math.max(1, 1 + Math.round(quality * 5 + (random() - 0.5) * 1.5)));
   const detailChance = Math.pow(quality, 0.8);
 

@@ -1,0 +1,168 @@
+import { v } from "convex/values";
+import type { Doc, Id } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
+import { currentUser, fail, publicQuery, userMutation, userQuery } from "./functions";
+import { TEMPLATE_LIMITS, normalizeTag, validateTemplateInput } from "./lib/templates";
+import { templateCategory, templateData } from "./validators";
+
+/** Lists are bounded: a user's own templates and one page of the public library. */
+export const MAX_OWN_TEMPLATES = 200;
+export const PUBLIC_LIBRARY_SIZE = 200;
+
+const templateView = v.object({
+  _id: v.id("templates"),
+  _creationTime: v.number(),
+  name: v.string(),
+  description: v.string(),
+  category: templateCategory,
+  isPublic: v.boolean(),
+  tags: v.array(v.string()),
+  usageCount: v.number(),
+  templateData,
+  updatedAt: v.number(),
+  isOwn: v.boolean(),
+});
+
+function view(template: Doc<"templates">, viewerId: Id<"users"> | null) {
+  const { userId, ...rest } = template;
+  return { ...rest, isOwn: userId === viewerId };
+}
+
+async function ownTemplate(ctx: QueryCtx, userId: Id<"users">, templateId: Id<"templates">) {
+  const template = await ctx.db.get("templates", templateId);
+  if (!template || template.userId !== userId) fail("NOT_FOUND", "Template not found.");
+  return template;
+}
+
+export const listOwn = userQuery({
+  args: {},
+  returns: v.array(templateView),
+  handler: async (ctx) => {
+    const rows = await ctx.db
+      .query("templates")
+      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
+      .order("desc")
+      .take(MAX_OWN_TEMPLATES);
+    return rows.map((row) => view(row, ctx.user._id));
+  },
+});
+
+/** Public templates for everyone, most used first (spec part 1 §6). */
+export const listPublic = publicQuery({
+  args: {},
+  returns: v.array(templateView),
+  handler: async (ctx) => {
+    const viewer = await currentUser(ctx);
+    const rows = await ctx.db
+      .query("templates")
+      .withIndex("by_public_usage", (q) => q.eq("isPublic", true))
+      .order("desc")
+      .take(PUBLIC_LIBRARY_SIZE);
+    return rows.map((row) => view(row, viewer?._id ?? null));
+  },
+});
+
+/** One template for `?template={id}`: the caller's own, or any public one. */
+export const get = userQuery({
+  args: { templateId: v.string() },
+  returns: v.union(v.null(), templateView),
+  handler: async (ctx, { templateId }) => {
+    const id = ctx.db.normalizeId("templates", templateId);
+    const template = id ? await ctx.db.get("templates", id) : null;
+    if (!template || (!template.isPublic && template.userId !== ctx.user._id)) return null;
+    return view(template, ctx.user._id);
+  },
+});
+
+export const create = userMutation({
+  args: {
+    name: v.string(),
+    description: v.string(),
+    category: templateCategory,
+    isPublic: v.boolean(),
+    tags: v.array(v.string()),
+    templateData,
+  },
+  returns: v.id("templates"),
+  handler: async (ctx, args) => {
+    const tags = args.tags.map(normalizeTag).filter(Boolean);
+    const problem = validateTemplateInput({
+      name: args.name,
+      description: args.description,
+      personas: args.templateData.personas,
+      topics: args.templateData.topics,
+      tags,
+    });
+    if (problem) fail("INVALID_INPUT", problem);
+    const own = await ctx.db
+      .query("templates")
+      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
+      .take(MAX_OWN_TEMPLATES);
+    if (own.length >= MAX_OWN_TEMPLATES) fail("INVALID_INPUT", `You can save up to ${MAX_OWN_TEMPLATES} templates.`);
+    if (tags.length > TEMPLATE_LIMITS.maxTags) fail("INVALID_INPUT", "Too many tags.");
+    return await ctx.db.insert("templates", {
+      userId: ctx.user._id,
+      name: args.name.trim(),
+      description: args.description.trim(),
+      category: args.category,
+      isPublic: args.isPublic,
+      tags,
+      usageCount: 0,
+      templateData: args.templateData,
+      updatedAt: Date.now(),
+    });
+  },
+});
+
+export const remove = userMutation({
+  args: { templateId: v.id("templates") },
+  returns: v.null(),
+  handler: async (ctx, { templateId }) => {
+    await ownTemplate(ctx, ctx.user._id, templateId);
+    await ctx.db.delete("templates", templateId);
+    return null;
+  },
+});
+
+export const setVisibility = userMutation({
+  args: { templateId: v.id("templates"), isPublic: v.boolean() },
+  returns: v.null(),
+  handler: async (ctx, { templateId, isPublic }) => {
+    await ownTemplate(ctx, ctx.user._id, templateId);
+    await ctx.db.patch("templates", templateId, { isPublic, updatedAt: Date.now() });
+    return null;
+  },
+});
+
+/** Counts an apply. The client applies the template whether or not this succeeds. */
+export const recordUse = userMutation({
+  args: { templateId: v.id("templates") },
+  returns: v.null(),
+  handler: async (ctx, { templateId }) => {
+    const template = await ctx.db.get("templates", templateId);
+    if (!template || (!template.isPublic && template.userId !== ctx.user._id)) fail("NOT_FOUND", "Template not found.");
+    await ctx.db.patch("templates", templateId, { usageCount: template.usageCount + 1 });
+    return null;
+  },
+});
+
+/** "Save Copy": a public template copied into the caller's own templates, private. */
+export const saveCopy = userMutation({
+  args: { templateId: v.id("templates") },
+  returns: v.id("templates"),
+  handler: async (ctx, { templateId }) => {
+    const template = await ctx.db.get("templates", templateId);
+    if (!template || (!template.isPublic && template.userId !== ctx.user._id)) fail("NOT_FOUND", "Template not found.");
+    return await ctx.db.insert("templates", {
+      userId: ctx.user._id,
+      name: template.name,
+      description: template.description,
+      category: template.category,
+      isPublic: false,
+      tags: template.tags,
+      usageCount: 0,
+      templateData: template.templateData,
+      updatedAt: Date.now(),
+    });
+  },
+});

@@ -1,0 +1,267 @@
+import { createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { convexTest } from "convex-test";
+import type { SchemaDefinition } from "convex/server";
+import { CronRunner } from "./cronRunner.js";
+import type { CronJobSpec } from "./cronRunner.js";
+import { Engine, describe } from "./engine.js";
+import type { AnyTestConvex } from "./engine.js";
+import { handleFunctionApi, handleHttpAction } from "./httpApi.js";
+import { TokenVerifier } from "./identity.js";
+import type { TrustedIssuer } from "./identity.js";
+import { loadOrCreateJwtKeys } from "./keys.js";
+import { FunctionDirectory, collectModules } from "./modules.js";
+import { backendStorage, installRuntimeHooks } from "./runtime.js";
+import { SyncServer } from "./sync.js";
+
+export type BackendOptions = {
+  /** Port of the deployment URL (sync WebSocket and HTTP function API); 0 picks a free one. */
+  port?: number;
+  /** Port of the site URL (HTTP actions of convex/http.ts); 0 picks a free one. */
+  sitePort?: number;
+  /** Extra environment for the functions (gateway, Stripe, SITE_URL...). */
+  env?: Record<string, string>;
+  /** The functions directory; defaults to the project's convex/. */
+  convexDir?: string;
+  /** Log nothing but errors. */
+  quiet?: boolean;
+  /** Where the generated JWT keys are kept; defaults to dev/.data/jwt-keys.json. */
+  keysFile?: string;
+  /** Milliseconds of writes gathered before subscribed queries re-run. */
+  batchMs?: number;
+};
+
+export type RunningBackend = {
+  /** http://127.0.0.1:PORT, the address for ConvexReactClient / ConvexClient / ConvexHttpClient. */
+  url: string;
+  /** http://127.0.0.1:SITE_PORT, where convex/http.ts is served (CONVEX_SITE_URL). */
+  siteUrl: string;
+  /**
+   * The convex-test instance, for seeding: `t.run`, `t.mutation(internal...)`.
+   * Writes made through it reach subscribed clients like any other.
+   */
+  t: AnyTestConvex;
+  /** Resolves when pending query updates have been pushed to clients. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+};
+
+const DEFAULT_CONVEX_DIR = fileURLToPath(new URL("../../convex", import.meta.url));
+const DEFAULT_KEYS_FILE = fileURLToPath(new URL("../.data/jwt-keys.json", import.meta.url));
+const DEFAULT_SITE_URL = "http://localhost:5173";
+const LOOPBACK = "127.0.0.1";
+
+let processGuardsInstalled = false;
+// convex-test runs scheduled functions from timers; a failure there must not
+// take the whole stack down.
+function installProcessGuards(): void {
+  if (processGuardsInstalled) return;
+  processGuardsInstalled = true;
+  process.on("unhandledRejection", (reason) => {
+    console.error(`[backend] unhandled rejection: ${describe(reason)}`);
+  });
+}
+
+async function listen(server: Server, port: number, role: string): Promise<number> {
+  await new Promise<void>((resolvePromise, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off("listening", onListening);
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(
+              `Port ${port} (${role}) is already in use. Stop whatever is using it or choose another port.`,
+            )
+          : error,
+      );
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      resolvePromise();
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(port, LOOPBACK);
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+async function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return;
+  await new Promise<void>((resolvePromise) => {
+    server.close(() => resolvePromise());
+    server.closeAllConnections();
+  });
+}
+
+/** Wraps every call on a convex-test accessor so it runs as this backend. */
+function bindToBackend(accessor: AnyTestConvex, engine: Engine): AnyTestConvex {
+  return new Proxy(accessor, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const result: unknown = backendStorage.run(engine, () =>
+          (value as (...a: unknown[]) => unknown).apply(target, args),
+        );
+        return property === "withIdentity" || property === "withRequestMetadata"
+          ? bindToBackend(result as AnyTestConvex, engine)
+          : result;
+      };
+    },
+  });
+}
+
+/**
+ * Starts a local Convex-compatible backend for the functions in `convexDir`:
+ * convex-test underneath, the sync protocol and HTTP API of a deployment on
+ * `port`, the HTTP actions on `sitePort`. Functions see their environment in
+ * process.env, which is set before they load; so run one backend per process.
+ */
+export async function startBackend(options: BackendOptions = {}): Promise<RunningBackend> {
+  const log = (message: string) => console.error(`[backend] ${message}`);
+  const info = (message: string) => {
+    if (!options.quiet) console.log(`[backend] ${message}`);
+  };
+  installProcessGuards();
+  const convexDir = resolve(options.convexDir ?? DEFAULT_CONVEX_DIR);
+
+  // Listen first: the site URL is part of the environment the modules see.
+  const apiServer = createServer();
+  const siteServer = createServer();
+  let port: number;
+  let sitePort: number;
+  try {
+    port = await listen(apiServer, options.port ?? 0, "Convex backend");
+    sitePort = await listen(siteServer, options.sitePort ?? 0, "Convex HTTP actions");
+  } catch (error) {
+    await closeServer(apiServer);
+    await closeServer(siteServer);
+    throw error;
+  }
+  const url = `http://${LOOPBACK}:${port}`;
+  const siteUrl = `http://${LOOPBACK}:${sitePort}`;
+
+  try {
+    const keys =
+      options.env?.JWT_PRIVATE_KEY && options.env.JWKS
+        ? { JWT_PRIVATE_KEY: options.env.JWT_PRIVATE_KEY, JWKS: options.env.JWKS }
+        : await loadOrCreateJwtKeys(options.keysFile ?? DEFAULT_KEYS_FILE);
+    Object.assign(process.env, {
+      SITE_URL: process.env.SITE_URL ?? DEFAULT_SITE_URL,
+      ...options.env,
+      CONVEX_CLOUD_URL: url,
+      CONVEX_SITE_URL: siteUrl,
+      JWT_PRIVATE_KEY: keys.JWT_PRIVATE_KEY,
+      JWKS: keys.JWKS,
+    });
+
+    const modules = collectModules(convexDir);
+    const functions = new FunctionDirectory(modules);
+    // Load everything now so a broken module fails the start, not a request.
+    const loaded = new Map<string, Record<string, unknown>>();
+    for (const [key, load] of Object.entries(modules)) {
+      try {
+        loaded.set(key.slice(2).replace(/\.[^.]+$/, ""), await load());
+      } catch (error) {
+        throw new Error(`Could not load convex/${key.slice(2)}: ${describe(error)}`);
+      }
+    }
+    const schema = loaded.get("schema")?.default as SchemaDefinition<any, boolean> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const rawT = convexTest(schema, modules) as AnyTestConvex;
+    installRuntimeHooks();
+
+    const engine = new Engine(rawT, functions, {
+      batchMs: options.batchMs ?? 10,
+      pollMs: 1000,
+      log,
+    });
+    const verifier = new TokenVerifier(keys.JWKS, trustedIssuers(loaded.get("auth.config"), siteUrl, log));
+    const sync = new SyncServer(engine, verifier, log);
+
+    const respondWithError = (response: ServerResponse, error: unknown) => {
+      log(`request failed: ${describe(error)}`);
+      if (!response.headersSent) {
+        response.writeHead(500, { "Content-Type": "text/plain" });
+      }
+      response.end(error instanceof Error ? error.message : String(error));
+    };
+    apiServer.on("request", (request: IncomingMessage, response: ServerResponse) => {
+      handleFunctionApi(engine, verifier, request, response)
+        .then((handled) => {
+          if (handled) return;
+          const { pathname } = new URL(request.url ?? "/", "http://localhost");
+          if (pathname === "/version" || pathname === "/instance_name") {
+            response.writeHead(200, { "Content-Type": "text/plain" });
+            response.end(pathname === "/version" ? "local-convex-test" : "local");
+            return;
+          }
+          response.writeHead(404, { "Content-Type": "text/plain" });
+          response.end(`No route for ${request.method} ${pathname}`);
+        })
+        .catch((error: unknown) => respondWithError(response, error));
+    });
+    apiServer.on("upgrade", (request, socket, head: Buffer) => {
+      if (!sync.handleUpgrade(request, socket, head)) {
+        socket.end("HTTP/1.1 404 Not Found\r\n\r\n");
+      }
+    });
+    siteServer.on("request", (request: IncomingMessage, response: ServerResponse) => {
+      handleHttpAction(engine, verifier, request, response).catch((error: unknown) =>
+        respondWithError(response, error),
+      );
+    });
+
+    const crons = (loaded.get("crons")?.default as { crons?: Record<string, CronJobSpec> } | undefined)
+      ?.crons;
+    const cronRunner = new CronRunner(engine, crons ?? {}, log);
+    engine.start();
+    cronRunner.start();
+    info(`functions from ${convexDir}`);
+    info(`deployment URL ${url}  HTTP actions ${siteUrl}`);
+
+    return {
+      url,
+      siteUrl,
+      t: bindToBackend(rawT, engine),
+      settle: () => engine.settle(),
+      close: async () => {
+        cronRunner.close();
+        engine.close();
+        await sync.close();
+        await Promise.all([closeServer(apiServer), closeServer(siteServer)]);
+      },
+    };
+  } catch (error) {
+    await Promise.all([closeServer(apiServer), closeServer(siteServer)]);
+    throw error;
+  }
+}
+
+/**
+ * The auth.config.ts providers this backend can verify: those whose domain is
+ * its own site URL, where @convex-dev/auth issues tokens. Without an
+ * auth.config.ts, that is the only provider.
+ */
+function trustedIssuers(
+  authConfigModule: Record<string, unknown> | undefined,
+  siteUrl: string,
+  log: (message: string) => void,
+): TrustedIssuer[] {
+  const config = authConfigModule?.default as
+    | { providers?: { domain?: string; applicationID?: string }[] }
+    | undefined;
+  if (!config?.providers) return [{ domain: siteUrl, applicationID: "convex" }];
+  const issuers: TrustedIssuer[] = [];
+  for (const provider of config.providers) {
+    if (provider.domain === siteUrl && provider.applicationID) {
+      issuers.push({ domain: provider.domain, applicationID: provider.applicationID });
+    } else {
+      log(`auth provider ${provider.domain ?? "(custom)"} cannot be verified offline; its tokens are refused`);
+    }
+  }
+  return issuers;
+}

@@ -1,0 +1,89 @@
+// Where the app sends people: the rules of spec part 1 §2 and part 2 §2, kept pure so they
+// can be tested without a router.
+
+export const SIGNED_IN_HOME = "/dashboard";
+export const SIGNED_OUT_HOME = "/";
+export const LOGIN_PATH = "/login";
+export const MONITOR_PATH = "/dashboard/monitor";
+
+/** The query parameter Stripe appends when it returns from a checkout. */
+export const PAYMENT_SESSION_PARAM = "session_id";
+
+const PLACEHOLDER_ORIGIN = "https://modeljury.invalid";
+
+/**
+ * True for a path on this site ('/dashboard?x=1#y'); false for absolute and protocol-relative
+ * URLs ('https://evil.example', '//evil.example', '/\\evil.example'), which would turn the
+ * `redirect` parameter into an open redirect.
+ */
+export function isSameOriginPath(value: unknown): value is string {
+  if (typeof value !== "string" || !value.startsWith("/")) return false;
+  if (value.startsWith("//") || value.includes("\\")) return false;
+  // Control characters (tabs, newlines) are dropped by URL parsers and can hide a scheme.
+  if (/[\u0000-\u001f\u007f]/.test(value)) return false;
+  try {
+    return new URL(value, PLACEHOLDER_ORIGIN).origin === PLACEHOLDER_ORIGIN;
+  } catch {
+    return false;
+  }
+}
+
+function pathnameOf(path: string): string {
+  return new URL(path, PLACEHOLDER_ORIGIN).pathname;
+}
+
+/**
+ * Where to go once a user is present on the sign-in or sign-up screen: the originally requested
+ * location when it is a path on this site (and not an auth screen), else the dashboard.
+ */
+export function postAuthDestination(redirect: unknown): string {
+  if (!isSameOriginPath(redirect)) return SIGNED_IN_HOME;
+  const pathname = pathnameOf(redirect);
+  if (pathname === LOGIN_PATH || pathname === "/signup") return SIGNED_IN_HOME;
+  return redirect;
+}
+
+/** The search of the /login address a signed-out visitor of `attemptedHref` is sent to. */
+export function loginSearchFor(attemptedHref: string): { redirect?: string } {
+  return isSameOriginPath(attemptedHref) ? { redirect: attemptedHref } : {};
+}
+
+/** The href of the /login address a signed-out visitor of `attemptedHref` is sent to. */
+export function loginHrefFor(attemptedHref: string): string {
+  const { redirect } = loginSearchFor(attemptedHref);
+  return redirect === undefined ? LOGIN_PATH : `${LOGIN_PATH}?redirect=${encodeURIComponent(redirect)}`;
+}
+
+/** Any path without a route: the dashboard when signed in, otherwise the landing page. */
+export function notFoundDestination(signedIn: boolean): string {
+  return signedIn ? SIGNED_IN_HOME : SIGNED_OUT_HOME;
+}
+
+export interface LocationLike {
+  pathname: string;
+  /** The parsed search; the router may parse numeric-looking values as numbers. */
+  search: Record<string, unknown>;
+}
+
+function paymentSessionIdOf(search: Record<string, unknown>): string | null {
+  const value = search[PAYMENT_SESSION_PARAM];
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "string" && value.trim() !== "") return value;
+  return null;
+}
+
+/**
+ * A return from payment: any address carrying ?session_id= for a signed-in user is rewritten
+ * to the monitor, keeping the session id. Null when the address stays as it is.
+ */
+export function paymentReturnRewrite(location: LocationLike, signedIn: boolean): string | null {
+  if (!signedIn) return null;
+  const sessionId = paymentSessionIdOf(location.search);
+  if (sessionId === null || location.pathname === MONITOR_PATH) return null;
+  return `${MONITOR_PATH}?${PAYMENT_SESSION_PARAM}=${encodeURIComponent(sessionId)}`;
+}
+
+/** Where an address with no route leads: a payment return first, then the not-found rule. */
+export function unknownPathDestination(location: LocationLike, signedIn: boolean): string {
+  return paymentReturnRewrite(location, signedIn) ?? notFoundDestination(signedIn);
+}
