@@ -5,13 +5,15 @@ import { makeFunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import type { Id } from "./_generated/dataModel";
-import { createUser, modules, newTest, sampleTemplateData, type TestConvex } from "./test.helpers";
+import { api } from "./_generated/api";
+import { createUser, modules, newTest, sampleConfiguration, sampleTemplateData, seedCatalog, type TestConvex } from "./test.helpers";
 
 type Fixture = {
   owner: { userId: Id<"users"> };
   personaId: Id<"personas">;
   topicId: Id<"topics">;
   privateTemplateId: Id<"templates">;
+  testId: Id<"tests">;
 };
 
 type Access =
@@ -60,6 +62,15 @@ const ACCESS: Record<string, Access> = {
   },
   "templates:recordUse": { who: "user", ownerOnly: true, args: (fx) => ({ templateId: fx.privateTemplateId }) },
   "templates:saveCopy": { who: "user", ownerOnly: true, args: (fx) => ({ templateId: fx.privateTemplateId }) },
+  "models:list": { who: "anyone" },
+  "models:requestRefresh": { who: "user" },
+  "tests:create": { who: "user", args: () => ({ configuration: sampleConfiguration() }) },
+  "tests:paymentMode": { who: "user" },
+  "tests:cancel": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "tests:current": { who: "user" },
+  "tests:monitor": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "payments:createCheckout": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "payments:verify": { who: "user", args: () => ({ sessionId: "cs_test_unknown" }) },
 };
 
 type RegisteredFunction = {
@@ -105,7 +116,10 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
 
 async function fixture(t: TestConvex): Promise<Fixture> {
   const owner = await createUser(t, "owner@example.com");
+  await seedCatalog(t, ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"]);
+  const { testId } = await owner.as.mutation(api.tests.create, { configuration: sampleConfiguration() });
   return await t.run(async (ctx) => ({
+    testId,
     owner: { userId: owner.userId },
     personaId: await ctx.db.insert("personas", { userId: owner.userId, name: "P", description: "D", systemPrompt: "S", updatedAt: 0 }),
     topicId: await ctx.db.insert("topics", { userId: owner.userId, title: "T", description: "D", prompt: "P", updatedAt: 0 }),

@@ -1,5 +1,14 @@
 import { cronJobs } from "convex/server";
+import { internal } from "./_generated/api";
 
 const crons = cronJobs();
+
+// The catalog is fresh for 24 hours; checking hourly keeps it at most an hour past that.
+crons.interval("refresh model catalog", { hours: 1 }, internal.models.refreshIfStale, {});
+crons.interval("reclaim expired leases", { minutes: 1 }, internal.runner.reclaimLeases, {});
+crons.interval("cancel stale tests", { minutes: 5 }, internal.runner.cancelStaleTests, {});
+crons.interval("report stuck jobs", { minutes: 5 }, internal.runner.reportStuckJobs, {});
+// Queued jobs also start when a slot frees; this catches any start that was missed.
+crons.interval("dispatch queued jobs", { minutes: 1 }, internal.runner.dispatch, {});
 
 export default crons;

@@ -12,6 +12,8 @@ export const env = {
   convexSiteUrl: () => optional("CONVEX_SITE_URL"),
   gatewayBaseUrl: () => optional("GATEWAY_BASE_URL") ?? "https://openrouter.ai/api/v1",
   gatewayApiKey: () => optional("OPENROUTER_API_KEY"),
+  /** Scales the gateway client's back-off waits; the offline stack's tests set 0. */
+  gatewayBackoffScale: () => Number(optional("GATEWAY_BACKOFF_SCALE") ?? "1"),
   stripeSecretKey: () => optional("STRIPE_SECRET_KEY"),
   stripeWebhookSecret: () => optional("STRIPE_WEBHOOK_SECRET"),
   stripeApiHost: () => optional("STRIPE_API_HOST"),

@@ -102,7 +102,9 @@ export default defineSchema({
     responsesCount: v.number(),
     evaluationsCount: v.number(),
     missingResponses: v.number(),
+    missingEvaluations: v.number(),
     failedCalls: v.number(),
+    activeWorkers: v.number(),
     totalCalls: v.number(),
     finishedCalls: v.number(),
     totalCostUsd: v.number(),
@@ -110,6 +112,8 @@ export default defineSchema({
     totalTokens: v.number(),
     resultsSummary: v.optional(resultsSummary),
     errorMessage: v.optional(v.string()),
+    /** The latest gateway error, kept to explain a test in which nothing succeeded. */
+    lastCallError: v.optional(v.string()),
     startedAt: v.optional(v.number()),
     completedAt: v.optional(v.number()),
     lastProgressAt: v.number(),
@@ -148,15 +152,19 @@ export default defineSchema({
     status: callStatus,
     attempts: v.number(),
     leaseExpiresAt: v.optional(v.number()),
+    leaseId: v.optional(v.string()),
     modelId: v.string(),
     personaId: v.string(),
     topicId: v.string(),
+    /** Generation: answers still wanted; missing ones are asked for once more. */
     answersWanted: v.optional(v.number()),
+    missingRetried: v.optional(v.boolean()),
     responseIds: v.optional(v.array(v.id("responses"))),
     error: v.optional(v.string()),
   })
     .index("by_key", ["key"])
     .index("by_test_status", ["testId", "status"])
+    .index("by_test_pair", ["testId", "kind", "personaId", "topicId"])
     .index("by_status_lease", ["status", "leaseExpiresAt"]),
 
   responses: defineTable({

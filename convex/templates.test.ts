@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { createUser, newTest, sampleTemplateData } from "./test.helpers";
 
-const base = { name: "Launch copy", description: "Taglines for launches", category: "marketing" as const, isPublic: false, tags: [] };
+const base = { name: "Launch copy", description: "Taglines for launches", category: "marketing" as const, isPublic: false, tags: [] as string[] };
 
 describe("templates", () => {
   test("name and description are required, trimmed", async () => {

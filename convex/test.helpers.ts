@@ -3,6 +3,7 @@
 import { convexTest } from "convex-test";
 import type { Id } from "./_generated/dataModel";
 import schema from "./schema";
+import type { TestConfiguration } from "./validators";
 
 export const modules = import.meta.glob(["./**/*.ts", "./_generated/*.js", "!./**/*.test.ts"]);
 
@@ -43,3 +44,44 @@ export const sampleTemplateData = {
   },
   suggestedModels: { generators: [], evaluators: [] },
 };
+
+/** A small valid test configuration over the given models. */
+export function sampleConfiguration(
+  generators: string[] = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"],
+  evaluators: string[] = ["google/gemini-2.0-flash-001"],
+  overrides: Partial<TestConfiguration> = {},
+): TestConfiguration {
+  return {
+    name: "Coffee taglines",
+    taskType: "marketing",
+    userPrompt: "Write a tagline for our new product.",
+    personas: [{ id: "p1", name: "Pirate", description: "Talks like a pirate", systemPrompt: "Answer like a pirate." }],
+    topics: [{ id: "t1", title: "Coffee", description: "A coffee shop", prompt: "We sell cold brew coffee." }],
+    generatorModels: generators.map((id) => ({ id, name: id })),
+    evaluatorModels: evaluators.map((id) => ({ id, name: id })),
+    responsesPerTopic: 2,
+    rankingPrompt: "",
+    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+    scoringParameters: { scale: "ranking", includeExplanations: true },
+    ...overrides,
+  };
+}
+
+/** Catalog rows for the given model ids at a flat price per token. */
+export async function seedCatalog(t: TestConvex, ids: string[], pricePerToken = 1e-6) {
+  await t.run(async (ctx) => {
+    for (const modelId of ids) {
+      await ctx.db.insert("llmModels", {
+        modelId,
+        name: modelId,
+        provider: modelId.split("/")[0],
+        contextLength: 128000,
+        pricingPrompt: pricePerToken,
+        pricingCompletion: pricePerToken,
+        description: "",
+        tier: "BUDGET",
+        lastUpdated: Date.now(),
+      });
+    }
+  });
+}

@@ -120,6 +120,7 @@ export const modelRanking = v.object({
   modelName: v.string(),
   totalResponses: v.number(),
   averageScore: v.number(),
+  evaluationCount: v.optional(v.number()),
 });
 
 export const resultsSummary = v.object({

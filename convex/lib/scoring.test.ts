@@ -68,7 +68,7 @@ describe("model rankings", () => {
     { id: "r4", modelId: "b", personaId: "p2" },
     { id: "r5", modelId: "c", personaId: "p1" },
   ];
-  const evaluations = [
+  const evaluations: { responseId: string; scores: Record<string, number> }[] = [
     { responseId: "r1", scores: { accuracy: 9, clarity: 7 } }, // 8
     { responseId: "r1", scores: { accuracy: 6, clarity: 6 } }, // 6
     { responseId: "r2", scores: { accuracy: 10, clarity: 10 } }, // 10

@@ -41,7 +41,11 @@ export type ChatResult = {
 
 /** The deployment's gateway, or the caller's own key on the same base URL. */
 export function gatewayConfig(ownKey?: string): GatewayConfig {
-  return { baseUrl: env.gatewayBaseUrl().replace(/\/+$/, ""), apiKey: ownKey ?? env.gatewayApiKey() };
+  return {
+    baseUrl: env.gatewayBaseUrl().replace(/\/+$/, ""),
+    apiKey: ownKey ?? env.gatewayApiKey(),
+    backoffScale: env.gatewayBackoffScale(),
+  };
 }
 
 function headers(config: GatewayConfig): Record<string, string> {

@@ -1,15 +1,16 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { makeFunctionReference } from "convex/server";
-import type { UserIdentity } from "convex/server";
+import type { GenericDataModel, UserIdentity } from "convex/server";
 import { convexToJson } from "convex/values";
 import type { JSONValue, Value } from "convex/values";
-import type { TestConvex } from "convex-test";
-import { backendStorage } from "./runtime.js";
+import type { TestConvexForDataModel } from "convex-test";
+import { backendStorage, journalStorage } from "./runtime.js";
 import type { BackendHooks } from "./runtime.js";
 import type { FunctionDirectory, FunctionKind } from "./modules.js";
 import { canonicalUdfPath } from "./modules.js";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema
-export type AnyTestConvex = TestConvex<any>;
+/** A convex-test accessor for whatever schema the functions have. */
+export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
 
 export type FunctionOutcome =
   | { success: true; value: Value }
@@ -21,11 +22,15 @@ export interface Subscriber {
   syncTo(snapshotTs: bigint, evaluate: QueryEvaluator): Promise<void>;
 }
 
+/** A query result plus the journal to send with it and use next time. */
+export type QueryOutcome = FunctionOutcome & { journal: string | null };
+
 export type QueryEvaluator = (
   udfPath: string,
   args: Record<string, Value>,
   identity: UserIdentity | null,
-) => Promise<FunctionOutcome>;
+  journal: string | null,
+) => Promise<QueryOutcome>;
 
 export type EngineOptions = {
   /** How long to gather writes before re-running subscribed queries. */
@@ -51,6 +56,12 @@ export class Engine implements BackendHooks {
   private lastSyncedTs = 0n;
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private pollRunning = false;
+  /**
+   * Runs a callback in the async context the engine was created in. Writes
+   * are noticed inside function calls, whose context carries convex-test's
+   * transaction state and forbids timers; follow-up work must not inherit it.
+   */
+  private readonly detached = AsyncLocalStorage.snapshot();
 
   constructor(
     /** The raw convex-test instance; call it through `enter`. */
@@ -127,14 +138,19 @@ export class Engine implements BackendHooks {
     const call = async (): Promise<FunctionOutcome> => {
       try {
         const accessor = this.accessor(identity);
-        const reference = makeFunctionReference(path);
-        const value = (await this.enter(() =>
-          actualKind === "query"
-            ? accessor.query(reference as never, args as never)
-            : actualKind === "mutation"
-              ? accessor.mutation(reference as never, args as never)
-              : accessor.action(reference as never, args as never),
-        )) as Value;
+        const value: Value = await this.enter(() => {
+          switch (actualKind) {
+            case "query":
+              return accessor.query(makeFunctionReference<"query", Record<string, Value>, Value>(path), args);
+            case "mutation":
+              return accessor.mutation(
+                makeFunctionReference<"mutation", Record<string, Value>, Value>(path),
+                args,
+              );
+            case "action":
+              return accessor.action(makeFunctionReference<"action", Record<string, Value>, Value>(path), args);
+          }
+        });
         return { success: true, value: value === undefined ? null : value };
       } catch (error) {
         return failure(error);
@@ -144,6 +160,28 @@ export class Engine implements BackendHooks {
       actualKind === "mutation" ? await this.enqueueMutation(call) : await call();
     return { ...outcome, kind: actualKind };
   }
+
+  /**
+   * Runs a subscribed query. `journal` pins the end cursor of its
+   * `.paginate()` to the one of its first run (see PaginationJournal).
+   */
+  runSubscribedQuery: QueryEvaluator = async (udfPath, args, identity, journal) => {
+    let endCursor: string | null = null;
+    try {
+      endCursor = journal === null ? null : (JSON.parse(journal) as { endCursor: string | null }).endCursor;
+    } catch {
+      // A journal from elsewhere (another backend): start afresh.
+    }
+    const state = { endCursor, recorded: null };
+    const outcome = await journalStorage.run(state, () =>
+      this.runFunction("query", udfPath, args, identity),
+    );
+    const recorded: string | null = state.recorded;
+    return {
+      ...outcome,
+      journal: recorded === null ? journal : JSON.stringify({ endCursor: recorded }),
+    };
+  };
 
   /** Runs `work` after every mutation queued before it has finished. */
   enqueueMutation<T>(work: () => Promise<T>): Promise<T> {
@@ -157,7 +195,7 @@ export class Engine implements BackendHooks {
 
   /** Called by the runtime hooks whenever a function of this backend writes. */
   noteWrite(): void {
-    this.requestRecompute();
+    this.detached(() => this.requestRecompute());
   }
 
   /**
@@ -193,12 +231,12 @@ export class Engine implements BackendHooks {
       this.lastSyncedTs = snapshotTs;
       // Clients of one user often watch the same queries: evaluate each
       // (identity, query, args) once per batch.
-      const cache = new Map<string, Promise<FunctionOutcome>>();
-      const evaluate: QueryEvaluator = (udfPath, args, identity) => {
-        const key = JSON.stringify([identity, udfPath, convexToJson(args)]);
+      const cache = new Map<string, Promise<QueryOutcome>>();
+      const evaluate: QueryEvaluator = (udfPath, args, identity, journal) => {
+        const key = JSON.stringify([identity, udfPath, convexToJson(args), journal]);
         let outcome = cache.get(key);
         if (outcome === undefined) {
-          outcome = this.runFunction("query", udfPath, args, identity);
+          outcome = this.runSubscribedQuery(udfPath, args, identity, journal);
           cache.set(key, outcome);
         }
         return outcome;
@@ -244,7 +282,7 @@ const CONVEX_ERROR = Symbol.for("ConvexError");
 /** How a thrown value reaches clients: message, plus data for a ConvexError. */
 export function failure(error: unknown): FunctionOutcome & { success: false } {
   if (typeof error === "object" && error !== null && CONVEX_ERROR in error) {
-    const convexError = error as Error & { data: Value };
+    const convexError = error as unknown as Error & { data: Value };
     return {
       success: false,
       errorMessage: `Uncaught ConvexError: ${convexError.message}`,

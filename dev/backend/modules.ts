@@ -18,8 +18,13 @@ function isDeployedModule(fileName: string): boolean {
  * The module map `convexTest` wants, as `import.meta.glob("./**")` would give
  * it from inside convex/: keys like "./users.ts" and "./_generated/api.js".
  * convex-test strips the extension and finds the root by the "_generated" key.
+ *
+ * `instance` (from the second backend of a process on) is added to the URLs
+ * so each backend evaluates the modules afresh, under its own environment
+ * (auth.config.ts reads CONVEX_SITE_URL when it loads). Modules they import
+ * are shared.
  */
-export function collectModules(convexDir: string): ModuleLoaders {
+export function collectModules(convexDir: string, instance = 0): ModuleLoaders {
   const loaders: ModuleLoaders = {};
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir).sort()) {
@@ -30,8 +35,8 @@ export function collectModules(convexDir: string): ModuleLoaders {
       }
       if (!isDeployedModule(entry)) continue;
       const key = "./" + relative(convexDir, path).split(sep).join("/");
-      const url = pathToFileURL(path).href;
-      loaders[key] = () => import(url) as Promise<Record<string, unknown>>;
+      const url = pathToFileURL(path).href + (instance > 0 ? `?backend=${instance}` : "");
+      loaders[key] = () => import(/* @vite-ignore */ url) as Promise<Record<string, unknown>>;
     }
   };
   walk(convexDir);
@@ -61,6 +66,8 @@ type RegisteredFunction = {
 /** Looks up exported Convex functions by path ("dir/file:name"). */
 export class FunctionDirectory {
   private readonly byModulePath = new Map<string, () => Promise<Record<string, unknown>>>();
+  // Modules never change while the backend runs.
+  private readonly descriptions = new Map<string, Promise<FunctionInfo | null>>();
 
   constructor(loaders: ModuleLoaders) {
     for (const [key, load] of Object.entries(loaders)) {
@@ -78,7 +85,16 @@ export class FunctionDirectory {
   }
 
   /** The function's kind and visibility, or null when nothing is exported there. */
-  async describe(udfPath: string): Promise<FunctionInfo | null> {
+  describe(udfPath: string): Promise<FunctionInfo | null> {
+    let description = this.descriptions.get(udfPath);
+    if (description === undefined) {
+      description = this.describeUncached(udfPath);
+      this.descriptions.set(udfPath, description);
+    }
+    return description;
+  }
+
+  private async describeUncached(udfPath: string): Promise<FunctionInfo | null> {
     const { modulePath, exportName } = splitUdfPath(udfPath);
     const module = await this.loadModule(modulePath);
     const exported = module?.[exportName] as RegisteredFunction | undefined;

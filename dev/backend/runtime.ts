@@ -19,6 +19,30 @@ export type BackendHooks = {
  */
 export const backendStorage = new AsyncLocalStorage<BackendHooks>();
 
+/**
+ * The pagination journal of the subscribed query being evaluated: the end
+ * cursor its `.paginate()` was pinned to by an earlier run, and the one this
+ * run ended at. Pinning keeps a page's boundaries fixed while documents come
+ * and go, as the real backend's query journals do.
+ */
+export type PaginationJournal = { endCursor: string | null; recorded: string | null };
+export const journalStorage = new AsyncLocalStorage<PaginationJournal>();
+
+async function queryPageWithJournal(
+  journal: PaginationJournal,
+  asyncSyscall: (op: string, jsonArgs: string) => Promise<string>,
+  jsonArgs: string,
+): Promise<string> {
+  const args = JSON.parse(jsonArgs) as { endCursor?: string | null };
+  if ((args.endCursor ?? null) === null && journal.endCursor !== null) {
+    args.endCursor = journal.endCursor;
+  }
+  const result = await asyncSyscall("1.0/queryPage", JSON.stringify(args));
+  const { continueCursor } = JSON.parse(result) as { continueCursor: string };
+  journal.recorded = args.endCursor ?? continueCursor;
+  return result;
+}
+
 // Syscalls that change the database, its files or the scheduled jobs.
 const WRITE_SYSCALLS = new Set([
   "1.0/insert",
@@ -71,6 +95,8 @@ export function installRuntimeHooks(): void {
     get asyncSyscall() {
       const asyncSyscall = original.asyncSyscall;
       return async (op: string, jsonArgs: string) => {
+        const journal = op === "1.0/queryPage" ? journalStorage.getStore() : undefined;
+        if (journal) return await queryPageWithJournal(journal, asyncSyscall, jsonArgs);
         const result = await asyncSyscall(op, jsonArgs);
         noteIfWrite(op);
         return result;

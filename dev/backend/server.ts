@@ -53,6 +53,7 @@ const DEFAULT_KEYS_FILE = fileURLToPath(new URL("../.data/jwt-keys.json", import
 const DEFAULT_SITE_URL = "http://localhost:5173";
 const LOOPBACK = "127.0.0.1";
 
+let backendsStarted = 0;
 let processGuardsInstalled = false;
 // convex-test runs scheduled functions from timers; a failure there must not
 // take the whole stack down.
@@ -119,7 +120,8 @@ function bindToBackend(accessor: AnyTestConvex, engine: Engine): AnyTestConvex {
  * Starts a local Convex-compatible backend for the functions in `convexDir`:
  * convex-test underneath, the sync protocol and HTTP API of a deployment on
  * `port`, the HTTP actions on `sitePort`. Functions see their environment in
- * process.env, which is set before they load; so run one backend per process.
+ * process.env, set before they load; as process.env is shared, run one
+ * backend at a time per process (starting another after close() is fine).
  */
 export async function startBackend(options: BackendOptions = {}): Promise<RunningBackend> {
   const log = (message: string) => console.error(`[backend] ${message}`);
@@ -159,7 +161,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       JWKS: keys.JWKS,
     });
 
-    const modules = collectModules(convexDir);
+    const modules = collectModules(convexDir, backendsStarted++);
     const functions = new FunctionDirectory(modules);
     // Load everything now so a broken module fails the start, not a request.
     const loaded = new Map<string, Record<string, unknown>>();
@@ -167,11 +169,11 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       try {
         loaded.set(key.slice(2).replace(/\.[^.]+$/, ""), await load());
       } catch (error) {
-        throw new Error(`Could not load convex/${key.slice(2)}: ${describe(error)}`);
+        throw new Error(`Could not load convex/${key.slice(2)}: ${describe(error)}`, { cause: error });
       }
     }
     const schema = loaded.get("schema")?.default as SchemaDefinition<any, boolean> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
-    const rawT = convexTest(schema, modules) as AnyTestConvex;
+    const rawT = convexTest(schema, modules) as unknown as AnyTestConvex;
     installRuntimeHooks();
 
     const engine = new Engine(rawT, functions, {

@@ -4,7 +4,7 @@ import { convexToJson, jsonToConvex } from "convex/values";
 import type { JSONValue, Value } from "convex/values";
 import { WebSocket, WebSocketServer } from "ws";
 import type { RawData } from "ws";
-import type { Engine, FunctionOutcome, QueryEvaluator, Subscriber } from "./engine.js";
+import type { Engine, FunctionOutcome, QueryEvaluator, QueryOutcome, Subscriber } from "./engine.js";
 import { describe } from "./engine.js";
 import { TokenRejected } from "./identity.js";
 import type { TokenVerifier, VerifiedIdentity } from "./identity.js";
@@ -15,6 +15,7 @@ type AddQuery = {
   queryId: number;
   udfPath: string;
   args: JSONValue[];
+  journal?: string | null;
   componentPath?: string;
 };
 type RemoveQuery = { type: "Remove"; queryId: number };
@@ -32,13 +33,8 @@ type ClientMessage =
       newVersion: number;
       modifications: (AddQuery | RemoveQuery)[];
     }
-  | {
-      type: "Mutation" | "Action";
-      requestId: number;
-      udfPath: string;
-      args: JSONValue[];
-      componentPath?: string;
-    }
+  | FunctionRequest<"Mutation">
+  | FunctionRequest<"Action">
   | {
       type: "Authenticate";
       tokenType: "User" | "Admin" | "None";
@@ -47,13 +43,21 @@ type ClientMessage =
     }
   | { type: "Event"; eventType: string; event: unknown };
 
+type FunctionRequest<Type extends "Mutation" | "Action"> = {
+  type: Type;
+  requestId: number;
+  udfPath: string;
+  args: JSONValue[];
+  componentPath?: string;
+};
+
 type StateModification =
   | {
       type: "QueryUpdated";
       queryId: number;
       value: JSONValue;
       logLines: string[];
-      journal: null;
+      journal: string | null;
     }
   | {
       type: "QueryFailed";
@@ -61,7 +65,7 @@ type StateModification =
       errorMessage: string;
       logLines: string[];
       errorData?: JSONValue;
-      journal: null;
+      journal: string | null;
     }
   | { type: "QueryRemoved"; queryId: number };
 
@@ -105,14 +109,14 @@ function decodeArgs(args: JSONValue[] | JSONValue | undefined): Record<string, V
   return decoded as Record<string, Value>;
 }
 
-function toModification(queryId: number, outcome: FunctionOutcome): StateModification {
+function toModification(queryId: number, outcome: QueryOutcome): StateModification {
   if (outcome.success) {
     return {
       type: "QueryUpdated",
       queryId,
       value: convexToJson(outcome.value),
       logLines: [],
-      journal: null,
+      journal: outcome.journal,
     };
   }
   return {
@@ -121,7 +125,7 @@ function toModification(queryId: number, outcome: FunctionOutcome): StateModific
     errorMessage: outcome.errorMessage,
     logLines: [],
     ...(outcome.errorData !== undefined ? { errorData: outcome.errorData } : {}),
-    journal: null,
+    journal: outcome.journal,
   };
 }
 
@@ -191,6 +195,8 @@ export class SyncServer {
 type Subscription = {
   udfPath: string;
   args: Record<string, Value>;
+  /** Pins the end cursor of a paginated query once its first page is known. */
+  journal: string | null;
   /** The last modification sent, serialized, to send only changes. */
   lastSent: string | undefined;
 };
@@ -299,8 +305,8 @@ class SyncConnection implements Subscriber {
     }
   }
 
-  private evaluateNow: QueryEvaluator = (udfPath, args, identity) =>
-    this.server.engine.runFunction("query", udfPath, args, identity);
+  private evaluateNow: QueryEvaluator = (udfPath, args, identity, journal) =>
+    this.server.engine.runSubscribedQuery(udfPath, args, identity, journal);
 
   private async evaluate(
     queryIds: Iterable<number>,
@@ -310,7 +316,13 @@ class SyncConnection implements Subscriber {
     const modifications = await Promise.all(
       [...queryIds].map(async (queryId) => {
         const subscription = this.subscriptions.get(queryId)!;
-        const outcome = await evaluate(subscription.udfPath, subscription.args, identity);
+        const outcome = await evaluate(
+          subscription.udfPath,
+          subscription.args,
+          identity,
+          subscription.journal,
+        );
+        subscription.journal = outcome.journal;
         const modification = toModification(queryId, outcome);
         const { queryId: _, ...result } = modification;
         const serialized = JSON.stringify(result);
@@ -370,6 +382,7 @@ class SyncConnection implements Subscriber {
         this.subscriptions.set(modification.queryId, {
           udfPath: modification.udfPath,
           args,
+          journal: modification.journal ?? null,
           lastSent: undefined,
         });
         added.push(modification.queryId);
@@ -437,7 +450,7 @@ class SyncConnection implements Subscriber {
   }
 
   private async mutation(
-    message: Extract<ClientMessage, { type: "Mutation" }>,
+    message: FunctionRequest<"Mutation">,
     identity: VerifiedIdentity | null,
   ): Promise<void> {
     const { engine } = this.server;
@@ -489,7 +502,7 @@ class SyncConnection implements Subscriber {
   }
 
   private async action(
-    message: Extract<ClientMessage, { type: "Action" }>,
+    message: FunctionRequest<"Action">,
     identity: VerifiedIdentity | null,
   ): Promise<void> {
     let outcome: FunctionOutcome;

@@ -30,7 +30,7 @@ async function chat(
     method: 'POST',
     headers: { authorization: `Bearer ${options.key ?? KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model, messages, temperature: 0.7, max_tokens: options.maxTokens ?? 3000 }),
-    signal: options.signal,
+    signal: options.signal ?? null,
   });
   return { status: response.status, headers: response.headers, body: (await response.json()) as ChatReply['body'] };
 }
@@ -48,8 +48,9 @@ function parseArray(content: string): string[] {
   return value;
 }
 
+// Shaped like the app's prompt: topic content, then the user's request, then the format.
 const generationPrompt = (subject: string, count: number) =>
-  `Write a short product description for ${subject}.\n\nTopic: Everyday Situations\nMorning routines, commuting and travel.\n\n` +
+  `Everyday situations: morning routines, commuting and travel.\n\nWrite a short product description for ${subject}.\n\n` +
   `Provide exactly ${count} distinct responses as a JSON array of strings.`;
 
 const SUBJECTS = [
@@ -211,6 +212,13 @@ describe('generation', () => {
         expect(again).toBe(first);
       }
     }
+  });
+
+  it('also reads counts written as words or without "exactly"', async () => {
+    const words = `Suggest taglines for a bakery.\n\nGive exactly four answers, formatted as a JSON array of strings.`;
+    expect(parseArray(contentOf(await chat(gateway, 'openai/gpt-4o', words)))).toHaveLength(4);
+    const plain = `Suggest taglines for a bakery.\n\nReturn 6 distinct responses as a JSON array.`;
+    expect(parseArray(contentOf(await chat(gateway, 'openai/gpt-4o', plain)))).toHaveLength(6);
   });
 
   it('gives stronger models longer, more detailed answers', async () => {
@@ -376,7 +384,7 @@ describe('faults', () => {
         let outcome: string;
         try {
           const reply = await chat(faulty, 'openai/gpt-4o-mini', generationPrompt(SUBJECTS[i % 12] ?? '', 3), {
-            signal: AbortSignal.timeout(300),
+            signal: AbortSignal.timeout(800),
           });
           if (reply.status === 429) {
             expect(reply.headers.get('retry-after')).toBe('1');
@@ -400,8 +408,8 @@ describe('faults', () => {
         }
         outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
       };
-      for (let start = 0; start < calls; start += 50) {
-        await Promise.all(Array.from({ length: 50 }, (_, offset) => one(start + offset)));
+      for (let start = 0; start < calls; start += 100) {
+        await Promise.all(Array.from({ length: 100 }, (_, offset) => one(start + offset)));
       }
       for (const fault of ['429', '500', 'timeout', 'malformed']) {
         expect((outcomes[fault] ?? 0) / calls).toBeGreaterThan(0.05);

@@ -2,9 +2,12 @@
  * Deterministic replies of the right shape for the prompts ModelJury sends.
  *
  * HOW A REQUEST IS CLASSIFIED. Only the system message(s) and the LAST user
- * message are read; together they are "the prompt". Checks run in this
- * order, first match wins (judge prompts may quote the generation prompt, so
- * they are checked before generation):
+ * message are read; together they are "the prompt". When that gives "anything
+ * else" and the conversation has earlier user messages (the app's "that reply
+ * could not be used, reply again" follow-up), the earlier user messages are
+ * tried, latest first, and the first one that classifies is answered again.
+ * Checks run in this order, first match wins (judge prompts may quote the
+ * generation prompt, so they are checked before generation):
  *
  * 1. ranking — at least two distinct answer labels at the start of a line,
  *    `[A]`, `[B]`, … (one to three uppercase letters in square brackets,
@@ -14,7 +17,8 @@
  *    exactly once, best first.
  *
  * 2. rating — a 1-to-10 scale ("1-10", "1–10", "1 to 10", "between 1 and
- *    10"), AND "score"/"scores"/"rate"/"rating", AND at least one criterion
+ *    10", "out of 10", "from 1 (poor) to 10"), AND "score"/"scores"/"rate"/
+ *    "rating", AND at least one criterion
  *    name: accuracy, creativity, clarity, relevance, style.
  *    The requested criteria are, in order of preference: the criterion names
  *    written as quoted JSON keys (`"accuracy"`); else those on a line starting
@@ -28,9 +32,11 @@
  *    Reply: `{"scores":{"accuracy":7,…},"explanation":"…"}`, integers 1-10,
  *    exactly the requested criteria.
  *
- * 3. generation — "exactly N" (N in digits) AND "JSON array" anywhere in the
- *    prompt (e.g. "Provide exactly 3 distinct responses as a JSON array of
- *    strings."). Reply: a JSON array of N distinct strings (fewer when the
+ * 3. generation — "JSON array" anywhere in the prompt AND a count: "exactly
+ *    N" (N in digits or one…ten), else "N responses" / "N distinct answers"
+ *    (responses, answers, variations, versions, options), e.g. "Provide
+ *    exactly 3 distinct responses as a JSON array of strings." N is capped at
+ *    50. Reply: a JSON array of N distinct strings (fewer when the
  *    gateway's answerShortfall is set), wrapped in ```json fences on about
  *    one call in ten.
  *
@@ -94,10 +100,23 @@ export function promptParts(messages: readonly ChatMessage[]): PromptParts {
 
 const LABEL_LINE = /^[ \t]*\[([A-Z]{1,3})\]/gm;
 const RANK_WORD = /\brank(?:s|ing|ed)?\b/i;
-const ONE_TO_TEN = /\b1\s*(?:-|–|—|to)\s*10\b|\bbetween\s+1\s+and\s+10\b/i;
+const ONE_TO_TEN =
+  /\b1\s*(?:-|–|—|to)\s*10\b|\bbetween\s+1\s+and\s+10\b|\bout\s+of\s+10\b|\bfrom\s+1\b[^.\n]{0,40}?\bto\s+10\b/i;
 const SCORE_WORD = /\b(?:scores?|rate|rating)\b/i;
 const CRITERION_WORD = /\b(accuracy|creativity|clarity|relevance|style)\b/gi;
-const EXACTLY_N = /\bexactly\s+(\d{1,3})\b/i;
+const NUMBER_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+const COUNT = `(\\d{1,3}|${NUMBER_WORDS.join('|')})`;
+const EXACTLY_N = new RegExp(`\\bexactly\\s+${COUNT}\\b`, 'i');
+/** Fallback when "exactly" is missing: "3 distinct responses", "five answers". */
+const N_RESPONSES = new RegExp(
+  `\\b${COUNT}\\s+(?:distinct\\s+|different\\s+|unique\\s+|separate\\s+|alternative\\s+)?(?:responses|answers|variations|versions|options)\\b`,
+  'i',
+);
+
+function countValue(text: string): number {
+  const index = NUMBER_WORDS.indexOf(text.toLowerCase());
+  return index >= 0 ? index + 1 : Number(text);
+}
 const JSON_ARRAY = /\bjson\s+array\b/i;
 const SEPARATOR_LINE = /^\s*(?:-{3,}|={3,}|#{1,6}\s|#{1,6}$|```)/;
 const ANSWER_HEADER = /^[ \t]*(?:the\s+)?(?:answer|response)\b(?![^:\n]*\bformat)[^:\n]{0,40}:[ \t]*/gim;
@@ -204,13 +223,34 @@ export function classifyPrompt(parts: PromptParts): ClassifiedPrompt {
     return { kind: 'rating', criteria: requestedCriteria(instructions), answer };
   }
 
-  const exactly = EXACTLY_N.exec(parts.user) ?? EXACTLY_N.exec(parts.system);
-  if (exactly && JSON_ARRAY.test(whole)) {
-    const count = Math.min(50, Math.max(1, Number(exactly[1])));
+  const counted =
+    EXACTLY_N.exec(parts.user) ?? EXACTLY_N.exec(parts.system) ?? N_RESPONSES.exec(parts.user) ?? N_RESPONSES.exec(parts.system);
+  if (counted && JSON_ARRAY.test(whole)) {
+    const count = Math.min(50, Math.max(1, countValue(counted[1] ?? '1')));
     return { kind: 'generation', count };
   }
 
   return { kind: 'text' };
+}
+
+/**
+ * Classifies a whole conversation (see the header comment): the last user
+ * message, or for a follow-up such as "reply again in the format asked for",
+ * the latest earlier user message that asked for something specific.
+ */
+export function classifyConversation(messages: readonly ChatMessage[]): { parts: PromptParts; request: ClassifiedPrompt } {
+  const last = promptParts(messages);
+  const request = classifyPrompt(last);
+  if (request.kind !== 'text') return { parts: last, request };
+  const userMessages = messages.filter((message) => message.role === 'user');
+  for (let index = userMessages.length - 2; index >= 0; index--) {
+    const message = userMessages[index];
+    if (!message) continue;
+    const parts = { system: last.system, user: messageText(message) };
+    const earlier = classifyPrompt(parts);
+    if (earlier.kind !== 'text') return { parts, request: earlier };
+  }
+  return { parts: last, request };
 }
 
 // ── Words from the prompt ──────────────────────────────────────────────────
@@ -243,7 +283,8 @@ const INSTRUCTION_WORDS = new Set(
 const WEAK_WORDS = new Set(
   `write writes writing describe explain create based include includes give best good great simple short
   long brief aimed target targeted focus focused focusing help helps consider think know tell show hello thanks thank
-  new better quick quickly clear clearly topic persona style tone voice`
+  new better quick quickly clear clearly topic persona style tone voice promoting promote suggest suggests recommend
+  compose draft craft produce saves save`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -254,35 +295,51 @@ function isContentWord(word: string): boolean {
   return word.length >= 3 && !STOPWORDS.has(word) && !INSTRUCTION_WORDS.has(word) && !word.includes("'");
 }
 
+/** The topic phrases of one paragraph, in order: each run of content words gives its last one or two words. */
+function paragraphPhrases(paragraph: string): string[] {
+  const phrases: string[] = [];
+  const sentences = paragraph.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => !INSTRUCTION_SENTENCE.test(sentence));
+  for (const segment of sentences.join('\n').split(/[,.;:!?()[\]{}"\u201c\u201d\n/–—]|\s-\s/)) {
+    let run: string[] = [];
+    const flush = () => {
+      while (run.length > 0 && WEAK_WORDS.has(run[run.length - 1] ?? '')) run.pop();
+      const head = run.slice(-2);
+      if (head.length === 2 && WEAK_WORDS.has(head[0] ?? '')) head.shift();
+      const phrase = head.join(' ');
+      if (phrase && !phrases.includes(phrase)) phrases.push(phrase);
+      run = [];
+    };
+    for (const match of segment.matchAll(/[A-Za-z][A-Za-z'-]*[A-Za-z]|\S+/g)) {
+      const word = match[0].toLowerCase();
+      if (/^[a-z][a-z'-]*[a-z]$/.test(word) && isContentWord(word)) run.push(word);
+      else flush();
+    }
+    flush();
+  }
+  return phrases;
+}
+
 /**
- * Topic phrases of the prompt, in order of first appearance, instruction
- * sentences left out: each run of content words gives its last one or two
- * words ("a reusable coffee cup" → "coffee cup"), English heads coming last.
+ * Topic phrases of the prompt ("a reusable coffee cup" → "coffee cup", English
+ * heads coming last), instruction sentences left out. Paragraphs are taken in
+ * turns starting from the last one, since the app writes the topic first and
+ * the user's specific request after it; the first phrases lead every answer.
  */
 export function topicWords(parts: PromptParts, limit = 10): string[] {
   const phrases: string[] = [];
-  const add = (phrase: string) => {
-    if (!phrases.includes(phrase) && phrases.length < limit) phrases.push(phrase);
-  };
   // The persona's own words only help when the user message has too few.
   for (const source of [parts.user, parts.system]) {
     if (source === parts.system && phrases.length >= 3) break;
-    const sentences = source.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => !INSTRUCTION_SENTENCE.test(sentence));
-    for (const segment of sentences.join('\n').split(/[,.;:!?()[\]{}"\u201c\u201d\n/–—]|\s-\s/)) {
-      let run: string[] = [];
-      const flush = () => {
-        while (run.length > 0 && WEAK_WORDS.has(run[run.length - 1] ?? '')) run.pop();
-        const head = run.slice(-2);
-        if (head.length === 2 && WEAK_WORDS.has(head[0] ?? '')) head.shift();
-        if (head.length > 0) add(head.join(' '));
-        run = [];
-      };
-      for (const match of segment.matchAll(/[A-Za-z][A-Za-z'-]*[A-Za-z]|\S+/g)) {
-        const word = match[0].toLowerCase();
-        if (/^[a-z][a-z'-]*[a-z]$/.test(word) && isContentWord(word)) run.push(word);
-        else flush();
+    const paragraphs = source
+      .split(/\n\s*\n/)
+      .map(paragraphPhrases)
+      .filter((list) => list.length > 0)
+      .reverse();
+    for (let turn = 0; paragraphs.some((list) => turn < list.length); turn++) {
+      for (const list of paragraphs) {
+        const phrase = list[turn];
+        if (phrase && !phrases.includes(phrase) && phrases.length < limit) phrases.push(phrase);
       }
-      flush();
     }
   }
   if (phrases.length > 0) return phrases;

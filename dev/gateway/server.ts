@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { catalog, findCatalogModel, toOpenRouterModel, type CatalogModel } from './catalog';
 import { createRandom, unitFromStrings, type Random } from './random';
 import {
-  classifyPrompt,
+  classifyConversation,
   generateAnswers,
   generationContent,
   malformedContent,
@@ -31,7 +31,6 @@ import {
   ratingContent,
   shouldFence,
   type ChatMessage,
-  type PromptParts,
   type ReplyKind,
 } from './replies';
 
@@ -93,11 +92,11 @@ export const DEFAULT_GATEWAY_API_KEY = 'dev-gateway-key';
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
     super(message);
+    this.status = status;
   }
 }
 
@@ -247,7 +246,7 @@ function parseMessages(value: unknown): ChatMessage[] {
         role: message.role,
         content: content.filter(isRecord).map((part) => ({
           type: typeof part.type === 'string' ? part.type : 'text',
-          text: typeof part.text === 'string' ? part.text : undefined,
+          ...(typeof part.text === 'string' && { text: part.text }),
         })),
       };
     }
@@ -255,8 +254,8 @@ function parseMessages(value: unknown): ChatMessage[] {
   });
 }
 
-function replyContent(model: CatalogModel, parts: PromptParts, settings: GatewaySettings): { kind: ReplyKind; content: string } {
-  const request = classifyPrompt(parts);
+function replyContent(model: CatalogModel, messages: readonly ChatMessage[], settings: GatewaySettings): { kind: ReplyKind; content: string } {
+  const { parts, request } = classifyConversation(messages);
   switch (request.kind) {
     case 'generation': {
       const count = Math.max(0, request.count - settings.answerShortfall);
@@ -366,7 +365,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     }
     if (fault === '500') return respond(500, 'Internal Server Error: the upstream provider failed');
 
-    const { kind, content: wellFormed } = replyContent(model, parts, settings);
+    const { kind, content: wellFormed } = replyContent(model, messages, settings);
     let content = fault === 'malformed' ? malformedContent(wellFormed) : wellFormed;
     let finishReason = 'stop';
     const maxTokens = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? Math.floor(body.max_tokens) : undefined;

@@ -133,14 +133,23 @@ const SESSION_LIFETIME_SECONDS = 24 * 60 * 60;
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
 class StripeApiError extends Error {
+  readonly status: number;
+  readonly type: 'invalid_request_error' | 'api_error';
+  readonly code: string | undefined;
+  readonly param: string | undefined;
+
   constructor(
-    readonly status: number,
+    status: number,
     message: string,
-    readonly type: 'invalid_request_error' | 'api_error' = 'invalid_request_error',
-    readonly code?: string,
-    readonly param?: string,
+    type: 'invalid_request_error' | 'api_error' = 'invalid_request_error',
+    code?: string,
+    param?: string,
   ) {
     super(message);
+    this.status = status;
+    this.type = type;
+    this.code = code;
+    this.param = param;
   }
 
   toJSON() {
@@ -463,7 +472,8 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
       await response.arrayBuffer();
       if (!response.ok) console.warn(`[dev/stripe] webhook ${event.id} to ${webhook.url} answered ${response.status}`);
     } catch (error) {
-      delivery.error = error instanceof Error ? error.message : String(error);
+      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+      delivery.error = error instanceof Error ? `${error.message}${cause}` : String(error);
       console.warn(`[dev/stripe] webhook ${event.id} to ${webhook.url} failed: ${delivery.error}`);
     }
   }

@@ -1,0 +1,643 @@
+// The test pipeline's bookkeeping (ARCHITECTURE §4): calls, leases, results, counters and the
+// final summary. Thin wrappers in runner.ts expose these as internal functions.
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { internal } from "../_generated/api";
+import { formatTimeRemaining } from "../lib/format";
+import { computeProgress, estimateTimeRemaining } from "../lib/progress";
+import { buildGenerationMessages, buildRankingMessages, buildRatingMessages, combinePrompt, type ChatMessage } from "../lib/prompts";
+import { addLatency, rankModels, scoresFromRanking, summarize } from "../lib/scoring";
+import { selectedCriteria } from "../lib/types";
+import { jobOfTest, setJobStatus } from "./jobs";
+import { readSetting } from "./settings";
+
+export type WorkItem = {
+  callId: Id<"calls">;
+  leaseId: string;
+  kind: "generate" | "evaluate";
+  scale: "ranking" | "rating";
+  modelId: string;
+  promptPrice: number;
+  completionPrice: number;
+  messages: ChatMessage[];
+  maxTokens: number;
+  answersWanted: number;
+  labels: { label: string; responseId: Id<"responses"> }[];
+  criteria: string[];
+};
+
+export type Usage = { promptTokens: number; completionTokens: number; latencyMs: number; costUsd: number };
+
+export type Outcome =
+  | ({ kind: "generated"; answers: string[] } & Usage)
+  | ({ kind: "ranked"; ranking: Id<"responses">[]; explanation: string } & Usage)
+  | ({ kind: "rated"; scores: Record<string, number>; explanation: string } & Usage)
+  | ({ kind: "failed"; error: string } & Usage);
+
+const SINGLE_ANSWER_MAX_TOKENS = 2000;
+const BATCH_MAX_TOKENS = 3000;
+const JUDGE_MAX_TOKENS = 2000;
+
+// ---------------------------------------------------------------- calls
+
+export function generationKey(testId: Id<"tests">, modelId: string, personaId: string, topicId: string) {
+  return `${testId}:generate:${modelId}:${personaId}:${topicId}`;
+}
+
+async function insertCall(
+  ctx: MutationCtx,
+  call: Omit<Doc<"calls">, "_id" | "_creationTime" | "status" | "attempts">,
+): Promise<boolean> {
+  const existing = await ctx.db
+    .query("calls")
+    .withIndex("by_key", (q) => q.eq("key", call.key))
+    .first();
+  if (existing) return false;
+  await ctx.db.insert("calls", { ...call, status: "pending", attempts: 0 });
+  return true;
+}
+
+/** One generation call per model × persona × topic. Returns how many were created. */
+export async function createGenerationCalls(ctx: MutationCtx, test: Doc<"tests">): Promise<number> {
+  const config = test.configuration;
+  let created = 0;
+  for (const model of config.generatorModels) {
+    for (const persona of config.personas) {
+      for (const topic of config.topics) {
+        const inserted = await insertCall(ctx, {
+          testId: test._id,
+          kind: "generate",
+          key: generationKey(test._id, model.id, persona.id, topic.id),
+          modelId: model.id,
+          personaId: persona.id,
+          topicId: topic.id,
+          answersWanted: config.responsesPerTopic,
+        });
+        if (inserted) created++;
+      }
+    }
+  }
+  return created;
+}
+
+/**
+ * Once every generation call of a persona × topic pair has ended, its judge calls are created:
+ * ranking, one per evaluator over all the pair's answers; rating, one per evaluator per answer.
+ */
+async function createEvaluationCallsIfPairDone(ctx: MutationCtx, test: Doc<"tests">, personaId: string, topicId: string) {
+  const generations = await ctx.db
+    .query("calls")
+    .withIndex("by_test_pair", (q) =>
+      q.eq("testId", test._id).eq("kind", "generate").eq("personaId", personaId).eq("topicId", topicId),
+    )
+    .collect(); // at most one per generator model (≤ LIMITS.maxGeneratorModels)
+  if (generations.some((call) => call.status === "pending" || call.status === "leased")) return 0;
+  const responses = await ctx.db
+    .query("responses")
+    .withIndex("by_test_pair", (q) => q.eq("testId", test._id).eq("personaId", personaId).eq("topicId", topicId))
+    .collect(); // bounded by LIMITS.maxAnswersPerRanking
+  if (responses.length === 0) return 0;
+  let created = 0;
+  for (const evaluator of test.configuration.evaluatorModels) {
+    if (test.configuration.scoringParameters.scale === "ranking") {
+      const inserted = await insertCall(ctx, {
+        testId: test._id,
+        kind: "evaluate",
+        key: `${test._id}:rank:${evaluator.id}:${personaId}:${topicId}`,
+        modelId: evaluator.id,
+        personaId,
+        topicId,
+        responseIds: responses.map((response) => response._id),
+      });
+      if (inserted) created++;
+    } else {
+      for (const response of responses) {
+        const inserted = await insertCall(ctx, {
+          testId: test._id,
+          kind: "evaluate",
+          key: `${test._id}:rate:${evaluator.id}:${response._id}`,
+          modelId: evaluator.id,
+          personaId,
+          topicId,
+          responseIds: [response._id],
+        });
+        if (inserted) created++;
+      }
+    }
+  }
+  return created;
+}
+
+/** Schedules workers until the test has `perTestConcurrency` of them or one per pending call. */
+export async function ensureWorkers(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test || test.status !== "running") return;
+  const concurrency = await readSetting(ctx, "perTestConcurrency");
+  if (test.activeWorkers >= concurrency) return;
+  const pending = await ctx.db
+    .query("calls")
+    .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
+    .take(concurrency);
+  const wanted = Math.min(concurrency, test.activeWorkers + pending.length) - test.activeWorkers;
+  if (wanted <= 0) return;
+  await ctx.db.patch("tests", testId, { activeWorkers: test.activeWorkers + wanted });
+  for (let index = 0; index < wanted; index++) {
+    await ctx.scheduler.runAfter(0, internal.runner.work, { testId });
+  }
+}
+
+// ---------------------------------------------------------------- claiming
+
+async function modelPrices(ctx: MutationCtx, modelId: string) {
+  const row = await ctx.db
+    .query("llmModels")
+    .withIndex("by_model_id", (q) => q.eq("modelId", modelId))
+    .first();
+  // Unknown models are priced like the estimate prices them (spec part 1 §9).
+  return { promptPrice: row?.pricingPrompt ?? 1e-6, completionPrice: row?.pricingCompletion ?? 1e-6 };
+}
+
+async function buildWorkItem(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"calls">, leaseId: string): Promise<WorkItem> {
+  const config = test.configuration;
+  const persona = config.personas.find((entry) => entry.id === call.personaId);
+  const topic = config.topics.find((entry) => entry.id === call.topicId);
+  const question = combinePrompt(topic?.prompt ?? "", config.userPrompt);
+  const personaContext = persona ? { name: persona.name, description: persona.description } : undefined;
+  const base = {
+    callId: call._id,
+    leaseId,
+    kind: call.kind,
+    scale: config.scoringParameters.scale,
+    modelId: call.modelId,
+    ...(await modelPrices(ctx, call.modelId)),
+    labels: [] as WorkItem["labels"],
+    criteria: [] as string[],
+    answersWanted: 0,
+  };
+  if (call.kind === "generate") {
+    const count = call.answersWanted ?? config.responsesPerTopic;
+    return {
+      ...base,
+      answersWanted: count,
+      maxTokens: count === 1 ? SINGLE_ANSWER_MAX_TOKENS : BATCH_MAX_TOKENS,
+      messages: buildGenerationMessages({
+        systemPrompt: persona?.systemPrompt ?? "",
+        topicPrompt: topic?.prompt ?? "",
+        userPrompt: config.userPrompt,
+        count,
+      }),
+    };
+  }
+  const responses: Doc<"responses">[] = [];
+  for (const responseId of call.responseIds ?? []) {
+    const response = await ctx.db.get("responses", responseId);
+    if (response) responses.push(response);
+  }
+  const criteria = selectedCriteria(config.evaluationCriteria);
+  if (config.scoringParameters.scale === "ranking") {
+    const { messages, labels } = buildRankingMessages({
+      question,
+      answers: responses.map((response) => ({ responseId: response._id, content: response.content })),
+      rankingPrompt: config.rankingPrompt,
+      criteria,
+      persona: personaContext,
+      includeExplanations: config.scoringParameters.includeExplanations,
+      seed: call.key,
+    });
+    return {
+      ...base,
+      maxTokens: JUDGE_MAX_TOKENS,
+      messages,
+      labels: labels.map((entry) => ({ label: entry.label, responseId: entry.responseId as Id<"responses"> })),
+    };
+  }
+  return {
+    ...base,
+    maxTokens: JUDGE_MAX_TOKENS,
+    criteria,
+    messages: buildRatingMessages({
+      question,
+      answer: responses[0]?.content ?? "",
+      criteria,
+      persona: personaContext,
+      includeExplanations: config.scoringParameters.includeExplanations,
+    }),
+  };
+}
+
+/**
+ * Leases the test's next pending call to the calling worker, or returns null, in which case the
+ * worker ends and is no longer counted. A cancelled or finished test hands out nothing.
+ */
+export async function claimNext(ctx: MutationCtx, testId: Id<"tests">): Promise<WorkItem | null> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test) return null;
+  const call =
+    test.status === "running"
+      ? await ctx.db
+          .query("calls")
+          .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
+          .first()
+      : null;
+  if (!call) {
+    await ctx.db.patch("tests", testId, { activeWorkers: Math.max(0, test.activeWorkers - 1) });
+    return null;
+  }
+  const attempts = call.attempts + 1;
+  const leaseId = `${call._id}:${attempts}`;
+  await ctx.db.patch("calls", call._id, {
+    status: "leased",
+    attempts,
+    leaseId,
+    leaseExpiresAt: Date.now() + (await readSetting(ctx, "leaseMs")),
+  });
+  return await buildWorkItem(ctx, test, call, leaseId);
+}
+
+// ---------------------------------------------------------------- recording
+
+async function bumpModelStats(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  modelId: string,
+  personaId: string,
+  delta: { responses?: number; tokens?: number; costUsd?: number; latencyMs?: number; scoreSum?: number; scoreCount?: number },
+) {
+  for (const scope of ["", personaId]) {
+    const row = await ctx.db
+      .query("modelStats")
+      .withIndex("by_test_model_persona", (q) => q.eq("testId", testId).eq("modelId", modelId).eq("personaId", scope))
+      .unique();
+    const current = row ?? {
+      responses: 0,
+      tokens: 0,
+      costUsd: 0,
+      latencyMsSum: 0,
+      latencyBuckets: [] as number[],
+      scoreSum: 0,
+      scoreCount: 0,
+    };
+    const next = {
+      responses: current.responses + (delta.responses ?? 0),
+      tokens: current.tokens + (delta.tokens ?? 0),
+      costUsd: current.costUsd + (delta.costUsd ?? 0),
+      latencyMsSum: current.latencyMsSum + (delta.latencyMs ?? 0) * (delta.responses ?? 0),
+      latencyBuckets:
+        delta.latencyMs !== undefined && (delta.responses ?? 0) > 0
+          ? Array.from({ length: delta.responses ?? 0 }).reduce<number[]>(
+              (buckets) => addLatency(buckets, delta.latencyMs ?? 0),
+              current.latencyBuckets,
+            )
+          : current.latencyBuckets,
+      scoreSum: current.scoreSum + (delta.scoreSum ?? 0),
+      scoreCount: current.scoreCount + (delta.scoreCount ?? 0),
+    };
+    if (row) await ctx.db.patch("modelStats", row._id, next);
+    else await ctx.db.insert("modelStats", { testId, modelId, personaId: scope, ...next });
+  }
+}
+
+type Counters = Partial<
+  Pick<
+    Doc<"tests">,
+    | "responsesCount"
+    | "evaluationsCount"
+    | "missingResponses"
+    | "missingEvaluations"
+    | "failedCalls"
+    | "finishedCalls"
+    | "totalCalls"
+    | "totalCostUsd"
+    | "totalLatencyMs"
+    | "totalTokens"
+  >
+>;
+
+function addCounters(test: Doc<"tests">, delta: Counters) {
+  const next: Counters = {};
+  for (const [key, value] of Object.entries(delta) as [keyof Counters, number][]) next[key] = test[key] + value;
+  return next;
+}
+
+async function recordGeneration(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"calls">, outcome: Extract<Outcome, { kind: "generated" }>) {
+  const wanted = call.answersWanted ?? test.configuration.responsesPerTopic;
+  const answers = outcome.answers.slice(0, wanted);
+  const share = Math.max(1, answers.length);
+  for (const content of answers) {
+    await ctx.db.insert("responses", {
+      testId: test._id,
+      callId: call._id,
+      modelId: call.modelId,
+      personaId: call.personaId,
+      topicId: call.topicId,
+      content,
+      promptTokens: Math.round(outcome.promptTokens / share),
+      completionTokens: Math.round(outcome.completionTokens / share),
+      tokens: Math.round((outcome.promptTokens + outcome.completionTokens) / share),
+      latencyMs: outcome.latencyMs,
+      costUsd: outcome.costUsd / share,
+      scoreSum: 0,
+      scoreCount: 0,
+    });
+  }
+  if (answers.length > 0) {
+    await bumpModelStats(ctx, test._id, call.modelId, call.personaId, {
+      responses: answers.length,
+      tokens: outcome.promptTokens + outcome.completionTokens,
+      costUsd: outcome.costUsd,
+      latencyMs: outcome.latencyMs,
+    });
+  }
+  const missing = wanted - answers.length;
+  const counters: Counters = {
+    responsesCount: answers.length,
+    totalCostUsd: outcome.costUsd,
+    totalLatencyMs: outcome.latencyMs * answers.length,
+    totalTokens: outcome.promptTokens + outcome.completionTokens,
+  };
+  if (missing > 0 && !call.missingRetried) {
+    // Missing answers are asked for once more, never padded (ARCHITECTURE §4).
+    await ctx.db.patch("calls", call._id, { status: "pending", answersWanted: missing, missingRetried: true, leaseId: undefined });
+    return { counters, ended: false };
+  }
+  const anyAnswer = answers.length > 0 || call.missingRetried === true;
+  await ctx.db.patch("calls", call._id, {
+    status: anyAnswer ? "succeeded" : "failed",
+    ...(anyAnswer ? {} : { error: "The model returned no usable answers." }),
+    leaseId: undefined,
+  });
+  return {
+    counters: { ...counters, missingResponses: missing, finishedCalls: 1, failedCalls: anyAnswer ? 0 : 1 },
+    ended: true,
+  };
+}
+
+async function recordEvaluations(
+  ctx: MutationCtx,
+  test: Doc<"tests">,
+  call: Doc<"calls">,
+  scored: { responseId: Id<"responses">; scores: Record<string, number>; rank?: number; explanation: string }[],
+  usage: Usage,
+) {
+  for (const entry of scored) {
+    const response = await ctx.db.get("responses", entry.responseId);
+    if (!response) continue;
+    const values = Object.values(entry.scores);
+    const average = values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+    await ctx.db.insert("evaluations", {
+      testId: test._id,
+      responseId: entry.responseId,
+      evaluatorModelId: call.modelId,
+      scores: entry.scores,
+      explanation: entry.explanation,
+      ...(entry.rank === undefined ? {} : { rank: entry.rank }),
+      costUsd: usage.costUsd / Math.max(1, scored.length),
+    });
+    await ctx.db.patch("responses", response._id, { scoreSum: response.scoreSum + average, scoreCount: response.scoreCount + 1 });
+    await bumpModelStats(ctx, test._id, response.modelId, response.personaId, { scoreSum: average, scoreCount: 1 });
+  }
+  await ctx.db.patch("calls", call._id, { status: "succeeded", leaseId: undefined });
+  return {
+    evaluationsCount: scored.length,
+    missingEvaluations: (call.responseIds?.length ?? 0) - scored.length,
+    totalCostUsd: usage.costUsd,
+    totalTokens: usage.promptTokens + usage.completionTokens,
+    finishedCalls: 1,
+  } satisfies Counters;
+}
+
+/** A call given up on: its answers or evaluations are recorded as missing. */
+async function recordFailure(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"calls">, error: string, usage?: Usage) {
+  await ctx.db.patch("calls", call._id, { status: "failed", error, leaseId: undefined });
+  const missing =
+    call.kind === "generate"
+      ? { missingResponses: call.answersWanted ?? test.configuration.responsesPerTopic }
+      : { missingEvaluations: call.responseIds?.length ?? 0 };
+  return {
+    ...missing,
+    failedCalls: 1,
+    finishedCalls: 1,
+    totalCostUsd: usage?.costUsd ?? 0,
+    totalTokens: (usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0),
+  } satisfies Counters;
+}
+
+/**
+ * Records one call's outcome exactly once: a result for a lease that is no longer current
+ * (reclaimed, cancelled, deleted) changes nothing. Updates the test's counters and progress,
+ * creates judge calls for a finished pair, and closes the test when nothing is left.
+ */
+export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, leaseId: string, outcome: Outcome): Promise<boolean> {
+  const call = await ctx.db.get("calls", callId);
+  if (!call || call.status !== "leased" || call.leaseId !== leaseId) return false;
+  const test = await ctx.db.get("tests", call.testId);
+  if (!test) return false;
+  if (test.status !== "running") {
+    await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined });
+    return false;
+  }
+  let counters: Counters;
+  let ended = true;
+  if (outcome.kind === "failed") {
+    counters = await recordFailure(ctx, test, call, outcome.error, outcome);
+  } else if (outcome.kind === "generated") {
+    ({ counters, ended } = await recordGeneration(ctx, test, call, outcome));
+  } else if (outcome.kind === "ranked") {
+    const ranked = scoresFromRanking(outcome.ranking);
+    counters = await recordEvaluations(
+      ctx,
+      test,
+      call,
+      ranked.map((entry) => ({
+        responseId: entry.responseId as Id<"responses">,
+        scores: { overall: entry.score },
+        rank: entry.position,
+        explanation: outcome.explanation,
+      })),
+      outcome,
+    );
+  } else {
+    const responseId = call.responseIds?.[0];
+    counters = responseId
+      ? await recordEvaluations(ctx, test, call, [{ responseId, scores: outcome.scores, explanation: outcome.explanation }], outcome)
+      : await recordFailure(ctx, test, call, "The rated answer no longer exists.");
+  }
+  await applyCounters(ctx, test, counters, outcome.kind === "failed" ? outcome.error : undefined);
+  if (ended && call.kind === "generate") {
+    const created = await createEvaluationCallsIfPairDone(ctx, (await ctx.db.get("tests", test._id))!, call.personaId, call.topicId);
+    if (created > 0) {
+      const fresh = (await ctx.db.get("tests", test._id))!;
+      await ctx.db.patch("tests", test._id, { totalCalls: fresh.totalCalls + created });
+    }
+  }
+  await finishIfDone(ctx, test._id);
+  await ensureWorkers(ctx, test._id);
+  return true;
+}
+
+async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta: Counters, error?: string) {
+  const now = Date.now();
+  const next = { ...test, ...addCounters(test, delta) };
+  const info = computeProgress(test.configuration, {
+    actualResponses: next.responsesCount,
+    actualEvaluations: next.evaluationsCount,
+    missingResponses: next.missingResponses,
+    missingEvaluations: next.missingEvaluations,
+  });
+  const remaining = estimateTimeRemaining(info, test.startedAt ?? now, now);
+  await ctx.db.patch("tests", test._id, {
+    ...addCounters(test, delta),
+    ...(error ? { lastCallError: error } : {}),
+    lastProgressAt: now,
+    progress: {
+      currentPhase: info.phase,
+      percentage: info.progress,
+      details: info.details,
+      estimatedTimeRemaining: formatTimeRemaining(remaining),
+    },
+  });
+}
+
+/** When every call has ended: the summary, and the test and its job closed the same way. */
+export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test || test.status !== "running" || test.finishedCalls < test.totalCalls) return;
+  const rows = await ctx.db
+    .query("modelStats")
+    .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+    .collect(); // models × (personas + 1), bounded by the test's limits
+  const models = [...test.configuration.generatorModels];
+  const rankings = rankModels(
+    rows
+      .filter((row) => row.personaId === "")
+      .map((row) => ({ modelId: row.modelId, responses: row.responses, scoreSum: row.scoreSum, scoreCount: row.scoreCount })),
+    models,
+  );
+  const now = Date.now();
+  const analysisSummary = summarize({
+    expectedResponses: test.expectedResponses,
+    actualResponses: test.responsesCount,
+    totalCost: test.totalCostUsd,
+    totalLatencyMs: test.totalLatencyMs,
+    rankings,
+  });
+  const failed = test.responsesCount === 0;
+  const errorMessage = failed
+    ? `No responses were generated${test.lastCallError ? `: ${test.lastCallError}` : "."}`
+    : undefined;
+  await ctx.db.patch("tests", testId, {
+    status: failed ? "failed" : "completed",
+    completedAt: now,
+    activeWorkers: 0,
+    errorMessage,
+    resultsSummary: { modelRankings: rankings, analysisSummary },
+    progress: failed
+      ? { currentPhase: "Failed", percentage: 0, details: errorMessage }
+      : { currentPhase: "Completed", percentage: 100, details: "All responses and evaluations completed" },
+  });
+  const job = await jobOfTest(ctx, testId);
+  if (job && job.status === "processing") {
+    await setJobStatus(ctx, job, failed ? "failed" : "completed", {
+      completedAt: now,
+      errorMessage,
+      progressData: { responses: test.responsesCount, evaluations: test.evaluationsCount, failedCalls: test.failedCalls },
+    });
+  }
+  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+}
+
+// ---------------------------------------------------------------- dispatch
+
+/**
+ * Starts queued jobs by priority (highest first), then age, while fewer than the global limit
+ * are processing: marks them processing, creates their generation calls, schedules workers.
+ */
+export async function dispatchQueued(ctx: MutationCtx): Promise<number> {
+  const limit = await readSetting(ctx, "maxProcessingJobs");
+  const processing = await ctx.db
+    .query("jobs")
+    .withIndex("by_status_priority", (q) => q.eq("status", "processing"))
+    .take(limit);
+  let free = limit - processing.length;
+  let started = 0;
+  while (free > 0) {
+    const top = await ctx.db
+      .query("jobs")
+      .withIndex("by_status_priority", (q) => q.eq("status", "queued"))
+      .order("desc")
+      .first();
+    if (!top) break;
+    // Within one priority the index keeps creation order: oldest first.
+    const batch = await ctx.db
+      .query("jobs")
+      .withIndex("by_status_priority", (q) => q.eq("status", "queued").eq("priority", top.priority))
+      .take(free);
+    for (const job of batch) {
+      await startJob(ctx, job);
+      started++;
+      free--;
+    }
+  }
+  return started;
+}
+
+async function startJob(ctx: MutationCtx, job: Doc<"jobs">) {
+  const now = Date.now();
+  const test = await ctx.db.get("tests", job.testId);
+  if (!test || test.status === "cancelled") {
+    await setJobStatus(ctx, job, "cancelled", { completedAt: now, errorMessage: "The test was cancelled or deleted." });
+    return;
+  }
+  await setJobStatus(ctx, job, "processing", { startedAt: now });
+  await ctx.db.patch("tests", test._id, {
+    status: "running",
+    startedAt: test.startedAt ?? now,
+    lastProgressAt: now,
+    progress: { currentPhase: "Starting Response Generation", percentage: 0, details: `Expected ${test.expectedResponses} responses, found 0` },
+  });
+  const created = await createGenerationCalls(ctx, test);
+  await ctx.db.patch("tests", test._id, { totalCalls: test.totalCalls + created });
+  if (created === 0) await finishIfDone(ctx, test._id);
+  await ensureWorkers(ctx, test._id);
+}
+
+// ---------------------------------------------------------------- recovery
+
+/**
+ * Hands expired leases back out. A lease outlives every call the client can make, so an
+ * expired one means its worker died: that worker is no longer counted.
+ */
+export async function reclaimExpiredLeases(ctx: MutationCtx, now: number): Promise<number> {
+  const expired = await ctx.db
+    .query("calls")
+    .withIndex("by_status_lease", (q) => q.eq("status", "leased").lt("leaseExpiresAt", now))
+    .take(200);
+  const maxAttempts = await readSetting(ctx, "maxCallAttempts");
+  const touched = new Set<Id<"tests">>();
+  for (const call of expired) {
+    const test = await ctx.db.get("tests", call.testId);
+    if (!test) continue;
+    await ctx.db.patch("tests", test._id, { activeWorkers: Math.max(0, test.activeWorkers - 1) });
+    if (test.status !== "running") {
+      await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined });
+      continue;
+    }
+    if (call.attempts >= maxAttempts) {
+      const counters = await recordFailure(ctx, test, call, "The call did not finish after several attempts.");
+      await applyCounters(ctx, (await ctx.db.get("tests", test._id))!, counters, "The call did not finish after several attempts.");
+      if (call.kind === "generate") {
+        const fresh = (await ctx.db.get("tests", test._id))!;
+        const created = await createEvaluationCallsIfPairDone(ctx, fresh, call.personaId, call.topicId);
+        if (created > 0) await ctx.db.patch("tests", test._id, { totalCalls: fresh.totalCalls + created });
+      }
+    } else {
+      await ctx.db.patch("calls", call._id, { status: "pending", leaseId: undefined, leaseExpiresAt: undefined });
+    }
+    touched.add(test._id);
+  }
+  for (const testId of touched) {
+    await finishIfDone(ctx, testId);
+    await ensureWorkers(ctx, testId);
+  }
+  return expired.length;
+}

@@ -1,0 +1,222 @@
+// The scheduled pipeline (ARCHITECTURE §4): dispatch, workers, recording, and the crons that
+// keep it healthy. The bookkeeping lives in model/pipeline.ts.
+import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { internalAction, internalMutation, internalQuery } from "./functions";
+import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
+import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
+import { chatCompletion, gatewayConfig, GatewayError, type ChatResult } from "./model/gateway";
+import { jobOfTest, setJobStatus } from "./model/jobs";
+import { claimNext, dispatchQueued, reclaimExpiredLeases, recordOutcome, type Outcome, type Usage, type WorkItem } from "./model/pipeline";
+import { readSetting } from "./model/settings";
+
+const STALE_TEST_MS = 60 * 60 * 1000;
+const STUCK_JOB_MS = 60 * 60 * 1000;
+
+const usage = { promptTokens: v.number(), completionTokens: v.number(), latencyMs: v.number(), costUsd: v.number() };
+const outcomeValidator = v.union(
+  v.object({ kind: v.literal("generated"), answers: v.array(v.string()), ...usage }),
+  v.object({ kind: v.literal("ranked"), ranking: v.array(v.id("responses")), explanation: v.string(), ...usage }),
+  v.object({ kind: v.literal("rated"), scores: v.record(v.string(), v.number()), explanation: v.string(), ...usage }),
+  v.object({ kind: v.literal("failed"), error: v.string(), ...usage }),
+);
+const workItemValidator = v.object({
+  callId: v.id("calls"),
+  leaseId: v.string(),
+  kind: v.union(v.literal("generate"), v.literal("evaluate")),
+  scale: v.union(v.literal("ranking"), v.literal("rating")),
+  modelId: v.string(),
+  promptPrice: v.number(),
+  completionPrice: v.number(),
+  messages: v.array(v.object({ role: v.union(v.literal("system"), v.literal("user"), v.literal("assistant")), content: v.string() })),
+  maxTokens: v.number(),
+  answersWanted: v.number(),
+  labels: v.array(v.object({ label: v.string(), responseId: v.id("responses") })),
+  criteria: v.array(v.string()),
+});
+
+export const dispatch = internalMutation({
+  args: {},
+  returns: v.number(),
+  handler: async (ctx) => await dispatchQueued(ctx),
+});
+
+export const claim = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.union(v.null(), workItemValidator),
+  handler: async (ctx, { testId }) => await claimNext(ctx, testId),
+});
+
+/**
+ * Records a result and, in the same transaction, leases the worker its next call. At the end
+ * of a chunk the worker is rescheduled instead, so no action runs for long.
+ */
+export const record = internalMutation({
+  args: { testId: v.id("tests"), callId: v.id("calls"), leaseId: v.string(), outcome: outcomeValidator, continueChunk: v.boolean() },
+  returns: v.union(v.null(), workItemValidator),
+  handler: async (ctx, { testId, callId, leaseId, outcome, continueChunk }) => {
+    const current = await recordOutcome(ctx, callId, leaseId, outcome as Outcome);
+    // A stale lease was already written off by the reclaim cron: this worker ends uncounted.
+    if (!current) return null;
+    if (continueChunk) return await claimNext(ctx, testId);
+    await ctx.scheduler.runAfter(0, internal.runner.work, { testId });
+    return null;
+  },
+});
+
+function costOf(item: WorkItem, result: ChatResult): number {
+  return result.promptTokens * item.promptPrice + result.completionTokens * item.completionPrice;
+}
+
+function addUsage(total: Usage, item: WorkItem, result: ChatResult): Usage {
+  return {
+    promptTokens: total.promptTokens + result.promptTokens,
+    completionTokens: total.completionTokens + result.completionTokens,
+    latencyMs: total.latencyMs + result.latencyMs,
+    costUsd: total.costUsd + costOf(item, result),
+  };
+}
+
+type Parsed = { ok: true; outcome: Outcome } | { ok: false; problem: string };
+
+function parseReply(item: WorkItem, content: string, spent: Usage): Parsed {
+  if (item.kind === "generate") {
+    const reply = parseGenerationReply(content, item.answersWanted);
+    if (reply.answers.length === 0) return { ok: false, problem: `No JSON array of ${item.answersWanted} answers was found.` };
+    return { ok: true, outcome: { kind: "generated", answers: reply.answers, ...spent } };
+  }
+  if (item.scale === "ranking") {
+    const reply = parseRankingReply(content, item.labels.map((entry) => entry.label));
+    if (reply.malformed) return { ok: false, problem: reply.reason };
+    const byLabel = new Map(item.labels.map((entry) => [entry.label, entry.responseId]));
+    const ranking = reply.ranking.map((label) => byLabel.get(label)).filter((id): id is Id<"responses"> => id !== undefined);
+    return { ok: true, outcome: { kind: "ranked", ranking, explanation: reply.explanation, ...spent } };
+  }
+  const reply = parseRatingReply(content, item.criteria);
+  if (reply.malformed) return { ok: false, problem: reply.reason };
+  return { ok: true, outcome: { kind: "rated", scores: reply.scores, explanation: reply.explanation, ...spent } };
+}
+
+/** One call: the gateway, the reply parsed, and one more request when the reply is unusable. */
+async function perform(item: WorkItem): Promise<Outcome> {
+  const config = gatewayConfig();
+  let spent: Usage = { promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
+  let messages: ChatMessage[] = item.messages;
+  let lastProblem = "";
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const result = await chatCompletion(config, { model: item.modelId, messages, maxTokens: item.maxTokens });
+      spent = addUsage(spent, item, result);
+      const parsed = parseReply(item, result.content, spent);
+      if (parsed.ok) return parsed.outcome;
+      lastProblem = parsed.problem;
+      messages = buildRetryMessages(item.messages, result.content, parsed.problem);
+    }
+    return { kind: "failed", error: `Malformed reply from ${item.modelId}: ${lastProblem}`, ...spent };
+  } catch (error) {
+    const message = error instanceof GatewayError ? error.message : `Unexpected error: ${String(error)}`;
+    return { kind: "failed", error: message, ...spent };
+  }
+}
+
+/** A worker: one call in flight at a time, a chunk of calls per invocation. */
+export const work = internalAction({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    const chunk = await ctx.runQuery(internal.runner.chunkSize, {});
+    let item: WorkItem | null = await ctx.runMutation(internal.runner.claim, { testId });
+    let handled = 0;
+    while (item) {
+      const outcome = await perform(item);
+      handled++;
+      item = await ctx.runMutation(internal.runner.record, {
+        testId,
+        callId: item.callId,
+        leaseId: item.leaseId,
+        outcome,
+        continueChunk: handled < chunk,
+      });
+    }
+    return null;
+  },
+});
+
+export const chunkSize = internalQuery({
+  args: {},
+  returns: v.number(),
+  handler: async (ctx) => await readSetting(ctx, "callsPerChunk"),
+});
+
+// ---------------------------------------------------------------- crons
+
+export const reclaimLeases = internalMutation({
+  args: {},
+  returns: v.number(),
+  handler: async (ctx) => await reclaimExpiredLeases(ctx, Date.now()),
+});
+
+/** Tests with no progress for an hour are cancelled ('Cancelled - Timeout', 0 percent). */
+export const cancelStaleTests = internalMutation({
+  args: {},
+  returns: v.number(),
+  handler: async (ctx) => {
+    const cutoff = Date.now() - STALE_TEST_MS;
+    let cancelled = 0;
+    for (const status of ["running", "pending"] as const) {
+      const stale = await ctx.db
+        .query("tests")
+        .withIndex("by_status_progress", (q) => q.eq("status", status).lt("lastProgressAt", cutoff))
+        .take(100);
+      for (const test of stale) {
+        // An unpaid test has nothing to time out: it waits for its payment.
+        const job = await jobOfTest(ctx, test._id);
+        if (status === "pending" && job?.status === "pending_payment") continue;
+        await ctx.db.patch("tests", test._id, {
+          status: "cancelled",
+          completedAt: Date.now(),
+          activeWorkers: 0,
+          progress: { currentPhase: "Cancelled - Timeout", percentage: 0 },
+        });
+        if (job && (job.status === "queued" || job.status === "processing")) {
+          await setJobStatus(ctx, job, "cancelled", { completedAt: Date.now(), errorMessage: "Cancelled - Timeout" });
+        }
+        cancelled++;
+      }
+    }
+    if (cancelled > 0) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+    return cancelled;
+  },
+});
+
+/** Jobs processing for over an hour are reported once each as stuck, for the admin page. */
+export const reportStuckJobs = internalMutation({
+  args: {},
+  returns: v.number(),
+  handler: async (ctx) => {
+    const cutoff = Date.now() - STUCK_JOB_MS;
+    const processing = await ctx.db
+      .query("jobs")
+      .withIndex("by_status_priority", (q) => q.eq("status", "processing"))
+      .take(500);
+    let reported = 0;
+    for (const job of processing) {
+      if ((job.startedAt ?? job._creationTime) > cutoff) continue;
+      const existing = await ctx.db
+        .query("alerts")
+        .withIndex("by_job", (q) => q.eq("jobId", job._id))
+        .first();
+      if (existing && !existing.resolved) continue;
+      const minutes = Math.floor((Date.now() - (job.startedAt ?? job._creationTime)) / 60000);
+      await ctx.db.insert("alerts", {
+        kind: "stuck_job",
+        jobId: job._id,
+        message: `Job ${job._id.slice(0, 8)} (${job.testName}) has been processing for ${minutes} minutes.`,
+        resolved: false,
+      });
+      reported++;
+    }
+    return reported;
+  },
+});

@@ -1,0 +1,291 @@
+import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import type { Doc, Id } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
+import { fail, userMutation, userQuery } from "./functions";
+import { countCalls, LIMITS, quote, validateTestConfig } from "./lib/pricing";
+import { initialProgress } from "./lib/progress";
+import { priceCatalog } from "./models";
+import { insertJob, jobOfTest, setJobStatus } from "./model/jobs";
+import { paymentsEnabled } from "./model/payments";
+import { costEstimate, progress, resultsSummary, testConfiguration, testStatus } from "./validators";
+
+export async function ownTest(ctx: QueryCtx, userId: Id<"users">, testId: Id<"tests">): Promise<Doc<"tests">> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test || test.userId !== userId) fail("NOT_FOUND", "Test not found.");
+  return test;
+}
+
+/**
+ * Validates the whole configuration, re-prices it from the cached catalog (the client's price
+ * is only a preview) and stores the test with its quote and its job.
+ */
+export const create = userMutation({
+  args: { configuration: testConfiguration },
+  returns: v.object({ testId: v.id("tests"), priceCents: v.number(), paymentRequired: v.boolean() }),
+  handler: async (ctx, { configuration }) => {
+    const problems = validateTestConfig(configuration);
+    if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: problems[0].field });
+    const calls = countCalls(configuration);
+    if (calls.total > LIMITS.maxCallsPerTest) {
+      fail(
+        "INVALID_INPUT",
+        `This test would make ${calls.total} model calls; the limit is ${LIMITS.maxCallsPerTest}. Use fewer models, personas, topics or responses per topic.`,
+        { field: "limits" },
+      );
+    }
+    const catalog = await priceCatalog(ctx);
+    const models = await modelNames(ctx, [...configuration.generatorModels, ...configuration.evaluatorModels].map((m) => m.id));
+    const withNames = {
+      ...configuration,
+      name: configuration.name.trim() || "Unnamed Test",
+      generatorModels: configuration.generatorModels.map((model) => ({ id: model.id, name: models.get(model.id) ?? model.id })),
+      evaluatorModels: configuration.evaluatorModels.map((model) => ({ id: model.id, name: models.get(model.id) ?? model.id })),
+    };
+    const { estimate, priceCents } = quote(withNames, catalog);
+    const usesOwnKey = await hasOwnKey(ctx, ctx.user._id);
+    const paymentRequired = paymentsEnabled() && !usesOwnKey && priceCents > 0;
+    const now = Date.now();
+    const testId = await ctx.db.insert("tests", {
+      userId: ctx.user._id,
+      name: withNames.name,
+      taskType: withNames.taskType || "general",
+      configuration: withNames,
+      status: "pending",
+      progress: { currentPhase: initialProgress(withNames).phase, percentage: 0 },
+      estimate,
+      priceCents,
+      usesOwnKey,
+      expectedResponses: calls.expectedResponses,
+      expectedEvaluations: calls.expectedEvaluations,
+      responsesCount: 0,
+      evaluationsCount: 0,
+      missingResponses: 0,
+      missingEvaluations: 0,
+      failedCalls: 0,
+      activeWorkers: 0,
+      totalCalls: 0,
+      finishedCalls: 0,
+      totalCostUsd: 0,
+      totalLatencyMs: 0,
+      totalTokens: 0,
+      lastProgressAt: now,
+    });
+    await insertJob(ctx, {
+      testId,
+      userId: ctx.user._id,
+      testName: withNames.name,
+      status: paymentRequired ? "pending_payment" : "queued",
+      amountCents: paymentRequired ? priceCents : 0,
+    });
+    await ctx.db.patch("users", ctx.user._id, { testCount: (ctx.user.testCount ?? 0) + 1 });
+    if (!paymentRequired) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+    return { testId, priceCents, paymentRequired };
+  },
+});
+
+async function modelNames(ctx: QueryCtx, ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const id of new Set(ids)) {
+    const row = await ctx.db
+      .query("llmModels")
+      .withIndex("by_model_id", (q) => q.eq("modelId", id))
+      .first();
+    if (!row) fail("INVALID_INPUT", `The model ${id} is not available. Choose another model.`, { field: "models" });
+    names.set(id, row.name);
+  }
+  return names;
+}
+
+async function hasOwnKey(ctx: QueryCtx, userId: Id<"users">): Promise<boolean> {
+  const key = await ctx.db
+    .query("apiKeys")
+    .withIndex("by_user", (q) => q.eq("userId", userId))
+    .first();
+  return key !== null;
+}
+
+/** Whether runs on this deployment are paid, for the setup page's notice. */
+export const paymentMode = userQuery({
+  args: {},
+  returns: v.object({ mode: v.union(v.literal("stripe"), v.literal("free"), v.literal("ownKey")) }),
+  handler: async (ctx) => {
+    if (await hasOwnKey(ctx, ctx.user._id)) return { mode: "ownKey" as const };
+    return { mode: paymentsEnabled() ? ("stripe" as const) : ("free" as const) };
+  },
+});
+
+/** Stop Test: phase 'Cancelled', 0 percent; workers stop at their next claim. */
+export const cancel = userMutation({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    const test = await ownTest(ctx, ctx.user._id, testId);
+    if (test.status !== "running" && test.status !== "pending") {
+      fail("CONFLICT", "Only a running test can be stopped.");
+    }
+    const now = Date.now();
+    await ctx.db.patch("tests", testId, {
+      status: "cancelled",
+      completedAt: now,
+      progress: { currentPhase: "Cancelled", percentage: 0 },
+    });
+    const job = await jobOfTest(ctx, testId);
+    if (job && job.status !== "completed" && job.status !== "failed" && job.status !== "cancelled") {
+      await setJobStatus(ctx, job, "cancelled", { completedAt: now, errorMessage: "Cancelled by the user" });
+      await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+    }
+    return null;
+  },
+});
+
+const testHeader = v.object({
+  _id: v.id("tests"),
+  _creationTime: v.number(),
+  name: v.string(),
+  taskType: v.string(),
+  status: testStatus,
+  progress,
+  configuration: testConfiguration,
+  estimate: costEstimate,
+  priceCents: v.number(),
+  expectedResponses: v.number(),
+  expectedEvaluations: v.number(),
+  responsesCount: v.number(),
+  evaluationsCount: v.number(),
+  missingResponses: v.number(),
+  failedCalls: v.number(),
+  totalCostUsd: v.number(),
+  totalLatencyMs: v.number(),
+  totalTokens: v.number(),
+  resultsSummary: v.optional(resultsSummary),
+  errorMessage: v.optional(v.string()),
+  startedAt: v.optional(v.number()),
+  completedAt: v.optional(v.number()),
+  jobStatus: v.optional(v.string()),
+});
+
+export function headerOf(test: Doc<"tests">, job: Doc<"jobs"> | null) {
+  return {
+    _id: test._id,
+    _creationTime: test._creationTime,
+    name: test.name,
+    taskType: test.taskType,
+    status: test.status,
+    progress: test.progress,
+    configuration: test.configuration,
+    estimate: test.estimate,
+    priceCents: test.priceCents,
+    expectedResponses: test.expectedResponses,
+    expectedEvaluations: test.expectedEvaluations,
+    responsesCount: test.responsesCount,
+    evaluationsCount: test.evaluationsCount,
+    missingResponses: test.missingResponses,
+    failedCalls: test.failedCalls,
+    totalCostUsd: test.totalCostUsd,
+    totalLatencyMs: test.totalLatencyMs,
+    totalTokens: test.totalTokens,
+    resultsSummary: test.resultsSummary,
+    errorMessage: test.errorMessage,
+    startedAt: test.startedAt,
+    completedAt: test.completedAt,
+    jobStatus: job?.status,
+  };
+}
+
+/** The monitor's test: the one asked for, else the caller's running test, else a queued one. */
+export const current = userQuery({
+  args: { testId: v.optional(v.id("tests")) },
+  returns: v.union(v.null(), v.id("tests")),
+  handler: async (ctx, { testId }) => {
+    if (testId) {
+      const test = await ctx.db.get("tests", testId);
+      return test && test.userId === ctx.user._id ? test._id : null;
+    }
+    for (const status of ["running", "pending"] as const) {
+      const test = await ctx.db
+        .query("tests")
+        .withIndex("by_user_status", (q) => q.eq("userId", ctx.user._id).eq("status", status))
+        .order("desc")
+        .first();
+      if (test) return test._id;
+    }
+    return null;
+  },
+});
+
+const MONITOR_RANKINGS = 5;
+const MONITOR_RESPONSES = 10;
+
+/** Everything the live monitor shows; reads the counters, one stats row per model and 10 responses. */
+export const monitor = userQuery({
+  args: { testId: v.id("tests") },
+  returns: v.object({
+    test: testHeader,
+    rankings: v.array(v.object({ modelId: v.string(), modelName: v.string(), averageScore: v.number(), totalResponses: v.number() })),
+    rankedModels: v.number(),
+    latestResponses: v.array(
+      v.object({
+        _id: v.id("responses"),
+        _creationTime: v.number(),
+        modelId: v.string(),
+        modelName: v.string(),
+        personaName: v.string(),
+        topicTitle: v.string(),
+        content: v.string(),
+        tokens: v.number(),
+        latencyMs: v.number(),
+        costUsd: v.number(),
+      }),
+    ),
+  }),
+  handler: async (ctx, { testId }) => {
+    const test = await ownTest(ctx, ctx.user._id, testId);
+    const job = await ctx.db
+      .query("jobs")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique();
+    const config = test.configuration;
+    const names = new Map(config.generatorModels.map((model) => [model.id, model.name]));
+    const stats = [];
+    for (const model of config.generatorModels) {
+      const row = await ctx.db
+        .query("modelStats")
+        .withIndex("by_test_model_persona", (q) => q.eq("testId", testId).eq("modelId", model.id).eq("personaId", ""))
+        .unique();
+      if (row && row.scoreCount > 0) {
+        stats.push({
+          modelId: model.id,
+          modelName: model.name,
+          averageScore: row.scoreSum / row.scoreCount,
+          totalResponses: row.responses,
+        });
+      }
+    }
+    stats.sort((a, b) => b.averageScore - a.averageScore || a.modelName.localeCompare(b.modelName));
+    const latest = await ctx.db
+      .query("responses")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .order("desc")
+      .take(MONITOR_RESPONSES);
+    const personas = new Map(config.personas.map((persona) => [persona.id, persona.name]));
+    const topics = new Map(config.topics.map((topic) => [topic.id, topic.title]));
+    return {
+      test: headerOf(test, job),
+      rankings: stats.slice(0, MONITOR_RANKINGS),
+      rankedModels: stats.length,
+      latestResponses: latest.map((response) => ({
+        _id: response._id,
+        _creationTime: response._creationTime,
+        modelId: response.modelId,
+        modelName: names.get(response.modelId) ?? response.modelId,
+        personaName: personas.get(response.personaId) ?? "Unknown persona",
+        topicTitle: topics.get(response.topicId) ?? "Unknown topic",
+        content: response.content,
+        tokens: response.tokens,
+        latencyMs: response.latencyMs,
+        costUsd: response.costUsd,
+      })),
+    };
+  },
+});

@@ -1,0 +1,72 @@
+import { cn } from "@/lib/utils";
+
+// Test statuses (pending, running, completed, failed, cancelled), job statuses (pending_payment,
+// queued, processing, ...) and payment statuses (paid, ...) share one colour scheme (spec part 1 §2):
+// done green, in progress blue with a pulsing dot, failed red, anything else yellow;
+// cancelled is gray because nothing is waiting on it any more.
+type Tone = "success" | "active" | "danger" | "muted" | "waiting";
+
+const TONE_BY_STATUS: Readonly<Record<string, Tone>> = {
+  completed: "success",
+  paid: "success",
+  running: "active",
+  processing: "active",
+  failed: "danger",
+  cancelled: "muted",
+};
+
+const TONE_CLASSES: Readonly<Record<Tone, { badge: string; dot: string }>> = {
+  success: {
+    badge: "border-green-600/30 bg-green-600/10 text-green-700 dark:text-green-400",
+    dot: "bg-green-600 dark:bg-green-400",
+  },
+  active: {
+    badge: "border-blue-600/30 bg-blue-600/10 text-blue-700 dark:text-blue-400",
+    dot: "bg-blue-600 dark:bg-blue-400 animate-pulse",
+  },
+  danger: {
+    badge: "border-red-600/30 bg-red-600/10 text-red-700 dark:text-red-400",
+    dot: "bg-red-600 dark:bg-red-400",
+  },
+  muted: {
+    badge: "border-border bg-muted text-muted-foreground",
+    dot: "bg-muted-foreground",
+  },
+  waiting: {
+    badge: "border-yellow-600/30 bg-yellow-500/10 text-yellow-800 dark:text-yellow-400",
+    dot: "bg-yellow-500",
+  },
+};
+
+export function statusTone(status: string): Tone {
+  return TONE_BY_STATUS[status] ?? "waiting";
+}
+
+/** 'pending_payment' → 'Pending Payment'. */
+export function statusLabel(status: string): string {
+  return status
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(" ");
+}
+
+export function StatusBadge({ status, className }: { status: string; className?: string }) {
+  const tone = statusTone(status);
+  const classes = TONE_CLASSES[tone];
+  return (
+    <span
+      data-slot="status-badge"
+      data-status={status}
+      data-tone={tone}
+      className={cn(
+        "inline-flex w-fit items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap",
+        classes.badge,
+        className,
+      )}
+    >
+      <span aria-hidden="true" className={cn("size-1.5 rounded-full", classes.dot)} />
+      {statusLabel(status)}
+    </span>
+  );
+}

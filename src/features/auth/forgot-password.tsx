@@ -1,0 +1,210 @@
+import { useAuthActions } from "@convex-dev/auth/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "convex/react";
+import { CheckCircle2Icon, InfoIcon, KeyRoundIcon } from "lucide-react";
+import { useState, type ReactNode } from "react";
+import { useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { z } from "zod";
+
+import { Spinner } from "@/components/spinner";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Input } from "@/components/ui/input";
+import { authErrorMessage, isUnknownAccountError } from "@/features/auth/auth-errors";
+import { FormError } from "@/features/auth/form-error";
+import { codeField, emailField, passwordField } from "@/features/auth/schemas";
+import { api } from "../../../convex/_generated/api";
+
+export const EMAIL_NOT_CONFIGURED_MESSAGE =
+  "Password reset by email is not available: this deployment has no email sender configured. Ask an administrator to reset your password.";
+export const RESET_REQUESTED_MESSAGE = "Check your email for the password reset link";
+export const PASSWORD_UPDATED_MESSAGE = "Your password has been updated";
+
+const requestSchema = z.object({ email: emailField });
+type RequestValues = z.infer<typeof requestSchema>;
+const resetSchema = z.object({ code: codeField, newPassword: passwordField });
+type ResetValues = z.infer<typeof resetSchema>;
+
+/** The forgotten-password view: request a one-time code by email, then set a new password. */
+export function ForgotPassword({ onBack }: { onBack: () => void }) {
+  const options = useQuery(api.users.authOptions);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [updated, setUpdated] = useState(false);
+
+  let body: ReactNode;
+  if (options === undefined) {
+    body = (
+      <div className="flex justify-center py-6">
+        <Spinner className="size-6" />
+      </div>
+    );
+  } else if (!options.emailEnabled) {
+    body = (
+      <Alert data-testid="reset-unavailable">
+        <InfoIcon />
+        <AlertTitle>Email is not configured</AlertTitle>
+        <AlertDescription>{EMAIL_NOT_CONFIGURED_MESSAGE}</AlertDescription>
+      </Alert>
+    );
+  } else if (updated) {
+    body = (
+      <Alert variant="success">
+        <CheckCircle2Icon />
+        <AlertDescription>{PASSWORD_UPDATED_MESSAGE}</AlertDescription>
+      </Alert>
+    );
+  } else if (sentTo === null) {
+    body = <RequestCodeForm onSent={setSentTo} />;
+  } else {
+    body = <ResetPasswordForm email={sentTo} onUpdated={() => setUpdated(true)} onRestart={() => setSentTo(null)} />;
+  }
+
+  return (
+    <Card>
+      <CardHeader className="text-center">
+        <KeyRoundIcon className="mx-auto size-10 text-primary" aria-hidden="true" />
+        <CardTitle>
+          <h1 className="text-2xl">Reset your password</h1>
+        </CardTitle>
+        {options?.emailEnabled && sentTo === null && !updated && (
+          <CardDescription>Enter your email and we will send you a code to set a new password.</CardDescription>
+        )}
+      </CardHeader>
+      <CardContent>{body}</CardContent>
+      <CardFooter>
+        <Button variant="outline" className="w-full" onClick={onBack}>
+          Back to Sign In
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+function RequestCodeForm({ onSent }: { onSent: (email: string) => void }) {
+  const { signIn } = useAuthActions();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const form = useForm<RequestValues>({ resolver: zodResolver(requestSchema), defaultValues: { email: "" } });
+
+  async function submit({ email }: RequestValues) {
+    setServerError(null);
+    try {
+      await signIn("password", { email, flow: "reset" });
+      onSent(email);
+    } catch (error) {
+      // Same answer whether or not the account exists, so the form cannot be used to probe emails.
+      if (isUnknownAccountError(error)) onSent(email);
+      else setServerError(authErrorMessage(error));
+    }
+  }
+
+  const submitting = form.formState.isSubmitting;
+  return (
+    <Form {...form}>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+        <FormField
+          control={form.control}
+          name="email"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Email</FormLabel>
+              <FormControl>
+                <Input type="email" autoComplete="email" placeholder="you@example.com" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <Button type="submit" disabled={submitting}>
+          {submitting && <Spinner className="text-current" label="Sending" />}
+          Send Reset Code
+        </Button>
+        <FormError message={serverError} />
+      </form>
+    </Form>
+  );
+}
+
+function ResetPasswordForm({
+  email,
+  onUpdated,
+  onRestart,
+}: {
+  email: string;
+  onUpdated: () => void;
+  onRestart: () => void;
+}) {
+  const { signIn } = useAuthActions();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const form = useForm<ResetValues>({
+    resolver: zodResolver(resetSchema),
+    defaultValues: { code: "", newPassword: "" },
+  });
+
+  async function submit({ code, newPassword }: ResetValues) {
+    setServerError(null);
+    try {
+      await signIn("password", { email, code, newPassword, flow: "reset-verification" });
+      toast.success(PASSWORD_UPDATED_MESSAGE);
+      onUpdated();
+    } catch (error) {
+      setServerError(authErrorMessage(error));
+    }
+  }
+
+  const submitting = form.formState.isSubmitting;
+  return (
+    <div className="grid gap-4">
+      <Alert data-testid="reset-requested">
+        <InfoIcon />
+        <AlertTitle className="line-clamp-none">{RESET_REQUESTED_MESSAGE}</AlertTitle>
+        <AlertDescription>
+          <p>
+            If an account exists for <strong className="text-foreground">{email}</strong>, we sent it a 6-digit code.
+            Enter the code and your new password below.
+          </p>
+        </AlertDescription>
+      </Alert>
+      <Form {...form}>
+        <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+          <FormField
+            control={form.control}
+            name="code"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>Code</FormLabel>
+                <FormControl>
+                  <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="123456" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="newPassword"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>New password</FormLabel>
+                <FormControl>
+                  <Input type="password" autoComplete="new-password" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <Button type="submit" disabled={submitting}>
+            {submitting && <Spinner className="text-current" label="Updating password" />}
+            Update Password
+          </Button>
+          <FormError message={serverError} />
+        </form>
+      </Form>
+      <Button type="button" variant="link" size="sm" onClick={onRestart}>
+        Use a different email
+      </Button>
+    </div>
+  );
+}

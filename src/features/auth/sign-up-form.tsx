@@ -1,0 +1,51 @@
+import { useAuthActions } from "@convex-dev/auth/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Form } from "@/components/ui/form";
+import { authErrorMessage } from "@/features/auth/auth-errors";
+import { CredentialsFields } from "@/features/auth/credentials-fields";
+import { FormError } from "@/features/auth/form-error";
+import { credentialsSchema, type Credentials } from "@/features/auth/schemas";
+
+interface SignUpFormProps {
+  /** The account exists but has no session yet: a verification code was emailed. */
+  onVerificationNeeded: (email: string) => void;
+}
+
+export function SignUpForm({ onVerificationNeeded }: SignUpFormProps) {
+  const { signIn } = useAuthActions();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const form = useForm<Credentials>({
+    resolver: zodResolver(credentialsSchema),
+    defaultValues: { email: "", password: "" },
+  });
+
+  async function submit({ email, password }: Credentials) {
+    setServerError(null);
+    try {
+      const { signingIn } = await signIn("password", { email, password, flow: "signUp" });
+      if (!signingIn) onVerificationNeeded(email);
+    } catch (error) {
+      setServerError(authErrorMessage(error));
+    }
+  }
+
+  const submitting = form.formState.isSubmitting;
+  return (
+    <Form {...form}>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+        <CredentialsFields control={form.control} passwordAutoComplete="new-password" />
+        <p className="-mt-2 text-xs text-muted-foreground">At least 8 characters.</p>
+        <Button type="submit" disabled={submitting}>
+          {submitting && <Spinner className="text-current" label="Creating your account" />}
+          Sign Up
+        </Button>
+        <FormError message={serverError} />
+      </form>
+    </Form>
+  );
+}

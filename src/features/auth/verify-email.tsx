@@ -1,0 +1,101 @@
+import { useAuthActions } from "@convex-dev/auth/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Link } from "@tanstack/react-router";
+import { MailCheckIcon } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Input } from "@/components/ui/input";
+import { authErrorMessage } from "@/features/auth/auth-errors";
+import { FormError } from "@/features/auth/form-error";
+import { codeField } from "@/features/auth/schemas";
+
+const verifySchema = z.object({ code: codeField });
+type VerifyValues = z.infer<typeof verifySchema>;
+
+interface VerifyEmailProps {
+  email: string;
+  /** Where 'Back to Sign In' leads when already on /login; a link to /login otherwise. */
+  onBack?: () => void;
+  redirect: string | undefined;
+}
+
+/**
+ * The 'Check Your Email' screen after a sign-up (or sign-in) that needs email verification.
+ * The email carries a one-time code rather than a link; entering it signs the user in.
+ */
+export function VerifyEmail({ email, onBack, redirect }: VerifyEmailProps) {
+  const { signIn } = useAuthActions();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const form = useForm<VerifyValues>({ resolver: zodResolver(verifySchema), defaultValues: { code: "" } });
+
+  async function submit({ code }: VerifyValues) {
+    setServerError(null);
+    try {
+      await signIn("password", { email, code, flow: "email-verification" });
+    } catch (error) {
+      setServerError(authErrorMessage(error));
+    }
+  }
+
+  const submitting = form.formState.isSubmitting;
+  return (
+    <Card>
+      <CardHeader className="text-center">
+        <MailCheckIcon className="mx-auto size-10 text-primary" aria-hidden="true" />
+        <CardTitle>
+          <h1 className="text-2xl">Check Your Email</h1>
+        </CardTitle>
+        <CardDescription>
+          We sent a verification email to <strong className="text-foreground">{email}</strong>. Check your email for
+          the confirmation code and enter it below to activate your account.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form {...form}>
+          <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+            <FormField
+              control={form.control}
+              name="code"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Verification code</FormLabel>
+                  <FormControl>
+                    <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="123456" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <Button type="submit" disabled={submitting}>
+              {submitting && <Spinner className="text-current" label="Verifying" />}
+              Verify Email
+            </Button>
+            <FormError message={serverError} />
+          </form>
+        </Form>
+        <p className="mt-4 text-sm text-muted-foreground">
+          Didn&apos;t receive it? Check your spam folder, or sign up with a different email.
+        </p>
+      </CardContent>
+      <CardFooter>
+        {onBack ? (
+          <Button variant="outline" className="w-full" onClick={onBack}>
+            Back to Sign In
+          </Button>
+        ) : (
+          <Button variant="outline" className="w-full" asChild>
+            <Link to="/login" search={{ redirect }}>
+              Back to Sign In
+            </Link>
+          </Button>
+        )}
+      </CardFooter>
+    </Card>
+  );
+}
