@@ -12,6 +12,8 @@ export const env = {
   convexSiteUrl: () => optional("CONVEX_SITE_URL"),
   gatewayBaseUrl: () => optional("GATEWAY_BASE_URL") ?? "https://openrouter.ai/api/v1",
   gatewayApiKey: () => optional("OPENROUTER_API_KEY"),
+  /** Per-request time-out; tests of time-out faults shorten it. */
+  gatewayTimeoutMs: () => Number(optional("GATEWAY_TIMEOUT_MS") ?? "30000"),
   /** Scales the gateway client's back-off waits; the offline stack's tests set 0. */
   gatewayBackoffScale: () => Number(optional("GATEWAY_BACKOFF_SCALE") ?? "1"),
   stripeSecretKey: () => optional("STRIPE_SECRET_KEY"),

@@ -83,7 +83,10 @@ type Parsed = { ok: true; outcome: Outcome } | { ok: false; problem: string };
 function parseReply(item: WorkItem, content: string, spent: Usage): Parsed {
   if (item.kind === "generate") {
     const reply = parseGenerationReply(content, item.answersWanted);
-    if (reply.answers.length === 0) return { ok: false, problem: `No JSON array of ${item.answersWanted} answers was found.` };
+    // A reply that ignores the format is asked for again rather than guessed at.
+    if (reply.malformed || reply.answers.length === 0) {
+      return { ok: false, problem: `No JSON array of ${item.answersWanted} answers was found.` };
+    }
     return { ok: true, outcome: { kind: "generated", answers: reply.answers, ...spent } };
   }
   if (item.scale === "ranking") {

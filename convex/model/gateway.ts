@@ -45,6 +45,7 @@ export function gatewayConfig(ownKey?: string): GatewayConfig {
     baseUrl: env.gatewayBaseUrl().replace(/\/+$/, ""),
     apiKey: ownKey ?? env.gatewayApiKey(),
     backoffScale: env.gatewayBackoffScale(),
+    timeoutMs: env.gatewayTimeoutMs(),
   };
 }
 

@@ -20,12 +20,20 @@ export function isSameOriginPath(value: unknown): value is string {
   if (typeof value !== "string" || !value.startsWith("/")) return false;
   if (value.startsWith("//") || value.includes("\\")) return false;
   // Control characters (tabs, newlines) are dropped by URL parsers and can hide a scheme.
-  if (/[\u0000-\u001f\u007f]/.test(value)) return false;
+  if (hasControlCharacter(value)) return false;
   try {
     return new URL(value, PLACEHOLDER_ORIGIN).origin === PLACEHOLDER_ORIGIN;
   } catch {
     return false;
   }
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 function pathnameOf(path: string): string {

@@ -1,5 +1,6 @@
 import { Navigate, Outlet, createFileRoute, useRouterState } from "@tanstack/react-router";
 import { useConvexAuth } from "convex/react";
+import { useState } from "react";
 
 import { AppShell } from "@/components/layout/app-shell";
 import { FullPageSpinner } from "@/components/spinner";
@@ -12,13 +13,20 @@ export const Route = createFileRoute("/_authenticated")({
 
 function AuthenticatedLayout() {
   const { isAuthenticated, isLoading } = useConvexAuth();
-  const attemptedHref = useRouterState({ select: (state) => state.location.href });
 
   if (isLoading) return <FullPageSpinner label="Loading your session" />;
-  if (!isAuthenticated) return <Navigate to="/login" search={loginSearchFor(attemptedHref)} replace />;
+  if (!isAuthenticated) return <RedirectToLogin />;
   return (
     <AppShell>
       <Outlet />
     </AppShell>
   );
+}
+
+function RedirectToLogin() {
+  const href = useRouterState({ select: (state) => state.location.href });
+  // Frozen at the moment the visitor is found signed out: while the navigation is pending the
+  // location already reads /login, and following it would nest redirect inside redirect.
+  const [search] = useState(() => loginSearchFor(href));
+  return <Navigate to="/login" search={search} replace />;
 }

@@ -58,3 +58,15 @@ describe("routing rules", () => {
     expect(router.state.location.search).toEqual({ redirect: "/dashboard?session_id=cs_test_1" });
   });
 });
+
+describe("payment return", () => {
+  beforeEach(() => resetConvexMock());
+
+  it("rewrites any address carrying session_id to /dashboard/monitor for a signed-in user", async () => {
+    setSignedIn(makeViewer());
+    const { router } = renderApp("/dashboard?session_id=cs_test_42");
+    const visited: string[] = [];
+    router.subscribe("onBeforeNavigate", (event) => visited.push(event.toLocation.href));
+    await waitFor(() => expect(visited).toContain("/dashboard/monitor?session_id=cs_test_42"));
+  });
+});
