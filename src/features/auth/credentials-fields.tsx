@@ -8,9 +8,11 @@ import type { Credentials } from "@/features/auth/schemas";
 export function CredentialsFields({
   control,
   passwordAutoComplete,
+  passwordPlaceholder,
 }: {
   control: Control<Credentials>;
   passwordAutoComplete: "current-password" | "new-password";
+  passwordPlaceholder?: string;
 }) {
   return (
     <>
@@ -34,7 +36,7 @@ export function CredentialsFields({
           <FormItem>
             <FormLabel>Password</FormLabel>
             <FormControl>
-              <Input type="password" autoComplete={passwordAutoComplete} {...field} />
+              <Input type="password" autoComplete={passwordAutoComplete} placeholder={passwordPlaceholder} {...field} />
             </FormControl>
             <FormMessage />
           </FormItem>

@@ -9,7 +9,7 @@ import { Form } from "@/components/ui/form";
 import { authErrorMessage } from "@/features/auth/auth-errors";
 import { CredentialsFields } from "@/features/auth/credentials-fields";
 import { FormError } from "@/features/auth/form-error";
-import { credentialsSchema, type Credentials } from "@/features/auth/schemas";
+import { credentialsSchema, MIN_PASSWORD_LENGTH, type Credentials } from "@/features/auth/schemas";
 
 interface SignUpFormProps {
   /** The account exists but has no session yet: a verification code was emailed. */
@@ -38,8 +38,11 @@ export function SignUpForm({ onVerificationNeeded }: SignUpFormProps) {
   return (
     <Form {...form}>
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
-        <CredentialsFields control={form.control} passwordAutoComplete="new-password" />
-        <p className="-mt-2 text-xs text-muted-foreground">At least 8 characters.</p>
+        <CredentialsFields
+          control={form.control}
+          passwordAutoComplete="new-password"
+          passwordPlaceholder={`At least ${MIN_PASSWORD_LENGTH} characters`}
+        />
         <Button type="submit" disabled={submitting}>
           {submitting && <Spinner className="text-current" label="Creating your account" />}
           Sign Up

@@ -1,10 +1,11 @@
 import { Link } from "@tanstack/react-router";
 
 import { Logo } from "@/components/logo";
+import { MARKETING_LINKS } from "@/features/marketing/marketing-header";
 import { AWARDS_PATH } from "@/lib/paths";
 
-// The header carries the page links; the footer only adds what the header lacks, so every
-// link name on the landing page stays unique.
+// The header's page links hide below sm, so the footer shows them there instead; at any width
+// each link name appears once on screen (and once in the accessibility tree).
 export function MarketingFooter() {
   return (
     <footer className="border-t">
@@ -13,7 +14,12 @@ export function MarketingFooter() {
           <Logo />
           <p className="text-sm text-muted-foreground">AI model evaluation, judged by AI.</p>
         </div>
-        <nav aria-label="Footer" className="text-sm text-muted-foreground">
+        <nav aria-label="Footer" className="flex flex-wrap gap-x-5 gap-y-2 text-sm text-muted-foreground">
+          {MARKETING_LINKS.map(({ label, to }) => (
+            <Link key={to} to={to} className="hover:text-foreground sm:hidden">
+              {label}
+            </Link>
+          ))}
           <Link to={AWARDS_PATH} className="hover:text-foreground">
             Awards
           </Link>

@@ -1,0 +1,288 @@
+/**
+ * The offline stack (ARCHITECTURE §7): the dev gateway, the dev Stripe, the local Convex
+ * backend and Vite, wired to each other on loopback, in this process. `npm start`
+ * (dev/start.ts) and the browser tests (e2e/harness.ts) both start it from here.
+ */
+
+import { createServer as createNetServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { ViteDevServer } from 'vite';
+import { startBackend, type RunningBackend } from './backend/server';
+import { DEFAULT_GATEWAY_API_KEY, startGateway, type RunningGateway } from './gateway/server';
+import { seedDemoData, ADMIN_ACCOUNT, DEMO_ACCOUNT, type Credentials } from './seed';
+import { DEFAULT_STRIPE_SECRET_KEY, DEFAULT_WEBHOOK_SECRET, startStripe } from './stripe/server';
+
+type RunningStripe = Awaited<ReturnType<typeof startStripe>>;
+
+export type StackRole = 'app' | 'backend' | 'site' | 'gateway' | 'stripe';
+export type StackPorts = Record<StackRole, number>;
+
+/** What each port is called in messages, and the environment variable dev/start.ts reads it from. */
+export const PORT_SETTINGS: Readonly<Record<StackRole, { label: string; env: string; fallback: number }>> = {
+  app: { label: 'app', env: 'MJ_APP_PORT', fallback: 5173 },
+  backend: { label: 'Convex backend', env: 'MJ_BACKEND_PORT', fallback: 3210 },
+  site: { label: 'Convex HTTP actions', env: 'MJ_SITE_PORT', fallback: 3211 },
+  gateway: { label: 'model gateway', env: 'MJ_GATEWAY_PORT', fallback: 3220 },
+  stripe: { label: 'Stripe', env: 'MJ_STRIPE_PORT', fallback: 3230 },
+};
+
+export const DEFAULT_PORTS: StackPorts = {
+  app: PORT_SETTINGS.app.fallback,
+  backend: PORT_SETTINGS.backend.fallback,
+  site: PORT_SETTINGS.site.fallback,
+  gateway: PORT_SETTINGS.gateway.fallback,
+  stripe: PORT_SETTINGS.stripe.fallback,
+};
+
+export interface StackOptions {
+  /** 0 picks a free port; missing roles use DEFAULT_PORTS. */
+  ports?: Partial<StackPorts>;
+  /** Create the demo accounts and example data (dev/seed.ts). */
+  seed?: boolean;
+  /** Multiplies every model's latency at the dev gateway (1 = realistic, 0 = instant). */
+  latencyScale?: number;
+  /** Log nothing but errors. */
+  quiet?: boolean;
+  /** Vite's file watcher and HMR; tests turn them off so edits elsewhere cannot reload their pages. */
+  watch?: boolean;
+}
+
+export interface RunningStack {
+  appUrl: string;
+  backendUrl: string;
+  siteUrl: string;
+  gatewayUrl: string;
+  stripeUrl: string;
+  demo: Credentials;
+  admin: Credentials;
+  backend: RunningBackend;
+  gateway: RunningGateway;
+  stripe: RunningStripe;
+  vite: ViteDevServer;
+  close(): Promise<void>;
+}
+
+/** A port already taken, named the way the person starting the stack can act on. */
+export class PortInUseError extends Error {
+  constructor(
+    readonly role: StackRole,
+    readonly port: number,
+  ) {
+    const { label, env } = PORT_SETTINGS[role];
+    super(`Port ${port} (${label}, set ${env}) is already in use. Stop whatever is using it or choose another port.`);
+    this.name = 'PortInUseError';
+  }
+}
+
+const LOOPBACK = '127.0.0.1';
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const WAIT_TIMEOUT_MS = 30_000;
+
+function isAddressInUse(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') return true;
+  // The backend and Vite wrap the listen error in their own message.
+  const message = error instanceof Error ? error.message : '';
+  return /already in use|EADDRINUSE/i.test(message);
+}
+
+/** Listens on the port for a moment: resolves with the port bound (a free one for 0). */
+function probePort(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen({ port, host: LOOPBACK, exclusive: true }, () => {
+      const address = server.address();
+      const bound = typeof address === 'object' && address !== null ? address.port : port;
+      server.close(() => resolve(bound));
+    });
+  });
+}
+
+/** Fails with PortInUseError for the first fixed port that is taken, before anything starts. */
+async function checkPortsFree(ports: StackPorts): Promise<void> {
+  const seen = new Map<number, StackRole>();
+  for (const role of Object.keys(ports) as StackRole[]) {
+    const port = ports[role];
+    if (port === 0) continue;
+    const other = seen.get(port);
+    if (other) {
+      throw new Error(
+        `Port ${port} is set for both ${PORT_SETTINGS[other].label} (${PORT_SETTINGS[other].env}) and ${PORT_SETTINGS[role].label} (${PORT_SETTINGS[role].env}).`,
+      );
+    }
+    seen.set(port, role);
+    try {
+      await probePort(port);
+    } catch (error) {
+      if (isAddressInUse(error)) throw new PortInUseError(role, port);
+      throw error;
+    }
+  }
+}
+
+/** Runs a server's start, turning "address in use" into the message naming the setting. */
+async function starting<T>(role: StackRole, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if (isAddressInUse(error)) throw new PortInUseError(role, port);
+    throw error;
+  }
+}
+
+/** Waits until the URL answers HTTP at all (any status). */
+export async function waitForHttp(url: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      await response.arrayBuffer();
+      return;
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s: ${String(lastError)}`);
+}
+
+/**
+ * Starts gateway, Stripe, backend and Vite, in that order (the backend's environment needs
+ * the other two and the app's URL), waits until each answers, and seeds when asked.
+ * A failure stops whatever had started.
+ */
+export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
+  const ports: StackPorts = { ...DEFAULT_PORTS, ...options.ports };
+  const quiet = options.quiet ?? false;
+  await checkPortsFree(ports);
+
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        console.error('[stack] while stopping:', error);
+      }
+    }
+  };
+
+  try {
+    // SITE_URL is part of the backend's environment, so the app's port is fixed first.
+    const appPort = ports.app === 0 ? await probePort(0) : ports.app;
+    const appUrl = `http://${LOOPBACK}:${appPort}`;
+
+    const gateway = await starting('gateway', ports.gateway, () =>
+      startGateway({ port: ports.gateway, host: LOOPBACK, latencyScale: options.latencyScale ?? 1 }),
+    );
+    stops.push(() => gateway.close());
+
+    // The webhook target is the backend's site URL, known once the backend listens.
+    const stripe = await starting('stripe', ports.stripe, () =>
+      startStripe({
+        port: ports.stripe,
+        host: LOOPBACK,
+        secretKey: DEFAULT_STRIPE_SECRET_KEY,
+        webhookUrl: 'http://127.0.0.1:9/backend-not-started',
+        webhookSecret: DEFAULT_WEBHOOK_SECRET,
+      }),
+    );
+    stops.push(() => stripe.close());
+
+    const backendRole: StackRole = 'backend';
+    const backend = await startBackendNamingPorts(ports, backendRole, {
+      port: ports.backend,
+      sitePort: ports.site,
+      quiet,
+      env: {
+        GATEWAY_BASE_URL: gateway.url,
+        OPENROUTER_API_KEY: DEFAULT_GATEWAY_API_KEY,
+        STRIPE_SECRET_KEY: DEFAULT_STRIPE_SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: DEFAULT_WEBHOOK_SECRET,
+        STRIPE_API_HOST: LOOPBACK,
+        STRIPE_API_PORT: String(stripe.port),
+        STRIPE_API_PROTOCOL: 'http',
+        SITE_URL: appUrl,
+        ADMIN_EMAILS: ADMIN_ACCOUNT.email,
+      },
+    });
+    stops.push(() => backend.close());
+    stripe.webhook.url = `${backend.siteUrl}/stripe/webhook`;
+
+    const vite = await starting('app', appPort, () => startVite(appPort, backend.url, options.watch ?? true));
+    stops.push(() => vite.close());
+
+    await Promise.all([
+      waitForHttp(`${gateway.url}/models`),
+      waitForHttp(`${stripe.url}/`),
+      waitForHttp(`${backend.url}/version`),
+      waitForHttp(`${backend.siteUrl}/`),
+      waitForHttp(`${appUrl}/`),
+    ]);
+
+    if (options.seed) await seedDemoData({ backend, gateway, stripe });
+
+    let closing: Promise<void> | undefined;
+    return {
+      appUrl,
+      backendUrl: backend.url,
+      siteUrl: backend.siteUrl,
+      gatewayUrl: gateway.url,
+      stripeUrl: stripe.url,
+      demo: { ...DEMO_ACCOUNT },
+      admin: { ...ADMIN_ACCOUNT },
+      backend,
+      gateway,
+      stripe,
+      vite,
+      close: () => (closing ??= stopAll()),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** The backend listens on two ports; its own message says which, and we name the setting. */
+async function startBackendNamingPorts(
+  ports: StackPorts,
+  fallbackRole: StackRole,
+  options: Parameters<typeof startBackend>[0],
+): Promise<RunningBackend> {
+  try {
+    return await startBackend(options);
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    const message = error instanceof Error ? error.message : '';
+    const role: StackRole = message.includes('HTTP actions') ? 'site' : fallbackRole;
+    throw new PortInUseError(role, ports[role]);
+  }
+}
+
+async function startVite(port: number, convexUrl: string, watch: boolean): Promise<ViteDevServer> {
+  // Vite hands VITE_* variables of process.env to the app, ahead of any .env file.
+  process.env.VITE_CONVEX_URL = convexUrl;
+  const { createServer } = await import('vite');
+  const server = await createServer({
+    configFile: `${REPO_ROOT}vite.config.ts`,
+    root: REPO_ROOT,
+    logLevel: 'warn',
+    clearScreen: false,
+    server: {
+      port,
+      strictPort: true,
+      host: LOOPBACK,
+      ...(watch ? {} : { hmr: false, watch: null }),
+    },
+  });
+  try {
+    await server.listen();
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return server;
+}
