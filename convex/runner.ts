@@ -10,6 +10,7 @@ import { chatCompletion, gatewayConfig, GatewayError, type ChatResult } from "./
 import { jobOfTest, setJobStatus } from "./model/jobs";
 import { claimNext, dispatchQueued, reclaimExpiredLeases, recordOutcome, type Outcome, type Usage, type WorkItem } from "./model/pipeline";
 import { readSetting } from "./model/settings";
+import { recordTestEnded } from "./model/userStats";
 
 const STALE_TEST_MS = 60 * 60 * 1000;
 const STUCK_JOB_MS = 60 * 60 * 1000;
@@ -182,6 +183,7 @@ export const cancelStaleTests = internalMutation({
           activeWorkers: 0,
           progress: { currentPhase: "Cancelled - Timeout", percentage: 0 },
         });
+        await recordTestEnded(ctx, test, "cancelled");
         if (job && (job.status === "queued" || job.status === "processing")) {
           await setJobStatus(ctx, job, "cancelled", { completedAt: Date.now(), errorMessage: "Cancelled - Timeout" });
         }

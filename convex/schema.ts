@@ -33,6 +33,10 @@ export default defineSchema({
     isAdmin: v.optional(v.boolean()),
     totalSpentCents: v.optional(v.number()),
     testCount: v.optional(v.number()),
+    // Dashboard figures, kept as tests end (model/userStats.ts) so the home never scans tests.
+    completedTestCount: v.optional(v.number()),
+    responseCount: v.optional(v.number()),
+    evaluationCount: v.optional(v.number()),
     lastSignInAt: v.optional(v.number()),
     updatedAt: v.optional(v.number()),
   })
@@ -263,6 +267,7 @@ export default defineSchema({
     ciphertext: v.string(),
     iv: v.string(),
     last4: v.string(),
+    savedAt: v.optional(v.number()),
   }).index("by_user", ["userId"]),
 
   alerts: defineTable({

@@ -8,6 +8,7 @@ import { initialProgress } from "./lib/progress";
 import { priceCatalog } from "./models";
 import { insertJob, jobOfTest, setJobStatus } from "./model/jobs";
 import { paymentsEnabled } from "./model/payments";
+import { recordTestEnded } from "./model/userStats";
 import { costEstimate, progress, resultsSummary, testConfiguration, testStatus } from "./validators";
 
 export async function ownTest(ctx: QueryCtx, userId: Id<"users">, testId: Id<"tests">): Promise<Doc<"tests">> {
@@ -130,6 +131,7 @@ export const cancel = userMutation({
       completedAt: now,
       progress: { currentPhase: "Cancelled", percentage: 0 },
     });
+    await recordTestEnded(ctx, test, "cancelled");
     const job = await jobOfTest(ctx, testId);
     if (job && job.status !== "completed" && job.status !== "failed" && job.status !== "cancelled") {
       await setJobStatus(ctx, job, "cancelled", { completedAt: now, errorMessage: "Cancelled by the user" });

@@ -192,8 +192,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     );
     stops.push(() => stripe.close());
 
-    const backendRole: StackRole = 'backend';
-    const backend = await startBackendNamingPorts(ports, backendRole, {
+    const backend = await startBackendNamingPorts(ports, {
       port: ports.backend,
       sitePort: ports.site,
       quiet,
@@ -207,6 +206,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         STRIPE_API_PROTOCOL: 'http',
         SITE_URL: appUrl,
         ADMIN_EMAILS: ADMIN_ACCOUNT.email,
+        // @convex-dev/auth logs every sign-in at INFO.
+        AUTH_LOG_LEVEL: process.env.AUTH_LOG_LEVEL ?? 'WARN',
       },
     });
     stops.push(() => backend.close());
@@ -247,17 +248,13 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
 }
 
 /** The backend listens on two ports; its own message says which, and we name the setting. */
-async function startBackendNamingPorts(
-  ports: StackPorts,
-  fallbackRole: StackRole,
-  options: Parameters<typeof startBackend>[0],
-): Promise<RunningBackend> {
+async function startBackendNamingPorts(ports: StackPorts, options: Parameters<typeof startBackend>[0]): Promise<RunningBackend> {
   try {
     return await startBackend(options);
   } catch (error) {
     if (!isAddressInUse(error)) throw error;
     const message = error instanceof Error ? error.message : '';
-    const role: StackRole = message.includes('HTTP actions') ? 'site' : fallbackRole;
+    const role: StackRole = message.includes('HTTP actions') ? 'site' : 'backend';
     throw new PortInUseError(role, ports[role]);
   }
 }

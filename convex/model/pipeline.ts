@@ -10,6 +10,7 @@ import { addLatency, rankModels, scoresFromRanking, summarize } from "../lib/sco
 import { selectedCriteria } from "../lib/types";
 import { jobOfTest, setJobStatus } from "./jobs";
 import { readSetting } from "./settings";
+import { recordTestEnded } from "./userStats";
 
 export type WorkItem = {
   callId: Id<"calls">;
@@ -535,6 +536,7 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
       ? { currentPhase: "Failed", percentage: 0, details: errorMessage }
       : { currentPhase: "Completed", percentage: 100, details: "All responses and evaluations completed" },
   });
+  await recordTestEnded(ctx, test, failed ? "failed" : "completed");
   const job = await jobOfTest(ctx, testId);
   if (job && job.status === "processing") {
     await setJobStatus(ctx, job, failed ? "failed" : "completed", {

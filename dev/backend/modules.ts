@@ -36,7 +36,8 @@ export function collectModules(convexDir: string, instance = 0): ModuleLoaders {
       if (!isDeployedModule(entry)) continue;
       const key = "./" + relative(convexDir, path).split(sep).join("/");
       const url = pathToFileURL(path).href + (instance > 0 ? `?backend=${instance}` : "");
-      loaders[key] = () => import(/* @vite-ignore */ url) as Promise<Record<string, unknown>>;
+      const moduleName = key.slice(2).replace(/\.[jt]s$/, "");
+      loaders[key] = async () => countInvocations(moduleName, (await import(/* @vite-ignore */ url)) as Record<string, unknown>);
     }
   };
   walk(convexDir);
@@ -125,4 +126,24 @@ export function splitUdfPath(udfPath: string): { modulePath: string; exportName:
 export function canonicalUdfPath(udfPath: string): string {
   const { modulePath, exportName } = splitUdfPath(udfPath);
   return `${modulePath}:${exportName}`;
+}
+
+/** Function runs since start, by "module:name"; benchmarks read invocations from it. */
+export const invocationCounts = new Map<string, number>();
+const counted = new WeakSet<object>();
+
+/** Wraps each registered function's handler once so every run is counted. */
+function countInvocations(moduleName: string, exports: Record<string, unknown>): Record<string, unknown> {
+  for (const [name, value] of Object.entries(exports)) {
+    const fn = value as { _handler?: (...args: unknown[]) => unknown } | null;
+    if (typeof fn !== "function" || typeof fn._handler !== "function" || counted.has(fn)) continue;
+    counted.add(fn);
+    const path = `${moduleName}:${name}`;
+    const handler = fn._handler;
+    fn._handler = (...args: unknown[]) => {
+      invocationCounts.set(path, (invocationCounts.get(path) ?? 0) + 1);
+      return handler(...args);
+    };
+  }
+  return exports;
 }

@@ -66,6 +66,13 @@ type ConvexSyscalls = {
 
 let hooksInstalled = false;
 
+/** Syscalls seen since start, by op name; benchmarks read writes and invocations from it. */
+export const syscallCounts = new Map<string, number>();
+
+function countSyscall(op: string) {
+  syscallCounts.set(op, (syscallCounts.get(op) ?? 0) + 1);
+}
+
 /**
  * Observes convex-test from outside: wraps the `Convex` syscall global (which
  * convex-test installs on first `convexTest()` and the Convex runtime reads on
@@ -81,6 +88,7 @@ export function installRuntimeHooks(): void {
   }
   hooksInstalled = true;
   const noteIfWrite = (op: string) => {
+    countSyscall(op);
     if (WRITE_SYSCALLS.has(op)) backendStorage.getStore()?.noteWrite();
   };
   global.Convex = {
@@ -96,7 +104,10 @@ export function installRuntimeHooks(): void {
       const asyncSyscall = original.asyncSyscall;
       return async (op: string, jsonArgs: string) => {
         const journal = op === "1.0/queryPage" ? journalStorage.getStore() : undefined;
-        if (journal) return await queryPageWithJournal(journal, asyncSyscall, jsonArgs);
+        if (journal) {
+          countSyscall(op);
+          return await queryPageWithJournal(journal, asyncSyscall, jsonArgs);
+        }
         const result = await asyncSyscall(op, jsonArgs);
         noteIfWrite(op);
         return result;

@@ -49,6 +49,8 @@ export interface GatewaySettings {
   apiKey: string;
   /** Multiplies every model's latency; 0 replies at once. */
   latencyScale: number;
+  /** When set, every reply takes exactly this long instead (benchmarks need a fixed L). */
+  fixedLatencyMs: number | null;
   faults: GatewayFaults;
   /** Generation replies hold this many answers fewer than asked (never below 0). */
   answerShortfall: number;
@@ -73,6 +75,7 @@ export interface GatewayOptions {
   host?: string;
   apiKey?: string;
   latencyScale?: number;
+  fixedLatencyMs?: number | null;
   faults?: Partial<GatewayFaults>;
   answerShortfall?: number;
   seed?: number;
@@ -138,6 +141,9 @@ export function mergeSettings(settings: GatewaySettings, patch: unknown): Gatewa
         break;
       case 'latencyScale':
         next.latencyScale = nonNegative(value, key);
+        break;
+      case 'fixedLatencyMs':
+        next.fixedLatencyMs = value === null ? null : nonNegative(value, key);
         break;
       case 'answerShortfall':
         next.answerShortfall = Math.floor(nonNegative(value, key));
@@ -276,6 +282,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const settings: GatewaySettings = {
     apiKey: DEFAULT_GATEWAY_API_KEY,
     latencyScale: 1,
+    fixedLatencyMs: null,
     faults: { rate429: 0, rate500: 0, rateTimeout: 0, rateMalformed: 0 },
     answerShortfall: 0,
     seed: 1,
@@ -283,6 +290,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   mergeSettings(settings, {
     ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
     ...(options.latencyScale !== undefined && { latencyScale: options.latencyScale }),
+    ...(options.fixedLatencyMs !== undefined && { fixedLatencyMs: options.fixedLatencyMs }),
     ...(options.faults !== undefined && { faults: options.faults }),
     ...(options.answerShortfall !== undefined && { answerShortfall: options.answerShortfall }),
     ...(options.seed !== undefined && { seed: options.seed }),
@@ -358,7 +366,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
 
     const parts = promptParts(messages);
     const jitter = 0.8 + 0.4 * unitFromStrings('latency', model.id, parts.system, parts.user, String(settings.seed));
-    const stillThere = await waitFor(model.latencyMs * settings.latencyScale * jitter, res);
+    const latency = settings.fixedLatencyMs ?? model.latencyMs * settings.latencyScale * jitter;
+    const stillThere = await waitFor(latency, res);
     if (!stillThere) {
       increment(stats.byStatus, 'aborted');
       return;

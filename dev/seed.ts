@@ -1,0 +1,254 @@
+/**
+ * Demo data for the offline stack, made through the real functions: the model catalog from
+ * the dev gateway, a demo user and an admin, the demo user's personas, topics and a saved
+ * template, and one completed test that went through checkout at the dev Stripe and the
+ * scheduled pipeline against the dev gateway. Running it again against the same backend
+ * adds nothing twice.
+ */
+
+import { api, internal } from '../convex/_generated/api';
+import type { Id } from '../convex/_generated/dataModel';
+import { BUILTIN_TEMPLATES, templateDataOf } from '../convex/lib/builtins';
+import type { TestConfiguration } from '../convex/validators';
+import type { RunningBackend } from './backend/server';
+import type { RunningGateway } from './gateway/server';
+import type { startStripe } from './stripe/server';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export const DEMO_ACCOUNT: Readonly<Credentials> = { email: 'demo@modeljury.dev', password: 'demo-password-123' };
+export const ADMIN_ACCOUNT: Readonly<Credentials> = { email: 'admin@modeljury.dev', password: 'admin-password-123' };
+
+const DEMO_FULL_NAME = 'Demo User';
+const TEST_TIMEOUT_MS = 90_000;
+
+const PERSONAS = [
+  {
+    name: 'Friendly Support Agent',
+    description: 'Warm, patient first-line support who keeps answers short and practical.',
+    systemPrompt:
+      'You are a first-line customer support agent for a subscription software company. You are warm and ' +
+      'patient, you acknowledge the customer\'s frustration in one sentence at most, and then you give clear, ' +
+      'numbered steps that solve the problem. Use plain words, no jargon, no blame. Never promise refunds, ' +
+      'credits or dates you cannot guarantee; say what happens next and how the customer can reach a person.',
+  },
+  {
+    name: 'Senior Technical Writer',
+    description: 'Precise documentation voice: accurate, structured, and explicit about edge cases.',
+    systemPrompt:
+      'You are a senior technical writer. You write accurate, well-structured explanations for a technical ' +
+      'audience: start with a one-sentence summary, then the details in short sections with headings, then ' +
+      'the edge cases and limits. Prefer concrete examples over adjectives. If something depends on ' +
+      'configuration, say which setting and what its default is. Do not pad the text.',
+  },
+  {
+    name: 'Plain-Language Explainer',
+    description: 'Explains anything to a newcomer at a reading age of about twelve.',
+    systemPrompt:
+      'You explain things to people who have never heard of the subject. Use short sentences, everyday ' +
+      'words and one familiar comparison. Define any term you must use the first time it appears. Keep the ' +
+      'whole answer under 150 words and end with the one thing the reader should remember.',
+  },
+];
+
+const TOPICS = [
+  {
+    title: 'A failed card payment',
+    description: 'A customer\'s renewal failed and their workspace is about to be locked.',
+    prompt:
+      'A customer writes: "My card was declined for the yearly renewal and now I see a banner saying my ' +
+      'workspace will be locked in 3 days. We have a client demo on Friday. What do I do?" Write the reply.',
+  },
+  {
+    title: 'Data retention after cancelling',
+    description: 'What happens to a team\'s data when they cancel their plan.',
+    prompt:
+      'Explain what happens to a team\'s projects, files and audit logs when they cancel a paid plan: ' +
+      'projects become read-only for 30 days, then are deleted; files are deleted after 30 days; audit ' +
+      'logs are kept for 1 year for compliance. Admins can export everything before deletion.',
+  },
+  {
+    title: 'Two-factor authentication',
+    description: 'Why and how to turn on two-factor sign-in.',
+    prompt:
+      'Explain why a user should turn on two-factor authentication and how to do it: Settings → Security → ' +
+      'Two-factor authentication, scan the QR code with an authenticator app, enter the 6-digit code, and ' +
+      'store the 10 recovery codes somewhere safe.',
+  },
+];
+
+/** Cheap, distinct models of the dev catalog: the demo test costs the $2.00 minimum. */
+const PREFERRED_GENERATORS = ['openai/gpt-4o-mini', 'anthropic/claude-3.5-haiku'];
+const PREFERRED_EVALUATORS = ['google/gemini-2.0-flash-001'];
+
+type AnyT = RunningBackend['t'];
+type Identity = ReturnType<AnyT['withIdentity']>;
+
+export interface SeedServers {
+  backend: RunningBackend;
+  gateway: RunningGateway;
+  stripe: Awaited<ReturnType<typeof startStripe>>;
+}
+
+export interface SeedResult {
+  demo: Credentials;
+  admin: Credentials;
+  demoUserId: Id<'users'>;
+  adminUserId: Id<'users'>;
+  completedTestId: Id<'tests'>;
+}
+
+export async function seedDemoData({ backend, gateway, stripe }: SeedServers): Promise<SeedResult> {
+  const { t } = backend;
+  // The demo test should be done in seconds, whatever latency the stack runs with.
+  const latencyScale = gateway.settings.latencyScale;
+  gateway.settings.latencyScale = 0;
+  try {
+    await t.action(internal.models.refresh, {});
+    const demoUserId = await ensureAccount(t, DEMO_ACCOUNT);
+    const adminUserId = await ensureAccount(t, ADMIN_ACCOUNT);
+    const demo = t.withIdentity({ subject: `${demoUserId}|seed`, email: DEMO_ACCOUNT.email });
+
+    const profile = await demo.query(api.profile.get, {});
+    if (profile.fullName === null) await demo.mutation(api.profile.update, { fullName: DEMO_FULL_NAME, avatarUrl: null });
+
+    const personaIds = await ensurePersonas(demo);
+    const topicIds = await ensureTopics(demo);
+    await ensureTemplate(demo);
+    const completedTestId =
+      (await completedTestOf(t, demoUserId)) ?? (await runPaidTest(t, demo, stripe.url, personaIds, topicIds, demoUserId));
+    await backend.settle();
+    return { demo: { ...DEMO_ACCOUNT }, admin: { ...ADMIN_ACCOUNT }, demoUserId, adminUserId, completedTestId };
+  } finally {
+    gateway.settings.latencyScale = latencyScale;
+  }
+}
+
+/** Signs the account up through @convex-dev/auth, or, when it exists, checks its password. */
+async function ensureAccount(t: AnyT, { email, password }: Credentials): Promise<Id<'users'>> {
+  const existing = await userIdByEmail(t, email);
+  const flow = existing === null ? 'signUp' : 'signIn';
+  const result = await t.action(api.auth.signIn, { provider: 'password', params: { email, password, flow } });
+  if (!result.tokens) throw new Error(`Seeding: ${flow} for ${email} returned no session (is email verification on?)`);
+  const userId = await userIdByEmail(t, email);
+  if (userId === null) throw new Error(`Seeding: ${email} was not created`);
+  return userId;
+}
+
+async function userIdByEmail(t: AnyT, email: string): Promise<Id<'users'> | null> {
+  return await t.run(async (ctx) => {
+    const user = await ctx.db
+      .query('users')
+      .withIndex('email', (q) => q.eq('email', email))
+      .first();
+    return (user?._id as Id<'users'> | undefined) ?? null;
+  });
+}
+
+async function ensurePersonas(demo: Identity): Promise<Map<string, Id<'personas'>>> {
+  const ids = new Map<string, Id<'personas'>>();
+  for (const persona of (await demo.query(api.personas.list, {})).items) ids.set(persona.name, persona._id);
+  for (const persona of PERSONAS) {
+    if (!ids.has(persona.name)) ids.set(persona.name, await demo.mutation(api.personas.create, persona));
+  }
+  return ids;
+}
+
+async function ensureTopics(demo: Identity): Promise<Map<string, Id<'topics'>>> {
+  const ids = new Map<string, Id<'topics'>>();
+  for (const topic of (await demo.query(api.topics.list, {})).items) ids.set(topic.title, topic._id);
+  for (const topic of TOPICS) {
+    if (!ids.has(topic.title)) ids.set(topic.title, await demo.mutation(api.topics.create, topic));
+  }
+  return ids;
+}
+
+async function ensureTemplate(demo: Identity): Promise<void> {
+  const builtin = BUILTIN_TEMPLATES.find((template) => template.category === 'marketing') ?? BUILTIN_TEMPLATES[0];
+  const name = `My ${builtin.name}`;
+  const own = await demo.query(api.templates.listOwn, {});
+  if (own.some((template) => template.name === name)) return;
+  await demo.mutation(api.templates.create, {
+    name,
+    description: builtin.description,
+    category: builtin.category,
+    isPublic: false,
+    tags: ['marketing', 'copy'],
+    templateData: templateDataOf(builtin),
+  });
+}
+
+async function completedTestOf(t: AnyT, userId: Id<'users'>): Promise<Id<'tests'> | null> {
+  return await t.run(async (ctx) => {
+    const test = await ctx.db
+      .query('tests')
+      .withIndex('by_user_status', (q) => q.eq('userId', userId).eq('status', 'completed'))
+      .first();
+    return (test?._id as Id<'tests'> | undefined) ?? null;
+  });
+}
+
+function pickModels(available: Set<string>, preferred: string[], count: number, exclude: Set<string>): { id: string; name: string }[] {
+  const picked = preferred.filter((id) => available.has(id) && !exclude.has(id));
+  for (const id of available) {
+    if (picked.length >= count) break;
+    if (!picked.includes(id) && !exclude.has(id)) picked.push(id);
+  }
+  if (picked.length < count) throw new Error(`Seeding: the catalog has too few models (${available.size})`);
+  return picked.slice(0, count).map((id) => ({ id, name: id }));
+}
+
+/** Creates a small test, pays for it at the dev Stripe and waits for the pipeline to finish it. */
+async function runPaidTest(
+  t: AnyT,
+  demo: Identity,
+  stripeUrl: string,
+  personaIds: Map<string, Id<'personas'>>,
+  topicIds: Map<string, Id<'topics'>>,
+  userId: Id<'users'>,
+): Promise<Id<'tests'>> {
+  const catalog = await demo.query(api.models.list, {});
+  const available = new Set(catalog.models.map((model) => model.id));
+  const generatorModels = pickModels(available, PREFERRED_GENERATORS, 2, new Set());
+  const evaluatorModels = pickModels(available, PREFERRED_EVALUATORS, 1, new Set(generatorModels.map((m) => m.id)));
+  const [agent, writer] = PERSONAS;
+  const [payment, retention] = TOPICS;
+  const configuration: TestConfiguration = {
+    name: 'Support replies: tone and accuracy',
+    taskType: 'customer-service',
+    userPrompt: 'Answer as a reply the customer will read directly. Use only the facts given.',
+    personas: [agent, writer].map((persona) => ({ id: String(personaIds.get(persona.name)), ...persona })),
+    topics: [payment, retention].map((topic) => ({ id: String(topicIds.get(topic.title)), ...topic })),
+    generatorModels,
+    evaluatorModels,
+    responsesPerTopic: 2,
+    rankingPrompt: '',
+    evaluationCriteria: { accuracy: true, creativity: false, clarity: true, relevance: true, style: false },
+    scoringParameters: { scale: 'ranking', includeExplanations: true },
+  };
+  const { testId, paymentRequired } = await demo.mutation(api.tests.create, { configuration });
+  if (paymentRequired) {
+    const { sessionId } = await demo.action(api.payments.createCheckout, { testId });
+    // The dev Stripe posts the signed webhook to the backend before it redirects.
+    const pay = await fetch(`${stripeUrl}/checkout/${encodeURIComponent(sessionId)}/pay`, { method: 'POST', redirect: 'manual' });
+    await pay.arrayBuffer();
+    if (pay.status !== 303) throw new Error(`Seeding: paying at the dev Stripe answered ${pay.status}`);
+  }
+  const deadline = Date.now() + TEST_TIMEOUT_MS;
+  for (;;) {
+    const test = await t.run(async (ctx) => {
+      const row = await ctx.db.get('tests', testId);
+      return row ? { status: row.status as string, userId: row.userId as string, errorMessage: row.errorMessage as string | undefined } : null;
+    });
+    if (!test || test.userId !== userId) throw new Error('Seeding: the demo test disappeared');
+    if (test.status === 'completed') return testId;
+    if (test.status === 'failed' || test.status === 'cancelled') {
+      throw new Error(`Seeding: the demo test ended ${test.status}${test.errorMessage ? `: ${test.errorMessage}` : ''}`);
+    }
+    if (Date.now() > deadline) throw new Error(`Seeding: the demo test is still ${test.status} after ${TEST_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

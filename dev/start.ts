@@ -1,0 +1,113 @@
+/**
+ * `npm start`: the whole product offline, with no accounts (ARCHITECTURE §7). Starts the dev
+ * gateway, the dev Stripe, the local Convex backend and Vite, seeds the demo data, prints
+ * where everything is, and stops it all on Ctrl-C or SIGTERM.
+ *
+ * Settings (environment): MJ_APP_PORT (5173), MJ_BACKEND_PORT (3210), MJ_SITE_PORT (3211),
+ * MJ_GATEWAY_PORT (3220), MJ_STRIPE_PORT (3230), MJ_LATENCY_SCALE (1; 0 makes models instant).
+ */
+
+import { DEFAULT_GATEWAY_API_KEY } from './gateway/server';
+import { PORT_SETTINGS, startStack, type RunningStack, type StackPorts, type StackRole } from './stack';
+
+/** Opens the banner; e2e/start.e2e.ts waits for it. */
+const READY_LINE = 'ModelJury is running';
+
+class SettingError extends Error {}
+
+function portSetting(role: StackRole): number {
+  const { env, fallback } = PORT_SETTINGS[role];
+  const raw = process.env[env]?.trim();
+  if (!raw) return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new SettingError(`${env}=${raw} is not a port number (0-65535; 0 picks a free port).`);
+  }
+  return port;
+}
+
+function latencySetting(): number {
+  const raw = process.env.MJ_LATENCY_SCALE?.trim();
+  if (!raw) return 1;
+  const scale = Number(raw);
+  if (!Number.isFinite(scale) || scale < 0) throw new SettingError(`MJ_LATENCY_SCALE=${raw} must be a number of 0 or more.`);
+  return scale;
+}
+
+function banner(stack: RunningStack): string {
+  return [
+    '',
+    `  ${READY_LINE} (offline: local Convex backend, dev model gateway, dev Stripe)`,
+    '',
+    `  App      ${stack.appUrl}`,
+    `  Demo     ${stack.demo.email} / ${stack.demo.password}`,
+    `  Admin    ${stack.admin.email} / ${stack.admin.password}`,
+    '',
+    `  Convex backend  ${stack.backendUrl}   HTTP actions ${stack.siteUrl}`,
+    `  Model gateway   ${stack.gatewayUrl}   key ${DEFAULT_GATEWAY_API_KEY}`,
+    `  Stripe          ${stack.stripeUrl}   test mode: pay on its checkout page`,
+    '',
+    '  Data lives in memory and is gone when you stop. Press Ctrl-C to stop.',
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  let ports: StackPorts;
+  let latencyScale: number;
+  try {
+    ports = {
+      app: portSetting('app'),
+      backend: portSetting('backend'),
+      site: portSetting('site'),
+      gateway: portSetting('gateway'),
+      stripe: portSetting('stripe'),
+    };
+    latencyScale = latencySetting();
+  } catch (error) {
+    if (error instanceof SettingError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let stack: RunningStack | undefined;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second Ctrl-C does not wait for a slow shutdown.
+      process.exit(130);
+    }
+    stopping = true;
+    if (!stack) return; // still starting: stopped as soon as the start returns
+    console.log(`\n${signal}: stopping…`);
+    void stack.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  console.log('Starting ModelJury offline (gateway, Stripe, Convex backend, Vite) and seeding demo data…');
+  try {
+    stack = await startStack({ ports, latencyScale, seed: true, quiet: true });
+  } catch (error) {
+    console.error(`\nCould not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  if (stopping) {
+    await stack.close();
+    process.exit(0);
+  }
+  console.log(banner(stack));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

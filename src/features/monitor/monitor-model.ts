@@ -1,0 +1,76 @@
+// What the monitor derives from `api.tests.monitor`, kept pure so it can be tested on its own.
+import type { FunctionReturnType } from "convex/server";
+
+import type { api } from "../../../convex/_generated/api";
+
+export type MonitorData = FunctionReturnType<typeof api.tests.monitor>;
+export type MonitorTest = MonitorData["test"];
+export type MonitorRanking = MonitorData["rankings"][number];
+export type MonitorResponse = MonitorData["latestResponses"][number];
+
+/**
+ * Where a test stands, as the monitor tells it: a pending test waits either for its payment
+ * (job pending_payment) or for a free worker slot (job queued); then it runs and ends.
+ */
+export type MonitorStage = "awaiting_payment" | "queued" | "running" | "completed" | "failed" | "cancelled";
+
+export function monitorStage(test: Pick<MonitorTest, "status" | "jobStatus">): MonitorStage {
+  if (test.status === "pending") return test.jobStatus === "pending_payment" ? "awaiting_payment" : "queued";
+  return test.status;
+}
+
+/** Stop Test is offered while the test can still make calls (the server accepts the same). */
+export function canStop(status: MonitorTest["status"]): boolean {
+  return status === "running" || status === "pending";
+}
+
+export function isFinished(status: MonitorTest["status"]): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+/** Mean latency of the answers received so far, in milliseconds (0 before the first). */
+export function averageLatencyMs(test: Pick<MonitorTest, "totalLatencyMs" | "responsesCount">): number {
+  return test.responsesCount > 0 ? test.totalLatencyMs / test.responsesCount : 0;
+}
+
+/** How many ranked models the top five leave out ('+N more'). */
+export function hiddenRankedModels(data: Pick<MonitorData, "rankings" | "rankedModels">): number {
+  return Math.max(0, data.rankedModels - data.rankings.length);
+}
+
+/** Scores are out of 10; the bar's width is score / 10 (spec part 1 §9), kept within 0-100%. */
+export function scoreBarPercent(score: number): number {
+  if (!Number.isFinite(score)) return 0;
+  return Math.min(100, Math.max(0, score * 10));
+}
+
+/**
+ * The span 'time since start' covers: from the start of the run (the creation of the test while
+ * it still waits to start) to its end, or to now while it has not ended.
+ */
+export function elapsedSpan(test: Pick<MonitorTest, "startedAt" | "_creationTime" | "completedAt">): {
+  start: number;
+  end: number | undefined;
+} {
+  return { start: test.startedAt ?? test._creationTime, end: test.completedAt };
+}
+
+export function modelCounts(configuration: MonitorTest["configuration"]) {
+  return {
+    models: configuration.generatorModels.length,
+    judges: configuration.evaluatorModels.length,
+    personas: configuration.personas.length,
+    topics: configuration.topics.length,
+  };
+}
+
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** A one-line preview of an answer for the activity list (the dialog shows it all). */
+export function previewOf(content: string, maxLength = 160): string {
+  const flat = content.replace(/\s+/g, " ").trim();
+  if (flat === "") return "(empty response)";
+  return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
+}
