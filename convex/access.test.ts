@@ -5,6 +5,7 @@ import { makeFunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import type { Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
 import { api } from "./_generated/api";
 import { createUser, modules, newTest, sampleConfiguration, sampleTemplateData, seedCatalog, type TestConvex } from "./test.helpers";
 
@@ -14,6 +15,8 @@ type Fixture = {
   topicId: Id<"topics">;
   privateTemplateId: Id<"templates">;
   testId: Id<"tests">;
+  jobId: Id<"jobs">;
+  alertId: Id<"alerts">;
 };
 
 type Access =
@@ -71,6 +74,43 @@ const ACCESS: Record<string, Access> = {
   "tests:monitor": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "payments:createCheckout": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "payments:verify": { who: "user", args: () => ({ sessionId: "cs_test_unknown" }) },
+  "tests:remove": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "results:get": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "results:responses": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 20, cursor: null } }) },
+  "results:evaluations": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 10, cursor: null } }) },
+  "results:exportResponses": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }) },
+  "results:exportEvaluations": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }) },
+  "history:list": { who: "user" },
+  "shares:enable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "shares:disable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  // Anyone holding an active link; presence checks the room itself (presence.test.ts, shares.test.ts).
+  "shares:view": { who: "anyone" },
+  "presence:heartbeat": { who: "anyone" },
+  "presence:leave": { who: "anyone" },
+  "presence:viewers": { who: "anyone" },
+  "profile:changePassword": { who: "user", args: () => ({ currentPassword: "old-password", newPassword: "new-password" }) },
+  "dashboard:home": { who: "user" },
+  "billing:overview": { who: "user" },
+  "apiKeys:status": { who: "user" },
+  "apiKeys:save": { who: "user", args: () => ({ key: "sk-or-v1-0123456789abcdef" }) },
+  "apiKeys:check": { who: "user" },
+  "apiKeys:remove": { who: "user" },
+  "contact:submit": { who: "anyone" },
+  "contact:list": { who: "admin" },
+  "admin:stats": { who: "admin" },
+  "admin:health": { who: "admin", args: () => ({ now: 0 }) },
+  "admin:listUsers": { who: "admin" },
+  "admin:setAdmin": { who: "admin", args: (fx) => ({ userId: fx.owner.userId, isAdmin: true }) },
+  "admin:deleteUser": { who: "admin", args: (fx) => ({ userId: fx.owner.userId }) },
+  "admin:listJobs": { who: "admin", args: () => ({ status: "queued", limit: 10 }) },
+  "admin:jobDetails": { who: "admin", args: (fx) => ({ jobId: fx.jobId }) },
+  "admin:retryJob": { who: "admin", args: (fx) => ({ jobId: fx.jobId }) },
+  "admin:cancelJob": { who: "admin", args: (fx) => ({ jobId: fx.jobId }) },
+  "admin:forceRestartJob": { who: "admin", args: (fx) => ({ jobId: fx.jobId }) },
+  "admin:setJobPriority": { who: "admin", args: (fx) => ({ jobId: fx.jobId, priority: 1 }) },
+  "admin:deleteJob": { who: "admin", args: (fx) => ({ jobId: fx.jobId }) },
+  "admin:listAlerts": { who: "admin" },
+  "admin:resolveAlert": { who: "admin", args: (fx) => ({ alertId: fx.alertId }) },
 };
 
 type RegisteredFunction = {
@@ -114,12 +154,19 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
   }
 }
 
+async function jobAndAlertOf(ctx: MutationCtx, testId: Id<"tests">) {
+  const job = (await ctx.db.query("jobs").withIndex("by_test", (q) => q.eq("testId", testId)).unique())!;
+  const alertId = await ctx.db.insert("alerts", { kind: "stuck_job", jobId: job._id, message: "Stuck", resolved: false });
+  return { jobId: job._id, alertId };
+}
+
 async function fixture(t: TestConvex): Promise<Fixture> {
   const owner = await createUser(t, "owner@example.com");
   await seedCatalog(t, ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"]);
   const { testId } = await owner.as.mutation(api.tests.create, { configuration: sampleConfiguration() });
   return await t.run(async (ctx) => ({
     testId,
+    ...(await jobAndAlertOf(ctx, testId)),
     owner: { userId: owner.userId },
     personaId: await ctx.db.insert("personas", { userId: owner.userId, name: "P", description: "D", systemPrompt: "S", updatedAt: 0 }),
     topicId: await ctx.db.insert("topics", { userId: owner.userId, title: "T", description: "D", prompt: "P", updatedAt: 0 }),

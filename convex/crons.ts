@@ -11,4 +11,7 @@ crons.interval("report stuck jobs", { minutes: 5 }, internal.runner.reportStuckJ
 // Queued jobs also start when a slot frees; this catches any start that was missed.
 crons.interval("dispatch queued jobs", { minutes: 1 }, internal.runner.dispatch, {});
 
+// Presence rows of pages closed without a goodbye, in rooms nobody visits any more.
+crons.interval("sweep stale presence", { minutes: 1 }, internal.presence.sweep, {});
+
 export default crons;

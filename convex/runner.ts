@@ -6,7 +6,8 @@ import type { Id } from "./_generated/dataModel";
 import { internalAction, internalMutation, internalQuery } from "./functions";
 import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
-import { chatCompletion, gatewayConfig, GatewayError, type ChatResult } from "./model/gateway";
+import { gatewayConfigForTest } from "./apiKeys";
+import { chatCompletion, GatewayError, type ChatResult, type GatewayConfig } from "./model/gateway";
 import { jobOfTest, setJobStatus } from "./model/jobs";
 import { claimNext, dispatchQueued, reclaimExpiredLeases, recordOutcome, type Outcome, type Usage, type WorkItem } from "./model/pipeline";
 import { readSetting } from "./model/settings";
@@ -103,8 +104,9 @@ function parseReply(item: WorkItem, content: string, spent: Usage): Parsed {
 }
 
 /** One call: the gateway, the reply parsed, and one more request when the reply is unusable. */
-async function perform(item: WorkItem): Promise<Outcome> {
-  const config = gatewayConfig();
+async function perform(item: WorkItem, gateway: { config: GatewayConfig } | { error: string }): Promise<Outcome> {
+  if ("error" in gateway) return { kind: "failed", error: gateway.error, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
+  const config = gateway.config;
   let spent: Usage = { promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
   let messages: ChatMessage[] = item.messages;
   let lastProblem = "";
@@ -131,9 +133,11 @@ export const work = internalAction({
   handler: async (ctx, { testId }) => {
     const chunk = await ctx.runQuery(internal.runner.chunkSize, {});
     let item: WorkItem | null = await ctx.runMutation(internal.runner.claim, { testId });
+    // The deployment's key, or the owner's own key decrypted here (never in a query result).
+    const gateway = item ? await gatewayConfigForTest(ctx, testId) : null;
     let handled = 0;
-    while (item) {
-      const outcome = await perform(item);
+    while (item && gateway) {
+      const outcome = await perform(item, gateway);
       handled++;
       item = await ctx.runMutation(internal.runner.record, {
         testId,

@@ -145,6 +145,9 @@ export default defineSchema({
     amountCents: v.number(),
   })
     .index("by_status_priority", ["status", "priority"])
+    // The admin jobs list filters by status newest first; by_status_priority sorts by priority.
+    // eslint-disable-next-line @convex-dev/no-duplicate-indexes
+    .index("by_status", ["status"])
     .index("by_test", ["testId"])
     .index("by_user", ["userId"]),
 
@@ -286,7 +289,9 @@ export default defineSchema({
     lastSeen: v.number(),
   })
     .index("by_room_viewer", ["room", "viewerKey"])
-    .index("by_room_last_seen", ["room", "lastSeen"]),
+    .index("by_room_last_seen", ["room", "lastSeen"])
+    // The cron sweeps rows of rooms nobody heartbeats any more.
+    .index("by_last_seen", ["lastSeen"]),
 
   // Aggregates kept as data changes (admin figures), and deployment settings.
   counters: defineTable({ name: v.string(), value: v.number() }).index("by_name", ["name"]),

@@ -8,6 +8,7 @@ import { initialProgress } from "./lib/progress";
 import { priceCatalog } from "./models";
 import { insertJob, jobOfTest, setJobStatus } from "./model/jobs";
 import { paymentsEnabled } from "./model/payments";
+import { deleteTest } from "./model/testDeletion";
 import { recordTestEnded } from "./model/userStats";
 import { costEstimate, progress, resultsSummary, testConfiguration, testStatus } from "./validators";
 
@@ -141,7 +142,22 @@ export const cancel = userMutation({
   },
 });
 
-const testHeader = v.object({
+/**
+ * Delete (spec part 2 §4): the test leaves every view at once; its responses, evaluations,
+ * calls, stats, shares and viewers are removed in batches afterwards. Payments and credit rows
+ * are kept with the test's name. A running test is simply gone: its workers stop.
+ */
+export const remove = userMutation({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    const test = await ownTest(ctx, ctx.user._id, testId);
+    await deleteTest(ctx, test);
+    return null;
+  },
+});
+
+export const testHeader = v.object({
   _id: v.id("tests"),
   _creationTime: v.number(),
   name: v.string(),

@@ -13,7 +13,14 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthenticatedRouteImport } from './routes/_authenticated'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as SignupRouteImport } from './routes/signup'
+import { Route as AuthenticatedAdminRouteImport } from './routes/_authenticated/admin'
+import { Route as SharedShareIdRouteImport } from './routes/shared/$shareId'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard/index'
+import { Route as AuthenticatedDashboardHistoryRouteImport } from './routes/_authenticated/dashboard/history'
+import { Route as AuthenticatedDashboardMonitorRouteImport } from './routes/_authenticated/dashboard/monitor'
+import { Route as AuthenticatedDashboardSetupRouteImport } from './routes/_authenticated/dashboard/setup'
+import { Route as AuthenticatedDashboardResultsIndexRouteImport } from './routes/_authenticated/dashboard/results/index'
+import { Route as AuthenticatedDashboardResultsTestIdRouteImport } from './routes/_authenticated/dashboard/results/$testId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -34,10 +41,50 @@ const SignupRoute = SignupRouteImport.update({
   path: '/signup',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthenticatedAdminRoute = AuthenticatedAdminRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
+const SharedShareIdRoute = SharedShareIdRouteImport.update({
+  id: '/shared/$shareId',
+  path: '/shared/$shareId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthenticatedDashboardIndexRoute =
   AuthenticatedDashboardIndexRouteImport.update({
     id: '/dashboard/',
     path: '/dashboard/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedDashboardHistoryRoute =
+  AuthenticatedDashboardHistoryRouteImport.update({
+    id: '/dashboard/history',
+    path: '/dashboard/history',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedDashboardMonitorRoute =
+  AuthenticatedDashboardMonitorRouteImport.update({
+    id: '/dashboard/monitor',
+    path: '/dashboard/monitor',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedDashboardSetupRoute =
+  AuthenticatedDashboardSetupRouteImport.update({
+    id: '/dashboard/setup',
+    path: '/dashboard/setup',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedDashboardResultsIndexRoute =
+  AuthenticatedDashboardResultsIndexRouteImport.update({
+    id: '/dashboard/results/',
+    path: '/dashboard/results/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedDashboardResultsTestIdRoute =
+  AuthenticatedDashboardResultsTestIdRouteImport.update({
+    id: '/dashboard/results/$testId',
+    path: '/dashboard/results/$testId',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 
@@ -45,13 +92,27 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/login': typeof LoginRoute
   '/signup': typeof SignupRoute
+  '/admin': typeof AuthenticatedAdminRoute
+  '/shared/$shareId': typeof SharedShareIdRoute
+  '/dashboard/history': typeof AuthenticatedDashboardHistoryRoute
+  '/dashboard/monitor': typeof AuthenticatedDashboardMonitorRoute
+  '/dashboard/setup': typeof AuthenticatedDashboardSetupRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/results/$testId': typeof AuthenticatedDashboardResultsTestIdRoute
+  '/dashboard/results/': typeof AuthenticatedDashboardResultsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/login': typeof LoginRoute
   '/signup': typeof SignupRoute
+  '/admin': typeof AuthenticatedAdminRoute
+  '/shared/$shareId': typeof SharedShareIdRoute
+  '/dashboard/history': typeof AuthenticatedDashboardHistoryRoute
+  '/dashboard/monitor': typeof AuthenticatedDashboardMonitorRoute
+  '/dashboard/setup': typeof AuthenticatedDashboardSetupRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/results/$testId': typeof AuthenticatedDashboardResultsTestIdRoute
+  '/dashboard/results': typeof AuthenticatedDashboardResultsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -59,20 +120,56 @@ export interface FileRoutesById {
   '/_authenticated': typeof AuthenticatedRouteWithChildren
   '/login': typeof LoginRoute
   '/signup': typeof SignupRoute
+  '/_authenticated/admin': typeof AuthenticatedAdminRoute
+  '/shared/$shareId': typeof SharedShareIdRoute
+  '/_authenticated/dashboard/history': typeof AuthenticatedDashboardHistoryRoute
+  '/_authenticated/dashboard/monitor': typeof AuthenticatedDashboardMonitorRoute
+  '/_authenticated/dashboard/setup': typeof AuthenticatedDashboardSetupRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/_authenticated/dashboard/results/$testId': typeof AuthenticatedDashboardResultsTestIdRoute
+  '/_authenticated/dashboard/results/': typeof AuthenticatedDashboardResultsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/login' | '/signup' | '/dashboard/'
+  fullPaths:
+    | '/'
+    | '/login'
+    | '/signup'
+    | '/admin'
+    | '/shared/$shareId'
+    | '/dashboard/history'
+    | '/dashboard/monitor'
+    | '/dashboard/setup'
+    | '/dashboard/'
+    | '/dashboard/results/$testId'
+    | '/dashboard/results/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/login' | '/signup' | '/dashboard'
+  to:
+    | '/'
+    | '/login'
+    | '/signup'
+    | '/admin'
+    | '/shared/$shareId'
+    | '/dashboard/history'
+    | '/dashboard/monitor'
+    | '/dashboard/setup'
+    | '/dashboard'
+    | '/dashboard/results/$testId'
+    | '/dashboard/results'
   id:
     | '__root__'
     | '/'
     | '/_authenticated'
     | '/login'
     | '/signup'
+    | '/_authenticated/admin'
+    | '/shared/$shareId'
+    | '/_authenticated/dashboard/history'
+    | '/_authenticated/dashboard/monitor'
+    | '/_authenticated/dashboard/setup'
     | '/_authenticated/dashboard/'
+    | '/_authenticated/dashboard/results/$testId'
+    | '/_authenticated/dashboard/results/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -80,6 +177,7 @@ export interface RootRouteChildren {
   AuthenticatedRoute: typeof AuthenticatedRouteWithChildren
   LoginRoute: typeof LoginRoute
   SignupRoute: typeof SignupRoute
+  SharedShareIdRoute: typeof SharedShareIdRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -112,6 +210,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SignupRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authenticated/admin': {
+      id: '/_authenticated/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AuthenticatedAdminRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/shared/$shareId': {
+      id: '/shared/$shareId'
+      path: '/shared/$shareId'
+      fullPath: '/shared/$shareId'
+      preLoaderRoute: typeof SharedShareIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_authenticated/dashboard/': {
       id: '/_authenticated/dashboard/'
       path: '/dashboard'
@@ -119,15 +231,64 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardIndexRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/history': {
+      id: '/_authenticated/dashboard/history'
+      path: '/dashboard/history'
+      fullPath: '/dashboard/history'
+      preLoaderRoute: typeof AuthenticatedDashboardHistoryRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/monitor': {
+      id: '/_authenticated/dashboard/monitor'
+      path: '/dashboard/monitor'
+      fullPath: '/dashboard/monitor'
+      preLoaderRoute: typeof AuthenticatedDashboardMonitorRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/setup': {
+      id: '/_authenticated/dashboard/setup'
+      path: '/dashboard/setup'
+      fullPath: '/dashboard/setup'
+      preLoaderRoute: typeof AuthenticatedDashboardSetupRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/results/': {
+      id: '/_authenticated/dashboard/results/'
+      path: '/dashboard/results'
+      fullPath: '/dashboard/results/'
+      preLoaderRoute: typeof AuthenticatedDashboardResultsIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/results/$testId': {
+      id: '/_authenticated/dashboard/results/$testId'
+      path: '/dashboard/results/$testId'
+      fullPath: '/dashboard/results/$testId'
+      preLoaderRoute: typeof AuthenticatedDashboardResultsTestIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
   }
 }
 
 interface AuthenticatedRouteChildren {
+  AuthenticatedAdminRoute: typeof AuthenticatedAdminRoute
+  AuthenticatedDashboardHistoryRoute: typeof AuthenticatedDashboardHistoryRoute
+  AuthenticatedDashboardMonitorRoute: typeof AuthenticatedDashboardMonitorRoute
+  AuthenticatedDashboardSetupRoute: typeof AuthenticatedDashboardSetupRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
+  AuthenticatedDashboardResultsTestIdRoute: typeof AuthenticatedDashboardResultsTestIdRoute
+  AuthenticatedDashboardResultsIndexRoute: typeof AuthenticatedDashboardResultsIndexRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
+  AuthenticatedAdminRoute: AuthenticatedAdminRoute,
+  AuthenticatedDashboardHistoryRoute: AuthenticatedDashboardHistoryRoute,
+  AuthenticatedDashboardMonitorRoute: AuthenticatedDashboardMonitorRoute,
+  AuthenticatedDashboardSetupRoute: AuthenticatedDashboardSetupRoute,
   AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
+  AuthenticatedDashboardResultsTestIdRoute:
+    AuthenticatedDashboardResultsTestIdRoute,
+  AuthenticatedDashboardResultsIndexRoute:
+    AuthenticatedDashboardResultsIndexRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(
@@ -139,6 +300,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthenticatedRoute: AuthenticatedRouteWithChildren,
   LoginRoute: LoginRoute,
   SignupRoute: SignupRoute,
+  SharedShareIdRoute: SharedShareIdRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -162,3 +162,17 @@ export async function listModels(config: GatewayConfig): Promise<unknown[]> {
     return body.data;
   });
 }
+
+/**
+ * Whether the gateway accepts the key (OpenRouter's `GET /key`; the model list itself is public
+ * there). Gateways without that endpoint answer 404 or 405: the key's validity is then unknown.
+ */
+export async function checkKey(config: GatewayConfig): Promise<"valid" | "unknown"> {
+  try {
+    await withAttempts(config, () => exchange(config, "/key", { method: "GET" }));
+    return "valid";
+  } catch (error) {
+    if (error instanceof GatewayError && (error.status === 404 || error.status === 405)) return "unknown";
+    throw error;
+  }
+}

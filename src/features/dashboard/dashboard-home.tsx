@@ -1,11 +1,21 @@
 import { Link } from "@tanstack/react-router";
+import { useQuery } from "convex/react";
 import { PlusIcon } from "lucide-react";
 
+import { ErrorState } from "@/components/error-state";
+import { QueryBoundary } from "@/components/query-boundary";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useViewer } from "@/hooks/use-viewer";
+import { errorMessage } from "@/lib/errors";
 import { SETUP_PATH } from "@/lib/paths";
+import { api } from "../../../convex/_generated/api";
 import { greetingName } from "../../../convex/lib/format";
+import { QuickActions } from "./quick-actions";
+import { RecentActivity } from "./recent-activity";
+import { RecentTests } from "./recent-tests";
+import { SavedPersonasPanel, SavedTopicsPanel } from "./saved-assets";
+import { StatCards } from "./stat-cards";
 
 export function DashboardHome() {
   const viewer = useViewer();
@@ -17,7 +27,7 @@ export function DashboardHome() {
           {viewer === undefined ? (
             <Skeleton className="h-9 w-64" />
           ) : (
-            <h1 className="text-3xl font-bold tracking-tight">Welcome back, {greetingName(viewer?.email)}</h1>
+            <h1 className="text-3xl font-bold tracking-tight break-words">Welcome back, {greetingName(viewer?.email)}</h1>
           )}
           <p className="text-muted-foreground">Compare models on your prompts and let a jury of models judge them.</p>
         </div>
@@ -26,6 +36,36 @@ export function DashboardHome() {
             <PlusIcon /> Create New Test
           </Link>
         </Button>
+      </div>
+      <QueryBoundary
+        fallback={(error, retry) => (
+          <ErrorState title="Failed to load your dashboard" message={errorMessage(error)} onRetry={retry} />
+        )}
+      >
+        <DashboardPanels />
+      </QueryBoundary>
+    </div>
+  );
+}
+
+/** Everything below the greeting, from one live query (undefined while it loads). */
+function DashboardPanels() {
+  const data = useQuery(api.dashboard.home);
+  return (
+    <div className="space-y-6">
+      <StatCards data={data} />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="lg:col-span-2">
+          <RecentTests tests={data?.recentTests} />
+        </div>
+        <div className="space-y-6">
+          <QuickActions />
+          <RecentActivity activity={data?.activity} />
+        </div>
+      </div>
+      <div className="grid gap-6 md:grid-cols-2">
+        <SavedPersonasPanel data={data?.personas} />
+        <SavedTopicsPanel data={data?.topics} />
       </div>
     </div>
   );

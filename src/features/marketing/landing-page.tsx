@@ -18,9 +18,8 @@ import {
 } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
-import { AWARDS_PATH, FEATURES_PATH } from "@/lib/paths";
-import { MarketingFooter } from "@/features/marketing/marketing-footer";
-import { MarketingHeader } from "@/features/marketing/marketing-header";
+import { MarketingLayout } from "@/features/marketing/marketing-layout";
+import { ABOUT_PATH, AWARDS_PATH, CONTACT_PATH, FEATURES_PATH } from "@/lib/paths";
 
 interface Tile {
   icon: LucideIcon;
@@ -72,11 +71,36 @@ const STEPS = [
   "Watch it live and read the results in 5-15 minutes.",
 ] as const;
 
+/** The quantitative promises (spec part 1 §1, part 2 §1). */
+const FIGURES = [
+  { value: "10+", label: "models to compare" },
+  { value: "$2-15", label: "per test, $2.00 minimum" },
+  { value: "5-15 min", label: "to full results" },
+  { value: "3", label: "metrics on every answer: time, tokens, accuracy" },
+] as const;
+
+const FAQ = [
+  {
+    question: "What is a query?",
+    answer: "One prompt sent to one model, plus its response. A test makes models × personas × topics queries, then the evaluator models judge the answers.",
+  },
+  {
+    question: "How do I keep the cost down?",
+    answer: "Use fewer personas, topics, models or responses per topic. A bar at the bottom of the setup page always shows the estimated price.",
+  },
+  {
+    question: "Can I use my own OpenRouter key?",
+    answer: "Yes. Connect it under Usage in your account settings: tests then run on your key and ModelJury does not charge for them.",
+  },
+  {
+    question: "Do I need a subscription?",
+    answer: "No. There are no subscriptions and no credit packages: you pay for each test you run, and you see the price first.",
+  },
+] as const;
+
 export function LandingPage() {
   return (
-    <div className="flex min-h-dvh flex-col bg-background">
-      <MarketingHeader />
-      <main className="flex-1">
+    <MarketingLayout>
         <section className="mx-auto max-w-6xl px-4 pt-16 pb-20 text-center sm:pt-24">
           <Link
             to={AWARDS_PATH}
@@ -102,6 +126,18 @@ export function LandingPage() {
               <Link to={FEATURES_PATH}>Learn more</Link>
             </Button>
           </div>
+        </section>
+
+        <section aria-label="At a glance" className="border-t">
+          <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-10 lg:grid-cols-4">
+            {FIGURES.map(({ value, label }) => (
+              <div key={label} className="text-center">
+                <dt className="sr-only">{label}</dt>
+                <dd className="text-3xl font-bold tracking-tight sm:text-4xl">{value}</dd>
+                <dd className="mt-1 text-sm text-muted-foreground">{label}</dd>
+              </div>
+            ))}
+          </dl>
         </section>
 
         <section aria-labelledby="use-cases" className="border-t bg-muted/40">
@@ -176,8 +212,34 @@ export function LandingPage() {
           </div>
         </section>
 
-      </main>
-      <MarketingFooter />
-    </div>
+        <section aria-labelledby="faq" className="mx-auto max-w-4xl px-4 py-16">
+          <h2 id="faq" className="text-center text-3xl font-bold tracking-tight">
+            Questions
+          </h2>
+          <dl className="mt-10 grid gap-8 sm:grid-cols-2">
+            {FAQ.map(({ question, answer }) => (
+              <div key={question}>
+                <dt className="font-semibold">{question}</dt>
+                <dd className="mt-1 text-sm text-muted-foreground">{answer}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="mt-12 text-center text-sm text-muted-foreground">
+            More in{" "}
+            <Link to={FEATURES_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
+              all features
+            </Link>
+            , the story{" "}
+            <Link to={ABOUT_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
+              about us
+            </Link>
+            , or{" "}
+            <Link to={CONTACT_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
+              ask us anything
+            </Link>
+            .
+          </p>
+        </section>
+    </MarketingLayout>
   );
 }

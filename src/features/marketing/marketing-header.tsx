@@ -2,8 +2,8 @@ import { Link } from "@tanstack/react-router";
 import { useConvexAuth } from "convex/react";
 
 import { Logo } from "@/components/logo";
-import { ThemeToggle } from "@/components/theme-toggle";
 import { Button } from "@/components/ui/button";
+import { MarketingThemeToggle } from "@/features/marketing/marketing-theme-toggle";
 import { ABOUT_PATH, CONTACT_PATH, FEATURES_PATH } from "@/lib/paths";
 
 export const MARKETING_LINKS: ReadonlyArray<{ label: string; to: string }> = [
@@ -29,7 +29,7 @@ export function MarketingHeader() {
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-1">
-          <ThemeToggle />
+          <MarketingThemeToggle />
           {isLoading ? null : isAuthenticated ? (
             <Button asChild>
               <Link to="/dashboard">Dashboard</Link>

@@ -1,0 +1,134 @@
+/**
+ * The JavaScript a visitor downloads for the landing page (/) and for the dashboard home
+ * (/dashboard), gzipped, against the targets of issue 7: 100 KB and 250 KB.
+ *
+ *   npx tsx bench/bundle-size.ts              builds with vite into bench/.out/bundle, then measures
+ *   npx tsx bench/bundle-size.ts --dist DIR   measures an existing build (made with --manifest)
+ *
+ * A route's JavaScript is the entry chunk plus the route's code-split chunks (TanStack's
+ * autoCodeSplitting: `src/routes/…tsx?tsr-split=…`), each with every chunk it imports statically,
+ * counted once. Dynamic imports inside those chunks are not counted: they load later, on demand.
+ * Sizes are gzip at zlib's default level, as a web server typically serves them. Exits 1 when a
+ * route is over its target.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { build } from "vite";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const KB = 1024;
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+interface RouteTarget {
+  label: string;
+  path: string;
+  /** Route files whose split chunks load for this page (layouts first). */
+  routeFiles: string[];
+  targetKb: number;
+}
+
+const ROUTES: RouteTarget[] = [
+  { label: "landing", path: "/", routeFiles: ["src/routes/index.tsx"], targetKb: 100 },
+  {
+    label: "dashboard",
+    path: "/dashboard",
+    routeFiles: ["src/routes/_authenticated.tsx", "src/routes/_authenticated/dashboard/index.tsx"],
+    targetKb: 250,
+  },
+];
+
+function parseArgs(argv: string[]): { dist: string | null } {
+  const index = argv.indexOf("--dist");
+  if (index === -1) return { dist: null };
+  const value = argv[index + 1];
+  if (!value) throw new Error("--dist needs a directory");
+  return { dist: path.resolve(value) };
+}
+
+async function buildApp(outDir: string): Promise<void> {
+  await build({
+    root: ROOT,
+    configFile: path.join(ROOT, "vite.config.ts"),
+    logLevel: "warn",
+    build: { outDir, emptyOutDir: true, manifest: true },
+  });
+}
+
+function readManifest(dist: string): Manifest {
+  const file = path.join(dist, ".vite", "manifest.json");
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Manifest;
+  } catch {
+    throw new Error(`No manifest at ${file}: build with \`vite build --manifest\` or run without --dist.`);
+  }
+}
+
+/** The manifest keys of a chunk and everything it imports statically. */
+function staticClosure(manifest: Manifest, keys: string[]): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...keys];
+  while (stack.length > 0) {
+    const key = stack.pop()!;
+    if (seen.has(key)) continue;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`Manifest has no chunk ${key}`);
+    seen.add(key);
+    stack.push(...(chunk.imports ?? []));
+  }
+  return seen;
+}
+
+function gzipBytes(dist: string, file: string): number {
+  return gzipSync(readFileSync(path.join(dist, file))).length;
+}
+
+function measure(dist: string, manifest: Manifest, route: RouteTarget) {
+  const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry);
+  if (entries.length !== 1) throw new Error(`Expected one entry chunk, found ${entries.length}`);
+  const splitChunks = Object.keys(manifest).filter((key) => route.routeFiles.some((file) => key.startsWith(`${file}?tsr-split`)));
+  const missing = route.routeFiles.filter((file) => !splitChunks.some((key) => key.startsWith(file)));
+  if (missing.length > 0) throw new Error(`No code-split chunk for ${missing.join(", ")} (is autoCodeSplitting on?)`);
+  const closure = staticClosure(manifest, [entries[0]![0], ...splitChunks]);
+  const files = [...closure].map((key) => manifest[key]!.file).filter((file) => file.endsWith(".js"));
+  const sizes = files.map((file) => ({ file, gzip: gzipBytes(dist, file) })).sort((a, b) => b.gzip - a.gzip);
+  const css = new Set([...closure].flatMap((key) => manifest[key]!.css ?? []));
+  return {
+    totalGzip: sizes.reduce((sum, entry) => sum + entry.gzip, 0),
+    cssGzip: [...css].reduce((sum, file) => sum + gzipBytes(dist, file), 0),
+    sizes,
+  };
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+async function main() {
+  const { dist: given } = parseArgs(process.argv.slice(2));
+  const dist = given ?? path.join(ROOT, "bench", ".out", "bundle");
+  if (!given) await buildApp(dist);
+  const manifest = readManifest(dist);
+  let over = false;
+  for (const route of ROUTES) {
+    const { totalGzip, cssGzip, sizes } = measure(dist, manifest, route);
+    const ok = totalGzip <= route.targetKb * KB;
+    over ||= !ok;
+    console.log(
+      `${route.label.padEnd(10)} ${route.path.padEnd(11)} JS ${kb(totalGzip).padStart(9)} gzip  target ${route.targetKb} KB  ${ok ? "ok" : "OVER"}` +
+        `   (ratio ${(totalGzip / (route.targetKb * KB)).toFixed(2)}; CSS ${kb(cssGzip)} not counted)`,
+    );
+    for (const { file, gzip } of sizes.slice(0, 8)) console.log(`    ${kb(gzip).padStart(9)}  ${file}`);
+    if (sizes.length > 8) console.log(`    … ${sizes.length - 8} more chunks`);
+  }
+  process.exitCode = over ? 1 : 0;
+}
+
+await main();

@@ -1,0 +1,70 @@
+// Billing & Credits (spec part 2 §2, §7, §9): the caller's 20 newest payments, 50 newest credit
+// transactions and completed-test count. Only the owner's rows, through the by_user indexes.
+import { v } from "convex/values";
+import { userQuery } from "./functions";
+import { creditTransactionType, paymentStatus } from "./validators";
+
+export const PAYMENTS_LOADED = 20;
+export const CREDIT_TRANSACTIONS_LOADED = 50;
+
+export const overview = userQuery({
+  args: {},
+  returns: v.object({
+    payments: v.array(
+      v.object({
+        _id: v.id("payments"),
+        createdAt: v.number(),
+        completedAt: v.optional(v.number()),
+        amountCents: v.number(),
+        currency: v.string(),
+        status: paymentStatus,
+        testId: v.optional(v.id("tests")),
+        testName: v.string(),
+      }),
+    ),
+    creditTransactions: v.array(
+      v.object({
+        _id: v.id("creditTransactions"),
+        createdAt: v.number(),
+        type: creditTransactionType,
+        amountCents: v.number(),
+        description: v.string(),
+        testId: v.optional(v.id("tests")),
+      }),
+    ),
+    testsCompleted: v.number(),
+  }),
+  handler: async (ctx) => {
+    const payments = await ctx.db
+      .query("payments")
+      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
+      .order("desc")
+      .take(PAYMENTS_LOADED);
+    const transactions = await ctx.db
+      .query("creditTransactions")
+      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
+      .order("desc")
+      .take(CREDIT_TRANSACTIONS_LOADED);
+    return {
+      payments: payments.map((payment) => ({
+        _id: payment._id,
+        createdAt: payment._creationTime,
+        completedAt: payment.completedAt,
+        amountCents: payment.amountCents,
+        currency: payment.currency,
+        status: payment.status,
+        testId: payment.testId,
+        testName: payment.testName,
+      })),
+      creditTransactions: transactions.map((entry) => ({
+        _id: entry._id,
+        createdAt: entry._creationTime,
+        type: entry.type,
+        amountCents: entry.amountCents,
+        description: entry.description,
+        testId: entry.testId,
+      })),
+      testsCompleted: ctx.user.completedTestCount ?? 0,
+    };
+  },
+});

@@ -1,0 +1,122 @@
+// @vitest-environment node
+// The dashboard home: figures from the user's counters (kept as tests end and payments settle),
+// bounded lists, and only the caller's rows.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startGateway } from "../dev/gateway/server";
+import { api } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { settlePayment } from "./model/payments";
+import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+
+const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
+const EVALUATORS = ["google/gemini-2.0-flash-001"];
+let gateway: Awaited<ReturnType<typeof startGateway>>;
+
+beforeAll(async () => {
+  gateway = await startGateway({ port: 0, latencyScale: 0 });
+  process.env.GATEWAY_BASE_URL = gateway.url;
+  process.env.OPENROUTER_API_KEY = "dev-gateway-key";
+  process.env.GATEWAY_BACKOFF_SCALE = "0";
+  delete process.env.STRIPE_SECRET_KEY;
+});
+afterAll(async () => {
+  await gateway.close();
+});
+
+async function waitForEnd(t: TestConvex, testId: Id<"tests">) {
+  const started = Date.now();
+  for (;;) {
+    const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+    if (test.status === "completed" || test.status === "failed" || test.status === "cancelled") {
+      await t.finishInProgressScheduledFunctions();
+      return (await t.run(async (ctx) => (await ctx.db.get("tests", testId))!));
+    }
+    if (Date.now() - started > 20_000) throw new Error(`test still ${test.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("dashboard home", () => {
+  test("a new user gets zeros and empty lists", async () => {
+    const t = newTest();
+    const ada = await createUser(t, "ada@example.com");
+    expect(await ada.as.query(api.dashboard.home, {})).toEqual({
+      stats: { totalTests: 0, completedTests: 0, totalSpentCents: 0, averageSpentCents: 0, responses: 0, evaluations: 0, savedAssets: 0 },
+      recentTests: [],
+      personas: { total: 0, items: [] },
+      topics: { total: 0, items: [] },
+      activity: [],
+    });
+  });
+
+  test("completed runs, cancels and payments move the figures; lists are bounded and newest first", async () => {
+    const t = newTest();
+    await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
+    const ada = await createUser(t, "ada@example.com");
+    const bob = await createUser(t, "bob@example.com");
+
+    const first = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration(GENERATORS, EVALUATORS) });
+    const finished = await waitForEnd(t, first.testId);
+    expect(finished.status).toBe("completed");
+
+    // A test held in the queue, then cancelled: counted as a test, not as completed.
+    await t.run((ctx) => ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 }));
+    const second = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS, { name: "Held back" }),
+    });
+    await ada.as.mutation(api.tests.cancel, { testId: second.testId });
+
+    // A settled payment of $4.00 (as the Stripe webhook settles it).
+    await t.run(async (ctx) => {
+      const paymentId = await ctx.db.insert("payments", {
+        userId: ada.userId,
+        testId: second.testId,
+        testName: "Held back",
+        amountCents: 400,
+        currency: "usd",
+        status: "pending",
+      });
+      await settlePayment(ctx, (await ctx.db.get("payments", paymentId))!, 400);
+    });
+
+    for (let index = 0; index < 7; index++) {
+      await ada.as.mutation(api.personas.create, { name: `Persona ${index}`, description: "D", systemPrompt: "S" });
+    }
+    await ada.as.mutation(api.topics.create, { title: "Coffee", description: "D", prompt: "P" });
+    for (let index = 0; index < 10; index++) {
+      await ada.as.mutation(api.tests.create, {
+        configuration: sampleConfiguration(GENERATORS, EVALUATORS, { name: `Queued ${index}` }),
+      });
+    }
+
+    const home = await ada.as.query(api.dashboard.home, {});
+    expect(home.stats).toEqual({
+      totalTests: 12,
+      completedTests: 1,
+      totalSpentCents: 400,
+      averageSpentCents: Math.round(400 / 12),
+      responses: finished.responsesCount,
+      evaluations: finished.evaluationsCount,
+      savedAssets: 8,
+    });
+    expect(finished.responsesCount).toBeGreaterThan(0);
+    expect(finished.evaluationsCount).toBeGreaterThan(0);
+    expect(home.recentTests).toHaveLength(10);
+    expect(home.recentTests[0]).toMatchObject({ name: "Queued 9", status: "pending", modelCount: 2 });
+    expect(home.recentTests.map((row) => row.createdAt)).toEqual([...home.recentTests.map((row) => row.createdAt)].sort((a, b) => b - a));
+    expect(home.personas.total).toBe(7);
+    expect(home.personas.items.map((persona) => persona.name)).toEqual(["Persona 6", "Persona 5", "Persona 4", "Persona 3", "Persona 2"]);
+    expect(home.topics).toMatchObject({ total: 1, items: [{ title: "Coffee", prompt: "P" }] });
+    expect(home.activity.length).toBeLessThanOrEqual(8);
+    expect(home.activity.map((entry) => entry.at)).toEqual([...home.activity.map((entry) => entry.at)].sort((a, b) => b - a));
+    // Activity draws on 5 tests, 3 personas and 3 topics (spec part 1 §9).
+    expect(home.activity.filter((entry) => entry.kind === "persona_saved").length).toBeLessThanOrEqual(3);
+    expect(home.activity.filter((entry) => entry.kind.startsWith("test_")).length).toBeLessThanOrEqual(5);
+
+    // Another user sees none of it.
+    const other = await bob.as.query(api.dashboard.home, {});
+    expect(other.stats.totalTests).toBe(0);
+    expect(other.recentTests).toEqual([]);
+    expect(other.personas.total).toBe(0);
+  });
+});

@@ -1,0 +1,177 @@
+// The dashboard home (spec part 1 §2) in one live query. Every read is bounded: the figures come
+// from counters on the user row, the lists from the newest few rows of an index (spec part 1 §9:
+// 10 recent tests; activity from 5 tests, 3 personas and 3 topics).
+import { v, type Infer } from "convex/values";
+import type { Doc } from "./_generated/dataModel";
+import { userQuery } from "./functions";
+import { MAX_SAVED_PERSONAS } from "./personas";
+import { MAX_SAVED_TOPICS } from "./topics";
+import { testStatus } from "./validators";
+
+export const RECENT_TESTS_LOADED = 10;
+export const SAVED_ASSETS_SHOWN = 5;
+export const ACTIVITY_TESTS = 5;
+export const ACTIVITY_PERSONAS = 3;
+export const ACTIVITY_TOPICS = 3;
+export const ACTIVITY_SHOWN = 8;
+
+const personaView = v.object({
+  _id: v.id("personas"),
+  name: v.string(),
+  description: v.string(),
+  systemPrompt: v.string(),
+  updatedAt: v.number(),
+});
+
+const topicView = v.object({
+  _id: v.id("topics"),
+  title: v.string(),
+  description: v.string(),
+  prompt: v.string(),
+  updatedAt: v.number(),
+});
+
+const activityKind = v.union(
+  v.literal("test_completed"),
+  v.literal("test_failed"),
+  v.literal("test_cancelled"),
+  v.literal("test_running"),
+  v.literal("test_created"),
+  v.literal("persona_saved"),
+  v.literal("topic_saved"),
+);
+
+const activityEntry = v.object({
+  id: v.string(),
+  kind: activityKind,
+  title: v.string(),
+  at: v.number(),
+  testId: v.optional(v.id("tests")),
+});
+
+function testActivity(test: Doc<"tests">) {
+  switch (test.status) {
+    case "completed":
+      return { kind: "test_completed" as const, at: test.completedAt ?? test._creationTime };
+    case "failed":
+      return { kind: "test_failed" as const, at: test.completedAt ?? test._creationTime };
+    case "cancelled":
+      return { kind: "test_cancelled" as const, at: test.completedAt ?? test._creationTime };
+    case "running":
+      return { kind: "test_running" as const, at: test.startedAt ?? test._creationTime };
+    default:
+      return { kind: "test_created" as const, at: test._creationTime };
+  }
+}
+
+export const home = userQuery({
+  args: {},
+  returns: v.object({
+    stats: v.object({
+      totalTests: v.number(),
+      completedTests: v.number(),
+      totalSpentCents: v.number(),
+      averageSpentCents: v.number(),
+      responses: v.number(),
+      evaluations: v.number(),
+      savedAssets: v.number(),
+    }),
+    recentTests: v.array(
+      v.object({
+        _id: v.id("tests"),
+        name: v.string(),
+        status: testStatus,
+        modelCount: v.number(),
+        createdAt: v.number(),
+      }),
+    ),
+    personas: v.object({ total: v.number(), items: v.array(personaView) }),
+    topics: v.object({ total: v.number(), items: v.array(topicView) }),
+    activity: v.array(activityEntry),
+  }),
+  handler: async (ctx) => {
+    const user = ctx.user;
+    const tests = await ctx.db
+      .query("tests")
+      .withIndex("by_user", (q) => q.eq("userId", user._id))
+      .order("desc")
+      .take(RECENT_TESTS_LOADED);
+    // Counting needs the rows; saved assets are capped per user, so this stays bounded.
+    const personas = await ctx.db
+      .query("personas")
+      .withIndex("by_user", (q) => q.eq("userId", user._id))
+      .order("desc")
+      .take(MAX_SAVED_PERSONAS);
+    const topics = await ctx.db
+      .query("topics")
+      .withIndex("by_user", (q) => q.eq("userId", user._id))
+      .order("desc")
+      .take(MAX_SAVED_TOPICS);
+
+    const totalTests = user.testCount ?? 0;
+    const totalSpentCents = user.totalSpentCents ?? 0;
+
+    const activity: Infer<typeof activityEntry>[] = [
+      ...tests.slice(0, ACTIVITY_TESTS).map((test) => ({
+        id: `test:${test._id}`,
+        title: test.name || "Unnamed Test",
+        testId: test._id,
+        ...testActivity(test),
+      })),
+      ...personas.slice(0, ACTIVITY_PERSONAS).map((persona) => ({
+        id: `persona:${persona._id}`,
+        kind: "persona_saved" as const,
+        title: persona.name,
+        at: persona.updatedAt,
+      })),
+      ...topics.slice(0, ACTIVITY_TOPICS).map((topic) => ({
+        id: `topic:${topic._id}`,
+        kind: "topic_saved" as const,
+        title: topic.title,
+        at: topic.updatedAt,
+      })),
+    ]
+      .sort((a, b) => b.at - a.at)
+      .slice(0, ACTIVITY_SHOWN);
+
+    return {
+      stats: {
+        totalTests,
+        completedTests: user.completedTestCount ?? 0,
+        totalSpentCents,
+        averageSpentCents: totalTests > 0 ? Math.round(totalSpentCents / totalTests) : 0,
+        responses: user.responseCount ?? 0,
+        evaluations: user.evaluationCount ?? 0,
+        savedAssets: personas.length + topics.length,
+      },
+      recentTests: tests.map((test) => ({
+        _id: test._id,
+        name: test.name,
+        status: test.status,
+        modelCount: test.configuration.generatorModels.length,
+        createdAt: test._creationTime,
+      })),
+      personas: {
+        total: personas.length,
+        items: personas.slice(0, SAVED_ASSETS_SHOWN).map((persona) => ({
+          _id: persona._id,
+          name: persona.name,
+          description: persona.description,
+          systemPrompt: persona.systemPrompt,
+          updatedAt: persona.updatedAt,
+        })),
+      },
+      topics: {
+        total: topics.length,
+        items: topics.slice(0, SAVED_ASSETS_SHOWN).map((topic) => ({
+          _id: topic._id,
+          title: topic.title,
+          description: topic.description,
+          prompt: topic.prompt,
+          updatedAt: topic.updatedAt,
+        })),
+      },
+      activity,
+    };
+  },
+});

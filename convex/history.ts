@@ -1,0 +1,50 @@
+// The history list (spec part 2 §2 history screen): the caller's newest tests as compact rows —
+// only what a row shows, never configurations or answers — so it stays quick for hundreds of tests.
+import { v } from "convex/values";
+import { userQuery } from "./functions";
+import { testStatus } from "./validators";
+
+/** Newest tests listed; search and filters run over these in the browser. */
+export const HISTORY_LIMIT = 500;
+
+export const list = userQuery({
+  args: {},
+  returns: v.object({
+    tests: v.array(
+      v.object({
+        _id: v.id("tests"),
+        _creationTime: v.number(),
+        name: v.string(),
+        status: testStatus,
+        taskType: v.string(),
+        startedAt: v.optional(v.number()),
+        completedAt: v.optional(v.number()),
+        totalCostUsd: v.number(),
+        topPerformers: v.array(v.string()),
+      }),
+    ),
+    /** All of the caller's tests, which may exceed the rows listed. */
+    total: v.number(),
+  }),
+  handler: async (ctx) => {
+    const rows = await ctx.db
+      .query("tests")
+      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
+      .order("desc")
+      .take(HISTORY_LIMIT);
+    return {
+      tests: rows.map((test) => ({
+        _id: test._id,
+        _creationTime: test._creationTime,
+        name: test.name,
+        status: test.status,
+        taskType: test.taskType,
+        ...(test.startedAt === undefined ? {} : { startedAt: test.startedAt }),
+        ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
+        totalCostUsd: test.totalCostUsd,
+        topPerformers: test.resultsSummary?.analysisSummary.topPerformers.slice(0, 3) ?? [],
+      })),
+      total: Math.max(rows.length, ctx.user.testCount ?? 0),
+    };
+  },
+});

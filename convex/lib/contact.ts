@@ -1,0 +1,64 @@
+// The contact form's rules (spec part 2 §5), shared by the form and the mutation.
+import type { Problem } from "./types";
+
+export const CONTACT_SUBJECTS = [
+  "General Inquiry",
+  "Technical Support",
+  "Billing Question",
+  "Feature Request",
+  "Bug Report",
+  "Partnership",
+  "Other",
+] as const;
+export type ContactSubject = (typeof CONTACT_SUBJECTS)[number];
+
+/** The counter shows n/1000; no hard limit at 1000 (spec), only a sane server maximum. */
+export const CONTACT_MESSAGE_COUNTER = 1000;
+export const CONTACT_LIMITS = { maxNameLength: 100, maxEmailLength: 254, maxMessageLength: 5000 } as const;
+
+/** Per sender email: at most this many messages in the window. */
+export const CONTACT_RATE_LIMIT = { messages: 3, windowMs: 10 * 60 * 1000 } as const;
+
+export const CONTACT_MESSAGES = {
+  nameRequired: "Please enter your name.",
+  nameTooLong: `Name must be ${CONTACT_LIMITS.maxNameLength} characters or fewer.`,
+  emailRequired: "Please enter your email address.",
+  emailInvalid: "Please enter a valid email address.",
+  subjectRequired: "Please choose a subject.",
+  messageRequired: "Please enter a message.",
+  messageTooLong: `Message must be ${CONTACT_LIMITS.maxMessageLength.toLocaleString("en-US")} characters or fewer.`,
+  rateLimited: "You have sent several messages in the last few minutes. Please wait 10 minutes before sending another.",
+} as const;
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isContactSubject(value: string): value is ContactSubject {
+  return (CONTACT_SUBJECTS as readonly string[]).includes(value);
+}
+
+export interface ContactInput {
+  readonly name: string;
+  readonly email: string;
+  readonly subject: string;
+  readonly message: string;
+}
+
+/** Every problem of the form, one per field at most, in field order. Lengths count trimmed text. */
+export function validateContact(input: ContactInput): Problem[] {
+  const problems: Problem[] = [];
+  const name = input.name.trim();
+  const email = input.email.trim();
+  const message = input.message.trim();
+  if (!name) problems.push({ field: "name", message: CONTACT_MESSAGES.nameRequired });
+  else if (name.length > CONTACT_LIMITS.maxNameLength) problems.push({ field: "name", message: CONTACT_MESSAGES.nameTooLong });
+  if (!email) problems.push({ field: "email", message: CONTACT_MESSAGES.emailRequired });
+  else if (email.length > CONTACT_LIMITS.maxEmailLength || !EMAIL_PATTERN.test(email)) {
+    problems.push({ field: "email", message: CONTACT_MESSAGES.emailInvalid });
+  }
+  if (!isContactSubject(input.subject)) problems.push({ field: "subject", message: CONTACT_MESSAGES.subjectRequired });
+  if (!message) problems.push({ field: "message", message: CONTACT_MESSAGES.messageRequired });
+  else if (message.length > CONTACT_LIMITS.maxMessageLength) {
+    problems.push({ field: "message", message: CONTACT_MESSAGES.messageTooLong });
+  }
+  return problems;
+}

@@ -1,0 +1,422 @@
+// The admin powers over jobs and accounts (spec part 2 §4, §6): retry, cancel, force restart and
+// account deletion. Job state changes go through setJobStatus so the counters stay right; test
+// deletion is model/testDeletion.ts's cascade.
+import { internal } from "../_generated/api";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { fail } from "../functions";
+import { canCancelJob, canRetryJob } from "../lib/jobAnalysis";
+import { initialProgress } from "../lib/progress";
+import { incrementCounter } from "./counters";
+import { deleteJob, setJobStatus } from "./jobs";
+import { deleteTest } from "./testDeletion";
+import { forgetTestStats, recordTestEnded } from "./userStats";
+
+/** Rows deleted per transaction by the restart and account cleanups. */
+export const CLEANUP_BATCH_SIZE = 1000;
+
+type TestStatus = Doc<"tests">["status"];
+
+function hasEnded(status: TestStatus): status is "completed" | "failed" | "cancelled" {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+export async function requireJob(ctx: MutationCtx, jobId: Id<"jobs">): Promise<Doc<"jobs">> {
+  const job = await ctx.db.get("jobs", jobId);
+  if (!job) fail("NOT_FOUND", "Job not found");
+  return job;
+}
+
+async function requireTestOf(ctx: MutationCtx, job: Doc<"jobs">): Promise<Doc<"tests">> {
+  const test = await ctx.db.get("tests", job.testId);
+  if (!test) fail("NOT_FOUND", "The job's test no longer exists. Delete the job instead.");
+  return test;
+}
+
+/**
+ * An ended test that runs again no longer counts on its owner's home figures; it is counted
+ * again when it ends. (forgetTestStats also drops it from the test count, which it stays in.)
+ */
+async function reopenTest(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
+  if (!hasEnded(test.status)) return;
+  await forgetTestStats(ctx, test);
+  const owner = await ctx.db.get("users", test.userId);
+  if (owner) await ctx.db.patch("users", owner._id, { testCount: (owner.testCount ?? 0) + 1 });
+}
+
+/** The cron's stuck-job alerts of a job are settled once an admin has acted on it. */
+async function resolveAlertsOf(ctx: MutationCtx, jobId: Id<"jobs">): Promise<void> {
+  const open = await ctx.db
+    .query("alerts")
+    .withIndex("by_job", (q) => q.eq("jobId", jobId))
+    .take(100); // one per stuck episode of this job
+  for (const alert of open) if (!alert.resolved) await ctx.db.patch("alerts", alert._id, { resolved: true });
+}
+
+/** A job whose previous run is still being cleared by a force restart. */
+function isRestarting(job: Doc<"jobs">): boolean {
+  const data = job.progressData as { restartToken?: unknown } | undefined;
+  return typeof data?.restartToken === "string";
+}
+
+// ---------------------------------------------------------------- retry
+
+/**
+ * Failed or cancelled job → queued again with one more retry. The test's failed and cancelled
+ * calls go back to pending with fresh attempts and their failures leave the test's counters,
+ * so the pipeline picks up where the run stopped; what succeeded is kept.
+ */
+export async function retryJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
+  if (!canRetryJob(job.status)) fail("CONFLICT", "Only a failed or cancelled job can be retried.");
+  if (isRestarting(job)) fail("CONFLICT", "This job's previous run is still being cleared. Try again in a moment.");
+  const test = await requireTestOf(ctx, job);
+
+  let finishedCalls = 0;
+  let failedCalls = 0;
+  let missingResponses = 0;
+  let missingEvaluations = 0;
+  for (const status of ["failed", "cancelled"] as const) {
+    const calls = await ctx.db
+      .query("calls")
+      .withIndex("by_test_status", (q) => q.eq("testId", test._id).eq("status", status))
+      .take(CLEANUP_BATCH_SIZE * 2); // a test has at most LIMITS.maxCallsPerTest (2000) calls
+    for (const call of calls) {
+      // A failed call was counted as finished and failed with its answers or ratings missing;
+      // a cancelled one (test stopped while it was out) was never counted.
+      if (status === "failed") {
+        finishedCalls++;
+        failedCalls++;
+        if (call.kind === "generate") missingResponses += call.answersWanted ?? test.configuration.responsesPerTopic;
+        else missingEvaluations += call.responseIds?.length ?? 0;
+      }
+      await ctx.db.patch("calls", call._id, {
+        status: "pending",
+        attempts: 0,
+        error: undefined,
+        leaseId: undefined,
+        leaseExpiresAt: undefined,
+      });
+    }
+  }
+
+  await reopenTest(ctx, test);
+  const now = Date.now();
+  await ctx.db.patch("tests", test._id, {
+    status: "pending",
+    finishedCalls: Math.max(0, test.finishedCalls - finishedCalls),
+    failedCalls: Math.max(0, test.failedCalls - failedCalls),
+    missingResponses: Math.max(0, test.missingResponses - missingResponses),
+    missingEvaluations: Math.max(0, test.missingEvaluations - missingEvaluations),
+    activeWorkers: 0,
+    completedAt: undefined,
+    errorMessage: undefined,
+    resultsSummary: undefined,
+    lastProgressAt: now,
+    progress: { currentPhase: "Queued for retry", percentage: test.progress.percentage },
+  });
+  await setJobStatus(ctx, job, "queued", {
+    retryCount: job.retryCount + 1,
+    errorMessage: undefined,
+    startedAt: undefined,
+    completedAt: undefined,
+  });
+  await resolveAlertsOf(ctx, job._id);
+  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+}
+
+// ---------------------------------------------------------------- cancel
+
+/** Queued or processing job → cancelled, with its test, as the owner's Stop Test does. */
+export async function cancelJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
+  if (!canCancelJob(job.status)) fail("CONFLICT", "Only a queued or processing job can be cancelled.");
+  const now = Date.now();
+  const test = await ctx.db.get("tests", job.testId);
+  if (test && !hasEnded(test.status)) {
+    await ctx.db.patch("tests", test._id, {
+      status: "cancelled",
+      completedAt: now,
+      activeWorkers: 0,
+      progress: { currentPhase: "Cancelled", percentage: 0 },
+    });
+    await recordTestEnded(ctx, test, "cancelled");
+  }
+  await setJobStatus(ctx, job, "cancelled", { completedAt: now, errorMessage: "Cancelled by an admin" });
+  await resolveAlertsOf(ctx, job._id);
+  // Workers stop at their next claim; the freed slot starts the next queued job.
+  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+}
+
+// ---------------------------------------------------------------- force restart
+
+/**
+ * Deletes up to `budget` rows of a test's previous run (evaluations, responses, calls, model
+ * stats). Returns true when none are left.
+ */
+export async function clearRunBatch(ctx: MutationCtx, testId: Id<"tests">, budget: number): Promise<boolean> {
+  let left = budget;
+  const evaluations = await ctx.db
+    .query("evaluations")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(left);
+  for (const row of evaluations) await ctx.db.delete("evaluations", row._id);
+  left -= evaluations.length;
+  if (left <= 0) return false;
+
+  const responses = await ctx.db
+    .query("responses")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(left);
+  for (const row of responses) await ctx.db.delete("responses", row._id);
+  left -= responses.length;
+  if (left <= 0) return false;
+
+  const calls = await ctx.db
+    .query("calls")
+    .withIndex("by_test_status", (q) => q.eq("testId", testId))
+    .take(left);
+  for (const row of calls) await ctx.db.delete("calls", row._id);
+  left -= calls.length;
+  if (left <= 0) return false;
+
+  const stats = await ctx.db
+    .query("modelStats")
+    .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+    .take(left);
+  for (const row of stats) await ctx.db.delete("modelStats", row._id);
+  return stats.length < left;
+}
+
+/** Spec part 2 §4: queued, error cleared, retry count 0, no start or completion, empty progress. */
+async function queueRestartedJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
+  await setJobStatus(ctx, job, "queued", {
+    errorMessage: undefined,
+    retryCount: 0,
+    startedAt: undefined,
+    completedAt: undefined,
+    progressData: {},
+  });
+  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+}
+
+/**
+ * Runs a job again from nothing: the test's previous results are deleted and its counters
+ * zeroed, then the job is queued as spec part 2 §4 says. A large test is cleared over several
+ * transactions; meanwhile the job holds a processing slot (so dispatch cannot start it on
+ * half-deleted rows) and its progress data says it is restarting.
+ */
+export async function forceRestartJob(
+  ctx: MutationCtx,
+  job: Doc<"jobs">,
+  budget: number = CLEANUP_BATCH_SIZE,
+): Promise<void> {
+  if (job.status === "pending_payment") fail("CONFLICT", "This job is waiting for payment and cannot be restarted.");
+  if (isRestarting(job)) fail("CONFLICT", "This job is already restarting.");
+  const test = await requireTestOf(ctx, job);
+  await reopenTest(ctx, test);
+  const now = Date.now();
+  // Workers of the old run stop at their next claim, and results they bring back are dropped.
+  await ctx.db.patch("tests", test._id, {
+    status: "pending",
+    progress: { currentPhase: initialProgress(test.configuration).phase, percentage: 0 },
+    responsesCount: 0,
+    evaluationsCount: 0,
+    missingResponses: 0,
+    missingEvaluations: 0,
+    failedCalls: 0,
+    activeWorkers: 0,
+    totalCalls: 0,
+    finishedCalls: 0,
+    totalCostUsd: 0,
+    totalLatencyMs: 0,
+    totalTokens: 0,
+    resultsSummary: undefined,
+    errorMessage: undefined,
+    lastCallError: undefined,
+    startedAt: undefined,
+    completedAt: undefined,
+    lastProgressAt: now,
+  });
+  await resolveAlertsOf(ctx, job._id);
+  if (await clearRunBatch(ctx, test._id, budget)) {
+    await queueRestartedJob(ctx, job);
+    return;
+  }
+  const restartToken = `${job._id}:${now}`;
+  await setJobStatus(ctx, job, "processing", {
+    errorMessage: undefined,
+    retryCount: 0,
+    startedAt: now,
+    completedAt: undefined,
+    progressData: { phase: "Restarting", details: "Clearing the previous run's results", restartToken },
+  });
+  await ctx.scheduler.runAfter(0, internal.admin.continueRestart, { jobId: job._id, restartToken, budget });
+}
+
+/** One more batch of a force restart's cleanup; the last one queues the job. */
+export async function continueRestart(
+  ctx: MutationCtx,
+  jobId: Id<"jobs">,
+  restartToken: string,
+  budget: number,
+): Promise<void> {
+  const job = await ctx.db.get("jobs", jobId);
+  if (!job) return; // deleted with its test: that cascade removes the rows
+  const test = await ctx.db.get("tests", job.testId);
+  const done = test ? await clearRunBatch(ctx, test._id, budget) : true;
+  if (!done) {
+    await ctx.scheduler.runAfter(0, internal.admin.continueRestart, { jobId, restartToken, budget });
+    return;
+  }
+  const data = job.progressData as { restartToken?: unknown } | undefined;
+  if (data?.restartToken !== restartToken) return;
+  // Cancelled (or otherwise moved) while clearing: it stays where the admin put it.
+  if (job.status !== "processing" || !test) {
+    await ctx.db.patch("jobs", job._id, { progressData: {} });
+    return;
+  }
+  await queueRestartedJob(ctx, job);
+}
+
+// ---------------------------------------------------------------- priority
+
+export const PRIORITY_RANGE = { min: -1000, max: 1000 } as const;
+
+export async function setJobPriority(ctx: MutationCtx, job: Doc<"jobs">, priority: number): Promise<void> {
+  if (!Number.isInteger(priority) || priority < PRIORITY_RANGE.min || priority > PRIORITY_RANGE.max) {
+    fail(
+      "INVALID_INPUT",
+      `Priority must be a whole number from ${PRIORITY_RANGE.min} to ${PRIORITY_RANGE.max}.`,
+      { field: "priority" },
+    );
+  }
+  await ctx.db.patch("jobs", job._id, { priority });
+  // A higher priority may now win a free slot.
+  if (job.status === "queued") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+}
+
+// ---------------------------------------------------------------- delete
+
+/** The job and its test with every row of the test (money records are kept). */
+export async function deleteJobWithTest(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
+  const test = await ctx.db.get("tests", job.testId);
+  if (test) {
+    await deleteTest(ctx, test); // deletes the job, its alerts, and schedules the children
+    return;
+  }
+  await resolveAlertsOf(ctx, job._id);
+  const alerts = await ctx.db
+    .query("alerts")
+    .withIndex("by_job", (q) => q.eq("jobId", job._id))
+    .take(100);
+  for (const alert of alerts) await ctx.db.delete("alerts", alert._id);
+  await deleteJob(ctx, job);
+  if (job.status === "processing") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+}
+
+// ---------------------------------------------------------------- admin rights
+
+/** Grants or removes admin rights; the last admin keeps theirs. */
+export async function setAdmin(ctx: MutationCtx, caller: Doc<"users">, userId: Id<"users">, isAdmin: boolean) {
+  const user = await ctx.db.get("users", userId);
+  if (!user) fail("NOT_FOUND", "User not found.");
+  if ((user.isAdmin === true) === isAdmin) return;
+  if (!isAdmin) {
+    const admins = await ctx.db
+      .query("users")
+      .withIndex("by_admin", (q) => q.eq("isAdmin", true))
+      .take(2);
+    if (admins.length <= 1) {
+      fail(
+        "CONFLICT",
+        user._id === caller._id
+          ? "You are the only admin. Make another user an admin before removing your own admin rights."
+          : "The last admin cannot lose admin rights.",
+      );
+    }
+  }
+  await ctx.db.patch("users", userId, { isAdmin, updatedAt: Date.now() });
+}
+
+// ---------------------------------------------------------------- account deletion
+
+/**
+ * Deletes an account: the user row and its sign-in sessions go now (the account disappears and
+ * is signed out at once), the rest in batches. Payments and credit transactions are kept.
+ */
+export async function deleteUserAccount(ctx: MutationCtx, caller: Doc<"users">, userId: Id<"users">): Promise<void> {
+  if (userId === caller._id) fail("CONFLICT", "You cannot delete your own account from the admin page.");
+  const user = await ctx.db.get("users", userId);
+  if (!user) fail("NOT_FOUND", "User not found.");
+  await ctx.db.delete("users", userId);
+  await incrementCounter(ctx, "users", -1);
+  await deleteSessionsBatch(ctx, userId, 100);
+  await ctx.scheduler.runAfter(0, internal.admin.deleteUserData, { userId });
+}
+
+async function deleteSessionsBatch(ctx: MutationCtx, userId: Id<"users">, limit: number): Promise<number> {
+  const sessions = await ctx.db
+    .query("authSessions")
+    .withIndex("userId", (q) => q.eq("userId", userId))
+    .take(limit);
+  for (const session of sessions) {
+    const tokens = await ctx.db
+      .query("authRefreshTokens")
+      .withIndex("sessionId", (q) => q.eq("sessionId", session._id))
+      .take(100); // a session's refresh chain
+    for (const token of tokens) await ctx.db.delete("authRefreshTokens", token._id);
+    await ctx.db.delete("authSessions", session._id);
+  }
+  return sessions.length;
+}
+
+/** Tests deleted per run: each is a few writes now and its own batched child cleanup. */
+const TESTS_PER_RUN = 50;
+const ROWS_PER_TABLE = 200;
+
+/** One batch of a deleted account's rows. Returns true when another run is needed. */
+export async function deleteUserDataBatch(ctx: MutationCtx, userId: Id<"users">): Promise<boolean> {
+  let more = false;
+
+  const tests = await ctx.db
+    .query("tests")
+    .withIndex("by_user", (q) => q.eq("userId", userId))
+    .take(TESTS_PER_RUN);
+  for (const test of tests) await deleteTest(ctx, test);
+  if (tests.length === TESTS_PER_RUN) more = true;
+
+  // Jobs whose test is already gone.
+  const jobs = await ctx.db
+    .query("jobs")
+    .withIndex("by_user", (q) => q.eq("userId", userId))
+    .take(ROWS_PER_TABLE);
+  for (const job of jobs) {
+    if (!(await ctx.db.get("tests", job.testId))) await deleteJobWithTest(ctx, job);
+  }
+  if (jobs.length === ROWS_PER_TABLE) more = true;
+
+  for (const table of ["personas", "topics", "templates", "apiKeys"] as const) {
+    const rows = await ctx.db
+      .query(table)
+      .withIndex("by_user", (q) => q.eq("userId", userId))
+      .take(ROWS_PER_TABLE);
+    for (const row of rows) await ctx.db.delete(table, row._id);
+    if (rows.length === ROWS_PER_TABLE) more = true;
+  }
+
+  const accounts = await ctx.db
+    .query("authAccounts")
+    .withIndex("userIdAndProvider", (q) => q.eq("userId", userId))
+    .take(ROWS_PER_TABLE);
+  for (const account of accounts) {
+    const codes = await ctx.db
+      .query("authVerificationCodes")
+      .withIndex("accountId", (q) => q.eq("accountId", account._id))
+      .take(100); // outstanding one-time codes of the account
+    for (const code of codes) await ctx.db.delete("authVerificationCodes", code._id);
+    await ctx.db.delete("authAccounts", account._id);
+  }
+  if (accounts.length === ROWS_PER_TABLE) more = true;
+
+  if ((await deleteSessionsBatch(ctx, userId, ROWS_PER_TABLE)) === ROWS_PER_TABLE) more = true;
+  return more;
+}

@@ -1,0 +1,203 @@
+// What the results and shared pages show, built from a test's counters and its modelStats rows
+// (models × (personas + 1) at most) so that no query the UI subscribes to reads every response.
+import { v } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { QueryCtx } from "../_generated/server";
+import { LIMITS } from "../lib/pricing";
+import { paretoFrontier, percentileFromBuckets, personaBreakdown, rankModels, type ScoreTally } from "../lib/scoring";
+
+/** Every stats row of one test: one per model for all personas ('') and one per model × persona. */
+export const MAX_STATS_ROWS = LIMITS.maxGeneratorModels * (LIMITS.maxPersonas + 1);
+
+export const rankingValidator = v.object({
+  modelId: v.string(),
+  modelName: v.string(),
+  totalResponses: v.number(),
+  averageScore: v.number(),
+  evaluationCount: v.number(),
+});
+
+export const metricsValidator = v.object({
+  totalResponses: v.number(),
+  evaluations: v.number(),
+  /** Milliseconds per answer (0 before the first answer). */
+  averageResponseTimeMs: v.number(),
+  /** 0-1: recorded answers over expected answers. */
+  completionRate: v.number(),
+  expectedResponses: v.number(),
+  expectedEvaluations: v.number(),
+});
+
+export const modelChartValidator = v.object({
+  modelId: v.string(),
+  modelName: v.string(),
+  responses: v.number(),
+  evaluationCount: v.number(),
+  /** Null until a judge has scored the model. */
+  averageScore: v.union(v.number(), v.null()),
+  costUsd: v.number(),
+  costPerResponseUsd: v.union(v.number(), v.null()),
+  averageLatencyMs: v.union(v.number(), v.null()),
+  medianLatencyMs: v.union(v.number(), v.null()),
+  p95LatencyMs: v.union(v.number(), v.null()),
+  /** No other model is both cheaper (or as cheap) and better (or as good). */
+  onFrontier: v.boolean(),
+});
+
+export const heatmapValidator = v.object({
+  personas: v.array(v.object({ id: v.string(), name: v.string() })),
+  models: v.array(v.object({ id: v.string(), name: v.string() })),
+  cells: v.array(
+    v.object({
+      personaId: v.string(),
+      modelId: v.string(),
+      averageScore: v.union(v.number(), v.null()),
+      evaluationCount: v.number(),
+    }),
+  ),
+});
+
+export const personaBreakdownValidator = v.array(
+  v.object({ personaId: v.string(), personaName: v.string(), rankings: v.array(rankingValidator) }),
+);
+
+export async function statsRowsOf(ctx: QueryCtx, testId: Id<"tests">): Promise<Doc<"modelStats">[]> {
+  return await ctx.db
+    .query("modelStats")
+    .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+    .take(MAX_STATS_ROWS);
+}
+
+function tally(row: Doc<"modelStats">): ScoreTally {
+  return {
+    modelId: row.modelId,
+    personaId: row.personaId,
+    responses: row.responses,
+    scoreSum: row.scoreSum,
+    scoreCount: row.scoreCount,
+  };
+}
+
+export function metricsOf(test: Doc<"tests">) {
+  return {
+    totalResponses: test.responsesCount,
+    evaluations: test.evaluationsCount,
+    averageResponseTimeMs: test.responsesCount > 0 ? test.totalLatencyMs / test.responsesCount : 0,
+    completionRate: test.expectedResponses > 0 ? Math.min(1, Math.max(0, test.responsesCount / test.expectedResponses)) : 0,
+    expectedResponses: test.expectedResponses,
+    expectedEvaluations: test.expectedEvaluations,
+  };
+}
+
+/** Overall rankings, live from the all-personas rows. */
+export function rankingsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
+  return rankModels(
+    rows.filter((row) => row.personaId === "").map(tally),
+    test.configuration.generatorModels,
+  );
+}
+
+export function breakdownOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
+  return personaBreakdown(
+    rows.filter((row) => row.personaId !== "").map(tally),
+    test.configuration.personas,
+    test.configuration.generatorModels,
+  );
+}
+
+/** Per model: score, cost, latency (median and p95 from the histogram), and the cost-quality frontier. */
+export function modelChartsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
+  const rankings = rankingsOf(test, rows);
+  const overall = new Map(rows.filter((row) => row.personaId === "").map((row) => [row.modelId, row]));
+  const points = rankings.flatMap((ranking) => {
+    const row = overall.get(ranking.modelId);
+    if (!row || row.scoreCount === 0 || row.responses === 0) return [];
+    return [{ id: ranking.modelId, cost: row.costUsd / row.responses, score: ranking.averageScore }];
+  });
+  const frontier = new Set(paretoFrontier(points));
+  return rankings.map((ranking) => {
+    const row = overall.get(ranking.modelId);
+    const responses = row?.responses ?? 0;
+    return {
+      modelId: ranking.modelId,
+      modelName: ranking.modelName,
+      responses,
+      evaluationCount: ranking.evaluationCount,
+      averageScore: ranking.evaluationCount > 0 ? ranking.averageScore : null,
+      costUsd: row?.costUsd ?? 0,
+      costPerResponseUsd: row && responses > 0 ? row.costUsd / responses : null,
+      averageLatencyMs: row && responses > 0 ? row.latencyMsSum / responses : null,
+      medianLatencyMs: row ? percentileFromBuckets(row.latencyBuckets, 50) : null,
+      p95LatencyMs: row ? percentileFromBuckets(row.latencyBuckets, 95) : null,
+      onFrontier: frontier.has(ranking.modelId),
+    };
+  });
+}
+
+/** Persona × model average scores, personas in the test's order, models in ranking order. */
+export function heatmapOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
+  const models = rankingsOf(test, rows).map((ranking) => ({ id: ranking.modelId, name: ranking.modelName }));
+  const personas = test.configuration.personas.map((persona) => ({ id: persona.id, name: persona.name }));
+  const byKey = new Map(rows.filter((row) => row.personaId !== "").map((row) => [`${row.personaId}\u0000${row.modelId}`, row]));
+  const cells = personas.flatMap((persona) =>
+    models.map((model) => {
+      const row = byKey.get(`${persona.id}\u0000${model.id}`);
+      return {
+        personaId: persona.id,
+        modelId: model.id,
+        averageScore: row && row.scoreCount > 0 ? row.scoreSum / row.scoreCount : null,
+        evaluationCount: row?.scoreCount ?? 0,
+      };
+    }),
+  );
+  return { personas, models, cells };
+}
+
+/** A test the pages can show: it has models, personas and topics to lay the results out by. */
+export function isValidTest(test: Doc<"tests">): boolean {
+  const config = test.configuration;
+  return config.generatorModels.length > 0 && config.personas.length > 0 && config.topics.length > 0;
+}
+
+export function namesOf(test: Doc<"tests">) {
+  const config = test.configuration;
+  return {
+    model: new Map([...config.generatorModels, ...config.evaluatorModels].map((model) => [model.id, model.name])),
+    persona: new Map(config.personas.map((persona) => [persona.id, persona.name])),
+    topic: new Map(config.topics.map((topic) => [topic.id, topic.title])),
+  };
+}
+
+export type Names = ReturnType<typeof namesOf>;
+
+export function responseView(response: Doc<"responses">, names: Names) {
+  return {
+    _id: response._id,
+    _creationTime: response._creationTime,
+    modelId: response.modelId,
+    modelName: names.model.get(response.modelId) ?? response.modelId,
+    personaName: names.persona.get(response.personaId) ?? "Unknown persona",
+    topicTitle: names.topic.get(response.topicId) ?? "Unknown topic",
+    content: response.content,
+    tokens: response.tokens,
+    latencyMs: response.latencyMs,
+    costUsd: response.costUsd,
+    averageScore: response.scoreCount > 0 ? response.scoreSum / response.scoreCount : null,
+    evaluationCount: response.scoreCount,
+  };
+}
+
+export const responseViewValidator = v.object({
+  _id: v.id("responses"),
+  _creationTime: v.number(),
+  modelId: v.string(),
+  modelName: v.string(),
+  personaName: v.string(),
+  topicTitle: v.string(),
+  content: v.string(),
+  tokens: v.number(),
+  latencyMs: v.number(),
+  costUsd: v.number(),
+  averageScore: v.union(v.number(), v.null()),
+  evaluationCount: v.number(),
+});

@@ -1,0 +1,110 @@
+import { ConvexError } from "convex/values";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
+import { initialsOf } from "./presence";
+import { seedFinishedTest } from "./results.helpers";
+import { createUser, newTest } from "./test.helpers";
+
+async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return error instanceof ConvexError ? (error.data as { code: string }).code : String(error);
+  }
+}
+
+async function setup() {
+  const t = newTest();
+  const owner = await createUser(t, "ada.lovelace@example.com");
+  const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 2 });
+  const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
+  return { t, owner, testId, shareId };
+}
+
+const ANON = "anon-client-0001";
+const ANON_2 = "anon-client-0002";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("presence", () => {
+  test("the owner and share viewers see each other, as initials or 'anonymous viewer'", async () => {
+    const { t, owner, testId, shareId } = await setup();
+    await owner.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "owner-tab-0001" });
+    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON });
+
+    expect(await owner.as.query(api.presence.viewers, { room: `test:${testId}`, clientId: "owner-tab-0001" })).toEqual([
+      expect.objectContaining({ label: "anonymous viewer", anonymous: true }),
+    ]);
+    const seenByAnonymous = await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON });
+    expect(seenByAnonymous).toEqual([expect.objectContaining({ label: "AL", anonymous: false })]);
+    expect(JSON.stringify(seenByAnonymous)).not.toMatch(/example\.com|ada|lovelace/i);
+    expect(JSON.stringify(seenByAnonymous)).not.toContain(owner.userId);
+  });
+
+  test("anonymous callers reach a room only through an active share", async () => {
+    const { t, owner, testId, shareId } = await setup();
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON }))).toBe("NOT_FOUND");
+    expect(await t.query(api.presence.viewers, { room: `test:${testId}`, clientId: ANON })).toEqual([]);
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON }))).toBe("NOT_FOUND");
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON }))).toBe("NOT_FOUND");
+
+    await owner.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "owner-tab-0001" });
+    await owner.as.mutation(api.shares.disable, { testId });
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON }))).toBe("NOT_FOUND");
+    expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual([]);
+  });
+
+  test("another signed-in user cannot join or read the owner's room by test id", async () => {
+    const { t, testId } = await setup();
+    const other = await createUser(t, "other@example.com");
+    expect(await errorCode(other.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "other-tab-0001" }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await other.as.query(api.presence.viewers, { room: `test:${testId}` })).toEqual([]);
+  });
+
+  test("anonymous client ids must look like ours", async () => {
+    const { t, shareId } = await setup();
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: "x" }))).toBe("INVALID_INPUT");
+  });
+
+  test("a viewer who leaves is gone at once; one who vanishes is gone within 15 seconds", async () => {
+    vi.useFakeTimers();
+    const { t, owner, testId, shareId } = await setup();
+    const room = `test:${testId}`;
+    const ownerBeat = () => owner.as.mutation(api.presence.heartbeat, { room, clientId: "owner-tab-0001" });
+    await ownerBeat();
+    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON });
+    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON_2 });
+    expect(await owner.as.query(api.presence.viewers, { room, clientId: "x" })).toHaveLength(2);
+
+    await t.mutation(api.presence.leave, { room: `share:${shareId}`, clientId: ANON });
+    expect(await owner.as.query(api.presence.viewers, { room })).toHaveLength(1);
+
+    // ANON_2 closes the tab without a goodbye; the owner keeps beating.
+    for (let second = 0; second < 20; second += 5) {
+      vi.advanceTimersByTime(5_000);
+      await ownerBeat();
+    }
+    expect(await owner.as.query(api.presence.viewers, { room })).toEqual([]);
+  });
+
+  test("the cron sweeps rooms nobody beats in any more", async () => {
+    vi.useFakeTimers();
+    const { t, shareId } = await setup();
+    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON });
+    vi.advanceTimersByTime(61_000);
+    expect(await t.mutation(internal.presence.sweep, {})).toBe(1);
+    expect(await t.run(async (ctx) => (await ctx.db.query("presence").collect()).length)).toBe(0);
+  });
+
+  test("initials come from the full name, else the email's local part", () => {
+    expect(initialsOf({ fullName: "Ada Lovelace", email: "x@y.z" })).toBe("AL");
+    expect(initialsOf({ fullName: null, email: "grace.hopper@navy.mil" })).toBe("GH");
+    expect(initialsOf({ fullName: "  ", email: "linus@example.com" })).toBe("L");
+    expect(initialsOf({ email: undefined })).toBe("?");
+  });
+});

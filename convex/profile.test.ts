@@ -1,0 +1,93 @@
+// Account settings: the owner's profile only, trimmed fields, and changing the password through
+// the auth library (current password checked, other sessions signed out).
+import { ConvexError } from "convex/values";
+import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
+import { beforeAll, describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { createUser, newTest, type TestConvex } from "./test.helpers";
+
+beforeAll(async () => {
+  const keys = await generateKeyPair("RS256", { extractable: true });
+  process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");
+  process.env.JWKS = JSON.stringify({ keys: [{ use: "sig", ...(await exportJWK(keys.publicKey)) }] });
+  process.env.CONVEX_SITE_URL = "http://127.0.0.1:3211";
+  process.env.SITE_URL = "http://127.0.0.1:5173";
+});
+
+async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ConvexError) return error.data as { code?: string; message?: string; field?: string };
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+function signIn(t: TestConvex, email: string, password: string, flow: "signUp" | "signIn") {
+  return t.action(api.auth.signIn, { provider: "password", params: { email, password, flow } });
+}
+
+/** A real account with two sessions; acts through the newest. */
+async function signedUp(t: TestConvex) {
+  await signIn(t, "ada@example.com", "first-password", "signUp");
+  await signIn(t, "ada@example.com", "first-password", "signIn");
+  const sessions = await t.run((ctx) => ctx.db.query("authSessions").collect());
+  const current = sessions.at(-1)!;
+  const userId = current.userId as Id<"users">;
+  return { userId, current, as: t.withIdentity({ subject: `${userId}|${current._id}` }) };
+}
+
+describe("profile", () => {
+  test("each user reads and updates only their own profile; values are trimmed, empty saved as null", async () => {
+    const t = newTest();
+    const ada = await createUser(t, "ada@example.com");
+    const bob = await createUser(t, "bob@example.com", { fullName: "Bob" });
+    await ada.as.mutation(api.profile.update, { fullName: "  Ada Lovelace ", avatarUrl: "   " });
+    const mine = await ada.as.query(api.profile.get, {});
+    expect(mine).toMatchObject({ id: ada.userId, email: "ada@example.com", fullName: "Ada Lovelace", avatarUrl: null });
+    expect(await bob.as.query(api.profile.get, {})).toMatchObject({ id: bob.userId, fullName: "Bob" });
+    expect(await errorOf(ada.as.mutation(api.profile.update, { fullName: null, avatarUrl: "javascript:alert(1)" }))).toMatchObject({
+      code: "INVALID_INPUT",
+      field: "avatarUrl",
+    });
+  });
+});
+
+describe("change password", () => {
+  test("a wrong current password is refused and nothing changes", async () => {
+    const t = newTest();
+    const { as } = await signedUp(t);
+    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "wrong-password", newPassword: "second-password" }))).toEqual({
+      code: "INVALID_INPUT",
+      field: "currentPassword",
+      message: "Current password is incorrect.",
+    });
+    expect((await signIn(t, "ada@example.com", "first-password", "signIn")).tokens).toBeTruthy();
+  });
+
+  test("a short or unchanged new password is refused", async () => {
+    const t = newTest();
+    const { as } = await signedUp(t);
+    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "short" }))).toMatchObject({
+      code: "INVALID_INPUT",
+      field: "newPassword",
+      message: "Password must be at least 8 characters.",
+    });
+    expect(
+      await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "first-password" })),
+    ).toMatchObject({ field: "newPassword" });
+  });
+
+  test("the new password works, the old one no longer does, and other sessions are signed out", async () => {
+    const t = newTest();
+    const { as, current } = await signedUp(t);
+    expect(await t.run((ctx) => ctx.db.query("authSessions").collect())).toHaveLength(2);
+    await as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "second-password" });
+    const sessions = await t.run((ctx) => ctx.db.query("authSessions").collect());
+    expect(sessions.map((session) => session._id)).toEqual([current._id]);
+    await expect(signIn(t, "ada@example.com", "first-password", "signIn")).rejects.toThrow();
+    expect((await signIn(t, "ada@example.com", "second-password", "signIn")).tokens).toBeTruthy();
+  });
+});

@@ -1,0 +1,208 @@
+// The owner's results page (spec part 2 §2): one query for everything above the lists, which
+// reads the test, its job, its share and its modelStats rows; the responses and evaluations come
+// a page at a time. Exports page through the same rows with larger pages.
+import { paginationOptsValidator, paginationResultValidator, type PaginationOptions } from "convex/server";
+import { v } from "convex/values";
+import { userQuery } from "./functions";
+import {
+  breakdownOf,
+  heatmapOf,
+  heatmapValidator,
+  isValidTest,
+  metricsOf,
+  metricsValidator,
+  modelChartsOf,
+  modelChartValidator,
+  namesOf,
+  personaBreakdownValidator,
+  rankingsOf,
+  rankingValidator,
+  responseView,
+  responseViewValidator,
+  statsRowsOf,
+} from "./model/results";
+import { headerOf, ownTest, testHeader } from "./tests";
+
+/** Largest page a client may ask for; the UI asks for 20 responses and 10 evaluations. */
+const MAX_PAGE = 100;
+/** Largest export page: whole answers are long, so a few hundred stay well inside read limits. */
+const MAX_EXPORT_RESPONSES_PAGE = 500;
+const MAX_EXPORT_EVALUATIONS_PAGE = 1000;
+
+function clampPage(options: PaginationOptions, max: number): PaginationOptions {
+  return { ...options, numItems: Math.max(1, Math.min(max, Math.floor(options.numItems))) };
+}
+
+export const get = userQuery({
+  args: { testId: v.id("tests") },
+  returns: v.object({
+    test: testHeader,
+    valid: v.boolean(),
+    metrics: metricsValidator,
+    rankings: v.array(rankingValidator),
+    personaBreakdown: personaBreakdownValidator,
+    models: v.array(modelChartValidator),
+    heatmap: heatmapValidator,
+    share: v.union(v.null(), v.object({ shareId: v.string(), isActive: v.boolean() })),
+  }),
+  handler: async (ctx, { testId }) => {
+    const test = await ownTest(ctx, ctx.user._id, testId);
+    const job = await ctx.db
+      .query("jobs")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique();
+    const share = await ctx.db
+      .query("shares")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .first(); // shares.ts keeps one row per test
+    const rows = await statsRowsOf(ctx, testId);
+    return {
+      test: headerOf(test, job),
+      valid: isValidTest(test),
+      metrics: metricsOf(test),
+      rankings: rankingsOf(test, rows),
+      personaBreakdown: breakdownOf(test, rows),
+      models: modelChartsOf(test, rows),
+      heatmap: heatmapOf(test, rows),
+      share: share ? { shareId: share.shareId, isActive: share.isActive } : null,
+    };
+  },
+});
+
+/** Raw responses in the order they arrived; the page shows 20, then more on request. */
+export const responses = userQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: paginationResultValidator(responseViewValidator),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const test = await ownTest(ctx, ctx.user._id, testId);
+    const names = namesOf(test);
+    const page = await ctx.db
+      .query("responses")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .paginate(clampPage(paginationOpts, MAX_PAGE));
+    return { ...page, page: page.page.map((response) => responseView(response, names)) };
+  },
+});
+
+const evaluationView = v.object({
+  _id: v.id("evaluations"),
+  _creationTime: v.number(),
+  evaluatorModelId: v.string(),
+  evaluatorName: v.string(),
+  scores: v.record(v.string(), v.number()),
+  explanation: v.string(),
+  rank: v.optional(v.number()),
+  response: v.union(v.null(), responseViewValidator),
+});
+
+/** Evaluations with the answer each one judged; the page shows 10, then more on request. */
+export const evaluations = userQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: paginationResultValidator(evaluationView),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const test = await ownTest(ctx, ctx.user._id, testId);
+    const names = namesOf(test);
+    const page = await ctx.db
+      .query("evaluations")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .paginate(clampPage(paginationOpts, MAX_PAGE));
+    const rows = [];
+    for (const evaluation of page.page) {
+      const response = await ctx.db.get("responses", evaluation.responseId);
+      rows.push({
+        _id: evaluation._id,
+        _creationTime: evaluation._creationTime,
+        evaluatorModelId: evaluation.evaluatorModelId,
+        evaluatorName: names.model.get(evaluation.evaluatorModelId) ?? evaluation.evaluatorModelId,
+        scores: evaluation.scores,
+        explanation: evaluation.explanation,
+        ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
+        response: response ? responseView(response, names) : null,
+      });
+    }
+    return { ...page, page: rows };
+  },
+});
+
+/** One page of the CSV / JSON export's responses (spec part 2 §3 rawResponses, plus names). */
+export const exportResponses = userQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: paginationResultValidator(
+    v.object({
+      id: v.id("responses"),
+      modelId: v.string(),
+      modelName: v.string(),
+      personaId: v.string(),
+      personaName: v.string(),
+      topicId: v.string(),
+      topicTitle: v.string(),
+      content: v.string(),
+      timestamp: v.number(),
+      tokens: v.number(),
+      latencyMs: v.number(),
+      costUsd: v.number(),
+      averageScore: v.union(v.number(), v.null()),
+    }),
+  ),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const test = await ownTest(ctx, ctx.user._id, testId);
+    const names = namesOf(test);
+    const page = await ctx.db
+      .query("responses")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .paginate(clampPage(paginationOpts, MAX_EXPORT_RESPONSES_PAGE));
+    return {
+      ...page,
+      page: page.page.map((response) => ({
+        id: response._id,
+        modelId: response.modelId,
+        modelName: names.model.get(response.modelId) ?? response.modelId,
+        personaId: response.personaId,
+        personaName: names.persona.get(response.personaId) ?? "Unknown persona",
+        topicId: response.topicId,
+        topicTitle: names.topic.get(response.topicId) ?? "Unknown topic",
+        content: response.content,
+        timestamp: response._creationTime,
+        tokens: response.tokens,
+        latencyMs: response.latencyMs,
+        costUsd: response.costUsd,
+        averageScore: response.scoreCount > 0 ? response.scoreSum / response.scoreCount : null,
+      })),
+    };
+  },
+});
+
+/** One page of the JSON export's evaluation scores (spec part 2 §3 evaluationScores). */
+export const exportEvaluations = userQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: paginationResultValidator(
+    v.object({
+      id: v.id("evaluations"),
+      responseId: v.id("responses"),
+      evaluatorModelId: v.string(),
+      scores: v.record(v.string(), v.number()),
+      explanation: v.string(),
+      rank: v.optional(v.number()),
+      timestamp: v.number(),
+    }),
+  ),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    await ownTest(ctx, ctx.user._id, testId);
+    const page = await ctx.db
+      .query("evaluations")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .paginate(clampPage(paginationOpts, MAX_EXPORT_EVALUATIONS_PAGE));
+    return {
+      ...page,
+      page: page.page.map((evaluation) => ({
+        id: evaluation._id,
+        responseId: evaluation.responseId,
+        evaluatorModelId: evaluation.evaluatorModelId,
+        scores: evaluation.scores,
+        explanation: evaluation.explanation,
+        ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
+        timestamp: evaluation._creationTime,
+      })),
+    };
+  },
+});

@@ -1,0 +1,78 @@
+import { describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
+import { seedFinishedTest } from "./results.helpers";
+import { newShareId } from "./shares";
+import { createUser, newTest } from "./test.helpers";
+
+async function setup() {
+  const t = newTest();
+  const owner = await createUser(t, "owner.person@example.com", { fullName: "Owner Person" });
+  const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 24, evaluationsPerResponse: 2, withPayment: true });
+  return { t, owner, testId };
+}
+
+describe("share ids", () => {
+  test("are 128 random bits in 22 url-safe characters", () => {
+    const ids = new Set(Array.from({ length: 500 }, () => newShareId()));
+    expect(ids.size).toBe(500);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+});
+
+describe("sharing", () => {
+  test("an anonymous caller reads an active share: rankings, metrics, 10 samples, configuration, and no account data", async () => {
+    const { t, owner, testId } = await setup();
+    const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
+    // Turning it on again while on keeps the same link.
+    expect((await owner.as.mutation(api.shares.enable, { testId })).shareId).toBe(shareId);
+    expect((await owner.as.query(api.results.get, { testId })).share).toEqual({ shareId, isActive: true });
+
+    const shared = await t.query(api.shares.view, { shareId });
+    expect(shared).not.toBeNull();
+    expect(shared!.testName).toBe("Coffee taglines");
+    expect(shared!.status).toBe("completed");
+    expect(shared!.metrics).toMatchObject({ totalResponses: 24, evaluations: 48, completionRate: 1 });
+    expect(shared!.rankings).toHaveLength(2);
+    expect(shared!.sampleResponses).toHaveLength(10);
+    expect(shared!.configuration.generatorModels).toHaveLength(2);
+
+    const text = JSON.stringify(shared);
+    const user = await t.run(async (ctx) => (await ctx.db.get("users", owner.userId))!);
+    for (const secret of [user.email!, "owner.person", "Owner Person", owner.userId, testId, "payment", "amountCents", "stripe", "userId"]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  test("turning sharing off ends the link for everyone, and turning it on again issues a new one", async () => {
+    const { t, owner, testId } = await setup();
+    const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
+    await owner.as.mutation(api.shares.disable, { testId });
+    expect(await t.query(api.shares.view, { shareId })).toBeNull();
+    expect((await owner.as.query(api.results.get, { testId })).share).toEqual({ shareId, isActive: false });
+
+    const again = await owner.as.mutation(api.shares.enable, { testId });
+    expect(again.shareId).not.toBe(shareId);
+    expect(await t.query(api.shares.view, { shareId })).toBeNull();
+    expect(await t.query(api.shares.view, { shareId: again.shareId })).not.toBeNull();
+  });
+
+  test("unknown, empty and oversized ids read nothing", async () => {
+    const { t } = await setup();
+    expect(await t.query(api.shares.view, { shareId: "nope" })).toBeNull();
+    expect(await t.query(api.shares.view, { shareId: "" })).toBeNull();
+    expect(await t.query(api.shares.view, { shareId: "x".repeat(500) })).toBeNull();
+  });
+
+  test("the shared page follows a running test live", async () => {
+    const t = newTest();
+    const owner = await createUser(t, "owner@example.com");
+    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 4, status: "running" });
+    const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
+    expect((await t.query(api.shares.view, { shareId }))!.metrics.totalResponses).toBe(4);
+    await t.run(async (ctx) => {
+      await ctx.db.patch("tests", testId, { responsesCount: 6 });
+    });
+    expect((await t.query(api.shares.view, { shareId }))!.metrics.totalResponses).toBe(6);
+    expect((await t.query(api.shares.view, { shareId }))!.status).toBe("running");
+  });
+});

@@ -1,0 +1,143 @@
+// Public links to a test's results (spec part 2 §2 shared results page, §4 sharing). A share id
+// is 128 random bits, url-safe; turning sharing off deactivates it and `view` returns null from
+// then on, so pages already open switch to 'Shared Test Not Found'. Turning it on again issues
+// a new id, so a link that was once withdrawn never works again.
+import { v } from "convex/values";
+import { publicQuery, userMutation } from "./functions";
+import { isValidTest, metricsOf, metricsValidator, namesOf, rankingsOf, rankingValidator, statsRowsOf } from "./model/results";
+import { ownTest } from "./tests";
+import { testConfiguration, testStatus } from "./validators";
+
+/** Spec part 2 §9: the shared view shows the first 10 responses. */
+export const SHARED_SAMPLE_RESPONSES = 10;
+const SHARE_ID_BYTES = 16;
+const MAX_SHARE_ID_LENGTH = 64;
+
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** 128 bits from the runtime's CSPRNG as 22 url-safe characters. */
+export function newShareId(): string {
+  const bytes = new Uint8Array(SHARE_ID_BYTES);
+  crypto.getRandomValues(bytes);
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out += BASE64URL[(value >> bits) & 63];
+    }
+    value &= (1 << bits) - 1;
+  }
+  if (bits > 0) out += BASE64URL[(value << (6 - bits)) & 63];
+  return out;
+}
+
+/** Turns sharing on: the active link, creating one when there is none. */
+export const enable = userMutation({
+  args: { testId: v.id("tests") },
+  returns: v.object({ shareId: v.string() }),
+  handler: async (ctx, { testId }) => {
+    await ownTest(ctx, ctx.user._id, testId);
+    const existing = await ctx.db
+      .query("shares")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .first();
+    if (existing?.isActive) return { shareId: existing.shareId };
+    const shareId = newShareId();
+    if (existing) await ctx.db.patch("shares", existing._id, { shareId, isActive: true });
+    else await ctx.db.insert("shares", { testId, userId: ctx.user._id, shareId, isActive: true });
+    return { shareId };
+  },
+});
+
+/** Turns sharing off; the link stops working for everyone at once. */
+export const disable = userMutation({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    await ownTest(ctx, ctx.user._id, testId);
+    const rows = await ctx.db
+      .query("shares")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .take(10);
+    for (const row of rows) {
+      if (row.isActive) await ctx.db.patch("shares", row._id, { isActive: false });
+    }
+    return null;
+  },
+});
+
+const sharedView = v.object({
+  testName: v.string(),
+  taskType: v.string(),
+  status: testStatus,
+  createdAt: v.number(),
+  startedAt: v.optional(v.number()),
+  completedAt: v.optional(v.number()),
+  valid: v.boolean(),
+  configuration: testConfiguration,
+  metrics: metricsValidator,
+  rankings: v.array(rankingValidator),
+  sampleResponses: v.array(
+    v.object({
+      key: v.string(),
+      modelName: v.string(),
+      personaName: v.string(),
+      topicTitle: v.string(),
+      content: v.string(),
+      tokens: v.number(),
+      latencyMs: v.number(),
+      timestamp: v.number(),
+    }),
+  ),
+});
+
+/**
+ * The shared results for anyone holding an active link, or null. Holds the test's name,
+ * configuration, metrics, rankings and first responses — never the owner, their ids or payments.
+ */
+export const view = publicQuery({
+  args: { shareId: v.string() },
+  returns: v.union(v.null(), sharedView),
+  handler: async (ctx, { shareId }) => {
+    if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
+    const share = await ctx.db
+      .query("shares")
+      .withIndex("by_share_id", (q) => q.eq("shareId", shareId))
+      .unique();
+    if (!share || !share.isActive) return null;
+    const test = await ctx.db.get("tests", share.testId);
+    if (!test) return null;
+    const rows = await statsRowsOf(ctx, test._id);
+    const names = namesOf(test);
+    const samples = await ctx.db
+      .query("responses")
+      .withIndex("by_test", (q) => q.eq("testId", test._id))
+      .take(SHARED_SAMPLE_RESPONSES);
+    return {
+      testName: test.name,
+      taskType: test.taskType,
+      status: test.status,
+      createdAt: test._creationTime,
+      ...(test.startedAt === undefined ? {} : { startedAt: test.startedAt }),
+      ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
+      valid: isValidTest(test),
+      configuration: test.configuration,
+      metrics: metricsOf(test),
+      rankings: rankingsOf(test, rows),
+      sampleResponses: samples.map((response, index) => ({
+        key: String(index),
+        modelName: names.model.get(response.modelId) ?? response.modelId,
+        personaName: names.persona.get(response.personaId) ?? "Unknown persona",
+        topicTitle: names.topic.get(response.topicId) ?? "Unknown topic",
+        content: response.content,
+        tokens: response.tokens,
+        latencyMs: response.latencyMs,
+        timestamp: response._creationTime,
+      })),
+    };
+  },
+});

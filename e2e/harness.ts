@@ -1,0 +1,181 @@
+/**
+ * Browser-test harness: one offline stack per test file on free ports, Debian's Chromium
+ * driven by playwright-core, and the sign-up / sign-in steps every journey needs.
+ *
+ *   const e2e = useE2E();                       // beforeAll starts, afterAll stops
+ *   const page = await e2e.newPage();           // a fresh browser context (one user) and page
+ *   await signUp(page, uniqueEmail('ada'), PASSWORD);
+ */
+
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startStack, type RunningStack, type StackOptions } from '../dev/stack';
+
+export const PASSWORD = 'e2e-password-123';
+
+/** How long a step may take to show in the browser (the app talks to a local backend). */
+export const UI_TIMEOUT_MS = 15_000;
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface E2E {
+  readonly stack: RunningStack;
+  readonly browser: Browser;
+  /** A browser context of its own (its own storage: one signed-in user), on the app's origin. */
+  newContext(): Promise<BrowserContext>;
+  /** A page in a new context. */
+  newPage(): Promise<Page>;
+}
+
+export interface E2EOptions {
+  stack?: Omit<StackOptions, 'ports'>;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  try {
+    return await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  } catch (error) {
+    throw new Error(
+      `Could not launch Chromium at ${executablePath} (set CHROMIUM_PATH, or \`apt-get install -y chromium\`): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+/** Starts the stack on free ports (seeded, fast models) and Chromium; `close` stops both. */
+export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(): Promise<void> }> {
+  const stack = await startStack({
+    ports: { app: 0, backend: 0, site: 0, gateway: 0, stripe: 0 },
+    seed: true,
+    latencyScale: 0.05,
+    quiet: true,
+    watch: false,
+    ...options.stack,
+  });
+  let browser: Browser;
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    await stack.close();
+    throw error;
+  }
+  const newContext = async () => {
+    const context = await browser.newContext({ baseURL: stack.appUrl });
+    context.setDefaultTimeout(UI_TIMEOUT_MS);
+    context.on('page', reportPageErrors);
+    return context;
+  };
+  return {
+    stack,
+    browser,
+    newContext,
+    newPage: async () => {
+      const context = await newContext();
+      return await context.newPage();
+    },
+    close: async () => {
+      await browser.close().catch((error: unknown) => console.error('[e2e] closing Chromium:', error));
+      await stack.close();
+    },
+  };
+}
+
+/** Registers beforeAll/afterAll for one stack per test file; read it inside tests. */
+export function useE2E(options: E2EOptions = {}): E2E {
+  let running: (E2E & { close(): Promise<void> }) | undefined;
+  beforeAll(async () => {
+    running = await startE2E(options);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  const current = () => {
+    if (!running) throw new Error('The e2e stack is not running (use it inside a test).');
+    return running;
+  };
+  return {
+    get stack() {
+      return current().stack;
+    },
+    get browser() {
+      return current().browser;
+    },
+    newContext: () => current().newContext(),
+    newPage: () => current().newPage(),
+  };
+}
+
+function reportPageErrors(page: Page): void {
+  page.on('pageerror', (error) => console.error(`[e2e] page error at ${page.url()}: ${error.message}`));
+}
+
+let emailCounter = 0;
+/** An address no other test of this run uses. */
+export function uniqueEmail(prefix = 'user'): string {
+  emailCounter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${emailCounter}@example.com`;
+}
+
+/** The part of the address the dashboard greets ('Welcome back, {name}'). */
+export function greetingNameOf(email: string): string {
+  return email.split('@')[0] ?? email;
+}
+
+function onPath(page: Page, path: string): boolean {
+  return new URL(page.url()).pathname === path;
+}
+
+async function submitCredentials(page: Page, email: string, password: string, button: string): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: button, exact: true }).click();
+}
+
+/**
+ * Creates an account on /signup (opened unless the page is already there) and waits until
+ * the app has moved on from it.
+ */
+export async function signUp(page: Page, email: string, password: string): Promise<void> {
+  if (!onPath(page, '/signup')) await page.goto('/signup');
+  await submitCredentials(page, email, password, 'Sign Up');
+  await page.waitForURL((url) => url.pathname !== '/signup');
+}
+
+/**
+ * Signs in on /login (opened unless the page is already there, e.g. after a redirect, so its
+ * `redirect` parameter is kept) and waits until the app has moved on from it.
+ */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  if (!onPath(page, '/login')) await page.goto('/login');
+  await submitCredentials(page, email, password, 'Sign In');
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+/** Opens the user menu in the app shell and chooses Sign Out. */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+/** The session token the app keeps in localStorage (@convex-dev/auth), for acting as its user from Node. */
+export async function sessionTokenOf(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    for (let index = 0; index < localStorage.length; index += 1) {
+      const key = localStorage.key(index);
+      if (key?.startsWith('__convexAuthJWT')) return localStorage.getItem(key);
+    }
+    return null;
+  });
+  if (!token) throw new Error(`No session token in localStorage at ${page.url()}`);
+  return token;
+}

@@ -1,0 +1,118 @@
+// Who else is looking at the same test (ARCHITECTURE §6). A page joins a room with a heartbeat
+// every few seconds and says goodbye when it closes; the server lists the others seen lately.
+// Rooms: `test:<testId>` on the owner's results and monitor pages, `share:<shareId>` on a
+// shared page (the server maps both to the test's room, so everyone sees each other).
+import { useMutation, useQuery } from "convex/react";
+import { EyeIcon, UserIcon } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { cn } from "@/lib/utils";
+
+import { api } from "../../convex/_generated/api";
+
+export const HEARTBEAT_MS = 5_000;
+const CLIENT_ID_KEY = "modeljury.presenceClientId";
+const MAX_AVATARS = 5;
+
+export interface PresenceViewer {
+  id: string;
+  /** Initials of a signed-in viewer, or 'anonymous viewer'. */
+  label: string;
+  anonymous: boolean;
+}
+
+function randomClientId(): string {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** One id per browser tab, so two tabs of one anonymous visitor count as two viewers. */
+function tabClientId(): string {
+  try {
+    const existing = window.sessionStorage.getItem(CLIENT_ID_KEY);
+    if (existing) return existing;
+    const id = randomClientId();
+    window.sessionStorage.setItem(CLIENT_ID_KEY, id);
+    return id;
+  } catch {
+    return randomClientId();
+  }
+}
+
+/**
+ * Joins `room` while mounted (null: not yet known) and returns the other viewers there;
+ * undefined while loading. Presence never breaks a page: failed beats are ignored.
+ */
+export function usePresence(room: string | null): PresenceViewer[] | undefined {
+  const [clientId] = useState(tabClientId);
+  const heartbeat = useMutation(api.presence.heartbeat);
+  const leave = useMutation(api.presence.leave);
+  const calls = useRef({ heartbeat, leave });
+  calls.current = { heartbeat, leave };
+
+  useEffect(() => {
+    if (!room) return;
+    const args = { room, clientId };
+    const beat = () => {
+      Promise.resolve(calls.current.heartbeat(args)).catch(() => {});
+    };
+    const goodbye = () => {
+      Promise.resolve(calls.current.leave(args)).catch(() => {});
+    };
+    beat();
+    const timer = window.setInterval(beat, HEARTBEAT_MS);
+    window.addEventListener("pagehide", goodbye);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener("pagehide", goodbye);
+      goodbye();
+    };
+  }, [room, clientId]);
+
+  return useQuery(api.presence.viewers, room ? { room, clientId } : "skip");
+}
+
+/** Avatars of the room's other viewers, with 'N others viewing'; nothing when alone. */
+export function ViewerAvatars({ room, className }: { room: string | null; className?: string }) {
+  const viewers = usePresence(room);
+  if (!viewers || viewers.length === 0) return null;
+  const shown = viewers.slice(0, MAX_AVATARS);
+  const names = viewers.map((viewer) => viewer.label).join(", ");
+  const summary = `${viewers.length} other${viewers.length === 1 ? "" : "s"} viewing`;
+  return (
+    <div
+      data-testid="viewer-avatars"
+      role="group"
+      aria-label={`Also viewing: ${names}`}
+      className={cn("flex items-center gap-2 text-xs text-muted-foreground", className)}
+    >
+      <EyeIcon className="size-3.5" aria-hidden="true" />
+      <div className="flex -space-x-2">
+        {shown.map((viewer) => (
+          <Tooltip key={viewer.id}>
+            <TooltipTrigger asChild>
+              <span
+                className={cn(
+                  "flex size-7 items-center justify-center rounded-full border-2 border-background text-[11px] font-semibold",
+                  viewer.anonymous ? "bg-muted text-muted-foreground" : "bg-primary text-primary-foreground",
+                )}
+              >
+                {viewer.anonymous ? <UserIcon className="size-3.5" aria-hidden="true" /> : viewer.label}
+                <span className="sr-only">{viewer.anonymous ? "anonymous viewer" : viewer.label}</span>
+              </span>
+            </TooltipTrigger>
+            <TooltipContent>{viewer.anonymous ? "Anonymous viewer" : `${viewer.label} is viewing`}</TooltipContent>
+          </Tooltip>
+        ))}
+        {viewers.length > shown.length && (
+          <span className="flex size-7 items-center justify-center rounded-full border-2 border-background bg-muted text-[11px] font-semibold">
+            +{viewers.length - shown.length}
+          </span>
+        )}
+      </div>
+      <span>{summary}</span>
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import { useMutation, useQuery } from "convex/react";
+import {
+  AlertTriangleIcon,
+  BellOffIcon,
+  CheckCircle2Icon,
+  ClockIcon,
+  Loader2Icon,
+  MailIcon,
+  TimerOffIcon,
+} from "lucide-react";
+import { useState } from "react";
+
+import { EmptyState } from "@/components/empty-state";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { cn } from "@/lib/utils";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { formatCount } from "../../../convex/lib/format";
+
+import { ADMIN_FAILURES, runAdminAction } from "./admin-actions";
+import { formatDateTime, shortId } from "./admin-format";
+import { JobStatusBadge } from "./job-status";
+import { StatCard } from "./stat-card";
+import { useMinute } from "./use-minute";
+
+export function HealthTab() {
+  const now = useMinute();
+  const health = useQuery(api.admin.health, { now });
+
+  return (
+    <div className="space-y-6">
+      <div className="grid gap-4 sm:grid-cols-3">
+        <StatCard label="Queued" icon={ClockIcon} value={health && formatCount(health.queuedJobs)} detail="Created in the last 24 hours" />
+        <StatCard label="Processing" icon={Loader2Icon} value={health && formatCount(health.processingJobs)} />
+        <StatCard
+          label="Stuck"
+          icon={TimerOffIcon}
+          tone={health && health.stuckJobs > 0 ? "danger" : "default"}
+          value={health && formatCount(health.stuckJobs)}
+          detail="Processing for over 1 hour"
+        />
+      </div>
+
+      {health === undefined ? (
+        <Skeleton className="h-20 w-full" />
+      ) : (
+        <div
+          role="status"
+          className={cn(
+            "flex items-start gap-3 rounded-lg border p-4",
+            health.isHealthy
+              ? "border-green-600/40 bg-green-600/10 text-green-800 dark:text-green-300"
+              : "border-amber-500/40 bg-amber-500/10 text-amber-900 dark:text-amber-300",
+          )}
+        >
+          {health.isHealthy ? (
+            <CheckCircle2Icon aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+          ) : (
+            <AlertTriangleIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+          )}
+          <div className="space-y-0.5">
+            <p className="font-semibold">{health.isHealthy ? "System Healthy" : "System Needs Attention"}</p>
+            <p className="text-sm">
+              {health.isHealthy ? "All systems operating normally" : "Issues detected that may require intervention"}
+            </p>
+            <p className="text-xs opacity-80">Last updated {formatDateTime(health.lastUpdated)}</p>
+          </div>
+        </div>
+      )}
+
+      {health && health.stuck.length > 0 && (
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>Stuck Jobs</h2>
+            </CardTitle>
+            <CardDescription>Cancel them on the Jobs tab, then retry.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ul className="divide-y text-sm" aria-label="Stuck jobs">
+              {health.stuck.map((job) => (
+                <li key={job._id} className="flex items-center justify-between gap-3 py-2">
+                  <span className="min-w-0 truncate">
+                    <span className="font-medium">{job.testName}</span>{" "}
+                    <span className="font-mono text-xs text-muted-foreground">{shortId(job._id)}</span>
+                  </span>
+                  <span className="text-muted-foreground">since {formatDateTime(job.since)}</span>
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+      )}
+
+      <AlertsCard />
+      <ContactMessagesCard />
+    </div>
+  );
+}
+
+/** What the stuck-job cron reported and nobody has settled yet. */
+function AlertsCard() {
+  const alerts = useQuery(api.admin.listAlerts, {});
+  const resolve = useMutation(api.admin.resolveAlert);
+  const [resolving, setResolving] = useState<Id<"alerts"> | null>(null);
+
+  async function resolveOne(alertId: Id<"alerts">) {
+    setResolving(alertId);
+    try {
+      await runAdminAction(() => resolve({ alertId }), ADMIN_FAILURES.resolveAlert);
+    } finally {
+      setResolving(null);
+    }
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2>Stuck Job Alerts</h2>
+        </CardTitle>
+        <CardDescription>Reported every few minutes for jobs processing over an hour.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {alerts === undefined ? (
+          <Skeleton className="h-16 w-full" />
+        ) : alerts.length === 0 ? (
+          <EmptyState icon={BellOffIcon} title="No open alerts" className="py-6" />
+        ) : (
+          <ul className="divide-y" aria-label="Stuck job alerts">
+            {alerts.map((alert) => (
+              <li key={alert._id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0 space-y-1">
+                  <p className="text-sm break-words">{alert.message}</p>
+                  <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+                    {formatDateTime(alert._creationTime)}
+                    {alert.jobStatus ? <JobStatusBadge status={alert.jobStatus} /> : <Badge variant="secondary">Job deleted</Badge>}
+                  </p>
+                </div>
+                <Button variant="outline" size="sm" disabled={resolving === alert._id} onClick={() => void resolveOne(alert._id)}>
+                  Resolve
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ContactMessagesCard() {
+  const messages = useQuery(api.contact.list, {});
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2>Contact Messages</h2>
+        </CardTitle>
+        <CardDescription>The 100 newest messages from the contact form.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {messages === undefined ? (
+          <Skeleton className="h-16 w-full" />
+        ) : messages.length === 0 ? (
+          <EmptyState icon={MailIcon} title="No contact messages" className="py-6" />
+        ) : (
+          <ul className="divide-y" aria-label="Contact messages">
+            {messages.map((message) => (
+              <li key={message._id} className="space-y-1 py-3">
+                <div className="flex flex-wrap items-center gap-2 text-sm">
+                  <span className="font-medium">{message.subject}</span>
+                  <span className="text-muted-foreground">
+                    from {message.name} &lt;
+                    <a className="underline underline-offset-2" href={`mailto:${message.email}`}>
+                      {message.email}
+                    </a>
+                    &gt;
+                  </span>
+                  <span className="text-xs text-muted-foreground">{formatDateTime(message.createdAt)}</span>
+                </div>
+                <p className="text-sm break-words whitespace-pre-wrap text-muted-foreground">{message.message}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,199 @@
+import { Link } from "@tanstack/react-router";
+import { useQuery } from "convex/react";
+import { CheckCircle2Icon, DollarSignIcon, DownloadIcon, ReceiptIcon, type LucideIcon } from "lucide-react";
+
+import { EmptyState } from "@/components/empty-state";
+import { Money } from "@/components/money";
+import { QueryBoundary } from "@/components/query-boundary";
+import { StatusBadge } from "@/components/status-badge";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { resultsPath } from "@/features/dashboard/paths";
+import { cn } from "@/lib/utils";
+import { api } from "../../../convex/_generated/api";
+import {
+  CREDIT_TRANSACTIONS_FILE,
+  PAYMENT_HISTORY_FILE,
+  creditTransactionRows,
+  downloadCsv,
+  paymentRows,
+  toCsv,
+} from "./billing-csv";
+import { signedAmount, totalSpentCents, TRANSACTION_STYLES, type BillingData } from "./billing-model";
+
+const EMPTY: BillingData = { payments: [], creditTransactions: [], testsCompleted: 0 };
+
+export function BillingPage() {
+  return (
+    <div className="space-y-6">
+      <div className="space-y-1">
+        <h1 className="text-3xl font-bold tracking-tight">Billing &amp; Credits</h1>
+        <p className="text-muted-foreground">Your payments and credit activity. You pay per test; there are no subscriptions.</p>
+      </div>
+      {/* Spec part 2 §8: a billing load error is logged (by the boundary) and the sections stay empty. */}
+      <QueryBoundary fallback={() => <BillingView data={EMPTY} />}>
+        <BillingLoader />
+      </QueryBoundary>
+    </div>
+  );
+}
+
+function BillingLoader() {
+  const data = useQuery(api.billing.overview);
+  return <BillingView data={data} />;
+}
+
+function Tile({ label, value, icon: Icon }: { label: string; value: React.ReactNode; icon: LucideIcon }) {
+  return (
+    <Card className="py-5" data-testid="billing-tile">
+      <CardContent className="flex items-center justify-between gap-3 px-5">
+        <div>
+          <p className="text-sm font-medium text-muted-foreground">{label}</p>
+          <p className="text-2xl font-bold tracking-tight tabular-nums">{value}</p>
+        </div>
+        <div className="flex size-9 items-center justify-center rounded-lg bg-primary/10 text-primary">
+          <Icon aria-hidden="true" className="size-4" />
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ExportButton({ label, disabled, onClick }: { label: string; disabled: boolean; onClick: () => void }) {
+  return (
+    <Button variant="outline" size="sm" disabled={disabled} onClick={onClick} aria-label={label}>
+      <DownloadIcon /> Export CSV
+    </Button>
+  );
+}
+
+function BillingView({ data }: { data: BillingData | undefined }) {
+  const loading = data === undefined;
+  return (
+    <>
+      <section aria-label="Billing summary" className="grid gap-4 sm:grid-cols-3">
+        {loading ? (
+          Array.from({ length: 3 }, (_, index) => <Skeleton key={index} className="h-[90px] rounded-xl" />)
+        ) : (
+          <>
+            <Tile label="Total Spent" value={<Money cents={totalSpentCents(data.payments)} />} icon={DollarSignIcon} />
+            <Tile label="Tests Completed" value={data.testsCompleted.toLocaleString("en-US")} icon={CheckCircle2Icon} />
+            <Tile label="Transactions" value={data.creditTransactions.length.toLocaleString("en-US")} icon={ReceiptIcon} />
+          </>
+        )}
+      </section>
+      <PaymentHistory payments={data?.payments} />
+      <CreditTransactions transactions={data?.creditTransactions} />
+    </>
+  );
+}
+
+function PaymentHistory({ payments }: { payments: BillingData["payments"] | undefined }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2>Payment History</h2>
+        </CardTitle>
+        <CardDescription>Your 20 most recent payments.</CardDescription>
+        <CardAction>
+          <ExportButton
+            label="Export payment history as CSV"
+            disabled={!payments || payments.length === 0}
+            onClick={() => payments && downloadCsv(PAYMENT_HISTORY_FILE, toCsv(paymentRows(payments)))}
+          />
+        </CardAction>
+      </CardHeader>
+      <CardContent>
+        {payments === undefined ? (
+          <Skeleton className="h-32" />
+        ) : payments.length === 0 ? (
+          <EmptyState title="No payment history found" description="Payments for your tests will appear here." />
+        ) : (
+          <Table aria-label="Payment history">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Date</TableHead>
+                <TableHead>Amount</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Test Details</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {payments.map((payment) => (
+                <TableRow key={payment._id}>
+                  <TableCell className="whitespace-nowrap">{new Date(payment.createdAt).toLocaleDateString()}</TableCell>
+                  <TableCell>
+                    <Money cents={payment.amountCents} /> <span className="text-xs text-muted-foreground uppercase">{payment.currency}</span>
+                  </TableCell>
+                  <TableCell>
+                    <StatusBadge status={payment.status} />
+                  </TableCell>
+                  <TableCell className="max-w-64 truncate">
+                    {payment.testId ? (
+                      <Link to={resultsPath(payment.testId)} className="underline-offset-4 hover:underline">
+                        {payment.testName}
+                      </Link>
+                    ) : (
+                      payment.testName
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function CreditTransactions({ transactions }: { transactions: BillingData["creditTransactions"] | undefined }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2>Credit Transactions</h2>
+        </CardTitle>
+        <CardDescription>Your 50 most recent credit movements.</CardDescription>
+        <CardAction>
+          <ExportButton
+            label="Export credit transactions as CSV"
+            disabled={!transactions || transactions.length === 0}
+            onClick={() => transactions && downloadCsv(CREDIT_TRANSACTIONS_FILE, toCsv(creditTransactionRows(transactions)))}
+          />
+        </CardAction>
+      </CardHeader>
+      <CardContent>
+        {transactions === undefined ? (
+          <Skeleton className="h-32" />
+        ) : transactions.length === 0 ? (
+          <EmptyState title="No credit transactions found" description="Purchases, test costs, refunds and bonuses will appear here." />
+        ) : (
+          <ul aria-label="Credit transactions" className="divide-y">
+            {transactions.map((entry) => {
+              const style = TRANSACTION_STYLES[entry.type];
+              return (
+                <li key={entry._id} className="flex items-center gap-3 py-3" data-testid="credit-transaction" data-type={entry.type}>
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate text-sm font-medium">{entry.description}</p>
+                    <p className="text-xs text-muted-foreground">{new Date(entry.createdAt).toLocaleString()}</p>
+                  </div>
+                  <Badge variant="outline" className={style.className}>
+                    {style.label}
+                  </Badge>
+                  <span className={cn("w-24 text-right font-medium tabular-nums", style.className)} data-testid="credit-amount">
+                    {signedAmount(entry)}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

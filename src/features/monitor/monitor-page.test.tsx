@@ -1,0 +1,301 @@
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { renderApp } from "@/test/render-app";
+
+import { readCurrentTestId, rememberCurrentTestId } from "./current-test-storage";
+import { makeMonitorData, makeRanking, makeResponse, NOW, TEST_ID } from "./monitor-fixtures";
+
+const server = vi.hoisted(() => ({
+  cancel: vi.fn<(args: { testId: string }) => Promise<null>>(),
+  verify: vi.fn<(args: { sessionId: string }) => Promise<{ verified: boolean; testId: string | null }>>(),
+}));
+
+// The shared stand-in for convex/react, with the two calls this screen makes kept inspectable
+// and a query answer that is an Error thrown as Convex's useQuery throws a failed query.
+vi.mock("convex/react", async () => {
+  const { convexReactModule } = await import("@/test/convex-mock");
+  const { getFunctionName } = await import("convex/server");
+  return {
+    ...convexReactModule,
+    useQuery: (...args: Parameters<typeof convexReactModule.useQuery>) => {
+      const value = convexReactModule.useQuery(...args);
+      if (value instanceof Error) throw value;
+      return value;
+    },
+    useMutation: (reference: Parameters<typeof getFunctionName>[0]) =>
+      getFunctionName(reference) === "tests:cancel" ? server.cancel : vi.fn(),
+    useAction: (reference: Parameters<typeof getFunctionName>[0]) =>
+      getFunctionName(reference) === "payments:verify" ? server.verify : vi.fn(),
+  };
+});
+vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+function showTest(data = makeMonitorData()) {
+  setQueryResult("tests:current", data.test._id);
+  setQueryResult("tests:monitor", data);
+}
+
+beforeEach(() => {
+  resetConvexMock();
+  setSignedIn(makeViewer());
+  server.cancel.mockReset().mockResolvedValue(null);
+  server.verify.mockReset();
+  window.sessionStorage.clear();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe("monitor without a test", () => {
+  it("shows 'No Test Running' with a way to Test Setup", async () => {
+    setQueryResult("tests:current", null);
+    renderApp("/dashboard/monitor");
+    expect(await screen.findByRole("heading", { name: "No Test Running" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Test Setup" })).toHaveAttribute("href", "/dashboard/setup");
+  });
+
+  it("shows a skeleton while the current test loads", async () => {
+    renderApp("/dashboard/monitor");
+    expect(await screen.findByTestId("monitor-skeleton")).toBeInTheDocument();
+  });
+});
+
+describe("monitor of a running test", () => {
+  it("shows the header, progress and the four counters", async () => {
+    showTest();
+    const { router } = renderApp("/dashboard/monitor");
+    expect(await screen.findByRole("heading", { name: "Support replies" })).toBeInTheDocument();
+    expect(screen.getByText("customer-service")).toBeInTheDocument();
+    expect(screen.getByLabelText("Test size")).toHaveTextContent("2 models · 1 judge · 2 personas · 2 topics");
+    expect(screen.getByText("Running")).toBeInTheDocument();
+    expect(screen.getByTestId("progress-phase")).toHaveTextContent("Generating Responses");
+    expect(screen.getByTestId("progress-percentage")).toHaveTextContent("37%");
+    expect(screen.getByRole("progressbar", { name: "Test progress" })).toBeInTheDocument();
+    expect(screen.getByText("About 2 min")).toBeInTheDocument();
+
+    expect(within(screen.getByRole("group", { name: "Responses Generated" })).getByText("3 / 8")).toBeInTheDocument();
+    expect(within(screen.getByRole("group", { name: "Evaluations Completed" })).getByText("2 / 16")).toBeInTheDocument();
+    // 4500 ms over 3 answers.
+    expect(within(screen.getByRole("group", { name: "Average Response Time" })).getByText("1.5s")).toBeInTheDocument();
+    expect(within(screen.getByRole("group", { name: "Estimated Cost" })).getByText("$0.0123")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Stop Test" })).toBeInTheDocument();
+
+    // The address settles on the test shown, and the tab remembers it as its current test.
+    await waitFor(() => expect(router.state.location.search).toEqual({ testId: TEST_ID }));
+    expect(readCurrentTestId()).toBe(TEST_ID);
+  });
+
+  it("shows the top five rankings with '+N more' and score bars", async () => {
+    const rankings = [0, 1, 2, 3, 4].map((index) => makeRanking(index));
+    showTest(makeMonitorData({ rankings, rankedModels: 7 }));
+    renderApp(`/dashboard/monitor?testId=${TEST_ID}`);
+    const region = await screen.findByRole("region", { name: "Current Rankings" });
+    expect(within(region).getAllByRole("listitem")).toHaveLength(5);
+    expect(within(region).getByText("Model 0")).toBeInTheDocument();
+    expect(within(region).getByText("9.00")).toBeInTheDocument();
+    expect(within(region).getByText("+2 more")).toBeInTheDocument();
+    expect(screen.queryByText("No rankings available")).not.toBeInTheDocument();
+  });
+
+  it("says when there are no rankings and no activity yet", async () => {
+    showTest(makeMonitorData({ test: { responsesCount: 0, totalLatencyMs: 0, totalCostUsd: 0 } }));
+    renderApp("/dashboard/monitor");
+    expect(await screen.findByText("No rankings available")).toBeInTheDocument();
+    expect(screen.getByText("No activity yet")).toBeInTheDocument();
+    expect(screen.queryByText(/more$/)).not.toBeInTheDocument();
+    expect(within(screen.getByRole("group", { name: "Average Response Time" })).getByText("0.0s")).toBeInTheDocument();
+  });
+
+  it("lists the latest responses and opens one in the view-response dialog", async () => {
+    const latestResponses = Array.from({ length: 10 }, (_, index) => makeResponse(index));
+    latestResponses[0] = makeResponse(0, {
+      modelName: "Claude",
+      personaName: "New user",
+      topicTitle: "Shipping",
+      content: "**Ships** in 2 days",
+      tokens: 1234,
+      latencyMs: 2500,
+      costUsd: 0.0001234,
+    });
+    showTest(makeMonitorData({ latestResponses }));
+    const user = userEvent.setup();
+    renderApp("/dashboard/monitor");
+    const region = await screen.findByRole("region", { name: "Recent Activity" });
+    expect(within(region).getAllByRole("button", { name: /^View response from/ })).toHaveLength(10);
+
+    await user.click(within(region).getByRole("button", { name: "View response from Claude (New user, Shipping)" }));
+    const dialog = await screen.findByRole("dialog", { name: "Response from Claude" });
+    expect(within(dialog).getByText("Ships").tagName).toBe("STRONG");
+    expect(within(dialog).getByText("1,234")).toBeInTheDocument();
+    expect(within(dialog).getByText("2.5s")).toBeInTheDocument();
+    expect(within(dialog).getByText("$0.000123")).toBeInTheDocument();
+    expect(within(dialog).getAllByText("Shipping").length).toBeGreaterThan(0);
+    expect(within(dialog).getAllByText("New user").length).toBeGreaterThan(0);
+  });
+
+  it("ticks the time since start every second", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    vi.setSystemTime(NOW);
+    showTest();
+    renderApp("/dashboard/monitor");
+    const elapsed = await screen.findByTestId("elapsed-time");
+    expect(elapsed).toHaveTextContent("1:05");
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
+    expect(elapsed).toHaveTextContent("1:06");
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
+    expect(elapsed).toHaveTextContent("2:06");
+  });
+
+  it("stops the test only after confirmation", async () => {
+    showTest();
+    const user = userEvent.setup();
+    renderApp("/dashboard/monitor");
+
+    await user.click(await screen.findByRole("button", { name: "Stop Test" }));
+    expect(await screen.findByRole("alertdialog", { name: "Stop this test?" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Keep Running" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    expect(server.cancel).not.toHaveBeenCalled();
+
+    rememberCurrentTestId(TEST_ID);
+    await user.click(screen.getByRole("button", { name: "Stop Test" }));
+    await user.click(await screen.findByRole("button", { name: "Yes, Stop Test" }));
+    expect(server.cancel).toHaveBeenCalledExactlyOnceWith({ testId: TEST_ID });
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    // Stopping clears the tab's current test (spec part 1 §4).
+    expect(readCurrentTestId()).toBeNull();
+  });
+
+  it("keeps the dialog open and shows the error when stopping fails", async () => {
+    server.cancel.mockRejectedValue(new Error("Only a running test can be stopped."));
+    showTest();
+    const user = userEvent.setup();
+    renderApp("/dashboard/monitor");
+    await user.click(await screen.findByRole("button", { name: "Stop Test" }));
+    await user.click(await screen.findByRole("button", { name: "Yes, Stop Test" }));
+    expect(await screen.findByText("Only a running test can be stopped.")).toBeInTheDocument();
+    expect(screen.getByRole("alertdialog")).toBeInTheDocument();
+  });
+});
+
+describe("monitor states", () => {
+  it("shows a pending test waiting for its payment", async () => {
+    showTest(
+      makeMonitorData({
+        test: { status: "pending", jobStatus: "pending_payment", progress: { currentPhase: "Initializing", percentage: 0 } },
+      }),
+    );
+    renderApp("/dashboard/monitor");
+    expect(await screen.findByText("Waiting for payment")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Stop Test" })).toBeInTheDocument();
+  });
+
+  it("shows a queued test", async () => {
+    showTest(makeMonitorData({ test: { status: "pending", jobStatus: "queued" } }));
+    renderApp("/dashboard/monitor");
+    expect(await screen.findByText("Queued")).toBeInTheDocument();
+  });
+
+  it("links a completed test to its results and offers no Stop Test", async () => {
+    showTest(
+      makeMonitorData({
+        test: { status: "completed", completedAt: NOW, progress: { currentPhase: "Completed", percentage: 100 } },
+      }),
+    );
+    renderApp("/dashboard/monitor");
+    expect(await screen.findByRole("link", { name: "View Results" })).toHaveAttribute(
+      "href",
+      `/dashboard/results/${TEST_ID}`,
+    );
+    expect(screen.queryByRole("button", { name: "Stop Test" })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Estimated time remaining/)).not.toBeInTheDocument();
+  });
+
+  it("shows why a test failed", async () => {
+    showTest(makeMonitorData({ test: { status: "failed", errorMessage: "No model answered.", completedAt: NOW } }));
+    renderApp("/dashboard/monitor");
+    expect(await screen.findByText("Test failed")).toBeInTheDocument();
+    expect(screen.getByText("No model answered.")).toBeInTheDocument();
+  });
+
+  it("shows a cancelled test and forgets it as the current test", async () => {
+    rememberCurrentTestId(TEST_ID);
+    showTest(
+      makeMonitorData({
+        test: { status: "cancelled", completedAt: NOW, progress: { currentPhase: "Cancelled", percentage: 0 } },
+      }),
+    );
+    renderApp("/dashboard/monitor");
+    expect(await screen.findAllByText("Cancelled")).not.toHaveLength(0);
+    expect(screen.queryByRole("button", { name: "Stop Test" })).not.toBeInTheDocument();
+    await waitFor(() => expect(readCurrentTestId()).toBeNull());
+  });
+
+  it("shows an error state with Try Again when the test cannot be loaded", async () => {
+    // React reports the error the boundary catches.
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    setQueryResult("tests:current", TEST_ID);
+    setQueryResult("tests:monitor", new Error("[CONVEX Q(tests:monitor)] Uncaught ConvexError: Test not found."));
+    renderApp("/dashboard/monitor");
+    expect(await screen.findByRole("button", { name: "Try Again" })).toBeInTheDocument();
+    expect(screen.getByText("Test not found.")).toBeInTheDocument();
+
+    setQueryResult("tests:monitor", makeMonitorData());
+    fireEvent.click(screen.getByRole("button", { name: "Try Again" }));
+    expect(await screen.findByRole("heading", { name: "Support replies" })).toBeInTheDocument();
+  });
+});
+
+describe("return from payment", () => {
+  it("confirms the payment once, then watches the test it paid for", async () => {
+    let settle!: (value: { verified: boolean; testId: string | null }) => void;
+    server.verify.mockReturnValue(new Promise((resolve) => (settle = resolve)));
+    showTest();
+    const { router } = renderApp("/dashboard/monitor?session_id=cs_test_1");
+
+    expect(await screen.findByRole("heading", { name: "Confirming your payment…" })).toBeInTheDocument();
+    expect(server.verify).toHaveBeenCalledExactlyOnceWith({ sessionId: "cs_test_1" });
+
+    await act(async () => settle({ verified: true, testId: TEST_ID }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ testId: TEST_ID }));
+    expect(await screen.findByRole("heading", { name: "Support replies" })).toBeInTheDocument();
+    expect(screen.queryByText("Payment not confirmed yet")).not.toBeInTheDocument();
+    expect(server.verify).toHaveBeenCalledTimes(1);
+  });
+
+  it("explains an unconfirmed payment and keeps watching the test", async () => {
+    server.verify.mockResolvedValue({ verified: false, testId: TEST_ID });
+    showTest(makeMonitorData({ test: { status: "pending", jobStatus: "pending_payment" } }));
+    const { router } = renderApp("/dashboard/monitor?session_id=cs_test_2");
+
+    expect(await screen.findByText("Payment not confirmed yet")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Support replies" })).toBeInTheDocument();
+    expect(screen.getByText("Waiting for payment")).toBeInTheDocument();
+    // The session id stays, so a reload asks again.
+    await waitFor(() => expect(router.state.location.search).toEqual({ testId: TEST_ID, session_id: "cs_test_2" }));
+
+    // The webhook lands: the job is queued and the notice goes away by itself.
+    act(() => setQueryResult("tests:monitor", makeMonitorData({ test: { status: "pending", jobStatus: "queued" } })));
+    await waitFor(() => expect(screen.queryByText("Payment not confirmed yet")).not.toBeInTheDocument());
+    expect(screen.getByText("Queued")).toBeInTheDocument();
+  });
+
+  it("treats a failed verification as not confirmed, never a dead end", async () => {
+    server.verify.mockRejectedValue(new Error("network down"));
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    setQueryResult("tests:current", null);
+    renderApp("/dashboard/monitor?session_id=cs_test_3");
+    expect(await screen.findByText("Payment not confirmed yet")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "No Test Running" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Test Setup" })).toBeInTheDocument();
+  });
+});

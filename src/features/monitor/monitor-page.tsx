@@ -1,0 +1,201 @@
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useMutation, useQuery } from "convex/react";
+import { ActivityIcon, CreditCardIcon, FlaskConicalIcon } from "lucide-react";
+import { useEffect, useState, type ReactNode } from "react";
+import { toast } from "sonner";
+
+import { EmptyState } from "@/components/empty-state";
+import { ErrorState } from "@/components/error-state";
+import { Spinner } from "@/components/spinner";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { errorMessage } from "@/lib/errors";
+import { SETUP_PATH } from "@/lib/paths";
+
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { forgetCurrentTestId, readCurrentTestId, rememberCurrentTestId } from "./current-test-storage";
+import { MonitorSkeleton } from "./monitor-skeleton";
+import { MonitorView } from "./monitor-view";
+import { QueryErrorBoundary } from "./query-error-boundary";
+import { usePaymentReturn, type PaymentReturn } from "./use-payment-return";
+import { useNow } from "./use-now";
+
+interface MonitorPageProps {
+  /** ?testId= — the test to watch; without it, the user's running (else pending) test. */
+  testId?: string;
+  /** ?session_id= — a return from Stripe Checkout, verified once before anything else. */
+  sessionId?: string;
+}
+
+/** /dashboard/monitor: the live monitor of the current test (spec part 1 §2). */
+export function MonitorPage(props: MonitorPageProps) {
+  return (
+    <QueryErrorBoundary
+      fallback={(error, reset) => (
+        <ErrorState title="Could not load the test" message={errorMessage(error)} onRetry={reset} />
+      )}
+    >
+      <MonitorScreen {...props} />
+    </QueryErrorBoundary>
+  );
+}
+
+function MonitorScreen({ testId, sessionId }: MonitorPageProps) {
+  const navigate = useNavigate();
+  const payment = usePaymentReturn(sessionId);
+  const paymentState = payment.state;
+  const paymentTestId = paymentTestIdOf(payment);
+  const confirming = paymentState === "confirming";
+  const requestedId = testId ?? paymentTestId ?? undefined;
+  const shownId = useMonitoredTestId(requestedId, confirming);
+  const data = useQuery(api.tests.monitor, shownId ? { testId: shownId } : "skip");
+  const now = useNow(1000);
+  const cancelTest = useMutation(api.tests.cancel);
+
+  // Keep the address on the test shown, so a reload or a second browser shows the same test and
+  // the view stays on it after it completes. The session id stays only while the payment is
+  // unconfirmed, so that a reload asks again.
+  useEffect(() => {
+    if (confirming) return;
+    let targetId: string | undefined;
+    if (shownId !== undefined) targetId = shownId ?? undefined;
+    else if (paymentState === "confirmed" && paymentTestId) targetId = paymentTestId;
+    else return;
+    const targetSession = paymentState === "unconfirmed" ? sessionId : undefined;
+    if (targetId === testId && targetSession === sessionId) return;
+    void navigate({ to: "/dashboard/monitor", search: searchOf(targetId, targetSession), replace: true });
+  }, [confirming, shownId, paymentState, paymentTestId, sessionId, testId, navigate]);
+
+  const confirmed = paymentState === "confirmed";
+  useEffect(() => {
+    if (confirmed) toast.success("Payment confirmed. Your test is on its way.");
+  }, [confirmed]);
+
+  // The tab's current test (for /dashboard/results); stopping a test clears it (spec part 1 §4).
+  const shownTestId = data?.test._id;
+  const shownStatus = data?.test.status;
+  useEffect(() => {
+    if (!shownTestId) return;
+    if (shownStatus === "cancelled") forgetCurrentTestId(shownTestId);
+    else rememberCurrentTestId(shownTestId);
+  }, [shownTestId, shownStatus]);
+
+  if (confirming) return <ConfirmingPayment />;
+
+  // Shown until the payment lands: then the job leaves pending_payment and the notice goes.
+  const paymentNotice: ReactNode =
+    paymentState === "unconfirmed" && (!data || data.test.jobStatus === "pending_payment") ? (
+      <PaymentNotConfirmed hasTest={Boolean(shownId)} />
+    ) : null;
+
+  if (shownId === undefined) return <MonitorSkeleton />;
+  if (shownId === null) {
+    return (
+      <div className="space-y-6">
+        <h1 className="text-3xl font-bold tracking-tight">Test Monitor</h1>
+        {paymentNotice}
+        <NoTestRunning />
+      </div>
+    );
+  }
+  if (data === undefined) return <MonitorSkeleton />;
+
+  const stop = async () => {
+    try {
+      await cancelTest({ testId: data.test._id });
+      forgetCurrentTestId(data.test._id);
+      toast.success("Test stopped");
+    } catch (error) {
+      toast.error(errorMessage(error, "The test could not be stopped. Please try again."));
+      throw error;
+    }
+  };
+
+  return (
+    <div className="space-y-6">
+      {paymentNotice}
+      <MonitorView data={data} now={now} onStop={stop} />
+    </div>
+  );
+}
+
+function paymentTestIdOf(payment: PaymentReturn): Id<"tests"> | null {
+  return payment.state === "confirmed" || payment.state === "unconfirmed" ? payment.testId : null;
+}
+
+function searchOf(testId: string | undefined, sessionId: string | undefined) {
+  return {
+    ...(testId !== undefined ? { testId } : {}),
+    ...(sessionId !== undefined ? { session_id: sessionId } : {}),
+  };
+}
+
+/**
+ * The test to show: the one asked for (if it is the caller's), else the caller's running, else
+ * pending test, else the tab's remembered current test (kept after completion, as the spec's
+ * current test is). undefined while loading, null when there is none.
+ */
+function useMonitoredTestId(requestedId: string | undefined, paused: boolean): Id<"tests"> | null | undefined {
+  const [rememberedId] = useState(readCurrentTestId);
+  const active = useQuery(
+    api.tests.current,
+    paused ? "skip" : requestedId ? { testId: requestedId as Id<"tests"> } : {},
+  );
+  const fallBack = !paused && !requestedId && active === null && rememberedId !== null;
+  const remembered = useQuery(api.tests.current, fallBack ? { testId: rememberedId as Id<"tests"> } : "skip");
+  const resolved = paused ? undefined : fallBack ? remembered : active;
+
+  // While a new answer loads (the address gaining ?testId= changes the query's arguments), the
+  // last one holds, so the monitor does not flash its skeleton.
+  const [held, setHeld] = useState(resolved);
+  if (resolved !== undefined && resolved !== held) setHeld(resolved);
+  if (paused) return undefined;
+  return resolved === undefined ? held : resolved;
+}
+
+function ConfirmingPayment() {
+  return (
+    <Card className="mx-auto max-w-lg">
+      <CardContent className="flex flex-col items-center gap-4 py-6 text-center" role="status">
+        <Spinner className="size-8" label="Confirming your payment" />
+        <div className="space-y-1">
+          <h1 className="text-xl font-semibold">Confirming your payment…</h1>
+          <p className="text-sm text-muted-foreground">This takes a moment. Your test starts once the payment is confirmed.</p>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function PaymentNotConfirmed({ hasTest }: { hasTest: boolean }) {
+  return (
+    <Alert>
+      <CreditCardIcon />
+      <AlertTitle>Payment not confirmed yet</AlertTitle>
+      <AlertDescription>
+        {hasTest
+          ? "We could not confirm your payment yet. If you completed the checkout, the confirmation may still be on its way: this page keeps watching your test, and it starts as soon as the payment lands."
+          : "We could not confirm your payment yet. If you completed the checkout, the confirmation may still be on its way; your test will appear here once it does."}
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+function NoTestRunning() {
+  return (
+    <EmptyState
+      icon={ActivityIcon}
+      title="No Test Running"
+      description="Start a test and watch its responses, evaluations and rankings arrive here live."
+      action={
+        <Button asChild>
+          <Link to={SETUP_PATH}>
+            <FlaskConicalIcon /> Go to Test Setup
+          </Link>
+        </Button>
+      }
+    />
+  );
+}

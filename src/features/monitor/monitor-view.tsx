@@ -1,0 +1,308 @@
+import { Link } from "@tanstack/react-router";
+import {
+  AlertTriangleIcon,
+  BanIcon,
+  ChartColumnIcon,
+  ClockIcon,
+  CreditCardIcon,
+  HourglassIcon,
+  MessageSquareTextIcon,
+  TrophyIcon,
+} from "lucide-react";
+import { useState } from "react";
+
+import { StatusBadge } from "@/components/status-badge";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Progress } from "@/components/ui/progress";
+
+import {
+  formatLatency,
+  formatRelativeTime,
+  formatScore,
+  formatTestCost,
+  formatTestDuration,
+  formatTimeRemaining,
+} from "../../../convex/lib/format";
+import {
+  averageLatencyMs,
+  canStop,
+  elapsedSpan,
+  hiddenRankedModels,
+  isFinished,
+  modelCounts,
+  monitorStage,
+  plural,
+  previewOf,
+  resultsPathOf,
+  scoreBarPercent,
+  type MonitorData,
+  type MonitorRanking,
+  type MonitorResponse,
+  type MonitorTest,
+} from "./monitor-model";
+import { ResponseDialog } from "./response-dialog";
+import { StopTestButton } from "./stop-test-button";
+
+interface MonitorViewProps {
+  data: MonitorData;
+  /** Unix milliseconds, ticking every second (useNow). */
+  now: number;
+  onStop: () => Promise<void>;
+}
+
+/** The live monitor of one test (spec part 1 §2); every number comes from the live query. */
+export function MonitorView({ data, now, onStop }: MonitorViewProps) {
+  const { test } = data;
+  return (
+    <div className="space-y-6">
+      <TestHeader test={test} now={now} onStop={onStop} />
+      <StageNotice test={test} />
+      <ProgressPanel test={test} />
+      <Counters test={test} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <RankingsCard rankings={data.rankings} hidden={hiddenRankedModels(data)} />
+        <ActivityCard responses={data.latestResponses} now={now} />
+      </div>
+    </div>
+  );
+}
+
+function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onStop: () => Promise<void> }) {
+  const counts = modelCounts(test.configuration);
+  const { start, end } = elapsedSpan(test);
+  return (
+    <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+      <div className="min-w-0 space-y-2">
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-bold tracking-tight break-words sm:text-3xl">{test.name}</h1>
+          <StatusBadge status={test.status} />
+        </div>
+        <p className="text-sm text-muted-foreground">
+          <span className="font-medium text-foreground">Task type:</span> {test.taskType}
+        </p>
+        <p className="text-sm text-muted-foreground" aria-label="Test size">
+          {plural(counts.models, "model")} · {plural(counts.judges, "judge")} · {plural(counts.personas, "persona")} ·{" "}
+          {plural(counts.topics, "topic")}
+        </p>
+      </div>
+      <div className="flex shrink-0 items-center gap-4">
+        <dl className="text-right">
+          <dt className="text-xs text-muted-foreground">{end === undefined ? "Time since start" : "Duration"}</dt>
+          <dd className="flex items-center justify-end gap-1.5 font-mono text-lg tabular-nums" data-testid="elapsed-time">
+            <ClockIcon className="size-4 text-muted-foreground" aria-hidden="true" />
+            {formatTestDuration(start, end, now)}
+          </dd>
+        </dl>
+        {canStop(test.status) && <StopTestButton testName={test.name} onStop={onStop} />}
+      </div>
+    </div>
+  );
+}
+
+/** What a test that is not simply running is waiting for, or how it ended. */
+function StageNotice({ test }: { test: MonitorTest }) {
+  switch (monitorStage(test)) {
+    case "awaiting_payment":
+      return (
+        <Alert>
+          <CreditCardIcon />
+          <AlertTitle>Waiting for payment</AlertTitle>
+          <AlertDescription>The test starts as soon as the payment is confirmed.</AlertDescription>
+        </Alert>
+      );
+    case "queued":
+      return (
+        <Alert>
+          <HourglassIcon />
+          <AlertTitle>Queued</AlertTitle>
+          <AlertDescription>Your test is in the queue and starts as soon as a worker is free.</AlertDescription>
+        </Alert>
+      );
+    case "completed":
+      return (
+        <Alert variant="success" className="items-center">
+          <TrophyIcon />
+          <AlertTitle>Test completed</AlertTitle>
+          <AlertDescription className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <span>All responses and evaluations are in. The full rankings and analysis are ready.</span>
+            <Button asChild size="lg">
+              <Link to={resultsPathOf(test._id)}>
+                <ChartColumnIcon /> View Results
+              </Link>
+            </Button>
+          </AlertDescription>
+        </Alert>
+      );
+    case "failed":
+      return (
+        <Alert variant="destructive">
+          <AlertTriangleIcon />
+          <AlertTitle>Test failed</AlertTitle>
+          <AlertDescription>{test.errorMessage ?? test.progress.details ?? "The test could not be completed."}</AlertDescription>
+        </Alert>
+      );
+    case "cancelled":
+      return (
+        <Alert>
+          <BanIcon />
+          <AlertTitle>Cancelled</AlertTitle>
+          <AlertDescription>
+            {test.progress.currentPhase === "Cancelled - Timeout"
+              ? "This test made no progress for an hour and was cancelled (Cancelled - Timeout)."
+              : "This test was stopped. Answers and scores received before that are kept."}
+          </AlertDescription>
+        </Alert>
+      );
+    case "running":
+      return null;
+  }
+}
+
+function ProgressPanel({ test }: { test: MonitorTest }) {
+  const percentage = Math.min(100, Math.max(0, Math.round(test.progress.percentage)));
+  const finished = isFinished(test.status);
+  return (
+    <Card>
+      <CardContent className="space-y-3">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <div className="space-y-0.5">
+            <p className="text-xs text-muted-foreground">Current phase</p>
+            <p className="font-medium" data-testid="progress-phase">
+              {test.progress.currentPhase}
+            </p>
+          </div>
+          <p className="text-2xl font-semibold tabular-nums" data-testid="progress-percentage">
+            {percentage}%
+          </p>
+        </div>
+        <Progress value={percentage} aria-label="Test progress" aria-valuetext={`${percentage}%`} />
+        <div className="flex flex-wrap justify-between gap-2 text-sm text-muted-foreground">
+          <span>{test.progress.details}</span>
+          {!finished && (
+            <span>
+              Estimated time remaining:{" "}
+              <span className="font-medium text-foreground">
+                {test.progress.estimatedTimeRemaining ?? formatTimeRemaining(null)}
+              </span>
+            </span>
+          )}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Counters({ test }: { test: MonitorTest }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <Counter label="Responses Generated" value={`${test.responsesCount} / ${test.expectedResponses}`} />
+      <Counter label="Evaluations Completed" value={`${test.evaluationsCount} / ${test.expectedEvaluations}`} />
+      <Counter label="Average Response Time" value={formatLatency(averageLatencyMs(test))} />
+      <Counter label="Estimated Cost" value={formatTestCost(test.totalCostUsd)} hint="so far" />
+    </div>
+  );
+}
+
+function Counter({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <Card role="group" aria-label={label} className="gap-2 py-4">
+      <CardHeader className="px-4">
+        <p className="text-sm text-muted-foreground">
+          {label}
+          {hint && <span className="sr-only"> {hint}</span>}
+        </p>
+      </CardHeader>
+      <CardContent className="px-4">
+        <p className="text-2xl font-semibold tabular-nums">{value}</p>
+      </CardContent>
+    </Card>
+  );
+}
+
+function RankingsCard({ rankings, hidden }: { rankings: MonitorRanking[]; hidden: number }) {
+  return (
+    <Card role="region" aria-label="Current Rankings">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <TrophyIcon className="size-4" aria-hidden="true" /> Current Rankings
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        {rankings.length === 0 ? (
+          <p className="py-6 text-center text-sm text-muted-foreground">No rankings available</p>
+        ) : (
+          <ol className="space-y-4">
+            {rankings.map((ranking, index) => (
+              <li key={ranking.modelId} className="space-y-1.5">
+                <div className="flex items-baseline justify-between gap-3 text-sm">
+                  <span className="flex min-w-0 items-baseline gap-2">
+                    <span className="w-5 shrink-0 text-muted-foreground tabular-nums">{index + 1}.</span>
+                    <span className="truncate font-medium" title={ranking.modelId}>
+                      {ranking.modelName}
+                    </span>
+                  </span>
+                  <span className="shrink-0 tabular-nums">
+                    <span className="font-semibold">{formatScore(ranking.averageScore)}</span>
+                    <span className="text-muted-foreground"> / 10 · {plural(ranking.totalResponses, "response")}</span>
+                  </span>
+                </div>
+                <div className="h-2 overflow-hidden rounded-full bg-muted" aria-hidden="true">
+                  <div
+                    className="h-full rounded-full bg-primary transition-all"
+                    style={{ width: `${scoreBarPercent(ranking.averageScore)}%` }}
+                  />
+                </div>
+              </li>
+            ))}
+          </ol>
+        )}
+        {hidden > 0 && <p className="mt-4 text-sm text-muted-foreground">+{hidden} more</p>}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ActivityCard({ responses, now }: { responses: MonitorResponse[]; now: number }) {
+  const [selected, setSelected] = useState<MonitorResponse | null>(null);
+  return (
+    <Card role="region" aria-label="Recent Activity">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <MessageSquareTextIcon className="size-4" aria-hidden="true" /> Recent Activity
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        {responses.length === 0 ? (
+          <p className="py-6 text-center text-sm text-muted-foreground">No activity yet</p>
+        ) : (
+          <ul className="divide-y">
+            {responses.map((response) => (
+              <li key={response._id}>
+                <button
+                  type="button"
+                  onClick={() => setSelected(response)}
+                  aria-label={`View response from ${response.modelName} (${response.personaName}, ${response.topicTitle})`}
+                  className="w-full space-y-1 rounded-md px-2 py-3 text-left transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                >
+                  <span className="flex items-baseline justify-between gap-3 text-sm">
+                    <span className="truncate font-medium">{response.modelName}</span>
+                    <span className="shrink-0 text-xs text-muted-foreground">
+                      {formatRelativeTime(response._creationTime, now)}
+                    </span>
+                  </span>
+                  <span className="block truncate text-xs text-muted-foreground">
+                    {response.personaName} · {response.topicTitle}
+                  </span>
+                  <span className="line-clamp-2 block text-sm text-muted-foreground">{previewOf(response.content)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <ResponseDialog response={selected} onClose={() => setSelected(null)} />
+    </Card>
+  );
+}

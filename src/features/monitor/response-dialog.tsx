@@ -1,0 +1,52 @@
+import { Markdown } from "@/components/markdown";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+
+import { formatCostPerResponse, formatCount, formatLatency } from "../../../convex/lib/format";
+import type { MonitorResponse } from "./monitor-model";
+
+/** One answer in full: topic, persona, the text (sanitized Markdown), tokens, latency, cost, time. */
+export function ResponseDialog({
+  response,
+  onClose,
+}: {
+  response: MonitorResponse | null;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={response !== null} onOpenChange={(open) => !open && onClose()}>
+      {response && (
+        <DialogContent className="sm:max-w-2xl">
+          <DialogHeader>
+            <DialogTitle>Response from {response.modelName}</DialogTitle>
+            <DialogDescription>
+              {response.topicTitle} · {response.personaName}
+            </DialogDescription>
+          </DialogHeader>
+          <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
+            <Detail label="Topic" value={response.topicTitle} />
+            <Detail label="Persona" value={response.personaName} />
+            <Detail label="Model" value={response.modelName} />
+          </dl>
+          <div className="max-h-[50dvh] overflow-y-auto rounded-md border bg-muted/30 p-4">
+            <Markdown>{response.content}</Markdown>
+          </div>
+          <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+            <Detail label="Tokens" value={formatCount(response.tokens)} />
+            <Detail label="Latency" value={formatLatency(response.latencyMs)} />
+            <Detail label="Cost" value={formatCostPerResponse(response.costUsd)} />
+            <Detail label="Time" value={new Date(response._creationTime).toLocaleString()} />
+          </dl>
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
+function Detail({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="min-w-0 space-y-0.5">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="font-medium break-words tabular-nums">{value}</dd>
+    </div>
+  );
+}

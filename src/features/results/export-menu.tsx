@@ -1,0 +1,68 @@
+import { useConvex } from "convex/react";
+import { DownloadIcon } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { errorMessage } from "@/lib/errors";
+
+import { api } from "../../../convex/_generated/api";
+import {
+  buildCsv,
+  buildJson,
+  collectPages,
+  downloadFile,
+  EXPORT_EVALUATIONS_PAGE,
+  EXPORT_RESPONSES_PAGE,
+  exportFileName,
+} from "./export";
+import type { ResultsData } from "./results-model";
+
+/** Export as CSV (one row per response) or JSON (configuration and results), page by page. */
+export function ExportMenu({ results }: { results: ResultsData }) {
+  const convex = useConvex();
+  const [busy, setBusy] = useState(false);
+  const testId = results.test._id;
+
+  const responses = () =>
+    collectPages((cursor) =>
+      convex.query(api.results.exportResponses, { testId, paginationOpts: { numItems: EXPORT_RESPONSES_PAGE, cursor } }),
+    );
+
+  async function run(format: "csv" | "json") {
+    setBusy(true);
+    try {
+      if (format === "csv") {
+        downloadFile(exportFileName(results.test.name, "csv"), buildCsv(await responses()), "text/csv;charset=utf-8");
+      } else {
+        const rows = await responses();
+        const evaluations = await collectPages((cursor) =>
+          convex.query(api.results.exportEvaluations, { testId, paginationOpts: { numItems: EXPORT_EVALUATIONS_PAGE, cursor } }),
+        );
+        downloadFile(exportFileName(results.test.name, "json"), buildJson(results, rows, evaluations), "application/json");
+      }
+      toast.success(`Exported ${format.toUpperCase()}`);
+    } catch (error) {
+      toast.error(errorMessage(error, "Export failed. Please try again."));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" disabled={busy}>
+          {busy ? <Spinner className="text-current" label="Exporting" /> : <DownloadIcon />}
+          {busy ? "Exporting..." : "Export"}
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuItem onSelect={() => void run("csv")}>Export as CSV</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => void run("json")}>Export as JSON</DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

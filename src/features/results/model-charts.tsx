@@ -1,0 +1,110 @@
+import { Bar, BarChart, CartesianGrid, Legend, Scatter, ScatterChart, XAxis, YAxis, ZAxis } from "recharts";
+
+import { ChartContainer, ChartTooltip, ChartTooltipContent, type ChartConfig } from "@/components/ui/chart";
+
+import { formatCostPerResponse, formatLatency, formatScore } from "../../../convex/lib/format";
+import { MAX_SCORE } from "../../../convex/lib/scoring";
+import type { ResultsData } from "./results-model";
+
+type ModelPoint = ResultsData["models"][number];
+
+const COST_CHART: ChartConfig = {
+  frontier: { label: "Best value", color: "var(--chart-2)" },
+  dominated: { label: "Beaten on cost and score", color: "var(--muted-foreground)" },
+};
+
+/**
+ * Cost per response against average score; models that no other model beats on both (cheaper
+ * or as cheap, and better or as good) are marked and joined into the frontier.
+ */
+export function CostQualityChart({ models }: { models: readonly ModelPoint[] }) {
+  const points = models
+    .filter((model) => model.averageScore !== null && model.costPerResponseUsd !== null)
+    .map((model) => ({
+      modelName: model.modelName,
+      cost: model.costPerResponseUsd ?? 0,
+      score: model.averageScore ?? 0,
+      onFrontier: model.onFrontier,
+    }));
+  if (points.length === 0) return <p className="text-sm text-muted-foreground">Shown once models have been scored.</p>;
+  const frontier = points.filter((point) => point.onFrontier).sort((a, b) => a.cost - b.cost);
+  const dominated = points.filter((point) => !point.onFrontier);
+  return (
+    <figure className="space-y-2">
+      <ChartContainer
+        config={COST_CHART}
+        label={`Cost per response against average score. Best value: ${frontier.map((point) => point.modelName).join(", ")}`}
+        className="aspect-auto h-72"
+      >
+        <ScatterChart margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
+          <CartesianGrid />
+          <XAxis
+            type="number"
+            dataKey="cost"
+            name="Cost per response"
+            tickFormatter={(value: number) => `$${value.toPrecision(2)}`}
+            tickLine={false}
+          />
+          <YAxis type="number" dataKey="score" name="Average score" domain={[0, MAX_SCORE]} tickLine={false} width={32} />
+          <ZAxis range={[90, 90]} />
+          <ChartTooltip
+            content={
+              <ChartTooltipContent
+                labelKey="modelName"
+                formatter={(value, key) => (key === "cost" ? formatCostPerResponse(Number(value)) : formatScore(Number(value)))}
+              />
+            }
+          />
+          <Legend />
+          <Scatter name={COST_CHART.frontier.label} data={frontier} fill="var(--color-frontier)" line shape="diamond" />
+          <Scatter name={COST_CHART.dominated.label} data={dominated} fill="var(--color-dominated)" />
+        </ScatterChart>
+      </ChartContainer>
+      <figcaption className="text-sm text-muted-foreground">
+        Best value (no other model is both cheaper and better):{" "}
+        <span className="font-medium text-foreground" data-testid="frontier-models">
+          {frontier.map((point) => point.modelName).join(", ")}
+        </span>
+      </figcaption>
+    </figure>
+  );
+}
+
+const LATENCY_CHART: ChartConfig = {
+  median: { label: "Median", color: "var(--chart-1)" },
+  p95: { label: "95th percentile", color: "var(--chart-4)" },
+};
+
+/** Median and 95th-percentile latency per model, in seconds. */
+export function LatencyChart({ models }: { models: readonly ModelPoint[] }) {
+  const data = models
+    .filter((model) => model.medianLatencyMs !== null)
+    .map((model) => ({
+      modelName: model.modelName,
+      median: (model.medianLatencyMs ?? 0) / 1000,
+      p95: (model.p95LatencyMs ?? 0) / 1000,
+    }));
+  if (data.length === 0) return <p className="text-sm text-muted-foreground">Shown once models have answered.</p>;
+  return (
+    <ChartContainer
+      config={LATENCY_CHART}
+      label={`Latency per model: ${data
+        .map((row) => `${row.modelName} median ${formatLatency(row.median * 1000)}, p95 ${formatLatency(row.p95 * 1000)}`)
+        .join("; ")}`}
+      className="aspect-auto h-72"
+    >
+      <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+        <CartesianGrid vertical={false} />
+        <XAxis dataKey="modelName" tickLine={false} interval={0} tick={{ fontSize: 11 }} />
+        <YAxis tickLine={false} width={40} tickFormatter={(value: number) => `${value}s`} />
+        <ChartTooltip
+          cursor={{ fillOpacity: 0.1 }}
+          content={<ChartTooltipContent labelKey="modelName" formatter={(value) => formatLatency(Number(value) * 1000)} />}
+        />
+        <Legend />
+        <Bar dataKey="median" name={LATENCY_CHART.median.label} fill="var(--color-median)" radius={4} />
+        <Bar dataKey="p95" name={LATENCY_CHART.p95.label} fill="var(--color-p95)" radius={4} />
+      </BarChart>
+    </ChartContainer>
+  );
+}

@@ -1,0 +1,104 @@
+import { usePaginatedQuery } from "convex/react";
+import { MessageSquareTextIcon } from "lucide-react";
+import { useState } from "react";
+
+import { EmptyState } from "@/components/empty-state";
+import { Markdown } from "@/components/markdown";
+import { Spinner } from "@/components/spinner";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { formatCostPerResponse, formatCount, formatLatency, formatScore } from "../../../convex/lib/format";
+import { formatDateTime, preview, RESPONSES_PAGE, type ResponseRow } from "./results-model";
+
+export const NO_RESPONSES = "No responses available";
+
+/** The test's answers, 20 at a time, each opening the full text. */
+export function ResponsesList({ testId }: { testId: Id<"tests"> }) {
+  const { results, status, loadMore } = usePaginatedQuery(api.results.responses, { testId }, { initialNumItems: RESPONSES_PAGE });
+  const [open, setOpen] = useState<ResponseRow | null>(null);
+
+  if (status === "LoadingFirstPage") return <Spinner label="Loading responses" />;
+  if (results.length === 0) return <EmptyState title={NO_RESPONSES} icon={MessageSquareTextIcon} className="py-6" />;
+  return (
+    <div className="space-y-3">
+      <ul className="divide-y rounded-md border" aria-label="Raw responses">
+        {results.map((response) => (
+          <li key={response._id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center" data-testid="response-row">
+            <div className="min-w-0 flex-1 space-y-1">
+              <div className="flex flex-wrap items-center gap-2 text-sm">
+                <span className="font-medium">{response.modelName}</span>
+                <Badge variant="secondary">{response.personaName}</Badge>
+                <Badge variant="outline">{response.topicTitle}</Badge>
+              </div>
+              <p className="truncate text-sm text-muted-foreground">{preview(response.content, 120)}</p>
+              <p className="text-xs text-muted-foreground tabular-nums">
+                {formatCount(response.tokens)} tokens · {formatLatency(response.latencyMs)}
+                {response.averageScore !== null && ` · score ${formatScore(response.averageScore)}`}
+              </p>
+            </div>
+            <Button variant="outline" size="sm" onClick={() => setOpen(response)} aria-label={`View full response from ${response.modelName}`}>
+              View Full Response
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <LoadMore status={status} onLoadMore={() => loadMore(RESPONSES_PAGE)} label="Load more responses" />
+      <ResponseDialog response={open} onClose={() => setOpen(null)} />
+    </div>
+  );
+}
+
+export function LoadMore({ status, onLoadMore, label }: { status: string; onLoadMore: () => void; label: string }) {
+  if (status === "Exhausted") return null;
+  const loading = status === "LoadingMore";
+  return (
+    <div className="flex justify-center">
+      <Button variant="outline" onClick={onLoadMore} disabled={loading}>
+        {loading && <Spinner className="text-current" label="Loading more" />}
+        {label}
+      </Button>
+    </div>
+  );
+}
+
+/** Topic, persona, the full text as sanitized Markdown, tokens, latency, cost (6 decimals), generated-at. */
+export function ResponseDialog({ response, onClose }: { response: ResponseRow | null; onClose: () => void }) {
+  return (
+    <Dialog open={response !== null} onOpenChange={(next) => !next && onClose()}>
+      <DialogContent className="sm:max-w-3xl">
+        {response && (
+          <>
+            <DialogHeader>
+              <DialogTitle>Response from {response.modelName}</DialogTitle>
+              <DialogDescription>
+                Topic: {response.topicTitle} · Persona: {response.personaName}
+              </DialogDescription>
+            </DialogHeader>
+            <div className="max-h-[55dvh] overflow-y-auto rounded-md border bg-muted/30 p-4">
+              <Markdown>{response.content}</Markdown>
+            </div>
+            <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+              <Detail label="Tokens" value={formatCount(response.tokens)} />
+              <Detail label="Latency" value={formatLatency(response.latencyMs)} />
+              <Detail label="Cost" value={formatCostPerResponse(response.costUsd)} />
+              <Detail label="Generated" value={formatDateTime(response._creationTime)} />
+            </dl>
+          </>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function Detail({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="font-medium tabular-nums">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { Link } from "@tanstack/react-router";
+import { ActivityIcon, ArrowLeftIcon, BookmarkPlusIcon, RotateCcwIcon, Share2Icon, Trash2Icon } from "lucide-react";
+import { useState } from "react";
+
+import { ViewerAvatars } from "@/components/presence";
+import { StatusBadge } from "@/components/status-badge";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { HISTORY_PATH } from "@/lib/paths";
+
+import { DeleteTestDialog } from "./delete-test-dialog";
+import { ExportMenu } from "./export-menu";
+import { countsLabel, isLive, type ResultsData } from "./results-model";
+import { SaveTemplateDialog } from "./save-template-dialog";
+import { ShareDialog } from "./share-dialog";
+
+interface ResultsHeaderProps {
+  results: ResultsData;
+  onDeleted: () => void;
+  onDeletingChange: (deleting: boolean) => void;
+}
+
+/** Back link, name, task type, counts, status, who else is viewing, and the page's actions. */
+export function ResultsHeader({ results, onDeleted, onDeletingChange }: ResultsHeaderProps) {
+  const { test, share } = results;
+  const [dialog, setDialog] = useState<"share" | "template" | "delete" | null>(null);
+  const shared = share?.isActive === true;
+  return (
+    <header className="space-y-4">
+      <Button asChild variant="ghost" size="sm" className="-ml-2">
+        <Link to={HISTORY_PATH}>
+          <ArrowLeftIcon /> Back to History
+        </Link>
+      </Button>
+      <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
+        <div className="min-w-0 space-y-2">
+          <div className="flex flex-wrap items-center gap-3">
+            <h1 className="text-3xl font-bold tracking-tight break-words">{test.name}</h1>
+            <StatusBadge status={test.status} />
+          </div>
+          <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+            <Badge variant="outline" className="capitalize">
+              {test.taskType}
+            </Badge>
+            <span>{countsLabel(test.configuration)}</span>
+            <span aria-hidden="true">·</span>
+            <span>
+              {test.configuration.evaluatorModels.length} evaluator{test.configuration.evaluatorModels.length === 1 ? "" : "s"}
+            </span>
+          </div>
+          <ViewerAvatars room={`test:${test._id}`} />
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {isLive(test.status) && (
+            <Button asChild variant="outline">
+              <Link to="/dashboard/monitor" search={{ testId: test._id }}>
+                <ActivityIcon /> Watch Live
+              </Link>
+            </Button>
+          )}
+          <Button variant={shared ? "secondary" : "outline"} onClick={() => setDialog("share")}>
+            <Share2Icon /> {shared ? "Manage Sharing" : "Share Results"}
+          </Button>
+          <Button variant="outline" onClick={() => setDialog("template")}>
+            <BookmarkPlusIcon /> Save as Template
+          </Button>
+          <Button asChild variant="outline">
+            <Link to="/dashboard/setup" search={{ rerun: test._id }}>
+              <RotateCcwIcon /> Rerun Test
+            </Link>
+          </Button>
+          <ExportMenu results={results} />
+          <Button variant="outline" className="text-destructive hover:text-destructive" onClick={() => setDialog("delete")}>
+            <Trash2Icon /> Delete
+          </Button>
+        </div>
+      </div>
+      <ShareDialog testId={test._id} share={share} open={dialog === "share"} onOpenChange={(open) => setDialog(open ? "share" : null)} />
+      <SaveTemplateDialog
+        configuration={test.configuration}
+        open={dialog === "template"}
+        onOpenChange={(open) => setDialog(open ? "template" : null)}
+      />
+      <DeleteTestDialog
+        test={dialog === "delete" ? test : null}
+        onOpenChange={(open) => setDialog(open ? "delete" : null)}
+        onDeleted={onDeleted}
+        onDeletingChange={onDeletingChange}
+      />
+    </header>
+  );
+}

@@ -1,0 +1,58 @@
+// Shapes and small formats of the results screens.
+import type { FunctionReturnType } from "convex/server";
+
+import type { api } from "../../../convex/_generated/api";
+
+export type ResultsData = FunctionReturnType<typeof api.results.get>;
+export type ResultsTest = ResultsData["test"];
+export type ResponseRow = FunctionReturnType<typeof api.results.responses>["page"][number];
+export type EvaluationRow = FunctionReturnType<typeof api.results.evaluations>["page"][number];
+
+/** Spec part 2 §9: responses and evaluations shown before 'Load more'. */
+export const RESPONSES_PAGE = 20;
+export const EVALUATIONS_PAGE = 10;
+export const PREVIEW_LENGTH = 50;
+
+/** The first `length` characters, with '...' when there is more. */
+export function preview(text: string, length = PREVIEW_LENGTH): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > length ? `${flat.slice(0, length)}...` : flat;
+}
+
+/** 'accuracy' → 'Accuracy'. */
+export function criterionLabel(key: string): string {
+  return key.length === 0 ? key : key[0]!.toUpperCase() + key.slice(1);
+}
+
+/** '2 models · 1 persona · 3 topics'. */
+export function countsLabel(config: { generatorModels: unknown[]; personas: unknown[]; topics: unknown[] }): string {
+  const part = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+  return [part(config.generatorModels.length, "model"), part(config.personas.length, "persona"), part(config.topics.length, "topic")].join(
+    " · ",
+  );
+}
+
+/** A date and time in the reader's locale. */
+export function formatDateTime(timestamp: number | undefined | null): string {
+  if (timestamp === undefined || timestamp === null) return "—";
+  return new Date(timestamp).toLocaleString();
+}
+
+export function formatDate(timestamp: number): string {
+  return new Date(timestamp).toLocaleDateString();
+}
+
+/** 'Coffee taglines!' → 'coffee-taglines', for file names. */
+export function fileSlug(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+  return slug || "test";
+}
+
+/** The page title of a test that is still producing results. */
+export function isLive(status: string): boolean {
+  return status === "running" || status === "pending";
+}

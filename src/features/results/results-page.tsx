@@ -1,0 +1,204 @@
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useQuery } from "convex/react";
+import { FileWarningIcon } from "lucide-react";
+import { useState } from "react";
+
+import { EmptyState } from "@/components/empty-state";
+import { ErrorState } from "@/components/error-state";
+import { FullPageSpinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useNow } from "@/features/monitor/use-now";
+import { errorMessage } from "@/lib/errors";
+import { HISTORY_PATH } from "@/lib/paths";
+
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { formatCount, formatTestDuration } from "../../../convex/lib/format";
+import { EvaluationsList } from "./evaluations-section";
+import { CostQualityChart, LatencyChart } from "./model-charts";
+import { PersonaHeatmap } from "./persona-heatmap";
+import { QueryErrorBoundary } from "./query-error-boundary";
+import { RankingsChart, RankingsList } from "./rankings";
+import { ResponsesList } from "./responses-section";
+import { ResultsHeader } from "./results-header";
+import { formatDateTime, type ResultsData, type ResultsTest } from "./results-model";
+import { ResultsSection } from "./results-section";
+import { StatCards } from "./stat-cards";
+
+export const ERROR_TITLE = "Error Loading Results";
+export const INVALID_TITLE = "Invalid Test Data";
+export const INVALID_MESSAGE = "This test has corrupted or incomplete data.";
+
+/** /dashboard/results/{testId}: the owner's results, live while the test runs (spec part 2 §2). */
+export function ResultsPage({ testId }: { testId: string }) {
+  // Set while this page deletes its test, so the test vanishing shows a spinner, not an error.
+  const [deleting, setDeleting] = useState(false);
+  return (
+    <QueryErrorBoundary
+      fallback={(error, reset) =>
+        deleting ? (
+          <FullPageSpinner label="Deleting test" />
+        ) : (
+          <div className="space-y-4">
+            <ErrorState title={ERROR_TITLE} message={errorMessage(error)} onRetry={reset} />
+            <div className="flex justify-center">
+              <Button asChild variant="link">
+                <Link to={HISTORY_PATH}>Back to History</Link>
+              </Button>
+            </div>
+          </div>
+        )
+      }
+    >
+      <ResultsScreen testId={testId as Id<"tests">} onDeletingChange={setDeleting} />
+    </QueryErrorBoundary>
+  );
+}
+
+function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDeletingChange: (deleting: boolean) => void }) {
+  const results = useQuery(api.results.get, { testId });
+  const navigate = useNavigate();
+
+  if (results === undefined) return <ResultsSkeleton />;
+  if (!results.valid) return <InvalidTestData />;
+  return (
+    <div className="space-y-6">
+      <ResultsHeader
+        results={results}
+        onDeletingChange={onDeletingChange}
+        onDeleted={() => void navigate({ to: HISTORY_PATH, replace: true })}
+      />
+      <TestTimes test={results.test} />
+      <StatCards metrics={results.metrics} />
+      <ResultsSection title="Overall Model Rankings" description="Average score per model, out of 10" defaultOpen>
+        <div className="grid gap-6 lg:grid-cols-2">
+          <RankingsList rankings={results.rankings} />
+          <RankingsChart rankings={results.rankings} />
+        </div>
+      </ResultsSection>
+      <ResultsSection title="Cost, Quality and Speed" description="What each model's score costs, and how long it takes" defaultOpen>
+        <CostAndSpeed models={results.models} />
+      </ResultsSection>
+      <ResultsSection title="Performance by Persona" description="Rankings within each persona" defaultOpen>
+        <PersonaPerformance results={results} />
+      </ResultsSection>
+      <ResultsSection title="Raw Responses" aside={`${formatCount(results.metrics.totalResponses)} total`}>
+        <ResponsesList testId={testId} />
+      </ResultsSection>
+      <ResultsSection title="Evaluations" aside={`${formatCount(results.metrics.evaluations)} total`}>
+        <EvaluationsList testId={testId} />
+      </ResultsSection>
+    </div>
+  );
+}
+
+function CostAndSpeed({ models }: { models: ResultsData["models"] }) {
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <div className="space-y-2">
+        <h3 className="font-medium">Cost vs average score</h3>
+        <CostQualityChart models={models} />
+      </div>
+      <div className="space-y-2">
+        <h3 className="font-medium">Latency per model</h3>
+        <LatencyChart models={models} />
+      </div>
+    </div>
+  );
+}
+
+function PersonaPerformance({ results }: { results: ResultsData }) {
+  if (results.personaBreakdown.length === 0) return <RankingsList rankings={[]} />;
+  return (
+    <div className="space-y-6">
+      <div className="grid gap-4 md:grid-cols-2">
+        {results.personaBreakdown.map((persona) => (
+          <Card key={persona.personaId} className="gap-3 py-4 shadow-none">
+            <CardHeader className="px-4">
+              <CardTitle className="text-base">{persona.personaName}</CardTitle>
+            </CardHeader>
+            <CardContent className="px-4">
+              <RankingsList rankings={persona.rankings} label={`Rankings for ${persona.personaName}`} />
+            </CardContent>
+          </Card>
+        ))}
+      </div>
+      <div className="space-y-2">
+        <h3 className="font-medium">Average score by persona and model</h3>
+        <PersonaHeatmap heatmap={results.heatmap} />
+      </div>
+    </div>
+  );
+}
+
+/** Started, completed, duration (ticking until completion) and responses. */
+export function TestTimes({ test }: { test: Pick<ResultsTest, "_creationTime" | "startedAt" | "completedAt" | "responsesCount" | "expectedResponses"> }) {
+  return (
+    <dl className="grid grid-cols-2 gap-4 rounded-lg border p-4 text-sm sm:grid-cols-4">
+      <div>
+        <dt className="text-muted-foreground">Started</dt>
+        <dd className="font-medium">{formatDateTime(test.startedAt ?? test._creationTime)}</dd>
+      </div>
+      <div>
+        <dt className="text-muted-foreground">Completed</dt>
+        <dd className="font-medium">{test.completedAt ? formatDateTime(test.completedAt) : "In progress"}</dd>
+      </div>
+      <div>
+        <dt className="text-muted-foreground">Duration</dt>
+        <dd className="font-medium tabular-nums" data-testid="test-duration">
+          <Duration startedAt={test.startedAt ?? test._creationTime} completedAt={test.completedAt} />
+        </dd>
+      </div>
+      <div>
+        <dt className="text-muted-foreground">Responses</dt>
+        <dd className="font-medium tabular-nums">
+          {formatCount(test.responsesCount)} / {formatCount(test.expectedResponses)}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** m:ss; until completion it counts up with the clock (its own component, so only it re-renders). */
+export function Duration({ startedAt, completedAt }: { startedAt: number; completedAt?: number }) {
+  if (completedAt !== undefined) return <>{formatTestDuration(startedAt, completedAt, completedAt)}</>;
+  return <TickingDuration startedAt={startedAt} />;
+}
+
+function TickingDuration({ startedAt }: { startedAt: number }) {
+  const now = useNow(1000);
+  return <>{formatTestDuration(startedAt, null, now)}</>;
+}
+
+function InvalidTestData() {
+  return (
+    <EmptyState
+      title={INVALID_TITLE}
+      description={INVALID_MESSAGE}
+      icon={FileWarningIcon}
+      action={
+        <Button asChild variant="outline">
+          <Link to={HISTORY_PATH}>Back to History</Link>
+        </Button>
+      }
+    />
+  );
+}
+
+function ResultsSkeleton() {
+  return (
+    <div className="space-y-6" aria-busy="true" aria-label="Loading results">
+      <Skeleton className="h-5 w-32" />
+      <Skeleton className="h-10 w-2/3" />
+      <Skeleton className="h-20 w-full" />
+      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        {Array.from({ length: 4 }, (_, index) => (
+          <Skeleton key={index} className="h-24" />
+        ))}
+      </div>
+      <Skeleton className="h-64 w-full" />
+    </div>
+  );
+}

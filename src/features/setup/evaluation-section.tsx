@@ -1,0 +1,155 @@
+import { RotateCcwIcon } from "lucide-react";
+
+import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
+import { Label } from "@/components/ui/label";
+import { Switch } from "@/components/ui/switch";
+import { Textarea } from "@/components/ui/textarea";
+import { cn } from "@/lib/utils";
+import { LIMITS } from "../../../convex/lib/pricing";
+import { CRITERION_DESCRIPTIONS, DEFAULT_RANKING_PROMPT } from "../../../convex/lib/prompts";
+import { EVALUATION_CRITERIA, type EvaluationScale } from "../../../convex/lib/types";
+import { SetupSection } from "./setup-section";
+import type { SetupState } from "./setup-state";
+import type { SetupActions } from "./use-setup-state";
+
+const SCALES: readonly { value: EvaluationScale; label: string; description: string }[] = [
+  {
+    value: "ranking",
+    label: "Ranking",
+    description: "Each evaluator orders all responses to a persona and topic from best to worst, in one call.",
+  },
+  {
+    value: "rating",
+    label: "Rating",
+    description: "Each evaluator scores every response from 1 to 10 on each selected criterion.",
+  },
+];
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/** Section 7: the user prompt, the ranking prompt, criteria, scale and explanations. */
+export function EvaluationSection({ state, actions }: { state: SetupState; actions: SetupActions }) {
+  const { evaluationCriteria: criteria, scoringParameters: scoring } = state;
+  return (
+    <SetupSection id="evaluation" number={7} title="Evaluation Configuration">
+      <div className="grid gap-2">
+        <Label htmlFor="setup-user-prompt">User Prompt</Label>
+        <Textarea
+          id="setup-user-prompt"
+          rows={4}
+          className="max-h-80"
+          maxLength={LIMITS.maxUserPromptLength}
+          placeholder="e.g., Answer in no more than 150 words, in plain English."
+          value={state.userPrompt}
+          aria-describedby="setup-user-prompt-hint"
+          onChange={(event) => actions.update({ userPrompt: event.target.value })}
+        />
+        <p id="setup-user-prompt-hint" className="text-xs text-muted-foreground">
+          Sent to every generator model after each topic's content.
+        </p>
+      </div>
+
+      <div className="grid gap-2">
+        <div className="flex items-center justify-between gap-2">
+          <Label htmlFor="setup-ranking-prompt">Ranking Prompt</Label>
+          {state.rankingPrompt !== DEFAULT_RANKING_PROMPT && (
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              onClick={() => actions.update({ rankingPrompt: DEFAULT_RANKING_PROMPT })}
+            >
+              <RotateCcwIcon /> Reset to Default
+            </Button>
+          )}
+        </div>
+        <Textarea
+          id="setup-ranking-prompt"
+          rows={3}
+          className="max-h-60"
+          maxLength={LIMITS.maxRankingPromptLength}
+          value={state.rankingPrompt}
+          aria-describedby="setup-ranking-prompt-hint"
+          onChange={(event) => actions.update({ rankingPrompt: event.target.value })}
+        />
+        <p id="setup-ranking-prompt-hint" className="text-xs text-muted-foreground">
+          The instruction the evaluator models follow when they rank the responses.
+        </p>
+      </div>
+
+      <fieldset className="grid gap-3">
+        <legend className="mb-2 text-sm font-medium">Evaluation Criteria</legend>
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {EVALUATION_CRITERIA.map((criterion) => {
+            const id = `setup-criterion-${criterion}`;
+            return (
+              <div key={criterion} className="flex items-start gap-2 rounded-md border p-3">
+                <Checkbox
+                  id={id}
+                  checked={criteria[criterion]}
+                  aria-describedby={`${id}-hint`}
+                  onCheckedChange={(checked) =>
+                    actions.update({ evaluationCriteria: { ...criteria, [criterion]: checked === true } })
+                  }
+                />
+                <div className="grid gap-1">
+                  <Label htmlFor={id}>{capitalize(criterion)}</Label>
+                  <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+                    {CRITERION_DESCRIPTIONS[criterion]}
+                  </p>
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </fieldset>
+
+      <fieldset className="grid gap-2">
+        <legend className="mb-2 text-sm font-medium">Scoring Scale</legend>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {SCALES.map((scale) => {
+            const id = `setup-scale-${scale.value}`;
+            const checked = scoring.scale === scale.value;
+            return (
+              <label
+                key={scale.value}
+                htmlFor={id}
+                className={cn(
+                  "flex cursor-pointer items-start gap-3 rounded-md border p-3",
+                  checked && "border-primary bg-primary/5",
+                )}
+              >
+                <input
+                  id={id}
+                  type="radio"
+                  name="setup-scale"
+                  aria-label={scale.label}
+                  value={scale.value}
+                  checked={checked}
+                  onChange={() => actions.update({ scoringParameters: { ...scoring, scale: scale.value } })}
+                  className="mt-1 accent-primary"
+                />
+                <span className="grid gap-1">
+                  <span className="text-sm font-medium">{scale.label}</span>
+                  <span className="text-xs text-muted-foreground">{scale.description}</span>
+                </span>
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+
+      <div className="flex items-center gap-3">
+        <Switch
+          id="setup-include-explanations"
+          checked={scoring.includeExplanations}
+          onCheckedChange={(checked) => actions.update({ scoringParameters: { ...scoring, includeExplanations: checked } })}
+        />
+        <Label htmlFor="setup-include-explanations">Include Explanations</Label>
+      </div>
+    </SetupSection>
+  );
+}

@@ -1,0 +1,123 @@
+import { ClockIcon, FileTextIcon, PlayIcon, SaveIcon, ScaleIcon } from "lucide-react";
+import { useState } from "react";
+
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { formatCents } from "../../../convex/lib/format";
+import { evaluationPromptPreview, generationPromptPreview } from "../../../convex/lib/prompts";
+import type { SetupState } from "./setup-state";
+import type { SetupPrice } from "./use-setup-price";
+
+const HINTS_SHOWN = 4;
+
+interface SetupBarProps {
+  state: SetupState;
+  price: SetupPrice;
+  starting: boolean;
+  /** Run stays disabled until the payment mode is known. */
+  ready: boolean;
+  onSaveTemplate: () => void;
+  onRun: () => void;
+}
+
+/** Save Template shows once there is something worth saving. */
+export function canSaveTemplate(state: SetupState): boolean {
+  return state.personas.length > 0 && state.topics.length > 0 && state.userPrompt.trim() !== "";
+}
+
+/** The sticky bottom bar: price, time, prompt previews, Save Template and Run Test. */
+export function SetupBar({ state, price, starting, ready, onSaveTemplate, onRun }: SetupBarProps) {
+  const [preview, setPreview] = useState<"generation" | "evaluation" | null>(null);
+  const hints = price.problems.map((problem) => problem.message);
+  const extraHints = hints.length - HINTS_SHOWN;
+  const disabled = starting || !ready || !price.canRun;
+
+  return (
+    <div
+      className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 shadow-[0_-4px_12px_-6px_rgb(0_0_0/0.15)] backdrop-blur supports-[backdrop-filter]:bg-background/85"
+      data-testid="setup-bar"
+      role="region"
+      aria-label="Test summary"
+    >
+      <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-3">
+        <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+          <div>
+            <p className="text-xs text-muted-foreground">Total Price</p>
+            <p className="text-2xl leading-tight font-bold tabular-nums" data-testid="setup-total-price" aria-live="polite">
+              {formatCents(price.quote.priceCents)}
+            </p>
+          </div>
+          <div className="text-sm">
+            <p className="flex items-center gap-1 text-xs text-muted-foreground">
+              <ClockIcon aria-hidden="true" className="size-3" /> Estimated Time
+            </p>
+            <p className="font-medium" data-testid="setup-time-range">
+              {price.timeLabel}
+            </p>
+          </div>
+          <div className="text-sm">
+            <p className="text-xs text-muted-foreground">Queries</p>
+            <p className="font-medium tabular-nums" data-testid="setup-queries">
+              {price.queries}
+            </p>
+          </div>
+          <div className="ml-auto flex flex-wrap items-center gap-2">
+            <Button type="button" variant="outline" size="sm" onClick={() => setPreview("generation")}>
+              <FileTextIcon /> Generation Prompt
+            </Button>
+            <Button type="button" variant="outline" size="sm" onClick={() => setPreview("evaluation")}>
+              <ScaleIcon /> Evaluation Prompt
+            </Button>
+            {canSaveTemplate(state) && (
+              <Button type="button" variant="secondary" size="sm" onClick={onSaveTemplate}>
+                <SaveIcon /> Save Template
+              </Button>
+            )}
+            <Button
+              type="button"
+              onClick={onRun}
+              disabled={disabled}
+              aria-describedby={hints.length > 0 ? "run-test-hints" : undefined}
+            >
+              {starting ? <Spinner className="text-current" label="Starting test" /> : <PlayIcon />}
+              {starting ? "Starting Test..." : "Run Test"}
+            </Button>
+          </div>
+        </div>
+        {hints.length > 0 && (
+          <ul
+            id="run-test-hints"
+            data-testid="run-test-hints"
+            aria-label="Before you can run this test"
+            className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-amber-700 dark:text-amber-400"
+          >
+            {hints.slice(0, HINTS_SHOWN).map((hint, index) => (
+              <li key={index}>{hint}</li>
+            ))}
+            {extraHints > 0 && <li>and {extraHints} more</li>}
+          </ul>
+        )}
+      </div>
+
+      <Dialog open={preview !== null} onOpenChange={(open) => !open && setPreview(null)}>
+        <DialogContent className="sm:max-w-3xl">
+          <DialogHeader>
+            <DialogTitle>{preview === "evaluation" ? "Evaluation Prompt" : "Generation Prompt"}</DialogTitle>
+            <DialogDescription>
+              {preview === "evaluation"
+                ? "What each evaluator model is asked, with placeholder answers."
+                : "What each generator model is sent for the first persona and topic."}
+            </DialogDescription>
+          </DialogHeader>
+          <pre
+            className="max-h-[60dvh] overflow-y-auto rounded-md bg-muted p-4 font-mono text-xs break-words whitespace-pre-wrap"
+            data-testid="prompt-preview"
+          >
+            {preview === "evaluation" ? evaluationPromptPreview(state) : generationPromptPreview(state)}
+          </pre>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

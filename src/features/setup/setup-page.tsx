@@ -1,0 +1,250 @@
+import { useMutation } from "convex/react";
+import { GiftIcon, KeyRoundIcon, LayoutTemplateIcon, LibraryIcon, RotateCcwIcon } from "lucide-react";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import type { BuiltinTemplate, ModelBundle } from "../../../convex/lib/builtins";
+import { ConfirmDialog } from "./confirm-dialog";
+import { EvaluationSection } from "./evaluation-section";
+import { ModelBundlesCard, ModelBundlesDialog } from "./model-bundles";
+import { ModelPickerSection } from "./model-picker-section";
+import { PaymentDialog } from "./payment-dialog";
+import { PersonasSection } from "./personas-section";
+import { SaveTemplateDialog } from "./save-template-dialog";
+import type { SetupSearch } from "./search";
+import { SetupBar } from "./setup-bar";
+import { SetupFaq } from "./setup-faq";
+import { hasExistingData, inCatalog, type TemplateSource } from "./setup-state";
+import { TemplateLibraryDialog } from "./template-library-dialog";
+import { TemplateSection } from "./template-section";
+import { builtinSource, savedSource } from "./template-sources";
+import { TestConfigurationSection } from "./test-configuration-section";
+import { TopicsSection } from "./topics-section";
+import { useCatalog } from "./use-catalog";
+import { useRunTest, type PaymentMode } from "./use-run-test";
+import { useSetupPrice } from "./use-setup-price";
+import { useSetupState } from "./use-setup-state";
+import { useStartFrom } from "./use-start-from";
+
+export const REPLACE_TITLE = "Replace Existing Data";
+
+/** The Test Setup page (spec part 1 §2): seven sections, the sticky bar and the FAQ. */
+export function SetupPage({ search }: { search: SetupSearch }) {
+  const [state, actions] = useSetupState();
+  const catalog = useCatalog();
+  const price = useSetupPrice(state, catalog);
+  const runner = useRunTest(price.configuration, price.quote.priceCents);
+  const recordUse = useMutation(api.templates.recordUse);
+  const [libraryOpen, setLibraryOpen] = useState(false);
+  const [bundlesOpen, setBundlesOpen] = useState(false);
+  const [saveOpen, setSaveOpen] = useState(false);
+  const [resetOpen, setResetOpen] = useState(false);
+  const [pendingApply, setPendingApply] = useState<TemplateSource | null>(null);
+  /** 'Change Template' shows section 1 again while a template is applied. */
+  const [templatePickerShown, setTemplatePickerShown] = useState(false);
+
+  // Selections the catalog no longer lists cannot run; drop them once the catalog is current.
+  const { models, isRefreshing, ids: catalogIds } = catalog;
+  useEffect(() => {
+    if (models && models.length > 0 && !isRefreshing) actions.keepModelsIn(catalogIds);
+  }, [models, isRefreshing, catalogIds, actions]);
+
+  function apply(source: TemplateSource) {
+    actions.applyTemplate(source, catalog.ids);
+    setTemplatePickerShown(false);
+    if (source.kind === "saved") {
+      // Spec: applying proceeds even when counting the use fails.
+      recordUse({ templateId: source.id as Id<"templates"> }).catch(() => undefined);
+    }
+    toast.success(`Template "${source.name}" applied`);
+  }
+
+  function requestApply(source: TemplateSource) {
+    if (hasExistingData(state)) setPendingApply(source);
+    else apply(source);
+  }
+
+  function applyBundle(bundle: ModelBundle) {
+    const generators = inCatalog(bundle.generatorModelIds, catalog.ids);
+    const evaluators = inCatalog(bundle.evaluatorModelIds, catalog.ids);
+    setBundlesOpen(false);
+    if (generators.length === 0 && evaluators.length === 0) {
+      toast.error(`None of the models of ${bundle.name} are in the current model list.`);
+      return;
+    }
+    actions.setModels("generator", generators);
+    actions.setModels("evaluator", evaluators);
+    toast.success(
+      `${bundle.name} applied: ${generators.length} generator${generators.length === 1 ? "" : "s"}, ` +
+        `${evaluators.length} evaluator${evaluators.length === 1 ? "" : "s"}`,
+    );
+  }
+
+  useStartFrom({ search, catalog, requestApply, prefillRerun: actions.prefillRerun });
+
+  const showTemplatePicker = !state.appliedTemplate || templatePickerShown;
+
+  return (
+    <>
+      <div className="space-y-6 pb-44">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="space-y-1">
+            <h1 className="text-3xl font-bold tracking-tight">Test Setup</h1>
+            <p className="text-muted-foreground">
+              Choose the models, personas and topics to compare, and how the evaluator models judge the answers.
+            </p>
+          </div>
+          {(state.sectionsVisible || hasExistingData(state)) && (
+            <Button type="button" variant="ghost" size="sm" onClick={() => setResetOpen(true)}>
+              <RotateCcwIcon /> Start Over
+            </Button>
+          )}
+        </div>
+
+        <PaymentModeNotice mode={runner.paymentMode} />
+
+        {state.appliedTemplate && !templatePickerShown && (
+          <div
+            className="flex flex-wrap items-center gap-3 rounded-xl border bg-muted/40 px-4 py-3 text-sm"
+            data-testid="applied-template"
+          >
+            <LayoutTemplateIcon aria-hidden="true" className="size-4 text-primary" />
+            <span>
+              Template applied: <span className="font-medium">{state.appliedTemplate.name}</span>
+            </span>
+            <div className="ml-auto flex gap-2">
+              <Button type="button" size="sm" variant="outline" onClick={() => setTemplatePickerShown(true)}>
+                Change Template
+              </Button>
+              <Button type="button" size="sm" variant="outline" onClick={() => setLibraryOpen(true)}>
+                <LibraryIcon /> Template Library
+              </Button>
+            </div>
+          </div>
+        )}
+
+        {showTemplatePicker && (
+          <TemplateSection
+            catalog={catalog}
+            onApply={(template: BuiltinTemplate) => requestApply(builtinSource(template))}
+            onChooseCustom={actions.startCustom}
+            onOpenLibrary={() => setLibraryOpen(true)}
+          />
+        )}
+
+        {state.sectionsVisible ? (
+          <>
+            <TestConfigurationSection state={state} actions={actions} />
+            <PersonasSection state={state} actions={actions} />
+            <TopicsSection state={state} actions={actions} />
+            <ModelBundlesCard onBrowse={() => setBundlesOpen(true)} />
+            <ModelPickerSection
+              role="generator"
+              catalog={catalog}
+              selectedIds={state.generatorModelIds}
+              configuration={price.configuration}
+              onToggle={(id) => actions.toggleModel("generator", id)}
+              onClear={() => actions.setModels("generator", [])}
+            />
+            <ModelPickerSection
+              role="evaluator"
+              catalog={catalog}
+              selectedIds={state.evaluatorModelIds}
+              configuration={price.configuration}
+              onToggle={(id) => actions.toggleModel("evaluator", id)}
+              onClear={() => actions.setModels("evaluator", [])}
+            />
+            <EvaluationSection state={state} actions={actions} />
+          </>
+        ) : (
+          <p className="rounded-xl border border-dashed px-4 py-6 text-center text-sm text-muted-foreground">
+            Apply a template above, or choose the Custom category to set up your own test.
+          </p>
+        )}
+
+        <SetupFaq />
+      </div>
+
+      <SetupBar
+        state={state}
+        price={price}
+        starting={runner.starting}
+        ready={runner.paymentMode !== undefined}
+        onSaveTemplate={() => setSaveOpen(true)}
+        onRun={runner.run}
+      />
+
+      <TemplateLibraryDialog
+        open={libraryOpen}
+        onOpenChange={setLibraryOpen}
+        onApply={(template) => {
+          setLibraryOpen(false);
+          requestApply(savedSource(template));
+        }}
+      />
+      <ModelBundlesDialog open={bundlesOpen} onOpenChange={setBundlesOpen} catalog={catalog} onApply={applyBundle} />
+      <SaveTemplateDialog open={saveOpen} onOpenChange={setSaveOpen} state={state} />
+      <PaymentDialog
+        state={runner.payment}
+        configuration={price.configuration}
+        priceCents={price.quote.priceCents}
+        queries={price.queries}
+        onPay={runner.pay}
+        onClose={runner.closePayment}
+      />
+      <ConfirmDialog
+        open={pendingApply !== null}
+        onOpenChange={(open) => !open && setPendingApply(null)}
+        title={REPLACE_TITLE}
+        message="Applying this template replaces your current personas, topics, selected models and evaluation settings."
+        itemName={pendingApply?.name}
+        confirmLabel="Replace"
+        variant="warning"
+        onConfirm={() => {
+          if (pendingApply) apply(pendingApply);
+        }}
+      />
+      <ConfirmDialog
+        open={resetOpen}
+        onOpenChange={setResetOpen}
+        title="Start Over"
+        message="Clear this setup: its name, personas, topics, selected models and settings."
+        confirmLabel="Start Over"
+        variant="danger"
+        irreversible
+        onConfirm={() => {
+          actions.reset();
+          setTemplatePickerShown(false);
+        }}
+      />
+    </>
+  );
+}
+
+function PaymentModeNotice({ mode }: { mode: PaymentMode | undefined }) {
+  if (mode === "free") {
+    return (
+      <Alert role="status" data-testid="payment-mode-notice">
+        <GiftIcon aria-hidden="true" />
+        <AlertTitle>Runs are free on this deployment</AlertTitle>
+        <AlertDescription>No payment is needed: Run Test starts the test right away.</AlertDescription>
+      </Alert>
+    );
+  }
+  if (mode === "ownKey") {
+    return (
+      <Alert role="status" data-testid="payment-mode-notice">
+        <KeyRoundIcon aria-hidden="true" />
+        <AlertTitle>Runs use your own OpenRouter key</AlertTitle>
+        <AlertDescription>
+          Your tests run on your key, so they are free here; the gateway bills your key for the model calls.
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  return null;
+}

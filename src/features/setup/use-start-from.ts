@@ -1,0 +1,77 @@
+// Starting points from the address: ?template={id}, ?rerun={testId} and ?payment=cancelled.
+// Each is acted on once, when the catalog is ready, and then removed from the address so a
+// reload does not overwrite the draft again.
+import { useNavigate } from "@tanstack/react-router";
+import { useConvex } from "convex/react";
+import { useEffect, useRef } from "react";
+import { toast } from "sonner";
+
+import { errorMessage } from "@/lib/errors";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { builtinTemplateById } from "../../../convex/lib/builtins";
+import type { TestConfiguration } from "../../../convex/validators";
+import type { SetupSearch } from "./search";
+import type { TemplateSource } from "./setup-state";
+import { builtinSource, savedSource } from "./template-sources";
+import type { Catalog } from "./use-catalog";
+
+export const TEMPLATE_NOT_FOUND = "That template was not found, or it is not shared with you.";
+export const RERUN_NOT_FOUND = "The test to rerun could not be loaded.";
+export const PAYMENT_CANCELLED = "Payment cancelled. Your setup is as you left it.";
+
+interface StartFromOptions {
+  search: SetupSearch;
+  catalog: Catalog;
+  requestApply: (source: TemplateSource) => void;
+  prefillRerun: (configuration: TestConfiguration, catalogIds: ReadonlySet<string>) => void;
+}
+
+export function useStartFrom({ search, catalog, requestApply, prefillRerun }: StartFromOptions) {
+  const convex = useConvex();
+  const navigate = useNavigate();
+  const handled = useRef<string | null>(null);
+  // The async answers below apply to the page as it is then, not as it was when they were asked.
+  const latest = useRef({ catalog, requestApply, prefillRerun });
+  useEffect(() => {
+    latest.current = { catalog, requestApply, prefillRerun };
+  });
+
+  const { template, rerun, payment } = search;
+  const key = [template, rerun, payment].join("|");
+  const hasWork = Boolean(template || rerun || payment);
+
+  useEffect(() => {
+    if (!hasWork || !catalog.isReady || handled.current === key) return;
+    handled.current = key;
+    void navigate({ to: "/dashboard/setup", search: {}, replace: true });
+
+    if (payment === "cancelled") toast.info(PAYMENT_CANCELLED);
+
+    if (rerun) {
+      convex
+        .query(api.tests.monitor, { testId: rerun as Id<"tests"> })
+        .then(({ test }) => {
+          latest.current.prefillRerun(test.configuration, latest.current.catalog.ids);
+          toast.success(`Loaded "${test.name}" for a rerun`);
+        })
+        .catch(() => toast.error(RERUN_NOT_FOUND));
+      return;
+    }
+
+    if (template) {
+      const builtin = builtinTemplateById(template);
+      if (builtin) {
+        latest.current.requestApply(builtinSource(builtin));
+        return;
+      }
+      convex
+        .query(api.templates.get, { templateId: template })
+        .then((saved) => {
+          if (saved) latest.current.requestApply(savedSource(saved));
+          else toast.error(TEMPLATE_NOT_FOUND);
+        })
+        .catch((error: unknown) => toast.error(errorMessage(error, TEMPLATE_NOT_FOUND)));
+    }
+  }, [hasWork, key, catalog.isReady, template, rerun, payment, convex, navigate]);
+}

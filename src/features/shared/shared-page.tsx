@@ -1,0 +1,165 @@
+import { Link } from "@tanstack/react-router";
+import { useQuery } from "convex/react";
+import { FileWarningIcon, LinkIcon } from "lucide-react";
+
+import { EmptyState } from "@/components/empty-state";
+import { ErrorState } from "@/components/error-state";
+import { Markdown } from "@/components/markdown";
+import { ViewerAvatars } from "@/components/presence";
+import { FullPageSpinner } from "@/components/spinner";
+import { StatusBadge } from "@/components/status-badge";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { MarketingHeader } from "@/features/marketing/marketing-header";
+import { QueryErrorBoundary } from "@/features/results/query-error-boundary";
+import { RankingsList } from "@/features/results/rankings";
+import { TestTimes } from "@/features/results/results-page";
+import { countsLabel } from "@/features/results/results-model";
+import { ResultsSection } from "@/features/results/results-section";
+import { StatCards } from "@/features/results/stat-cards";
+import { errorMessage } from "@/lib/errors";
+
+import { api } from "../../../convex/_generated/api";
+import { formatCount, formatLatency } from "../../../convex/lib/format";
+import { selectedCriteria } from "../../../convex/lib/types";
+import type { FunctionReturnType } from "convex/server";
+
+export const NOT_FOUND_TITLE = "Shared Test Not Found";
+export const NOT_FOUND_MESSAGE = "Shared test not found or no longer available";
+export const LOAD_FAILED = "Failed to load shared test results";
+export const INVALID_SHARED = "Invalid test data";
+
+type Shared = NonNullable<FunctionReturnType<typeof api.shares.view>>;
+
+/** /shared/{shareId}: the public, read-only results; live while the test runs (spec part 2 §2). */
+export function SharedResultsPage({ shareId }: { shareId: string }) {
+  return (
+    <div className="min-h-dvh bg-background">
+      <MarketingHeader />
+      <main className="mx-auto max-w-6xl px-4 py-8">
+        <QueryErrorBoundary fallback={(error, reset) => <ErrorState title={LOAD_FAILED} message={errorMessage(error)} onRetry={reset} />}>
+          <SharedScreen shareId={shareId} />
+        </QueryErrorBoundary>
+      </main>
+    </div>
+  );
+}
+
+function SharedScreen({ shareId }: { shareId: string }) {
+  const shared = useQuery(api.shares.view, { shareId });
+  if (shared === undefined) return <FullPageSpinner label="Loading shared results" />;
+  if (shared === null) {
+    return (
+      <EmptyState
+        title={NOT_FOUND_TITLE}
+        description={NOT_FOUND_MESSAGE}
+        icon={LinkIcon}
+        action={
+          <Button asChild variant="outline">
+            <Link to="/">Go to ModelJury</Link>
+          </Button>
+        }
+      />
+    );
+  }
+  if (!shared.valid) return <EmptyState title={INVALID_SHARED} description={NOT_FOUND_MESSAGE} icon={FileWarningIcon} />;
+  return <SharedResults shared={shared} shareId={shareId} />;
+}
+
+function SharedResults({ shared, shareId }: { shared: Shared; shareId: string }) {
+  const config = shared.configuration;
+  return (
+    <div className="space-y-6">
+      <header className="space-y-2">
+        <p className="text-sm text-muted-foreground">Shared results</p>
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-3xl font-bold tracking-tight break-words">{shared.testName}</h1>
+          <StatusBadge status={shared.status} />
+        </div>
+        <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+          <Badge variant="outline" className="capitalize">
+            {shared.taskType}
+          </Badge>
+          <span>{countsLabel(config)}</span>
+        </div>
+        <ViewerAvatars room={`share:${shareId}`} />
+      </header>
+      <TestTimes
+        test={{
+          _creationTime: shared.createdAt,
+          startedAt: shared.startedAt,
+          completedAt: shared.completedAt,
+          responsesCount: shared.metrics.totalResponses,
+          expectedResponses: shared.metrics.expectedResponses,
+        }}
+      />
+      <StatCards metrics={shared.metrics} />
+      <ResultsSection title="Model Rankings" description="Average score per model, out of 10" defaultOpen>
+        <RankingsList rankings={shared.rankings} />
+      </ResultsSection>
+      <ResultsSection title="Sample Responses" aside={`first ${shared.sampleResponses.length}`}>
+        <SampleResponses samples={shared.sampleResponses} />
+      </ResultsSection>
+      <ResultsSection title="Test Configuration">
+        <dl className="grid gap-4 text-sm sm:grid-cols-2">
+          <ConfigList label="Models compared" items={config.generatorModels.map((model) => model.name)} />
+          <ConfigList label="Evaluator models" items={config.evaluatorModels.map((model) => model.name)} />
+          <ConfigList label="Personas" items={config.personas.map((persona) => `${persona.name} — ${persona.description}`)} />
+          <ConfigList label="Topics" items={config.topics.map((topic) => `${topic.title} — ${topic.description}`)} />
+          <ConfigList
+            label="Scoring"
+            items={[
+              `${config.scoringParameters.scale === "ranking" ? "Ranking" : "Rating"} scale`,
+              `Criteria: ${selectedCriteria(config.evaluationCriteria).join(", ") || "none"}`,
+              `${config.responsesPerTopic} response${config.responsesPerTopic === 1 ? "" : "s"} per topic`,
+            ]}
+          />
+        </dl>
+      </ResultsSection>
+      <p className="text-center text-sm text-muted-foreground">
+        Compared with ModelJury.{" "}
+        <Link to="/signup" className="text-primary underline-offset-4 hover:underline">
+          Run your own comparison
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function SampleResponses({ samples }: { samples: Shared["sampleResponses"] }) {
+  if (samples.length === 0) return <p className="text-sm text-muted-foreground">No responses available</p>;
+  return (
+    <ul className="space-y-3" aria-label="Sample responses">
+      {samples.map((sample) => (
+        <li key={sample.key} className="space-y-2 rounded-md border p-3" data-testid="sample-response">
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="font-medium">{sample.modelName}</span>
+            <Badge variant="secondary">{sample.personaName}</Badge>
+            <Badge variant="outline">{sample.topicTitle}</Badge>
+            <span className="ml-auto text-xs text-muted-foreground tabular-nums">
+              {formatCount(sample.tokens)} tokens · {formatLatency(sample.latencyMs)}
+            </span>
+          </div>
+          <div className="max-h-64 overflow-y-auto">
+            <Markdown>{sample.content}</Markdown>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ConfigList({ label, items }: { label: string; items: string[] }) {
+  return (
+    <div className="space-y-1">
+      <dt className="font-medium">{label}</dt>
+      <dd>
+        <ul className="list-disc space-y-0.5 pl-5 text-muted-foreground">
+          {items.map((item) => (
+            <li key={item}>{item}</li>
+          ))}
+        </ul>
+      </dd>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { createFileRoute } from "@tanstack/react-router";
+
+import { MonitorPage } from "@/features/monitor/monitor-page";
+import { monitorSearchSchema } from "@/features/monitor/search";
+
+export const Route = createFileRoute("/_authenticated/dashboard/monitor")({
+  validateSearch: monitorSearchSchema,
+  component: MonitorRoute,
+});
+
+function MonitorRoute() {
+  const { testId, session_id: sessionId } = Route.useSearch();
+  return <MonitorPage testId={testId} sessionId={sessionId} />;
+}
