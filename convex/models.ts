@@ -6,7 +6,7 @@ import type { Doc } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { internalAction, internalMutation, internalQuery, publicQuery, userMutation } from "./functions";
 import { compareModels, filterCatalog, isCatalogStale, normalizeGatewayModel } from "./lib/tiers";
-import type { CatalogModel, ModelTier, PriceCatalog } from "./lib/types";
+import { MODEL_TIERS, type CatalogModel, type ModelTier, type PriceCatalog } from "./lib/types";
 import { gatewayConfig, listModels } from "./model/gateway";
 
 /** Far above any real catalog; keeps every read bounded. */
@@ -22,7 +22,7 @@ const catalogModel = v.object({
   contextLength: v.number(),
   pricing: v.object({ prompt: v.number(), completion: v.number() }),
   description: v.string(),
-  tier: v.string(),
+  tier: v.union(...MODEL_TIERS.map((tier) => v.literal(tier))),
   created: v.optional(v.number()),
 });
 

@@ -2,7 +2,8 @@ import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { currentUser, fail, publicQuery, userMutation, userQuery } from "./functions";
-import { TEMPLATE_LIMITS, normalizeTag, validateTemplateInput } from "./lib/templates";
+import { TEMPLATE_LIMITS, normalizeTag, validatePersona, validateTemplateInput, validateTopic } from "./lib/templates";
+import { rejectProblems } from "./model/validation";
 import { templateCategory, templateData } from "./validators";
 
 /** Lists are bounded: a user's own templates and one page of the public library. */
@@ -94,6 +95,12 @@ export const create = userMutation({
       tags,
     });
     if (problem) fail("INVALID_INPUT", problem);
+    args.templateData.personas.forEach((persona, index) =>
+      rejectProblems(validatePersona(persona).map((p) => ({ ...p, message: `Persona ${index + 1}: ${p.message}` }))),
+    );
+    args.templateData.topics.forEach((topic, index) =>
+      rejectProblems(validateTopic(topic).map((p) => ({ ...p, message: `Topic ${index + 1}: ${p.message}` }))),
+    );
     const own = await ctx.db
       .query("templates")
       .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))

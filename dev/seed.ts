@@ -8,6 +8,7 @@
 
 import { api, internal } from '../convex/_generated/api';
 import type { Id } from '../convex/_generated/dataModel';
+import type { MutationCtx } from '../convex/_generated/server';
 import { BUILTIN_TEMPLATES, templateDataOf } from '../convex/lib/builtins';
 import type { TestConfiguration } from '../convex/validators';
 import type { RunningBackend } from './backend/server';
@@ -87,6 +88,11 @@ const PREFERRED_EVALUATORS = ['google/gemini-2.0-flash-001'];
 type AnyT = RunningBackend['t'];
 type Identity = ReturnType<AnyT['withIdentity']>;
 
+/** The backend's `t.run` with the app's schema types (its accessor is schema-agnostic). */
+async function run<T>(t: AnyT, fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
+  return (await t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;
+}
+
 export interface SeedServers {
   backend: RunningBackend;
   gateway: RunningGateway;
@@ -139,12 +145,12 @@ async function ensureAccount(t: AnyT, { email, password }: Credentials): Promise
 }
 
 async function userIdByEmail(t: AnyT, email: string): Promise<Id<'users'> | null> {
-  return await t.run(async (ctx) => {
+  return await run(t, async (ctx) => {
     const user = await ctx.db
       .query('users')
       .withIndex('email', (q) => q.eq('email', email))
       .first();
-    return (user?._id as Id<'users'> | undefined) ?? null;
+    return user?._id ?? null;
   });
 }
 
@@ -182,12 +188,12 @@ async function ensureTemplate(demo: Identity): Promise<void> {
 }
 
 async function completedTestOf(t: AnyT, userId: Id<'users'>): Promise<Id<'tests'> | null> {
-  return await t.run(async (ctx) => {
+  return await run(t, async (ctx) => {
     const test = await ctx.db
       .query('tests')
       .withIndex('by_user_status', (q) => q.eq('userId', userId).eq('status', 'completed'))
       .first();
-    return (test?._id as Id<'tests'> | undefined) ?? null;
+    return test?._id ?? null;
   });
 }
 
@@ -239,10 +245,7 @@ async function runPaidTest(
   }
   const deadline = Date.now() + TEST_TIMEOUT_MS;
   for (;;) {
-    const test = await t.run(async (ctx) => {
-      const row = await ctx.db.get('tests', testId);
-      return row ? { status: row.status as string, userId: row.userId as string, errorMessage: row.errorMessage as string | undefined } : null;
-    });
+    const test = await run(t, (ctx) => ctx.db.get('tests', testId));
     if (!test || test.userId !== userId) throw new Error('Seeding: the demo test disappeared');
     if (test.status === 'completed') return testId;
     if (test.status === 'failed' || test.status === 'cancelled') {

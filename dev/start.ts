@@ -3,6 +3,10 @@
  * gateway, the dev Stripe, the local Convex backend and Vite, seeds the demo data, prints
  * where everything is, and stops it all on Ctrl-C or SIGTERM.
  *
+ * `npm start` runs `node --import tsx dev/start.ts`: one process, so Ctrl-C and SIGTERM reach
+ * this code directly (the `tsx` CLI relays signals to a child and SIGKILLs it when it is slow
+ * to acknowledge, which a busy machine can be).
+ *
  * Settings (environment): MJ_APP_PORT (5173), MJ_BACKEND_PORT (3210), MJ_SITE_PORT (3211),
  * MJ_GATEWAY_PORT (3220), MJ_STRIPE_PORT (3230), MJ_LATENCY_SCALE (1; 0 makes models instant).
  */
@@ -74,12 +78,16 @@ async function main(): Promise<void> {
 
   let stack: RunningStack | undefined;
   let stopping = false;
+  let firstSignalAt = 0;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
-      // A second Ctrl-C does not wait for a slow shutdown.
-      process.exit(130);
+      // A second Ctrl-C does not wait for a slow shutdown; one right after the first is the
+      // same press delivered twice (a wrapper relaying it), so it is ignored.
+      if (Date.now() - firstSignalAt > 1000) process.exit(130);
+      return;
     }
     stopping = true;
+    firstSignalAt = Date.now();
     if (!stack) return; // still starting: stopped as soon as the start returns
     console.log(`\n${signal}: stopping…`);
     void stack.close().then(

@@ -6,14 +6,19 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { api, internal } from '../convex/_generated/api';
 import type { Id } from '../convex/_generated/dataModel';
+import type { MutationCtx } from '../convex/_generated/server';
 import { setJobStatus } from '../convex/model/jobs';
 import { signIn, UI_TIMEOUT_MS, useE2E } from './harness';
 
 const e2e = useE2E();
 
+/** The dev backend's `t.run` with the app's schema types (its accessor is schema-agnostic). */
+async function run<T>(fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
+  return (await e2e.stack.backend.t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;
+}
+
 async function demoUserId(): Promise<Id<'users'>> {
-  const { t } = e2e.stack.backend;
-  return await t.run(async (ctx) => {
+  return await run(async (ctx) => {
     const user = await ctx.db
       .query('users')
       .withIndex('email', (q) => q.eq('email', e2e.stack.demo.email))
@@ -26,7 +31,7 @@ async function demoUserId(): Promise<Id<'users'>> {
 async function demoTest(name: string, status: 'queued' | 'failed'): Promise<Id<'jobs'>> {
   const { t } = e2e.stack.backend;
   const userId = await demoUserId();
-  const models = await t.run(async (ctx) => (await ctx.db.query('llmModels').take(3)).map((row) => row.modelId));
+  const models = await run(async (ctx) => (await ctx.db.query('llmModels').take(3)).map((row) => row.modelId));
   const demo = t.withIdentity({ subject: `${userId}|e2e`, email: e2e.stack.demo.email });
   const { testId } = await demo.mutation(api.tests.create, {
     configuration: {
@@ -43,7 +48,7 @@ async function demoTest(name: string, status: 'queued' | 'failed'): Promise<Id<'
       scoringParameters: { scale: 'ranking', includeExplanations: false },
     },
   });
-  return await t.run(async (ctx) => {
+  return await run(async (ctx) => {
     const job = (await ctx.db.query('jobs').withIndex('by_test', (q) => q.eq('testId', testId)).unique())!;
     if (status === 'failed') {
       await ctx.db.patch('tests', testId, { status: 'failed', errorMessage: 'Gateway error 429: rate limit exceeded' });
@@ -56,7 +61,7 @@ async function demoTest(name: string, status: 'queued' | 'failed'): Promise<Id<'
 }
 
 async function setMaxProcessingJobs(value: number) {
-  await e2e.stack.backend.t.run(async (ctx) => {
+  await run(async (ctx) => {
     const row = await ctx.db.query('settings').withIndex('by_key', (q) => q.eq('key', 'maxProcessingJobs')).unique();
     if (row) await ctx.db.patch('settings', row._id, { value });
     else await ctx.db.insert('settings', { key: 'maxProcessingJobs', value });

@@ -160,11 +160,16 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.waitForURL((url) => url.pathname !== '/login');
 }
 
-/** Opens the user menu in the app shell and chooses Sign Out. */
+/**
+ * Opens the user menu in the app shell, chooses Sign Out, and waits until the session is gone
+ * from storage too (the app leaves the page before the server call ends; a navigation in
+ * between would come back signed in).
+ */
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'User menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();
   await page.waitForURL((url) => url.pathname === '/');
+  await page.waitForFunction(() => !Object.keys(localStorage).some((key) => key.startsWith('__convexAuthJWT')));
 }
 
 /** The session token the app keeps in localStorage (@convex-dev/auth), for acting as its user from Node. */

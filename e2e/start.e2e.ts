@@ -67,12 +67,16 @@ async function isFree(port: number): Promise<boolean> {
   }
 }
 
-/** `npx tsx dev/start.ts` in its own process group, so a signal reaches it as Ctrl-C would. */
+/**
+ * The start script's command (`node --import tsx dev/start.ts`) in its own process group, so a
+ * signal to the group reaches it as Ctrl-C in a terminal would. Not through npm: on Ctrl-C npm
+ * itself dies of the SIGINT (the shell shows 130) whatever its child's exit code.
+ */
 function startCommand(ports: Record<PortVariable, number>): Started {
   const env: NodeJS.ProcessEnv = { ...process.env, MJ_LATENCY_SCALE: '0' };
   for (const variable of PORT_VARIABLES) env[variable] = String(ports[variable]);
   delete env.VITE_CONVEX_URL;
-  const child = spawn('npx', ['tsx', 'dev/start.ts'], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'dev/start.ts'], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -131,16 +135,28 @@ describe('npm start', () => {
     for (const port of Object.values(ports)) expect(await isFree(port)).toBe(true);
   });
 
-  test('a taken port stops the start with a message naming the port and its setting', async () => {
+  test('SIGTERM stops it too, exit code 0', async () => {
     const [app, backend, site, gateway, stripe] = await freePorts(5);
-    const blocker = await listenOn(backend!);
-    blockers.push(blocker);
     const ports = { MJ_APP_PORT: app!, MJ_BACKEND_PORT: backend!, MJ_SITE_PORT: site!, MJ_GATEWAY_PORT: gateway!, MJ_STRIPE_PORT: stripe! };
     const started = startCommand(ports);
+    await waitForOutput(started, READY);
+    process.kill(started.child.pid!, 'SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+    for (const port of Object.values(ports)) expect(await isFree(port)).toBe(true);
+  });
+
+  test.each([
+    ['MJ_APP_PORT', 'app'],
+    ['MJ_BACKEND_PORT', 'Convex backend'],
+  ] as const)('a taken %s stops the start with a message naming the port and its setting', async (variable, label) => {
+    const [app, backend, site, gateway, stripe] = await freePorts(5);
+    const ports = { MJ_APP_PORT: app!, MJ_BACKEND_PORT: backend!, MJ_SITE_PORT: site!, MJ_GATEWAY_PORT: gateway!, MJ_STRIPE_PORT: stripe! };
+    blockers.push(await listenOn(ports[variable]));
+    const started = startCommand(ports);
     const exit = await started.exited;
+    expect(exit.signal).toBeNull();
     expect(exit.code).not.toBe(0);
-    expect(exit.code).not.toBeNull();
-    expect(started.output()).toContain(`Port ${backend} (Convex backend, set MJ_BACKEND_PORT) is already in use`);
-    for (const port of [app, site, gateway, stripe]) expect(await isFree(port!)).toBe(true);
+    expect(started.output()).toContain(`Port ${ports[variable]} (${label}, set ${variable}) is already in use`);
+    for (const [name, port] of Object.entries(ports)) if (name !== variable) expect(await isFree(port)).toBe(true);
   });
 });

@@ -9,6 +9,9 @@ export type ChartConfig = Record<string, { label: string; color: string }>;
 
 const ChartContext = React.createContext<ChartConfig | null>(null);
 
+// Drawn at this size until the container has been measured (and where it cannot be, as in tests).
+const INITIAL_SIZE = { width: 480, height: 270 };
+
 export function useChartConfig(): ChartConfig {
   const config = React.useContext(ChartContext);
   if (!config) throw new Error("useChartConfig must be used inside <ChartContainer>.");
@@ -38,7 +41,7 @@ export function ChartContainer({ config, children, label, className, style, ...p
         style={{ ...colors, ...style } as React.CSSProperties}
         {...props}
       >
-        <ResponsiveContainer width="100%" height="100%" minWidth={0}>
+        <ResponsiveContainer width="100%" height="100%" minWidth={0} initialDimension={INITIAL_SIZE}>
           {children}
         </ResponsiveContainer>
       </div>

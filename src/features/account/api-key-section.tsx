@@ -74,7 +74,7 @@ export function ApiKeySection() {
   }
 
   return (
-    <Card id="usage" aria-labelledby="usage-heading">
+    <Card id="usage" role="region" aria-labelledby="usage-heading">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <GaugeIcon aria-hidden="true" className="size-4 text-primary" />

@@ -101,145 +101,144 @@ const FAQ = [
 export function LandingPage() {
   return (
     <MarketingLayout>
-        <section className="mx-auto max-w-6xl px-4 pt-16 pb-20 text-center sm:pt-24">
-          <Link
-            to={AWARDS_PATH}
-            className="mx-auto inline-flex items-center gap-2 rounded-full border border-amber-500/40 bg-amber-500/10 px-3 py-1 text-sm font-medium text-amber-800 transition-colors hover:bg-amber-500/20 dark:text-amber-300"
-          >
-            <TrophyIcon className="size-4" aria-hidden="true" />
-            7th place at a hackathon
-          </Link>
-          <h1 className="mx-auto mt-6 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-6xl">
-            Find the right AI model for the job
-          </h1>
-          <p className="mx-auto mt-6 max-w-2xl text-lg text-balance text-muted-foreground">
-            ModelJury runs your prompt through several AI models on identical inputs, has other models judge the
-            answers, and shows you which one to use, with the numbers to back it up.
-          </p>
-          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <Button size="lg" asChild>
-              <Link to="/signup">
-                Start comparing <ArrowRightIcon />
-              </Link>
-            </Button>
-            <Button size="lg" variant="outline" asChild>
-              <Link to={FEATURES_PATH}>Learn more</Link>
-            </Button>
-          </div>
-        </section>
+      <section className="mx-auto max-w-6xl px-4 pt-16 pb-20 text-center sm:pt-24">
+        <Link
+          to={AWARDS_PATH}
+          className="mx-auto inline-flex items-center gap-2 rounded-full border border-amber-500/40 bg-amber-500/10 px-3 py-1 text-sm font-medium text-amber-800 transition-colors hover:bg-amber-500/20 dark:text-amber-300"
+        >
+          <TrophyIcon className="size-4" aria-hidden="true" />
+          7th place at a hackathon
+        </Link>
+        <h1 className="mx-auto mt-6 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-6xl">
+          Find the right AI model for the job
+        </h1>
+        <p className="mx-auto mt-6 max-w-2xl text-lg text-balance text-muted-foreground">
+          ModelJury runs your prompt through several AI models on identical inputs, has other models judge the
+          answers, and shows you which one to use, with the numbers to back it up.
+        </p>
+        <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+          <Button size="lg" asChild>
+            <Link to="/signup">
+              Start comparing <ArrowRightIcon />
+            </Link>
+          </Button>
+          <Button size="lg" variant="outline" asChild>
+            <Link to={FEATURES_PATH}>Learn more</Link>
+          </Button>
+        </div>
+      </section>
 
-        <section aria-label="At a glance" className="border-t">
-          <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-10 lg:grid-cols-4">
-            {FIGURES.map(({ value, label }) => (
-              <div key={label} className="text-center">
-                <dt className="sr-only">{label}</dt>
-                <dd className="text-3xl font-bold tracking-tight sm:text-4xl">{value}</dd>
-                <dd className="mt-1 text-sm text-muted-foreground">{label}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
+      <section aria-label="At a glance" className="border-t">
+        <ul className="mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-10 lg:grid-cols-4">
+          {FIGURES.map(({ value, label }) => (
+            <li key={label} className="text-center">
+              <p className="text-3xl font-bold tracking-tight sm:text-4xl">{value}</p>
+              <p className="mt-1 text-sm text-muted-foreground">{label}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
 
-        <section aria-labelledby="use-cases" className="border-t bg-muted/40">
-          <div className="mx-auto max-w-6xl px-4 py-16">
-            <h2 id="use-cases" className="text-center text-3xl font-bold tracking-tight">
-              Built for your use case
-            </h2>
-            <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-              {USE_CASES.map(({ icon: Icon, title, text }) => (
-                <li key={title} className="rounded-xl border bg-card p-6 shadow-sm">
-                  <Icon className="size-6 text-primary" aria-hidden="true" />
-                  <h3 className="mt-4 font-semibold">{title}</h3>
-                  <p className="mt-1 text-sm text-muted-foreground">{text}</p>
-                </li>
-              ))}
-            </ul>
-          </div>
-        </section>
-
-        <section aria-labelledby="promises" className="mx-auto max-w-6xl px-4 py-16">
-          <h2 id="promises" className="text-center text-3xl font-bold tracking-tight">
-            Evidence, not vibes
+      <section aria-labelledby="use-cases" className="border-t bg-muted/40">
+        <div className="mx-auto max-w-6xl px-4 py-16">
+          <h2 id="use-cases" className="text-center text-3xl font-bold tracking-tight">
+            Built for your use case
           </h2>
-          <ul className="mt-10 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-3">
-            {PROMISES.map(({ icon: Icon, title, text }) => (
-              <li key={title} className="flex gap-4">
-                <div className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-foreground">
-                  <Icon className="size-5" aria-hidden="true" />
-                </div>
-                <div>
-                  <h3 className="font-semibold">{title}</h3>
-                  <p className="mt-1 text-sm text-muted-foreground">{text}</p>
-                </div>
+          <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {USE_CASES.map(({ icon: Icon, title, text }) => (
+              <li key={title} className="rounded-xl border bg-card p-6 shadow-sm">
+                <Icon className="size-6 text-primary" aria-hidden="true" />
+                <h3 className="mt-4 font-semibold">{title}</h3>
+                <p className="mt-1 text-sm text-muted-foreground">{text}</p>
               </li>
             ))}
           </ul>
-          <ol className="mx-auto mt-16 grid max-w-4xl gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            {STEPS.map((step, index) => (
-              <li key={step} className="rounded-lg border p-4 text-sm">
-                <span className="block text-xs font-semibold tracking-wide text-muted-foreground uppercase">
-                  Step {index + 1}
-                </span>
-                <span className="mt-1 block">{step}</span>
-              </li>
-            ))}
-          </ol>
-        </section>
+        </div>
+      </section>
 
-        <section aria-labelledby="pricing" className="border-t bg-muted/40">
-          <div className="mx-auto grid max-w-6xl gap-10 px-4 py-16 lg:grid-cols-2 lg:items-center">
-            <div>
-              <h2 id="pricing" className="text-3xl font-bold tracking-tight">
-                Pay per test
-              </h2>
-              <p className="mt-4 text-lg text-muted-foreground">
-                Pay as you go: no subscriptions and no credit packages. You see the price before every run.
-              </p>
-            </div>
-            <div className="rounded-xl border bg-card p-8 shadow-sm">
-              <p className="text-sm text-muted-foreground">Typical test</p>
-              <p className="mt-1 text-4xl font-bold tracking-tight">about $2-15</p>
-              <p className="mt-2 text-sm text-muted-foreground">
-                depending on the models selected and test complexity, with a $2.00 minimum per test.
-              </p>
-              <p className="mt-6 flex items-center gap-2 text-sm font-medium">
-                <ClockIcon className="size-4" aria-hidden="true" /> Results in 5-15 minutes
-              </p>
-              <Button asChild className="mt-8 w-full">
-                <Link to="/signup">Get started</Link>
-              </Button>
-            </div>
-          </div>
-        </section>
-
-        <section aria-labelledby="faq" className="mx-auto max-w-4xl px-4 py-16">
-          <h2 id="faq" className="text-center text-3xl font-bold tracking-tight">
-            Questions
-          </h2>
-          <dl className="mt-10 grid gap-8 sm:grid-cols-2">
-            {FAQ.map(({ question, answer }) => (
-              <div key={question}>
-                <dt className="font-semibold">{question}</dt>
-                <dd className="mt-1 text-sm text-muted-foreground">{answer}</dd>
+      <section aria-labelledby="promises" className="mx-auto max-w-6xl px-4 py-16">
+        <h2 id="promises" className="text-center text-3xl font-bold tracking-tight">
+          Evidence, not vibes
+        </h2>
+        <ul className="mt-10 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-3">
+          {PROMISES.map(({ icon: Icon, title, text }) => (
+            <li key={title} className="flex gap-4">
+              <div className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-foreground">
+                <Icon className="size-5" aria-hidden="true" />
               </div>
-            ))}
-          </dl>
-          <p className="mt-12 text-center text-sm text-muted-foreground">
-            More in{" "}
-            <Link to={FEATURES_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
-              all features
-            </Link>
-            , the story{" "}
-            <Link to={ABOUT_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
-              about us
-            </Link>
-            , or{" "}
-            <Link to={CONTACT_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
-              ask us anything
-            </Link>
-            .
-          </p>
-        </section>
+              <div>
+                <h3 className="font-semibold">{title}</h3>
+                <p className="mt-1 text-sm text-muted-foreground">{text}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <ol className="mx-auto mt-16 grid max-w-4xl gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {STEPS.map((step, index) => (
+            <li key={step} className="rounded-lg border p-4 text-sm">
+              <span className="block text-xs font-semibold tracking-wide text-muted-foreground uppercase">
+                Step {index + 1}
+              </span>
+              <span className="mt-1 block">{step}</span>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section aria-labelledby="pricing" className="border-t bg-muted/40">
+        <div className="mx-auto grid max-w-6xl gap-10 px-4 py-16 lg:grid-cols-2 lg:items-center">
+          <div>
+            <h2 id="pricing" className="text-3xl font-bold tracking-tight">
+              Pay per test
+            </h2>
+            <p className="mt-4 text-lg text-muted-foreground">
+              Pay as you go: no subscriptions and no credit packages. You see the price before every run.
+            </p>
+          </div>
+          <div className="rounded-xl border bg-card p-8 shadow-sm">
+            <p className="text-sm text-muted-foreground">Typical test</p>
+            <p className="mt-1 text-4xl font-bold tracking-tight">about $2-15</p>
+            <p className="mt-2 text-sm text-muted-foreground">
+              depending on the models selected and test complexity, with a $2.00 minimum per test.
+            </p>
+            <p className="mt-6 flex items-center gap-2 text-sm font-medium">
+              <ClockIcon className="size-4" aria-hidden="true" /> Results in 5-15 minutes
+            </p>
+            <Button asChild className="mt-8 w-full">
+              <Link to="/signup">Get started</Link>
+            </Button>
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="faq" className="mx-auto max-w-4xl px-4 py-16">
+        <h2 id="faq" className="text-center text-3xl font-bold tracking-tight">
+          Questions
+        </h2>
+        <dl className="mt-10 grid gap-8 sm:grid-cols-2">
+          {FAQ.map(({ question, answer }) => (
+            <div key={question}>
+              <dt className="font-semibold">{question}</dt>
+              <dd className="mt-1 text-sm text-muted-foreground">{answer}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-12 text-center text-sm text-muted-foreground">
+          More in{" "}
+          <Link to={FEATURES_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
+            all features
+          </Link>
+          , the story{" "}
+          <Link to={ABOUT_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
+            about us
+          </Link>
+          , or{" "}
+          <Link to={CONTACT_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
+            ask us anything
+          </Link>
+          .
+        </p>
+      </section>
     </MarketingLayout>
   );
 }

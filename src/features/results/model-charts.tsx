@@ -42,7 +42,7 @@ export function CostQualityChart({ models }: { models: readonly ModelPoint[] }) 
             type="number"
             dataKey="cost"
             name="Cost per response"
-            tickFormatter={(value: number) => `$${value.toPrecision(2)}`}
+            tickFormatter={(value: number) => (value === 0 ? "$0" : `$${value.toPrecision(2)}`)}
             tickLine={false}
           />
           <YAxis type="number" dataKey="score" name="Average score" domain={[0, MAX_SCORE]} tickLine={false} width={32} />

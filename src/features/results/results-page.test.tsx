@@ -139,7 +139,7 @@ describe("results page", () => {
     const rows = within(screen.getByRole("list", { name: "Evaluations" })).getAllByTestId("evaluation-row");
     expect(rows).toHaveLength(10);
     expect(rows[0]).toHaveTextContent("Gemini 2.0 Flash on GPT-4o Mini");
-    expect(rows[0]).toHaveTextContent("“**Answer 1**: cold brew, bold as the sea. <script>al...”");
+    expect(rows[0]).toHaveTextContent("“**Answer 1**: cold brew, bold as the sea. <script>...”");
     expect(rows[0]).toHaveTextContent("Accuracy: 8.00");
     expect(rows[0]).toHaveTextContent("Creativity: 6.50");
     expect(rows[0]).toHaveTextContent("Verdict 1: vivid and on brand.");

@@ -87,7 +87,7 @@ export function ShareDialog({ testId, share, open, onOpenChange }: ShareDialogPr
           />
         </div>
         {pending === "enabling" && (
-          <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+          <p className="flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite">
             <Spinner label="Creating link" /> Creating shareable link...
           </p>
         )}

@@ -113,6 +113,8 @@ export function makeResults(overrides: Partial<ResultsData> = {}): ResultsData {
       startedAt: now - 125_000,
       completedAt: now,
       jobStatus: "completed",
+      resultsSummary: undefined,
+      errorMessage: undefined,
     },
     valid: true,
     metrics: {

@@ -1,6 +1,6 @@
 import { BookmarkPlusIcon, LibraryIcon, PencilIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 import { EmptyState } from "@/components/empty-state";
 import { Button } from "@/components/ui/button";
@@ -51,9 +51,9 @@ export function ItemsSection<K extends string>({
     setSavingId(item.id);
     try {
       await onSaveToLibrary(valuesOf(item));
-      toast.success(`Saved "${item[kind.titleKey]}" to your ${kind.plural}`);
+      notify.success(`Saved "${item[kind.titleKey]}" to your ${kind.plural}`);
     } catch (error) {
-      toast.error(errorMessage(error));
+      notify.error(errorMessage(error));
     } finally {
       setSavingId(null);
     }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -44,7 +44,7 @@ export function PersonasSection({ state, actions }: { state: SetupState; actions
         items={saved?.items}
         onPick={(values) => {
           actions.addPersona(values);
-          toast.success(`Added persona "${values.name}"`);
+          notify.success(`Added persona "${values.name}"`);
         }}
         onEdit={async (id, values) => {
           await updateSaved({ personaId: id as Id<"personas">, ...values });

@@ -1,7 +1,7 @@
 import { useMutation } from "convex/react";
 import { PlusIcon, XIcon } from "lucide-react";
 import { useState, type FormEvent, type KeyboardEvent } from "react";
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -87,7 +87,7 @@ function SaveTemplateForm({ state, onDone }: { state: SetupState; onDone: () => 
         tags,
         templateData: templateDataOfState(state),
       });
-      toast.success(`Template "${name.trim()}" saved`);
+      notify.success(`Template "${name.trim()}" saved`);
       onDone();
     } catch (caught) {
       // The server's own rule messages are worth showing; anything else gets the spec's text.

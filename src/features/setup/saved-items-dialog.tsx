@@ -1,6 +1,6 @@
 import { PencilIcon, PlusIcon, SearchIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 import { EmptyState } from "@/components/empty-state";
 import { Spinner } from "@/components/spinner";
@@ -143,7 +143,7 @@ export function SavedItemsDialog<K extends string>({
         onSubmit={async (values) => {
           if (!editing) return;
           await onEdit(editing._id, values);
-          toast.success(`Saved ${kind.singular} updated`);
+          notify.success(`Saved ${kind.singular} updated`);
         }}
       />
       <ConfirmDialog
@@ -159,9 +159,9 @@ export function SavedItemsDialog<K extends string>({
           if (!deleting) return;
           try {
             await onDelete(deleting._id);
-            toast.success(`Saved ${kind.singular} deleted`);
+            notify.success(`Saved ${kind.singular} deleted`);
           } catch (error) {
-            toast.error(errorMessage(error));
+            notify.error(errorMessage(error));
           }
         }}
       />

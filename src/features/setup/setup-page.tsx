@@ -1,7 +1,7 @@
 import { useMutation } from "convex/react";
 import { GiftIcon, KeyRoundIcon, LayoutTemplateIcon, LibraryIcon, RotateCcwIcon } from "lucide-react";
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -60,7 +60,7 @@ export function SetupPage({ search }: { search: SetupSearch }) {
       // Spec: applying proceeds even when counting the use fails.
       recordUse({ templateId: source.id as Id<"templates"> }).catch(() => undefined);
     }
-    toast.success(`Template "${source.name}" applied`);
+    notify.success(`Template "${source.name}" applied`);
   }
 
   function requestApply(source: TemplateSource) {
@@ -73,12 +73,12 @@ export function SetupPage({ search }: { search: SetupSearch }) {
     const evaluators = inCatalog(bundle.evaluatorModelIds, catalog.ids);
     setBundlesOpen(false);
     if (generators.length === 0 && evaluators.length === 0) {
-      toast.error(`None of the models of ${bundle.name} are in the current model list.`);
+      notify.error(`None of the models of ${bundle.name} are in the current model list.`);
       return;
     }
     actions.setModels("generator", generators);
     actions.setModels("evaluator", evaluators);
-    toast.success(
+    notify.success(
       `${bundle.name} applied: ${generators.length} generator${generators.length === 1 ? "" : "s"}, ` +
         `${evaluators.length} evaluator${evaluators.length === 1 ? "" : "s"}`,
     );

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "convex/react";
 import { EyeIcon, EyeOffIcon, GlobeIcon, LockIcon, SearchIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 import { EmptyState } from "@/components/empty-state";
 import { Spinner } from "@/components/spinner";
@@ -55,9 +55,9 @@ export function TemplateLibraryDialog({ open, onOpenChange, onApply }: TemplateL
   async function toggleVisibility(template: SavedTemplate) {
     try {
       await setVisibility({ templateId: template._id, isPublic: !template.isPublic });
-      toast.success(template.isPublic ? "Template is now private" : "Template is now public");
+      notify.success(template.isPublic ? "Template is now private" : "Template is now public");
     } catch (error) {
-      toast.error(errorMessage(error));
+      notify.error(errorMessage(error));
     }
   }
 
@@ -153,9 +153,9 @@ export function TemplateLibraryDialog({ open, onOpenChange, onApply }: TemplateL
           if (!deleting) return;
           try {
             await removeTemplate({ templateId: deleting._id });
-            toast.success("Template deleted");
+            notify.success("Template deleted");
           } catch {
-            toast.error(DELETE_TEMPLATE_FAILED);
+            notify.error(DELETE_TEMPLATE_FAILED);
           }
         }}
       />

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -44,7 +44,7 @@ export function TopicsSection({ state, actions }: { state: SetupState; actions: 
         items={saved?.items}
         onPick={(values) => {
           actions.addTopic(values);
-          toast.success(`Added topic "${values.title}"`);
+          notify.success(`Added topic "${values.title}"`);
         }}
         onEdit={async (id, values) => {
           await updateSaved({ topicId: id as Id<"topics">, ...values });

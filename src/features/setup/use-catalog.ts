@@ -52,8 +52,7 @@ export function useCatalog(): Catalog {
     return () => clearTimeout(timer);
   }, [refreshing, lastUpdated]);
 
-  // The server's validator types tier as a string; it is always one of ModelTier.
-  const models = data?.models as readonly CatalogModel[] | undefined;
+  const models: readonly CatalogModel[] | undefined = data?.models;
   return useMemo(() => {
     const list = models ?? [];
     const byId = new Map(list.map((model) => [model.id, model]));

@@ -3,7 +3,7 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useAction, useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 import { errorMessage } from "@/lib/errors";
 import { MONITOR_PAGE_PATH } from "@/lib/paths";
@@ -65,7 +65,7 @@ export function useRunTest(configuration: TestConfiguration, priceCents: number)
       }
       goToMonitor(created.testId);
     } catch (error) {
-      toast.error(errorMessage(error));
+      notify.error(errorMessage(error));
       setStarting(false);
     }
   }
@@ -86,7 +86,7 @@ export function useRunTest(configuration: TestConfiguration, priceCents: number)
       }
     } catch (error) {
       const message = errorMessage(error, PAYMENT_FAILED);
-      toast.error(message);
+      notify.error(message);
       setPayment({ open: true, processing: false, error: message });
       setStarting(false);
       return;

@@ -4,7 +4,7 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useConvex } from "convex/react";
 import { useEffect, useRef } from "react";
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
@@ -46,16 +46,16 @@ export function useStartFrom({ search, catalog, requestApply, prefillRerun }: St
     handled.current = key;
     void navigate({ to: "/dashboard/setup", search: {}, replace: true });
 
-    if (payment === "cancelled") toast.info(PAYMENT_CANCELLED);
+    if (payment === "cancelled") notify.info(PAYMENT_CANCELLED);
 
     if (rerun) {
       convex
         .query(api.tests.monitor, { testId: rerun as Id<"tests"> })
         .then(({ test }) => {
           latest.current.prefillRerun(test.configuration, latest.current.catalog.ids);
-          toast.success(`Loaded "${test.name}" for a rerun`);
+          notify.success(`Loaded "${test.name}" for a rerun`);
         })
-        .catch(() => toast.error(RERUN_NOT_FOUND));
+        .catch(() => notify.error(RERUN_NOT_FOUND));
       return;
     }
 
@@ -69,9 +69,9 @@ export function useStartFrom({ search, catalog, requestApply, prefillRerun }: St
         .query(api.templates.get, { templateId: template })
         .then((saved) => {
           if (saved) latest.current.requestApply(savedSource(saved));
-          else toast.error(TEMPLATE_NOT_FOUND);
+          else notify.error(TEMPLATE_NOT_FOUND);
         })
-        .catch((error: unknown) => toast.error(errorMessage(error, TEMPLATE_NOT_FOUND)));
+        .catch((error: unknown) => notify.error(errorMessage(error, TEMPLATE_NOT_FOUND)));
     }
   }, [hasWork, key, catalog.isReady, template, rerun, payment, convex, navigate]);
 }

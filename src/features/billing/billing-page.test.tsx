@@ -1,0 +1,128 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import Papa from "papaparse";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { QueryFailure, resetCalls } from "@/test/convex-calls";
+import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { renderApp } from "@/test/render-app";
+import { creditTransactionRows, paymentRows, toCsv } from "./billing-csv";
+import type { BillingData } from "./billing-model";
+
+vi.mock("convex/react", () => import("@/test/convex-calls").then((m) => m.convexReactWithCalls));
+vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+type Payment = BillingData["payments"][number];
+type Entry = BillingData["creditTransactions"][number];
+
+const DATA: BillingData = {
+  payments: [
+    { _id: "pay1" as Payment["_id"], createdAt: Date.UTC(2025, 4, 2), completedAt: Date.UTC(2025, 4, 2), amountCents: 450, currency: "usd", status: "paid", testId: "test1" as Payment["testId"], testName: "Coffee taglines" },
+    { _id: "pay2" as Payment["_id"], createdAt: Date.UTC(2025, 4, 1), completedAt: undefined, amountCents: 1200, currency: "usd", status: "pending", testId: undefined, testName: "Big comparison" },
+    { _id: "pay3" as Payment["_id"], createdAt: Date.UTC(2025, 3, 1), completedAt: Date.UTC(2025, 3, 1), amountCents: 200, currency: "usd", status: "paid", testId: undefined, testName: "Deleted test" },
+  ],
+  creditTransactions: [
+    { _id: "ct1" as Entry["_id"], createdAt: Date.UTC(2025, 4, 2), type: "purchase", amountCents: 450, description: "Payment for Test: Coffee taglines", testId: undefined },
+    { _id: "ct2" as Entry["_id"], createdAt: Date.UTC(2025, 4, 2), type: "test_cost", amountCents: 450, description: "Test: Coffee taglines", testId: undefined },
+    { _id: "ct3" as Entry["_id"], createdAt: Date.UTC(2025, 4, 3), type: "refund", amountCents: 100, description: "Refund", testId: undefined },
+    { _id: "ct4" as Entry["_id"], createdAt: Date.UTC(2025, 4, 4), type: "bonus", amountCents: 500, description: "Welcome bonus", testId: undefined },
+  ],
+  testsCompleted: 6,
+};
+
+async function renderBilling(data: BillingData | QueryFailure | undefined) {
+  setSignedIn(makeViewer());
+  setQueryResult("billing:overview", data);
+  renderApp("/dashboard/billing");
+  await screen.findByRole("heading", { name: "Billing & Credits" });
+}
+
+function tile(label: string) {
+  return screen.getAllByTestId("billing-tile").find((element) => within(element).queryByText(label))!;
+}
+
+describe("billing csv", () => {
+  it("has the spec's columns and never estimated_cost or markup_multiplier", () => {
+    const payments = Papa.parse<Record<string, string>>(toCsv(paymentRows(DATA.payments)), { header: true });
+    expect(payments.meta.fields).toEqual(["id", "created_at", "completed_at", "test_id", "test_name", "amount_cents", "amount", "currency", "status"]);
+    expect(payments.data[0]).toMatchObject({ id: "pay1", amount: "4.50", status: "paid", test_name: "Coffee taglines", created_at: "2025-05-02T00:00:00.000Z" });
+    const credits = Papa.parse<Record<string, string>>(toCsv(creditTransactionRows(DATA.creditTransactions)), { header: true });
+    expect(credits.meta.fields).toEqual(["id", "created_at", "transaction_type", "amount_cents", "amount", "description", "test_id"]);
+    for (const fields of [payments.meta.fields, credits.meta.fields]) {
+      expect(fields).not.toContain("estimated_cost");
+      expect(fields).not.toContain("markup_multiplier");
+    }
+  });
+});
+
+describe("billing page", () => {
+  const downloads: { name: string; text: Promise<string> }[] = [];
+
+  beforeEach(() => {
+    resetConvexMock();
+    resetCalls();
+    downloads.length = 0;
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      downloads.push({ name: "", text: blob.text() });
+      return "blob:test";
+    });
+    URL.revokeObjectURL = vi.fn();
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.at(-1)!.name = this.download;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it("shows the three tiles: total of paid payments among those loaded, tests completed, transactions", async () => {
+    await renderBilling(DATA);
+    expect(within(tile("Total Spent")).getByText("$6.50")).toBeInTheDocument();
+    expect(within(tile("Tests Completed")).getByText("6")).toBeInTheDocument();
+    expect(within(tile("Transactions")).getByText("4")).toBeInTheDocument();
+  });
+
+  it("lists payments in a table with Date, Amount, Status and Test Details", async () => {
+    await renderBilling(DATA);
+    const table = screen.getByRole("table", { name: "Payment history" });
+    expect(within(table).getAllByRole("columnheader").map((cell) => cell.textContent)).toEqual(["Date", "Amount", "Status", "Test Details"]);
+    expect(within(table).getAllByRole("row")).toHaveLength(4);
+    expect(within(table).getByRole("link", { name: "Coffee taglines" })).toHaveAttribute("href", "/dashboard/results/test1");
+    expect(within(table).getByText("Pending")).toBeInTheDocument();
+  });
+
+  it("signs and colours credit transactions by type", async () => {
+    await renderBilling(DATA);
+    const rows = screen.getAllByTestId("credit-transaction");
+    const amounts = rows.map((row) => within(row).getByTestId("credit-amount"));
+    expect(amounts.map((amount) => amount.textContent)).toEqual(["+$4.50", "-$4.50", "+$1.00", "+$5.00"]);
+    expect(amounts[0]).toHaveClass("text-green-600");
+    expect(amounts[1]).toHaveClass("text-red-600");
+    expect(amounts[2]).toHaveClass("text-blue-600");
+    expect(amounts[3]).toHaveClass("text-purple-600");
+  });
+
+  it("exports payment-history.csv and credit-transactions.csv", async () => {
+    const user = userEvent.setup();
+    await renderBilling(DATA);
+    await user.click(screen.getByRole("button", { name: "Export payment history as CSV" }));
+    await user.click(screen.getByRole("button", { name: "Export credit transactions as CSV" }));
+    expect(downloads.map((download) => download.name)).toEqual(["payment-history.csv", "credit-transactions.csv"]);
+    expect((await downloads[0]!.text).split(/\r?\n/)[0]).toBe("id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status");
+    expect((await downloads[1]!.text).split(/\r?\n/)[0]).toBe("id,created_at,transaction_type,amount_cents,amount,description,test_id");
+  });
+
+  it("has the empty states, with export disabled", async () => {
+    await renderBilling({ payments: [], creditTransactions: [], testsCompleted: 0 });
+    expect(screen.getByText("No payment history found")).toBeInTheDocument();
+    expect(screen.getByText("No credit transactions found")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Export payment history as CSV" })).toBeDisabled();
+    expect(within(tile("Total Spent")).getByText("$0.00")).toBeInTheDocument();
+  });
+
+  it("logs a load error and leaves the sections empty", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    await renderBilling(new QueryFailure("down"));
+    expect(await screen.findByText("No payment history found")).toBeInTheDocument();
+    expect(screen.getByText("No credit transactions found")).toBeInTheDocument();
+    expect(logged).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,194 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import { callMock, QueryFailure, resetCalls } from "@/test/convex-calls";
+import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { renderApp } from "@/test/render-app";
+import type { DashboardHomeData } from "./dashboard-model";
+
+vi.mock("convex/react", () => import("@/test/convex-calls").then((m) => m.convexReactWithCalls));
+vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+const NOW = Date.now();
+const MINUTE = 60_000;
+
+const EMPTY_HOME: DashboardHomeData = {
+  stats: { totalTests: 0, completedTests: 0, totalSpentCents: 0, averageSpentCents: 0, responses: 0, evaluations: 0, savedAssets: 0 },
+  recentTests: [],
+  personas: { total: 0, items: [] },
+  topics: { total: 0, items: [] },
+  activity: [],
+};
+
+const STATUSES = ["completed", "running", "failed", "pending", "cancelled"] as const;
+
+function filledHome(): DashboardHomeData {
+  return {
+    stats: { totalTests: 12, completedTests: 7, totalSpentCents: 4800, averageSpentCents: 400, responses: 340, evaluations: 680, savedAssets: 9 },
+    recentTests: Array.from({ length: 10 }, (_, index) => ({
+      _id: `test${index}` as DashboardHomeData["recentTests"][number]["_id"],
+      name: index === 3 ? "  " : `Test number ${index}`,
+      status: STATUSES[index % STATUSES.length]!,
+      modelCount: index + 1,
+      createdAt: NOW - index * 60 * MINUTE,
+    })),
+    personas: {
+      total: 7,
+      items: Array.from({ length: 5 }, (_, index) => ({
+        _id: `persona${index}` as DashboardHomeData["personas"]["items"][number]["_id"],
+        name: `Persona ${index}`,
+        description: `Description ${index}`,
+        systemPrompt: `Prompt ${index}`,
+        updatedAt: NOW - index * MINUTE,
+      })),
+    },
+    topics: {
+      total: 2,
+      items: [
+        { _id: "topic0" as DashboardHomeData["topics"]["items"][number]["_id"], title: "Coffee", description: "Cold brew", prompt: "Sell coffee", updatedAt: NOW },
+        { _id: "topic1" as DashboardHomeData["topics"]["items"][number]["_id"], title: "Bikes", description: "Repairs", prompt: "Fix bikes", updatedAt: NOW },
+      ],
+    },
+    activity: [
+      { id: "test:test0", kind: "test_completed", title: "Test number 0", at: NOW - 30 * 1000, testId: "test0" as DashboardHomeData["recentTests"][number]["_id"] },
+      { id: "persona:persona0", kind: "persona_saved", title: "Persona 0", at: NOW - 5 * MINUTE },
+      { id: "topic:topic0", kind: "topic_saved", title: "Coffee", at: NOW - 3 * 60 * MINUTE },
+      { id: "test:test1", kind: "test_running", title: "Test number 1", at: NOW - 2 * 24 * 60 * MINUTE, testId: "test1" as DashboardHomeData["recentTests"][number]["_id"] },
+    ],
+  };
+}
+
+async function renderHome(data: DashboardHomeData | QueryFailure | undefined) {
+  setSignedIn(makeViewer({ email: "grace.hopper@example.com" }));
+  setQueryResult("dashboard:home", data);
+  const view = renderApp("/dashboard");
+  await screen.findByRole("heading", { name: "Welcome back, grace.hopper" });
+  return view;
+}
+
+function statCard(label: string) {
+  return screen.getAllByTestId("stat-card").find((card) => within(card).queryByText(label) !== null)!;
+}
+
+describe("dashboard home", () => {
+  beforeEach(() => {
+    resetConvexMock();
+    resetCalls();
+  });
+
+  it("greets by the part of the email before the @ and offers Create New Test", async () => {
+    await renderHome(EMPTY_HOME);
+    expect(screen.getByRole("link", { name: "Create New Test" })).toHaveAttribute("href", "/dashboard/setup");
+  });
+
+  it("shows skeletons while loading, then every empty state for a new user", async () => {
+    await renderHome(undefined);
+    expect(screen.getByLabelText("Loading statistics")).toBeInTheDocument();
+    expect(screen.getByLabelText("Loading recent tests")).toBeInTheDocument();
+    setQueryResult("dashboard:home", EMPTY_HOME);
+    expect(await screen.findByText("No tests yet")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Create Test" })).toHaveAttribute("href", "/dashboard/setup");
+    expect(screen.getByText("No recent activity")).toBeInTheDocument();
+    expect(screen.getByText("No personas saved")).toBeInTheDocument();
+    expect(screen.getByText("No topics saved")).toBeInTheDocument();
+    expect(within(statCard("Total Tests")).getByText("0 completed")).toBeInTheDocument();
+    expect(within(statCard("Total Spent")).getByText("$0.00")).toBeInTheDocument();
+  });
+
+  it("fills the four stat cards from the counters", async () => {
+    await renderHome(filledHome());
+    expect(within(statCard("Total Tests")).getByText("12")).toBeInTheDocument();
+    expect(within(statCard("Total Tests")).getByText("7 completed")).toBeInTheDocument();
+    expect(within(statCard("Total Spent")).getByText("$48.00")).toBeInTheDocument();
+    expect(within(statCard("Total Spent")).getByText("$4.00 avg per test")).toBeInTheDocument();
+    expect(within(statCard("AI Responses")).getByText("340")).toBeInTheDocument();
+    expect(within(statCard("AI Responses")).getByText("680 evaluations")).toBeInTheDocument();
+    expect(within(statCard("Saved Assets")).getByText("9")).toBeInTheDocument();
+    expect(within(statCard("Saved Assets")).getByText("7 personas · 2 topics")).toBeInTheDocument();
+  });
+
+  it("lists 5 of the 10 recent tests with name fallback, model count, status dots and links", async () => {
+    await renderHome(filledHome());
+    const list = screen.getByRole("list", { name: "Recent tests" });
+    const rows = within(list).getAllByRole("link");
+    expect(rows).toHaveLength(5);
+    expect(rows[0]).toHaveAttribute("href", "/dashboard/results/test0");
+    expect(within(rows[0]!).getByText("1 model", { exact: false })).toBeInTheDocument();
+    expect(within(rows[3]!).getByText("Unnamed Test")).toBeInTheDocument();
+    const tones = within(list).getAllByTestId("test-status").map((badge) => badge.dataset.tone);
+    expect(tones).toEqual(["completed", "running", "failed", "other", "other"]);
+    const dots = within(list).getAllByTestId("status-dot");
+    expect(dots[0]).toHaveClass("bg-green-500");
+    expect(dots[1]).toHaveClass("bg-blue-500", "animate-pulse");
+    expect(dots[2]).toHaveClass("bg-red-500");
+    expect(dots[3]).toHaveClass("bg-yellow-500");
+    expect(screen.getByRole("link", { name: "View All" })).toHaveAttribute("href", "/dashboard/history");
+  });
+
+  it("has the quick actions", async () => {
+    await renderHome(filledHome());
+    const actions = screen.getByRole("navigation", { name: "Quick actions" });
+    expect(within(actions).getByRole("link", { name: "New Test" })).toHaveAttribute("href", "/dashboard/setup");
+    expect(within(actions).getByRole("link", { name: "Monitor" })).toHaveAttribute("href", "/dashboard/monitor");
+    expect(within(actions).getByRole("link", { name: "History" })).toHaveAttribute("href", "/dashboard/history");
+  });
+
+  it("shows recent activity with relative times, tests linking to their results", async () => {
+    await renderHome(filledHome());
+    const list = screen.getByRole("list", { name: "Recent activity" });
+    const items = within(list).getAllByRole("listitem");
+    expect(items.map((item) => item.textContent)).toEqual([
+      "Test completed: Test number 0Just now",
+      "Persona saved: Persona 05m ago",
+      "Topic saved: Coffee3h ago",
+      "Test started: Test number 12d ago",
+    ]);
+    expect(within(items[0]!).getByRole("link")).toHaveAttribute("href", "/dashboard/results/test0");
+    expect(list).toHaveClass("overflow-y-auto");
+  });
+
+  it("shows the first 5 saved personas with '+N more' and Manage links", async () => {
+    await renderHome(filledHome());
+    const personas = screen.getByRole("list", { name: "Saved Personas" });
+    expect(within(personas).getAllByRole("listitem")).toHaveLength(5);
+    expect(screen.getByText("+2 more")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Manage saved personas" })).toHaveAttribute("href", "/dashboard/setup");
+    expect(screen.getByRole("link", { name: "Manage saved topics" })).toHaveAttribute("href", "/dashboard/setup");
+    expect(within(screen.getByRole("list", { name: "Saved Topics" })).getAllByRole("listitem")).toHaveLength(2);
+  });
+
+  it("adds a persona and edits a topic through their modals", async () => {
+    const user = userEvent.setup();
+    await renderHome(filledHome());
+    await user.click(screen.getByRole("button", { name: "Add persona" }));
+    const dialog = await screen.findByRole("dialog", { name: "Add Persona" });
+    await user.click(within(dialog).getByRole("button", { name: "Add Persona" }));
+    expect(within(dialog).getByText("Persona name is required.")).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText("Name"), "Pirate");
+    await user.type(within(dialog).getByLabelText("Description"), "Talks like a pirate");
+    await user.type(within(dialog).getByLabelText("System Prompt"), "Arr.");
+    await user.click(within(dialog).getByRole("button", { name: "Add Persona" }));
+    await waitFor(() =>
+      expect(callMock("personas:create")).toHaveBeenCalledWith({ name: "Pirate", description: "Talks like a pirate", systemPrompt: "Arr." }),
+    );
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole("button", { name: "Edit topic Coffee" }));
+    const editor = await screen.findByRole("dialog", { name: "Edit Topic" });
+    expect(within(editor).getByLabelText("Title")).toHaveValue("Coffee");
+    await user.clear(within(editor).getByLabelText("Title"));
+    await user.type(within(editor).getByLabelText("Title"), "Espresso");
+    await user.click(within(editor).getByRole("button", { name: "Save Changes" }));
+    await waitFor(() =>
+      expect(callMock("topics:update")).toHaveBeenCalledWith({ topicId: "topic0", title: "Espresso", description: "Cold brew", prompt: "Sell coffee" }),
+    );
+  });
+
+  it("shows an error with Try Again when the dashboard cannot load", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await renderHome(new QueryFailure("boom"));
+    expect(await screen.findByText("Failed to load your dashboard")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Try Again" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,119 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { renderApp } from "@/test/render-app";
+
+import { mutation, resetSupport, setQueryError } from "../results/test-support";
+import { ALL, filterTests, optionsOf, type HistoryRow } from "./history-model";
+
+vi.mock("convex/react", () => import("../results/test-support").then((m) => m.convexModule()));
+vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+function row(overrides: Partial<HistoryRow> & { name: string }): HistoryRow {
+  const created = Date.UTC(2026, 0, 10, 9, 0, 0);
+  return {
+    _id: `k57${overrides.name.toLowerCase().replace(/\W/g, "")}`.padEnd(32, "0") as HistoryRow["_id"],
+    _creationTime: created,
+    status: "completed",
+    taskType: "marketing",
+    startedAt: created,
+    completedAt: created + 125_000,
+    totalCostUsd: 0.012345,
+    topPerformers: ["Claude 3.5 Haiku", "GPT-4o Mini", "Gemini 2.0 Flash"],
+    ...overrides,
+  };
+}
+
+const ROWS = [
+  row({ name: "Coffee taglines" }),
+  row({ name: "Support replies", taskType: "customer-service", status: "failed", topPerformers: [] }),
+  row({ name: "API docs", taskType: "technical", status: "running", completedAt: undefined, topPerformers: [] }),
+];
+
+describe("history filters", () => {
+  it("searches name and task type case-insensitively, then filters by status and task type", () => {
+    expect(filterTests(ROWS, { search: "COFFEE", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual(["Coffee taglines"]);
+    expect(filterTests(ROWS, { search: "Technical", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual(["API docs"]);
+    expect(filterTests(ROWS, { search: "", status: "failed", taskType: ALL }).map((r) => r.name)).toEqual(["Support replies"]);
+    expect(filterTests(ROWS, { search: "", status: ALL, taskType: "marketing" }).map((r) => r.name)).toEqual(["Coffee taglines"]);
+    expect(filterTests(ROWS, { search: "docs", status: "completed", taskType: ALL })).toEqual([]);
+  });
+
+  it("takes the filter options from the data", () => {
+    expect(optionsOf(ROWS, "status")).toEqual(["completed", "failed", "running"]);
+    expect(optionsOf(ROWS, "taskType")).toEqual(["customer-service", "marketing", "technical"]);
+  });
+});
+
+describe("history page", () => {
+  beforeEach(() => {
+    resetConvexMock();
+    resetSupport();
+    setSignedIn(makeViewer());
+  });
+
+  it("lists the tests with badge, created, duration, task type, cost to 4 decimals and top 3", async () => {
+    setQueryResult("history:list", { tests: ROWS, total: 3 });
+    renderApp("/dashboard/history");
+    expect(await screen.findByRole("heading", { name: "Test History" })).toBeInTheDocument();
+    expect(screen.getByTestId("history-count")).toHaveTextContent("3 of 3 tests");
+    const first = screen.getAllByTestId("history-row")[0]!;
+    expect(first).toHaveTextContent("Coffee taglines");
+    expect(first).toHaveTextContent("Completed");
+    expect(first).toHaveTextContent(new Date(ROWS[0]!._creationTime).toLocaleDateString());
+    expect(first).toHaveTextContent("2:05");
+    expect(first).toHaveTextContent("marketing");
+    expect(first).toHaveTextContent("$0.0123");
+    expect(within(first).getByRole("list", { name: "Top performers of Coffee taglines" })).toHaveTextContent(
+      "1. Claude 3.5 Haiku2. GPT-4o Mini3. Gemini 2.0 Flash",
+    );
+    expect(within(first).getByRole("link", { name: "View results of Coffee taglines" })).toHaveAttribute(
+      "href",
+      `/dashboard/results/${ROWS[0]!._id}`,
+    );
+  });
+
+  it("searches as you type and says when nothing matches", async () => {
+    const user = userEvent.setup();
+    setQueryResult("history:list", { tests: ROWS, total: 3 });
+    renderApp("/dashboard/history");
+    const search = await screen.findByRole("searchbox", { name: "Search tests" });
+    await user.type(search, "support");
+    expect(screen.getByTestId("history-count")).toHaveTextContent("1 of 3 tests");
+    await user.clear(search);
+    await user.type(search, "zzz");
+    expect(screen.getByRole("heading", { name: "No Matching Tests" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Clear Filters" }));
+    expect(screen.getByTestId("history-count")).toHaveTextContent("3 of 3 tests");
+  });
+
+  it("shows 'No Tests Yet' with a Create Test link", async () => {
+    setQueryResult("history:list", { tests: [], total: 0 });
+    renderApp("/dashboard/history");
+    expect(await screen.findByRole("heading", { name: "No Tests Yet" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Create Test" })).toHaveAttribute("href", "/dashboard/setup");
+  });
+
+  it("shows the load failure with Try Again", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    setQueryError("history:list", new Error("offline"));
+    renderApp("/dashboard/history");
+    expect(await screen.findByRole("heading", { name: "Failed to load test history" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Try Again" })).toBeInTheDocument();
+  });
+
+  it("deletes a test from the list", async () => {
+    const user = userEvent.setup();
+    setQueryResult("history:list", { tests: ROWS, total: 3 });
+    const remove = mutation("tests:remove");
+    renderApp("/dashboard/history");
+    await user.click(await screen.findByRole("button", { name: "Delete Support replies" }));
+    const dialog = await screen.findByRole("alertdialog");
+    expect(dialog).toHaveTextContent("Support replies");
+    await user.click(within(dialog).getByRole("button", { name: "Delete Test" }));
+    expect(remove).toHaveBeenCalledWith({ testId: ROWS[1]!._id });
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+  });
+});

@@ -1,0 +1,11 @@
+import { toast, type ExternalToast } from "sonner";
+
+// The page's sticky bar fills the bottom of the screen, where toasts appear by default; the
+// setup page's toasts show at the top so they never cover Run Test.
+const options: ExternalToast = { position: "top-center" };
+
+export const notify = {
+  success: (message: string) => toast.success(message, options),
+  error: (message: string) => toast.error(message, options),
+  info: (message: string) => toast.info(message, options),
+};

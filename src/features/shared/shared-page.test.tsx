@@ -1,0 +1,82 @@
+import { act, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import { resetConvexMock, setQueryResult } from "@/test/convex-mock";
+import { renderApp } from "@/test/render-app";
+
+import { makeResults, mutation, resetSupport } from "../results/test-support";
+
+vi.mock("convex/react", () => import("../results/test-support").then((m) => m.convexModule()));
+vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+function shared() {
+  const results = makeResults();
+  return {
+    testName: "Coffee taglines",
+    taskType: "marketing",
+    status: "running",
+    createdAt: results.test._creationTime,
+    startedAt: results.test.startedAt,
+    valid: true,
+    configuration: results.test.configuration,
+    metrics: results.metrics,
+    rankings: results.rankings,
+    sampleResponses: Array.from({ length: 10 }, (_, index) => ({
+      key: String(index),
+      modelName: "GPT-4o Mini",
+      personaName: "Pirate",
+      topicTitle: "Coffee",
+      content: `Sample **${index + 1}**`,
+      tokens: 100,
+      latencyMs: 900,
+      timestamp: results.test._creationTime + index,
+    })),
+  };
+}
+
+describe("shared results page", () => {
+  beforeEach(() => {
+    resetConvexMock();
+    resetSupport();
+    setQueryResult("presence:viewers", [
+      { id: "1", label: "AL", anonymous: false },
+      { id: "2", label: "anonymous viewer", anonymous: true },
+    ]);
+  });
+
+  it("shows the header, stats, rankings open and the 10 samples closed, with who else is viewing", async () => {
+    const user = userEvent.setup();
+    setQueryResult("shares:view", shared());
+    renderApp("/shared/abc123");
+    expect(await screen.findByRole("heading", { level: 1, name: "Coffee taglines" })).toBeInTheDocument();
+    expect(screen.getByText("Running", { selector: "[data-slot=status-badge]" })).toBeInTheDocument();
+    expect(screen.getByTestId("stat-completion-rate")).toHaveTextContent("87.5%");
+    const rankings = screen.getByRole("list", { name: "Model rankings" });
+    expect(within(rankings).getAllByTestId("ranking-row")[0]).toHaveTextContent("Claude 3.5 Haiku");
+    expect(within(rankings).getAllByTestId("ranking-row")[0]).toHaveTextContent("7.50");
+    expect(screen.getByRole("group", { name: "Also viewing: AL, anonymous viewer" })).toHaveTextContent("2 others viewing");
+    expect(mutation("presence:heartbeat")).toHaveBeenCalledWith({ room: "share:abc123", clientId: expect.any(String) });
+
+    expect(screen.queryByTestId("sample-response")).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: /Sample Responses/ }));
+    expect(screen.getAllByTestId("sample-response")).toHaveLength(10);
+    expect(screen.getByText("1", { selector: "strong" })).toBeInTheDocument();
+  });
+
+  it("switches to 'Shared Test Not Found' when sharing is turned off", async () => {
+    setQueryResult("shares:view", shared());
+    renderApp("/shared/abc123");
+    expect(await screen.findByRole("heading", { level: 1, name: "Coffee taglines" })).toBeInTheDocument();
+    act(() => setQueryResult("shares:view", null));
+    expect(await screen.findByRole("heading", { name: "Shared Test Not Found" })).toBeInTheDocument();
+    expect(screen.getByText("Shared test not found or no longer available")).toBeInTheDocument();
+    expect(screen.queryByText("Coffee taglines")).not.toBeInTheDocument();
+  });
+
+  it("shows 'Shared Test Not Found' for an unknown link", async () => {
+    setQueryResult("shares:view", null);
+    renderApp("/shared/nope");
+    expect(await screen.findByRole("heading", { name: "Shared Test Not Found" })).toBeInTheDocument();
+  });
+});
