@@ -60,7 +60,8 @@ async function buildApp(outDir: string): Promise<void> {
     root: ROOT,
     configFile: path.join(ROOT, "vite.config.ts"),
     logLevel: "warn",
-    build: { outDir, emptyOutDir: true, manifest: true },
+    // Hidden source maps say which app modules each page loads (see featureModules).
+    build: { outDir, emptyOutDir: true, manifest: true, sourcemap: "hidden" },
   });
 }
 
@@ -98,15 +99,38 @@ function measure(dist: string, manifest: Manifest, route: RouteTarget) {
   const splitChunks = Object.keys(manifest).filter((key) => route.routeFiles.some((file) => key.startsWith(`${file}?tsr-split`)));
   const missing = route.routeFiles.filter((file) => !splitChunks.some((key) => key.startsWith(file)));
   if (missing.length > 0) throw new Error(`No code-split chunk for ${missing.join(", ")} (is autoCodeSplitting on?)`);
+  const shared = staticClosure(manifest, [entries[0]![0]]);
   const closure = staticClosure(manifest, [entries[0]![0], ...splitChunks]);
   const files = [...closure].map((key) => manifest[key]!.file).filter((file) => file.endsWith(".js"));
   const sizes = files.map((file) => ({ file, gzip: gzipBytes(dist, file) })).sort((a, b) => b.gzip - a.gzip);
+  const sharedFiles = new Set([...shared].map((key) => manifest[key]!.file));
   const css = new Set([...closure].flatMap((key) => manifest[key]!.css ?? []));
   return {
+    featureModules: featureModules(dist, files),
     totalGzip: sizes.reduce((sum, entry) => sum + entry.gzip, 0),
+    /** What this route adds to the entry every page loads (React, router, Convex client, …). */
+    ownGzip: sizes.filter((entry) => !sharedFiles.has(entry.file)).reduce((sum, entry) => sum + entry.gzip, 0),
     cssGzip: [...css].reduce((sum, file) => sum + gzipBytes(dist, file), 0),
     sizes,
   };
+}
+
+/** The src/features modules inside these chunks, from their source maps (none without maps). */
+function featureModules(dist: string, files: string[]): string[] {
+  const found = new Set<string>();
+  for (const file of files) {
+    let map: { sources?: string[] };
+    try {
+      map = JSON.parse(readFileSync(path.join(dist, `${file}.map`), "utf8")) as { sources?: string[] };
+    } catch {
+      continue;
+    }
+    for (const source of map.sources ?? []) {
+      const match = /src\/(features\/[^?]+)/.exec(source);
+      if (match && !source.includes("node_modules")) found.add(match[1]!);
+    }
+  }
+  return [...found].sort();
 }
 
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
@@ -118,15 +142,17 @@ async function main() {
   const manifest = readManifest(dist);
   let over = false;
   for (const route of ROUTES) {
-    const { totalGzip, cssGzip, sizes } = measure(dist, manifest, route);
+    const { totalGzip, ownGzip, cssGzip, sizes, featureModules: modules } = measure(dist, manifest, route);
     const ok = totalGzip <= route.targetKb * KB;
     over ||= !ok;
     console.log(
       `${route.label.padEnd(10)} ${route.path.padEnd(11)} JS ${kb(totalGzip).padStart(9)} gzip  target ${route.targetKb} KB  ${ok ? "ok" : "OVER"}` +
-        `   (ratio ${(totalGzip / (route.targetKb * KB)).toFixed(2)}; CSS ${kb(cssGzip)} not counted)`,
+        `   (ratio ${(totalGzip / (route.targetKb * KB)).toFixed(2)}; ${kb(ownGzip)} of it beyond the shared entry; CSS ${kb(cssGzip)} not counted)`,
     );
     for (const { file, gzip } of sizes.slice(0, 8)) console.log(`    ${kb(gzip).padStart(9)}  ${file}`);
     if (sizes.length > 8) console.log(`    … ${sizes.length - 8} more chunks`);
+    const areas = [...new Set(modules.map((module) => module.split("/")[1]))];
+    if (areas.length > 0) console.log(`    feature code loaded: ${areas.map((area) => `${area} (${modules.filter((m) => m.split("/")[1] === area).map((m) => m.split("/").slice(2).join("/")).join(", ")})`).join("; ")}`);
   }
   process.exitCode = over ? 1 : 0;
 }

@@ -160,3 +160,10 @@ describe("access", () => {
     expect(await errorCode(t.query(api.results.get, { testId }))).toBe("UNAUTHENTICATED");
   });
 });
+
+describe("addresses", () => {
+  test("an id that is not a test id reads as not found", async () => {
+    const { owner } = await setup(1, 0);
+    expect(await errorCode(owner.as.query(api.results.get, { testId: "not-an-id" }))).toBe("NOT_FOUND");
+  });
+});

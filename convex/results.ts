@@ -3,7 +3,7 @@
 // a page at a time. Exports page through the same rows with larger pages.
 import { paginationOptsValidator, paginationResultValidator, type PaginationOptions } from "convex/server";
 import { v } from "convex/values";
-import { userQuery } from "./functions";
+import { fail, userQuery } from "./functions";
 import {
   breakdownOf,
   heatmapOf,
@@ -33,8 +33,9 @@ function clampPage(options: PaginationOptions, max: number): PaginationOptions {
   return { ...options, numItems: Math.max(1, Math.min(max, Math.floor(options.numItems))) };
 }
 
+/** The page's header, metrics, rankings and chart data. Takes the id from the address as typed. */
 export const get = userQuery({
-  args: { testId: v.id("tests") },
+  args: { testId: v.string() },
   returns: v.object({
     test: testHeader,
     valid: v.boolean(),
@@ -45,7 +46,9 @@ export const get = userQuery({
     heatmap: heatmapValidator,
     share: v.union(v.null(), v.object({ shareId: v.string(), isActive: v.boolean() })),
   }),
-  handler: async (ctx, { testId }) => {
+  handler: async (ctx, args) => {
+    const testId = ctx.db.normalizeId("tests", args.testId);
+    if (!testId) fail("NOT_FOUND", "Test not found.");
     const test = await ownTest(ctx, ctx.user._id, testId);
     const job = await ctx.db
       .query("jobs")

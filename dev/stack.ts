@@ -6,7 +6,7 @@
 
 import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { ViteDevServer } from 'vite';
+import type { InlineConfig, ViteDevServer } from 'vite';
 import { startBackend, type RunningBackend } from './backend/server';
 import { DEFAULT_GATEWAY_API_KEY, startGateway, type RunningGateway } from './gateway/server';
 import { seedDemoData, ADMIN_ACCOUNT, DEMO_ACCOUNT, type Credentials } from './seed';
@@ -45,6 +45,8 @@ export interface StackOptions {
   quiet?: boolean;
   /** Vite's file watcher and HMR; tests turn them off so edits elsewhere cannot reload their pages. */
   watch?: boolean;
+  /** Merged into Vite's configuration (e.g. a cacheDir of its own). */
+  vite?: InlineConfig;
 }
 
 export interface RunningStack {
@@ -213,7 +215,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     stops.push(() => backend.close());
     stripe.webhook.url = `${backend.siteUrl}/stripe/webhook`;
 
-    const vite = await starting('app', appPort, () => startVite(appPort, backend.url, options.watch ?? true));
+    const vite = await starting('app', appPort, () => startVite(appPort, backend.url, options.watch ?? true, options.vite ?? {}));
     stops.push(() => vite.close());
 
     await Promise.all([
@@ -259,11 +261,11 @@ async function startBackendNamingPorts(ports: StackPorts, options: Parameters<ty
   }
 }
 
-async function startVite(port: number, convexUrl: string, watch: boolean): Promise<ViteDevServer> {
+async function startVite(port: number, convexUrl: string, watch: boolean, overrides: InlineConfig): Promise<ViteDevServer> {
   // Vite hands VITE_* variables of process.env to the app, ahead of any .env file.
   process.env.VITE_CONVEX_URL = convexUrl;
-  const { createServer } = await import('vite');
-  const server = await createServer({
+  const { createServer, mergeConfig } = await import('vite');
+  const server = await createServer(mergeConfig({
     configFile: `${REPO_ROOT}vite.config.ts`,
     root: REPO_ROOT,
     logLevel: 'warn',
@@ -274,7 +276,7 @@ async function startVite(port: number, convexUrl: string, watch: boolean): Promi
       host: LOOPBACK,
       ...(watch ? {} : { hmr: false, watch: null }),
     },
-  });
+  } satisfies InlineConfig, overrides));
   try {
     await server.listen();
   } catch (error) {

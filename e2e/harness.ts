@@ -7,9 +7,20 @@
  *   await signUp(page, uniqueEmail('ada'), PASSWORD);
  */
 
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startStack, type RunningStack, type StackOptions } from '../dev/stack';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Screenshots of failed tests (git-ignored). */
+const FAILURE_DIR = `${REPO_ROOT}test-results/e2e`;
+/**
+ * The browser tests' own Vite dependency cache: a dev server started elsewhere (npm start,
+ * npm run dev) with other dependencies cannot re-bundle it under a running test.
+ */
+const VITE_CACHE_DIR = `${REPO_ROOT}node_modules/.vite/e2e`;
 
 export const PASSWORD = 'e2e-password-123';
 
@@ -29,6 +40,8 @@ const CHROMIUM_ARGS = [
 export interface E2E {
   readonly stack: RunningStack;
   readonly browser: Browser;
+  /** What the browser reported during the current test: console errors, page errors, failed requests. */
+  readonly browserLog: string[];
   /** A browser context of its own (its own storage: one signed-in user), on the app's origin. */
   newContext(): Promise<BrowserContext>;
   /** A page in a new context. */
@@ -59,6 +72,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
     latencyScale: 0.05,
     quiet: true,
     watch: false,
+    vite: { cacheDir: VITE_CACHE_DIR },
     ...options.stack,
   });
   let browser: Browser;
@@ -68,15 +82,17 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
     await stack.close();
     throw error;
   }
+  const browserLog: string[] = [];
   const newContext = async () => {
     const context = await browser.newContext({ baseURL: stack.appUrl });
     context.setDefaultTimeout(UI_TIMEOUT_MS);
-    context.on('page', reportPageErrors);
+    context.on('page', (page) => recordBrowserLog(page, browserLog));
     return context;
   };
   return {
     stack,
     browser,
+    browserLog,
     newContext,
     newPage: async () => {
       const context = await newContext();
@@ -89,7 +105,10 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
   };
 }
 
-/** Registers beforeAll/afterAll for one stack per test file; read it inside tests. */
+/**
+ * Registers the hooks for one stack per test file; read it inside tests. A failed test gets
+ * the browser's log printed and a screenshot of each open page in test-results/e2e/.
+ */
 export function useE2E(options: E2EOptions = {}): E2E {
   let running: (E2E & { close(): Promise<void> }) | undefined;
   beforeAll(async () => {
@@ -97,6 +116,14 @@ export function useE2E(options: E2EOptions = {}): E2E {
   });
   afterAll(async () => {
     await running?.close();
+  });
+  beforeEach(() => {
+    running?.browserLog.splice(0);
+  });
+  afterEach(async (context) => {
+    if (running && context.task.result?.state === 'fail') await reportFailure(running, context.task.name);
+    // Contexts a failing test left open would carry its session into the next test.
+    for (const context of running?.browser.contexts() ?? []) await context.close().catch(() => undefined);
   });
   const current = () => {
     if (!running) throw new Error('The e2e stack is not running (use it inside a test).');
@@ -109,13 +136,41 @@ export function useE2E(options: E2EOptions = {}): E2E {
     get browser() {
       return current().browser;
     },
+    get browserLog() {
+      return current().browserLog;
+    },
     newContext: () => current().newContext(),
     newPage: () => current().newPage(),
   };
 }
 
-function reportPageErrors(page: Page): void {
-  page.on('pageerror', (error) => console.error(`[e2e] page error at ${page.url()}: ${error.message}`));
+function recordBrowserLog(page: Page, log: string[]): void {
+  const at = () => new URL(page.url()).pathname;
+  page.on('pageerror', (error) => log.push(`page error at ${at()}: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') log.push(`console error at ${at()}: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => log.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('response', (response) => {
+    if (response.status() >= 500) log.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
+}
+
+async function reportFailure(running: E2E, testName: string): Promise<void> {
+  const pages = running.browser.contexts().flatMap((context) => context.pages());
+  const slug = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+  mkdirSync(FAILURE_DIR, { recursive: true });
+  const lines = [`[e2e] "${testName}" failed; open pages: ${pages.map((page) => page.url()).join(', ') || 'none'}`];
+  for (const [index, page] of pages.entries()) {
+    const path = `${FAILURE_DIR}/${slug}-${index + 1}.png`;
+    const saved = await page.screenshot({ path, fullPage: true, timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (saved) lines.push(`[e2e] screenshot: ${path}`);
+  }
+  lines.push(...running.browserLog.map((entry) => `[e2e] ${entry}`));
+  console.error(lines.join('\n'));
 }
 
 let emailCounter = 0;

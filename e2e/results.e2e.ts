@@ -70,7 +70,7 @@ describe('results, sharing and history', () => {
   test('the seeded test shows every section, its responses and evaluations', async () => {
     const page = await signedInDemo();
     await openSeededResults(page);
-    for (const label of ['Total Responses', 'Evaluations', 'Avg Response Time', 'Completion Rate']) {
+    for (const label of ['Total Responses', 'Evaluations', 'Average Response Time', 'Completion Rate']) {
       await page.getByText(label, { exact: true }).first().waitFor();
     }
     expect(await page.getByTestId('stat-completion-rate').textContent()).toBe('100.0%');

@@ -179,10 +179,16 @@ function CreditTransactions({ transactions }: { transactions: BillingData["credi
               return (
                 <li key={entry._id} className="flex items-center gap-3 py-3" data-testid="credit-transaction" data-type={entry.type}>
                   <div className="min-w-0 flex-1">
-                    <p className="truncate text-sm font-medium">{entry.description}</p>
-                    <p className="text-xs text-muted-foreground">{new Date(entry.createdAt).toLocaleString()}</p>
+                    <p className="text-sm font-medium break-words sm:truncate">{entry.description}</p>
+                    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
+                      {new Date(entry.createdAt).toLocaleString()}
+                      {/* On phones the type sits under the description, leaving it the width. */}
+                      <Badge variant="outline" className={cn("sm:hidden", style.className)}>
+                        {style.label}
+                      </Badge>
+                    </p>
                   </div>
-                  <Badge variant="outline" className={style.className}>
+                  <Badge variant="outline" className={cn("hidden sm:inline-flex", style.className)}>
                     {style.label}
                   </Badge>
                   <span className={cn("w-24 text-right font-medium tabular-nums", style.className)} data-testid="credit-amount">

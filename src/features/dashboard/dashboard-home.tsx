@@ -55,17 +55,22 @@ function DashboardPanels() {
     <div className="space-y-6">
       <StatCards data={data} />
       <div className="grid gap-6 lg:grid-cols-3">
-        <div className="lg:col-span-2">
+        {/* min-w-0: grid items otherwise grow to fit their longest unbroken line on phones. */}
+        <div className="min-w-0 lg:col-span-2">
           <RecentTests tests={data?.recentTests} />
         </div>
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <QuickActions />
           <RecentActivity activity={data?.activity} />
         </div>
       </div>
       <div className="grid gap-6 md:grid-cols-2">
-        <SavedPersonasPanel data={data?.personas} />
-        <SavedTopicsPanel data={data?.topics} />
+        <div className="min-w-0">
+          <SavedPersonasPanel data={data?.personas} />
+        </div>
+        <div className="min-w-0">
+          <SavedTopicsPanel data={data?.topics} />
+        </div>
       </div>
     </div>
   );

@@ -1,6 +1,8 @@
 // Search and filters of the history list (spec part 2 §2, §5), over the rows already loaded.
 import type { FunctionReturnType } from "convex/server";
 
+import { taskTypeLabel } from "@/features/results/results-model";
+
 import type { api } from "../../../convex/_generated/api";
 
 export type HistoryData = FunctionReturnType<typeof api.history.list>;
@@ -16,12 +18,15 @@ export interface HistoryFilters {
 
 export const NO_FILTERS: HistoryFilters = { search: "", status: ALL, taskType: ALL };
 
-/** Case-insensitive text over name and task type, then the status and task-type filters. */
+/** Case-insensitive text over name and task type (as stored or as shown), then the status and task-type filters. */
 export function filterTests(rows: readonly HistoryRow[], filters: HistoryFilters): HistoryRow[] {
   const needle = filters.search.trim().toLowerCase();
   return rows.filter(
     (row) =>
-      (needle === "" || row.name.toLowerCase().includes(needle) || row.taskType.toLowerCase().includes(needle)) &&
+      (needle === "" ||
+        row.name.toLowerCase().includes(needle) ||
+        row.taskType.toLowerCase().includes(needle) ||
+        taskTypeLabel(row.taskType).toLowerCase().includes(needle)) &&
       (filters.status === ALL || row.status === filters.status) &&
       (filters.taskType === ALL || row.taskType === filters.taskType),
   );

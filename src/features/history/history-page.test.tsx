@@ -36,6 +36,7 @@ describe("history filters", () => {
   it("searches name and task type case-insensitively, then filters by status and task type", () => {
     expect(filterTests(ROWS, { search: "COFFEE", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual(["Coffee taglines"]);
     expect(filterTests(ROWS, { search: "Technical", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual(["API docs"]);
+    expect(filterTests(ROWS, { search: "customer service", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual(["Support replies"]);
     expect(filterTests(ROWS, { search: "", status: "failed", taskType: ALL }).map((r) => r.name)).toEqual(["Support replies"]);
     expect(filterTests(ROWS, { search: "", status: ALL, taskType: "marketing" }).map((r) => r.name)).toEqual(["Coffee taglines"]);
     expect(filterTests(ROWS, { search: "docs", status: "completed", taskType: ALL })).toEqual([]);
@@ -64,7 +65,7 @@ describe("history page", () => {
     expect(first).toHaveTextContent("Completed");
     expect(first).toHaveTextContent(new Date(ROWS[0]!._creationTime).toLocaleDateString());
     expect(first).toHaveTextContent("2:05");
-    expect(first).toHaveTextContent("marketing");
+    expect(first).toHaveTextContent("Marketing");
     expect(first).toHaveTextContent("$0.0123");
     expect(within(first).getByRole("list", { name: "Top performers of Coffee taglines" })).toHaveTextContent(
       "1. Claude 3.5 Haiku2. GPT-4o Mini3. Gemini 2.0 Flash",

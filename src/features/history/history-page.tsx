@@ -16,7 +16,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { DeleteTestDialog } from "@/features/results/delete-test-dialog";
 import { QueryErrorBoundary } from "@/features/results/query-error-boundary";
 import { Duration } from "@/features/results/results-page";
-import { formatDate } from "@/features/results/results-model";
+import { formatDate, taskTypeLabel } from "@/features/results/results-model";
 import { errorMessage } from "@/lib/errors";
 import { SETUP_PATH } from "@/lib/paths";
 
@@ -107,8 +107,8 @@ function HistoryList() {
           <SelectContent>
             <SelectItem value={ALL}>All Task Types</SelectItem>
             {taskTypes.map((taskType) => (
-              <SelectItem key={taskType} value={taskType} className="capitalize">
-                {taskType}
+              <SelectItem key={taskType} value={taskType}>
+                {taskTypeLabel(taskType)}
               </SelectItem>
             ))}
           </SelectContent>
@@ -166,7 +166,7 @@ function HistoryItem({ row, onDelete }: { row: HistoryRow; onDelete: () => void 
               </div>
               <div className="flex gap-1">
                 <dt>Task type</dt>
-                <dd className="text-foreground capitalize">{row.taskType}</dd>
+                <dd className="text-foreground">{taskTypeLabel(row.taskType)}</dd>
               </div>
               <div className="flex gap-1">
                 <dt>Total cost</dt>

@@ -1,4 +1,4 @@
-import { Bar, BarChart, CartesianGrid, Legend, Scatter, ScatterChart, XAxis, YAxis, ZAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, LabelList, Legend, Scatter, ScatterChart, XAxis, YAxis, ZAxis } from "recharts";
 
 import { ChartContainer, ChartTooltip, ChartTooltipContent, type ChartConfig } from "@/components/ui/chart";
 
@@ -56,8 +56,12 @@ export function CostQualityChart({ models }: { models: readonly ModelPoint[] }) 
             }
           />
           <Legend />
-          <Scatter name={COST_CHART.frontier.label} data={frontier} fill="var(--color-frontier)" line shape="diamond" />
-          <Scatter name={COST_CHART.dominated.label} data={dominated} fill="var(--color-dominated)" />
+          <Scatter name={COST_CHART.frontier.label} data={frontier} fill="var(--color-frontier)" line shape="diamond">
+            <LabelList dataKey="modelName" position="top" className="fill-foreground text-[11px]" />
+          </Scatter>
+          <Scatter name={COST_CHART.dominated.label} data={dominated} fill="var(--color-dominated)">
+            <LabelList dataKey="modelName" position="top" className="fill-muted-foreground text-[11px]" />
+          </Scatter>
         </ScatterChart>
       </ChartContainer>
       <figcaption className="text-sm text-muted-foreground">

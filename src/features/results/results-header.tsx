@@ -10,7 +10,7 @@ import { HISTORY_PATH } from "@/lib/paths";
 
 import { DeleteTestDialog } from "./delete-test-dialog";
 import { ExportMenu } from "./export-menu";
-import { countsLabel, isLive, type ResultsData } from "./results-model";
+import { countsLabel, isLive, taskTypeLabel, type ResultsData } from "./results-model";
 import { SaveTemplateDialog } from "./save-template-dialog";
 import { ShareDialog } from "./share-dialog";
 
@@ -39,9 +39,7 @@ export function ResultsHeader({ results, onDeleted, onDeletingChange }: ResultsH
             <StatusBadge status={test.status} />
           </div>
           <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
-            <Badge variant="outline" className="capitalize">
-              {test.taskType}
-            </Badge>
+            <Badge variant="outline">{taskTypeLabel(test.taskType)}</Badge>
             <span>{countsLabel(test.configuration)}</span>
             <span aria-hidden="true">·</span>
             <span>

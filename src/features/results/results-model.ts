@@ -52,6 +52,15 @@ export function fileSlug(name: string): string {
   return slug || "test";
 }
 
+/** 'customer-service' → 'Customer Service'. */
+export function taskTypeLabel(taskType: string): string {
+  return taskType
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(" ");
+}
+
 /** The page title of a test that is still producing results. */
 export function isLive(status: string): boolean {
   return status === "running" || status === "pending";

@@ -61,7 +61,7 @@ describe("results page", () => {
 
     expect(screen.getByTestId("stat-total-responses")).toHaveTextContent("8");
     expect(screen.getByTestId("stat-evaluations")).toHaveTextContent("8");
-    expect(screen.getByTestId("stat-avg-response-time")).toHaveTextContent("1.2s");
+    expect(screen.getByTestId("stat-average-response-time")).toHaveTextContent("1.2s");
     expect(screen.getByTestId("stat-completion-rate")).toHaveTextContent("87.5%");
 
     const rankings = screen.getByRole("list", { name: "Model rankings" });

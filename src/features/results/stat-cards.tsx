@@ -16,7 +16,7 @@ export function StatCards({ metrics }: { metrics: Metrics }) {
   const tiles: { label: string; value: string; icon: LucideIcon }[] = [
     { label: "Total Responses", value: formatCount(metrics.totalResponses), icon: MessageSquareTextIcon },
     { label: "Evaluations", value: formatCount(metrics.evaluations), icon: ActivityIcon },
-    { label: "Avg Response Time", value: formatLatency(metrics.averageResponseTimeMs), icon: ClockIcon },
+    { label: "Average Response Time", value: formatLatency(metrics.averageResponseTimeMs), icon: ClockIcon },
     { label: "Completion Rate", value: formatRatio(metrics.completionRate), icon: CheckCircle2Icon },
   ];
   return (

@@ -14,7 +14,7 @@ import { MarketingHeader } from "@/features/marketing/marketing-header";
 import { QueryErrorBoundary } from "@/features/results/query-error-boundary";
 import { RankingsList } from "@/features/results/rankings";
 import { TestTimes } from "@/features/results/results-page";
-import { countsLabel } from "@/features/results/results-model";
+import { countsLabel, taskTypeLabel } from "@/features/results/results-model";
 import { ResultsSection } from "@/features/results/results-section";
 import { StatCards } from "@/features/results/stat-cards";
 import { errorMessage } from "@/lib/errors";
@@ -77,9 +77,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
           <StatusBadge status={shared.status} />
         </div>
         <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
-          <Badge variant="outline" className="capitalize">
-            {shared.taskType}
-          </Badge>
+          <Badge variant="outline">{taskTypeLabel(shared.taskType)}</Badge>
           <span>{countsLabel(config)}</span>
         </div>
         <ViewerAvatars room={`share:${shareId}`} />

@@ -1,0 +1,180 @@
+// Journeys of issue 7: the dashboard home of the demo user (every panel filled) and of a new
+// user (every empty state), saving the profile, both billing CSV downloads with their columns,
+// a visitor's contact message, a template made public and found by a second user, and the
+// public pages at phone width.
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { PASSWORD, signIn, signUp, uniqueEmail, useE2E } from './harness';
+
+const e2e = useE2E();
+
+async function signedInDemo(): Promise<Page> {
+  const page = await e2e.newPage();
+  await signIn(page, e2e.stack.demo.email, e2e.stack.demo.password);
+  return page;
+}
+
+async function statValue(page: Page, label: string): Promise<string> {
+  const card = page.getByTestId('stat-card').filter({ hasText: label });
+  return (await card.locator('p').nth(1).textContent()) ?? '';
+}
+
+describe('dashboard home', () => {
+  test('the demo user sees every panel filled', async () => {
+    const page = await signedInDemo();
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'Welcome back, demo' }).waitFor();
+    await page.getByRole('list', { name: 'Recent tests' }).getByRole('link').first().waitFor();
+    expect(Number(await statValue(page, 'Total Tests'))).toBeGreaterThanOrEqual(1);
+    expect(await page.getByTestId('stat-card').filter({ hasText: 'Total Tests' }).textContent()).toMatch(/[1-9]\d* completed/);
+    expect(Number(await statValue(page, 'AI Responses'))).toBeGreaterThan(0);
+    expect(await statValue(page, 'Total Spent')).toMatch(/^\$[1-9]\d*\.\d{2}$/);
+    expect(Number(await statValue(page, 'Saved Assets'))).toBeGreaterThanOrEqual(2);
+    expect(await page.getByRole('list', { name: 'Recent activity' }).getByRole('listitem').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('list', { name: 'Saved Personas' }).getByRole('listitem').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('list', { name: 'Saved Topics' }).getByRole('listitem').count()).toBeGreaterThan(0);
+    await page.getByRole('navigation', { name: 'Quick actions' }).getByRole('link', { name: 'History' }).waitFor();
+
+    // A row opens the test's results.
+    await page.getByRole('list', { name: 'Recent tests' }).getByRole('link').first().click();
+    await page.waitForURL((url) => url.pathname.startsWith('/dashboard/results/'));
+  });
+
+  test('a new user sees every empty state, and a persona added in the modal appears at once', async () => {
+    const page = await e2e.newPage();
+    const email = uniqueEmail('fresh');
+    await signUp(page, email, PASSWORD);
+    await page.goto('/dashboard');
+    await page.getByText('No tests yet').waitFor();
+    await page.getByRole('link', { name: 'Create Test' }).waitFor();
+    await page.getByText('No recent activity').waitFor();
+    await page.getByText('No personas saved').waitFor();
+    await page.getByText('No topics saved').waitFor();
+    expect(await statValue(page, 'Total Tests')).toBe('0');
+
+    await page.getByRole('button', { name: 'Add persona' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Persona' });
+    await dialog.getByLabel('Name').fill('Pirate');
+    await dialog.getByLabel('Description').fill('Talks like a pirate');
+    await dialog.getByLabel('System Prompt').fill('Answer like a pirate.');
+    await dialog.getByRole('button', { name: 'Add Persona' }).click();
+    await page.getByRole('list', { name: 'Saved Personas' }).getByText('Pirate', { exact: true }).waitFor();
+    await page.getByRole('list', { name: 'Recent activity' }).getByText('Persona saved').waitFor();
+  });
+});
+
+describe('phone width', () => {
+  test('the home, templates, settings and billing pages fit a phone screen', async () => {
+    const page = await signedInDemo();
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const [path, ready] of [
+      ['/dashboard', 'Saved Personas'],
+      ['/dashboard/templates', 'template-card'],
+      ['/dashboard/settings', 'Change Password'],
+      ['/dashboard/billing', 'Payment history'],
+    ] as const) {
+      await page.goto(path);
+      if (ready === 'template-card') await page.getByTestId(ready).first().waitFor();
+      else if (ready === 'Payment history') await page.getByRole('table', { name: ready }).waitFor();
+      else await page.getByRole(ready === 'Saved Personas' ? 'list' : 'heading', { name: ready }).first().waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect([path, overflow]).toEqual([path, 0]);
+    }
+  });
+});
+
+describe('account and billing', () => {
+  test('saving the profile shows the banner and the name stays after a reload', async () => {
+    const page = await e2e.newPage();
+    await signUp(page, uniqueEmail('profile'), PASSWORD);
+    await page.goto('/dashboard/settings');
+    await page.getByLabel('Full Name').fill('  Ada Lovelace  ');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Profile updated successfully!').waitFor();
+    await page.reload();
+    await page.getByLabel('Full Name').waitFor();
+    await page.waitForFunction(() => (document.getElementById('profile-full-name') as HTMLInputElement | null)?.value === 'Ada Lovelace');
+    expect(await page.getByText('Email cannot be changed. Contact support if needed.').count()).toBe(1);
+  });
+
+  test('both CSV files download with their columns, without estimated_cost or markup_multiplier', async () => {
+    const page = await signedInDemo();
+    await page.goto('/dashboard/billing');
+    await page.getByRole('table', { name: 'Payment history' }).waitFor();
+    const files: Record<string, string> = {};
+    for (const button of ['Export payment history as CSV', 'Export credit transactions as CSV']) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+      files[download.suggestedFilename()] = await readFile((await download.path())!, 'utf8');
+    }
+    expect(Object.keys(files).sort()).toEqual(['credit-transactions.csv', 'payment-history.csv']);
+    expect(files['payment-history.csv']!.split(/\r?\n/)[0]).toBe('id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status');
+    expect(files['credit-transactions.csv']!.split(/\r?\n/)[0]).toBe('id,created_at,transaction_type,amount_cents,amount,description,test_id');
+    for (const text of Object.values(files)) {
+      expect(text).not.toMatch(/estimated_cost|markup_multiplier/);
+      expect(text.trim().split(/\r?\n/).length).toBeGreaterThan(1);
+    }
+  });
+});
+
+describe('public pages', () => {
+  test('a visitor sends a contact message: success banner, form cleared, message stored', async () => {
+    const page = await e2e.newPage();
+    await page.goto('/contact');
+    const sender = uniqueEmail('visitor');
+    await page.getByLabel('Name').fill('Grace Hopper');
+    await page.getByLabel('Email').fill(sender);
+    await page.getByLabel('Subject').selectOption('Feature Request');
+    const message = 'Please add a cost-versus-quality chart export.';
+    await page.getByLabel('Message').fill(message);
+    await page.getByTestId('message-counter').filter({ hasText: `${message.length}/1000` }).waitFor();
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await page.getByText('Message sent successfully!').waitFor();
+    await page.getByText("We'll get back to you within 24 hours.").waitFor();
+    expect(await page.getByLabel('Name').inputValue()).toBe('');
+    const stored = await e2e.stack.backend.t.run(async (ctx) =>
+      (await ctx.db.query('contactMessages').collect()).filter((row) => row.email === sender),
+    );
+    expect(stored).toHaveLength(1);
+  });
+
+  test('the public pages fit a phone screen and the landing links everywhere', async () => {
+    const page = await e2e.newPage();
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const path of ['/', '/features', '/about', '/awards', '/contact']) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect([path, overflow]).toEqual([path, 0]);
+    }
+    await page.goto('/');
+    await page.getByRole('link', { name: '7th place at a hackathon' }).click();
+    await page.waitForURL((url) => url.pathname === '/awards');
+    const external = page.getByRole('link', { name: /See the winners/ });
+    expect(await external.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await external.getAttribute('target')).toBe('_blank');
+  });
+});
+
+describe('templates', () => {
+  test('a template made public is found in the public library by a second user', async () => {
+    const owner = await signedInDemo();
+    await owner.goto('/dashboard/templates');
+    const card = owner.getByTestId('template-card').first();
+    await card.waitFor();
+    const name = ((await card.getByRole('heading').textContent()) ?? '').trim();
+    expect(name).not.toBe('');
+    const makePublic = owner.getByRole('button', { name: `Make Public: ${name}` });
+    if (await makePublic.count()) await makePublic.click();
+    await owner.getByRole('button', { name: `Make Private: ${name}` }).waitFor();
+
+    const other = await e2e.newPage();
+    await signUp(other, uniqueEmail('reader'), PASSWORD);
+    await other.goto('/dashboard/templates');
+    await other.getByRole('tab', { name: /^Public Library \(\d+\)$/ }).click();
+    await other.getByRole('searchbox', { name: 'Search templates' }).fill(name);
+    await other.getByRole('list', { name: 'Public templates' }).getByRole('heading', { name }).waitFor();
+    await other.getByRole('button', { name: `Save Copy of ${name}` }).click();
+    await other.getByRole('tab', { name: /^My Templates \(1\)$/ }).waitFor();
+  });
+});
