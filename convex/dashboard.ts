@@ -1,9 +1,10 @@
-// The dashboard home (spec part 1 §2) in one live query. Every read is bounded: the figures come
-// from counters on the user row, the lists from the newest few rows of an index (spec part 1 §9:
+// The dashboard home (spec part 1 §2) in one live query. Every read is small: the figures come
+// from counters on the user row (model/userStats.ts), the lists from the newest few rows of an index (spec part 1 §9:
 // 10 recent tests; activity from 5 tests, 3 personas and 3 topics).
 import { v, type Infer } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import { userQuery } from "./functions";
+import { savedAssetCount } from "./model/userStats";
 import { MAX_SAVED_PERSONAS } from "./personas";
 import { MAX_SAVED_TOPICS } from "./topics";
 import { testStatus } from "./validators";
@@ -96,17 +97,18 @@ export const home = userQuery({
       .withIndex("by_user", (q) => q.eq("userId", user._id))
       .order("desc")
       .take(RECENT_TESTS_LOADED);
-    // Counting needs the rows; saved assets are capped per user, so this stays bounded.
     const personas = await ctx.db
       .query("personas")
       .withIndex("by_user", (q) => q.eq("userId", user._id))
       .order("desc")
-      .take(MAX_SAVED_PERSONAS);
+      .take(SAVED_ASSETS_SHOWN);
     const topics = await ctx.db
       .query("topics")
       .withIndex("by_user", (q) => q.eq("userId", user._id))
       .order("desc")
-      .take(MAX_SAVED_TOPICS);
+      .take(SAVED_ASSETS_SHOWN);
+    const personaTotal = await savedAssetCount(ctx, user, "personas", MAX_SAVED_PERSONAS);
+    const topicTotal = await savedAssetCount(ctx, user, "topics", MAX_SAVED_TOPICS);
 
     const totalTests = user.testCount ?? 0;
     const totalSpentCents = user.totalSpentCents ?? 0;
@@ -142,7 +144,7 @@ export const home = userQuery({
         averageSpentCents: totalTests > 0 ? Math.round(totalSpentCents / totalTests) : 0,
         responses: user.responseCount ?? 0,
         evaluations: user.evaluationCount ?? 0,
-        savedAssets: personas.length + topics.length,
+        savedAssets: personaTotal + topicTotal,
       },
       recentTests: tests.map((test) => ({
         _id: test._id,
@@ -152,8 +154,8 @@ export const home = userQuery({
         createdAt: test._creationTime,
       })),
       personas: {
-        total: personas.length,
-        items: personas.slice(0, SAVED_ASSETS_SHOWN).map((persona) => ({
+        total: personaTotal,
+        items: personas.map((persona) => ({
           _id: persona._id,
           name: persona.name,
           description: persona.description,
@@ -162,8 +164,8 @@ export const home = userQuery({
         })),
       },
       topics: {
-        total: topics.length,
-        items: topics.slice(0, SAVED_ASSETS_SHOWN).map((topic) => ({
+        total: topicTotal,
+        items: topics.map((topic) => ({
           _id: topic._id,
           title: topic.title,
           description: topic.description,

@@ -3,6 +3,7 @@ import type { Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { fail, userMutation, userQuery } from "./functions";
 import { validatePersona } from "./lib/templates";
+import { savedAssetCount, setSavedAssetCount } from "./model/userStats";
 import { rejectProblems } from "./model/validation";
 
 const personaFields = { name: v.string(), description: v.string(), systemPrompt: v.string() };
@@ -48,6 +49,7 @@ export const create = userMutation({
       await ctx.db.query("personas").withIndex("by_user", (q) => q.eq("userId", ctx.user._id)).take(MAX_SAVED_PERSONAS)
     ).length;
     if (count >= MAX_SAVED_PERSONAS) fail("INVALID_INPUT", `You can save up to ${MAX_SAVED_PERSONAS} personas.`);
+    await setSavedAssetCount(ctx, ctx.user, "personas", count + 1);
     return await ctx.db.insert("personas", {
       userId: ctx.user._id,
       name: args.name.trim(),
@@ -79,7 +81,9 @@ export const remove = userMutation({
   returns: v.null(),
   handler: async (ctx, { personaId }) => {
     await ownPersona(ctx, ctx.user._id, personaId);
+    const count = await savedAssetCount(ctx, ctx.user, "personas", MAX_SAVED_PERSONAS);
     await ctx.db.delete("personas", personaId);
+    await setSavedAssetCount(ctx, ctx.user, "personas", count - 1);
     return null;
   },
 });

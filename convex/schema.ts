@@ -37,6 +37,8 @@ export default defineSchema({
     completedTestCount: v.optional(v.number()),
     responseCount: v.optional(v.number()),
     evaluationCount: v.optional(v.number()),
+    personaCount: v.optional(v.number()),
+    topicCount: v.optional(v.number()),
     lastSignInAt: v.optional(v.number()),
     updatedAt: v.optional(v.number()),
   })

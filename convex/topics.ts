@@ -3,6 +3,7 @@ import type { Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { fail, userMutation, userQuery } from "./functions";
 import { validateTopic } from "./lib/templates";
+import { savedAssetCount, setSavedAssetCount } from "./model/userStats";
 import { rejectProblems } from "./model/validation";
 
 const topicFields = { title: v.string(), description: v.string(), prompt: v.string() };
@@ -48,6 +49,7 @@ export const create = userMutation({
       await ctx.db.query("topics").withIndex("by_user", (q) => q.eq("userId", ctx.user._id)).take(MAX_SAVED_TOPICS)
     ).length;
     if (count >= MAX_SAVED_TOPICS) fail("INVALID_INPUT", `You can save up to ${MAX_SAVED_TOPICS} topics.`);
+    await setSavedAssetCount(ctx, ctx.user, "topics", count + 1);
     return await ctx.db.insert("topics", {
       userId: ctx.user._id,
       title: args.title.trim(),
@@ -79,7 +81,9 @@ export const remove = userMutation({
   returns: v.null(),
   handler: async (ctx, { topicId }) => {
     await ownTopic(ctx, ctx.user._id, topicId);
+    const count = await savedAssetCount(ctx, ctx.user, "topics", MAX_SAVED_TOPICS);
     await ctx.db.delete("topics", topicId);
+    await setSavedAssetCount(ctx, ctx.user, "topics", count - 1);
     return null;
   },
 });

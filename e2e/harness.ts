@@ -26,6 +26,10 @@ export const PASSWORD = 'e2e-password-123';
 
 /** How long a step may take to show in the browser (the app talks to a local backend). */
 export const UI_TIMEOUT_MS = 15_000;
+/** Page loads: Vite serves the app's modules one by one, slower on a busy machine. */
+const NAVIGATION_TIMEOUT_MS = 30_000;
+/** The first load compiles the app in Vite; done once per stack before any test. */
+const WARM_UP_TIMEOUT_MS = 90_000;
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -86,9 +90,17 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
   const newContext = async () => {
     const context = await browser.newContext({ baseURL: stack.appUrl });
     context.setDefaultTimeout(UI_TIMEOUT_MS);
+    context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
     context.on('page', (page) => recordBrowserLog(page, browserLog));
     return context;
   };
+  try {
+    await warmUp(browser, stack);
+  } catch (error) {
+    await browser.close().catch(() => undefined);
+    await stack.close();
+    throw error;
+  }
   return {
     stack,
     browser,
@@ -142,6 +154,23 @@ export function useE2E(options: E2EOptions = {}): E2E {
     newContext: () => current().newContext(),
     newPage: () => current().newPage(),
   };
+}
+
+/**
+ * Signs the demo user in once in a throwaway context, so Vite has compiled the sign-in screens,
+ * the shell and the dashboard before the first test's clock starts.
+ */
+async function warmUp(browser: Browser, stack: RunningStack): Promise<void> {
+  const context = await browser.newContext({ baseURL: stack.appUrl });
+  context.setDefaultTimeout(WARM_UP_TIMEOUT_MS);
+  try {
+    const page = await context.newPage();
+    await page.goto('/login');
+    await signIn(page, stack.demo.email, stack.demo.password);
+    await page.getByRole('button', { name: 'User menu' }).waitFor();
+  } finally {
+    await context.close();
+  }
 }
 
 function recordBrowserLog(page: Page, log: string[]): void {

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
+import { api } from '../convex/_generated/api';
 import { PASSWORD, signIn, signUp, uniqueEmail, useE2E } from './harness';
 
 const e2e = useE2E();
@@ -68,16 +69,15 @@ describe('phone width', () => {
   test('the home, templates, settings and billing pages fit a phone screen', async () => {
     const page = await signedInDemo();
     await page.setViewportSize({ width: 375, height: 800 });
-    for (const [path, ready] of [
-      ['/dashboard', 'Saved Personas'],
-      ['/dashboard/templates', 'template-card'],
-      ['/dashboard/settings', 'Change Password'],
-      ['/dashboard/billing', 'Payment history'],
-    ] as const) {
+    const pages: [string, (page: Page) => Promise<void>][] = [
+      ['/dashboard', (p) => p.getByRole('list', { name: 'Saved Personas' }).waitFor()],
+      ['/dashboard/templates', (p) => p.getByTestId('template-card').first().waitFor()],
+      ['/dashboard/settings', (p) => p.getByRole('heading', { name: 'Change Password' }).waitFor()],
+      ['/dashboard/billing', (p) => p.getByRole('table', { name: 'Payment history' }).waitFor()],
+    ];
+    for (const [path, ready] of pages) {
       await page.goto(path);
-      if (ready === 'template-card') await page.getByTestId(ready).first().waitFor();
-      else if (ready === 'Payment history') await page.getByRole('table', { name: ready }).waitFor();
-      else await page.getByRole(ready === 'Saved Personas' ? 'list' : 'heading', { name: ready }).first().waitFor();
+      await ready(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect([path, overflow]).toEqual([path, 0]);
     }
@@ -96,6 +96,32 @@ describe('account and billing', () => {
     await page.getByLabel('Full Name').waitFor();
     await page.waitForFunction(() => (document.getElementById('profile-full-name') as HTMLInputElement | null)?.value === 'Ada Lovelace');
     expect(await page.getByText('Email cannot be changed. Contact support if needed.').count()).toBe(1);
+  });
+
+  test('an own OpenRouter key is saved masked, tested against the gateway, makes runs uncharged, and is removed', async (context) => {
+    const page = await e2e.newPage();
+    const email = uniqueEmail('ownkey');
+    await signUp(page, email, PASSWORD);
+    await page.goto('/dashboard/settings');
+    const usage = page.getByRole('region', { name: 'Usage' });
+    await usage.getByTestId('own-key-note').waitFor();
+    // Needs API_KEY_ENCRYPTION_SECRET on the backend; without it the page says keys can't be stored.
+    if (await usage.getByText("Own API keys can't be stored on this deployment.", { exact: false }).count()) context.skip();
+    const key = e2e.stack.gateway.settings.apiKey;
+    await usage.getByLabel('OpenRouter API key').fill(key);
+    await usage.getByRole('button', { name: 'Save Key' }).click();
+    await usage.getByTestId('masked-key').filter({ hasText: `••••••••${key.slice(-4)}` }).waitFor();
+    expect(await page.content()).not.toContain(key);
+    await usage.getByRole('button', { name: 'Test Key' }).click();
+    await usage.getByTestId('key-test-result').filter({ hasText: /Your key works: it can see \d+ models\./ }).waitFor();
+
+    const userId = await e2e.stack.backend.t.run(async (ctx) => (await ctx.db.query('users').withIndex('email', (q) => q.eq('email', email)).unique())!._id);
+    const asUser = e2e.stack.backend.t.withIdentity({ subject: `${userId}|e2e`, email });
+    expect(await asUser.query(api.tests.paymentMode, {})).toEqual({ mode: 'ownKey' });
+
+    await usage.getByRole('button', { name: 'Remove' }).click();
+    await usage.getByTestId('masked-key').waitFor({ state: 'detached' });
+    expect(await asUser.query(api.tests.paymentMode, {})).not.toEqual({ mode: 'ownKey' });
   });
 
   test('both CSV files download with their columns, without estimated_cost or markup_multiplier', async () => {

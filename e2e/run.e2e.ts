@@ -137,7 +137,10 @@ async function totalPrice(page: Page): Promise<string> {
 async function setUpSmallTest(page: Page, testName: string): Promise<void> {
   await page.goto('/dashboard/setup');
   await page.getByTestId(`template-card-${TEMPLATE_ID}`).click();
-  await page.getByTestId('template-detail').getByRole('button', { name: 'Apply This Template' }).click();
+  const detail = page.getByTestId('template-detail');
+  // Suggested models show by name once the catalog is in (applying earlier selects no models).
+  await detail.getByText(DROPPED_GENERATORS[0]!, { exact: true }).waitFor();
+  await detail.getByRole('button', { name: 'Apply This Template' }).click();
   await page.getByTestId('applied-template').getByText(TEMPLATE_NAME).waitFor();
 
   const configuration = section(page, 'configuration');

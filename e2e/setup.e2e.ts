@@ -37,6 +37,8 @@ describe('test setup', () => {
     await page.getByTestId(`template-card-${TEMPLATE_ID}`).click();
     const detail = page.getByTestId('template-detail');
     await detail.getByRole('heading', { name: TEMPLATE_NAME }).waitFor();
+    // Suggested models show by name once the catalog is in (applying earlier selects no models).
+    await detail.getByText('OpenAI: GPT-4o', { exact: true }).waitFor();
     await detail.getByRole('button', { name: 'Apply This Template' }).click();
     await page.getByTestId('applied-template').getByText(TEMPLATE_NAME).waitFor();
     for (const heading of ['Test Configuration', 'Personas', 'Topics', 'Generator Models', 'Evaluator Models', 'Evaluation Configuration']) {

@@ -1,9 +1,9 @@
 // Per-user figures of the dashboard home (Total Tests with completed count, AI Responses with
-// evaluations), kept on the user row as tests end so the home reads one document instead of
+// evaluations, Saved Assets), kept on the user row as tests end so the home reads one document instead of
 // scanning every test. A test ends once (running or pending → completed, failed or cancelled),
 // so each is counted once; a test's results do not change after it ends.
 import type { Doc } from "../_generated/dataModel";
-import type { MutationCtx } from "../_generated/server";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
 
 type EndedStatus = "completed" | "failed" | "cancelled";
 
@@ -37,4 +37,27 @@ export async function forgetTestStats(ctx: MutationCtx, test: Doc<"tests">): Pro
         }
       : {}),
   });
+}
+
+type SavedAsset = "personas" | "topics";
+const COUNTER_FIELD = { personas: "personaCount", topics: "topicCount" } as const;
+
+/**
+ * How many personas or topics the user has saved: the counter kept by create and remove, or,
+ * for a user saved before the counter existed, a count of the rows (capped per user).
+ */
+export async function savedAssetCount(ctx: QueryCtx, user: Doc<"users">, kind: SavedAsset, cap: number): Promise<number> {
+  const counter = user[COUNTER_FIELD[kind]];
+  if (counter !== undefined) return counter;
+  return (
+    await ctx.db
+      .query(kind)
+      .withIndex("by_user", (q) => q.eq("userId", user._id))
+      .take(cap)
+  ).length;
+}
+
+/** Call after inserting or deleting a saved persona or topic, with the count it leaves. */
+export async function setSavedAssetCount(ctx: MutationCtx, user: Doc<"users">, kind: SavedAsset, count: number): Promise<void> {
+  await ctx.db.patch("users", user._id, { [COUNTER_FIELD[kind]]: Math.max(0, count) });
 }

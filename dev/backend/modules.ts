@@ -135,8 +135,9 @@ const counted = new WeakSet<object>();
 /** Wraps each registered function's handler once so every run is counted. */
 function countInvocations(moduleName: string, exports: Record<string, unknown>): Record<string, unknown> {
   for (const [name, value] of Object.entries(exports)) {
-    const fn = value as { _handler?: (...args: unknown[]) => unknown } | null;
-    if (typeof fn !== "function" || typeof fn._handler !== "function" || counted.has(fn)) continue;
+    if (typeof value !== "function") continue;
+    const fn = value as unknown as { _handler?: (...args: unknown[]) => unknown };
+    if (typeof fn._handler !== "function" || counted.has(fn)) continue;
     counted.add(fn);
     const path = `${moduleName}:${name}`;
     const handler = fn._handler;

@@ -16,7 +16,7 @@ import { cn } from "@/lib/utils";
 import { formatRelativeTime } from "../../../convex/lib/format";
 import { ACTIVITY_LABELS, type ActivityEntry } from "./dashboard-model";
 import { resultsPath } from "./paths";
-import { useNow } from "./use-now";
+import { useNow } from "@/hooks/use-now";
 
 const ICONS: Readonly<Record<ActivityEntry["kind"], { icon: LucideIcon; className: string }>> = {
   test_completed: { icon: CheckCircle2Icon, className: "text-green-600 dark:text-green-400" },

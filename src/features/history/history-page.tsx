@@ -14,7 +14,7 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { DeleteTestDialog } from "@/features/results/delete-test-dialog";
-import { QueryErrorBoundary } from "@/features/results/query-error-boundary";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Duration } from "@/features/results/results-page";
 import { formatDate, taskTypeLabel } from "@/features/results/results-model";
 import { errorMessage } from "@/lib/errors";

@@ -18,9 +18,9 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { forgetCurrentTestId, readCurrentTestId, rememberCurrentTestId } from "./current-test-storage";
 import { MonitorSkeleton } from "./monitor-skeleton";
 import { MonitorView } from "./monitor-view";
-import { QueryErrorBoundary } from "./query-error-boundary";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { usePaymentReturn, type PaymentReturn } from "./use-payment-return";
-import { useNow } from "./use-now";
+import { useNow } from "@/hooks/use-now";
 
 interface MonitorPageProps {
   /** ?testId= — the test to watch; without it, the user's running (else pending) test. */

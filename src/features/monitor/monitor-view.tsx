@@ -11,6 +11,7 @@ import {
 } from "lucide-react";
 import { useState } from "react";
 
+import { ViewerAvatars } from "@/components/presence";
 import { StatusBadge } from "@/components/status-badge";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -86,6 +87,7 @@ function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onS
           {plural(counts.models, "model")} · {plural(counts.judges, "judge")} · {plural(counts.personas, "persona")} ·{" "}
           {plural(counts.topics, "topic")}
         </p>
+        <ViewerAvatars room={`test:${test._id}`} />
       </div>
       <div className="flex shrink-0 items-center gap-4">
         <dl className="text-right">

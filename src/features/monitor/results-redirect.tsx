@@ -9,7 +9,7 @@ import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { readCurrentTestId } from "./current-test-storage";
 import { resultsPathOf } from "./monitor-model";
-import { QueryErrorBoundary } from "./query-error-boundary";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
 
 /**
  * /dashboard/results without an id (spec part 2 §2): to the current test's results when it is

@@ -9,7 +9,7 @@ import { FullPageSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useNow } from "@/features/monitor/use-now";
+import { useNow } from "@/hooks/use-now";
 import { errorMessage } from "@/lib/errors";
 import { HISTORY_PATH } from "@/lib/paths";
 
@@ -19,7 +19,7 @@ import { formatCount, formatTestDuration } from "../../../convex/lib/format";
 import { EvaluationsList } from "./evaluations-section";
 import { CostQualityChart, LatencyChart } from "./model-charts";
 import { PersonaHeatmap } from "./persona-heatmap";
-import { QueryErrorBoundary } from "./query-error-boundary";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { RankingsChart, RankingsList } from "./rankings";
 import { ResponsesList } from "./responses-section";
 import { ResultsHeader } from "./results-header";

@@ -11,7 +11,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { MarketingHeader } from "@/features/marketing/marketing-header";
-import { QueryErrorBoundary } from "@/features/results/query-error-boundary";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { RankingsList } from "@/features/results/rankings";
 import { TestTimes } from "@/features/results/results-page";
 import { countsLabel, taskTypeLabel } from "@/features/results/results-model";
