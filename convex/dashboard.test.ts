@@ -49,6 +49,27 @@ describe("dashboard home", () => {
     });
   });
 
+  test("saved assets are counted as they are created and removed, and from the rows for older accounts", async () => {
+    const t = newTest();
+    const ada = await createUser(t, "ada@example.com");
+    // Saved before the counter existed: no personaCount on the user.
+    await t.run(async (ctx) => {
+      for (let index = 0; index < 3; index++) {
+        await ctx.db.insert("personas", { userId: ada.userId, name: `Old ${index}`, description: "D", systemPrompt: "S", updatedAt: index });
+      }
+    });
+    expect((await ada.as.query(api.dashboard.home, {})).personas.total).toBe(3);
+    const personaId = await ada.as.mutation(api.personas.create, { name: "New", description: "D", systemPrompt: "S" });
+    const topicId = await ada.as.mutation(api.topics.create, { title: "T", description: "D", prompt: "P" });
+    let home = await ada.as.query(api.dashboard.home, {});
+    expect([home.personas.total, home.topics.total, home.stats.savedAssets]).toEqual([4, 1, 5]);
+    await ada.as.mutation(api.personas.remove, { personaId });
+    await ada.as.mutation(api.topics.remove, { topicId });
+    home = await ada.as.query(api.dashboard.home, {});
+    expect([home.personas.total, home.topics.total, home.stats.savedAssets]).toEqual([3, 0, 3]);
+    expect(await t.run(async (ctx) => (await ctx.db.get("users", ada.userId))!.personaCount)).toBe(3);
+  });
+
   test("completed runs, cancels and payments move the figures; lists are bounded and newest first", async () => {
     const t = newTest();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);

@@ -1,6 +1,6 @@
 import { useQuery } from "convex/react";
 
-import { QueryBoundary } from "@/components/query-boundary";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Skeleton } from "@/components/ui/skeleton";
 import { api } from "../../../convex/_generated/api";
 import { ApiKeySection } from "./api-key-section";
@@ -17,13 +17,13 @@ export function AccountSettingsPage() {
         <h1 className="text-3xl font-bold tracking-tight">Account Settings</h1>
         <p className="text-muted-foreground">Your profile, password and own API key.</p>
       </div>
-      <QueryBoundary fallback={() => <Banner tone="error">{PROFILE_LOAD_FAILED}</Banner>}>
+      <QueryErrorBoundary fallback={() => <Banner tone="error">{PROFILE_LOAD_FAILED}</Banner>}>
         <Profile />
-      </QueryBoundary>
+      </QueryErrorBoundary>
       <ChangePasswordSection />
-      <QueryBoundary fallback={() => <Banner tone="error">Failed to load your API key settings</Banner>}>
+      <QueryErrorBoundary fallback={() => <Banner tone="error">Failed to load your API key settings</Banner>}>
         <ApiKeySection />
-      </QueryBoundary>
+      </QueryErrorBoundary>
     </div>
   );
 }

@@ -1,10 +1,11 @@
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
 import { CheckCircle2Icon, DollarSignIcon, DownloadIcon, ReceiptIcon, type LucideIcon } from "lucide-react";
+import { useEffect } from "react";
 
 import { EmptyState } from "@/components/empty-state";
 import { Money } from "@/components/money";
-import { QueryBoundary } from "@/components/query-boundary";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { StatusBadge } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -33,12 +34,17 @@ export function BillingPage() {
         <h1 className="text-3xl font-bold tracking-tight">Billing &amp; Credits</h1>
         <p className="text-muted-foreground">Your payments and credit activity. You pay per test; there are no subscriptions.</p>
       </div>
-      {/* Spec part 2 §8: a billing load error is logged (by the boundary) and the sections stay empty. */}
-      <QueryBoundary fallback={() => <BillingView data={EMPTY} />}>
+      {/* Spec part 2 §8: a billing load error is logged and the sections stay empty. */}
+      <QueryErrorBoundary fallback={(error) => <BillingLoadFailed error={error} />}>
         <BillingLoader />
-      </QueryBoundary>
+      </QueryErrorBoundary>
     </div>
   );
+}
+
+function BillingLoadFailed({ error }: { error: unknown }) {
+  useEffect(() => console.error("Failed to load billing", error), [error]);
+  return <BillingView data={EMPTY} />;
 }
 
 function BillingLoader() {

@@ -3,7 +3,7 @@ import { useQuery } from "convex/react";
 import { PlusIcon } from "lucide-react";
 
 import { ErrorState } from "@/components/error-state";
-import { QueryBoundary } from "@/components/query-boundary";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useViewer } from "@/hooks/use-viewer";
@@ -37,13 +37,13 @@ export function DashboardHome() {
           </Link>
         </Button>
       </div>
-      <QueryBoundary
+      <QueryErrorBoundary
         fallback={(error, retry) => (
           <ErrorState title="Failed to load your dashboard" message={errorMessage(error)} onRetry={retry} />
         )}
       >
         <DashboardPanels />
-      </QueryBoundary>
+      </QueryErrorBoundary>
     </div>
   );
 }

@@ -59,7 +59,8 @@ function ActivityRow({ entry, now }: { entry: ActivityEntry; now: number }) {
 }
 
 export function RecentActivity({ activity }: { activity: readonly ActivityEntry[] | undefined }) {
-  const now = useNow();
+  // Relative times change by the minute at the finest.
+  const now = useNow(30_000);
   return (
     <Card className="gap-4">
       <CardHeader>

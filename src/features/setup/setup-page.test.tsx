@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -223,6 +223,19 @@ describe("templates", () => {
     expect(storedDraft().personas.map((persona) => persona.name)).toEqual(marketing.personas.map((persona) => persona.name));
     expect(screen.getByLabelText("Test Name")).toHaveValue(marketing.name);
     expect(screen.getByLabelText("Category")).toHaveValue("Marketing");
+  });
+
+  it("applied before the model list arrives, it selects the suggested models once the list is here", async () => {
+    setQueryResult("models:list", undefined);
+    renderApp("/dashboard/setup");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Marketing Copy Optimization" }));
+    await user.click(screen.getByRole("button", { name: "Apply This Template" }));
+    act(() => setQueryResult("models:list", catalogResult()));
+    const marketing = builtinTemplateById("marketing-copy")!;
+    const expected = marketing.suggestedModels.generators.filter((id) => byId.has(id));
+    expect(expected.length).toBeGreaterThan(0);
+    await waitFor(() => expect(storedDraft().generatorModelIds).toEqual(expected));
   });
 
   it("picking the same card again deselects it", async () => {

@@ -63,12 +63,24 @@ export function SetupPage({ search }: { search: SetupSearch }) {
     notify.success(`Template "${source.name}" applied`);
   }
 
+  // A template or bundle chosen before the model list has arrived waits for it: its models
+  // can only be matched against the catalog once the catalog is here.
+  const [waitingForCatalog, setWaitingForCatalog] = useState<
+    { kind: "template"; source: TemplateSource } | { kind: "bundle"; bundle: ModelBundle } | null
+  >(null);
+
   function requestApply(source: TemplateSource) {
-    if (hasExistingData(state)) setPendingApply(source);
+    if (!catalog.isReady) setWaitingForCatalog({ kind: "template", source });
+    else if (hasExistingData(state)) setPendingApply(source);
     else apply(source);
   }
 
   function applyBundle(bundle: ModelBundle) {
+    if (!catalog.isReady) {
+      setBundlesOpen(false);
+      setWaitingForCatalog({ kind: "bundle", bundle });
+      return;
+    }
     const generators = inCatalog(bundle.generatorModelIds, catalog.ids);
     const evaluators = inCatalog(bundle.evaluatorModelIds, catalog.ids);
     setBundlesOpen(false);
@@ -85,6 +97,15 @@ export function SetupPage({ search }: { search: SetupSearch }) {
   }
 
   useStartFrom({ search, catalog, requestApply, prefillRerun: actions.prefillRerun });
+
+  useEffect(() => {
+    if (!catalog.isReady || !waitingForCatalog) return;
+    setWaitingForCatalog(null);
+    if (waitingForCatalog.kind === "template") requestApply(waitingForCatalog.source);
+    else applyBundle(waitingForCatalog.bundle);
+    // requestApply and applyBundle read the current render's state; only the catalog's arrival matters here.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [catalog.isReady, waitingForCatalog]);
 
   const showTemplatePicker = !state.appliedTemplate || templatePickerShown;
 

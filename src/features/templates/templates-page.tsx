@@ -6,7 +6,7 @@ import { toast } from "sonner";
 
 import { EmptyState } from "@/components/empty-state";
 import { ErrorState } from "@/components/error-state";
-import { QueryBoundary } from "@/components/query-boundary";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -29,11 +29,11 @@ export function TemplatesPage() {
         <h1 className="text-3xl font-bold tracking-tight">Templates</h1>
         <p className="text-muted-foreground">Your saved test setups, and the ones other users have shared.</p>
       </div>
-      <QueryBoundary
+      <QueryErrorBoundary
         fallback={(error, retry) => <ErrorState title="Failed to load templates" message={errorMessage(error)} onRetry={retry} />}
       >
         <TemplateLibrary />
-      </QueryBoundary>
+      </QueryErrorBoundary>
     </div>
   );
 }
