@@ -4,6 +4,7 @@
  * (dev/start.ts) and the browser tests (e2e/harness.ts) both start it from here.
  */
 
+import { randomBytes } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { InlineConfig, ViteDevServer } from 'vite';
@@ -208,6 +209,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         STRIPE_API_PROTOCOL: 'http',
         SITE_URL: appUrl,
         ADMIN_EMAILS: ADMIN_ACCOUNT.email,
+        // Users' own gateway keys are stored encrypted; data lives in memory, so a fresh secret will do.
+        API_KEY_ENCRYPTION_SECRET: process.env.API_KEY_ENCRYPTION_SECRET ?? randomBytes(32).toString('base64'),
         // @convex-dev/auth logs every sign-in at INFO.
         AUTH_LOG_LEVEL: process.env.AUTH_LOG_LEVEL ?? 'WARN',
       },

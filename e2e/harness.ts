@@ -5,6 +5,10 @@
  *   const e2e = useE2E();                       // beforeAll starts, afterAll stops
  *   const page = await e2e.newPage();           // a fresh browser context (one user) and page
  *   await signUp(page, uniqueEmail('ada'), PASSWORD);
+ *
+ * The stack is seeded (e2e.stack.demo / .admin, one completed test) and its models answer at
+ * 5% of their latency. Every browser context is closed after each test; a failed test prints
+ * the browser's errors and leaves screenshots in test-results/e2e/.
  */
 
 import { mkdirSync } from 'node:fs';
@@ -179,7 +183,11 @@ function recordBrowserLog(page: Page, log: string[]): void {
   page.on('console', (message) => {
     if (message.type() === 'error') log.push(`console error at ${at()}: ${message.text()}`);
   });
-  page.on('requestfailed', (request) => log.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? '';
+    // Requests a navigation cut short are not failures.
+    if (reason !== 'net::ERR_ABORTED') log.push(`request failed: ${request.method()} ${request.url()} ${reason}`);
+  });
   page.on('response', (response) => {
     if (response.status() >= 500) log.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
   });
