@@ -154,7 +154,7 @@ export async function waitForHttp(url: string, timeoutMs = WAIT_TIMEOUT_MS): Pro
 
 /**
  * Starts gateway, Stripe, backend and Vite, in that order (the backend's environment needs
- * the other two and the app's URL), waits until each answers, and seeds when asked.
+ * the other two and the app's URL), seeds when asked, and waits until each server answers.
  * A failure stops whatever had started.
  */
 export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
@@ -218,8 +218,16 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     stops.push(() => backend.close());
     stripe.webhook.url = `${backend.siteUrl}/stripe/webhook`;
 
-    const vite = await starting('app', appPort, () => startVite(appPort, backend.url, options.watch ?? true, options.vite ?? {}));
-    stops.push(() => vite.close());
+    // Vite and the seed need nothing from each other: they run side by side.
+    const starts = await Promise.allSettled([
+      starting('app', appPort, () => startVite(appPort, backend.url, options.watch ?? true, options.vite ?? {})).then((vite) => {
+        stops.push(() => vite.close());
+        return vite;
+      }),
+      options.seed ? seedDemoData({ backend, gateway, stripe }) : Promise.resolve(),
+    ]);
+    for (const start of starts) if (start.status === 'rejected') throw start.reason;
+    const vite = (starts[0] as PromiseFulfilledResult<ViteDevServer>).value;
 
     await Promise.all([
       waitForHttp(`${gateway.url}/models`),
@@ -228,8 +236,6 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       waitForHttp(`${backend.siteUrl}/`),
       waitForHttp(`${appUrl}/`),
     ]);
-
-    if (options.seed) await seedDemoData({ backend, gateway, stripe });
 
     let closing: Promise<void> | undefined;
     return {

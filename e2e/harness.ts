@@ -74,22 +74,25 @@ export async function launchChromium(): Promise<Browser> {
 
 /** Starts the stack on free ports (seeded, fast models) and Chromium; `close` stops both. */
 export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(): Promise<void> }> {
-  const stack = await startStack({
-    ports: { app: 0, backend: 0, site: 0, gateway: 0, stripe: 0 },
-    seed: true,
-    latencyScale: 0.05,
-    quiet: true,
-    watch: false,
-    vite: { cacheDir: VITE_CACHE_DIR },
-    ...options.stack,
-  });
-  let browser: Browser;
-  try {
-    browser = await launchChromium();
-  } catch (error) {
-    await stack.close();
-    throw error;
+  const [startedStack, launchedBrowser] = await Promise.allSettled([
+    startStack({
+      ports: { app: 0, backend: 0, site: 0, gateway: 0, stripe: 0 },
+      seed: true,
+      latencyScale: 0.05,
+      quiet: true,
+      watch: false,
+      vite: { cacheDir: VITE_CACHE_DIR },
+      ...options.stack,
+    }),
+    launchChromium(),
+  ]);
+  if (startedStack.status === 'rejected' || launchedBrowser.status === 'rejected') {
+    if (startedStack.status === 'fulfilled') await startedStack.value.close();
+    if (launchedBrowser.status === 'fulfilled') await launchedBrowser.value.close();
+    throw startedStack.status === 'rejected' ? startedStack.reason : (launchedBrowser as PromiseRejectedResult).reason;
   }
+  const stack = startedStack.value;
+  const browser = launchedBrowser.value;
   const browserLog: string[] = [];
   const newContext = async () => {
     const context = await browser.newContext({ baseURL: stack.appUrl });
