@@ -3,6 +3,7 @@ import { ActivityIcon, ArrowLeftIcon, BookmarkPlusIcon, RotateCcwIcon, Share2Ico
 import { useState } from "react";
 
 import { ViewerAvatars } from "@/components/presence";
+import { SaveTemplateDialog } from "@/components/save-template-dialog";
 import { StatusBadge } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -11,8 +12,8 @@ import { HISTORY_PATH } from "@/lib/paths";
 import { DeleteTestDialog } from "./delete-test-dialog";
 import { ExportMenu } from "./export-menu";
 import { countsLabel, isLive, taskTypeLabel, type ResultsData } from "./results-model";
-import { SaveTemplateDialog } from "./save-template-dialog";
 import { ShareDialog } from "./share-dialog";
+import { templateCategoryOf, templateDataOf } from "./template-data";
 
 interface ResultsHeaderProps {
   results: ResultsData;
@@ -75,7 +76,9 @@ export function ResultsHeader({ results, onDeleted, onDeletingChange }: ResultsH
       </div>
       <ShareDialog testId={test._id} share={share} open={dialog === "share"} onOpenChange={(open) => setDialog(open ? "share" : null)} />
       <SaveTemplateDialog
-        configuration={test.configuration}
+        templateData={templateDataOf(test.configuration)}
+        defaultName={test.configuration.name}
+        defaultCategory={templateCategoryOf(test.configuration)}
         open={dialog === "template"}
         onOpenChange={(open) => setDialog(open ? "template" : null)}
       />

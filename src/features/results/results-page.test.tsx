@@ -221,7 +221,9 @@ describe("results page", () => {
     expect(create).not.toHaveBeenCalled();
 
     await user.type(within(dialog).getByLabelText("Description"), "Tagline tone check");
-    await user.type(within(dialog).getByLabelText("Tags"), "Tone, coffee");
+    await user.type(within(dialog).getByLabelText("Tags"), "Tone{Enter}");
+    await user.type(within(dialog).getByLabelText("Tags"), " coffee ");
+    await user.click(within(dialog).getByRole("button", { name: "Add tag" }));
     await user.click(within(dialog).getByRole("button", { name: "Save Template" }));
     await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
     const saved = create.mock.calls[0]![0] as Record<string, unknown>;

@@ -2,7 +2,8 @@ import { toast, type ExternalToast } from "sonner";
 
 // The page's sticky bar fills the bottom of the screen, where toasts appear by default; the
 // setup page's toasts show at the top so they never cover Run Test.
-const options: ExternalToast = { position: "top-center" };
+export const NOTIFY_OPTIONS: ExternalToast = { position: "top-center" };
+const options = NOTIFY_OPTIONS;
 
 export const notify = {
   success: (message: string) => toast.success(message, options),

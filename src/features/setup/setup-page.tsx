@@ -1,7 +1,7 @@
 import { useMutation } from "convex/react";
 import { GiftIcon, KeyRoundIcon, LayoutTemplateIcon, LibraryIcon, RotateCcwIcon } from "lucide-react";
 import { useEffect, useState } from "react";
-import { notify } from "./notify";
+import { NOTIFY_OPTIONS, notify } from "./notify";
 
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -14,11 +14,11 @@ import { ModelBundlesCard, ModelBundlesDialog } from "./model-bundles";
 import { ModelPickerSection } from "./model-picker-section";
 import { PaymentDialog } from "./payment-dialog";
 import { PersonasSection } from "./personas-section";
-import { SaveTemplateDialog } from "./save-template-dialog";
+import { SaveTemplateDialog } from "@/components/save-template-dialog";
 import type { SetupSearch } from "./search";
 import { SetupBar } from "./setup-bar";
 import { SetupFaq } from "./setup-faq";
-import { hasExistingData, inCatalog, type TemplateSource } from "./setup-state";
+import { hasExistingData, inCatalog, templateDataOfState, type TemplateSource } from "./setup-state";
 import { TemplateLibraryDialog } from "./template-library-dialog";
 import { TemplateSection } from "./template-section";
 import { builtinSource, savedSource } from "./template-sources";
@@ -208,7 +208,12 @@ export function SetupPage({ search }: { search: SetupSearch }) {
         }}
       />
       <ModelBundlesDialog open={bundlesOpen} onOpenChange={setBundlesOpen} catalog={catalog} onApply={applyBundle} />
-      <SaveTemplateDialog open={saveOpen} onOpenChange={setSaveOpen} state={state} />
+      <SaveTemplateDialog
+        open={saveOpen}
+        onOpenChange={setSaveOpen}
+        templateData={templateDataOfState(state)}
+        toastOptions={NOTIFY_OPTIONS}
+      />
       <PaymentDialog
         state={runner.payment}
         configuration={price.configuration}

@@ -1,7 +1,7 @@
 import { useMutation } from "convex/react";
 import { PlusIcon, XIcon } from "lucide-react";
 import { useState, type FormEvent, type KeyboardEvent } from "react";
-import { notify } from "./notify";
+import { toast, type ExternalToast } from "sonner";
 
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -12,7 +12,7 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { appErrorData } from "@/lib/errors";
-import { api } from "../../../convex/_generated/api";
+import { api } from "../../convex/_generated/api";
 import {
   DEFAULT_TEMPLATE_CATEGORY,
   TEMPLATE_CATEGORIES,
@@ -21,36 +21,47 @@ import {
   templateCategoryLabel,
   validateTemplateInput,
   type TemplateCategory,
-} from "../../../convex/lib/templates";
-import { templateDataOfState, type SetupState } from "./setup-state";
+} from "../../convex/lib/templates";
+import type { TemplateData } from "../../convex/validators";
 
 export const SAVE_TEMPLATE_FAILED = "Failed to save template. Please try again.";
 
 interface SaveTemplateDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  state: SetupState;
+  /** What is saved: the setup's draft or a finished test's configuration. */
+  templateData: TemplateData;
+  defaultName?: string;
+  defaultCategory?: TemplateCategory;
+  /** Where the "saved" toast shows (the setup page keeps its sticky bar clear). */
+  toastOptions?: ExternalToast;
 }
 
 /** Save as Template: name, description with a counter, up to 5 tags, category, private or public. */
-export function SaveTemplateDialog({ open, onOpenChange, state }: SaveTemplateDialogProps) {
+export function SaveTemplateDialog({ open, onOpenChange, ...form }: SaveTemplateDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-xl">
-        {open && <SaveTemplateForm state={state} onDone={() => onOpenChange(false)} />}
+        {open && <SaveTemplateForm {...form} onDone={() => onOpenChange(false)} />}
       </DialogContent>
     </Dialog>
   );
 }
 
-function SaveTemplateForm({ state, onDone }: { state: SetupState; onDone: () => void }) {
+function SaveTemplateForm({
+  templateData,
+  defaultName = "",
+  defaultCategory = DEFAULT_TEMPLATE_CATEGORY,
+  toastOptions,
+  onDone,
+}: Omit<SaveTemplateDialogProps, "open" | "onOpenChange"> & { onDone: () => void }) {
   const createTemplate = useMutation(api.templates.create);
-  const [name, setName] = useState("");
+  const [name, setName] = useState(defaultName);
   const [description, setDescription] = useState("");
   const [tags, setTags] = useState<string[]>([]);
   const [tagInput, setTagInput] = useState("");
   const [tagError, setTagError] = useState<string | null>(null);
-  const [category, setCategory] = useState<TemplateCategory>(DEFAULT_TEMPLATE_CATEGORY);
+  const [category, setCategory] = useState<TemplateCategory>(defaultCategory);
   const [isPublic, setIsPublic] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -71,7 +82,13 @@ function SaveTemplateForm({ state, onDone }: { state: SetupState; onDone: () => 
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = validateTemplateInput({ name, description, personas: state.personas, topics: state.topics, tags });
+    const problem = validateTemplateInput({
+      name,
+      description,
+      personas: templateData.personas,
+      topics: templateData.topics,
+      tags,
+    });
     if (problem) {
       setError(problem);
       return;
@@ -85,9 +102,9 @@ function SaveTemplateForm({ state, onDone }: { state: SetupState; onDone: () => 
         category,
         isPublic,
         tags,
-        templateData: templateDataOfState(state),
+        templateData,
       });
-      notify.success(`Template "${name.trim()}" saved`);
+      toast.success(`Template "${name.trim()}" saved`, toastOptions);
       onDone();
     } catch (caught) {
       // The server's own rule messages are worth showing; anything else gets the spec's text.
