@@ -7,7 +7,9 @@
  *
  * A route's JavaScript is the entry chunk plus the route's code-split chunks (TanStack's
  * autoCodeSplitting: `src/routes/…tsx?tsr-split=…`), each with every chunk it imports statically,
- * counted once. Dynamic imports inside those chunks are not counted: they load later, on demand.
+ * counted once. Dynamic imports inside those chunks are not counted: they load later, on demand;
+ * except `lazyModules`, which a page loads before it can show (the Convex client and Convex Auth,
+ * which the root mounts only for pages that talk to the backend).
  * Sizes are gzip at zlib's default level, as a web server typically serves them. Exits 1 when a
  * route is over its target.
  */
@@ -34,6 +36,8 @@ interface RouteTarget {
   path: string;
   /** Route files whose split chunks load for this page (layouts first). */
   routeFiles: string[];
+  /** Dynamically imported modules the page needs before it shows. */
+  lazyModules?: string[];
   targetKb: number;
 }
 
@@ -43,6 +47,7 @@ const ROUTES: RouteTarget[] = [
     label: "dashboard",
     path: "/dashboard",
     routeFiles: ["src/routes/_authenticated.tsx", "src/routes/_authenticated/dashboard/index.tsx"],
+    lazyModules: ["src/components/backend-provider.tsx"],
     targetKb: 250,
   },
 ];
@@ -100,7 +105,7 @@ function measure(dist: string, manifest: Manifest, route: RouteTarget) {
   const missing = route.routeFiles.filter((file) => !splitChunks.some((key) => key.startsWith(file)));
   if (missing.length > 0) throw new Error(`No code-split chunk for ${missing.join(", ")} (is autoCodeSplitting on?)`);
   const shared = staticClosure(manifest, [entries[0]![0]]);
-  const closure = staticClosure(manifest, [entries[0]![0], ...splitChunks]);
+  const closure = staticClosure(manifest, [entries[0]![0], ...splitChunks, ...(route.lazyModules ?? [])]);
   const files = [...closure].map((key) => manifest[key]!.file).filter((file) => file.endsWith(".js"));
   const sizes = files.map((file) => ({ file, gzip: gzipBytes(dist, file) })).sort((a, b) => b.gzip - a.gzip);
   const sharedFiles = new Set([...shared].map((key) => manifest[key]!.file));

@@ -1,9 +1,11 @@
-import { cn } from "@/lib/utils";
+import { clsx } from "clsx";
+
+// clsx, not cn: the public pages show the logo and can't afford tailwind-merge (issue 7).
 
 /** The ModelJury mark: a balance scale, the same drawing as public/favicon.svg. */
 export function LogoMark({ className }: { className?: string }) {
   return (
-    <svg viewBox="0 0 32 32" aria-hidden="true" className={cn("size-7", className)}>
+    <svg viewBox="0 0 32 32" aria-hidden="true" className={clsx("size-7", className)}>
       <rect width="32" height="32" rx="8" className="fill-primary" />
       <g
         fill="none"
@@ -22,7 +24,7 @@ export function LogoMark({ className }: { className?: string }) {
 /** Mark and name; wrap it in a link where it navigates. */
 export function Logo({ className }: { className?: string }) {
   return (
-    <span className={cn("inline-flex items-center gap-2 text-lg font-semibold tracking-tight", className)}>
+    <span className={clsx("inline-flex items-center gap-2 text-lg font-semibold tracking-tight", className)}>
       <LogoMark />
       <span>ModelJury</span>
     </span>

@@ -6,6 +6,8 @@ export const MONITOR_PAGE_PATH: string = "/dashboard/monitor";
 export const HISTORY_PATH: string = "/dashboard/history";
 export const TEMPLATES_PATH: string = "/dashboard/templates";
 export const ACCOUNT_SETTINGS_PATH: string = "/dashboard/settings";
+/** The usage section of account settings (own API key): `${ACCOUNT_SETTINGS_PATH}#${USAGE_SECTION_ID}`. */
+export const USAGE_SECTION_ID = "usage";
 export const BILLING_PATH: string = "/dashboard/billing";
 export const ADMIN_PATH: string = "/admin";
 export const FEATURES_PATH: string = "/features";

@@ -1,11 +1,12 @@
 import { Outlet, createRootRoute, useNavigate, useRouterState } from "@tanstack/react-router";
-import { useConvexAuth } from "convex/react";
 import { useEffect } from "react";
 
+import { BackendBoundary } from "@/components/backend-boundary";
+import { LazyToaster } from "@/components/lazy-toaster";
 import { NotFoundRedirect } from "@/components/not-found-redirect";
 import { RouteErrorScreen } from "@/components/route-error-screen";
-import { Toaster } from "@/components/ui/sonner";
 import { paymentReturnRewrite } from "@/lib/navigation";
+import { useSession } from "@/lib/session";
 
 export const Route = createRootRoute({
   component: RootLayout,
@@ -14,18 +15,23 @@ export const Route = createRootRoute({
 });
 
 function RootLayout() {
-  usePaymentReturnRewrite();
   return (
     <>
-      <Outlet />
-      <Toaster richColors closeButton />
+      <BackendBoundary>
+        <PaymentReturnRewrite />
+        <Outlet />
+      </BackendBoundary>
+      <LazyToaster richColors closeButton />
     </>
   );
 }
 
-/** A return from payment (?session_id=) for a signed-in user goes to the monitor (spec part 2 §2). */
-function usePaymentReturnRewrite() {
-  const { isAuthenticated, isLoading } = useConvexAuth();
+/**
+ * A return from payment (?session_id=) for a signed-in user goes to the monitor (spec part 2 §2).
+ * A visitor with a stored session gets the backend mounted first, so the real session decides.
+ */
+function PaymentReturnRewrite() {
+  const { isAuthenticated, isLoading } = useSession();
   const location = useRouterState({ select: (state) => state.location });
   const navigate = useNavigate();
   const target = isLoading ? null : paymentReturnRewrite(location, isAuthenticated);
@@ -33,4 +39,5 @@ function usePaymentReturnRewrite() {
   useEffect(() => {
     if (target !== null) void navigate({ href: target, replace: true });
   }, [target, navigate]);
+  return null;
 }

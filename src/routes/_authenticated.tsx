@@ -2,12 +2,15 @@ import { Navigate, Outlet, createFileRoute, useRouterState } from "@tanstack/rea
 import { useConvexAuth } from "convex/react";
 import { useState } from "react";
 
+import { preloadBackend } from "@/components/backend-boundary";
 import { AppShell } from "@/components/layout/app-shell";
 import { FullPageSpinner } from "@/components/spinner";
 import { loginSearchFor } from "@/lib/navigation";
 
-// Every signed-in screen sits under this pathless layout: the auth guard and the app shell.
+// Every signed-in screen sits under this pathless layout: the backend, the auth guard and the app shell.
 export const Route = createFileRoute("/_authenticated")({
+  staticData: { backend: true },
+  beforeLoad: preloadBackend,
   component: AuthenticatedLayout,
 });
 

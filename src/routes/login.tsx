@@ -1,10 +1,13 @@
 import { createFileRoute } from "@tanstack/react-router";
 
+import { preloadBackend } from "@/components/backend-boundary";
 import { LoginPage } from "@/features/auth/login-page";
-import { authSearchSchema } from "@/features/auth/search";
+import { parseAuthSearch } from "@/features/auth/search";
 
 export const Route = createFileRoute("/login")({
-  validateSearch: authSearchSchema,
+  staticData: { backend: true },
+  beforeLoad: preloadBackend,
+  validateSearch: parseAuthSearch,
   component: LoginRoute,
 });
 

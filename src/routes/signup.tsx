@@ -1,10 +1,13 @@
 import { createFileRoute } from "@tanstack/react-router";
 
-import { authSearchSchema } from "@/features/auth/search";
+import { preloadBackend } from "@/components/backend-boundary";
+import { parseAuthSearch } from "@/features/auth/search";
 import { SignupPage } from "@/features/auth/signup-page";
 
 export const Route = createFileRoute("/signup")({
-  validateSearch: authSearchSchema,
+  staticData: { backend: true },
+  beforeLoad: preloadBackend,
+  validateSearch: parseAuthSearch,
   component: SignupRoute,
 });
 

@@ -1,6 +1,9 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { afterEach, vi } from "vitest";
+
+// The real backend provider creates a Convex client; tests mock `convex/react` per file instead.
+vi.mock("@/components/backend-provider", () => import("@/test/backend-mock"));
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

@@ -1,9 +1,9 @@
 import { Link } from "@tanstack/react-router";
-import { CreditCardIcon, LogOutIcon, MenuIcon, SettingsIcon } from "lucide-react";
+import { CreditCardIcon, GaugeIcon, LogOutIcon, MenuIcon, SettingsIcon } from "lucide-react";
 import { useState } from "react";
 
 import { AccountSummary, UserAvatar } from "@/components/layout/user-menu";
-import { ACCOUNT_SETTINGS_PATH, BILLING_PATH, type NavItem } from "@/components/layout/nav-items";
+import { ACCOUNT_SETTINGS_PATH, BILLING_PATH, USAGE_SECTION_ID, type NavItem } from "@/components/layout/nav-items";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
@@ -50,6 +50,9 @@ export function MobileMenu({ items, viewer }: { items: readonly NavItem[]; viewe
         <div className="flex flex-col gap-1 p-2">
           <Link to={ACCOUNT_SETTINGS_PATH} onClick={close} className={itemClass}>
             <SettingsIcon /> Account Settings
+          </Link>
+          <Link to={ACCOUNT_SETTINGS_PATH} hash={USAGE_SECTION_ID} onClick={close} className={itemClass}>
+            <GaugeIcon /> Usage
           </Link>
           <Link to={BILLING_PATH} onClick={close} className={itemClass}>
             <CreditCardIcon /> Billing &amp; Credits

@@ -62,6 +62,8 @@ describe("NavBar", () => {
       "href",
       "/dashboard/settings",
     );
+    // Where users connect their own gateway key (spec part 1 §1).
+    expect(within(menu).getByRole("menuitem", { name: "Usage" })).toHaveAttribute("href", "/dashboard/settings#usage");
     expect(within(menu).getByRole("menuitem", { name: "Billing & Credits" })).toHaveAttribute(
       "href",
       "/dashboard/billing",
@@ -90,6 +92,7 @@ describe("NavBar", () => {
     }
     expect(within(sheet).getByText("ID: k17abcde")).toBeInTheDocument();
     expect(within(sheet).getByRole("link", { name: "Account Settings" })).toBeInTheDocument();
+    expect(within(sheet).getByRole("link", { name: "Usage" })).toHaveAttribute("href", "/dashboard/settings#usage");
     expect(within(sheet).getByRole("button", { name: "Sign Out" })).toBeInTheDocument();
   });
 });

@@ -6,6 +6,7 @@ import {
   MONITOR_PAGE_PATH,
   SETUP_PATH,
   TEMPLATES_PATH,
+  USAGE_SECTION_ID,
 } from "@/lib/paths";
 import { ActivityIcon, FlaskConicalIcon, HistoryIcon, LayoutTemplateIcon, ShieldIcon, type LucideIcon } from "lucide-react";
 
@@ -25,7 +26,7 @@ export const MAIN_NAV_ITEMS: readonly NavItem[] = [
 
 export const ADMIN_NAV_ITEM: NavItem = { label: "Admin", to: ADMIN_PATH, icon: ShieldIcon };
 
-export { ACCOUNT_SETTINGS_PATH, BILLING_PATH };
+export { ACCOUNT_SETTINGS_PATH, BILLING_PATH, USAGE_SECTION_ID };
 
 /** The bar's items; Admin only when the profile says so (the server checks again on every call). */
 export function navItemsFor(viewer: { isAdmin: boolean } | null | undefined): readonly NavItem[] {

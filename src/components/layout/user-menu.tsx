@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
-import { CreditCardIcon, LogOutIcon, SettingsIcon } from "lucide-react";
+import { CreditCardIcon, GaugeIcon, LogOutIcon, SettingsIcon } from "lucide-react";
 
-import { ACCOUNT_SETTINGS_PATH, BILLING_PATH } from "@/components/layout/nav-items";
+import { ACCOUNT_SETTINGS_PATH, BILLING_PATH, USAGE_SECTION_ID } from "@/components/layout/nav-items";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import {
@@ -65,6 +65,12 @@ export function UserMenu({ viewer }: { viewer: Viewer }) {
           <DropdownMenuItem asChild>
             <Link to={ACCOUNT_SETTINGS_PATH}>
               <SettingsIcon /> Account Settings
+            </Link>
+          </DropdownMenuItem>
+          {/* Where users connect their own gateway key (spec part 1 §1). */}
+          <DropdownMenuItem asChild>
+            <Link to={ACCOUNT_SETTINGS_PATH} hash={USAGE_SECTION_ID}>
+              <GaugeIcon /> Usage
             </Link>
           </DropdownMenuItem>
           <DropdownMenuItem asChild>

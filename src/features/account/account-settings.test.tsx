@@ -141,6 +141,20 @@ describe("account settings", () => {
     await waitFor(() => expect(callMock("apiKeys:remove")).toHaveBeenCalled());
   });
 
+  it("scrolls to the usage section when the address asks for #usage (the user menu's Usage item), again once the profile above it loads", async () => {
+    const scrolled = vi.spyOn(window.HTMLElement.prototype, "scrollIntoView").mockImplementation(() => {});
+    setSignedIn(makeViewer());
+    setQueryResult("profile:get", undefined);
+    setQueryResult("apiKeys:status", { storageAvailable: true, key: null });
+    renderApp("/dashboard/settings#usage");
+    const usage = await screen.findByRole("region", { name: "Usage" });
+    await waitFor(() => expect(scrolled.mock.contexts).toContain(usage));
+    scrolled.mockClear();
+    setQueryResult("profile:get", PROFILE);
+    await screen.findByLabelText("Full Name");
+    await waitFor(() => expect(scrolled.mock.contexts).toContain(usage));
+  });
+
   it("says when own keys can't be stored on this deployment", async () => {
     await renderSettings(PROFILE, { storageAvailable: false, key: null });
     expect(screen.getByText(/Own API keys can't be stored on this deployment\./)).toBeInTheDocument();

@@ -10,6 +10,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/errors";
+import { USAGE_SECTION_ID } from "@/lib/paths";
 import { api } from "../../../convex/_generated/api";
 import { Banner } from "@/components/banner";
 
@@ -74,7 +75,7 @@ export function ApiKeySection() {
   }
 
   return (
-    <Card id="usage" role="region" aria-labelledby="usage-heading">
+    <Card id={USAGE_SECTION_ID} role="region" aria-labelledby="usage-heading">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <GaugeIcon aria-hidden="true" className="size-4 text-primary" />

@@ -1,11 +1,13 @@
-import { z } from "zod";
+import { definedEntries, optionalChoice } from "@/lib/search-params";
 
 export const ADMIN_TABS = ["overview", "users", "jobs", "health"] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
-/** Search of /admin: `tab` picks the open tab; an unknown value falls back to the overview. */
-export const adminSearchSchema = z.object({
-  tab: z.enum(ADMIN_TABS).optional().catch(undefined),
-});
+export interface AdminSearch {
+  tab?: AdminTab;
+}
 
-export type AdminSearch = z.infer<typeof adminSearchSchema>;
+/** Search of /admin: `tab` picks the open tab; an unknown value falls back to the overview. */
+export function parseAdminSearch(search: Record<string, unknown>): AdminSearch {
+  return definedEntries({ tab: optionalChoice(search.tab, ADMIN_TABS) });
+}

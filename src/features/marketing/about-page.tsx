@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { EyeIcon, ScaleIcon, ShieldCheckIcon, TrophyIcon } from "lucide-react";
 
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingLayout, PageIntro } from "@/features/marketing/marketing-layout";
 import { AWARDS_PATH, CONTACT_PATH } from "@/lib/paths";
 
@@ -83,9 +83,9 @@ export function AboutPage() {
         <section className="flex flex-col items-center gap-4 rounded-2xl bg-muted/50 px-6 py-10 text-center">
           <h2 className="text-2xl font-bold tracking-tight">Questions, ideas or a partnership in mind?</h2>
           <p className="text-muted-foreground">We reply within 24 hours.</p>
-          <Button asChild size="lg">
-            <Link to={CONTACT_PATH}>Contact us</Link>
-          </Button>
+          <Link to={CONTACT_PATH} className={buttonVariants({ size: "lg" })}>
+            Contact us
+          </Link>
         </section>
       </div>
     </MarketingLayout>

@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { AwardIcon, ExternalLinkIcon, MedalIcon, TrophyIcon, UsersIcon } from "lucide-react";
 
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingLayout, PageIntro } from "@/features/marketing/marketing-layout";
 import { FEATURES_PATH } from "@/lib/paths";
 
@@ -29,12 +29,10 @@ const HIGHLIGHTS: readonly { title: string; text: string }[] = [
 
 function ExternalLink({ href, children }: { href: string; children: React.ReactNode }) {
   return (
-    <Button asChild variant="outline">
-      <a href={href} target="_blank" rel="noopener noreferrer">
-        {children} <ExternalLinkIcon aria-hidden="true" />
-        <span className="sr-only">(opens in a new tab)</span>
-      </a>
-    </Button>
+    <a href={href} target="_blank" rel="noopener noreferrer" className={buttonVariants({ variant: "outline" })}>
+      {children} <ExternalLinkIcon aria-hidden="true" />
+      <span className="sr-only">(opens in a new tab)</span>
+    </a>
   );
 }
 
@@ -90,12 +88,10 @@ export function AwardsPage() {
         <section className="flex flex-col items-center gap-4 rounded-2xl bg-muted/50 px-6 py-10 text-center">
           <h2 className="text-2xl font-bold tracking-tight">Try the project the judges ranked</h2>
           <div className="flex flex-col gap-3 sm:flex-row">
-            <Button asChild size="lg">
-              <Link to="/signup">Create an account</Link>
-            </Button>
-            <Button asChild size="lg" variant="outline">
-              <Link to={FEATURES_PATH}>See the features</Link>
-            </Button>
+            <Link to="/signup" className={buttonVariants({ size: "lg" })}>Create an account</Link>
+            <Link to={FEATURES_PATH} className={buttonVariants({ variant: "outline", size: "lg" })}>
+              See the features
+            </Link>
           </div>
         </section>
       </div>

@@ -15,7 +15,7 @@ import {
   type LucideIcon,
 } from "lucide-react";
 
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingLayout, PageIntro } from "@/features/marketing/marketing-layout";
 import { CONTACT_PATH } from "@/lib/paths";
 
@@ -152,12 +152,10 @@ export function FeaturesPage() {
           <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">Ready to find your model?</h2>
           <p className="max-w-xl text-muted-foreground">Create an account, build your first test and see the price before you run it.</p>
           <div className="flex flex-col gap-3 sm:flex-row">
-            <Button asChild size="lg">
-              <Link to="/signup">Get started</Link>
-            </Button>
-            <Button asChild size="lg" variant="outline">
-              <Link to={CONTACT_PATH}>Talk to us</Link>
-            </Button>
+            <Link to="/signup" className={buttonVariants({ size: "lg" })}>Get started</Link>
+            <Link to={CONTACT_PATH} className={buttonVariants({ variant: "outline", size: "lg" })}>
+              Talk to us
+            </Link>
           </div>
         </section>
       </div>

@@ -1,4 +1,7 @@
 import { Link } from "@tanstack/react-router";
+
+import type { InlineIcon } from "@/components/inline-icon";
+import { buttonVariants } from "@/components/ui/button-variants";
 import {
   ArrowRightIcon,
   BarChart3Icon,
@@ -14,15 +17,11 @@ import {
   ShieldCheckIcon,
   TrendingUpIcon,
   TrophyIcon,
-  type LucideIcon,
-} from "lucide-react";
-
-import { Button } from "@/components/ui/button";
+} from "@/features/marketing/icons";
 import { MarketingLayout } from "@/features/marketing/marketing-layout";
-import { ABOUT_PATH, AWARDS_PATH, CONTACT_PATH, FEATURES_PATH } from "@/lib/paths";
 
 interface Tile {
-  icon: LucideIcon;
+  icon: InlineIcon;
   title: string;
   text: string;
 }
@@ -103,7 +102,7 @@ export function LandingPage() {
     <MarketingLayout>
       <section className="mx-auto max-w-6xl px-4 pt-16 pb-20 text-center sm:pt-24">
         <Link
-          to={AWARDS_PATH}
+          to="/awards"
           className="mx-auto inline-flex items-center gap-2 rounded-full border border-amber-500/40 bg-amber-500/10 px-3 py-1 text-sm font-medium text-amber-800 transition-colors hover:bg-amber-500/20 dark:text-amber-300"
         >
           <TrophyIcon className="size-4" aria-hidden="true" />
@@ -117,14 +116,12 @@ export function LandingPage() {
           answers, and shows you which one to use, with the numbers to back it up.
         </p>
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-          <Button size="lg" asChild>
-            <Link to="/signup">
-              Start comparing <ArrowRightIcon />
-            </Link>
-          </Button>
-          <Button size="lg" variant="outline" asChild>
-            <Link to={FEATURES_PATH}>Learn more</Link>
-          </Button>
+          <Link to="/signup" className={buttonVariants({ size: "lg" })}>
+            Start comparing <ArrowRightIcon />
+          </Link>
+          <Link to="/features" className={buttonVariants({ variant: "outline", size: "lg" })}>
+            Learn more
+          </Link>
         </div>
       </section>
 
@@ -204,9 +201,9 @@ export function LandingPage() {
             <p className="mt-6 flex items-center gap-2 text-sm font-medium">
               <ClockIcon className="size-4" aria-hidden="true" /> Results in 5-15 minutes
             </p>
-            <Button asChild className="mt-8 w-full">
-              <Link to="/signup">Get started</Link>
-            </Button>
+            <Link to="/signup" className={buttonVariants({ className: "mt-8 w-full" })}>
+              Get started
+            </Link>
           </div>
         </div>
       </section>
@@ -225,15 +222,15 @@ export function LandingPage() {
         </dl>
         <p className="mt-12 text-center text-sm text-muted-foreground">
           More in{" "}
-          <Link to={FEATURES_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
+          <Link to="/features" className="font-medium text-foreground underline-offset-4 hover:underline">
             all features
           </Link>
           , the story{" "}
-          <Link to={ABOUT_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
+          <Link to="/about" className="font-medium text-foreground underline-offset-4 hover:underline">
             about us
           </Link>
           , or{" "}
-          <Link to={CONTACT_PATH} className="font-medium text-foreground underline-offset-4 hover:underline">
+          <Link to="/contact" className="font-medium text-foreground underline-offset-4 hover:underline">
             ask us anything
           </Link>
           .

@@ -2,7 +2,6 @@ import { Link } from "@tanstack/react-router";
 
 import { Logo } from "@/components/logo";
 import { MARKETING_LINKS } from "@/features/marketing/marketing-header";
-import { AWARDS_PATH } from "@/lib/paths";
 
 // The header's page links hide below sm, so the footer shows them there instead; at any width
 // each link name appears once on screen (and once in the accessibility tree).
@@ -20,7 +19,7 @@ export function MarketingFooter() {
               {label}
             </Link>
           ))}
-          <Link to={AWARDS_PATH} className="hover:text-foreground">
+          <Link to="/awards" className="hover:text-foreground">
             Awards
           </Link>
         </nav>

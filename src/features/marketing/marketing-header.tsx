@@ -1,20 +1,24 @@
 import { Link } from "@tanstack/react-router";
-import { useConvexAuth } from "convex/react";
 
 import { Logo } from "@/components/logo";
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingThemeToggle } from "@/features/marketing/marketing-theme-toggle";
-import { ABOUT_PATH, CONTACT_PATH, FEATURES_PATH } from "@/lib/paths";
+import { useSession } from "@/lib/session";
 
-export const MARKETING_LINKS: ReadonlyArray<{ label: string; to: string }> = [
-  { label: "Features", to: FEATURES_PATH },
-  { label: "About", to: ABOUT_PATH },
-  { label: "Contact", to: CONTACT_PATH },
-];
+// Literal paths rather than lib/paths: the landing page's chunk must not share modules with the
+// signed-in screens (vite.config.ts).
+export const MARKETING_LINKS = [
+  { label: "Features", to: "/features" },
+  { label: "About", to: "/about" },
+  { label: "Contact", to: "/contact" },
+] as const;
 
-/** The header of the public pages: light on purpose, it loads before anyone signs in. */
+/**
+ * The header of the public pages: light on purpose, it loads before anyone signs in. Until the
+ * backend is mounted, "signed in" means a stored session (lib/session.ts).
+ */
 export function MarketingHeader() {
-  const { isAuthenticated, isLoading } = useConvexAuth();
+  const { isAuthenticated, isLoading } = useSession();
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4">
@@ -31,17 +35,11 @@ export function MarketingHeader() {
         <div className="ml-auto flex items-center gap-1">
           <MarketingThemeToggle />
           {isLoading ? null : isAuthenticated ? (
-            <Button asChild>
-              <Link to="/dashboard">Dashboard</Link>
-            </Button>
+            <Link to="/dashboard" className={buttonVariants()}>Dashboard</Link>
           ) : (
             <>
-              <Button variant="ghost" asChild>
-                <Link to="/login">Sign In</Link>
-              </Button>
-              <Button asChild>
-                <Link to="/signup">Sign Up</Link>
-              </Button>
+              <Link to="/login" className={buttonVariants({ variant: "ghost" })}>Sign In</Link>
+              <Link to="/signup" className={buttonVariants()}>Sign Up</Link>
             </>
           )}
         </div>

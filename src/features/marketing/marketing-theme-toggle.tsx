@@ -1,7 +1,6 @@
-import { MoonIcon, SunIcon } from "lucide-react";
-
 import { useTheme } from "@/components/theme-provider";
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
+import { MoonIcon, SunIcon } from "@/features/marketing/icons";
 
 /**
  * A one-click light/dark switch for the public pages. The app's ThemeToggle is a dropdown menu,
@@ -11,8 +10,13 @@ export function MarketingThemeToggle() {
   const { resolvedTheme, setTheme } = useTheme();
   const next = resolvedTheme === "dark" ? "light" : "dark";
   return (
-    <Button variant="ghost" size="icon" aria-label={`Switch to ${next} theme`} onClick={() => setTheme(next)}>
+    <button
+      type="button"
+      className={buttonVariants({ variant: "ghost", size: "icon" })}
+      aria-label={`Switch to ${next} theme`}
+      onClick={() => setTheme(next)}
+    >
       {resolvedTheme === "dark" ? <SunIcon /> : <MoonIcon />}
-    </Button>
+    </button>
   );
 }

@@ -1,10 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
 
 import { AdminPage } from "@/features/admin/admin-page";
-import { adminSearchSchema } from "@/features/admin/search";
+import { parseAdminSearch } from "@/features/admin/search";
 
 export const Route = createFileRoute("/_authenticated/admin")({
-  validateSearch: adminSearchSchema,
+  validateSearch: parseAdminSearch,
   component: AdminRoute,
 });
 

@@ -1,10 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
 
 import { MonitorPage } from "@/features/monitor/monitor-page";
-import { monitorSearchSchema } from "@/features/monitor/search";
+import { parseMonitorSearch } from "@/features/monitor/search";
 
 export const Route = createFileRoute("/_authenticated/dashboard/monitor")({
-  validateSearch: monitorSearchSchema,
+  validateSearch: parseMonitorSearch,
   component: MonitorRoute,
 });
 

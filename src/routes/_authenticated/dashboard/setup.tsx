@@ -1,10 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
 
 import { SetupPage } from "@/features/setup/setup-page";
-import { setupSearchSchema } from "@/features/setup/search";
+import { parseSetupSearch } from "@/features/setup/search";
 
 export const Route = createFileRoute("/_authenticated/dashboard/setup")({
-  validateSearch: setupSearchSchema,
+  validateSearch: parseSetupSearch,
   component: SetupRoute,
 });
 

@@ -1,0 +1,60 @@
+import { createContext, useContext, useSyncExternalStore } from "react";
+
+// The session as the pages outside the backend see it. The Convex client and Convex Auth load
+// only for pages that talk to the backend (see components/backend-boundary.tsx); until then the
+// public pages judge "signed in" from the token Convex Auth keeps in localStorage, and once the
+// backend is mounted it provides the real state here.
+
+export interface SessionState {
+  isLoading: boolean;
+  isAuthenticated: boolean;
+}
+
+/** Provided by the backend provider once it is mounted; null before. */
+export const SessionContext = createContext<SessionState | null>(null);
+
+/** The Convex deployment address, as the client is created with. */
+export function convexUrl(): string | undefined {
+  return import.meta.env.VITE_CONVEX_URL?.trim() || undefined;
+}
+
+/**
+ * Where @convex-dev/auth/react keeps the access token: `__convexAuthJWT_` plus the storage
+ * namespace, which defaults to the client's address with everything but letters and digits removed.
+ */
+export function authTokenStorageKey(address: string): string {
+  return `__convexAuthJWT_${address.replace(/[^a-zA-Z0-9]/g, "")}`;
+}
+
+/** True when Convex Auth has stored a token, i.e. the visitor was signed in when last seen. */
+export function hasStoredSession(): boolean {
+  const address = convexUrl();
+  if (address === undefined) return false;
+  try {
+    return window.localStorage.getItem(authTokenStorageKey(address)) !== null;
+  } catch {
+    // Storage can be blocked (privacy settings); then nobody is remembered.
+    return false;
+  }
+}
+
+function subscribeToStorage(onChange: () => void): () => void {
+  // Another tab signing in or out changes the token.
+  window.addEventListener("storage", onChange);
+  return () => window.removeEventListener("storage", onChange);
+}
+
+/** Whether a token is stored, following other tabs. */
+export function useStoredSession(): boolean {
+  return useSyncExternalStore(subscribeToStorage, hasStoredSession, () => false);
+}
+
+/**
+ * The real session when the backend is mounted, else the stored-token hint (never loading). The
+ * hint can be stale (an expired session); pages behind the backend check again.
+ */
+export function useSession(): SessionState {
+  const session = useContext(SessionContext);
+  const stored = useStoredSession();
+  return session ?? { isLoading: false, isAuthenticated: stored };
+}
