@@ -180,6 +180,20 @@ describe('public pages', () => {
     expect(await external.getAttribute('rel')).toBe('noopener noreferrer');
     expect(await external.getAttribute('target')).toBe('_blank');
   });
+
+  test('a direct load of the landing page runs its own light entry, and its links lead into the app', async () => {
+    const page = await e2e.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const entries = await page.evaluate(() =>
+      [...document.querySelectorAll('script[type="module"][src]')].map((script) => new URL((script as HTMLScriptElement).src).pathname),
+    );
+    expect(entries).toContain('/src/landing-main.tsx');
+    expect(entries).not.toContain('/src/main.tsx');
+    await page.getByRole('link', { name: 'Sign In' }).first().click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+  });
 });
 
 describe('templates', () => {

@@ -1,10 +1,11 @@
-import { Outlet, createRootRoute, useNavigate, useRouterState } from "@tanstack/react-router";
+import { Link, Outlet, createRootRoute, useNavigate, useRouterState } from "@tanstack/react-router";
 import { useEffect } from "react";
 
 import { BackendBoundary } from "@/components/backend-boundary";
 import { LazyToaster } from "@/components/lazy-toaster";
 import { NotFoundRedirect } from "@/components/not-found-redirect";
 import { RouteErrorScreen } from "@/components/route-error-screen";
+import { MarketingLinkProvider, type MarketingLinkProps } from "@/components/marketing-link";
 import { paymentReturnRewrite } from "@/lib/navigation";
 import { useSession } from "@/lib/session";
 
@@ -19,11 +20,18 @@ function RootLayout() {
     <>
       <BackendBoundary>
         <PaymentReturnRewrite />
-        <Outlet />
+        <MarketingLinkProvider value={RouterLink}>
+          <Outlet />
+        </MarketingLinkProvider>
       </BackendBoundary>
       <LazyToaster richColors closeButton />
     </>
   );
+}
+
+/** Inside the app the public pages navigate without reloading. */
+function RouterLink({ to, ...props }: MarketingLinkProps) {
+  return <Link to={to} {...props} />;
 }
 
 /**

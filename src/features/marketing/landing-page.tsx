@@ -1,4 +1,3 @@
-import { Link } from "@tanstack/react-router";
 
 import type { InlineIcon } from "@/components/inline-icon";
 import { buttonVariants } from "@/components/ui/button-variants";
@@ -19,6 +18,7 @@ import {
   TrophyIcon,
 } from "@/features/marketing/icons";
 import { MarketingLayout } from "@/features/marketing/marketing-layout";
+import { MarketingLink } from "@/components/marketing-link";
 
 interface Tile {
   icon: InlineIcon;
@@ -101,13 +101,13 @@ export function LandingPage() {
   return (
     <MarketingLayout>
       <section className="mx-auto max-w-6xl px-4 pt-16 pb-20 text-center sm:pt-24">
-        <Link
+        <MarketingLink
           to="/awards"
           className="mx-auto inline-flex items-center gap-2 rounded-full border border-amber-500/40 bg-amber-500/10 px-3 py-1 text-sm font-medium text-amber-800 transition-colors hover:bg-amber-500/20 dark:text-amber-300"
         >
           <TrophyIcon className="size-4" aria-hidden="true" />
           7th place at a hackathon
-        </Link>
+        </MarketingLink>
         <h1 className="mx-auto mt-6 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-6xl">
           Find the right AI model for the job
         </h1>
@@ -116,12 +116,12 @@ export function LandingPage() {
           answers, and shows you which one to use, with the numbers to back it up.
         </p>
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-          <Link to="/signup" className={buttonVariants({ size: "lg" })}>
+          <MarketingLink to="/signup" className={buttonVariants({ size: "lg" })}>
             Start comparing <ArrowRightIcon />
-          </Link>
-          <Link to="/features" className={buttonVariants({ variant: "outline", size: "lg" })}>
+          </MarketingLink>
+          <MarketingLink to="/features" className={buttonVariants({ variant: "outline", size: "lg" })}>
             Learn more
-          </Link>
+          </MarketingLink>
         </div>
       </section>
 
@@ -201,9 +201,9 @@ export function LandingPage() {
             <p className="mt-6 flex items-center gap-2 text-sm font-medium">
               <ClockIcon className="size-4" aria-hidden="true" /> Results in 5-15 minutes
             </p>
-            <Link to="/signup" className={buttonVariants({ className: "mt-8 w-full" })}>
+            <MarketingLink to="/signup" className={buttonVariants({ className: "mt-8 w-full" })}>
               Get started
-            </Link>
+            </MarketingLink>
           </div>
         </div>
       </section>
@@ -222,17 +222,17 @@ export function LandingPage() {
         </dl>
         <p className="mt-12 text-center text-sm text-muted-foreground">
           More in{" "}
-          <Link to="/features" className="font-medium text-foreground underline-offset-4 hover:underline">
+          <MarketingLink to="/features" className="font-medium text-foreground underline-offset-4 hover:underline">
             all features
-          </Link>
+          </MarketingLink>
           , the story{" "}
-          <Link to="/about" className="font-medium text-foreground underline-offset-4 hover:underline">
+          <MarketingLink to="/about" className="font-medium text-foreground underline-offset-4 hover:underline">
             about us
-          </Link>
+          </MarketingLink>
           , or{" "}
-          <Link to="/contact" className="font-medium text-foreground underline-offset-4 hover:underline">
+          <MarketingLink to="/contact" className="font-medium text-foreground underline-offset-4 hover:underline">
             ask us anything
-          </Link>
+          </MarketingLink>
           .
         </p>
       </section>

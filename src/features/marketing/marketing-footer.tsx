@@ -1,7 +1,7 @@
-import { Link } from "@tanstack/react-router";
 
 import { Logo } from "@/components/logo";
 import { MARKETING_LINKS } from "@/features/marketing/marketing-header";
+import { MarketingLink } from "@/components/marketing-link";
 
 // The header's page links hide below sm, so the footer shows them there instead; at any width
 // each link name appears once on screen (and once in the accessibility tree).
@@ -15,13 +15,13 @@ export function MarketingFooter() {
         </div>
         <nav aria-label="Footer" className="flex flex-wrap gap-x-5 gap-y-2 text-sm text-muted-foreground">
           {MARKETING_LINKS.map(({ label, to }) => (
-            <Link key={to} to={to} className="hover:text-foreground sm:hidden">
+            <MarketingLink key={to} to={to} className="hover:text-foreground sm:hidden">
               {label}
-            </Link>
+            </MarketingLink>
           ))}
-          <Link to="/awards" className="hover:text-foreground">
+          <MarketingLink to="/awards" className="hover:text-foreground">
             Awards
-          </Link>
+          </MarketingLink>
         </nav>
       </div>
     </footer>

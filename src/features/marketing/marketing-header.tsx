@@ -1,9 +1,9 @@
-import { Link } from "@tanstack/react-router";
 
 import { Logo } from "@/components/logo";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingThemeToggle } from "@/features/marketing/marketing-theme-toggle";
 import { useSession } from "@/lib/session";
+import { MarketingLink } from "@/components/marketing-link";
 
 // Literal paths rather than lib/paths: the landing page's chunk must not share modules with the
 // signed-in screens (vite.config.ts).
@@ -22,24 +22,24 @@ export function MarketingHeader() {
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4">
-        <Link to={isAuthenticated ? "/dashboard" : "/"} aria-label="ModelJury home">
+        <MarketingLink to={isAuthenticated ? "/dashboard" : "/"} aria-label="ModelJury home">
           <Logo />
-        </Link>
+        </MarketingLink>
         <nav aria-label="Site" className="hidden items-center gap-5 text-sm text-muted-foreground sm:flex">
           {MARKETING_LINKS.map(({ label, to }) => (
-            <Link key={to} to={to} className="transition-colors hover:text-foreground">
+            <MarketingLink key={to} to={to} className="transition-colors hover:text-foreground">
               {label}
-            </Link>
+            </MarketingLink>
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-1">
           <MarketingThemeToggle />
           {isLoading ? null : isAuthenticated ? (
-            <Link to="/dashboard" className={buttonVariants()}>Dashboard</Link>
+            <MarketingLink to="/dashboard" className={buttonVariants()}>Dashboard</MarketingLink>
           ) : (
             <>
-              <Link to="/login" className={buttonVariants({ variant: "ghost" })}>Sign In</Link>
-              <Link to="/signup" className={buttonVariants()}>Sign Up</Link>
+              <MarketingLink to="/login" className={buttonVariants({ variant: "ghost" })}>Sign In</MarketingLink>
+              <MarketingLink to="/signup" className={buttonVariants()}>Sign Up</MarketingLink>
             </>
           )}
         </div>
