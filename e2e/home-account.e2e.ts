@@ -186,7 +186,7 @@ describe('public pages', () => {
     await page.goto('/');
     await page.getByRole('heading', { level: 1 }).waitFor();
     const entries = await page.evaluate(() =>
-      [...document.querySelectorAll('script[type="module"][src]')].map((script) => new URL((script as HTMLScriptElement).src).pathname),
+      Array.from(document.querySelectorAll('script[type="module"][src]')).map((script) => new URL((script as HTMLScriptElement).src).pathname),
     );
     expect(entries).toContain('/src/landing-main.tsx');
     expect(entries).not.toContain('/src/main.tsx');
