@@ -8,6 +8,7 @@ import { initialProgress } from "./lib/progress";
 import { priceCatalog } from "./models";
 import { insertJob, jobOfTest, setJobStatus } from "./model/jobs";
 import { paymentsEnabled } from "./model/payments";
+import { EMPTY_RUN_COUNTERS } from "./model/pipeline";
 import { deleteTest } from "./model/testDeletion";
 import { recordTestEnded } from "./model/userStats";
 import { costEstimate, progress, resultsSummary, testConfiguration, testStatus } from "./validators";
@@ -60,17 +61,7 @@ export const create = userMutation({
       usesOwnKey,
       expectedResponses: calls.expectedResponses,
       expectedEvaluations: calls.expectedEvaluations,
-      responsesCount: 0,
-      evaluationsCount: 0,
-      missingResponses: 0,
-      missingEvaluations: 0,
-      failedCalls: 0,
-      activeWorkers: 0,
-      totalCalls: 0,
-      finishedCalls: 0,
-      totalCostUsd: 0,
-      totalLatencyMs: 0,
-      totalTokens: 0,
+      ...EMPTY_RUN_COUNTERS,
       lastProgressAt: now,
     });
     await insertJob(ctx, {

@@ -9,6 +9,7 @@ import { canCancelJob, canRetryJob } from "../lib/jobAnalysis";
 import { initialProgress } from "../lib/progress";
 import { incrementCounter } from "./counters";
 import { deleteJob, setJobStatus } from "./jobs";
+import { EMPTY_RUN_COUNTERS } from "./pipeline";
 import { deleteTest } from "./testDeletion";
 import { forgetTestStats, recordTestEnded } from "./userStats";
 
@@ -218,17 +219,7 @@ export async function forceRestartJob(
   await ctx.db.patch("tests", test._id, {
     status: "pending",
     progress: { currentPhase: initialProgress(test.configuration).phase, percentage: 0 },
-    responsesCount: 0,
-    evaluationsCount: 0,
-    missingResponses: 0,
-    missingEvaluations: 0,
-    failedCalls: 0,
-    activeWorkers: 0,
-    totalCalls: 0,
-    finishedCalls: 0,
-    totalCostUsd: 0,
-    totalLatencyMs: 0,
-    totalTokens: 0,
+    ...EMPTY_RUN_COUNTERS,
     resultsSummary: undefined,
     errorMessage: undefined,
     lastCallError: undefined,

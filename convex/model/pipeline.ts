@@ -35,6 +35,21 @@ export type Outcome =
   | ({ kind: "rated"; scores: Record<string, number>; explanation: string } & Usage)
   | ({ kind: "failed"; error: string } & Usage);
 
+/** A test's run counters before its first call (at creation, and when an admin restarts it). */
+export const EMPTY_RUN_COUNTERS = {
+  responsesCount: 0,
+  evaluationsCount: 0,
+  missingResponses: 0,
+  missingEvaluations: 0,
+  failedCalls: 0,
+  activeWorkers: 0,
+  totalCalls: 0,
+  finishedCalls: 0,
+  totalCostUsd: 0,
+  totalLatencyMs: 0,
+  totalTokens: 0,
+} as const;
+
 const SINGLE_ANSWER_MAX_TOKENS = 2000;
 const BATCH_MAX_TOKENS = 3000;
 const JUDGE_MAX_TOKENS = 2000;
