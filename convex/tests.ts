@@ -9,6 +9,7 @@ import { priceCatalog } from "./models";
 import { insertJob, jobOfTest, setJobStatus } from "./model/jobs";
 import { paymentsEnabled } from "./model/payments";
 import { EMPTY_RUN_COUNTERS } from "./model/pipeline";
+import { namesOf, responseView, responseViewValidator } from "./model/results";
 import { deleteTest } from "./model/testDeletion";
 import { recordTestEnded } from "./model/userStats";
 import { costEstimate, progress, resultsSummary, testConfiguration, testStatus } from "./validators";
@@ -233,20 +234,7 @@ export const monitor = userQuery({
     test: testHeader,
     rankings: v.array(v.object({ modelId: v.string(), modelName: v.string(), averageScore: v.number(), totalResponses: v.number() })),
     rankedModels: v.number(),
-    latestResponses: v.array(
-      v.object({
-        _id: v.id("responses"),
-        _creationTime: v.number(),
-        modelId: v.string(),
-        modelName: v.string(),
-        personaName: v.string(),
-        topicTitle: v.string(),
-        content: v.string(),
-        tokens: v.number(),
-        latencyMs: v.number(),
-        costUsd: v.number(),
-      }),
-    ),
+    latestResponses: v.array(responseViewValidator),
   }),
   handler: async (ctx, { testId }) => {
     const test = await ownTest(ctx, ctx.user._id, testId);
@@ -255,7 +243,6 @@ export const monitor = userQuery({
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .unique();
     const config = test.configuration;
-    const names = new Map(config.generatorModels.map((model) => [model.id, model.name]));
     const stats = [];
     for (const model of config.generatorModels) {
       const row = await ctx.db
@@ -277,24 +264,12 @@ export const monitor = userQuery({
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .order("desc")
       .take(MONITOR_RESPONSES);
-    const personas = new Map(config.personas.map((persona) => [persona.id, persona.name]));
-    const topics = new Map(config.topics.map((topic) => [topic.id, topic.title]));
+    const names = namesOf(test);
     return {
       test: headerOf(test, job),
       rankings: stats.slice(0, MONITOR_RANKINGS),
       rankedModels: stats.length,
-      latestResponses: latest.map((response) => ({
-        _id: response._id,
-        _creationTime: response._creationTime,
-        modelId: response.modelId,
-        modelName: names.get(response.modelId) ?? response.modelId,
-        personaName: personas.get(response.personaId) ?? "Unknown persona",
-        topicTitle: topics.get(response.topicId) ?? "Unknown topic",
-        content: response.content,
-        tokens: response.tokens,
-        latencyMs: response.latencyMs,
-        costUsd: response.costUsd,
-      })),
+      latestResponses: latest.map((response) => responseView(response, names)),
     };
   },
 });

@@ -82,6 +82,8 @@ export function makeResponse(index: number, overrides: Partial<MonitorResponse> 
     tokens: 321,
     latencyMs: 1234,
     costUsd: 0.000123,
+    averageScore: null,
+    evaluationCount: 0,
     ...overrides,
   };
 }
