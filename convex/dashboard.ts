@@ -4,9 +4,8 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import { userQuery } from "./functions";
+import { MAX_SAVED_ASSETS } from "./model/savedAssets";
 import { savedAssetCount } from "./model/userStats";
-import { MAX_SAVED_PERSONAS } from "./personas";
-import { MAX_SAVED_TOPICS } from "./topics";
 import { testStatus } from "./validators";
 
 export const RECENT_TESTS_LOADED = 10;
@@ -107,8 +106,8 @@ export const home = userQuery({
       .withIndex("by_user", (q) => q.eq("userId", user._id))
       .order("desc")
       .take(SAVED_ASSETS_SHOWN);
-    const personaTotal = await savedAssetCount(ctx, user, "personas", MAX_SAVED_PERSONAS);
-    const topicTotal = await savedAssetCount(ctx, user, "topics", MAX_SAVED_TOPICS);
+    const personaTotal = await savedAssetCount(ctx, user, "personas", MAX_SAVED_ASSETS);
+    const topicTotal = await savedAssetCount(ctx, user, "topics", MAX_SAVED_ASSETS);
 
     const totalTests = user.testCount ?? 0;
     const totalSpentCents = user.totalSpentCents ?? 0;

@@ -1,9 +1,7 @@
 import { v } from "convex/values";
-import type { Id } from "./_generated/dataModel";
-import type { QueryCtx } from "./_generated/server";
-import { fail, userMutation, userQuery } from "./functions";
+import { userMutation, userQuery } from "./functions";
 import { validateTopic } from "./lib/templates";
-import { savedAssetCount, setSavedAssetCount } from "./model/userStats";
+import { listOwnAssets, requireOwnAsset, removeOwnAsset, reserveAssetSlot } from "./model/savedAssets";
 import { rejectProblems } from "./model/validation";
 
 const topicFields = { title: v.string(), description: v.string(), prompt: v.string() };
@@ -11,33 +9,19 @@ const topicFields = { title: v.string(), description: v.string(), prompt: v.stri
 const topicDoc = v.object({
   _id: v.id("topics"),
   _creationTime: v.number(),
-  title: v.string(),
-  description: v.string(),
-  prompt: v.string(),
+  ...topicFields,
   updatedAt: v.number(),
 });
 
-/** Saved topics are listed for their owner only, newest first. Unbounded lists are capped. */
-export const MAX_SAVED_TOPICS = 500;
-
-async function ownTopic(ctx: QueryCtx, userId: Id<"users">, topicId: Id<"topics">) {
-  const topic = await ctx.db.get("topics", topicId);
-  if (!topic || topic.userId !== userId) fail("NOT_FOUND", "Topic not found.");
-  return topic;
+function cleaned(fields: { title: string; description: string; prompt: string }) {
+  return { title: fields.title.trim(), description: fields.description.trim(), prompt: fields.prompt.trim() };
 }
 
+/** Saved topics are listed for their owner only, newest first. */
 export const list = userQuery({
   args: { limit: v.optional(v.number()) },
   returns: v.object({ items: v.array(topicDoc), total: v.number() }),
-  handler: async (ctx, { limit }) => {
-    const rows = await ctx.db
-      .query("topics")
-      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
-      .order("desc")
-      .take(MAX_SAVED_TOPICS);
-    const items = rows.slice(0, limit ?? rows.length).map(({ userId: _userId, ...topic }) => topic);
-    return { items, total: rows.length };
-  },
+  handler: async (ctx, { limit }) => await listOwnAssets(ctx, "topics", ctx.user._id, limit),
 });
 
 export const create = userMutation({
@@ -45,18 +29,8 @@ export const create = userMutation({
   returns: v.id("topics"),
   handler: async (ctx, args) => {
     rejectProblems(validateTopic(args));
-    const count = (
-      await ctx.db.query("topics").withIndex("by_user", (q) => q.eq("userId", ctx.user._id)).take(MAX_SAVED_TOPICS)
-    ).length;
-    if (count >= MAX_SAVED_TOPICS) fail("INVALID_INPUT", `You can save up to ${MAX_SAVED_TOPICS} topics.`);
-    await setSavedAssetCount(ctx, ctx.user, "topics", count + 1);
-    return await ctx.db.insert("topics", {
-      userId: ctx.user._id,
-      title: args.title.trim(),
-      description: args.description.trim(),
-      prompt: args.prompt.trim(),
-      updatedAt: Date.now(),
-    });
+    await reserveAssetSlot(ctx, ctx.user, "topics");
+    return await ctx.db.insert("topics", { userId: ctx.user._id, ...cleaned(args), updatedAt: Date.now() });
   },
 });
 
@@ -64,14 +38,9 @@ export const update = userMutation({
   args: { topicId: v.id("topics"), ...topicFields },
   returns: v.null(),
   handler: async (ctx, { topicId, ...fields }) => {
-    await ownTopic(ctx, ctx.user._id, topicId);
+    await requireOwnAsset(ctx, "topics", ctx.user._id, topicId);
     rejectProblems(validateTopic(fields));
-    await ctx.db.patch("topics", topicId, {
-      title: fields.title.trim(),
-      description: fields.description.trim(),
-      prompt: fields.prompt.trim(),
-      updatedAt: Date.now(),
-    });
+    await ctx.db.patch("topics", topicId, { ...cleaned(fields), updatedAt: Date.now() });
     return null;
   },
 });
@@ -80,10 +49,7 @@ export const remove = userMutation({
   args: { topicId: v.id("topics") },
   returns: v.null(),
   handler: async (ctx, { topicId }) => {
-    await ownTopic(ctx, ctx.user._id, topicId);
-    const count = await savedAssetCount(ctx, ctx.user, "topics", MAX_SAVED_TOPICS);
-    await ctx.db.delete("topics", topicId);
-    await setSavedAssetCount(ctx, ctx.user, "topics", count - 1);
+    await removeOwnAsset(ctx, ctx.user, "topics", topicId);
     return null;
   },
 });

@@ -45,6 +45,7 @@ import type * as model_jobs from "../model/jobs.js";
 import type * as model_payments from "../model/payments.js";
 import type * as model_pipeline from "../model/pipeline.js";
 import type * as model_results from "../model/results.js";
+import type * as model_savedAssets from "../model/savedAssets.js";
 import type * as model_settings from "../model/settings.js";
 import type * as model_testDeletion from "../model/testDeletion.js";
 import type * as model_userStats from "../model/userStats.js";
@@ -105,6 +106,7 @@ declare const fullApi: ApiFromModules<{
   "model/payments": typeof model_payments;
   "model/pipeline": typeof model_pipeline;
   "model/results": typeof model_results;
+  "model/savedAssets": typeof model_savedAssets;
   "model/settings": typeof model_settings;
   "model/testDeletion": typeof model_testDeletion;
   "model/userStats": typeof model_userStats;

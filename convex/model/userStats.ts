@@ -39,7 +39,7 @@ export async function forgetTestStats(ctx: MutationCtx, test: Doc<"tests">): Pro
   });
 }
 
-type SavedAsset = "personas" | "topics";
+export type SavedAsset = "personas" | "topics";
 const COUNTER_FIELD = { personas: "personaCount", topics: "topicCount" } as const;
 
 /**

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { readBody } from '../http';
 import { catalog, findCatalogModel, toOpenRouterModel, type CatalogModel } from './catalog';
 import { createRandom, unitFromStrings, type Random } from './random';
 import {
@@ -188,26 +189,12 @@ function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError(413, 'Request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+function readRequestBody(req: IncomingMessage): Promise<string> {
+  return readBody(req, MAX_BODY_BYTES, () => new HttpError(413, 'Request body too large'));
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const body = await readBody(req);
+  const body = await readRequestBody(req);
   try {
     return JSON.parse(body || 'null') as unknown;
   } catch {

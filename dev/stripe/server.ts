@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { readBody } from '../http';
 import Stripe from 'stripe';
 import { parseStripeForm, type FormObject, type FormValue } from './form';
 
@@ -190,22 +191,8 @@ export function formatAmount(cents: number, currency: string): string {
   return currency.toLowerCase() === 'usd' ? `$${major}` : `${major} ${currency.toUpperCase()}`;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new StripeApiError(413, 'Request body too large.'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+function readRequestBody(req: IncomingMessage): Promise<string> {
+  return readBody(req, MAX_BODY_BYTES, () => new StripeApiError(413, 'Request body too large.'));
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -490,7 +477,7 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
   async function handleApi(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
     authenticate(req);
     const method = req.method ?? 'GET';
-    const params = method === 'GET' ? parseStripeForm(query.toString()) : parseStripeForm(await readBody(req));
+    const params = method === 'GET' ? parseStripeForm(query.toString()) : parseStripeForm(await readRequestBody(req));
 
     // Retried POSTs with the same Idempotency-Key get the first answer back.
     const idempotencyKey = method === 'POST' ? req.headers['idempotency-key'] : undefined;
@@ -592,14 +579,14 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
     const method = req.method ?? 'GET';
     if (method === 'GET' && action === undefined) return sendHtml(res, 200, checkoutPage(session));
     if (method === 'POST' && action === 'pay') {
-      await readBody(req);
+      await readRequestBody(req);
       if (session.status === 'expired') return sendHtml(res, 409, checkoutPage(session));
       // A second Pay (double click, back button) just returns: no second charge, no second event.
       if (session.status === 'open') await pay(session);
       return redirect(res, session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id));
     }
     if (method === 'POST' && action === 'cancel') {
-      await readBody(req);
+      await readRequestBody(req);
       if (session.cancel_url) return redirect(res, session.cancel_url);
       return sendHtml(res, 200, '<!doctype html><title>Cancelled</title><p>Payment cancelled. You can close this page.</p>');
     }
