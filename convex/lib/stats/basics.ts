@@ -1,0 +1,97 @@
+// Small numerical building blocks shared by the jury statistics.
+import { errorFunction, quantileSorted, sampleCorrelation, sampleRankCorrelation } from "simple-statistics";
+
+export interface Interval {
+  readonly low: number;
+  readonly high: number;
+}
+
+/** Ranks 1..n with tied values sharing the mean of the ranks they span ("midranks"). */
+export function midranks(values: readonly number[]): number[] {
+  const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
+  const ranks = new Array<number>(values.length);
+  for (let start = 0; start < order.length; ) {
+    let end = start;
+    while (end + 1 < order.length && order[end + 1]!.value === order[start]!.value) end++;
+    const rank = (start + end) / 2 + 1;
+    for (let k = start; k <= end; k++) ranks[order[k]!.index] = rank;
+    start = end + 1;
+  }
+  return ranks;
+}
+
+/** Σ (t³ − t) over the groups of tied values: the tie term of Kendall's W and tau-b. */
+export function tieTerm(values: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let total = 0;
+  for (const t of counts.values()) total += t * t * t - t;
+  return total;
+}
+
+/** The 95% (or other) percentile interval of a sample; null when it is empty. */
+export function percentileInterval(sample: readonly number[], level = 0.95): Interval | null {
+  if (sample.length === 0) return null;
+  const sorted = [...sample].sort((a, b) => a - b);
+  const tail = (1 - level) / 2;
+  return { low: quantileSorted(sorted, tail), high: quantileSorted(sorted, 1 - tail) };
+}
+
+/** Pearson's r; null when either side has no variance or there are fewer than 3 pairs. */
+export function pearson(x: readonly number[], y: readonly number[]): number | null {
+  if (x.length < 3 || x.length !== y.length) return null;
+  const r = sampleCorrelation([...x], [...y]);
+  return Number.isFinite(r) ? r : null;
+}
+
+/** Spearman's rho (Pearson on midranks); null when undefined. */
+export function spearman(x: readonly number[], y: readonly number[]): number | null {
+  if (x.length < 2 || x.length !== y.length) return null;
+  const rho = sampleRankCorrelation([...x], [...y]);
+  return Number.isFinite(rho) ? rho : null;
+}
+
+/** Kendall's tau-b (ties in either variable corrected); null when undefined. O(n²). */
+export function kendallTauB(x: readonly number[], y: readonly number[]): number | null {
+  const n = x.length;
+  if (n < 2 || n !== y.length) return null;
+  let concordant = 0;
+  let discordant = 0;
+  let tiedX = 0;
+  let tiedY = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const dx = Math.sign(x[i]! - x[j]!);
+      const dy = Math.sign(y[i]! - y[j]!);
+      if (dx === 0 && dy === 0) continue;
+      if (dx === 0) tiedX++;
+      else if (dy === 0) tiedY++;
+      else if (dx === dy) concordant++;
+      else discordant++;
+    }
+  }
+  const denominator = Math.sqrt((concordant + discordant + tiedX) * (concordant + discordant + tiedY));
+  return denominator > 0 ? (concordant - discordant) / denominator : null;
+}
+
+/** P(Z ≥ z) for a standard normal Z. */
+export function normalUpperTail(z: number): number {
+  return 0.5 * (1 - errorFunction(z / Math.SQRT2));
+}
+
+/**
+ * One-sided test of a correlation r over n pairs being above 0, by Fisher's z
+ * (z = atanh(r)·√(n − 3)); null below 4 pairs.
+ */
+export function correlationPValue(r: number, n: number): number | null {
+  if (n < 4) return null;
+  const clipped = Math.max(-0.999999, Math.min(0.999999, r));
+  return normalUpperTail(Math.atanh(clipped) * Math.sqrt(n - 3));
+}
+
+export function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}

@@ -1,0 +1,470 @@
+// The jury's evidence for one test (issue 13): intervals, tie ranks, Bradley–Terry ratings,
+// agreement and each judge's record, from plain arrays. Pure: no Convex, no clock, seeded.
+import { rankingScore, ratingAverage } from "../scoring";
+import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
+import { kendallTauB, mean, percentileInterval, spearman, type Interval } from "./basics";
+import { lengthBias, positionBias, positionConsistency, selfPreference, type JudgedAnswer } from "./bias";
+import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate, type WinMatrix } from "./bradleyTerry";
+import { evidenceSummary, tieRanks, type RankRange } from "./ranks";
+import { seededRandom } from "./random";
+
+export type { Interval } from "./basics";
+export type { AgreementBand } from "./agreement";
+export type { RankRange } from "./ranks";
+
+export const DEFAULT_RESAMPLES = 1000;
+/** Significance level of each bias check. */
+export const DEFAULT_ALPHA = 0.01;
+/** Virtual tied games per pair of models in the Bradley–Terry fit (keeps unbeaten models finite). */
+const BT_PSEUDO_TIES = 0.1;
+const SELF_PREFERENCE_PERMUTATIONS = 1000;
+
+export interface JuryResponse {
+  readonly id: string;
+  readonly modelId: string;
+  readonly personaId: string;
+  readonly topicId: string;
+  /** Answer length in characters. */
+  readonly length: number;
+  readonly costUsd?: number;
+}
+
+/** One ranking call: the answers in the order the judge was shown them, and its order, best first. */
+export interface JuryRanking {
+  readonly judgeModelId: string;
+  readonly shown: readonly string[];
+  readonly ranking: readonly string[];
+  /** "reverse" for the second call of "Judge in both orders". */
+  readonly order?: "forward" | "reverse";
+  readonly costUsd?: number;
+}
+
+/** One rating call: a judge's 1–10 scores of one answer per criterion. */
+export interface JuryRating {
+  readonly judgeModelId: string;
+  readonly responseId: string;
+  readonly scores: Readonly<Record<string, number>>;
+  readonly costUsd?: number;
+}
+
+export interface JuryStatsInput {
+  /** Seeds the bootstrap, e.g. the test id: the same data always gives the same figures. */
+  readonly seed: string;
+  readonly scale: "ranking" | "rating";
+  /** Generator ids and names, in the test's order; models only seen in responses are appended. */
+  readonly models?: readonly { readonly id: string; readonly name: string }[];
+  readonly judges: readonly string[];
+  readonly responses: readonly JuryResponse[];
+  readonly rankings?: readonly JuryRanking[];
+  readonly ratings?: readonly JuryRating[];
+  readonly resamples?: number;
+  readonly alpha?: number;
+}
+
+export interface ModelJuryStats {
+  readonly modelId: string;
+  readonly modelName: string;
+  /** Mean over persona × topic units of the model's mean score there (0–10); null before any score. */
+  readonly meanScore: number | null;
+  readonly scoreInterval: Interval | null;
+  readonly rank: RankRange | null;
+  /** Bradley–Terry rating on the Elo scale (400, base 10, geometric-mean model at 1000). */
+  readonly rating: number | null;
+  readonly ratingInterval: Interval | null;
+  /** Units in which it was scored, and judge scores it received. */
+  readonly units: number;
+  readonly scores: number;
+  readonly generationCostUsd: number;
+}
+
+export interface AgreementFigure {
+  readonly method: "kendall-w" | "krippendorff-alpha-interval";
+  readonly value: number | null;
+  readonly band: AgreementBand | null;
+  /** Plain words, e.g. "Strong agreement". */
+  readonly label: string;
+}
+
+export interface UnitAgreement extends AgreementFigure {
+  readonly personaId: string;
+  readonly topicId: string;
+}
+
+export interface JudgeJuryStats {
+  readonly judgeModelId: string;
+  /** The provider part of the model id. */
+  readonly family: string;
+  readonly calls: number;
+  readonly scores: number;
+  readonly costUsd: number;
+  /** Leave-one-out agreement with the rest of the panel, averaged over units. */
+  readonly agreement: { readonly method: "kendall-tau-b" | "spearman"; readonly value: number | null };
+  readonly position: {
+    readonly calls: number;
+    readonly firstRate: number;
+    readonly chance: number;
+    readonly pValue: number;
+    readonly flagged: boolean;
+  } | null;
+  /** Share of answer pairs kept in the same order when shown in reverse; null without both orders. */
+  readonly positionConsistency: number | null;
+  readonly length: {
+    readonly correlation: number | null;
+    readonly excess: number | null;
+    readonly pValue: number | null;
+    readonly flagged: boolean;
+  };
+  readonly selfPreference: {
+    readonly value: number | null;
+    readonly answers: number;
+    readonly pValue: number | null;
+    readonly flagged: boolean;
+  };
+  readonly flagged: boolean;
+}
+
+export interface JuryStats {
+  readonly scale: "ranking" | "rating";
+  readonly resamples: number;
+  readonly alpha: number;
+  readonly units: number;
+  readonly personas: number;
+  readonly topics: number;
+  /** Best mean score first. */
+  readonly models: ModelJuryStats[];
+  /** winRates.matrix[i][j]: share of comparisons models[i] won against models[j] (ties half). */
+  readonly winRates: { readonly modelIds: string[]; readonly matrix: (number | null)[][] };
+  readonly agreement: { readonly method: string; readonly overall: AgreementFigure; readonly byUnit: UnitAgreement[] };
+  readonly judges: JudgeJuryStats[];
+  readonly summary: { readonly kind: "best" | "tied" | "none"; readonly text: string; readonly leaders: string[]; readonly extraTopicsNeeded: number | null };
+  readonly costs: { readonly generationUsd: number; readonly judgingUsd: number };
+}
+
+export const AGREEMENT_METHODS = {
+  "kendall-w": "Kendall's W with the tie correction: how similarly the judges order the same answers (0 = no agreement, 1 = identical orders), per persona × topic; the overall figure is their mean.",
+  "krippendorff-alpha-interval":
+    "Krippendorff's alpha (interval): how much the judges' scores of the same answers agree beyond chance (1 = identical, 0 = chance, below 0 = systematic disagreement).",
+} as const;
+
+/** The provider part of a model id ("openai/gpt-4o" → "openai"). */
+export function modelFamily(modelId: string): string {
+  return modelId.split("/")[0] ?? modelId;
+}
+
+function figure(method: AgreementFigure["method"], value: number | null): AgreementFigure {
+  const band = agreementBand(value);
+  return { method, value, band, label: band === null ? "Not enough judges yet" : AGREEMENT_WORDS[band] };
+}
+
+/** Score of each (judge, response): mean of that judge's calls on it (both orders averaged). */
+function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, JuryResponse>) {
+  const sums = new Map<string, Map<string, { sum: number; count: number }>>();
+  const calls = new Map<string, { calls: number; costUsd: number }>();
+  const add = (judge: string, responseId: string, score: number) => {
+    let byResponse = sums.get(judge);
+    if (!byResponse) sums.set(judge, (byResponse = new Map()));
+    const entry = byResponse.get(responseId) ?? { sum: 0, count: 0 };
+    entry.sum += score;
+    entry.count += 1;
+    byResponse.set(responseId, entry);
+  };
+  const countCall = (judge: string, costUsd = 0) => {
+    const entry = calls.get(judge) ?? { calls: 0, costUsd: 0 };
+    entry.calls += 1;
+    entry.costUsd += costUsd;
+    calls.set(judge, entry);
+  };
+  if (input.scale === "ranking") {
+    for (const call of input.rankings ?? []) {
+      countCall(call.judgeModelId, call.costUsd);
+      const ranking = call.ranking.filter((id) => known.has(id));
+      ranking.forEach((id, rank) => add(call.judgeModelId, id, rankingScore(rank, ranking.length)));
+    }
+  } else {
+    for (const call of input.ratings ?? []) {
+      countCall(call.judgeModelId, call.costUsd);
+      const score = ratingAverage(call.scores);
+      if (score !== null && known.has(call.responseId)) add(call.judgeModelId, call.responseId, score);
+    }
+  }
+  const scores = new Map<string, Map<string, number>>();
+  for (const [judge, byResponse] of sums) {
+    scores.set(judge, new Map([...byResponse].map(([id, { sum, count }]) => [id, sum / count])));
+  }
+  return { scores, calls };
+}
+
+export function computeJuryStats(input: JuryStatsInput): JuryStats {
+  const resamples = Math.max(1, Math.floor(input.resamples ?? DEFAULT_RESAMPLES));
+  const alpha = input.alpha ?? DEFAULT_ALPHA;
+  const known = new Map(input.responses.map((response) => [response.id, response]));
+
+  // Models, units and the responses of each unit.
+  const modelIds: string[] = [];
+  const names = new Map<string, string>();
+  for (const model of input.models ?? []) {
+    if (!names.has(model.id)) modelIds.push(model.id);
+    names.set(model.id, model.name);
+  }
+  const unitKeys: string[] = [];
+  const unitOf = new Map<string, number>();
+  const unitResponses: JuryResponse[][] = [];
+  for (const response of input.responses) {
+    if (!names.has(response.modelId)) {
+      names.set(response.modelId, response.modelId);
+      modelIds.push(response.modelId);
+    }
+    const key = JSON.stringify([response.personaId, response.topicId]);
+    let unit = unitOf.get(key);
+    if (unit === undefined) {
+      unit = unitKeys.length;
+      unitKeys.push(key);
+      unitOf.set(key, unit);
+      unitResponses.push([]);
+    }
+    unitResponses[unit]!.push(response);
+  }
+  const modelIndex = new Map(modelIds.map((id, index) => [id, index]));
+  const M = modelIds.length;
+  const U = unitKeys.length;
+  const unitOfResponse = (response: JuryResponse) => unitOf.get(JSON.stringify([response.personaId, response.topicId]))!;
+
+  const { scores, calls } = judgeScores(input, known);
+  const judges = [...new Set([...input.judges, ...scores.keys()])];
+
+  // Per unit: each judge's scores there; each model's unit mean; the pairwise games.
+  const unitJudgeScores: Map<string, Map<string, number>>[] = unitResponses.map(() => new Map());
+  for (const [judge, byResponse] of scores) {
+    for (const [responseId, score] of byResponse) {
+      const unit = unitOfResponse(known.get(responseId)!);
+      let map = unitJudgeScores[unit]!.get(judge);
+      if (!map) unitJudgeScores[unit]!.set(judge, (map = new Map()));
+      map.set(responseId, score);
+    }
+  }
+  const unitModelMean = new Float64Array(U * M).fill(NaN);
+  const unitWins: WinMatrix[] = [];
+  const scoreCounts = new Array<number>(M).fill(0);
+  for (let u = 0; u < U; u++) {
+    const perModel = new Map<number, number[]>();
+    for (const response of unitResponses[u]!) {
+      const values: number[] = [];
+      for (const byResponse of unitJudgeScores[u]!.values()) {
+        const score = byResponse.get(response.id);
+        if (score !== undefined) values.push(score);
+      }
+      const m = modelIndex.get(response.modelId)!;
+      scoreCounts[m]! += values.length;
+      const responseMean = mean(values);
+      if (responseMean !== null) perModel.set(m, [...(perModel.get(m) ?? []), responseMean]);
+    }
+    for (const [m, values] of perModel) unitModelMean[u * M + m] = mean(values)!;
+    const wins = emptyWinMatrix(M);
+    for (const byResponse of unitJudgeScores[u]!.values()) {
+      const entries = [...byResponse].map(([id, score]) => ({ m: modelIndex.get(known.get(id)!.modelId)!, score }));
+      for (let a = 0; a < entries.length; a++) {
+        for (let b = a + 1; b < entries.length; b++) {
+          const x = entries[a]!;
+          const y = entries[b]!;
+          if (x.m !== y.m) addGame(wins, M, x.m, y.m, x.score > y.score ? 1 : x.score < y.score ? 0 : 0.5);
+        }
+      }
+    }
+    unitWins.push(wins);
+  }
+
+  // Point estimates over every unit.
+  const allUnits = Array.from({ length: U }, (_, u) => u);
+  const aggregate = (drawn: readonly number[], wins: WinMatrix) => {
+    const sum = new Float64Array(M);
+    const count = new Float64Array(M);
+    wins.fill(0);
+    for (const u of drawn) {
+      for (let m = 0; m < M; m++) {
+        const value = unitModelMean[u * M + m]!;
+        if (!Number.isNaN(value)) {
+          sum[m]! += value;
+          count[m]! += 1;
+        }
+      }
+      const unitMatrix = unitWins[u]!;
+      for (let k = 0; k < wins.length; k++) wins[k]! += unitMatrix[k]!;
+    }
+    return { sum, count };
+  };
+  const totalWins = emptyWinMatrix(M);
+  const totals = aggregate(allUnits, totalWins);
+  const played = Array.from({ length: M }, (_, m) => {
+    let games = 0;
+    for (let j = 0; j < M; j++) games += totalWins[m * M + j]! + totalWins[j * M + m]!;
+    return games > 0;
+  });
+  const strengths = bradleyTerryStrengths(totalWins, M, { pseudoTies: BT_PSEUDO_TIES });
+
+  // Bootstrap over persona × topic units.
+  const random = seededRandom(input.seed);
+  const meanSamples: number[][] = modelIds.map(() => []);
+  const ratingSamples: number[][] = modelIds.map(() => []);
+  if (U > 0) {
+    const drawn = new Array<number>(U);
+    const wins = emptyWinMatrix(M);
+    for (let b = 0; b < resamples; b++) {
+      for (let k = 0; k < U; k++) drawn[k] = random.index(U);
+      const { sum, count } = aggregate(drawn, wins);
+      const sample = bradleyTerryStrengths(wins, M, { pseudoTies: BT_PSEUDO_TIES, start: strengths, tolerance: 1e-7, maxIterations: 200 });
+      for (let m = 0; m < M; m++) {
+        if (count[m]! > 0) meanSamples[m]!.push(sum[m]! / count[m]!);
+        if (played[m]) ratingSamples[m]!.push(eloRating(sample[m]!));
+      }
+    }
+  }
+
+  const generationCost = new Array<number>(M).fill(0);
+  for (const response of input.responses) generationCost[modelIndex.get(response.modelId)!]! += response.costUsd ?? 0;
+  const scored = modelIds.map((_, m) => totals.count[m]! > 0);
+  const intervals = modelIds.map((_, m) => (scored[m] ? percentileInterval(meanSamples[m]!) : null));
+  const scoredIntervals = intervals.filter((interval): interval is Interval => interval !== null);
+  const ranges = tieRanks(scoredIntervals);
+  const rangeOf = new Map(scoredIntervals.map((interval, index) => [interval, ranges[index]!]));
+  const models: ModelJuryStats[] = modelIds.map((modelId, m) => ({
+    modelId,
+    modelName: names.get(modelId) ?? modelId,
+    meanScore: scored[m] ? totals.sum[m]! / totals.count[m]! : null,
+    scoreInterval: intervals[m] ?? null,
+    rank: intervals[m] ? (rangeOf.get(intervals[m]!) ?? null) : null,
+    rating: played[m] ? eloRating(strengths[m]!) : null,
+    ratingInterval: played[m] ? percentileInterval(ratingSamples[m]!) : null,
+    units: totals.count[m]!,
+    scores: scoreCounts[m]!,
+    generationCostUsd: generationCost[m]!,
+  }));
+  models.sort((a, b) => (b.meanScore ?? -Infinity) - (a.meanScore ?? -Infinity));
+
+  const personas = new Set(input.responses.map((response) => response.personaId)).size;
+  const summary = evidenceSummary(
+    models.flatMap((model) =>
+      model.meanScore !== null && model.scoreInterval
+        ? [{ modelId: model.modelId, modelName: model.modelName, mean: model.meanScore, interval: model.scoreInterval }]
+        : [],
+    ),
+    U,
+    personas,
+  );
+
+  const order = models.map((model) => modelIndex.get(model.modelId)!);
+  const winRates = {
+    modelIds: models.map((model) => model.modelId),
+    matrix: order.map((i) => order.map((j) => (i === j ? null : winRate(totalWins, M, i, j)))),
+  };
+
+  // Agreement per unit and overall.
+  const method = input.scale === "ranking" ? "kendall-w" : "krippendorff-alpha-interval";
+  const byUnit: UnitAgreement[] = [];
+  const unitValues: number[] = [];
+  const alphaUnits: number[][] = [];
+  for (let u = 0; u < U; u++) {
+    const [personaId, topicId] = JSON.parse(unitKeys[u]!) as [string, string];
+    const panel = [...unitJudgeScores[u]!.values()];
+    let value: number | null;
+    if (input.scale === "ranking") {
+      const common = unitResponses[u]!.filter((response) => panel.every((byResponse) => byResponse.has(response.id)));
+      value = kendallW(panel.map((byResponse) => common.map((response) => byResponse.get(response.id)!)));
+    } else {
+      const answers = unitResponses[u]!.map((response) => panel.flatMap((byResponse) => (byResponse.has(response.id) ? [byResponse.get(response.id)!] : [])));
+      alphaUnits.push(...answers);
+      value = krippendorffAlphaInterval(answers);
+    }
+    if (value !== null) unitValues.push(value);
+    byUnit.push({ personaId, topicId, ...figure(method, value) });
+  }
+  const overall = figure(method, input.scale === "ranking" ? mean(unitValues) : krippendorffAlphaInterval(alphaUnits));
+
+  // Each judge's record.
+  const judgeStats: JudgeJuryStats[] = judges.map((judge) => {
+    const family = modelFamily(judge);
+    const answers: JudgedAnswer[] = [];
+    const agreements: number[] = [];
+    for (let u = 0; u < U; u++) {
+      const own = unitJudgeScores[u]!.get(judge);
+      if (!own) continue;
+      const lengths = unitResponses[u]!.map((response) => response.length);
+      const unitLength = mean(lengths) ?? 0;
+      const mine: number[] = [];
+      const theirs: number[] = [];
+      for (const [responseId, score] of own) {
+        const others: number[] = [];
+        for (const [other, byResponse] of unitJudgeScores[u]!) {
+          const value = other === judge ? undefined : byResponse.get(responseId);
+          if (value !== undefined) others.push(value);
+        }
+        const response = known.get(responseId)!;
+        const othersScore = mean(others);
+        answers.push({
+          score,
+          othersScore,
+          length: response.length,
+          lengthFromUnitMean: response.length - unitLength,
+          ownFamily: modelFamily(response.modelId) === family,
+        });
+        if (othersScore !== null) {
+          mine.push(score);
+          theirs.push(othersScore);
+        }
+      }
+      const value = input.scale === "ranking" ? kendallTauB(mine, theirs) : spearman(mine, theirs);
+      if (value !== null) agreements.push(value);
+    }
+    const judgeRankings = input.scale === "ranking" ? (input.rankings ?? []).filter((call) => call.judgeModelId === judge) : [];
+    const position = positionBias(
+      judgeRankings.map((call) => ({ shown: call.shown.filter((id) => known.has(id)), ranking: call.ranking.filter((id) => known.has(id)) })),
+    );
+    const forward = new Map<number, string[]>();
+    const pairs: { forward: readonly string[]; reverse: readonly string[] }[] = [];
+    for (const call of judgeRankings.filter((entry) => entry.order !== "reverse")) {
+      const first = known.get(call.shown[0] ?? "");
+      if (first) forward.set(unitOfResponse(first), [...call.ranking]);
+    }
+    for (const call of judgeRankings.filter((entry) => entry.order === "reverse")) {
+      const first = known.get(call.shown[0] ?? "");
+      const match = first ? forward.get(unitOfResponse(first)) : undefined;
+      if (match) pairs.push({ forward: match, reverse: call.ranking });
+    }
+    const length = lengthBias(answers);
+    const self = selfPreference(answers, seededRandom(`${input.seed}:${judge}`), SELF_PREFERENCE_PERMUTATIONS);
+    const positionFlagged = position !== null && position.firstRate > position.chance && position.pValue < alpha;
+    const lengthFlagged = length.pValue !== null && (length.excess ?? 0) > 0 && length.pValue < alpha;
+    const selfFlagged = self.pValue !== null && (self.value ?? 0) > 0 && self.pValue < alpha;
+    const usage = calls.get(judge) ?? { calls: 0, costUsd: 0 };
+    return {
+      judgeModelId: judge,
+      family,
+      calls: usage.calls,
+      scores: scores.get(judge)?.size ?? 0,
+      costUsd: usage.costUsd,
+      agreement: { method: input.scale === "ranking" ? "kendall-tau-b" : "spearman", value: mean(agreements) },
+      position: position && { ...position, flagged: positionFlagged },
+      positionConsistency: positionConsistency(pairs),
+      length: { ...length, flagged: lengthFlagged },
+      selfPreference: { ...self, flagged: selfFlagged },
+      flagged: positionFlagged || lengthFlagged || selfFlagged,
+    };
+  });
+
+  return {
+    scale: input.scale,
+    resamples,
+    alpha,
+    units: U,
+    personas,
+    topics: new Set(input.responses.map((response) => response.topicId)).size,
+    models,
+    winRates,
+    agreement: { method: AGREEMENT_METHODS[method], overall, byUnit },
+    judges: judgeStats,
+    summary,
+    costs: {
+      generationUsd: generationCost.reduce((sum, cost) => sum + cost, 0),
+      judgingUsd: judgeStats.reduce((sum, judge) => sum + judge.costUsd, 0),
+    },
+  };
+}
