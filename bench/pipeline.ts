@@ -39,7 +39,8 @@ try {
   });
   await t.action(api.auth.signIn, { provider: "password", params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" } });
   const userId = (await t.run(async (ctx) => (await ctx.db.query("users").first())!._id)) as Id<"users">;
-  const as = t.withIdentity({ subject: `${userId}|bench` });
+  const sessionId = await t.run(async (ctx) => (await ctx.db.query("authSessions").first())!._id);
+  const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
 
   const configuration = {
     name: "Pipeline benchmark",

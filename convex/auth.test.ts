@@ -17,6 +17,12 @@ async function signIn(t: ReturnType<typeof newTest>, email: string, password: st
   return t.action(api.auth.signIn, { provider: "password", params: { email, password, flow } });
 }
 
+/** A client holding the token a sign-in returned (its subject names the user and the auth session). */
+function holding(t: ReturnType<typeof newTest>, token: string | undefined) {
+  const payload = JSON.parse(Buffer.from(String(token).split(".")[1], "base64url").toString()) as { sub: string };
+  return t.withIdentity({ subject: payload.sub });
+}
+
 describe("accounts", () => {
   test("sign-up creates a user with tokens and without admin rights", async () => {
     const t = newTest();
@@ -57,6 +63,34 @@ describe("accounts", () => {
     expect(await t.query(api.users.viewer, {})).toBeNull();
     const { userId, as } = await createUser(t, "grace@example.com", { isAdmin: true });
     expect(await as.query(api.users.viewer, {})).toMatchObject({ _id: userId, email: "grace@example.com", isAdmin: true });
+  });
+
+  test("a token is refused by every kind of function once its session is signed out", async () => {
+    const t = newTest();
+    const kept = holding(t, (await signIn(t, "ada@example.com", "correct horse", "signUp")).tokens?.token);
+    const device = holding(t, (await signIn(t, "ada@example.com", "correct horse", "signIn")).tokens?.token);
+    expect(await device.query(api.profile.get, {})).toMatchObject({ email: "ada@example.com" });
+    expect(await device.query(api.auth.isAuthenticated, {})).toBe(true);
+
+    await device.action(api.auth.signOut, {});
+
+    await expect(device.query(api.profile.get, {})).rejects.toThrow(/Please sign in/);
+    await expect(device.mutation(api.profile.update, { fullName: "Eve", avatarUrl: null })).rejects.toThrow(/Please sign in/);
+    await expect(device.action(api.apiKeys.check, {})).rejects.toThrow(/Please sign in/);
+    expect(await device.query(api.users.viewer, {})).toBeNull();
+    expect(await device.query(api.auth.isAuthenticated, {})).toBe(false);
+    // The other device's session is untouched.
+    expect(await kept.query(api.profile.get, {})).toMatchObject({ email: "ada@example.com", fullName: null });
+  });
+
+  test("a token naming another user's session is refused", async () => {
+    const t = newTest();
+    await signIn(t, "ada@example.com", "correct horse", "signUp");
+    await signIn(t, "bob@example.com", "correct horse", "signUp");
+    const [adaSession] = await t.run((ctx) => ctx.db.query("authSessions").collect());
+    const bob = await t.run((ctx) => ctx.db.query("users").withIndex("email", (q) => q.eq("email", "bob@example.com")).unique());
+    const forged = t.withIdentity({ subject: `${bob!._id}|${adaSession._id}` });
+    await expect(forged.query(api.profile.get, {})).rejects.toThrow(/Please sign in/);
   });
 
   test("without an email sender, the sign-in screens are told email is unavailable", async () => {

@@ -1,9 +1,10 @@
 import { Email } from "@convex-dev/auth/providers/Email";
 import { Password } from "@convex-dev/auth/providers/Password";
 import { convexAuth } from "@convex-dev/auth/server";
-import { ConvexError } from "convex/values";
+import { ConvexError, v } from "convex/values";
 import type { MutationCtx } from "./_generated/server";
 import { env } from "./env";
+import { currentUser, publicQuery } from "./functions";
 import { incrementCounter } from "./model/counters";
 import { isEmailConfigured, sendEmail } from "./model/email";
 
@@ -52,7 +53,7 @@ const password = Password({
     : {}),
 });
 
-export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
+export const { auth, signIn, signOut, store } = convexAuth({
   providers: [password],
   callbacks: {
     async afterUserCreatedOrUpdated(ctx, { userId, existingUserId }) {
@@ -74,4 +75,11 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
       await (ctx as unknown as MutationCtx).db.patch("users", userId, { lastSignInAt: Date.now() });
     },
   },
+});
+
+/** The library's own check only looks at the token; this one also needs its session to exist. */
+export const isAuthenticated = publicQuery({
+  args: {},
+  returns: v.boolean(),
+  handler: async (ctx) => (await currentUser(ctx)) !== null,
 });

@@ -1,14 +1,14 @@
 // The only place public functions are built. Every domain module imports its builders
 // from here so that each public function states who may call it.
-import { getAuthUserId } from "@convex-dev/auth/server";
 import {
   customAction,
   customCtx,
   customMutation,
   customQuery,
 } from "convex-helpers/server/customFunctions";
+import { makeFunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
-import type { Doc } from "./_generated/dataModel";
+import type { Doc, Id } from "./_generated/dataModel";
 import {
   action,
   internalAction as rawInternalAction,
@@ -35,9 +35,31 @@ export function fail(code: ErrorCode, message: string, extra?: Record<string, st
   throw new ConvexError({ code, message, ...extra });
 }
 
+/**
+ * The caller's user and auth session ids as the token states them ("userId|sessionId"), or
+ * null when signed out. Only parsed here: `currentUser` checks that the session still exists.
+ */
+async function tokenIds(ctx: { auth: QueryCtx["auth"] }): Promise<{ userId: string; sessionId: string } | null> {
+  const identity = await ctx.auth.getUserIdentity();
+  if (identity === null) return null;
+  const [userId, sessionId] = identity.subject.split("|");
+  return userId && sessionId ? { userId, sessionId } : null;
+}
+
+/**
+ * The signed-in user, or null. A token outlives its session (it is valid for an hour), so the
+ * session it names is read too: after sign-out or a password change elsewhere, the session
+ * row is gone and the token no longer counts. One extra document read per call.
+ */
 export async function currentUser(ctx: QueryCtx): Promise<Doc<"users"> | null> {
-  const userId = await getAuthUserId(ctx);
-  return userId === null ? null : await ctx.db.get("users", userId);
+  const ids = await tokenIds(ctx);
+  if (ids === null) return null;
+  const sessionId = ctx.db.normalizeId("authSessions", ids.sessionId);
+  const userId = ctx.db.normalizeId("users", ids.userId);
+  if (sessionId === null || userId === null) return null;
+  const session = await ctx.db.get("authSessions", sessionId);
+  if (session === null || session.userId !== userId) return null;
+  return await ctx.db.get("users", userId);
 }
 
 async function requireUser(ctx: QueryCtx): Promise<Doc<"users">> {
@@ -64,11 +86,18 @@ export const userMutation = customMutation(
   customCtx(async (ctx) => ({ user: await requireUser(ctx) })),
 );
 
+/**
+ * `internal.users.caller`, named directly: importing `internal` here would make every module's
+ * types depend on themselves through this file.
+ */
+const callerQuery = makeFunctionReference<"query", Record<string, never>, Id<"users"> | null>("users:caller");
+
 /** Actions cannot read the database; they resolve the caller through a query. */
 export const userAction = customAction(
   action,
   customCtx(async (ctx: ActionCtx) => {
-    const userId = await getAuthUserId(ctx);
+    if ((await tokenIds(ctx)) === null) fail("UNAUTHENTICATED", "Please sign in to continue.");
+    const userId: Id<"users"> | null = await ctx.runQuery(callerQuery, {});
     if (userId === null) fail("UNAUTHENTICATED", "Please sign in to continue.");
     return { userId };
   }),

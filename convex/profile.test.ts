@@ -82,11 +82,17 @@ describe("change password", () => {
 
   test("the new password works, the old one no longer does, and other sessions are signed out", async () => {
     const t = newTest();
-    const { as, current } = await signedUp(t);
-    expect(await t.run((ctx) => ctx.db.query("authSessions").collect())).toHaveLength(2);
+    const { as, current, userId } = await signedUp(t);
+    const before = await t.run((ctx) => ctx.db.query("authSessions").collect());
+    expect(before).toHaveLength(2);
+    const otherDevice = t.withIdentity({ subject: `${userId}|${before[0]._id}` });
+    expect(await otherDevice.query(api.profile.get, {})).toMatchObject({ email: "ada@example.com" });
     await as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "second-password" });
     const sessions = await t.run((ctx) => ctx.db.query("authSessions").collect());
     expect(sessions.map((session) => session._id)).toEqual([current._id]);
+    // The other device's token is refused at once, not when it expires; this one keeps working.
+    await expect(otherDevice.query(api.profile.get, {})).rejects.toThrow(/Please sign in/);
+    expect(await as.query(api.profile.get, {})).toMatchObject({ email: "ada@example.com" });
     await expect(signIn(t, "ada@example.com", "first-password", "signIn")).rejects.toThrow();
     expect((await signIn(t, "ada@example.com", "second-password", "signIn")).tokens).toBeTruthy();
   });

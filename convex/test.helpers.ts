@@ -13,7 +13,7 @@ export function newTest() {
 
 export type TestConvex = ReturnType<typeof newTest>;
 
-/** A user row plus a client acting as them (the auth library's subject is "userId|sessionId"). */
+/** A user row and an auth session, plus a client acting as them (the auth library's subject is "userId|sessionId"). */
 export async function createUser(
   t: TestConvex,
   email: string,
@@ -29,7 +29,9 @@ export async function createUser(
       testCount: 0,
     }),
   );
-  return { userId, as: t.withIdentity({ subject: `${userId}|session`, email }) };
+  // A real auth session: the access builders refuse a token whose session has ended.
+  const sessionId = await t.run((ctx) => ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }));
+  return { userId, as: t.withIdentity({ subject: `${userId}|${sessionId}`, email }) };
 }
 
 /** A small valid template body. */

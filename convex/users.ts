@@ -1,5 +1,5 @@
 import { v } from "convex/values";
-import { currentUser, publicQuery } from "./functions";
+import { currentUser, internalQuery, publicQuery } from "./functions";
 import { isEmailConfigured } from "./model/email";
 
 /** The signed-in user as the shell needs it, or null when signed out. */
@@ -33,4 +33,11 @@ export const authOptions = publicQuery({
   args: {},
   returns: v.object({ emailEnabled: v.boolean() }),
   handler: async () => ({ emailEnabled: isEmailConfigured() }),
+});
+
+/** The caller's user id when their token's session still exists; `userAction` asks this. */
+export const caller = internalQuery({
+  args: {},
+  returns: v.union(v.null(), v.id("users")),
+  handler: async (ctx) => (await currentUser(ctx))?._id ?? null,
 });

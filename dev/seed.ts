@@ -117,7 +117,9 @@ export async function seedDemoData({ backend, gateway, stripe }: SeedServers): P
     await t.action(internal.models.refresh, {});
     const demoUserId = await ensureAccount(t, DEMO_ACCOUNT);
     const adminUserId = await ensureAccount(t, ADMIN_ACCOUNT);
-    const demo = t.withIdentity({ subject: `${demoUserId}|seed`, email: DEMO_ACCOUNT.email });
+    // A real auth session: the backend refuses a token whose session does not exist.
+    const sessionId = await run(t, (ctx) => ctx.db.insert('authSessions', { userId: demoUserId, expirationTime: Date.now() + 3_600_000 }));
+    const demo = t.withIdentity({ subject: `${demoUserId}|${sessionId}`, email: DEMO_ACCOUNT.email });
 
     const profile = await demo.query(api.profile.get, {});
     if (profile.fullName === null) await demo.mutation(api.profile.update, { fullName: DEMO_FULL_NAME, avatarUrl: null });

@@ -32,7 +32,8 @@ async function demoTest(name: string, status: 'queued' | 'failed'): Promise<Id<'
   const { t } = e2e.stack.backend;
   const userId = await demoUserId();
   const models = await run(async (ctx) => (await ctx.db.query('llmModels').take(3)).map((row) => row.modelId));
-  const demo = t.withIdentity({ subject: `${userId}|e2e`, email: e2e.stack.demo.email });
+  const sessionId = await run((ctx) => ctx.db.insert('authSessions', { userId, expirationTime: Date.now() + 3_600_000 }));
+  const demo = t.withIdentity({ subject: `${userId}|${sessionId}`, email: e2e.stack.demo.email });
   const { testId } = await demo.mutation(api.tests.create, {
     configuration: {
       name,

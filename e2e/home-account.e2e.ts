@@ -116,7 +116,8 @@ describe('account and billing', () => {
     await usage.getByTestId('key-test-result').filter({ hasText: /Your key works: it can see \d+ models\./ }).waitFor();
 
     const userId = await e2e.stack.backend.t.run(async (ctx) => (await ctx.db.query('users').withIndex('email', (q) => q.eq('email', email)).unique())!._id);
-    const asUser = e2e.stack.backend.t.withIdentity({ subject: `${userId}|e2e`, email });
+    const sessionId = await e2e.stack.backend.t.run((ctx) => ctx.db.insert('authSessions', { userId, expirationTime: Date.now() + 3_600_000 }));
+    const asUser = e2e.stack.backend.t.withIdentity({ subject: `${userId}|${sessionId}`, email });
     expect(await asUser.query(api.tests.paymentMode, {})).toEqual({ mode: 'ownKey' });
 
     await usage.getByRole('button', { name: 'Remove' }).click();

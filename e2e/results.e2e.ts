@@ -25,7 +25,9 @@ async function demoIdentity() {
       .unique();
     return user!._id;
   });
-  return e2e.stack.backend.t.withIdentity({ subject: `${userId}|e2e`, email: e2e.stack.demo.email });
+  // A real auth session: the backend refuses a token whose session does not exist.
+  const sessionId = await run((ctx) => ctx.db.insert('authSessions', { userId, expirationTime: Date.now() + 3_600_000 }));
+  return e2e.stack.backend.t.withIdentity({ subject: `${userId}|${sessionId}`, email: e2e.stack.demo.email });
 }
 
 /** A new test of the demo user, queued but not yet started (the next dispatch starts it). */
