@@ -1,5 +1,8 @@
+import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
+import { MAX_STORED_BYTES, storedBytes } from "./lib/limits";
+import type { TemplateData } from "./validators";
 import { createUser, newTest, sampleTemplateData } from "./test.helpers";
 
 const base = { name: "Launch copy", description: "Taglines for launches", category: "marketing" as const, isPublic: false, tags: [] as string[] };
@@ -60,5 +63,116 @@ describe("templates", () => {
     expect((await bob.as.query(api.templates.listOwn, {})).map((row) => [row._id, row.isPublic, row.isOwn])).toEqual([[copy, false, true]]);
     await ada.as.mutation(api.templates.remove, { templateId: quiet });
     expect((await t.query(api.templates.listPublic, {})).map((row) => row.name)).toEqual(["Popular"]);
+  });
+
+  describe("limits on the template data (issue 11)", () => {
+    async function refusal(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
+      try {
+        await promise;
+      } catch (error) {
+        if (error instanceof ConvexError) return error.data as { code?: string; message?: string; field?: string };
+        throw error;
+      }
+      throw new Error("expected the call to be refused");
+    }
+    const persona = { name: "Pirate", description: "Talks like a pirate", systemPrompt: "Arr." };
+    const topic = { title: "Coffee", description: "A coffee shop", prompt: "Sell coffee." };
+    const cases: [string, Partial<TemplateData>, string, RegExp][] = [
+      ["a huge prompt", { userPrompt: "x".repeat(10_001) }, "templateData.userPrompt", /^The prompt must be at most 10,000 characters\.$/],
+      [
+        "a huge ranking prompt",
+        { evaluationConfig: { ...sampleTemplateData.evaluationConfig, rankingPrompt: "x".repeat(5_001) } },
+        "templateData.evaluationConfig.rankingPrompt",
+        /at most 5,000 characters/,
+      ],
+      ["11 personas", { personas: Array.from({ length: 11 }, () => persona) }, "templateData.personas", /^Personas: at most 10 allowed \(got 11\)\.$/],
+      ["11 topics", { topics: Array.from({ length: 11 }, () => topic) }, "templateData.topics", /at most 10 allowed/],
+      [
+        "a persona's system prompt over 10,000",
+        { personas: [{ ...persona, systemPrompt: "x".repeat(10_001) }] },
+        "templateData.personas.0.systemPrompt",
+        /^Persona 1: System prompt must be 10,000 characters or fewer\.$/,
+      ],
+      [
+        "11 suggested generators",
+        { suggestedModels: { generators: Array.from({ length: 11 }, (_, i) => `p/m${i}`), evaluators: [] } },
+        "templateData.suggestedModels.generators",
+        /Suggested generator models: at most 10/,
+      ],
+      [
+        "a model id of 201 characters",
+        { suggestedModels: { generators: ["p/" + "m".repeat(199)], evaluators: [] } },
+        "templateData.suggestedModels.generators.0",
+        /^A model id must be at most 200 characters\.$/,
+      ],
+      [
+        "a model listed twice",
+        { suggestedModels: { generators: [], evaluators: ["p/m", "p/m"] } },
+        "templateData.suggestedModels.evaluators",
+        /only be listed once/,
+      ],
+    ];
+    for (const [what, over, field, message] of cases) {
+      test(`${what} is refused with the field named, and nothing is stored`, async () => {
+        const t = newTest();
+        const ada = await createUser(t, "ada@example.com");
+        const refused = await refusal(ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, ...over } }));
+        expect(refused).toMatchObject({ code: "INVALID_INPUT", field });
+        expect(refused.message).toMatch(message);
+        expect(await t.run((ctx) => ctx.db.query("templates").collect())).toEqual([]);
+      });
+    }
+
+    test("responses per topic is a whole number from 1 to 10: NaN, ±Infinity, -1, 1e9 and 2.5 are refused", async () => {
+      const t = newTest();
+      const ada = await createUser(t, "ada@example.com");
+      for (const responsesPerTopic of [Number.NaN, Infinity, -Infinity, -1, 0, 1e9, 2.5, 11]) {
+        const refused = await refusal(
+          ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, responsesPerTopic } }),
+        );
+        expect([responsesPerTopic, refused]).toEqual([
+          responsesPerTopic,
+          { code: "INVALID_INPUT", field: "templateData.responsesPerTopic", message: "Responses per topic must be a whole number from 1 to 10." },
+        ]);
+      }
+      expect(await t.run((ctx) => ctx.db.query("templates").collect())).toEqual([]);
+      await ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, responsesPerTopic: 10 } });
+      expect((await ada.as.query(api.templates.listOwn, {}))[0]?.templateData.responsesPerTopic).toBe(10);
+    });
+
+    test("the largest template the fields allow fits; one over 256 KB in total is refused by size", async () => {
+      const t = newTest();
+      const ada = await createUser(t, "ada@example.com");
+      const full = {
+        ...sampleTemplateData,
+        userPrompt: "u".repeat(10_000),
+        personas: Array.from({ length: 10 }, () => ({ name: "n".repeat(100), description: "d".repeat(500), systemPrompt: "s".repeat(10_000) })),
+        topics: Array.from({ length: 10 }, () => ({ title: "t".repeat(100), description: "d".repeat(500), prompt: "p".repeat(10_000) })),
+      };
+      await ada.as.mutation(api.templates.create, { ...base, templateData: full });
+      // The same number of characters as three-byte text (e.g. CJK) is over 600 KB.
+      const wide = { ...full, personas: full.personas.map((p) => ({ ...p, systemPrompt: "語".repeat(10_000) })) };
+      expect(storedBytes(wide)).toBeGreaterThan(MAX_STORED_BYTES);
+      const refused = await refusal(ada.as.mutation(api.templates.create, { ...base, templateData: wide }));
+      expect(refused).toMatchObject({ code: "INVALID_INPUT", field: "templateData" });
+      expect(refused.message).toMatch(/^A template must be at most 256 KB in total \(this one is \d+ KB\)/);
+      expect(await t.run((ctx) => ctx.db.query("templates").collect())).toHaveLength(1);
+    });
+
+    test("an anonymous caller is never sent more than 4 MB of public templates", async () => {
+      const t = newTest();
+      const ada = await createUser(t, "ada@example.com");
+      const big = {
+        ...sampleTemplateData,
+        personas: Array.from({ length: 10 }, () => ({ name: "n", description: "d", systemPrompt: "s".repeat(10_000) })),
+        topics: Array.from({ length: 10 }, () => ({ title: "t", description: "d", prompt: "p".repeat(10_000) })),
+      };
+      for (let i = 0; i < 24; i++) await ada.as.mutation(api.templates.create, { ...base, isPublic: true, templateData: big });
+      const library = await t.query(api.templates.listPublic, {});
+      const bytes = storedBytes(library);
+      expect(bytes).toBeLessThanOrEqual(4 * 1024 * 1024);
+      expect(library.length).toBeGreaterThan(15);
+      expect(library.length).toBeLessThan(24);
+    });
   });
 });

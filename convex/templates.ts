@@ -2,13 +2,14 @@ import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { currentUser, fail, publicQuery, userMutation, userQuery } from "./functions";
-import { TEMPLATE_LIMITS, normalizeTag, validatePersona, validateTemplateInput, validateTopic } from "./lib/templates";
+import { COLLECTION_LIMITS, storedBytes, templateDataLimitProblems } from "./lib/limits";
+import { normalizeTag, templateInputProblem, validatePersona, validateTopic } from "./lib/templates";
 import { rejectProblems } from "./model/validation";
 import { templateCategory, templateData } from "./validators";
 
-/** Lists are bounded: a user's own templates and one page of the public library. */
-export const MAX_OWN_TEMPLATES = 200;
-export const PUBLIC_LIBRARY_SIZE = 200;
+/** Lists are bounded: a user's own templates and one page of the public library (lib/limits). */
+export const MAX_OWN_TEMPLATES = COLLECTION_LIMITS.maxOwnTemplates;
+export const PUBLIC_LIBRARY_SIZE = COLLECTION_LIMITS.publicLibrarySize;
 
 const templateView = v.object({
   _id: v.id("templates"),
@@ -35,6 +36,14 @@ async function ownTemplate(ctx: QueryCtx, userId: Id<"users">, templateId: Id<"t
   return template;
 }
 
+async function requireTemplateSlot(ctx: QueryCtx, userId: Id<"users">): Promise<void> {
+  const own = await ctx.db
+    .query("templates")
+    .withIndex("by_user", (q) => q.eq("userId", userId))
+    .take(MAX_OWN_TEMPLATES);
+  if (own.length >= MAX_OWN_TEMPLATES) fail("INVALID_INPUT", `You can save up to ${MAX_OWN_TEMPLATES} templates.`);
+}
+
 export const listOwn = userQuery({
   args: {},
   returns: v.array(templateView),
@@ -48,7 +57,11 @@ export const listOwn = userQuery({
   },
 });
 
-/** Public templates for everyone, most used first (spec part 1 §6). */
+/**
+ * Public templates for everyone, most used first (spec part 1 §6). A template is at most 256 KiB
+ * (lib/limits), and the page stops before its answer passes 4 MiB, so an anonymous caller can
+ * never be sent more than that.
+ */
 export const listPublic = publicQuery({
   args: {},
   returns: v.array(templateView),
@@ -59,7 +72,14 @@ export const listPublic = publicQuery({
       .withIndex("by_public_usage", (q) => q.eq("isPublic", true))
       .order("desc")
       .take(PUBLIC_LIBRARY_SIZE);
-    return rows.map((row) => view(row, viewer?._id ?? null));
+    const page = [];
+    let bytes = 0;
+    for (const row of rows) {
+      bytes += storedBytes(row);
+      if (bytes > COLLECTION_LIMITS.publicLibraryBytes) break;
+      page.push(view(row, viewer?._id ?? null));
+    }
+    return page;
   },
 });
 
@@ -87,26 +107,29 @@ export const create = userMutation({
   returns: v.id("templates"),
   handler: async (ctx, args) => {
     const tags = args.tags.map(normalizeTag).filter(Boolean);
-    const problem = validateTemplateInput({
+    const problem = templateInputProblem({
       name: args.name,
       description: args.description,
       personas: args.templateData.personas,
       topics: args.templateData.topics,
       tags,
     });
-    if (problem) fail("INVALID_INPUT", problem);
+    if (problem) rejectProblems([problem]);
+    rejectProblems(templateDataLimitProblems(args.templateData));
     args.templateData.personas.forEach((persona, index) =>
-      rejectProblems(validatePersona(persona).map((p) => ({ ...p, message: `Persona ${index + 1}: ${p.message}` }))),
+      rejectProblems(
+        validatePersona(persona).map((p) => ({
+          field: `templateData.personas.${index}.${p.field}`,
+          message: `Persona ${index + 1}: ${p.message}`,
+        })),
+      ),
     );
     args.templateData.topics.forEach((topic, index) =>
-      rejectProblems(validateTopic(topic).map((p) => ({ ...p, message: `Topic ${index + 1}: ${p.message}` }))),
+      rejectProblems(
+        validateTopic(topic).map((p) => ({ field: `templateData.topics.${index}.${p.field}`, message: `Topic ${index + 1}: ${p.message}` })),
+      ),
     );
-    const own = await ctx.db
-      .query("templates")
-      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
-      .take(MAX_OWN_TEMPLATES);
-    if (own.length >= MAX_OWN_TEMPLATES) fail("INVALID_INPUT", `You can save up to ${MAX_OWN_TEMPLATES} templates.`);
-    if (tags.length > TEMPLATE_LIMITS.maxTags) fail("INVALID_INPUT", "Too many tags.");
+    await requireTemplateSlot(ctx, ctx.user._id);
     return await ctx.db.insert("templates", {
       userId: ctx.user._id,
       name: args.name.trim(),
@@ -160,6 +183,7 @@ export const saveCopy = userMutation({
   handler: async (ctx, { templateId }) => {
     const template = await ctx.db.get("templates", templateId);
     if (!template || (!template.isPublic && template.userId !== ctx.user._id)) fail("NOT_FOUND", "Template not found.");
+    await requireTemplateSlot(ctx, ctx.user._id);
     return await ctx.db.insert("templates", {
       userId: ctx.user._id,
       name: template.name,

@@ -1,5 +1,6 @@
 // Cost estimate, price and run limits of a test (spec part 1 §5, §9). The server recomputes the
 // quote with these functions from the cached catalog; the setup page uses them for its preview.
+import { configurationLimitProblems, TEST_LIMITS } from "./limits";
 import { validatePersona, validateTopic } from "./templates";
 import {
   modelIdOf,
@@ -155,22 +156,8 @@ export function modelPriceCents(
   return markedUpCents(Math.max(0, withModel - without));
 }
 
-/** Bounds the server enforces on a test before quoting it. */
-export const LIMITS = {
-  maxGeneratorModels: 10,
-  maxEvaluatorModels: 5,
-  maxPersonas: 10,
-  maxTopics: 10,
-  minResponsesPerTopic: 1,
-  maxResponsesPerTopic: 10,
-  /** Generation plus evaluation calls to the gateway for one test. */
-  maxCallsPerTest: 2000,
-  /** A judge ranks all answers of a persona × topic pair in one reply; beyond this it gets unreliable. */
-  maxAnswersPerRanking: 40,
-  maxTestNameLength: 200,
-  maxUserPromptLength: 10_000,
-  maxRankingPromptLength: 5_000,
-} as const;
+/** Bounds the server enforces on a test before quoting it (kept with every other limit in ./limits). */
+export const LIMITS = TEST_LIMITS;
 
 /** Calls a test makes; see CallCounts. */
 export function countCalls(
@@ -277,6 +264,8 @@ export function validateTestConfig(config: TestConfig): Problem[] {
         `${LIMITS.maxAnswersPerRanking}. Use fewer models or responses per topic, or the rating scale.`,
     });
   }
+
+  problems.push(...configurationLimitProblems(config));
 
   const calls = countCalls(config);
   if (calls.total > LIMITS.maxCallsPerTest) {

@@ -1,24 +1,9 @@
 // Validation of templates, personas and topics (spec part 1 §5), shared by forms and mutations.
+import { PERSONA_LIMITS, TEMPLATE_LIMITS, TOPIC_LIMITS } from "./limits";
 import type { PersonaInput, Problem, TopicInput } from "./types";
 
-export const TEMPLATE_LIMITS = {
-  maxNameLength: 100,
-  maxDescriptionLength: 500,
-  maxTags: 5,
-  maxTagLength: 20,
-} as const;
-
-export const PERSONA_LIMITS = {
-  maxNameLength: 100,
-  maxDescriptionLength: 500,
-  maxSystemPromptLength: 10_000,
-} as const;
-
-export const TOPIC_LIMITS = {
-  maxTitleLength: 100,
-  maxDescriptionLength: 500,
-  maxPromptLength: 10_000,
-} as const;
+// The limits live with every other stored-field limit in ./limits; re-exported for the forms.
+export { PERSONA_LIMITS, TEMPLATE_LIMITS, TOPIC_LIMITS } from "./limits";
 
 export const TEMPLATE_CATEGORIES = ["marketing", "technical", "customer-service", "content", "general"] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
@@ -69,23 +54,32 @@ export interface TemplateInput {
 }
 
 /**
- * The first problem with a Save-as-Template form, or null when it can be saved.
- * Checked in the order the spec lists them; lengths count the trimmed text.
+ * The first problem with a Save-as-Template form, with the field it is about, or null when it
+ * can be saved. Checked in the order the spec lists them; lengths count the trimmed text.
  */
-export function validateTemplateInput(input: TemplateInput): string | null {
+export function templateInputProblem(input: TemplateInput): Problem | null {
   const name = input.name.trim();
   const description = input.description.trim();
-  if (!name || !description) return TEMPLATE_MESSAGES.nameAndDescriptionRequired;
-  if (input.personas.length === 0 || input.topics.length === 0) return TEMPLATE_MESSAGES.personaAndTopicRequired;
-  if (name.length > TEMPLATE_LIMITS.maxNameLength) return TEMPLATE_MESSAGES.nameTooLong;
-  if (description.length > TEMPLATE_LIMITS.maxDescriptionLength) return TEMPLATE_MESSAGES.descriptionTooLong;
+  if (!name || !description) return { field: name ? "description" : "name", message: TEMPLATE_MESSAGES.nameAndDescriptionRequired };
+  if (input.personas.length === 0 || input.topics.length === 0) {
+    return { field: input.personas.length === 0 ? "personas" : "topics", message: TEMPLATE_MESSAGES.personaAndTopicRequired };
+  }
+  if (name.length > TEMPLATE_LIMITS.maxNameLength) return { field: "name", message: TEMPLATE_MESSAGES.nameTooLong };
+  if (description.length > TEMPLATE_LIMITS.maxDescriptionLength) {
+    return { field: "description", message: TEMPLATE_MESSAGES.descriptionTooLong };
+  }
   if (input.tags) {
     const tags = input.tags.map(normalizeTag);
-    if (tags.length > TEMPLATE_LIMITS.maxTags) return TEMPLATE_MESSAGES.tooManyTags;
-    if (tags.some((tag) => tag.length > TEMPLATE_LIMITS.maxTagLength)) return TEMPLATE_MESSAGES.tagTooLong;
-    if (new Set(tags).size !== tags.length) return TEMPLATE_MESSAGES.duplicateTag;
+    if (tags.length > TEMPLATE_LIMITS.maxTags) return { field: "tags", message: TEMPLATE_MESSAGES.tooManyTags };
+    if (tags.some((tag) => tag.length > TEMPLATE_LIMITS.maxTagLength)) return { field: "tags", message: TEMPLATE_MESSAGES.tagTooLong };
+    if (new Set(tags).size !== tags.length) return { field: "tags", message: TEMPLATE_MESSAGES.duplicateTag };
   }
   return null;
+}
+
+/** The message of templateInputProblem, for the form. */
+export function validateTemplateInput(input: TemplateInput): string | null {
+  return templateInputProblem(input)?.message ?? null;
 }
 
 export function normalizeTag(tag: string): string {

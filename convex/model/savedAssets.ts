@@ -2,10 +2,11 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
+import { COLLECTION_LIMITS } from "../lib/limits";
 import { savedAssetCount, setSavedAssetCount, type SavedAsset } from "./userStats";
 
-/** A user's saved personas or topics are capped, so every list stays bounded. */
-export const MAX_SAVED_ASSETS = 500;
+/** A user's saved personas or topics are capped, so every list stays bounded (lib/limits). */
+export const MAX_SAVED_ASSETS = COLLECTION_LIMITS.maxSavedAssets;
 
 const LABELS: Record<SavedAsset, { one: string; many: string }> = {
   personas: { one: "Persona", many: "personas" },
