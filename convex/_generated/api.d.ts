@@ -28,6 +28,7 @@ import type * as lib_builtins from "../lib/builtins.js";
 import type * as lib_contact from "../lib/contact.js";
 import type * as lib_format from "../lib/format.js";
 import type * as lib_jobAnalysis from "../lib/jobAnalysis.js";
+import type * as lib_limits from "../lib/limits.js";
 import type * as lib_pricing from "../lib/pricing.js";
 import type * as lib_progress from "../lib/progress.js";
 import type * as lib_prompts from "../lib/prompts.js";
@@ -89,6 +90,7 @@ declare const fullApi: ApiFromModules<{
   "lib/contact": typeof lib_contact;
   "lib/format": typeof lib_format;
   "lib/jobAnalysis": typeof lib_jobAnalysis;
+  "lib/limits": typeof lib_limits;
   "lib/pricing": typeof lib_pricing;
   "lib/progress": typeof lib_progress;
   "lib/prompts": typeof lib_prompts;
