@@ -189,8 +189,18 @@ describe('public pages', () => {
     const entries = await page.evaluate(() =>
       Array.from(document.querySelectorAll('script[type="module"][src]')).map((script) => new URL((script as HTMLScriptElement).src).pathname),
     );
-    expect(entries).toContain('/src/landing-main.tsx');
+    expect(entries).toContain('/src/landing-main.ts');
     expect(entries).not.toContain('/src/main.tsx');
+    // The page arrives as HTML: React is not loaded, yet the theme switch works.
+    const loadedReact = await page.evaluate(() =>
+      performance.getEntriesByType('resource').some((entry) => /node_modules\/(\.vite\/deps\/)?react-dom/.test(entry.name)),
+    );
+    expect(loadedReact).toBe(false);
+    const toggle = page.getByRole('button', { name: /^Switch to (dark|light) theme$/ });
+    const before = await toggle.getAttribute('aria-label');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-label')).not.toBe(before);
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(before === 'Switch to dark theme');
     await page.getByRole('link', { name: 'Sign In' }).first().click();
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();

@@ -4,6 +4,7 @@ import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingThemeToggle } from "@/features/marketing/marketing-theme-toggle";
 import { useSession } from "@/lib/session";
 import { MarketingLink } from "@/components/marketing-link";
+import { SESSION_VIEW_ATTRIBUTE, SIGNED_IN_HREF_ATTRIBUTE, useStaticMarkup } from "@/features/marketing/static-markup";
 
 // Literal paths rather than lib/paths: the landing page's chunk must not share modules with the
 // signed-in screens (vite.config.ts).
@@ -19,10 +20,22 @@ export const MARKETING_LINKS = [
  */
 export function MarketingHeader() {
   const { isAuthenticated, isLoading } = useSession();
+  const staticMarkup = useStaticMarkup();
+  const signedInLinks = <MarketingLink to="/dashboard" className={buttonVariants()}>Dashboard</MarketingLink>;
+  const signedOutLinks = (
+    <>
+      <MarketingLink to="/login" className={buttonVariants({ variant: "ghost" })}>Sign In</MarketingLink>
+      <MarketingLink to="/signup" className={buttonVariants()}>Sign Up</MarketingLink>
+    </>
+  );
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4">
-        <MarketingLink to={isAuthenticated ? "/dashboard" : "/"} aria-label="ModelJury home">
+        <MarketingLink
+          to={isAuthenticated ? "/dashboard" : "/"}
+          aria-label="ModelJury home"
+          {...(staticMarkup ? { [SIGNED_IN_HREF_ATTRIBUTE]: "/dashboard" } : {})}
+        >
           <Logo />
         </MarketingLink>
         <nav aria-label="Site" className="hidden items-center gap-5 text-sm text-muted-foreground sm:flex">
@@ -34,13 +47,19 @@ export function MarketingHeader() {
         </nav>
         <div className="ml-auto flex items-center gap-1">
           <MarketingThemeToggle />
-          {isLoading ? null : isAuthenticated ? (
-            <MarketingLink to="/dashboard" className={buttonVariants()}>Dashboard</MarketingLink>
-          ) : (
+          {staticMarkup ? (
             <>
-              <MarketingLink to="/login" className={buttonVariants({ variant: "ghost" })}>Sign In</MarketingLink>
-              <MarketingLink to="/signup" className={buttonVariants()}>Sign Up</MarketingLink>
+              <span {...{ [SESSION_VIEW_ATTRIBUTE]: "signed-in" }} className="contents" hidden>
+                {signedInLinks}
+              </span>
+              <span {...{ [SESSION_VIEW_ATTRIBUTE]: "signed-out" }} className="contents">
+                {signedOutLinks}
+              </span>
             </>
+          ) : isLoading ? null : isAuthenticated ? (
+            signedInLinks
+          ) : (
+            signedOutLinks
           )}
         </div>
       </div>
