@@ -74,6 +74,7 @@ const ACCESS: Record<string, Access> = {
   "tests:monitor": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "payments:createCheckout": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "payments:verify": { who: "user", args: () => ({ sessionId: "cs_test_unknown" }) },
+  "payments:testRefund": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "tests:remove": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "results:get": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "results:responses": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 20, cursor: null } }) },

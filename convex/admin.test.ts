@@ -6,7 +6,7 @@ import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { forceRestartJob } from "./model/admin";
 import { readCounter } from "./model/counters";
-import { settlePayment } from "./model/payments";
+import { recordPurchase } from "./model/payments";
 import { claimNext, recordOutcome, type Outcome } from "./model/pipeline";
 import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
 
@@ -374,7 +374,7 @@ describe("overview", () => {
         currency: "usd",
         status: "pending",
       });
-      await settlePayment(ctx, (await ctx.db.get("payments", paymentId))!, 1234);
+      await recordPurchase(ctx, (await ctx.db.get("payments", paymentId))!, 1234);
     });
 
     const stats = await admin.as.query(api.admin.stats, {});

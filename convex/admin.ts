@@ -15,7 +15,7 @@ import {
 } from "./lib/jobAnalysis";
 import * as adminModel from "./model/admin";
 import { readCounter } from "./model/counters";
-import { jobStatus, testStatus } from "./validators";
+import { alertKind, jobStatus, testStatus } from "./validators";
 
 // ---------------------------------------------------------------- overview
 
@@ -344,8 +344,8 @@ export const listAlerts = adminQuery({
     v.object({
       _id: v.id("alerts"),
       _creationTime: v.number(),
-      kind: v.literal("stuck_job"),
-      jobId: v.id("jobs"),
+      kind: alertKind,
+      jobId: v.optional(v.id("jobs")),
       message: v.string(),
       jobStatus: v.union(jobStatus, v.null()),
     }),
@@ -358,7 +358,7 @@ export const listAlerts = adminQuery({
       .take(ALERTS_LIMIT);
     const rows = [];
     for (const alert of alerts) {
-      const job = await ctx.db.get("jobs", alert.jobId);
+      const job = alert.jobId ? await ctx.db.get("jobs", alert.jobId) : null;
       rows.push({
         _id: alert._id,
         _creationTime: alert._creationTime,

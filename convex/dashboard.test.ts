@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startGateway } from "../dev/gateway/server";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { settlePayment } from "./model/payments";
+import { recordPurchase } from "./model/payments";
 import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
@@ -97,7 +97,7 @@ describe("dashboard home", () => {
         currency: "usd",
         status: "pending",
       });
-      await settlePayment(ctx, (await ctx.db.get("payments", paymentId))!, 400);
+      await recordPurchase(ctx, (await ctx.db.get("payments", paymentId))!, 400);
     });
 
     for (let index = 0; index < 7; index++) {

@@ -3,7 +3,7 @@ import { internal } from "./_generated/api";
 import { httpAction } from "./_generated/server";
 import { auth } from "./auth";
 import { env } from "./env";
-import { stripeClient } from "./model/payments";
+import { receivedOf, stripeClient } from "./model/payments";
 
 const http = httpRouter();
 auth.addHttpRoutes(http);
@@ -25,9 +25,7 @@ http.route({
     }
     if (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded") {
       const session = event.data.object;
-      if (session.payment_status === "paid") {
-        await ctx.runMutation(internal.payments.markPaid, { sessionId: session.id, amountCents: session.amount_total ?? 0 });
-      }
+      if (session.payment_status === "paid") await ctx.runMutation(internal.payments.markPaid, receivedOf(session));
     }
     return new Response(null, { status: 200 });
   }),

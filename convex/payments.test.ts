@@ -46,12 +46,12 @@ function webhook(t: TestConvex, payload: string, signature: string) {
   return t.fetch("/stripe/webhook", { method: "POST", body: payload, headers: { "Stripe-Signature": signature, "Content-Type": "application/json" } });
 }
 
-function completedEvent(sessionId: string, amount: number) {
+function completedEvent(sessionId: string, amount: number, currency = "usd") {
   return JSON.stringify({
     id: `evt_${sessionId}`,
     object: "event",
     type: "checkout.session.completed",
-    data: { object: { id: sessionId, object: "checkout.session", payment_status: "paid", amount_total: amount } },
+    data: { object: { id: sessionId, object: "checkout.session", payment_status: "paid", amount_total: amount, currency } },
   });
 }
 

@@ -1,31 +1,66 @@
 import { v } from "convex/values";
+import type Stripe from "stripe";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { fail, internalMutation, internalQuery, userAction } from "./functions";
+import type { ActionCtx } from "./_generated/server";
+import { fail, internalAction, internalMutation, internalQuery, userAction, userQuery } from "./functions";
 import { env } from "./env";
-import { settlePayment, stripeClient } from "./model/payments";
+import {
+  endOpenCheckouts,
+  paymentsEnabled,
+  QUOTE_CURRENCY,
+  receivedOf,
+  recordRefund as recordRefundOf,
+  REFUND_REASONS,
+  requestTestRefund,
+  settlePayment,
+  stripeClient,
+} from "./model/payments";
+import { ownTest } from "./tests";
+import { paymentStatus } from "./validators";
 
-/** Opens a Stripe Checkout Session for the test's quoted price and records the payment. */
+/** A refund Stripe could not make is tried again after these waits, then reported to admins. */
+const REFUND_RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
+
+const openCheckout = v.object({ sessionId: v.string(), amountCents: v.number(), currency: v.string(), url: v.optional(v.string()) });
+
+type PayableTest = {
+  name: string;
+  priceCents: number;
+  email?: string;
+  awaitingPayment: boolean;
+  open: { sessionId: string; amountCents: number; currency: string; url?: string }[];
+};
+
+const CHECKOUT_FAILED = "Failed to create payment session. Please try again later.";
+
+/**
+ * Opens the test's Stripe Checkout Session for its quoted price, or hands back the one already
+ * open for the same test and amount (a second tab, a retry), so one test has one session to pay.
+ * Sessions of another amount are expired.
+ */
 export const createCheckout = userAction({
   args: { testId: v.id("tests") },
   returns: v.object({ url: v.string(), sessionId: v.string() }),
   handler: async (ctx, { testId }): Promise<{ url: string; sessionId: string }> => {
-    const test: { name: string; priceCents: number; email?: string; awaitingPayment: boolean } | null = await ctx.runQuery(
-      internal.payments.payableTest,
-      { testId, userId: ctx.userId },
-    );
+    const test: PayableTest | null = await ctx.runQuery(internal.payments.payableTest, { testId, userId: ctx.userId });
     if (!test) fail("NOT_FOUND", "Test not found.");
     if (!test.awaitingPayment) fail("CONFLICT", "This test does not need a payment.");
+    const stripe = stripeClient();
+    for (const open of test.open) {
+      const reusable = await reuseOrEnd(ctx, stripe, open, test.priceCents);
+      if (reusable) return reusable;
+    }
     const site = env.siteUrl().replace(/\/+$/, "");
     let session;
     try {
-      session = await stripeClient().checkout.sessions.create({
+      session = await stripe.checkout.sessions.create({
         mode: "payment",
         line_items: [
           {
             quantity: 1,
             price_data: {
-              currency: "usd",
+              currency: QUOTE_CURRENCY,
               unit_amount: test.priceCents,
               product_data: { name: `ModelJury test: ${test.name}` },
             },
@@ -39,24 +74,80 @@ export const createCheckout = userAction({
       });
     } catch (error) {
       console.error("Stripe checkout failed", error);
-      fail("UNAVAILABLE", "Failed to create payment session. Please try again later.");
+      fail("UNAVAILABLE", CHECKOUT_FAILED);
     }
-    if (!session.url) fail("UNAVAILABLE", "Failed to create payment session. Please try again later.");
-    await ctx.runMutation(internal.payments.recordCheckout, {
+    if (!session.url) fail("UNAVAILABLE", CHECKOUT_FAILED);
+    const kept: { sessionId: string; url: string } | null = await ctx.runMutation(internal.payments.recordCheckout, {
       testId,
       userId: ctx.userId,
       sessionId: session.id,
       amountCents: test.priceCents,
+      url: session.url,
     });
+    // Another tab opened one at the same moment: everyone pays that one, ours is ended.
+    if (kept && kept.sessionId !== session.id) {
+      await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: session.id });
+      await expireSession(ctx, stripe, session.id);
+      return { url: kept.url, sessionId: kept.sessionId };
+    }
     return { url: session.url, sessionId: session.id };
   },
 });
+
+/** An open session of the right amount is handed back; anything else is ended (or settled if paid). */
+async function reuseOrEnd(
+  ctx: ActionCtx,
+  stripe: Stripe,
+  open: { sessionId: string; amountCents: number; currency: string; url?: string },
+  priceCents: number,
+): Promise<{ url: string; sessionId: string } | null> {
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.retrieve(open.sessionId);
+  } catch (error) {
+    console.error("Stripe session lookup failed", error);
+    fail("UNAVAILABLE", CHECKOUT_FAILED);
+  }
+  if (session.payment_status === "paid") {
+    // Paid while its webhook is still on the way: settle it now instead of charging again.
+    await ctx.runMutation(internal.payments.markPaid, receivedOf(session));
+    fail("CONFLICT", "This test does not need a payment.");
+  }
+  const sameAmount = open.amountCents === priceCents && session.amount_total === priceCents && session.currency === QUOTE_CURRENCY;
+  if (session.status === "open" && sameAmount && session.url) return { url: session.url, sessionId: session.id };
+  await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: open.sessionId });
+  if (session.status === "open") await expireSession(ctx, stripe, session.id);
+  return null;
+}
+
+/** Expires one session; one that was paid meanwhile is settled (and so refunded if unwanted). */
+async function expireSession(ctx: ActionCtx, stripe: Stripe, sessionId: string): Promise<void> {
+  try {
+    await stripe.checkout.sessions.expire(sessionId);
+    return;
+  } catch (error) {
+    // Stripe refuses to expire a session that is no longer open; see whether it was paid.
+    try {
+      const session = await stripe.checkout.sessions.retrieve(sessionId);
+      if (session.payment_status === "paid") await ctx.runMutation(internal.payments.markPaid, receivedOf(session));
+      else if (session.status === "open") throw error;
+    } catch (lookup) {
+      console.error(`Could not expire checkout session ${sessionId}`, lookup);
+    }
+  }
+}
 
 export const payableTest = internalQuery({
   args: { testId: v.id("tests"), userId: v.id("users") },
   returns: v.union(
     v.null(),
-    v.object({ name: v.string(), priceCents: v.number(), email: v.optional(v.string()), awaitingPayment: v.boolean() }),
+    v.object({
+      name: v.string(),
+      priceCents: v.number(),
+      email: v.optional(v.string()),
+      awaitingPayment: v.boolean(),
+      open: v.array(openCheckout),
+    }),
   ),
   handler: async (ctx, { testId, userId }) => {
     const test = await ctx.db.get("tests", testId);
@@ -66,18 +157,35 @@ export const payableTest = internalQuery({
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .unique();
     const user = await ctx.db.get("users", userId);
+    const payments = await ctx.db
+      .query("payments")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .order("asc")
+      .take(20);
     return {
       name: test.name,
       priceCents: test.priceCents,
       email: user?.email,
       awaitingPayment: job?.status === "pending_payment" && test.status === "pending",
+      open: payments
+        .filter((payment) => payment.status === "pending" && payment.stripeSessionId !== undefined)
+        .map((payment) => ({
+          sessionId: payment.stripeSessionId!,
+          amountCents: payment.amountCents,
+          currency: payment.currency,
+          ...(payment.checkoutUrl ? { url: payment.checkoutUrl } : {}),
+        })),
     };
   },
 });
 
+/**
+ * Records a new session and returns the session everyone should pay: the oldest open one of
+ * the same test and amount (ours unless another tab got there first).
+ */
 export const recordCheckout = internalMutation({
-  args: { testId: v.id("tests"), userId: v.id("users"), sessionId: v.string(), amountCents: v.number() },
-  returns: v.null(),
+  args: { testId: v.id("tests"), userId: v.id("users"), sessionId: v.string(), amountCents: v.number(), url: v.optional(v.string()) },
+  returns: v.union(v.null(), v.object({ sessionId: v.string(), url: v.string() })),
   handler: async (ctx, args) => {
     const test = await ctx.db.get("tests", args.testId);
     await ctx.db.insert("payments", {
@@ -86,25 +194,80 @@ export const recordCheckout = internalMutation({
       testName: test?.name ?? "Deleted test",
       stripeSessionId: args.sessionId,
       amountCents: args.amountCents,
-      currency: "usd",
+      currency: QUOTE_CURRENCY,
       status: "pending",
+      ...(args.url ? { checkoutUrl: args.url } : {}),
     });
-    return null;
+    const payments = await ctx.db
+      .query("payments")
+      .withIndex("by_test", (q) => q.eq("testId", args.testId))
+      .order("asc")
+      .take(20);
+    const first = payments.find(
+      (payment) => payment.status === "pending" && payment.amountCents === args.amountCents && payment.checkoutUrl && payment.stripeSessionId,
+    );
+    return first ? { sessionId: first.stripeSessionId!, url: first.checkoutUrl! } : null;
   },
 });
 
-/** The one place a payment becomes paid: from the webhook and from the return page. */
-export const markPaid = internalMutation({
-  args: { sessionId: v.string(), amountCents: v.number() },
-  returns: v.union(v.null(), v.id("tests")),
-  handler: async (ctx, { sessionId, amountCents }) => {
+/** A session we expired or replaced: a payment that still lands for it is refunded unless the test still waits for one. */
+export const markCheckoutEnded = internalMutation({
+  args: { sessionId: v.string() },
+  returns: v.null(),
+  handler: async (ctx, { sessionId }) => {
     const payment = await ctx.db
       .query("payments")
       .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
       .unique();
-    if (!payment) return null;
-    await settlePayment(ctx, payment, amountCents);
-    return payment.testId ?? null;
+    if (payment && payment.status === "pending") await ctx.db.patch("payments", payment._id, { status: "cancelled", checkoutUrl: undefined });
+    return null;
+  },
+});
+
+/**
+ * The one place a payment arrives: from the webhook, the return page and expiry races. A session
+ * we have no row for (the action died between creating and recording it) is recorded from its
+ * metadata, so its money is settled or returned too.
+ */
+export const markPaid = internalMutation({
+  args: {
+    sessionId: v.string(),
+    amountCents: v.number(),
+    currency: v.string(),
+    paymentIntentId: v.optional(v.string()),
+    testId: v.optional(v.string()),
+    userId: v.optional(v.string()),
+    testName: v.optional(v.string()),
+  },
+  returns: v.object({ testId: v.union(v.null(), v.id("tests")), status: v.union(v.null(), paymentStatus) }),
+  handler: async (ctx, args) => {
+    let payment = await ctx.db
+      .query("payments")
+      .withIndex("by_session", (q) => q.eq("stripeSessionId", args.sessionId))
+      .unique();
+    if (!payment) {
+      const userId = args.userId ? ctx.db.normalizeId("users", args.userId) : null;
+      if (!userId || !(await ctx.db.get("users", userId))) return { testId: null, status: null };
+      const testId = args.testId ? ctx.db.normalizeId("tests", args.testId) : null;
+      const test = testId ? await ctx.db.get("tests", testId) : null;
+      const paymentId = await ctx.db.insert("payments", {
+        userId,
+        ...(test && test.userId === userId ? { testId: test._id } : {}),
+        testName: test?.name ?? args.testName ?? "Deleted test",
+        stripeSessionId: args.sessionId,
+        amountCents: test?.priceCents ?? args.amountCents,
+        currency: QUOTE_CURRENCY,
+        status: "pending",
+      });
+      payment = (await ctx.db.get("payments", paymentId))!;
+    }
+    await settlePayment(ctx, payment, {
+      amountCents: args.amountCents,
+      currency: args.currency,
+      ...(args.paymentIntentId ? { paymentIntentId: args.paymentIntentId } : {}),
+    });
+    const settled = await ctx.db.get("payments", payment._id);
+    return { testId: settled?.testId ?? null, status: settled?.status ?? null };
   },
 });
 
@@ -121,8 +284,8 @@ export const verify = userAction({
     try {
       const session = await stripeClient().checkout.sessions.retrieve(sessionId);
       if (session.payment_status !== "paid") return { verified: false, testId: owner.testId };
-      await ctx.runMutation(internal.payments.markPaid, { sessionId, amountCents: session.amount_total ?? owner.amountCents });
-      return { verified: true, testId: owner.testId };
+      const settled: { status: string | null } = await ctx.runMutation(internal.payments.markPaid, receivedOf(session));
+      return { verified: settled.status === "paid" || settled.status === "completed", testId: owner.testId };
     } catch (error) {
       console.error("verify-payment failed", error);
       return { verified: false, testId: owner.testId };
@@ -139,5 +302,182 @@ export const sessionOwner = internalQuery({
       .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
       .unique();
     return payment ? { userId: payment.userId, testId: payment.testId ?? null, amountCents: payment.amountCents } : null;
+  },
+});
+
+// ---------------------------------------------------------------- ending checkouts
+
+/** CONTRACT: expires every open Stripe session of the test (no-op in free mode). */
+export const expireTestCheckouts = internalAction({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    if (!paymentsEnabled()) return null;
+    const sessionIds: string[] = await ctx.runMutation(internal.payments.endTestCheckouts, { testId });
+    const stripe = stripeClient();
+    for (const sessionId of sessionIds) await expireSession(ctx, stripe, sessionId);
+    return null;
+  },
+});
+
+/** Marks the test's open checkouts ended and returns their sessions (expired by the caller). */
+export const endTestCheckouts = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.array(v.string()),
+  handler: async (ctx, { testId }) => await endOpenCheckouts(ctx, testId, { expireLater: false }),
+});
+
+/** Expires sessions already marked ended in a mutation (model/payments.ts endOpenCheckouts). */
+export const expireSessions = internalAction({
+  args: { sessionIds: v.array(v.string()) },
+  returns: v.null(),
+  handler: async (ctx, { sessionIds }) => {
+    if (!paymentsEnabled()) return null;
+    const stripe = stripeClient();
+    for (const sessionId of sessionIds) await expireSession(ctx, stripe, sessionId);
+    return null;
+  },
+});
+
+// ---------------------------------------------------------------- refunds
+
+/** CONTRACT: refunds the paid payment of a test once (idempotent); no-op when nothing was paid. */
+export const refundTest = internalAction({
+  args: { testId: v.id("tests"), reason: v.string() },
+  returns: v.null(),
+  handler: async (ctx, { testId, reason }) => {
+    const paymentId: Id<"payments"> | null = await ctx.runMutation(internal.payments.requestRefund, { testId, reason });
+    if (paymentId) await refund(ctx, paymentId, 0);
+    return null;
+  },
+});
+
+export const requestRefund = internalMutation({
+  args: { testId: v.id("tests"), reason: v.string() },
+  returns: v.union(v.null(), v.id("payments")),
+  handler: async (ctx, { testId, reason }) => await requestTestRefund(ctx, testId, reason),
+});
+
+/** Refunds one payment through Stripe (retried, then reported) and records it once. */
+export const refundPayment = internalAction({
+  args: { paymentId: v.id("payments"), attempt: v.optional(v.number()) },
+  returns: v.null(),
+  handler: async (ctx, { paymentId, attempt }) => {
+    await refund(ctx, paymentId, attempt ?? 0);
+    return null;
+  },
+});
+
+async function refund(ctx: ActionCtx, paymentId: Id<"payments">, attempt: number): Promise<void> {
+  const payment: { status: string; sessionId?: string; paymentIntentId?: string; amountCents: number } | null =
+    await ctx.runQuery(internal.payments.refundable, { paymentId });
+  if (!payment || payment.status === "refunded") return;
+  try {
+    const stripe = stripeClient();
+    let paymentIntent = payment.paymentIntentId;
+    if (!paymentIntent && payment.sessionId) {
+      const session = await stripe.checkout.sessions.retrieve(payment.sessionId);
+      paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
+    }
+    if (!paymentIntent) throw new Error("Stripe has no payment intent for this payment.");
+    // One key per payment: retries and races get Stripe's first refund back, never a second one.
+    const made = await stripe.refunds.create(
+      {
+        payment_intent: paymentIntent,
+        reason: payment.status === "refund_pending" ? "duplicate" : "requested_by_customer",
+        metadata: { paymentId },
+      },
+      { idempotencyKey: `modeljury-refund-${paymentId}` },
+    );
+    await ctx.runMutation(internal.payments.recordRefund, { paymentId, refundId: made.id, amountCents: made.amount });
+  } catch (error) {
+    console.error(`Refund of payment ${paymentId} failed`, error);
+    const delay = REFUND_RETRY_DELAYS_MS[attempt];
+    if (delay !== undefined) {
+      await ctx.scheduler.runAfter(delay, internal.payments.refundPayment, { paymentId, attempt: attempt + 1 });
+    } else {
+      await ctx.runMutation(internal.payments.reportRefundFailure, {
+        paymentId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}
+
+export const refundable = internalQuery({
+  args: { paymentId: v.id("payments") },
+  returns: v.union(
+    v.null(),
+    v.object({ status: paymentStatus, sessionId: v.optional(v.string()), paymentIntentId: v.optional(v.string()), amountCents: v.number() }),
+  ),
+  handler: async (ctx, { paymentId }) => {
+    const payment = await ctx.db.get("payments", paymentId);
+    if (!payment) return null;
+    // Only money that arrived and is owed back: a paid test's payment asked for, or one that landed unwanted.
+    const owed = payment.status === "refund_pending" || ((payment.status === "paid" || payment.status === "completed") && payment.refundReason !== undefined);
+    if (!owed) return payment.status === "refunded" ? { status: payment.status, amountCents: payment.amountCents } : null;
+    return {
+      status: payment.status,
+      ...(payment.stripeSessionId ? { sessionId: payment.stripeSessionId } : {}),
+      ...(payment.stripePaymentIntentId ? { paymentIntentId: payment.stripePaymentIntentId } : {}),
+      amountCents: payment.amountCents,
+    };
+  },
+});
+
+export const recordRefund = internalMutation({
+  args: { paymentId: v.id("payments"), refundId: v.string(), amountCents: v.number() },
+  returns: v.null(),
+  handler: async (ctx, { paymentId, refundId, amountCents }) => {
+    const payment = await ctx.db.get("payments", paymentId);
+    if (payment) await recordRefundOf(ctx, payment, { id: refundId, amountCents });
+    return null;
+  },
+});
+
+export const reportRefundFailure = internalMutation({
+  args: { paymentId: v.id("payments"), error: v.string() },
+  returns: v.null(),
+  handler: async (ctx, { paymentId, error }) => {
+    const payment = await ctx.db.get("payments", paymentId);
+    if (!payment || payment.status === "refunded") return null;
+    const job = payment.testId
+      ? await ctx.db
+          .query("jobs")
+          .withIndex("by_test", (q) => q.eq("testId", payment.testId!))
+          .unique()
+      : null;
+    await ctx.db.insert("alerts", {
+      kind: "refund_failed",
+      ...(job ? { jobId: job._id } : {}),
+      paymentId,
+      message: `The refund of ${(payment.amountCents / 100).toFixed(2)} ${payment.currency.toUpperCase()} for "${payment.testName}" (session ${payment.stripeSessionId ?? "none"}) failed: ${error}. Refund it in Stripe.`,
+      resolved: false,
+    });
+    return null;
+  },
+});
+
+// ---------------------------------------------------------------- what the owner sees
+
+/** The money side of one test, for its results page: whether a payment was returned. */
+export const testRefund = userQuery({
+  args: { testId: v.id("tests") },
+  returns: v.object({
+    state: v.union(v.literal("none"), v.literal("pending"), v.literal("refunded")),
+    amountCents: v.number(),
+    refundedAt: v.optional(v.number()),
+  }),
+  handler: async (ctx, { testId }) => {
+    await ownTest(ctx, ctx.user._id, testId);
+    const payments = await ctx.db
+      .query("payments")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .take(20);
+    const refunded = payments.find((payment) => payment.status === "refunded" && payment.refundReason !== REFUND_REASONS.duplicate);
+    if (refunded) return { state: "refunded" as const, amountCents: refunded.amountCents, refundedAt: refunded.refundedAt };
+    const asked = payments.find((payment) => (payment.status === "paid" || payment.status === "completed") && payment.refundReason !== undefined);
+    if (asked) return { state: "pending" as const, amountCents: asked.amountCents };
+    return { state: "none" as const, amountCents: 0 };
   },
 });

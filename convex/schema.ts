@@ -2,6 +2,7 @@ import { authTables } from "@convex-dev/auth/server";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import {
+  alertKind,
   callKind,
   callStatus,
   costEstimate,
@@ -232,6 +233,17 @@ export default defineSchema({
     currency: v.string(),
     status: paymentStatus,
     completedAt: v.optional(v.number()),
+    /** Stripe's hosted page of an open session, handed to a second tab instead of a new session. */
+    checkoutUrl: v.optional(v.string()),
+    /** Set when paid; what a refund is made against. */
+    stripePaymentIntentId: v.optional(v.string()),
+    /** What Stripe says was charged, when it differs from the quote (amount_mismatch). */
+    receivedCents: v.optional(v.number()),
+    receivedCurrency: v.optional(v.string()),
+    /** Why the money goes back (shown to the owner), and the refund once Stripe made it. */
+    refundReason: v.optional(v.string()),
+    stripeRefundId: v.optional(v.string()),
+    refundedAt: v.optional(v.number()),
   })
     .index("by_user", ["userId"])
     .index("by_test", ["testId"])
@@ -276,8 +288,10 @@ export default defineSchema({
   }).index("by_user", ["userId"]),
 
   alerts: defineTable({
-    kind: v.literal("stuck_job"),
-    jobId: v.id("jobs"),
+    kind: alertKind,
+    /** The stuck job; for payment alerts the test's job when it still exists. */
+    jobId: v.optional(v.id("jobs")),
+    paymentId: v.optional(v.id("payments")),
     message: v.string(),
     resolved: v.boolean(),
   })

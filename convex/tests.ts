@@ -7,7 +7,7 @@ import { countCalls, LIMITS, quote, validateTestConfig } from "./lib/pricing";
 import { initialProgress } from "./lib/progress";
 import { priceCatalog } from "./models";
 import { insertJob, jobOfTest, setJobStatus } from "./model/jobs";
-import { paymentsEnabled } from "./model/payments";
+import { endOpenCheckouts, paymentsEnabled } from "./model/payments";
 import { EMPTY_RUN_COUNTERS } from "./model/pipeline";
 import { namesOf, responseView, responseViewValidator } from "./model/results";
 import { deleteTest } from "./model/testDeletion";
@@ -125,6 +125,7 @@ export const cancel = userMutation({
       progress: { currentPhase: "Cancelled", percentage: 0 },
     });
     await recordTestEnded(ctx, test, "cancelled");
+    await endOpenCheckouts(ctx, testId); // a payment that still lands is refunded
     const job = await jobOfTest(ctx, testId);
     if (job && job.status !== "completed" && job.status !== "failed" && job.status !== "cancelled") {
       await setJobStatus(ctx, job, "cancelled", { completedAt: now, errorMessage: "Cancelled by the user" });

@@ -24,7 +24,14 @@ export const paymentStatus = v.union(
   v.literal("completed"),
   v.literal("failed"),
   v.literal("cancelled"),
+  // Money that arrived for a test that no longer takes it (already paid, stopped, deleted): being returned.
+  v.literal("refund_pending"),
+  v.literal("refunded"),
+  // Stripe's amount or currency differed from the test's quote: nothing queued, an admin alert raised.
+  v.literal("amount_mismatch"),
 );
+
+export const alertKind = v.union(v.literal("stuck_job"), v.literal("amount_mismatch"), v.literal("refund_failed"));
 
 export const creditTransactionType = v.union(
   v.literal("purchase"),

@@ -1,11 +1,11 @@
 // Payment state shared by the Stripe webhook, the return page and free mode.
 import Stripe from "stripe";
 import { internal } from "../_generated/api";
-import type { Doc } from "../_generated/dataModel";
+import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { env } from "../env";
 import { incrementCounter } from "./counters";
-import { setJobStatus } from "./jobs";
+import { jobOfTest, setJobStatus } from "./jobs";
 
 /** Without a Stripe key the deployment runs in free mode (and the UI says so). */
 export function paymentsEnabled(): boolean {
@@ -26,14 +26,110 @@ export function stripeClient(): Stripe {
   });
 }
 
+/** What a Checkout Session (from an event or a lookup) says arrived, as markPaid takes it. */
+export function receivedOf(session: Stripe.Checkout.Session) {
+  const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
+  const metadata = session.metadata ?? {};
+  return {
+    sessionId: session.id,
+    amountCents: session.amount_total ?? 0,
+    currency: session.currency ?? "",
+    ...(paymentIntent ? { paymentIntentId: paymentIntent } : {}),
+    ...(metadata.testId ? { testId: metadata.testId } : {}),
+    ...(metadata.userId ? { userId: metadata.userId } : {}),
+    ...(metadata.testName ? { testName: metadata.testName } : {}),
+  };
+}
+
+/** The currency every quote is made in. */
+export const QUOTE_CURRENCY = "usd";
+
+/** Open checkout sessions of one test looked at; a test has one, a few after races. */
+const OPEN_CHECKOUTS_SCANNED = 20;
+
+/** What Stripe says arrived for a checkout session. */
+export interface Received {
+  amountCents: number;
+  currency: string;
+  paymentIntentId?: string;
+}
+
+export type SettleOutcome = "paid" | "refund" | "amount_mismatch" | "unchanged";
+
+/** Words shown to the owner (billing, results) for why money went back. */
+export const REFUND_REASONS = {
+  duplicate: "A second payment for a test that was already paid",
+  cancelled: "The test was stopped or deleted before it ran",
+} as const;
+
+async function testAndJob(ctx: MutationCtx, testId: Id<"tests"> | undefined) {
+  const test = testId ? await ctx.db.get("tests", testId) : null;
+  const job = test ? await jobOfTest(ctx, test._id) : null;
+  return { test, job };
+}
+
 /**
- * Marks a payment paid exactly once: the ledger gets the purchase and the test's cost, the
- * user's total grows, and the job is queued. Replays and races find it paid and change nothing.
+ * Settles what Stripe says arrived for one session, once: replays and races find it settled and
+ * change nothing. The test's first payment, of exactly its quote, queues the job and writes the
+ * ledger (purchase and test cost). A payment for a test that no longer takes one (already paid,
+ * stopped, deleted, or a checkout we ended) is refunded, never a second purchase. An amount or
+ * currency that differs from the quote queues nothing and raises an admin alert.
  */
-export async function settlePayment(ctx: MutationCtx, payment: Doc<"payments">, amountCents: number): Promise<boolean> {
-  if (payment.status === "paid" || payment.status === "completed") return false;
+export async function settlePayment(ctx: MutationCtx, payment: Doc<"payments">, received: Received): Promise<SettleOutcome> {
+  if (payment.status !== "pending" && payment.status !== "cancelled" && payment.status !== "failed") return "unchanged";
   const now = Date.now();
-  await ctx.db.patch("payments", payment._id, { status: "paid", completedAt: now, amountCents });
+  const paymentIntent = received.paymentIntentId ? { stripePaymentIntentId: received.paymentIntentId } : {};
+  const { test, job } = await testAndJob(ctx, payment.testId);
+  if (!test || !job || test.status !== "pending" || job.status !== "pending_payment") {
+    const alreadyPaid = test !== null && job !== null && job.status !== "pending_payment" && test.status !== "cancelled";
+    await ctx.db.patch("payments", payment._id, {
+      status: "refund_pending",
+      completedAt: now,
+      amountCents: received.amountCents,
+      ...paymentIntent,
+      refundReason: alreadyPaid ? REFUND_REASONS.duplicate : REFUND_REASONS.cancelled,
+    });
+    await ctx.scheduler.runAfter(0, internal.payments.refundPayment, { paymentId: payment._id });
+    return "refund";
+  }
+  if (received.amountCents !== test.priceCents || received.currency.toLowerCase() !== QUOTE_CURRENCY) {
+    await ctx.db.patch("payments", payment._id, {
+      status: "amount_mismatch",
+      completedAt: now,
+      receivedCents: received.amountCents,
+      receivedCurrency: received.currency.toLowerCase(),
+      ...paymentIntent,
+    });
+    await ctx.db.insert("alerts", {
+      kind: "amount_mismatch",
+      jobId: job._id,
+      paymentId: payment._id,
+      message:
+        `Payment ${payment.stripeSessionId ?? payment._id} for "${payment.testName}" arrived as ` +
+        `${formatMoney(received.amountCents, received.currency)}, but the test was quoted at ` +
+        `${formatMoney(test.priceCents, QUOTE_CURRENCY)}. The test was not started.`,
+      resolved: false,
+    });
+    return "amount_mismatch";
+  }
+  await recordPurchase(ctx, payment, received.amountCents, received.paymentIntentId);
+  // Any other session still open for this test (another tab, an earlier try) is ended now.
+  await endOpenCheckouts(ctx, test._id);
+  return "paid";
+}
+
+/**
+ * The bookkeeping of a payment that is the test's price: paid, the ledger's purchase and test
+ * cost, the user's total and revenue, and the test's job queued when it waited for this payment.
+ */
+export async function recordPurchase(ctx: MutationCtx, payment: Doc<"payments">, amountCents: number, paymentIntentId?: string): Promise<void> {
+  const now = Date.now();
+  await ctx.db.patch("payments", payment._id, {
+    status: "paid",
+    completedAt: now,
+    amountCents,
+    ...(paymentIntentId ? { stripePaymentIntentId: paymentIntentId } : {}),
+  });
   const description = `Test: ${payment.testName}`;
   await ctx.db.insert("creditTransactions", {
     userId: payment.userId,
@@ -54,15 +150,83 @@ export async function settlePayment(ctx: MutationCtx, payment: Doc<"payments">, 
   const user = await ctx.db.get("users", payment.userId);
   if (user) await ctx.db.patch("users", user._id, { totalSpentCents: (user.totalSpentCents ?? 0) + amountCents });
   await incrementCounter(ctx, "revenueCents", amountCents);
-  if (payment.testId) {
-    const job = await ctx.db
-      .query("jobs")
-      .withIndex("by_test", (q) => q.eq("testId", payment.testId!))
-      .unique();
-    if (job && job.status === "pending_payment") {
-      await setJobStatus(ctx, job, "queued", { paymentData: { paymentId: payment._id, stripeSessionId: payment.stripeSessionId, amountCents } });
-      await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
-    }
+  const { test, job } = await testAndJob(ctx, payment.testId);
+  if (test && job && job.status === "pending_payment") {
+    await setJobStatus(ctx, job, "queued", { paymentData: { paymentId: payment._id, stripeSessionId: payment.stripeSessionId, amountCents } });
+    await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  }
+}
+
+function formatMoney(cents: number, currency: string): string {
+  const major = (cents / 100).toFixed(2);
+  return currency.toLowerCase() === "usd" ? `$${major}` : `${major} ${currency.toUpperCase()}`;
+}
+
+/**
+ * Ends every open checkout of a test (Stop Test, Delete, a settled payment, the unpaid-draft
+ * cleanup): the rows become cancelled at once, so a payment that still lands for one is
+ * refunded, and Stripe is asked to expire the sessions. No-op in free mode (no rows).
+ */
+export async function endOpenCheckouts(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  { expireLater = true }: { expireLater?: boolean } = {},
+): Promise<string[]> {
+  const open = await ctx.db
+    .query("payments")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .order("desc")
+    .take(OPEN_CHECKOUTS_SCANNED);
+  const sessionIds: string[] = [];
+  for (const payment of open) {
+    if (payment.status !== "pending") continue;
+    await ctx.db.patch("payments", payment._id, { status: "cancelled", checkoutUrl: undefined });
+    if (payment.stripeSessionId) sessionIds.push(payment.stripeSessionId);
+  }
+  if (expireLater && sessionIds.length > 0) await ctx.scheduler.runAfter(0, internal.payments.expireSessions, { sessionIds });
+  return sessionIds;
+}
+
+/**
+ * Asks for the refund of a test's paid payment, once: the payment keeps counting as paid until
+ * Stripe has made the refund (recordRefund). Returns the payment to refund, or null.
+ */
+export async function requestTestRefund(ctx: MutationCtx, testId: Id<"tests">, reason: string): Promise<Id<"payments"> | null> {
+  const payments = await ctx.db
+    .query("payments")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(OPEN_CHECKOUTS_SCANNED);
+  const paid = payments.find((payment) => payment.status === "paid" || payment.status === "completed");
+  if (!paid) return null;
+  if (paid.refundReason === undefined) await ctx.db.patch("payments", paid._id, { refundReason: reason });
+  return paid._id;
+}
+
+/**
+ * Records a refund Stripe has made, once: the payment becomes refunded, the ledger gets a
+ * refund row (the amount returned), and a paid payment stops counting toward Total Spent.
+ */
+export async function recordRefund(
+  ctx: MutationCtx,
+  payment: Doc<"payments">,
+  refund: { id: string; amountCents: number },
+): Promise<boolean> {
+  if (payment.status === "refunded") return false;
+  const wasPaid = payment.status === "paid" || payment.status === "completed";
+  await ctx.db.patch("payments", payment._id, { status: "refunded", stripeRefundId: refund.id, refundedAt: Date.now() });
+  const reason = payment.refundReason ?? REFUND_REASONS.duplicate;
+  await ctx.db.insert("creditTransactions", {
+    userId: payment.userId,
+    testId: payment.testId,
+    paymentId: payment._id,
+    type: "refund",
+    amountCents: refund.amountCents,
+    description: `Refund for Test: ${payment.testName} (${reason})`,
+  });
+  if (wasPaid) {
+    const user = await ctx.db.get("users", payment.userId);
+    if (user) await ctx.db.patch("users", user._id, { totalSpentCents: Math.max(0, (user.totalSpentCents ?? 0) - payment.amountCents) });
+    await incrementCounter(ctx, "revenueCents", -payment.amountCents);
   }
   return true;
 }

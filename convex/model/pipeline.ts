@@ -560,6 +560,8 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
       progressData: { responses: test.responsesCount, evaluations: test.evaluationsCount, failedCalls: test.failedCalls },
     });
   }
+  // Nothing usable came back: the payment (if any; none in free mode) goes back to the owner.
+  if (failed) await ctx.scheduler.runAfter(0, internal.payments.refundTest, { testId, reason: errorMessage ?? "The test failed." });
   await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
 }
 

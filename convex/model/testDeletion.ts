@@ -7,6 +7,7 @@ import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { deleteJob, jobOfTest } from "./jobs";
+import { endOpenCheckouts } from "./payments";
 import { forgetTestStats } from "./userStats";
 
 /** Rows of one table handled per run; several tables per run stay far below the write limit. */
@@ -29,6 +30,8 @@ export async function deleteTest(ctx: MutationCtx, test: Doc<"tests">): Promise<
     await deleteJob(ctx, job);
   }
   await forgetTestStats(ctx, test);
+  // An open checkout ends with its test; a payment that still lands for it is refunded.
+  await endOpenCheckouts(ctx, test._id);
   await ctx.db.delete("tests", test._id);
   // Workers still running for it find no test and stop; a freed processing slot starts the next job.
   if (job?.status === "processing") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});

@@ -137,7 +137,11 @@ function AlertsCard() {
                   <p className="text-sm break-words">{alert.message}</p>
                   <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
                     {formatDateTime(alert._creationTime)}
-                    {alert.jobStatus ? <JobStatusBadge status={alert.jobStatus} /> : <Badge variant="secondary">Job deleted</Badge>}
+                    {alert.jobStatus ? (
+                      <JobStatusBadge status={alert.jobStatus} />
+                    ) : alert.jobId ? (
+                      <Badge variant="secondary">Job deleted</Badge>
+                    ) : null}
                   </p>
                 </div>
                 <Button variant="outline" size="sm" disabled={resolving === alert._id} onClick={() => void resolveOne(alert._id)}>
