@@ -80,12 +80,12 @@ describe("dashboard home", () => {
     const finished = await waitForEnd(t, first.testId);
     expect(finished.status).toBe("completed");
 
-    // A test held in the queue, then cancelled: counted as a test, not as completed.
+    // A test held in the queue (it cannot be stopped before it runs): counted as a test, not as completed.
     await t.run((ctx) => ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 }));
     const second = await ada.as.mutation(api.tests.create, {
       configuration: sampleConfiguration(GENERATORS, EVALUATORS, { name: "Held back" }),
     });
-    await ada.as.mutation(api.tests.cancel, { testId: second.testId });
+    await expect(ada.as.mutation(api.tests.cancel, { testId: second.testId })).rejects.toThrow("Only a running test can be stopped.");
 
     // A settled payment of $4.00 (as the Stripe webhook settles it).
     await t.run(async (ctx) => {

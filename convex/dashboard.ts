@@ -5,7 +5,7 @@ import { v, type Infer } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import { userQuery } from "./functions";
 import { MAX_SAVED_ASSETS } from "./model/savedAssets";
-import { savedAssetCount } from "./model/userStats";
+import { isDraft, savedAssetCount } from "./model/userStats";
 import { testStatus } from "./validators";
 
 export const RECENT_TESTS_LOADED = 10;
@@ -83,6 +83,9 @@ export const home = userQuery({
         status: testStatus,
         modelCount: v.number(),
         createdAt: v.number(),
+        /** An unpaid draft: offered 'Complete Payment' or discarding, not counted as a run. */
+        awaitingPayment: v.boolean(),
+        priceCents: v.number(),
       }),
     ),
     personas: v.object({ total: v.number(), items: v.array(personaView) }),
@@ -151,6 +154,8 @@ export const home = userQuery({
         status: test.status,
         modelCount: test.configuration.generatorModels.length,
         createdAt: test._creationTime,
+        awaitingPayment: isDraft(test),
+        priceCents: test.priceCents,
       })),
       personas: {
         total: personaTotal,

@@ -2,6 +2,8 @@
 // only what a row shows, never configurations or answers — so it stays quick for hundreds of tests.
 import { v } from "convex/values";
 import { userQuery } from "./functions";
+import { isDraft } from "./model/userStats";
+import { missingWorkOf, missingWorkValidator } from "./tests";
 import { testStatus } from "./validators";
 
 /** Newest tests listed; search and filters run over these in the browser. */
@@ -21,6 +23,10 @@ export const list = userQuery({
         completedAt: v.optional(v.number()),
         totalCostUsd: v.number(),
         topPerformers: v.array(v.string()),
+        /** An unpaid draft: offered 'Complete Payment' or discarding. */
+        awaitingPayment: v.boolean(),
+        priceCents: v.number(),
+        missingWork: missingWorkValidator,
       }),
     ),
     /** All of the caller's tests, which may exceed the rows listed. */
@@ -43,6 +49,9 @@ export const list = userQuery({
         ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
         totalCostUsd: test.totalCostUsd,
         topPerformers: test.resultsSummary?.analysisSummary.topPerformers.slice(0, 3) ?? [],
+        awaitingPayment: isDraft(test),
+        priceCents: test.priceCents,
+        missingWork: missingWorkOf(test),
       })),
       total: Math.max(rows.length, ctx.user.testCount ?? 0),
     };

@@ -225,7 +225,8 @@ describe("pipeline", () => {
     expect(late).toBeNull();
     const after = await snapshot(t, testId);
     expect(after.responses).toHaveLength(responses.length);
-    expect(after.test.totalCostUsd).toBe(done.totalCostUsd);
+    // Its answers are refused, but the gateway charged for them: that spend is in the test's cost.
+    expect(after.test.totalCostUsd).toBeCloseTo(done.totalCostUsd + 1, 10);
   });
 
   test("cancel mid-run stops new calls", async () => {

@@ -9,7 +9,16 @@ import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib
 import { gatewayConfigForTest } from "./apiKeys";
 import { chatCompletion, GatewayError, type ChatResult, type GatewayConfig } from "./model/gateway";
 import { jobOfTest, setJobStatus } from "./model/jobs";
-import { claimNext, dispatchQueued, reclaimExpiredLeases, recordOutcome, type Outcome, type Usage, type WorkItem } from "./model/pipeline";
+import {
+  claimNext,
+  createGenerationCallBatch,
+  dispatchQueued,
+  reclaimExpiredLeases,
+  recordOutcome,
+  type Outcome,
+  type Usage,
+  type WorkItem,
+} from "./model/pipeline";
 import { readSetting } from "./model/settings";
 import { recordTestEnded } from "./model/userStats";
 
@@ -42,6 +51,16 @@ export const dispatch = internalMutation({
   args: {},
   returns: v.number(),
   handler: async (ctx) => await dispatchQueued(ctx),
+});
+
+/** The next batch of a starting test's generation calls (see createGenerationCallBatch). */
+export const createCalls = internalMutation({
+  args: { testId: v.id("tests"), cursor: v.number(), fresh: v.boolean() },
+  returns: v.null(),
+  handler: async (ctx, { testId, cursor, fresh }) => {
+    await createGenerationCallBatch(ctx, testId, cursor, fresh);
+    return null;
+  },
 });
 
 export const claim = internalMutation({
@@ -165,7 +184,11 @@ export const reclaimLeases = internalMutation({
   handler: async (ctx) => await reclaimExpiredLeases(ctx, Date.now()),
 });
 
-/** Tests with no progress for an hour are cancelled ('Cancelled - Timeout', 0 percent). */
+/**
+ * Tests with no progress for an hour are cancelled ('Cancelled - Timeout', 0 percent), unpaid
+ * drafts included (spec part 1 §4: running or pending tests older than an hour); a draft's
+ * open checkout is expired.
+ */
 export const cancelStaleTests = internalMutation({
   args: {},
   returns: v.number(),
@@ -178,9 +201,7 @@ export const cancelStaleTests = internalMutation({
         .withIndex("by_status_progress", (q) => q.eq("status", status).lt("lastProgressAt", cutoff))
         .take(100);
       for (const test of stale) {
-        // An unpaid test has nothing to time out: it waits for its payment.
         const job = await jobOfTest(ctx, test._id);
-        if (status === "pending" && job?.status === "pending_payment") continue;
         await ctx.db.patch("tests", test._id, {
           status: "cancelled",
           completedAt: Date.now(),
@@ -188,8 +209,12 @@ export const cancelStaleTests = internalMutation({
           progress: { currentPhase: "Cancelled - Timeout", percentage: 0 },
         });
         await recordTestEnded(ctx, test, "cancelled");
-        if (job && (job.status === "queued" || job.status === "processing")) {
+        if (job && (job.status === "queued" || job.status === "processing" || job.status === "pending_payment")) {
           await setJobStatus(ctx, job, "cancelled", { completedAt: Date.now(), errorMessage: "Cancelled - Timeout" });
+        }
+        // An unpaid draft's checkout is expired too, so an abandoned payment cannot start it later.
+        if (test.awaitingPayment === true) {
+          await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });
         }
         cancelled++;
       }

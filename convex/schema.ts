@@ -121,6 +121,16 @@ export default defineSchema({
     errorMessage: v.optional(v.string()),
     /** The latest gateway error, kept to explain a test in which nothing succeeded. */
     lastCallError: v.optional(v.string()),
+    /**
+     * A draft waiting for its checkout: set at creation when the run is paid, cleared when the
+     * payment settles. A draft is not a test run (Total Tests, the monitor's current test).
+     */
+    awaitingPayment: v.optional(v.boolean()),
+    /**
+     * Set while the run's generation calls are created in batches (the next persona × topic
+     * pair to create); the test cannot finish before they all exist.
+     */
+    callCursor: v.optional(v.number()),
     startedAt: v.optional(v.number()),
     completedAt: v.optional(v.number()),
     lastProgressAt: v.number(),

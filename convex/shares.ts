@@ -5,7 +5,7 @@
 import { v } from "convex/values";
 import { publicQuery, userMutation } from "./functions";
 import { isValidTest, metricsOf, metricsValidator, namesOf, rankingsOf, rankingValidator, statsRowsOf } from "./model/results";
-import { ownTest } from "./tests";
+import { missingWorkOf, missingWorkValidator, ownTest } from "./tests";
 import { testConfiguration, testStatus } from "./validators";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */
@@ -80,6 +80,8 @@ const sharedView = v.object({
   valid: v.boolean(),
   configuration: testConfiguration,
   metrics: metricsValidator,
+  /** Answers and judgements given up on, and why: shown, never hidden. */
+  missingWork: missingWorkValidator,
   rankings: v.array(rankingValidator),
   sampleResponses: v.array(
     v.object({
@@ -127,6 +129,7 @@ export const view = publicQuery({
       valid: isValidTest(test),
       configuration: test.configuration,
       metrics: metricsOf(test),
+      missingWork: missingWorkOf(test),
       rankings: rankingsOf(test, rows),
       sampleResponses: samples.map((response, index) => ({
         key: String(index),

@@ -11,7 +11,7 @@ import { endOpenCheckouts, paymentsEnabled } from "./model/payments";
 import { EMPTY_RUN_COUNTERS } from "./model/pipeline";
 import { namesOf, responseView, responseViewValidator } from "./model/results";
 import { deleteTest } from "./model/testDeletion";
-import { recordTestEnded } from "./model/userStats";
+import { isDraft, recordTestEnded, recordTestRun } from "./model/userStats";
 import { costEstimate, progress, resultsSummary, testConfiguration, testStatus } from "./validators";
 
 export async function ownTest(ctx: QueryCtx, userId: Id<"users">, testId: Id<"tests">): Promise<Doc<"tests">> {
@@ -64,6 +64,7 @@ export const create = userMutation({
       expectedEvaluations: calls.expectedEvaluations,
       ...EMPTY_RUN_COUNTERS,
       lastProgressAt: now,
+      ...(paymentRequired ? { awaitingPayment: true } : {}),
     });
     await insertJob(ctx, {
       testId,
@@ -72,7 +73,8 @@ export const create = userMutation({
       status: paymentRequired ? "pending_payment" : "queued",
       amountCents: paymentRequired ? priceCents : 0,
     });
-    await ctx.db.patch("users", ctx.user._id, { testCount: (ctx.user.testCount ?? 0) + 1 });
+    // An unpaid draft is counted when its payment settles (recordTestPaid).
+    if (!paymentRequired) await recordTestRun(ctx, ctx.user._id);
     if (!paymentRequired) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
     return { testId, priceCents, paymentRequired };
   },
@@ -115,9 +117,8 @@ export const cancel = userMutation({
   returns: v.null(),
   handler: async (ctx, { testId }) => {
     const test = await ownTest(ctx, ctx.user._id, testId);
-    if (test.status !== "running" && test.status !== "pending") {
-      fail("CONFLICT", "Only a running test can be stopped.");
-    }
+    // Stop is only available while running (spec part 1 §4); an unpaid draft is discarded instead.
+    if (test.status !== "running") fail("CONFLICT", "Only a running test can be stopped.");
     const now = Date.now();
     await ctx.db.patch("tests", testId, {
       status: "cancelled",
@@ -150,6 +151,21 @@ export const remove = userMutation({
   },
 });
 
+/** What a test gave up on and the last gateway error (lib/progress.ts missingWorkSummary words it). */
+export const missingWorkValidator = v.object({
+  missingResponses: v.number(),
+  missingEvaluations: v.number(),
+  lastCallError: v.optional(v.string()),
+});
+
+export function missingWorkOf(test: Doc<"tests">) {
+  return {
+    missingResponses: test.missingResponses,
+    missingEvaluations: test.missingEvaluations,
+    ...(test.lastCallError === undefined ? {} : { lastCallError: test.lastCallError }),
+  };
+}
+
 export const testHeader = v.object({
   _id: v.id("tests"),
   _creationTime: v.number(),
@@ -165,6 +181,9 @@ export const testHeader = v.object({
   responsesCount: v.number(),
   evaluationsCount: v.number(),
   missingResponses: v.number(),
+  missingEvaluations: v.number(),
+  /** The latest gateway error: why answers or judgements are missing. */
+  lastCallError: v.optional(v.string()),
   failedCalls: v.number(),
   totalCostUsd: v.number(),
   totalLatencyMs: v.number(),
@@ -174,6 +193,10 @@ export const testHeader = v.object({
   startedAt: v.optional(v.number()),
   completedAt: v.optional(v.number()),
   jobStatus: v.optional(v.string()),
+  /** An unpaid draft: it is paid ('Complete Payment') or discarded, never stopped. */
+  awaitingPayment: v.boolean(),
+  /** What the user was charged for the run (0 when free or run on their own key). */
+  chargedCents: v.number(),
 });
 
 export function headerOf(test: Doc<"tests">, job: Doc<"jobs"> | null) {
@@ -192,6 +215,8 @@ export function headerOf(test: Doc<"tests">, job: Doc<"jobs"> | null) {
     responsesCount: test.responsesCount,
     evaluationsCount: test.evaluationsCount,
     missingResponses: test.missingResponses,
+    missingEvaluations: test.missingEvaluations,
+    ...(test.lastCallError === undefined ? {} : { lastCallError: test.lastCallError }),
     failedCalls: test.failedCalls,
     totalCostUsd: test.totalCostUsd,
     totalLatencyMs: test.totalLatencyMs,
@@ -201,8 +226,13 @@ export function headerOf(test: Doc<"tests">, job: Doc<"jobs"> | null) {
     startedAt: test.startedAt,
     completedAt: test.completedAt,
     jobStatus: job?.status,
+    awaitingPayment: isDraft(test),
+    chargedCents: job?.paymentData === undefined ? 0 : job.amountCents,
   };
 }
+
+/** Pending tests looked at for the current one; drafts beyond these are abandoned anyway. */
+const CURRENT_PENDING_SCANNED = 20;
 
 /** The monitor's test: the one asked for, else the caller's running test, else a queued one. */
 export const current = userQuery({
@@ -213,15 +243,19 @@ export const current = userQuery({
       const test = await ctx.db.get("tests", testId);
       return test && test.userId === ctx.user._id ? test._id : null;
     }
-    for (const status of ["running", "pending"] as const) {
-      const test = await ctx.db
-        .query("tests")
-        .withIndex("by_user_status", (q) => q.eq("userId", ctx.user._id).eq("status", status))
-        .order("desc")
-        .first();
-      if (test) return test._id;
-    }
-    return null;
+    const running = await ctx.db
+      .query("tests")
+      .withIndex("by_user_status", (q) => q.eq("userId", ctx.user._id).eq("status", "running"))
+      .order("desc")
+      .first();
+    if (running) return running._id;
+    // A pending test waiting for a worker, never an unpaid draft (it is paid from the dashboard).
+    const pending = await ctx.db
+      .query("tests")
+      .withIndex("by_user_status", (q) => q.eq("userId", ctx.user._id).eq("status", "pending"))
+      .order("desc")
+      .take(CURRENT_PENDING_SCANNED);
+    return pending.find((test) => test.awaitingPayment !== true)?._id ?? null;
   },
 });
 

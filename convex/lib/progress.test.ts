@@ -2,11 +2,14 @@
 import { describe, expect, it } from "vitest";
 import {
   computeProgress,
+  deliveredShare,
+  deliveryShortfall,
   estimateTimeRange,
   estimateTimeRemaining,
   expectedEvaluationsOf,
   expectedResponsesOf,
   initialProgress,
+  missingWorkSummary,
   timeRangeLabel,
   workDone,
 } from "./progress";
@@ -135,5 +138,32 @@ describe("time estimates", () => {
     expect(estimateTimeRemaining(starting, start, start + 10_000)).toBeNull();
     const done = computeProgress(config, { actualResponses: 24, actualEvaluations: 72 });
     expect(estimateTimeRemaining(done, start, start + 10_000)).toBe(0);
+  });
+});
+
+describe("missing work", () => {
+  it("says how many answers and judgements are missing and why instead of 'All ... completed'", () => {
+    const info = computeProgress(config, {
+      actualResponses: 22,
+      missingResponses: 2,
+      actualEvaluations: 63,
+      missingEvaluations: 3,
+      lastCallError: "HTTP 429: Too Many Requests",
+    });
+    expect(info).toMatchObject({
+      phase: "Finalizing Results",
+      details: "2 answers and 3 judgements are missing. Last gateway error: HTTP 429: Too Many Requests",
+    });
+    expect(missingWorkSummary({ missingResponses: 1, missingEvaluations: 0 })).toBe("1 answer is missing.");
+    expect(missingWorkSummary({ missingResponses: 0, missingEvaluations: 0, lastCallError: "ignored" })).toBeNull();
+  });
+
+  it("states the shortfall of a test that delivered less than it was quoted for", () => {
+    const full = { expectedResponses: 8, responsesCount: 8, expectedEvaluations: 16, evaluationsCount: 16 };
+    expect(deliveredShare(full)).toBe(1);
+    expect(deliveryShortfall(full)).toBeNull();
+    const short = { ...full, responsesCount: 6, evaluationsCount: 10 };
+    expect(deliveredShare(short)).toBeCloseTo(16 / 24, 10);
+    expect(deliveryShortfall(short)).toBe("Delivered 6 of 8 answers and 10 of 16 judgements (66%).");
   });
 });

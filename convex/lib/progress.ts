@@ -20,6 +20,63 @@ export interface ProgressCounts {
   readonly missingResponses?: number;
   /** Evaluations given up on (judge never replied usably); they count as done. */
   readonly missingEvaluations?: number;
+  /** The latest gateway error of the test, which explains what is missing. */
+  readonly lastCallError?: string;
+}
+
+/** What a test has given up on, and the last gateway error that explains it. */
+export interface MissingWork {
+  readonly missingResponses: number;
+  readonly missingEvaluations: number;
+  readonly lastCallError?: string;
+}
+
+function countOf(count: number, singular: string): string {
+  return `${count} ${singular}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * What is missing and why, in words, or null when nothing is: '2 answers and 4 judgements are
+ * missing. Last gateway error: HTTP 503: Service Unavailable'. Shown instead of 'All responses
+ * and evaluations completed' wherever a test that lost calls is shown.
+ */
+export function missingWorkSummary(work: MissingWork): string | null {
+  const parts: string[] = [];
+  if (work.missingResponses > 0) parts.push(countOf(work.missingResponses, "answer"));
+  if (work.missingEvaluations > 0) parts.push(countOf(work.missingEvaluations, "judgement"));
+  if (parts.length === 0) return null;
+  const total = work.missingResponses + work.missingEvaluations;
+  const sentence = `${parts.join(" and ")} ${total === 1 ? "is" : "are"} missing.`;
+  return work.lastCallError ? `${sentence} Last gateway error: ${work.lastCallError}` : sentence;
+}
+
+/** What a finished test delivered against what its configuration asked for (and was paid for). */
+export interface Delivery {
+  readonly expectedResponses: number;
+  readonly responsesCount: number;
+  /** As quoted: every expected answer judged by every evaluator. */
+  readonly expectedEvaluations: number;
+  readonly evaluationsCount: number;
+}
+
+/** The share of the quoted model calls' output that arrived, 0-1 (answers and judgements alike). */
+export function deliveredShare(delivery: Delivery): number {
+  const expected = delivery.expectedResponses + delivery.expectedEvaluations;
+  if (expected <= 0) return 1;
+  return Math.min(1, (delivery.responsesCount + delivery.evaluationsCount) / expected);
+}
+
+/**
+ * The shortfall of a test that delivered less than it was quoted for, in words, or null:
+ * 'Delivered 6 of 8 answers and 10 of 16 judgements (66%).'
+ */
+export function deliveryShortfall(delivery: Delivery): string | null {
+  if (deliveredShare(delivery) >= 1) return null;
+  const percent = Math.floor(deliveredShare(delivery) * 100);
+  return (
+    `Delivered ${delivery.responsesCount} of ${countOf(delivery.expectedResponses, "answer")} and ` +
+    `${delivery.evaluationsCount} of ${countOf(delivery.expectedEvaluations, "judgement")} (${percent}%).`
+  );
 }
 
 export const PROGRESS_DETAILS = {
@@ -124,7 +181,12 @@ export function computeProgress(config: ProgressConfig | null | undefined, count
       details: `${counts.actualEvaluations} of ${expectedEvaluations} evaluations completed`,
     };
   }
-  return { ...base, phase: "Finalizing Results", progress: 95, details: PROGRESS_DETAILS.finalizing };
+  const missing = missingWorkSummary({
+    missingResponses,
+    missingEvaluations: counts.missingEvaluations ?? 0,
+    lastCallError: counts.lastCallError,
+  });
+  return { ...base, phase: "Finalizing Results", progress: 95, details: missing ?? PROGRESS_DETAILS.finalizing };
 }
 
 /** Spec: completion takes ceil(queries / 10) to ceil(queries / 5) minutes. */

@@ -4,7 +4,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { formatTimeRemaining } from "../lib/format";
-import { computeProgress, estimateTimeRemaining } from "../lib/progress";
+import { computeProgress, estimateTimeRemaining, missingWorkSummary, PROGRESS_DETAILS } from "../lib/progress";
 import { buildGenerationMessages, buildRankingMessages, buildRatingMessages, combinePrompt, type ChatMessage } from "../lib/prompts";
 import { addLatency, rankModels, scoresFromRanking, summarize } from "../lib/scoring";
 import { selectedCriteria } from "../lib/types";
@@ -60,40 +60,58 @@ export function generationKey(testId: Id<"tests">, modelId: string, personaId: s
   return `${testId}:generate:${modelId}:${personaId}:${topicId}`;
 }
 
-async function insertCall(
+/**
+ * Creates the generation calls of the next persona × topic pairs, from the pair index `cursor`,
+ * about `callsPerBatch` calls per transaction, and schedules the batch after it: one test's
+ * 1,000 calls never share a transaction with another test's, and stay far below Convex's
+ * limits. While `callCursor` is set the test cannot finish (its calls do not all exist yet).
+ * A batch of an earlier start (its cursor is no longer the test's) or of a test that no longer
+ * runs does nothing. A first start (`fresh`: the test had no calls) needs no lookups; a retried
+ * job keeps the calls it has, found with one lookup per pair rather than one per call.
+ */
+export async function createGenerationCallBatch(
   ctx: MutationCtx,
-  call: Omit<Doc<"calls">, "_id" | "_creationTime" | "status" | "attempts">,
-): Promise<boolean> {
-  const existing = await ctx.db
-    .query("calls")
-    .withIndex("by_key", (q) => q.eq("key", call.key))
-    .first();
-  if (existing) return false;
-  await ctx.db.insert("calls", { ...call, status: "pending", attempts: 0 });
-  return true;
-}
-
-/** One generation call per model × persona × topic. Returns how many were created. */
-export async function createGenerationCalls(ctx: MutationCtx, test: Doc<"tests">): Promise<number> {
+  testId: Id<"tests">,
+  cursor: number,
+  fresh: boolean,
+): Promise<void> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test || test.status !== "running" || test.callCursor !== cursor) return;
   const config = test.configuration;
+  const pairs = config.personas.flatMap((persona) => config.topics.map((topic) => ({ personaId: persona.id, topicId: topic.id })));
+  const batchSize = await readSetting(ctx, "callsPerBatch");
+  const end = Math.min(pairs.length, cursor + Math.max(1, Math.floor(batchSize / Math.max(1, config.generatorModels.length))));
   let created = 0;
-  for (const model of config.generatorModels) {
-    for (const persona of config.personas) {
-      for (const topic of config.topics) {
-        const inserted = await insertCall(ctx, {
-          testId: test._id,
-          kind: "generate",
-          key: generationKey(test._id, model.id, persona.id, topic.id),
-          modelId: model.id,
-          personaId: persona.id,
-          topicId: topic.id,
-          answersWanted: config.responsesPerTopic,
-        });
-        if (inserted) created++;
-      }
+  for (const { personaId, topicId } of pairs.slice(cursor, end)) {
+    const existing = fresh
+      ? []
+      : await ctx.db
+          .query("calls")
+          .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("kind", "generate").eq("personaId", personaId).eq("topicId", topicId))
+          .collect(); // at most one per generator model (≤ LIMITS.maxGeneratorModels)
+    const keys = new Set(existing.map((call) => call.key));
+    for (const model of config.generatorModels) {
+      const key = generationKey(testId, model.id, personaId, topicId);
+      if (keys.has(key)) continue;
+      await ctx.db.insert("calls", {
+        testId,
+        kind: "generate",
+        key,
+        modelId: model.id,
+        personaId,
+        topicId,
+        answersWanted: config.responsesPerTopic,
+        status: "pending",
+        attempts: 0,
+      });
+      created++;
     }
   }
-  return created;
+  const done = end >= pairs.length;
+  await ctx.db.patch("tests", testId, { totalCalls: test.totalCalls + created, callCursor: done ? undefined : end });
+  if (done) await finishIfDone(ctx, testId); // a retried job whose calls had all ended
+  else await ctx.scheduler.runAfter(0, internal.runner.createCalls, { testId, cursor: end, fresh });
+  await ensureWorkers(ctx, testId);
 }
 
 /**
@@ -113,33 +131,23 @@ async function createEvaluationCallsIfPairDone(ctx: MutationCtx, test: Doc<"test
     .withIndex("by_test_pair", (q) => q.eq("testId", test._id).eq("personaId", personaId).eq("topicId", topicId))
     .collect(); // bounded by LIMITS.maxAnswersPerRanking
   if (responses.length === 0) return 0;
+  // The pair's judge calls that already exist, in one lookup: at most evaluators × answers
+  // (≤ 5 × 100), so the pair's judge calls always fit one transaction.
+  const existing = await ctx.db
+    .query("calls")
+    .withIndex("by_test_pair", (q) => q.eq("testId", test._id).eq("kind", "evaluate").eq("personaId", personaId).eq("topicId", topicId))
+    .collect();
+  const keys = new Set(existing.map((call) => call.key));
+  const wanted = test.configuration.evaluatorModels.flatMap((evaluator) =>
+    test.configuration.scoringParameters.scale === "ranking"
+      ? [{ key: `${test._id}:rank:${evaluator.id}:${personaId}:${topicId}`, modelId: evaluator.id, responseIds: responses.map((response) => response._id) }]
+      : responses.map((response) => ({ key: `${test._id}:rate:${evaluator.id}:${response._id}`, modelId: evaluator.id, responseIds: [response._id] })),
+  );
   let created = 0;
-  for (const evaluator of test.configuration.evaluatorModels) {
-    if (test.configuration.scoringParameters.scale === "ranking") {
-      const inserted = await insertCall(ctx, {
-        testId: test._id,
-        kind: "evaluate",
-        key: `${test._id}:rank:${evaluator.id}:${personaId}:${topicId}`,
-        modelId: evaluator.id,
-        personaId,
-        topicId,
-        responseIds: responses.map((response) => response._id),
-      });
-      if (inserted) created++;
-    } else {
-      for (const response of responses) {
-        const inserted = await insertCall(ctx, {
-          testId: test._id,
-          kind: "evaluate",
-          key: `${test._id}:rate:${evaluator.id}:${response._id}`,
-          modelId: evaluator.id,
-          personaId,
-          topicId,
-          responseIds: [response._id],
-        });
-        if (inserted) created++;
-      }
-    }
+  for (const call of wanted) {
+    if (keys.has(call.key)) continue;
+    await ctx.db.insert("calls", { testId: test._id, kind: "evaluate", personaId, topicId, ...call, status: "pending", attempts: 0 });
+    created++;
   }
   return created;
 }
@@ -445,11 +453,15 @@ async function recordFailure(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"ca
  */
 export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, leaseId: string, outcome: Outcome): Promise<boolean> {
   const call = await ctx.db.get("calls", callId);
-  if (!call || call.status !== "leased" || call.leaseId !== leaseId) return false;
+  if (!call || call.status !== "leased" || call.leaseId !== leaseId) {
+    if (call) await countThrownAwaySpend(ctx, call.testId, outcome);
+    return false;
+  }
   const test = await ctx.db.get("tests", call.testId);
   if (!test) return false;
   if (test.status !== "running") {
     await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined });
+    await countThrownAwaySpend(ctx, test._id, outcome);
     return false;
   }
   let counters: Counters;
@@ -491,6 +503,30 @@ export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, lease
   return true;
 }
 
+/**
+ * Money policy: the gateway charged for a reply even when it is thrown away (its lease was
+ * reclaimed, or the test was stopped or had ended), so its spend is counted in the test's cost,
+ * also in a summary already written. Nothing else of the reply is recorded.
+ */
+async function countThrownAwaySpend(ctx: MutationCtx, testId: Id<"tests">, usage: Usage) {
+  if (usage.costUsd <= 0 && usage.promptTokens + usage.completionTokens <= 0) return;
+  const test = await ctx.db.get("tests", testId);
+  if (!test) return;
+  const summary = test.resultsSummary;
+  await ctx.db.patch("tests", testId, {
+    totalCostUsd: test.totalCostUsd + usage.costUsd,
+    totalTokens: test.totalTokens + usage.promptTokens + usage.completionTokens,
+    ...(summary
+      ? {
+          resultsSummary: {
+            ...summary,
+            analysisSummary: { ...summary.analysisSummary, totalCost: summary.analysisSummary.totalCost + usage.costUsd },
+          },
+        }
+      : {}),
+  });
+}
+
 async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta: Counters, error?: string) {
   const now = Date.now();
   const next = { ...test, ...addCounters(test, delta) };
@@ -499,6 +535,7 @@ async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta: Counte
     actualEvaluations: next.evaluationsCount,
     missingResponses: next.missingResponses,
     missingEvaluations: next.missingEvaluations,
+    lastCallError: error ?? test.lastCallError,
   });
   const remaining = estimateTimeRemaining(info, test.startedAt ?? now, now);
   await ctx.db.patch("tests", test._id, {
@@ -517,7 +554,7 @@ async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta: Counte
 /** When every call has ended: the summary, and the test and its job closed the same way. */
 export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
   const test = await ctx.db.get("tests", testId);
-  if (!test || test.status !== "running" || test.finishedCalls < test.totalCalls) return;
+  if (!test || test.status !== "running" || test.callCursor !== undefined || test.finishedCalls < test.totalCalls) return;
   const rows = await ctx.db
     .query("modelStats")
     .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
@@ -541,6 +578,8 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
   const errorMessage = failed
     ? `No responses were generated${test.lastCallError ? `: ${test.lastCallError}` : "."}`
     : undefined;
+  // A test that lost calls says so, with the reason, instead of 'All responses and evaluations completed'.
+  const missing = missingWorkSummary(test);
   await ctx.db.patch("tests", testId, {
     status: failed ? "failed" : "completed",
     completedAt: now,
@@ -549,7 +588,7 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
     resultsSummary: { modelRankings: rankings, analysisSummary },
     progress: failed
       ? { currentPhase: "Failed", percentage: 0, details: errorMessage }
-      : { currentPhase: "Completed", percentage: 100, details: "All responses and evaluations completed" },
+      : { currentPhase: "Completed", percentage: 100, details: missing ?? PROGRESS_DETAILS.finalizing },
   });
   await recordTestEnded(ctx, test, failed ? "failed" : "completed");
   const job = await jobOfTest(ctx, testId);
@@ -568,8 +607,12 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
 // ---------------------------------------------------------------- dispatch
 
 /**
- * Starts queued jobs by priority (highest first), then age, while fewer than the global limit
- * are processing: marks them processing, creates their generation calls, schedules workers.
+ * Starts the next queued job by priority (highest first), then age, while fewer than the global
+ * limit are processing: marks it processing and creates its first batch of calls (the rest
+ * follow in their own transactions), which schedules its workers. One job per transaction, so
+ * ten large tests queued at once never share one; after taking a job off the queue it schedules
+ * another dispatch for the next. Returns how many queued jobs it took (0 or 1): started, or
+ * cancelled when their test was.
  */
 export async function dispatchQueued(ctx: MutationCtx): Promise<number> {
   const limit = await readSetting(ctx, "maxProcessingJobs");
@@ -577,30 +620,25 @@ export async function dispatchQueued(ctx: MutationCtx): Promise<number> {
     .query("jobs")
     .withIndex("by_status_priority", (q) => q.eq("status", "processing"))
     .take(limit);
-  let free = limit - processing.length;
-  let started = 0;
-  while (free > 0) {
-    const top = await ctx.db
-      .query("jobs")
-      .withIndex("by_status_priority", (q) => q.eq("status", "queued"))
-      .order("desc")
-      .first();
-    if (!top) break;
-    // Within one priority the index keeps creation order: oldest first.
-    const batch = await ctx.db
-      .query("jobs")
-      .withIndex("by_status_priority", (q) => q.eq("status", "queued").eq("priority", top.priority))
-      .take(free);
-    for (const job of batch) {
-      await startJob(ctx, job);
-      started++;
-      free--;
-    }
-  }
-  return started;
+  if (processing.length >= limit) return 0;
+  const top = await ctx.db
+    .query("jobs")
+    .withIndex("by_status_priority", (q) => q.eq("status", "queued"))
+    .order("desc")
+    .first();
+  if (!top) return 0;
+  // Within one priority the index keeps creation order: oldest first.
+  const job = await ctx.db
+    .query("jobs")
+    .withIndex("by_status_priority", (q) => q.eq("status", "queued").eq("priority", top.priority))
+    .first();
+  if (!job) return 0;
+  await startJob(ctx, job);
+  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  return 1;
 }
 
-async function startJob(ctx: MutationCtx, job: Doc<"jobs">) {
+async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
   const now = Date.now();
   const test = await ctx.db.get("tests", job.testId);
   if (!test || test.status === "cancelled") {
@@ -613,11 +651,10 @@ async function startJob(ctx: MutationCtx, job: Doc<"jobs">) {
     startedAt: test.startedAt ?? now,
     lastProgressAt: now,
     progress: { currentPhase: "Starting Response Generation", percentage: 0, details: `Expected ${test.expectedResponses} responses, found 0` },
+    callCursor: 0,
   });
-  const created = await createGenerationCalls(ctx, test);
-  await ctx.db.patch("tests", test._id, { totalCalls: test.totalCalls + created });
-  if (created === 0) await finishIfDone(ctx, test._id);
-  await ensureWorkers(ctx, test._id);
+  // Only a retried job's test has calls already (a restart deletes them before queueing).
+  await createGenerationCallBatch(ctx, test._id, 0, test.totalCalls === 0);
 }
 
 // ---------------------------------------------------------------- recovery

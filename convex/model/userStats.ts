@@ -2,7 +2,7 @@
 // evaluations, Saved Assets), kept on the user row as tests end so the home reads one document instead of
 // scanning every test. A test ends once (running or pending → completed, failed or cancelled),
 // so each is counted once; a test's results do not change after it ends.
-import type { Doc } from "../_generated/dataModel";
+import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 
 type EndedStatus = "completed" | "failed" | "cancelled";
@@ -22,13 +22,36 @@ export async function recordTestEnded(
   });
 }
 
+/** An unpaid draft: pending and waiting for its checkout. */
+export function isDraft(test: Pick<Doc<"tests">, "status" | "awaitingPayment">): boolean {
+  return test.status === "pending" && test.awaitingPayment === true;
+}
+
+/**
+ * A test counts as a run (Total Tests) once it may run: at creation when it needs no payment,
+ * or when its payment settles. An unpaid draft (`awaitingPayment`) is not counted.
+ */
+export async function recordTestRun(ctx: MutationCtx, userId: Id<"users">): Promise<void> {
+  const user = await ctx.db.get("users", userId);
+  if (user) await ctx.db.patch("users", user._id, { testCount: (user.testCount ?? 0) + 1 });
+}
+
+/** Call when a test's payment settles: the draft becomes a run, counted once. */
+export async function recordTestPaid(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test || test.awaitingPayment !== true) return;
+  await ctx.db.patch("tests", testId, { awaitingPayment: undefined });
+  await recordTestRun(ctx, test.userId);
+}
+
 /** Call when a test is deleted, so the home's figures drop it as its list does. */
 export async function forgetTestStats(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
   const user = await ctx.db.get("users", test.userId);
   if (!user) return;
   const ended = test.status === "completed" || test.status === "failed" || test.status === "cancelled";
   await ctx.db.patch("users", user._id, {
-    testCount: Math.max(0, (user.testCount ?? 0) - 1),
+    // A draft never paid for was never counted.
+    testCount: Math.max(0, (user.testCount ?? 0) - (test.awaitingPayment === true ? 0 : 1)),
     ...(ended
       ? {
           completedTestCount: Math.max(0, (user.completedTestCount ?? 0) - (test.status === "completed" ? 1 : 0)),
