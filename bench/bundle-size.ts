@@ -157,7 +157,7 @@ async function main() {
       `${route.label.padEnd(10)} ${route.path.padEnd(11)} JS ${kb(totalGzip).padStart(9)} gzip  target ${route.targetKb} KB  ${ok ? "ok" : "OVER"}` +
         `   (ratio ${(totalGzip / (route.targetKb * KB)).toFixed(2)}; ${kb(ownGzip)} of it beyond the shared entry; CSS ${kb(cssGzip)} not counted)`,
     );
-    for (const { file, gzip } of sizes.slice(0, 8)) console.log(`    ${kb(gzip).padStart(9)}  ${file}`);
+    for (const { file, gzip } of sizes.slice(0, process.env.BUNDLE_ALL ? undefined : 8)) console.log(`    ${kb(gzip).padStart(9)}  ${file}`);
     if (sizes.length > 8) console.log(`    … ${sizes.length - 8} more chunks`);
     const areas = [...new Set(modules.map((module) => module.split("/")[1]))];
     if (areas.length > 0) console.log(`    feature code loaded: ${areas.map((area) => `${area} (${modules.filter((m) => m.split("/")[1] === area).map((m) => m.split("/").slice(2).join("/")).join(", ")})`).join("; ")}`);

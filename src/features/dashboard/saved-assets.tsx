@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { useMutation } from "convex/react";
 import { FileTextIcon, PencilIcon, PlusIcon, UserRoundIcon, type LucideIcon } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { toast } from "sonner";
 
 import { Badge } from "@/components/ui/badge";
@@ -9,11 +9,13 @@ import { Button } from "@/components/ui/button";
 import { Card, CardAction, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 // The same persona and topic editor as Test Setup, so both places validate and look alike.
-import { ItemEditorDialog } from "@/features/setup/item-editor-dialog";
 import { PERSONA_KIND, TOPIC_KIND } from "@/features/setup/item-kinds";
 import { SETUP_PATH } from "@/lib/paths";
 import { api } from "../../../convex/_generated/api";
 import type { DashboardHomeData, SavedPersona, SavedTopic } from "./dashboard-model";
+
+// The editor (a dialog with its focus and portal code) loads after the home page has shown.
+const ItemEditorDialog = lazy(() => import("@/features/setup/item-editor-dialog").then((module) => ({ default: module.ItemEditorDialog })));
 
 interface PanelItem {
   id: string;
@@ -116,6 +118,7 @@ export function SavedPersonasPanel({ data }: { data: DashboardHomeData["personas
           if (item) setEditing({ mode: "edit", item });
         }}
       />
+      <Suspense fallback={null}>
       <ItemEditorDialog
         kind={PERSONA_KIND}
         open={editing.mode !== "closed"}
@@ -131,6 +134,7 @@ export function SavedPersonasPanel({ data }: { data: DashboardHomeData["personas
           }
         }}
       />
+      </Suspense>
     </>
   );
 }
@@ -155,6 +159,7 @@ export function SavedTopicsPanel({ data }: { data: DashboardHomeData["topics"] |
           if (item) setEditing({ mode: "edit", item });
         }}
       />
+      <Suspense fallback={null}>
       <ItemEditorDialog
         kind={TOPIC_KIND}
         open={editing.mode !== "closed"}
@@ -170,6 +175,7 @@ export function SavedTopicsPanel({ data }: { data: DashboardHomeData["topics"] |
           }
         }}
       />
+      </Suspense>
     </>
   );
 }
