@@ -34,4 +34,26 @@ describe("Markdown", () => {
     expect((window as unknown as { __pwned?: boolean }).__pwned).toBeUndefined();
     expect(container).toHaveTextContent("Hello");
   });
+
+  it("shows an image as an inert placeholder with its address, and never loads it", () => {
+    const { container } = render(
+      <Markdown>{"Look: ![tracking pixel](https://tracker.example/p.png?who=you)\n\n[![badge](https://img.example/b.svg)](https://site.example)"}</Markdown>,
+    );
+    expect(container.querySelector("img, picture, source, [src], [srcset]")).toBeNull();
+    expect(container).toHaveTextContent("Image not loaded: tracking pixel (https://tracker.example/p.png?who=you)");
+    expect(container).toHaveTextContent("Image not loaded: badge (https://img.example/b.svg)");
+  });
+
+  it("shows a link's real address beside its text; an address written out is not repeated", () => {
+    const { container } = render(
+      <Markdown>{"[Your bank](https://phish.example/login) and <https://plain.example/> and [mail us](mailto:a@b.example)"}</Markdown>,
+    );
+    const link = screen.getByRole("link", { name: "Your bank" });
+    expect(link).toHaveAttribute("href", "https://phish.example/login");
+    expect(link).toHaveAttribute("rel", "noopener noreferrer nofollow");
+    expect(link).toHaveAttribute("target", "_blank");
+    expect(container).toHaveTextContent("Your bank (https://phish.example/login)");
+    expect(container).toHaveTextContent("mail us (a@b.example)");
+    expect(container.textContent?.match(/plain\.example/g)).toHaveLength(1);
+  });
 });
