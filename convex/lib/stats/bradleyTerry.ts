@@ -33,13 +33,14 @@ export interface BradleyTerryOptions {
 }
 
 /**
- * Maximum-likelihood strengths p (geometric mean 1) by the MM algorithm (Hunter 2004),
- * ties counting half a win to each side: p_i ← W_i / Σ_j N_ij / (p_i + p_j).
- * A player with no games keeps strength 1.
+ * Maximum-likelihood strengths p (geometric mean 1), ties counting half a win to each side:
+ * maximises Σ_{i≠j} w_ij log(p_i / (p_i + p_j)) by Newton's method on θ = log p (the
+ * log-likelihood is concave, so a few steps converge even when strengths are far apart, where
+ * the classic MM iteration crawls). A player with no games keeps strength 1.
  */
 export function bradleyTerryStrengths(wins: WinMatrix, size: number, options: BradleyTerryOptions = {}): Float64Array {
   const pseudo = options.pseudoTies ?? 0;
-  const maxIterations = options.maxIterations ?? 1000;
+  const maxIterations = options.maxIterations ?? 100;
   const tolerance = options.tolerance ?? 1e-10;
   const games = new Float64Array(size * size);
   const won = new Float64Array(size);
@@ -50,33 +51,82 @@ export function bradleyTerryStrengths(wins: WinMatrix, size: number, options: Br
       won[i]! += wins[i * size + j]! + pseudo / 2;
     }
   }
-  const p = options.start ? Float64Array.from(options.start) : new Float64Array(size).fill(1);
-  const next = new Float64Array(size);
+  const theta = new Float64Array(size);
+  if (options.start) for (let i = 0; i < size; i++) theta[i] = Math.log(options.start[i]!);
+  const hessian = new Float64Array(size * size);
+  const gradient = new Float64Array(size);
   for (let iteration = 0; iteration < maxIterations; iteration++) {
-    let logSum = 0;
-    let counted = 0;
+    hessian.fill(0);
     for (let i = 0; i < size; i++) {
-      let denominator = 0;
+      let expectedWins = 0;
       for (let j = 0; j < size; j++) {
         const n = games[i * size + j]!;
-        if (n > 0) denominator += n / (p[i]! + p[j]!);
+        if (i === j || n === 0) continue;
+        const p = 1 / (1 + Math.exp(theta[j]! - theta[i]!));
+        expectedWins += n * p;
+        const curvature = n * p * (1 - p);
+        hessian[i * size + i]! += curvature;
+        hessian[i * size + j]! -= curvature;
       }
-      next[i] = denominator > 0 ? Math.max(won[i]! / denominator, 1e-12) : p[i]!;
-      if (denominator > 0) {
-        logSum += Math.log(next[i]!);
-        counted++;
-      }
+      gradient[i] = won[i]! - expectedWins;
+      // A small ridge fixes the free overall level (and players without games).
+      hessian[i * size + i]! += 1e-9;
     }
-    const scale = counted > 0 ? Math.exp(logSum / counted) : 1;
-    let change = 0;
+    const step = solveLinear(hessian, gradient, size);
+    // Only differences of θ matter: drop the step's common part before judging its size.
+    let common = 0;
+    for (const value of step) common += value;
+    common /= Math.max(1, size);
+    let largest = 0;
+    for (let i = 0; i < size; i++) largest = Math.max(largest, Math.abs(step[i]! - common));
+    const damping = largest > 2 ? 2 / largest : 1;
+    let centre = 0;
     for (let i = 0; i < size; i++) {
-      const value = next[i]! / scale;
-      change = Math.max(change, Math.abs(Math.log(value / p[i]!)));
-      p[i] = value;
+      theta[i]! += damping * (step[i]! - common);
+      centre += theta[i]!;
     }
-    if (change < tolerance) break;
+    centre /= Math.max(1, size);
+    for (let i = 0; i < size; i++) theta[i]! -= centre;
+    if (largest < tolerance) break;
   }
-  return p;
+  return theta.map((value) => Math.exp(value));
+}
+
+/** Solves A x = b (A size × size, row-major, overwritten) by Gaussian elimination with partial pivoting. */
+function solveLinear(matrix: Float64Array, rhs: Float64Array, size: number): Float64Array {
+  const a = matrix;
+  const x = Float64Array.from(rhs);
+  for (let column = 0; column < size; column++) {
+    let pivot = column;
+    for (let row = column + 1; row < size; row++) {
+      if (Math.abs(a[row * size + column]!) > Math.abs(a[pivot * size + column]!)) pivot = row;
+    }
+    if (pivot !== column) {
+      for (let k = 0; k < size; k++) {
+        const swap = a[column * size + k]!;
+        a[column * size + k] = a[pivot * size + k]!;
+        a[pivot * size + k] = swap;
+      }
+      const swap = x[column]!;
+      x[column] = x[pivot]!;
+      x[pivot] = swap;
+    }
+    const diagonal = a[column * size + column]!;
+    if (diagonal === 0) continue;
+    for (let row = column + 1; row < size; row++) {
+      const factor = a[row * size + column]! / diagonal;
+      if (factor === 0) continue;
+      for (let k = column; k < size; k++) a[row * size + k]! -= factor * a[column * size + k]!;
+      x[row]! -= factor * x[column]!;
+    }
+  }
+  for (let row = size - 1; row >= 0; row--) {
+    let sum = x[row]!;
+    for (let k = row + 1; k < size; k++) sum -= a[row * size + k]! * x[k]!;
+    const diagonal = a[row * size + row]!;
+    x[row] = diagonal === 0 ? 0 : sum / diagonal;
+  }
+  return x;
 }
 
 /** Strength → Elo-scale rating: 400 · log10(p) + 1000, so the geometric-mean player rates 1000. */

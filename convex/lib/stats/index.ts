@@ -274,26 +274,28 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   }
 
   // Point estimates over every unit.
-  const allUnits = Array.from({ length: U }, (_, u) => u);
-  const aggregate = (drawn: readonly number[], wins: WinMatrix) => {
+  /** Sums over units drawn `times[u]` times each: model score sums and counts, and the games. */
+  const aggregate = (times: ArrayLike<number>, wins: WinMatrix) => {
     const sum = new Float64Array(M);
     const count = new Float64Array(M);
     wins.fill(0);
-    for (const u of drawn) {
+    for (let u = 0; u < U; u++) {
+      const weight = times[u]!;
+      if (weight === 0) continue;
       for (let m = 0; m < M; m++) {
         const value = unitModelMean[u * M + m]!;
         if (!Number.isNaN(value)) {
-          sum[m]! += value;
-          count[m]! += 1;
+          sum[m]! += weight * value;
+          count[m]! += weight;
         }
       }
       const unitMatrix = unitWins[u]!;
-      for (let k = 0; k < wins.length; k++) wins[k]! += unitMatrix[k]!;
+      for (let k = 0; k < wins.length; k++) wins[k]! += weight * unitMatrix[k]!;
     }
     return { sum, count };
   };
   const totalWins = emptyWinMatrix(M);
-  const totals = aggregate(allUnits, totalWins);
+  const totals = aggregate(new Float64Array(U).fill(1), totalWins);
   const played = Array.from({ length: M }, (_, m) => {
     let games = 0;
     for (let j = 0; j < M; j++) games += totalWins[m * M + j]! + totalWins[j * M + m]!;
@@ -306,12 +308,13 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   const meanSamples: number[][] = modelIds.map(() => []);
   const ratingSamples: number[][] = modelIds.map(() => []);
   if (U > 0) {
-    const drawn = new Array<number>(U);
+    const times = new Uint32Array(U);
     const wins = emptyWinMatrix(M);
     for (let b = 0; b < resamples; b++) {
-      for (let k = 0; k < U; k++) drawn[k] = random.index(U);
-      const { sum, count } = aggregate(drawn, wins);
-      const sample = bradleyTerryStrengths(wins, M, { pseudoTies: BT_PSEUDO_TIES, start: strengths, tolerance: 1e-7, maxIterations: 200 });
+      times.fill(0);
+      for (let k = 0; k < U; k++) times[random.index(U)]! += 1;
+      const { sum, count } = aggregate(times, wins);
+      const sample = bradleyTerryStrengths(wins, M, { pseudoTies: BT_PSEUDO_TIES, start: strengths, tolerance: 1e-6, maxIterations: 50 });
       for (let m = 0; m < M; m++) {
         if (count[m]! > 0) meanSamples[m]!.push(sum[m]! / count[m]!);
         if (played[m]) ratingSamples[m]!.push(eloRating(sample[m]!));

@@ -1,0 +1,125 @@
+// computeJuryStats on simulated juries whose true qualities and planted biases are known.
+import { describe, expect, it } from "vitest";
+import { computeJuryStats } from "./index";
+import { FAIR, simulate, TEN_MODELS } from "./simulated.helpers";
+
+describe("computeJuryStats", () => {
+  it("gives the same figures for the same test id and other resamples for another", () => {
+    const input = simulate({ qualities: { "a/x": 0.6, "b/y": 0.55, "c/z": 0.4 }, judges: FAIR.slice(0, 3), topics: 12 });
+    const first = computeJuryStats(input);
+    expect(computeJuryStats(input)).toEqual(first);
+    const other = computeJuryStats({ ...input, seed: "another-test" });
+    expect(other.models.map((model) => model.meanScore)).toEqual(first.models.map((model) => model.meanScore));
+    expect(other.models.map((model) => model.scoreInterval)).not.toEqual(first.models.map((model) => model.scoreInterval));
+    expect(first.resamples).toBe(1000);
+  });
+
+  it("names the best model when it is clearly better, and says tied when two share the same quality", () => {
+    const clear = computeJuryStats(simulate({ qualities: { "a/best": 0.9, "b/mid": 0.5, "c/low": 0.3 }, judges: FAIR, topics: 30 }));
+    expect(clear.summary.kind).toBe("best");
+    expect(clear.summary.text).toBe("best is best");
+    expect(clear.models[0]!.rank).toEqual({ best: 1, worst: 1 });
+    const [best, ...rest] = clear.models;
+    for (const model of rest) expect(best!.scoreInterval!.low).toBeGreaterThan(model.scoreInterval!.high);
+    expect(best!.rating!).toBeGreaterThan(1000);
+    expect(best!.ratingInterval!.low).toBeLessThanOrEqual(best!.rating!);
+    expect(best!.ratingInterval!.high).toBeGreaterThanOrEqual(best!.rating!);
+
+    const tied = computeJuryStats(simulate({ qualities: { "a/twin-one": 0.7, "b/twin-two": 0.7, "c/low": 0.3 }, judges: FAIR, topics: 30 }));
+    expect(tied.summary.kind).toBe("tied");
+    expect(tied.summary.text).toMatch(/^twin-(one|two) and twin-(one|two) are statistically tied; run more topics or judges to separate them/);
+    expect(tied.models.slice(0, 2).map((model) => model.rank!.best)).toEqual([1, 1]);
+    expect(tied.models[2]!.rank!.best).toBe(3);
+  });
+
+  it("flags the judge that puts the first-shown answer first, and no fair judge", () => {
+    const stats = computeJuryStats(
+      simulate({ qualities: TEN_MODELS, judges: [...FAIR.slice(0, 4), { id: "mistral/first-lover", position: 0.5 }], topics: 50 }),
+    );
+    const biased = stats.judges.find((judge) => judge.judgeModelId === "mistral/first-lover")!;
+    expect(biased.position!.flagged).toBe(true);
+    expect(biased.position!.firstRate).toBeGreaterThan(3 * biased.position!.chance);
+    expect(biased.position!.chance).toBeCloseTo(0.1, 12);
+    expect(biased.flagged).toBe(true);
+    for (const judge of stats.judges.filter((entry) => entry !== biased)) expect(judge.flagged).toBe(false);
+    // The biased judge agrees less with the rest of the panel than the fair ones do.
+    const fairAgreement = Math.min(...stats.judges.filter((entry) => entry !== biased).map((judge) => judge.agreement.value!));
+    expect(biased.agreement.value!).toBeLessThan(fairAgreement);
+  });
+
+  it("measures position consistency when every ranking is asked in both orders", () => {
+    const stats = computeJuryStats(
+      simulate({ qualities: TEN_MODELS, judges: [...FAIR.slice(0, 2), { id: "mistral/first-lover", position: 0.5 }], topics: 20, bothOrders: true }),
+    );
+    const consistency = Object.fromEntries(stats.judges.map((judge) => [judge.judgeModelId, judge.positionConsistency!]));
+    expect(consistency["mistral/first-lover"]).toBeLessThan(consistency["openai/judge"]!);
+    expect(consistency["openai/judge"]).toBeGreaterThan(0.5);
+    expect(stats.judges[0]!.calls).toBe(40);
+  });
+
+  it("flags the judge that favours its own family, with its excess over the panel", () => {
+    const stats = computeJuryStats(
+      simulate({ qualities: { ...TEN_MODELS, "google/gem": 0.5 }, judges: [...FAIR.slice(0, 4), { id: "google/judge", self: 0.3 }], topics: 40 }),
+    );
+    const selfish = stats.judges.find((judge) => judge.judgeModelId === "google/judge")!;
+    expect(selfish.selfPreference.flagged).toBe(true);
+    expect(selfish.selfPreference.value!).toBeGreaterThan(1);
+    expect(selfish.selfPreference.answers).toBe(40);
+    for (const judge of stats.judges.filter((entry) => entry !== selfish)) expect(judge.selfPreference.flagged).toBe(false);
+  });
+
+  it("flags the judge that favours long answers beyond what the panel sees in them", () => {
+    const stats = computeJuryStats(
+      simulate({ qualities: TEN_MODELS, judges: [...FAIR.slice(0, 4), { id: "mistral/verbose", length: 0.6 }], topics: 50 }),
+    );
+    const verbose = stats.judges.find((judge) => judge.judgeModelId === "mistral/verbose")!;
+    expect(verbose.length.flagged).toBe(true);
+    expect(verbose.length.excess!).toBeGreaterThan(0);
+    for (const judge of stats.judges.filter((entry) => entry !== verbose)) {
+      expect(judge.length.flagged).toBe(false);
+      // Length goes with quality here, so every judge's scores correlate with it.
+      expect(judge.length.correlation!).toBeGreaterThan(0.3);
+    }
+  });
+
+  it("reports agreement per persona × topic and overall, Kendall's W for rankings and alpha for ratings", () => {
+    const ranking = computeJuryStats(simulate({ qualities: TEN_MODELS, judges: FAIR.slice(0, 3), topics: 6, personas: 2 }));
+    expect(ranking.agreement.overall.method).toBe("kendall-w");
+    expect(ranking.agreement.byUnit).toHaveLength(12);
+    expect(ranking.agreement.overall.value!).toBeGreaterThan(0.6);
+    expect(ranking.agreement.overall.label).toMatch(/agreement/);
+    expect(ranking.units).toBe(12);
+
+    const rating = computeJuryStats(simulate({ qualities: TEN_MODELS, judges: FAIR.slice(0, 3), topics: 6, scale: "rating" }));
+    expect(rating.agreement.overall.method).toBe("krippendorff-alpha-interval");
+    expect(rating.agreement.overall.value!).toBeGreaterThan(0.5);
+    expect(rating.judges[0]!.agreement.method).toBe("spearman");
+    expect(rating.judges[0]!.position).toBeNull();
+    const noisy = computeJuryStats(simulate({ qualities: TEN_MODELS, judges: FAIR.slice(0, 3).map((judge) => ({ ...judge, noise: 3 })), topics: 6, scale: "rating" }));
+    expect(noisy.agreement.overall.value!).toBeLessThan(rating.agreement.overall.value!);
+  });
+
+  it("returns a win-rate matrix whose opposite cells add up to 1, and costs per model and per judge", () => {
+    const stats = computeJuryStats(simulate({ qualities: { "a/x": 0.8, "b/y": 0.5, "c/z": 0.2 }, judges: FAIR.slice(0, 2), topics: 10 }));
+    const { matrix, modelIds } = stats.winRates;
+    expect(modelIds).toEqual(stats.models.map((model) => model.modelId));
+    for (let i = 0; i < 3; i++) {
+      expect(matrix[i]![i]).toBeNull();
+      for (let j = 0; j < 3; j++) if (i !== j) expect(matrix[i]![j]! + matrix[j]![i]!).toBeCloseTo(1, 12);
+    }
+    expect(matrix[0]![2]!).toBeGreaterThan(0.8);
+    expect(stats.models.every((model) => Math.abs(model.generationCostUsd - 0.01) < 1e-12)).toBe(true);
+    expect(stats.judges.map((judge) => judge.costUsd)).toEqual([0.002 * 10, 0.002 * 10].map((value) => expect.closeTo(value, 12) as number));
+    expect(stats.costs.judgingUsd).toBeCloseTo(0.04, 12);
+    expect(stats.costs.generationUsd).toBeCloseTo(0.03, 12);
+  });
+
+  it("handles a test with no evaluations yet", () => {
+    const input = simulate({ qualities: { "a/x": 0.5 }, judges: [], topics: 2 });
+    const stats = computeJuryStats({ ...input, judges: ["openai/judge"] });
+    expect(stats.summary).toEqual({ kind: "none", text: "No scores yet.", leaders: [], extraTopicsNeeded: null });
+    expect(stats.models[0]!.meanScore).toBeNull();
+    expect(stats.agreement.overall.value).toBeNull();
+    expect(stats.judges[0]!.agreement.value).toBeNull();
+  });
+});
