@@ -45,8 +45,9 @@ async function createTest(t: TestConvex, as: Awaited<ReturnType<typeof createUse
   return { testId, jobId };
 }
 
+/** Runs the dispatcher until the queue or the free slots are used up (it takes one job per run). */
 async function dispatch(t: TestConvex) {
-  await t.mutation(internal.runner.dispatch, {});
+  while ((await t.mutation(internal.runner.dispatch, {})) > 0);
 }
 
 /** Plays a worker: leases the test's next call and records `outcome` for it. */

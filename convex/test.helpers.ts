@@ -7,8 +7,12 @@ import type { TestConfiguration } from "./validators";
 
 export const modules = import.meta.glob(["./**/*.ts", "./_generated/*.js", "!./**/*.test.ts"]);
 
+/**
+ * A fresh backend that enforces Convex's per-transaction limits (index ranges, documents read
+ * and written, functions scheduled), so a function that would fail on a deployment fails here.
+ */
 export function newTest() {
-  return convexTest(schema, modules);
+  return convexTest({ schema, modules, transactionLimits: true });
 }
 
 export type TestConvex = ReturnType<typeof newTest>;

@@ -12,6 +12,8 @@ export const SETTING_DEFAULTS = {
   maxCallAttempts: 3,
   /** Calls one worker action handles before it schedules its next chunk. */
   callsPerChunk: 25,
+  /** Calls created per transaction when a test starts (the rest follow in scheduled batches). */
+  callsPerBatch: 200,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

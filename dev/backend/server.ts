@@ -173,7 +173,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       }
     }
     const schema = loaded.get("schema")?.default as SchemaDefinition<any, boolean> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
-    const rawT = convexTest(schema, modules) as unknown as AnyTestConvex;
+    // Convex's per-transaction limits are enforced, so a function that would fail on a deployment fails here.
+    const rawT = convexTest({ schema, modules, transactionLimits: true }) as unknown as AnyTestConvex;
     installRuntimeHooks();
 
     const engine = new Engine(rawT, functions, {
