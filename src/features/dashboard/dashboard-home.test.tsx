@@ -2,13 +2,15 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, QueryFailure, resetCalls } from "@/test/convex-calls";
+import { callMock, mockCall, QueryFailure, resetCalls } from "@/test/convex-calls";
+import { redirectToCheckout } from "@/features/setup/checkout-redirect";
 import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import type { DashboardHomeData } from "./dashboard-model";
 
 vi.mock("convex/react", () => import("@/test/convex-calls").then((m) => m.convexReactWithCalls));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+vi.mock("@/features/setup/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
 
 const NOW = Date.now();
 const MINUTE = 60_000;
@@ -32,6 +34,8 @@ function filledHome(): DashboardHomeData {
       status: STATUSES[index % STATUSES.length]!,
       modelCount: index + 1,
       createdAt: NOW - index * 60 * MINUTE,
+      awaitingPayment: false,
+      priceCents: 200,
     })),
     personas: {
       total: 7,
@@ -124,6 +128,33 @@ describe("dashboard home", () => {
     expect(dots[2]).toHaveClass("bg-red-500");
     expect(dots[3]).toHaveClass("bg-yellow-500");
     expect(screen.getByRole("link", { name: "View All" })).toHaveAttribute("href", "/dashboard/history");
+  });
+
+  it("offers an unpaid draft Complete Payment and Discard instead of a results link", async () => {
+    const home = filledHome();
+    home.recentTests[0] = { ...home.recentTests[0]!, name: "Abandoned checkout", status: "pending", awaitingPayment: true, priceCents: 240 };
+    mockCall("payments:createCheckout", async () => ({ url: "https://checkout.example/s/1", sessionId: "cs_1" }));
+    await renderHome(home);
+    const list = screen.getByRole("list", { name: "Recent tests" });
+    const draft = within(list).getByRole("listitem", { name: "Abandoned checkout, Pending Payment" });
+    expect(within(draft).queryByRole("link")).toBeNull();
+    expect(within(list).getAllByRole("link")).toHaveLength(4);
+
+    await userEvent.click(within(draft).getByRole("button", { name: "Complete Payment for Abandoned checkout" }));
+    const dialog = await screen.findByRole("dialog", { name: "Complete Payment" });
+    await userEvent.click(within(dialog).getByRole("button", { name: "Pay $2.40" }));
+    await waitFor(() => expect(redirectToCheckout).toHaveBeenCalledWith("https://checkout.example/s/1"));
+    expect(callMock("payments:createCheckout")).toHaveBeenCalledWith({ testId: "test0" });
+  });
+
+  it("discards an unpaid draft after a confirmation", async () => {
+    const home = filledHome();
+    home.recentTests[0] = { ...home.recentTests[0]!, name: "Abandoned checkout", status: "pending", awaitingPayment: true };
+    await renderHome(home);
+    await userEvent.click(screen.getByRole("button", { name: "Discard Abandoned checkout" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Discard Draft" });
+    await userEvent.click(within(dialog).getByRole("button", { name: "Discard" }));
+    await waitFor(() => expect(callMock("tests:remove")).toHaveBeenCalledWith({ testId: "test0" }));
   });
 
   it("has the quick actions", async () => {

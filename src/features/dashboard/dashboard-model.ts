@@ -9,6 +9,9 @@ export type ActivityEntry = DashboardHomeData["activity"][number];
 export type SavedPersona = DashboardHomeData["personas"]["items"][number];
 export type SavedTopic = DashboardHomeData["topics"]["items"][number];
 
+/** How an unpaid draft's status reads (its test status is pending, its job pending_payment). */
+export const DRAFT_STATUS_LABEL = "Pending Payment";
+
 /** Of the 10 tests loaded, the list shows 5. */
 export const RECENT_TESTS_SHOWN = 5;
 

@@ -8,7 +8,8 @@ import { Card, CardAction, CardContent, CardHeader, CardTitle } from "@/componen
 import { Skeleton } from "@/components/ui/skeleton";
 import { HISTORY_PATH, SETUP_PATH } from "@/lib/paths";
 import { cn } from "@/lib/utils";
-import { plural, RECENT_TESTS_SHOWN, statusDotTone, testDisplayName, type RecentTest, type StatusDotTone } from "./dashboard-model";
+import { DraftActions } from "./draft-actions";
+import { DRAFT_STATUS_LABEL, plural, RECENT_TESTS_SHOWN, statusDotTone, testDisplayName, type RecentTest, type StatusDotTone } from "./dashboard-model";
 import { resultsPath } from "./paths";
 
 const DOT_CLASSES: Readonly<Record<StatusDotTone, string>> = {
@@ -42,7 +43,27 @@ export function TestStatus({ status }: { status: string }) {
   );
 }
 
+/** An unpaid draft has no results to open: it offers Complete Payment and Discard instead. */
+function DraftRow({ test }: { test: RecentTest }) {
+  const name = testDisplayName(test.name);
+  return (
+    <li className="flex flex-wrap items-center gap-3 px-3 py-3" aria-label={`${name}, ${DRAFT_STATUS_LABEL}`}>
+      <div className="min-w-0 flex-1">
+        <p className="truncate font-medium">{name}</p>
+        <p className="text-xs text-muted-foreground">
+          {plural(test.modelCount, "model")} · {new Date(test.createdAt).toLocaleDateString()} · not paid for, not run
+        </p>
+      </div>
+      <TestStatus status="pending_payment" />
+      <div className="flex items-center gap-1">
+        <DraftActions draft={test} />
+      </div>
+    </li>
+  );
+}
+
 function RecentTestRow({ test }: { test: RecentTest }) {
+  if (test.awaitingPayment) return <DraftRow test={test} />;
   const name = testDisplayName(test.name);
   return (
     <li>

@@ -22,6 +22,9 @@ function row(overrides: Partial<HistoryRow> & { name: string }): HistoryRow {
     completedAt: created + 125_000,
     totalCostUsd: 0.012345,
     topPerformers: ["Claude 3.5 Haiku", "GPT-4o Mini", "Gemini 2.0 Flash"],
+    awaitingPayment: false,
+    priceCents: 200,
+    missingWork: { missingResponses: 0, missingEvaluations: 0 },
     ...overrides,
   };
 }
@@ -88,6 +91,46 @@ describe("history page", () => {
     expect(screen.getByRole("heading", { name: "No Matching Tests" })).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Clear Filters" }));
     expect(screen.getByTestId("history-count")).toHaveTextContent("3 of 3 tests");
+  });
+
+  it("says how many answers and judgements a test is missing and why", async () => {
+    setQueryResult("history:list", {
+      tests: [
+        row({
+          name: "Lossy run",
+          missingWork: { missingResponses: 2, missingEvaluations: 4, lastCallError: "HTTP 503: Service Unavailable" },
+        }),
+        row({ name: "Clean run" }),
+      ],
+      total: 2,
+    });
+    renderApp("/dashboard/history");
+    const [lossy, clean] = await screen.findAllByTestId("history-row");
+    expect(
+      within(lossy!).getByText("2 answers and 4 judgements are missing. Last gateway error: HTTP 503: Service Unavailable"),
+    ).toBeInTheDocument();
+    expect(within(clean!).queryByTestId("missing-work")).toBeNull();
+  });
+
+  it("offers an unpaid draft Complete Payment and Discard instead of View Results", async () => {
+    const abandoned = row({
+      name: "Abandoned checkout",
+      status: "pending",
+      startedAt: undefined,
+      completedAt: undefined,
+      awaitingPayment: true,
+      topPerformers: [],
+    });
+    setQueryResult("history:list", { tests: [abandoned], total: 0 });
+    renderApp("/dashboard/history");
+    const [draft] = await screen.findAllByTestId("history-row");
+    expect(within(draft!).getByText("Pending Payment")).toBeInTheDocument();
+    expect(within(draft!).queryByRole("link", { name: /View results/ })).toBeNull();
+    expect(within(draft!).getByRole("button", { name: "Complete Payment for Abandoned checkout" })).toBeInTheDocument();
+    await userEvent.click(within(draft!).getByRole("button", { name: "Discard Abandoned checkout" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Discard Draft" });
+    await userEvent.click(within(dialog).getByRole("button", { name: "Discard" }));
+    await waitFor(() => expect(mutation("tests:remove")).toHaveBeenCalledWith({ testId: abandoned._id }));
   });
 
   it("shows 'No Tests Yet' with a Create Test link", async () => {

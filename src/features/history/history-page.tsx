@@ -13,7 +13,9 @@ import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
+import { DraftActions } from "@/features/dashboard/draft-actions";
 import { DeleteTestDialog } from "@/features/results/delete-test-dialog";
+import { MissingWorkLine } from "@/features/results/missing-work";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Duration } from "@/features/results/results-page";
 import { formatDate, taskTypeLabel } from "@/features/results/results-model";
@@ -151,7 +153,7 @@ function HistoryItem({ row, onDelete }: { row: HistoryRow; onDelete: () => void 
           <div className="min-w-0 space-y-1">
             <div className="flex flex-wrap items-center gap-2">
               <h2 className="truncate text-base font-semibold">{row.name}</h2>
-              <StatusBadge status={row.status} />
+              <StatusBadge status={row.awaitingPayment ? "pending_payment" : row.status} />
             </div>
             <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
               <div className="flex gap-1">
@@ -176,17 +178,29 @@ function HistoryItem({ row, onDelete }: { row: HistoryRow; onDelete: () => void 
               </div>
             </dl>
           </div>
-          <div className="flex shrink-0 gap-2">
-            <Button asChild variant="outline" size="sm">
-              <Link to="/dashboard/results/$testId" params={{ testId: row._id }} aria-label={`View results of ${row.name}`}>
-                <EyeIcon /> View Results
-              </Link>
-            </Button>
-            <Button variant="ghost" size="icon-sm" aria-label={`Delete ${row.name}`} onClick={onDelete}>
-              <Trash2Icon className="text-destructive" />
-            </Button>
-          </div>
+          {row.awaitingPayment ? (
+            <div className="flex shrink-0 flex-wrap gap-2">
+              <DraftActions draft={row} />
+            </div>
+          ) : (
+            <div className="flex shrink-0 gap-2">
+              <Button asChild variant="outline" size="sm">
+                <Link to="/dashboard/results/$testId" params={{ testId: row._id }} aria-label={`View results of ${row.name}`}>
+                  <EyeIcon /> View Results
+                </Link>
+              </Button>
+              <Button variant="ghost" size="icon-sm" aria-label={`Delete ${row.name}`} onClick={onDelete}>
+                <Trash2Icon className="text-destructive" />
+              </Button>
+            </div>
+          )}
         </div>
+        {row.awaitingPayment && (
+          <p className="text-sm text-muted-foreground">
+            Not paid for, so it has not run. Complete the payment to start it, or discard it.
+          </p>
+        )}
+        <MissingWorkLine work={row.missingWork} />
         {row.topPerformers.length > 0 && (
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <TrophyIcon className="size-4 text-yellow-600" aria-hidden="true" />

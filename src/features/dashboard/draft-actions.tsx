@@ -1,0 +1,160 @@
+// An unpaid draft (a test whose checkout was abandoned) is paid or discarded, never stopped:
+// 'Complete Payment' (spec part 1 §2 names the modal) opens the checkout again, 'Discard'
+// deletes the draft. Used by the dashboard's Recent Tests, the history and the monitor.
+import { useAction, useMutation } from "convex/react";
+import { CreditCardIcon, Trash2Icon } from "lucide-react";
+import { useState } from "react";
+
+import { Spinner } from "@/components/spinner";
+import {
+  AlertDialog,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { errorMessage } from "@/lib/errors";
+import { redirectToCheckout } from "@/features/setup/checkout-redirect";
+
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { formatCents } from "../../../convex/lib/format";
+
+export const PAYMENT_FAILED = "Payment failed";
+export const DISCARD_FAILED = "The draft could not be discarded. Please try again.";
+
+export interface Draft {
+  _id: Id<"tests">;
+  name: string;
+  priceCents: number;
+}
+
+type Open = "pay" | "discard" | null;
+
+/** 'Complete Payment' and 'Discard' for one unpaid draft, with their dialogs. */
+export function DraftActions({ draft, size = "sm" }: { draft: Draft; size?: "sm" | "default" }) {
+  const [open, setOpen] = useState<Open>(null);
+  const name = draft.name.trim() || "Unnamed Test";
+  return (
+    <>
+      <Button type="button" size={size} onClick={() => setOpen("pay")} aria-label={`Complete Payment for ${name}`}>
+        <CreditCardIcon /> Complete Payment
+      </Button>
+      <Button type="button" size={size} variant="ghost" onClick={() => setOpen("discard")} aria-label={`Discard ${name}`}>
+        <Trash2Icon /> Discard
+      </Button>
+      <CompletePaymentDialog draft={{ ...draft, name }} open={open === "pay"} onClose={() => setOpen(null)} />
+      <DiscardDraftDialog draft={{ ...draft, name }} open={open === "discard"} onClose={() => setOpen(null)} />
+    </>
+  );
+}
+
+/** The checkout is opened again for the draft's quoted price; the browser leaves for it. */
+function CompletePaymentDialog({ draft, open, onClose }: { draft: Draft; open: boolean; onClose: () => void }) {
+  const createCheckout = useAction(api.payments.createCheckout);
+  const [processing, setProcessing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function pay() {
+    setProcessing(true);
+    setError(null);
+    try {
+      const { url } = await createCheckout({ testId: draft._id });
+      redirectToCheckout(url);
+    } catch (caught) {
+      setError(errorMessage(caught, PAYMENT_FAILED));
+      setProcessing(false);
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (next || processing) return;
+        setError(null);
+        onClose();
+      }}
+    >
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Complete Payment</DialogTitle>
+          <DialogDescription>
+            “{draft.name}” has not been paid for, so it has not run. Pay {formatCents(draft.priceCents)} to start it.
+          </DialogDescription>
+        </DialogHeader>
+        {error && (
+          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+            {error}
+          </p>
+        )}
+        <DialogFooter>
+          <Button type="button" variant="outline" disabled={processing} onClick={onClose}>
+            Not Now
+          </Button>
+          <Button type="button" disabled={processing} onClick={() => void pay()}>
+            {processing ? <Spinner className="text-current" label="Opening the checkout" /> : <CreditCardIcon />}
+            Pay {formatCents(draft.priceCents)}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function DiscardDraftDialog({ draft, open, onClose }: { draft: Draft; open: boolean; onClose: () => void }) {
+  const remove = useMutation(api.tests.remove);
+  const [discarding, setDiscarding] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function discard() {
+    setDiscarding(true);
+    setError(null);
+    try {
+      await remove({ testId: draft._id });
+      setDiscarding(false);
+      onClose();
+    } catch (caught) {
+      console.error(DISCARD_FAILED, caught);
+      setError(DISCARD_FAILED);
+      setDiscarding(false);
+    }
+  }
+
+  return (
+    <AlertDialog
+      open={open}
+      onOpenChange={(next) => {
+        if (next || discarding) return;
+        setError(null);
+        onClose();
+      }}
+    >
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Discard Draft</AlertDialogTitle>
+          <AlertDialogDescription>
+            Discard “{draft.name}”? It was never paid for and never ran. Its open checkout is closed.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        {error && (
+          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+            {error}
+          </p>
+        )}
+        <AlertDialogFooter>
+          <Button type="button" variant="outline" disabled={discarding} onClick={onClose}>
+            Keep It
+          </Button>
+          <Button type="button" variant="destructive" disabled={discarding} onClick={() => void discard()}>
+            {discarding ? <Spinner className="text-current" label="Discarding the draft" /> : null}
+            Discard
+          </Button>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
