@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { claimNext, recordOutcome, type Outcome } from "./model/pipeline";
 import { countCalls, LIMITS, validateTestConfig } from "./lib/pricing";
 import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
@@ -117,4 +118,50 @@ describe("dispatch within Convex's transaction limits", () => {
       expect(entry).toEqual({ status: "running", job: "processing", totalCalls: 1000, generationCalls: 1000, keys: 1000 });
     }
   }, 120_000);
+
+  test("a test whose calls are still being created is not closed by its first calls finishing", async () => {
+    const t = newTest();
+    const [generatorA, generatorB] = GENERATORS;
+    const [judge] = EVALUATORS;
+    await seedCatalog(t, [generatorA, generatorB, judge]);
+    const user = await createUser(t, "ada@example.com");
+    await setSetting(t, "perTestConcurrency", 0); // this test plays the worker
+    await setSetting(t, "callsPerBatch", 2); // one persona × topic pair (2 generators) per batch
+    const { testId } = await user.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration([generatorA, generatorB], [judge], {
+        personas: [
+          { id: "p1", name: "Pirate", description: "Talks like a pirate", systemPrompt: "Answer like a pirate." },
+          { id: "p2", name: "Poet", description: "Rhymes", systemPrompt: "Answer in verse." },
+        ],
+        responsesPerTopic: 1,
+      }),
+    });
+    await t.mutation(internal.runner.dispatch, {}); // starts it with its first pair's calls only
+
+    /** Leases the next call and records an answer (or, for the judge, a ranking) for it. */
+    const answerNext = async () =>
+      await t.run(async (ctx) => {
+        const item = await claimNext(ctx, testId);
+        if (!item) return false;
+        const usage = { promptTokens: 10, completionTokens: 10, latencyMs: 5, costUsd: 0.001 };
+        const outcome: Outcome =
+          item.kind === "generate"
+            ? { kind: "generated", answers: ["An answer."], ...usage }
+            : { kind: "ranked", ranking: item.labels.map((entry) => entry.responseId), explanation: "", ...usage };
+        await recordOutcome(ctx, item.callId, item.leaseId, outcome);
+        return true;
+      });
+    const testRow = async () => await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+
+    // The first pair's two answers and its judge call all end before the second batch runs.
+    while (await answerNext());
+    expect(await testRow()).toMatchObject({ status: "running", finishedCalls: 3, totalCalls: 3, responsesCount: 2 });
+
+    await t.finishAllScheduledFunctions(vi.runAllTimers); // the second pair's calls
+    expect((await testRow()).totalCalls).toBe(5);
+    while (await answerNext());
+    const done = await testRow();
+    expect(done).toMatchObject({ status: "completed", finishedCalls: 6, totalCalls: 6, responsesCount: 4, evaluationsCount: 4 });
+    expect(await failedScheduledFunctions(t)).toEqual([]);
+  });
 });
