@@ -150,3 +150,69 @@ export const callStatus = v.union(
   v.literal("failed"),
   v.literal("cancelled"),
 );
+
+// ── Jury statistics (issue 13): the stored outcome of computeJuryStats (convex/lib/stats) ──
+const statsInterval = v.object({ low: v.number(), high: v.number() });
+const nullableNumber = v.union(v.number(), v.null());
+const agreementFigureFields = {
+  method: v.union(v.literal("kendall-w"), v.literal("krippendorff-alpha-interval")),
+  value: nullableNumber,
+  band: v.union(v.literal("none"), v.literal("weak"), v.literal("moderate"), v.literal("strong"), v.literal("very strong"), v.null()),
+  label: v.string(),
+};
+const biasCheck = { pValue: nullableNumber, flagged: v.boolean() };
+
+export const juryStatsValidator = v.object({
+  scale: v.union(v.literal("ranking"), v.literal("rating")),
+  resamples: v.number(),
+  alpha: v.number(),
+  units: v.number(),
+  personas: v.number(),
+  topics: v.number(),
+  models: v.array(
+    v.object({
+      modelId: v.string(),
+      modelName: v.string(),
+      meanScore: nullableNumber,
+      scoreInterval: v.union(statsInterval, v.null()),
+      rank: v.union(v.object({ best: v.number(), worst: v.number() }), v.null()),
+      rating: nullableNumber,
+      ratingInterval: v.union(statsInterval, v.null()),
+      units: v.number(),
+      scores: v.number(),
+      generationCostUsd: v.number(),
+    }),
+  ),
+  winRates: v.object({ modelIds: v.array(v.string()), matrix: v.array(v.array(nullableNumber)) }),
+  agreement: v.object({
+    method: v.string(),
+    overall: v.object(agreementFigureFields),
+    byUnit: v.array(v.object({ personaId: v.string(), topicId: v.string(), ...agreementFigureFields })),
+  }),
+  judges: v.array(
+    v.object({
+      judgeModelId: v.string(),
+      family: v.string(),
+      calls: v.number(),
+      scores: v.number(),
+      costUsd: v.number(),
+      agreement: v.object({ method: v.union(v.literal("kendall-tau-b"), v.literal("spearman")), value: nullableNumber }),
+      position: v.union(
+        v.object({ calls: v.number(), firstRate: v.number(), chance: v.number(), pValue: v.number(), flagged: v.boolean() }),
+        v.null(),
+      ),
+      positionConsistency: nullableNumber,
+      length: v.object({ correlation: nullableNumber, excess: nullableNumber, ...biasCheck }),
+      selfPreference: v.object({ value: nullableNumber, answers: v.number(), ...biasCheck }),
+      flagged: v.boolean(),
+    }),
+  ),
+  summary: v.object({
+    kind: v.union(v.literal("best"), v.literal("tied"), v.literal("none")),
+    text: v.string(),
+    leaders: v.array(v.string()),
+    extraTopicsNeeded: nullableNumber,
+  }),
+  costs: v.object({ generationUsd: v.number(), judgingUsd: v.number() }),
+});
+export type JuryStatsDoc = Infer<typeof juryStatsValidator>;
