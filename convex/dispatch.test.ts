@@ -164,4 +164,52 @@ describe("dispatch within Convex's transaction limits", () => {
     expect(done).toMatchObject({ status: "completed", finishedCalls: 6, totalCalls: 6, responsesCount: 4, evaluationsCount: 4 });
     expect(await failedScheduledFunctions(t)).toEqual([]);
   });
+
+  test("expired leases are handed back out in bounded batches, including those of a deleted test", async () => {
+    const t = newTest();
+    await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
+    const user = await createUser(t, "ada@example.com");
+    await setSetting(t, "perTestConcurrency", 0);
+    const personas = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ id: `p${i}`, name: `Persona ${i}`, description: "A voice", systemPrompt: "Hi." }));
+    const create = async (name: string, personaCount: number) =>
+      (
+        await user.as.mutation(api.tests.create, {
+          configuration: sampleConfiguration(GENERATORS, [EVALUATORS[0]], { name, personas: personas(personaCount), responsesPerTopic: 1 }),
+        })
+      ).testId;
+    const kept = await create("Kept", 3); // 30 generation calls
+    const deleted = await create("Deleted", 1); // 10 generation calls
+    while ((await t.mutation(internal.runner.dispatch, {})) > 0);
+    // Every call was leased by a worker that died; then one test's row goes (its cascade not yet run).
+    await t.run(async (ctx) => {
+      for (const testId of [kept, deleted]) {
+        const calls = await ctx.db
+          .query("calls")
+          .withIndex("by_test_status", (q) => q.eq("testId", testId))
+          .collect();
+        for (const call of calls) {
+          await ctx.db.patch("calls", call._id, { status: "leased", attempts: 1, leaseId: `${call._id}:1`, leaseExpiresAt: Date.now() - 1 });
+        }
+      }
+      await ctx.db.delete("tests", deleted);
+    });
+
+    await t.mutation(internal.runner.reclaimLeases, {});
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+
+    const statuses = await t.run(async (ctx) => {
+      const of = async (testId: Id<"tests">) =>
+        (
+          await ctx.db
+            .query("calls")
+            .withIndex("by_test_status", (q) => q.eq("testId", testId))
+            .collect()
+        ).map((call) => call.status);
+      return { kept: await of(kept), deleted: await of(deleted) };
+    });
+    expect(statuses.kept).toEqual(Array.from({ length: 30 }, () => "pending"));
+    expect(statuses.deleted).toEqual(Array.from({ length: 10 }, () => "cancelled"));
+    expect(await failedScheduledFunctions(t)).toEqual([]);
+  });
 });

@@ -660,19 +660,31 @@ async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
 // ---------------------------------------------------------------- recovery
 
 /**
+ * Expired leases handled per transaction: a generation call given up on can create its pair's
+ * judge calls (up to 5 judges × 100 answers), so 25 stay below Convex's 16,000 writes.
+ */
+const RECLAIM_BATCH = 25;
+
+/**
  * Hands expired leases back out. A lease outlives every call the client can make, so an
- * expired one means its worker died: that worker is no longer counted.
+ * expired one means its worker died: that worker is no longer counted. A full batch schedules
+ * the next one.
  */
 export async function reclaimExpiredLeases(ctx: MutationCtx, now: number): Promise<number> {
   const expired = await ctx.db
     .query("calls")
     .withIndex("by_status_lease", (q) => q.eq("status", "leased").lt("leaseExpiresAt", now))
-    .take(200);
+    .take(RECLAIM_BATCH);
+  if (expired.length === RECLAIM_BATCH) await ctx.scheduler.runAfter(0, internal.runner.reclaimLeases, {});
   const maxAttempts = await readSetting(ctx, "maxCallAttempts");
   const touched = new Set<Id<"tests">>();
   for (const call of expired) {
     const test = await ctx.db.get("tests", call.testId);
-    if (!test) continue;
+    // Every call handled leaves the expired range, so the next batch never sees it again.
+    if (!test) {
+      await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined }); // deleted with its test
+      continue;
+    }
     await ctx.db.patch("tests", test._id, { activeWorkers: Math.max(0, test.activeWorkers - 1) });
     if (test.status !== "running") {
       await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined });
