@@ -30,31 +30,40 @@ afterEach(() => {
 });
 
 describe("presence", () => {
-  test("the owner and share viewers see each other, as initials or 'anonymous viewer'", async () => {
+  test("the owner sees share viewers as 'anonymous viewer'; an anonymous viewer sees how many watch, not who", async () => {
     const { t, owner, testId, shareId } = await setup();
     await owner.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "owner-tab-0001" });
     await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON });
 
-    expect(await owner.as.query(api.presence.viewers, { room: `test:${testId}`, clientId: "owner-tab-0001" })).toEqual([
-      expect.objectContaining({ label: "anonymous viewer", anonymous: true }),
-    ]);
+    expect(await owner.as.query(api.presence.viewers, { room: `test:${testId}`, clientId: "owner-tab-0001" })).toEqual({
+      count: 1,
+      viewers: [expect.objectContaining({ label: "anonymous viewer", anonymous: true })],
+    });
     const seenByAnonymous = await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON });
-    expect(seenByAnonymous).toEqual([expect.objectContaining({ label: "AL", anonymous: false })]);
-    expect(JSON.stringify(seenByAnonymous)).not.toMatch(/example\.com|ada|lovelace/i);
-    expect(JSON.stringify(seenByAnonymous)).not.toContain(owner.userId);
+    expect(seenByAnonymous).toEqual({ count: 1, viewers: [] });
+    expect(JSON.stringify(seenByAnonymous)).not.toMatch(/AL|example\.com|ada|lovelace/i);
+
+    // A signed-in visitor holding the link sees initials.
+    const bob = await createUser(t, "bob@example.com");
+    await bob.as.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: "bob-tab-00001" });
+    const seenByBob = await bob.as.query(api.presence.viewers, { room: `share:${shareId}`, clientId: "bob-tab-00001" });
+    expect(seenByBob.count).toBe(2);
+    expect(seenByBob.viewers.map((viewer) => viewer.label).sort()).toEqual(["AL", "anonymous viewer"]);
+    expect(JSON.stringify(seenByBob)).not.toContain(owner.userId);
+    expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual({ count: 2, viewers: [] });
   });
 
   test("anonymous callers reach a room only through an active share", async () => {
     const { t, owner, testId, shareId } = await setup();
     expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON }))).toBe("NOT_FOUND");
-    expect(await t.query(api.presence.viewers, { room: `test:${testId}`, clientId: ANON })).toEqual([]);
+    expect(await t.query(api.presence.viewers, { room: `test:${testId}`, clientId: ANON })).toEqual({ count: 0, viewers: [] });
     expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON }))).toBe("NOT_FOUND");
     expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON }))).toBe("NOT_FOUND");
 
     await owner.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "owner-tab-0001" });
     await owner.as.mutation(api.shares.disable, { testId });
     expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON }))).toBe("NOT_FOUND");
-    expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual([]);
+    expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual({ count: 0, viewers: [] });
   });
 
   test("another signed-in user cannot join or read the owner's room by test id", async () => {
@@ -63,7 +72,7 @@ describe("presence", () => {
     expect(await errorCode(other.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "other-tab-0001" }))).toBe(
       "NOT_FOUND",
     );
-    expect(await other.as.query(api.presence.viewers, { room: `test:${testId}` })).toEqual([]);
+    expect(await other.as.query(api.presence.viewers, { room: `test:${testId}` })).toEqual({ count: 0, viewers: [] });
   });
 
   test("anonymous client ids must look like ours", async () => {
@@ -79,17 +88,17 @@ describe("presence", () => {
     await ownerBeat();
     await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON });
     await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON_2 });
-    expect(await owner.as.query(api.presence.viewers, { room, clientId: "x" })).toHaveLength(2);
+    expect((await owner.as.query(api.presence.viewers, { room, clientId: "x" })).viewers).toHaveLength(2);
 
     await t.mutation(api.presence.leave, { room: `share:${shareId}`, clientId: ANON });
-    expect(await owner.as.query(api.presence.viewers, { room })).toHaveLength(1);
+    expect((await owner.as.query(api.presence.viewers, { room })).viewers).toHaveLength(1);
 
     // ANON_2 closes the tab without a goodbye; the owner keeps beating.
     for (let second = 0; second < 20; second += 5) {
       vi.advanceTimersByTime(5_000);
       await ownerBeat();
     }
-    expect(await owner.as.query(api.presence.viewers, { room })).toEqual([]);
+    expect(await owner.as.query(api.presence.viewers, { room })).toEqual({ count: 0, viewers: [] });
   });
 
   test("the cron sweeps rooms nobody beats in any more", async () => {

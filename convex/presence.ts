@@ -2,8 +2,8 @@
 // read the room's other viewers. A room is named by the page: 'test:<testId>' for the owner's
 // results and monitor pages, 'share:<shareId>' for a shared page; both resolve to the test's
 // room, so owners and share viewers see each other. Only initials are stored and returned,
-// never an email or a user id, and an anonymous caller can reach a room only through an active
-// share.
+// never an email or a user id, and only to signed-in callers: an anonymous caller can reach a
+// room only through an active share, and learns there how many watch, not who.
 import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
@@ -125,15 +125,20 @@ export const leave = publicMutation({
 /**
  * The room's other viewers seen within the last 15 seconds. Freshness is judged against the
  * caller's own last beat (or the newest one), so no clock is read here and client clocks do not
- * matter; the beats themselves delete the stale rows.
+ * matter; the beats themselves delete the stale rows. A signed-in caller sees who they are
+ * (initials, or 'anonymous viewer'); an anonymous caller, holding only a share link, sees how
+ * many watch and not who: `viewers` is empty for them.
  */
 export const viewers = publicQuery({
   args: { room: v.string(), clientId: v.optional(v.string()) },
-  returns: v.array(v.object({ id: v.string(), label: v.string(), anonymous: v.boolean() })),
+  returns: v.object({
+    count: v.number(),
+    viewers: v.array(v.object({ id: v.string(), label: v.string(), anonymous: v.boolean() })),
+  }),
   handler: async (ctx, { room, clientId }) => {
     const user = await currentUser(ctx);
     const canonical = await resolveRoom(ctx, room, user);
-    if (!canonical) return [];
+    if (!canonical) return { count: 0, viewers: [] };
     const rows = await ctx.db
       .query("presence")
       .withIndex("by_room_last_seen", (q) => q.eq("room", canonical))
@@ -141,9 +146,11 @@ export const viewers = publicQuery({
       .take(MAX_VIEWERS_PER_ROOM);
     const self = viewerKeyOf(user, clientId);
     const reference = rows.find((row) => row.viewerKey === self)?.lastSeen ?? rows[0]?.lastSeen ?? 0;
-    return rows
-      .filter((row) => row.viewerKey !== self && row.lastSeen >= reference - PRESENCE_TTL_MS)
-      .map((row) => ({ id: row._id, label: row.label, anonymous: row.viewerKey.startsWith("anon:") }));
+    const others = rows.filter((row) => row.viewerKey !== self && row.lastSeen >= reference - PRESENCE_TTL_MS);
+    return {
+      count: others.length,
+      viewers: user ? others.map((row) => ({ id: row._id, label: row.label, anonymous: row.viewerKey.startsWith("anon:") })) : [],
+    };
   },
 });
 

@@ -19,7 +19,7 @@ describe("presence", () => {
   });
 
   it("beats on mount and every 5 seconds, and says goodbye on unmount", () => {
-    setQueryResult("presence:viewers", []);
+    setQueryResult("presence:viewers", { count: 0, viewers: [] });
     const { unmount } = render(<ViewerAvatars room="test:abc" />);
     const heartbeat = mutation("presence:heartbeat");
     expect(heartbeat).toHaveBeenCalledTimes(1);
@@ -34,14 +34,17 @@ describe("presence", () => {
   });
 
   it("shows the others as initials or 'anonymous viewer', and nothing when alone", () => {
-    setQueryResult("presence:viewers", []);
+    setQueryResult("presence:viewers", { count: 0, viewers: [] });
     const { rerender } = render(<ViewerAvatars room="test:abc" />);
     expect(screen.queryByTestId("viewer-avatars")).not.toBeInTheDocument();
     act(() =>
-      setQueryResult("presence:viewers", [
-        { id: "1", label: "GH", anonymous: false },
-        { id: "2", label: "anonymous viewer", anonymous: true },
-      ]),
+      setQueryResult("presence:viewers", {
+        count: 2,
+        viewers: [
+          { id: "1", label: "GH", anonymous: false },
+          { id: "2", label: "anonymous viewer", anonymous: true },
+        ],
+      }),
     );
     rerender(<ViewerAvatars room="test:abc" />);
     const group = screen.getByRole("group", { name: "Also viewing: GH, anonymous viewer" });
@@ -52,5 +55,13 @@ describe("presence", () => {
   it("does not join before the room is known", () => {
     render(<ViewerAvatars room={null} />);
     expect(mutation("presence:heartbeat")).not.toHaveBeenCalled();
+  });
+
+  it("an anonymous viewer is shown the count only, no initials", () => {
+    setQueryResult("presence:viewers", { count: 3, viewers: [] });
+    render(<ViewerAvatars room="share:abc" />);
+    const group = screen.getByRole("group", { name: "3 others viewing" });
+    expect(group).toHaveTextContent(/^3 others viewing$/);
+    expect(screen.queryByTestId("viewer-avatars")).not.toBeInTheDocument();
   });
 });

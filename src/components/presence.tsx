@@ -42,10 +42,19 @@ function tabClientId(): string {
 }
 
 /**
+ * How many others are in the room and, for a signed-in viewer, who (an anonymous viewer of a
+ * shared page gets the count only).
+ */
+export interface PresenceRoom {
+  count: number;
+  viewers: PresenceViewer[];
+}
+
+/**
  * Joins `room` while mounted (null: not yet known) and returns the other viewers there;
  * undefined while loading. Presence never breaks a page: failed beats are ignored.
  */
-export function usePresence(room: string | null): PresenceViewer[] | undefined {
+export function usePresence(room: string | null): PresenceRoom | undefined {
   const [clientId] = useState(tabClientId);
   const heartbeat = useMutation(api.presence.heartbeat);
   const leave = useMutation(api.presence.leave);
@@ -74,13 +83,30 @@ export function usePresence(room: string | null): PresenceViewer[] | undefined {
   return useQuery(api.presence.viewers, room ? { room, clientId } : "skip");
 }
 
-/** Avatars of the room's other viewers, with 'N others viewing'; nothing when alone. */
+/**
+ * Avatars of the room's other viewers, with 'N others viewing'; nothing when alone. An anonymous
+ * viewer is told only the count.
+ */
 export function ViewerAvatars({ room, className }: { room: string | null; className?: string }) {
-  const viewers = usePresence(room);
-  if (!viewers || viewers.length === 0) return null;
+  const presence = usePresence(room);
+  if (!presence || presence.count === 0) return null;
+  const { count, viewers } = presence;
+  const summary = `${count} other${count === 1 ? "" : "s"} viewing`;
+  if (viewers.length === 0) {
+    return (
+      <div
+        data-testid="viewer-count"
+        role="group"
+        aria-label={summary}
+        className={cn("flex items-center gap-2 text-xs text-muted-foreground", className)}
+      >
+        <EyeIcon className="size-3.5" aria-hidden="true" />
+        <span>{summary}</span>
+      </div>
+    );
+  }
   const shown = viewers.slice(0, MAX_AVATARS);
   const names = viewers.map((viewer) => viewer.label).join(", ");
-  const summary = `${viewers.length} other${viewers.length === 1 ? "" : "s"} viewing`;
   return (
     <div
       data-testid="viewer-avatars"

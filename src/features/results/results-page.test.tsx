@@ -38,7 +38,7 @@ describe("results page", () => {
     resetConvexMock();
     resetSupport();
     setSignedIn(makeViewer());
-    setQueryResult("presence:viewers", []);
+    setQueryResult("presence:viewers", { count: 0, viewers: [] });
   });
 
   it("shows a skeleton while loading", async () => {
@@ -79,6 +79,35 @@ describe("results page", () => {
     expect(screen.getByRole("button", { name: /Raw Responses/ })).toHaveAttribute("aria-expanded", "false");
     expect(screen.getByRole("button", { name: /Evaluations/ })).toHaveAttribute("aria-expanded", "false");
     expect(screen.queryByRole("list", { name: "Raw responses" })).not.toBeInTheDocument();
+  });
+
+  it("says what a finished test is missing, why, and the shortfall against what was paid", async () => {
+    const results = makeResults();
+    setQueryResult(
+      "results:get",
+      makeResults({
+        test: {
+          ...results.test,
+          responsesCount: 6,
+          missingResponses: 2,
+          evaluationsCount: 6,
+          missingEvaluations: 0,
+          lastCallError: "HTTP 500: Internal Server Error",
+          chargedCents: 200,
+        },
+      }),
+    );
+    renderApp(PATH);
+    const notice = await screen.findByTestId("missing-work");
+    expect(notice).toHaveTextContent("2 answers are missing. Last gateway error: HTTP 500: Internal Server Error");
+    expect(notice).toHaveTextContent("Delivered 6 of 8 answers and 6 of 8 judgements (75%). This test was paid $2.00 for the full set.");
+  });
+
+  it("shows no missing-work notice when everything arrived", async () => {
+    setQueryResult("results:get", makeResults());
+    renderApp(PATH);
+    expect(await screen.findByRole("heading", { level: 1, name: "Coffee taglines" })).toBeInTheDocument();
+    expect(screen.queryByTestId("missing-work")).not.toBeInTheDocument();
   });
 
   it("counts the duration up while the test runs", async () => {

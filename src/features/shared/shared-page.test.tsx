@@ -21,6 +21,11 @@ function shared() {
     valid: true,
     configuration: results.test.configuration,
     metrics: results.metrics,
+    missingWork: { missingResponses: 0, missingEvaluations: 0 } as {
+      missingResponses: number;
+      missingEvaluations: number;
+      lastCallError?: string;
+    },
     rankings: results.rankings,
     sampleResponses: Array.from({ length: 10 }, (_, index) => ({
       key: String(index),
@@ -39,10 +44,18 @@ describe("shared results page", () => {
   beforeEach(() => {
     resetConvexMock();
     resetSupport();
-    setQueryResult("presence:viewers", [
-      { id: "1", label: "AL", anonymous: false },
-      { id: "2", label: "anonymous viewer", anonymous: true },
-    ]);
+    // What the server tells an anonymous visitor: how many watch, not who.
+    setQueryResult("presence:viewers", { count: 2, viewers: [] });
+  });
+
+  it("says how many answers and judgements are missing and why", async () => {
+    setQueryResult("shares:view", {
+      ...shared(),
+      missingWork: { missingResponses: 1, missingEvaluations: 3, lastCallError: "Max retry attempts exceeded" },
+    });
+    renderApp("/shared/abc123");
+    const notice = await screen.findByTestId("missing-work");
+    expect(notice).toHaveTextContent("1 answer and 3 judgements are missing. Last gateway error: Max retry attempts exceeded");
   });
 
   it("shows the header, stats, rankings open and the 10 samples closed, with who else is viewing", async () => {
@@ -55,7 +68,7 @@ describe("shared results page", () => {
     const rankings = screen.getByRole("list", { name: "Model rankings" });
     expect(within(rankings).getAllByTestId("ranking-row")[0]).toHaveTextContent("Claude 3.5 Haiku");
     expect(within(rankings).getAllByTestId("ranking-row")[0]).toHaveTextContent("7.50");
-    expect(screen.getByRole("group", { name: "Also viewing: AL, anonymous viewer" })).toHaveTextContent("2 others viewing");
+    expect(screen.getByRole("group", { name: "2 others viewing" })).toHaveTextContent("2 others viewing");
     expect(mutation("presence:heartbeat")).toHaveBeenCalledWith({ room: "share:abc123", clientId: expect.any(String) });
 
     expect(screen.queryByTestId("sample-response")).not.toBeInTheDocument();
