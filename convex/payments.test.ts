@@ -4,7 +4,7 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startStripe } from "../dev/stripe/server";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { quote } from "./lib/pricing";
 import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
@@ -130,5 +130,236 @@ describe("payments", () => {
     // Someone else's session id verifies nothing.
     const other = await createUser(t, "eve@example.com");
     expect(await other.as.action(api.payments.verify, { sessionId })).toEqual({ verified: false, testId: null });
+  });
+});
+
+// ---------------------------------------------------------------- issue 11: one charge per test
+
+/** Sends the dev Stripe's own signed events (from index `from` on) to the app's webhook. */
+async function forwardEvents(t: TestConvex, from: number) {
+  for (const event of stripeServer.events.slice(from)) {
+    const payload = JSON.stringify(event);
+    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    expect((await webhook(t, payload, signature)).status).toBe(200);
+  }
+}
+
+/** The customer presses Pay on Stripe's page; its webhook is held back until forwarded. */
+async function payOnStripe(sessionId: string) {
+  stripeServer.webhook.url = "http://127.0.0.1:9/held-back";
+  return (await fetch(`${stripeServer.url}/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" })).status;
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 800)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function refundsOf(paymentIntent: string | undefined) {
+  return [...stripeServer.refunds.values()].filter((refund) => refund.payment_intent === paymentIntent);
+}
+
+/** Open sessions of this test created after `since` (ids repeat across convex-test instances). */
+function openSessionsOf(testId: Id<"tests">, since: Set<string>) {
+  return [...stripeServer.sessions.values()].filter(
+    (session) => !since.has(session.id) && session.metadata.testId === testId && session.status === "open",
+  );
+}
+
+/** A client of the dev Stripe, as another tab or an older build would use it. */
+function devStripe() {
+  return new Stripe("sk_test_dev", { host: "127.0.0.1", port: stripeServer.port, protocol: "http" });
+}
+
+describe("one charge per test", () => {
+  test("a second tab and a retry get the test's open session: one session to pay", async () => {
+    const { user, testId } = await pricedTest();
+    const since = new Set(stripeServer.sessions.keys());
+    const first = await user.as.action(api.payments.createCheckout, { testId });
+    const retry = await user.as.action(api.payments.createCheckout, { testId });
+    const [tabA, tabB] = await Promise.all([
+      user.as.action(api.payments.createCheckout, { testId }),
+      user.as.action(api.payments.createCheckout, { testId }),
+    ]);
+    expect([retry.sessionId, tabA.sessionId, tabB.sessionId]).toEqual([first.sessionId, first.sessionId, first.sessionId]);
+    expect(tabB.url).toBe(first.url);
+    expect(openSessionsOf(testId, since).map((session) => session.id)).toEqual([first.sessionId]);
+  });
+
+  for (const recorded of [true, false]) {
+    test(`two checkouts, then two payments: one purchase and one refund (second session ${recorded ? "recorded" : "never recorded"})`, async () => {
+      const { t, user, testId, priceCents } = await pricedTest();
+      const tabA = await user.as.action(api.payments.createCheckout, { testId });
+      // A second session for the same test, as an older tab or a checkout that died before answering left it.
+      const tabB = await devStripe().checkout.sessions.create({
+          mode: "payment",
+          line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: priceCents, product_data: { name: "ModelJury test" } } }],
+          metadata: { testId, userId: user.userId, testName: "Coffee taglines" },
+          success_url: "http://127.0.0.1:5173/dashboard/monitor",
+        });
+      if (recorded) {
+        await t.mutation(internal.payments.recordCheckout, { testId, userId: user.userId, sessionId: tabB.id, amountCents: priceCents });
+      }
+      const before = stripeServer.events.length;
+      expect(await payOnStripe(tabA.sessionId)).toBe(303);
+      expect(await payOnStripe(tabB.id)).toBe(303);
+      await forwardEvents(t, before);
+      await forwardEvents(t, before); // Stripe retries deliveries: still one of each
+
+      const paidB = stripeServer.sessions.get(tabB.id)!;
+      await waitFor(() => Promise.resolve(refundsOf(paidB.payment_intent ?? undefined)), (refunds) => refunds.length > 0);
+      const { payments, credits, jobs, user: row } = await waitFor(
+        () => ledger(t, testId),
+        (state) => state.payments.some((payment) => payment.status === "refunded"),
+      );
+      expect(payments.map((payment) => [payment.stripeSessionId, payment.status]).sort()).toEqual(
+        [[tabA.sessionId, "paid"], [tabB.id, "refunded"]].sort(),
+      );
+      expect(credits.map((c) => [c.type, c.amountCents]).sort()).toEqual(
+        [["purchase", priceCents], ["refund", priceCents], ["test_cost", priceCents]].sort(),
+      );
+      expect(jobs).toMatchObject([{ status: "queued" }]);
+      expect(row?.totalSpentCents).toBe(priceCents);
+      expect(refundsOf(paidB.payment_intent ?? undefined)).toMatchObject([{ amount: priceCents, reason: "duplicate" }]);
+      expect(refundsOf(stripeServer.sessions.get(tabA.sessionId)!.payment_intent ?? undefined)).toHaveLength(0);
+    });
+  }
+
+  test("paying ends the test's other open sessions", async () => {
+    const { t, user, testId, priceCents } = await pricedTest();
+    const tabA = await user.as.action(api.payments.createCheckout, { testId });
+    const other = await devStripe().checkout.sessions.create({
+        mode: "payment",
+        line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: priceCents, product_data: { name: "ModelJury test" } } }],
+        metadata: { testId, userId: user.userId },
+        success_url: "http://127.0.0.1:5173/dashboard/monitor",
+      });
+    await t.mutation(internal.payments.recordCheckout, { testId, userId: user.userId, sessionId: other.id, amountCents: priceCents });
+    const before = stripeServer.events.length;
+    await payOnStripe(tabA.sessionId);
+    await forwardEvents(t, before);
+    await waitFor(() => Promise.resolve(stripeServer.sessions.get(other.id)!.status), (status) => status === "expired");
+    expect(await payOnStripe(other.id)).toBe(409);
+  });
+});
+
+describe("Delete before paying", () => {
+  test("deleting a test waiting for payment expires its checkout", async () => {
+    const { t, user, testId } = await pricedTest();
+    const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
+    await user.as.mutation(api.tests.remove, { testId });
+    await waitFor(() => Promise.resolve(stripeServer.sessions.get(sessionId)!.status), (status) => status === "expired");
+    expect(await payOnStripe(sessionId)).toBe(409);
+    const payments = await t.run((ctx) => ctx.db.query("payments").collect());
+    expect(payments).toMatchObject([{ stripeSessionId: sessionId, status: "cancelled" }]);
+  });
+
+  test("a payment that lands after the test was deleted is refunded, and billing shows it refunded", async () => {
+    const { t, user, testId, priceCents } = await pricedTest();
+    const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
+    const before = stripeServer.events.length;
+    expect(await payOnStripe(sessionId)).toBe(303); // paid on Stripe's page while the test is deleted
+    await user.as.mutation(api.tests.remove, { testId });
+    await forwardEvents(t, before);
+    const paymentIntent = stripeServer.sessions.get(sessionId)!.payment_intent ?? undefined;
+    await waitFor(() => Promise.resolve(refundsOf(paymentIntent)), (refunds) => refunds.length === 1);
+    const billing = await waitFor(
+      () => user.as.query(api.billing.overview, {}),
+      (overview) => overview.payments[0]?.status === "refunded",
+    );
+    expect(billing.payments).toMatchObject([{ status: "refunded", amountCents: priceCents }]);
+    expect(billing.creditTransactions.map((c) => [c.type, c.amountCents])).toEqual([["refund", priceCents]]);
+    expect(billing.creditTransactions[0]!.description).toContain("stopped or deleted before it ran");
+    const row = await t.run((ctx) => ctx.db.get("users", user.userId));
+    expect(row?.totalSpentCents ?? 0).toBe(0);
+    expect(refundsOf(paymentIntent)).toMatchObject([{ amount: priceCents }]);
+  });
+});
+
+describe("the amount paid is checked", () => {
+  for (const [label, amount, currency] of [
+    ["amount_total of 1 cent", 1, "usd"],
+    ["the right number in another currency", 0, "eur"],
+  ] as const) {
+    test(`${label}: nothing is queued, the payment is amount_mismatch, and admins are alerted`, async () => {
+      const { t, user, testId, priceCents } = await pricedTest();
+      const admin = await createUser(t, "root@example.com", { isAdmin: true });
+      const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
+      const payload = completedEvent(sessionId, amount || priceCents, currency);
+      expect((await webhook(t, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))).status).toBe(200);
+      const { payments, credits, jobs, user: row } = await ledger(t, testId);
+      expect(payments).toMatchObject([{ status: "amount_mismatch", amountCents: priceCents, receivedCents: amount || priceCents, receivedCurrency: currency }]);
+      expect(credits).toHaveLength(0);
+      expect(jobs).toMatchObject([{ status: "pending_payment" }]);
+      expect(row?.totalSpentCents).toBe(0);
+      const alerts = await admin.as.query(api.admin.listAlerts, {});
+      expect(alerts).toMatchObject([{ kind: "amount_mismatch", jobStatus: "pending_payment" }]);
+      expect(alerts[0]!.message).toContain("The test was not started");
+    });
+  }
+});
+
+describe("a paid test that fails is refunded", () => {
+  test("every gateway call fails: the test fails with the reason, the payment is refunded, the ledger shows it", async () => {
+    process.env.GATEWAY_BACKOFF_SCALE = "0";
+    try {
+      const { t, user, testId, priceCents } = await pricedTest();
+      const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
+      const before = stripeServer.events.length;
+      await payOnStripe(sessionId);
+      await forwardEvents(t, before);
+      await t.run(async (ctx) => {
+        const setting = await ctx.db.query("settings").withIndex("by_key", (q) => q.eq("key", "maxProcessingJobs")).unique();
+        await ctx.db.patch("settings", setting!._id, { value: 5 });
+      });
+      await t.mutation(internal.runner.dispatch, {}); // the gateway at 127.0.0.1:9 refuses every call
+      const paymentIntent = stripeServer.sessions.get(sessionId)!.payment_intent ?? undefined;
+      await waitFor(() => Promise.resolve(refundsOf(paymentIntent)), (refunds) => refunds.length === 1, 30_000);
+      const state = await waitFor(
+        () => ledger(t, testId),
+        (current) => current.payments[0]?.status === "refunded",
+      );
+      const test = await t.run((ctx) => ctx.db.get("tests", testId));
+      expect(test).toMatchObject({ status: "failed" });
+      expect(test?.errorMessage).toMatch(/^No responses were generated: .+/);
+      expect(state.payments).toMatchObject([{ status: "refunded", refundReason: test?.errorMessage }]);
+      expect(state.credits.map((c) => [c.type, c.amountCents]).sort()).toEqual(
+        [["purchase", priceCents], ["refund", priceCents], ["test_cost", priceCents]].sort(),
+      );
+      expect(state.user?.totalSpentCents).toBe(0);
+      expect(refundsOf(paymentIntent)).toMatchObject([{ amount: priceCents, reason: "requested_by_customer" }]);
+      expect(await user.as.query(api.payments.testRefund, { testId })).toMatchObject({ state: "refunded", amountCents: priceCents });
+      // Asking again (a replayed finish) refunds nothing more.
+      await t.action(internal.payments.refundTest, { testId, reason: "again" });
+      expect(refundsOf(paymentIntent)).toHaveLength(1);
+      expect((await ledger(t, testId)).credits).toHaveLength(3);
+    } finally {
+      delete process.env.GATEWAY_BACKOFF_SCALE;
+    }
+  }, 40_000);
+
+  test("in free mode a failed test owes nothing: refundTest changes nothing", async () => {
+    const t = newTest();
+    await seedCatalog(t, MODELS, 1e-5);
+    const user = await createUser(t, "ada@example.com");
+    const key = process.env.STRIPE_SECRET_KEY;
+    delete process.env.STRIPE_SECRET_KEY;
+    try {
+      const { testId, paymentRequired } = await user.as.mutation(api.tests.create, { configuration: sampleConfiguration() });
+      expect(paymentRequired).toBe(false);
+      await t.action(internal.payments.refundTest, { testId, reason: "No responses were generated." });
+      await t.action(internal.payments.expireTestCheckouts, { testId });
+      const { payments, credits } = await ledger(t, testId);
+      expect(payments).toHaveLength(0);
+      expect(credits).toHaveLength(0);
+      expect(await user.as.query(api.payments.testRefund, { testId })).toEqual({ state: "none", amountCents: 0 });
+    } finally {
+      process.env.STRIPE_SECRET_KEY = key;
+    }
   });
 });

@@ -387,7 +387,7 @@ async function refund(ctx: ActionCtx, paymentId: Id<"payments">, attempt: number
         reason: payment.status === "refund_pending" ? "duplicate" : "requested_by_customer",
         metadata: { paymentId },
       },
-      { idempotencyKey: `modeljury-refund-${paymentId}` },
+      { idempotencyKey: `modeljury-refund-${paymentId}-${paymentIntent}` },
     );
     await ctx.runMutation(internal.payments.recordRefund, { paymentId, refundId: made.id, amountCents: made.amount });
   } catch (error) {

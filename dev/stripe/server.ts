@@ -79,18 +79,26 @@ export interface LineItem {
   };
 }
 
+/** Stripe's Refund object (API reference: "The Refund object"). */
 export interface Refund {
   id: string;
   object: 'refund';
   amount: number;
-  charge: string | null;
+  balance_transaction: string;
+  charge: string;
   created: number;
   currency: string;
+  destination_details: { type: 'card'; card: { type: 'refund'; reference_status: 'pending' } };
   metadata: Record<string, string>;
   payment_intent: string;
-  reason: string | null;
+  reason: 'duplicate' | 'fraudulent' | 'requested_by_customer' | null;
+  receipt_number: null;
+  source_transfer_reversal: null;
   status: 'succeeded';
+  transfer_reversal: null;
 }
+
+const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
 
 export interface StripeEvent {
   id: string;
@@ -118,6 +126,8 @@ export interface RunningStripe {
   port: number;
   host: string;
   sessions: Map<string, CheckoutSession>;
+  /** Every refund made, by id. */
+  refunds: Map<string, Refund>;
   /** Every event built, in order; deliveries records each webhook attempt. */
   events: StripeEvent[];
   deliveries: WebhookDelivery[];
@@ -267,6 +277,8 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
   const sessions = new Map<string, CheckoutSession>();
   const lineItems = new Map<string, LineItem[]>();
   const refunds = new Map<string, Refund>();
+  /** The charge behind each paid session (session id → ch_…). */
+  const charges = new Map<string, string>();
   const events: StripeEvent[] = [];
   const deliveries: WebhookDelivery[] = [];
   const idempotentReplies = new Map<string, { status: number; body: unknown }>();
@@ -392,35 +404,50 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
     return session;
   }
 
+  /** POST /v1/refunds: a full or partial refund of a paid session's payment intent (or its charge). */
   function createRefund(params: FormObject): Refund {
     const paymentIntent = asString(params.payment_intent);
     const charge = asString(params.charge);
     if (!paymentIntent && !charge) throw missing('payment_intent');
-    const session = [...sessions.values()].find(
-      (candidate) => candidate.payment_intent !== null && candidate.payment_intent === paymentIntent,
+    const param = paymentIntent ? 'payment_intent' : 'charge';
+    const session = [...sessions.values()].find((candidate) =>
+      paymentIntent ? candidate.payment_intent === paymentIntent : charges.get(candidate.id) === charge,
     );
-    if (!session || !session.payment_intent) {
-      throw new StripeApiError(400, `No such payment_intent: '${paymentIntent ?? charge ?? ''}'`, 'invalid_request_error', 'resource_missing', paymentIntent ? 'payment_intent' : 'charge');
+    const chargeId = session ? charges.get(session.id) : undefined;
+    if (!session || !session.payment_intent || !chargeId) {
+      throw new StripeApiError(400, `No such ${param}: '${paymentIntent ?? charge ?? ''}'`, 'invalid_request_error', 'resource_missing', param);
+    }
+    const reason = optionalString(params, 'reason');
+    if (reason !== null && !(REFUND_REASONS as readonly string[]).includes(reason)) {
+      throw new StripeApiError(400, `Invalid reason: must be one of ${REFUND_REASONS.join(', ')}`, 'invalid_request_error', 'parameter_invalid', 'reason');
     }
     const alreadyRefunded = [...refunds.values()]
       .filter((refund) => refund.payment_intent === session.payment_intent)
       .reduce((sum, refund) => sum + refund.amount, 0);
     const remaining = session.amount_total - alreadyRefunded;
+    if (remaining <= 0) {
+      throw new StripeApiError(400, `Charge ${chargeId} has already been refunded.`, 'invalid_request_error', 'charge_already_refunded');
+    }
     const amount = params.amount === undefined ? remaining : integer(params.amount, 'amount', 1);
-    if (amount > remaining || remaining <= 0) {
+    if (amount > remaining) {
       throw new StripeApiError(400, `Refund amount (${formatAmount(amount, session.currency)}) is greater than unrefunded amount on charge (${formatAmount(remaining, session.currency)})`, 'invalid_request_error', 'amount_too_large', 'amount');
     }
     const refund: Refund = {
       id: randomId('re', 24),
       object: 'refund',
       amount,
-      charge: null,
+      balance_transaction: randomId('txn', 24),
+      charge: chargeId,
       created: nowSeconds(),
       currency: session.currency,
+      destination_details: { type: 'card', card: { type: 'refund', reference_status: 'pending' } },
       metadata: stringRecord(params.metadata, 'metadata'),
       payment_intent: session.payment_intent,
-      reason: optionalString(params, 'reason'),
+      reason: reason as Refund['reason'],
+      receipt_number: null,
+      source_transfer_reversal: null,
       status: 'succeeded',
+      transfer_reversal: null,
     };
     refunds.set(refund.id, refund);
     return refund;
@@ -469,6 +496,7 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
     session.status = 'complete';
     session.payment_status = 'paid';
     session.payment_intent = randomId('pi', 24);
+    charges.set(session.id, randomId('ch', 24));
     session.customer_details = { email: session.customer_email ?? 'customer@example.com', name: null };
     session.url = null;
     await sendCompletedEvent(session);
@@ -629,6 +657,7 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
     port,
     host,
     sessions,
+    refunds,
     events,
     deliveries,
     webhook,

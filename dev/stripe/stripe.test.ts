@@ -232,16 +232,45 @@ describe('refunds and expiry', () => {
     await fetch(`${stripeServer.url}/checkout/${session.id}/pay`, { method: 'POST', redirect: 'manual' });
     const paid = await stripe.checkout.sessions.retrieve(session.id);
     const paymentIntent = typeof paid.payment_intent === 'string' ? paid.payment_intent : '';
-    const refund = await stripe.refunds.create({ payment_intent: paymentIntent });
-    expect(refund).toMatchObject({ object: 'refund', amount: 1234, currency: 'usd', status: 'succeeded', payment_intent: paymentIntent });
-    await expect(stripe.refunds.create({ payment_intent: paymentIntent })).rejects.toMatchObject({ code: 'amount_too_large' });
-    await expect(stripe.refunds.create({ payment_intent: 'pi_unknown' })).rejects.toMatchObject({ code: 'resource_missing' });
+    const refund = await stripe.refunds.create({ payment_intent: paymentIntent, reason: 'duplicate', metadata: { paymentId: 'p1' } });
+    expect(refund).toMatchObject({
+      object: 'refund',
+      amount: 1234,
+      currency: 'usd',
+      status: 'succeeded',
+      payment_intent: paymentIntent,
+      reason: 'duplicate',
+      metadata: { paymentId: 'p1' },
+    });
+    expect(refund.id).toMatch(/^re_/);
+    expect(refund.charge).toMatch(/^ch_/);
+    expect(stripeServer.refunds.get(refund.id)).toMatchObject({ amount: 1234 });
+    await expect(stripe.refunds.create({ payment_intent: paymentIntent })).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      code: 'charge_already_refunded',
+      message: `Charge ${String(refund.charge)} has already been refunded.`,
+    });
+    await expect(stripe.refunds.create({ payment_intent: 'pi_unknown' })).rejects.toMatchObject({ code: 'resource_missing', param: 'payment_intent' });
+    await expect(stripe.refunds.create({ payment_intent: paymentIntent, reason: 'changed_mind' as 'duplicate' })).rejects.toMatchObject({
+      param: 'reason',
+    });
+  });
+
+  it('refunds part of a payment by its charge, then no more than what is left', async () => {
+    const session = await createSession();
+    await fetch(`${stripeServer.url}/checkout/${session.id}/pay`, { method: 'POST', redirect: 'manual' });
+    const paymentIntent = String((await stripe.checkout.sessions.retrieve(session.id)).payment_intent);
+    const first = await stripe.refunds.create({ payment_intent: paymentIntent, amount: 1000 });
+    const rest = await stripe.refunds.create({ charge: String(first.charge) });
+    expect(rest).toMatchObject({ amount: 234, payment_intent: paymentIntent, charge: first.charge });
+    await expect(stripe.refunds.create({ charge: String(first.charge), amount: 1 })).rejects.toMatchObject({ code: 'charge_already_refunded' });
   });
 
   it('expires an open session, after which Pay is refused', async () => {
     const session = await createSession();
     const expired = await stripe.checkout.sessions.expire(session.id);
-    expect(expired.status).toBe('expired');
+    expect(expired).toMatchObject({ id: session.id, object: 'checkout.session', status: 'expired', url: null, payment_status: 'unpaid' });
+    await expect(stripe.checkout.sessions.expire(session.id)).rejects.toMatchObject({ type: 'StripeInvalidRequestError', statusCode: 400 });
     const response = await fetch(`${stripeServer.url}/checkout/${session.id}/pay`, { method: 'POST', redirect: 'manual' });
     expect(response.status).toBe(409);
     expect(received).toHaveLength(0);
