@@ -35,7 +35,16 @@ export interface Draft {
 type Open = "pay" | "discard" | null;
 
 /** 'Complete Payment' and 'Discard' for one unpaid draft, with their dialogs. */
-export function DraftActions({ draft, size = "sm" }: { draft: Draft; size?: "sm" | "default" }) {
+export function DraftActions({
+  draft,
+  size = "sm",
+  onDiscarded,
+}: {
+  draft: Draft;
+  size?: "sm" | "default";
+  /** After the draft is gone (its dialog has closed). */
+  onDiscarded?: () => void;
+}) {
   const [open, setOpen] = useState<Open>(null);
   const name = draft.name.trim() || "Unnamed Test";
   return (
@@ -47,7 +56,12 @@ export function DraftActions({ draft, size = "sm" }: { draft: Draft; size?: "sm"
         <Trash2Icon /> Discard
       </Button>
       <CompletePaymentDialog draft={{ ...draft, name }} open={open === "pay"} onClose={() => setOpen(null)} />
-      <DiscardDraftDialog draft={{ ...draft, name }} open={open === "discard"} onClose={() => setOpen(null)} />
+      <DiscardDraftDialog
+        draft={{ ...draft, name }}
+        open={open === "discard"}
+        onClose={() => setOpen(null)}
+        onDiscarded={onDiscarded}
+      />
     </>
   );
 }
@@ -105,7 +119,17 @@ function CompletePaymentDialog({ draft, open, onClose }: { draft: Draft; open: b
   );
 }
 
-function DiscardDraftDialog({ draft, open, onClose }: { draft: Draft; open: boolean; onClose: () => void }) {
+function DiscardDraftDialog({
+  draft,
+  open,
+  onClose,
+  onDiscarded,
+}: {
+  draft: Draft;
+  open: boolean;
+  onClose: () => void;
+  onDiscarded?: () => void;
+}) {
   const remove = useMutation(api.tests.remove);
   const [discarding, setDiscarding] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -117,6 +141,7 @@ function DiscardDraftDialog({ draft, open, onClose }: { draft: Draft; open: bool
       await remove({ testId: draft._id });
       setDiscarding(false);
       onClose();
+      onDiscarded?.();
     } catch (caught) {
       console.error(DISCARD_FAILED, caught);
       setError(DISCARD_FAILED);

@@ -20,9 +20,9 @@ describe("monitor derivations", () => {
     expect(monitorStage({ status: "completed", jobStatus: "completed" })).toBe("completed");
   });
 
-  it("offers Stop Test while the test can still make calls", () => {
+  it("offers Stop Test only while running", () => {
     expect(canStop("running")).toBe(true);
-    expect(canStop("pending")).toBe(true);
+    expect(canStop("pending")).toBe(false);
     expect(canStop("completed")).toBe(false);
     expect(canStop("failed")).toBe(false);
     expect(canStop("cancelled")).toBe(false);

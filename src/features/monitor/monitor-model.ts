@@ -24,9 +24,12 @@ export function monitorStage(test: Pick<MonitorTest, "status" | "jobStatus">): M
   return test.status;
 }
 
-/** Stop Test is offered while the test can still make calls (the server accepts the same). */
+/**
+ * Stop Test is offered only while running (spec part 1 §4; the server accepts the same): an
+ * unpaid draft is paid or discarded instead, and a queued test starts on its own.
+ */
 export function canStop(status: MonitorTest["status"]): boolean {
-  return status === "running" || status === "pending";
+  return status === "running";
 }
 
 export function isFinished(status: MonitorTest["status"]): boolean {

@@ -188,15 +188,51 @@ describe("monitor of a running test", () => {
 });
 
 describe("monitor states", () => {
-  it("shows a pending test waiting for its payment", async () => {
+  it("offers an unpaid draft Complete Payment and Discard, never Stop Test, and does not make it the current test", async () => {
     showTest(
       makeMonitorData({
-        test: { status: "pending", jobStatus: "pending_payment", progress: { currentPhase: "Initializing", percentage: 0 } },
+        test: {
+          status: "pending",
+          jobStatus: "pending_payment",
+          awaitingPayment: true,
+          startedAt: undefined,
+          progress: { currentPhase: "Initializing", percentage: 0 },
+        },
+      }),
+    );
+    renderApp(`/dashboard/monitor?testId=${TEST_ID}`);
+    expect(await screen.findByText("Waiting for payment")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Stop Test" })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Complete Payment for Support replies" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Discard Support replies" })).toBeInTheDocument();
+    expect(readCurrentTestId()).toBeNull();
+  });
+
+  it("says how many answers and judgements a finished test is missing, why, and the shortfall", async () => {
+    showTest(
+      makeMonitorData({
+        test: {
+          status: "completed",
+          completedAt: NOW,
+          responsesCount: 6,
+          missingResponses: 2,
+          evaluationsCount: 10,
+          missingEvaluations: 2,
+          lastCallError: "HTTP 429: Too Many Requests",
+          chargedCents: 240,
+          progress: { currentPhase: "Completed", percentage: 100, details: "2 answers and 2 judgements are missing." },
+        },
       }),
     );
     renderApp("/dashboard/monitor");
-    expect(await screen.findByText("Waiting for payment")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Stop Test" })).toBeInTheDocument();
+    const notice = await screen.findByTestId("missing-work");
+    expect(
+      within(notice).getByText("2 answers and 2 judgements are missing. Last gateway error: HTTP 429: Too Many Requests"),
+    ).toBeInTheDocument();
+    expect(
+      within(notice).getByText("Delivered 6 of 8 answers and 10 of 16 judgements (66%). This test was paid $2.40 for the full set."),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/All responses and evaluations are in/)).not.toBeInTheDocument();
   });
 
   it("shows a queued test", async () => {

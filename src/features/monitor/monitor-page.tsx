@@ -74,13 +74,15 @@ function MonitorScreen({ testId, sessionId }: MonitorPageProps) {
   }, [confirmed]);
 
   // The tab's current test (for /dashboard/results); stopping a test clears it (spec part 1 §4).
+  // An unpaid draft never becomes the current test.
   const shownTestId = data?.test._id;
   const shownStatus = data?.test.status;
+  const shownDraft = data?.test.awaitingPayment === true;
   useEffect(() => {
-    if (!shownTestId) return;
+    if (!shownTestId || shownDraft) return;
     if (shownStatus === "cancelled") forgetCurrentTestId(shownTestId);
     else rememberCurrentTestId(shownTestId);
-  }, [shownTestId, shownStatus]);
+  }, [shownTestId, shownStatus, shownDraft]);
 
   if (confirming) return <ConfirmingPayment />;
 
@@ -116,7 +118,15 @@ function MonitorScreen({ testId, sessionId }: MonitorPageProps) {
   return (
     <div className="space-y-6">
       {paymentNotice}
-      <MonitorView data={data} now={now} onStop={stop} />
+      <MonitorView
+        data={data}
+        now={now}
+        onStop={stop}
+        onDiscarded={() => {
+          forgetCurrentTestId(data.test._id);
+          void navigate({ to: "/dashboard/monitor", search: {}, replace: true });
+        }}
+      />
     </div>
   );
 }

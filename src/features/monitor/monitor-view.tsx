@@ -43,6 +43,9 @@ import {
   type MonitorResponse,
   type MonitorTest,
 } from "./monitor-model";
+import { DraftActions } from "@/features/dashboard/draft-actions";
+import { MissingWorkNotice } from "@/features/results/missing-work";
+import { missingWorkSummary } from "../../../convex/lib/progress";
 import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";
 
@@ -51,15 +54,23 @@ interface MonitorViewProps {
   /** Unix milliseconds, ticking every second (useNow). */
   now: number;
   onStop: () => Promise<void>;
+  /** After an unpaid draft was discarded from here. */
+  onDiscarded?: () => void;
 }
 
 /** The live monitor of one test (spec part 1 §2); every number comes from the live query. */
-export function MonitorView({ data, now, onStop }: MonitorViewProps) {
+export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps) {
   const { test } = data;
+  const finished = isFinished(test.status);
   return (
     <div className="space-y-6">
       <TestHeader test={test} now={now} onStop={onStop} />
-      <StageNotice test={test} />
+      <StageNotice test={test} onDiscarded={onDiscarded} />
+      <MissingWorkNotice
+        work={test}
+        delivery={finished ? test : undefined}
+        chargedCents={test.chargedCents}
+      />
       <ProgressPanel test={test} />
       <Counters test={test} />
       <div className="grid gap-6 lg:grid-cols-2">
@@ -104,14 +115,24 @@ function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onS
 }
 
 /** What a test that is not simply running is waiting for, or how it ended. */
-function StageNotice({ test }: { test: MonitorTest }) {
+function StageNotice({ test, onDiscarded }: { test: MonitorTest; onDiscarded?: () => void }) {
   switch (monitorStage(test)) {
     case "awaiting_payment":
       return (
         <Alert>
           <CreditCardIcon />
           <AlertTitle>Waiting for payment</AlertTitle>
-          <AlertDescription>The test starts as soon as the payment is confirmed.</AlertDescription>
+          <AlertDescription className="flex flex-col gap-3">
+            <span>
+              The test starts as soon as the payment is confirmed. If you left the checkout, complete the payment or
+              discard the test.
+            </span>
+            {test.awaitingPayment && (
+              <span className="flex flex-wrap gap-2">
+                <DraftActions draft={test} onDiscarded={onDiscarded} />
+              </span>
+            )}
+          </AlertDescription>
         </Alert>
       );
     case "queued":
@@ -128,7 +149,11 @@ function StageNotice({ test }: { test: MonitorTest }) {
           <TrophyIcon />
           <AlertTitle>Test completed</AlertTitle>
           <AlertDescription className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-            <span>All responses and evaluations are in. The full rankings and analysis are ready.</span>
+            <span>
+              {missingWorkSummary(test) === null
+                ? "All responses and evaluations are in. The full rankings and analysis are ready."
+                : "The rankings and analysis are ready, from the answers and judgements that came back."}
+            </span>
             <Button asChild size="lg">
               <Link to={resultsPathOf(test._id)}>
                 <ChartColumnIcon /> View Results

@@ -26,6 +26,7 @@ import { ResultsHeader } from "./results-header";
 import { formatDateTime, type ResultsData, type ResultsTest } from "./results-model";
 import { ResultsSection } from "./results-section";
 import { StatCards } from "./stat-cards";
+import { MissingWorkNotice } from "./missing-work";
 
 export const ERROR_TITLE = "Error Loading Results";
 export const INVALID_TITLE = "Invalid Test Data";
@@ -57,6 +58,10 @@ export function ResultsPage({ testId }: { testId: string }) {
   );
 }
 
+function isEnded(status: string): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
 function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDeletingChange: (deleting: boolean) => void }) {
   const results = useQuery(api.results.get, { testId });
   const navigate = useNavigate();
@@ -71,6 +76,11 @@ function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDe
         onDeleted={() => void navigate({ to: HISTORY_PATH, replace: true })}
       />
       <TestTimes test={results.test} />
+      <MissingWorkNotice
+        work={results.test}
+        delivery={isEnded(results.test.status) ? results.test : undefined}
+        chargedCents={results.test.chargedCents}
+      />
       <StatCards metrics={results.metrics} />
       <ResultsSection title="Overall Model Rankings" description="Average score per model, out of 10" defaultOpen>
         <div className="grid gap-6 lg:grid-cols-2">

@@ -23,6 +23,7 @@ import { api } from "../../../convex/_generated/api";
 import { formatCount, formatLatency } from "../../../convex/lib/format";
 import { selectedCriteria } from "../../../convex/lib/types";
 import type { FunctionReturnType } from "convex/server";
+import { MissingWorkNotice } from "@/features/results/missing-work";
 
 export const NOT_FOUND_TITLE = "Shared Test Not Found";
 export const NOT_FOUND_MESSAGE = "Shared test not found or no longer available";
@@ -91,6 +92,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
           expectedResponses: shared.metrics.expectedResponses,
         }}
       />
+      <MissingWorkNotice work={shared.missingWork} />
       <StatCards metrics={shared.metrics} />
       <ResultsSection title="Model Rankings" description="Average score per model, out of 10" defaultOpen>
         <RankingsList rankings={shared.rankings} />
