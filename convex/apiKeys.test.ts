@@ -44,6 +44,12 @@ async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; mess
   throw new Error("expected the call to fail");
 }
 
+/** Saves a key the gateway accepts (the dev gateway accepts one key at a time). */
+async function saveAccepted(user: { as: { action: TestConvex["action"] } }, key: string) {
+  gateway.settings.apiKey = key;
+  return await user.as.action(api.apiKeys.save, { key });
+}
+
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const started = Date.now();
   for (;;) {
@@ -59,6 +65,7 @@ describe("own API key", () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
     expect(await ada.as.query(api.apiKeys.status, {})).toEqual({ storageAvailable: true, key: null });
+    gateway.settings.apiKey = OWN_KEY;
     expect(await ada.as.action(api.apiKeys.save, { key: `  ${OWN_KEY}  ` })).toEqual({ masked: "••••••••wxyz" });
     const status = await ada.as.query(api.apiKeys.status, {});
     expect(status.key?.masked).toBe("••••••••wxyz");
@@ -73,8 +80,8 @@ describe("own API key", () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
-    await ada.as.action(api.apiKeys.save, { key: OWN_KEY });
-    await ada.as.action(api.apiKeys.save, { key: "sk-or-v1-second-key-9999" });
+    await saveAccepted(ada, OWN_KEY);
+    await saveAccepted(ada, "sk-or-v1-second-key-9999");
     expect((await ada.as.query(api.apiKeys.status, {})).key?.masked).toBe("••••••••9999");
     expect(await t.run((ctx) => ctx.db.query("apiKeys").collect())).toHaveLength(1);
     expect((await bob.as.query(api.apiKeys.status, {})).key).toBeNull();
@@ -89,6 +96,42 @@ describe("own API key", () => {
     const ada = await createUser(t, "ada@example.com");
     expect(await errorOf(ada.as.action(api.apiKeys.save, { key: "short" }))).toMatchObject({ code: "INVALID_INPUT", field: "key" });
     expect(await errorOf(ada.as.action(api.apiKeys.save, { key: "has a space inside it" }))).toMatchObject({ code: "INVALID_INPUT" });
+  });
+
+  test("a key the gateway refuses is not saved: the gateway's reason is shown and the saved key stays", async () => {
+    const t = newTest();
+    const ada = await createUser(t, "ada@example.com");
+    await saveAccepted(ada, OWN_KEY);
+    gateway.settings.apiKey = OWN_KEY; // the gateway knows only Ada's first key
+    expect(await errorOf(ada.as.action(api.apiKeys.save, { key: "sk-or-v1-mistyped-key-0000" }))).toEqual({
+      code: "INVALID_INPUT",
+      field: "key",
+      message: "Invalid API key. Please check your OpenRouter API key configuration.",
+    });
+    expect((await ada.as.query(api.apiKeys.status, {})).key?.masked).toBe("••••••••wxyz");
+
+    const bob = await createUser(t, "bob@example.com");
+    expect(await errorOf(bob.as.action(api.apiKeys.save, { key: "sk-or-v1-not-a-real-key-1234" }))).toMatchObject({
+      code: "INVALID_INPUT",
+      field: "key",
+    });
+    expect((await bob.as.query(api.apiKeys.status, {})).key).toBeNull();
+    expect(await t.run((ctx) => ctx.db.query("apiKeys").collect())).toHaveLength(1);
+  });
+
+  test("when the gateway cannot be reached the key is not saved, and the user is told why", async () => {
+    const t = newTest();
+    const ada = await createUser(t, "ada@example.com");
+    const reachable = process.env.GATEWAY_BASE_URL;
+    process.env.GATEWAY_BASE_URL = "http://127.0.0.1:9/api/v1"; // nothing listens on the discard port
+    try {
+      const refused = await errorOf(ada.as.action(api.apiKeys.save, { key: OWN_KEY }));
+      expect(refused).toMatchObject({ code: "UNAVAILABLE", field: "key" });
+      expect(refused.message).toMatch(/^The key was not saved: it could not be checked with the gateway \(Network error/);
+    } finally {
+      process.env.GATEWAY_BASE_URL = reachable;
+    }
+    expect((await ada.as.query(api.apiKeys.status, {})).key).toBeNull();
   });
 
   test("without API_KEY_ENCRYPTION_SECRET saving says keys can't be stored here", async () => {
@@ -107,7 +150,7 @@ describe("own API key", () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
-    await ada.as.action(api.apiKeys.save, { key: OWN_KEY });
+    await saveAccepted(ada, OWN_KEY);
     await t.run(async (ctx) => {
       const row = (await ctx.db.query("apiKeys").first())!;
       await ctx.db.patch("apiKeys", row._id, { userId: bob.userId });
@@ -121,7 +164,7 @@ describe("own API key", () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
     expect(await errorOf(ada.as.action(api.apiKeys.check, {}))).toMatchObject({ code: "NOT_FOUND" });
-    await ada.as.action(api.apiKeys.save, { key: OWN_KEY });
+    await saveAccepted(ada, OWN_KEY);
     gateway.settings.apiKey = OWN_KEY;
     const ok = await ada.as.action(api.apiKeys.check, {});
     expect(ok).toMatchObject({ ok: true });
@@ -139,7 +182,7 @@ describe("own API key", () => {
     const t = newTest();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const ada = await createUser(t, "ada@example.com");
-    await ada.as.action(api.apiKeys.save, { key: OWN_KEY });
+    await saveAccepted(ada, OWN_KEY);
     // The gateway accepts only the user's key: a call on the deployment's key would fail.
     gateway.settings.apiKey = OWN_KEY;
     const created = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration(GENERATORS, EVALUATORS) });
@@ -158,7 +201,7 @@ describe("own API key", () => {
     const t = newTest();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const ada = await createUser(t, "ada@example.com");
-    await ada.as.action(api.apiKeys.save, { key: OWN_KEY });
+    await saveAccepted(ada, OWN_KEY);
     await t.run(async (ctx) => {
       // Hold the dispatcher back: the key is removed between creation and the first call.
       await ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 });
@@ -203,7 +246,7 @@ describe("a saved key is never returned", () => {
     const t: TestConvex = newTest();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const ada = await createUser(t, "ada@example.com", { isAdmin: true });
-    await ada.as.action(api.apiKeys.save, { key: OWN_KEY });
+    await saveAccepted(ada, OWN_KEY);
     const { testId } = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration(GENERATORS, EVALUATORS) });
     const ids: Partial<Record<TableNames, string>> = await t.run(async (ctx) => ({
       tests: testId,

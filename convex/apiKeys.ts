@@ -7,10 +7,11 @@ import type { Id } from "./_generated/dataModel";
 import type { ActionCtx } from "./_generated/server";
 import { fail, internalMutation, internalQuery, userAction, userMutation, userQuery } from "./functions";
 import { decryptApiKey, encryptApiKey, isKeyStorageConfigured, maskApiKey, type EncryptedKey } from "./model/apiKeyCrypto";
+import { API_KEY_LIMITS } from "./lib/limits";
 import { checkKey, gatewayConfig, GatewayError, listModels, MAX_RETRIES_MESSAGE, type GatewayConfig } from "./model/gateway";
 
-const MIN_KEY_LENGTH = 8;
-const MAX_KEY_LENGTH = 512;
+const MIN_KEY_LENGTH = API_KEY_LIMITS.minLength;
+const MAX_KEY_LENGTH = API_KEY_LIMITS.maxLength;
 
 export const STORAGE_UNAVAILABLE_MESSAGE =
   "Own API keys can't be stored on this deployment: the server has no API_KEY_ENCRYPTION_SECRET set.";
@@ -36,16 +37,49 @@ export const status = userQuery({
   },
 });
 
-/** Encrypts in the action (true randomness for the IV) and stores only the ciphertext. */
+/** The gateway's reason, without the retry wrapper's prefix. */
+function gatewayReason(error: unknown): string {
+  return error instanceof GatewayError
+    ? error.message.replace(`${MAX_RETRIES_MESSAGE}: `, "")
+    : `Could not reach the model gateway: ${String(error)}`;
+}
+
+/**
+ * Asks the gateway whether it accepts the key, once (the user is waiting). OpenRouter answers
+ * `GET /key`; a gateway without that endpoint is asked for its model list with the key instead.
+ * A refusal (401, 403, or any error) keeps the key from being saved, with the gateway's reason.
+ */
+async function verifyKeyWithGateway(key: string): Promise<void> {
+  const config = { ...gatewayConfig(key), maxAttempts: 1 };
+  try {
+    if ((await checkKey(config)) === "unknown") await listModels(config);
+  } catch (error) {
+    const rejected = error instanceof GatewayError && (error.status === 401 || error.status === 403);
+    const reason = gatewayReason(error);
+    if (rejected) fail("INVALID_INPUT", reason, { field: "key" });
+    fail("UNAVAILABLE", `The key was not saved: it could not be checked with the gateway (${reason}). Try again.`, { field: "key" });
+  }
+}
+
+/**
+ * Checks the key with the gateway first (new tests run on a saved key, so an invalid one is
+ * never saved), then encrypts it in the action (true randomness for the IV) and stores only the
+ * ciphertext.
+ */
 export const save = userAction({
   args: { key: v.string() },
   returns: v.object({ masked: v.string() }),
   handler: async (ctx, args): Promise<{ masked: string }> => {
     const key = args.key.trim();
     if (key.length < MIN_KEY_LENGTH || key.length > MAX_KEY_LENGTH || /\s/.test(key)) {
-      fail("INVALID_INPUT", "Please enter a valid API key.", { field: "key" });
+      fail(
+        "INVALID_INPUT",
+        `Please enter a valid API key: ${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} characters, without spaces.`,
+        { field: "key" },
+      );
     }
     if (!isKeyStorageConfigured()) fail("UNAVAILABLE", STORAGE_UNAVAILABLE_MESSAGE);
+    await verifyKeyWithGateway(key);
     const encrypted = await encryptApiKey(key, ctx.userId);
     const last4 = key.slice(-4);
     await ctx.runMutation(internal.apiKeys.store, { userId: ctx.userId, ...encrypted, last4 });
@@ -159,11 +193,7 @@ export const check = userAction({
       const count = models.length;
       return { ok: true, modelCount: count, message: `Your key works: it can see ${count} model${count === 1 ? "" : "s"}.` };
     } catch (error) {
-      const message =
-        error instanceof GatewayError
-          ? error.message.replace(`${MAX_RETRIES_MESSAGE}: `, "")
-          : `Could not reach the model gateway: ${String(error)}`;
-      return { ok: false, message };
+      return { ok: false, message: gatewayReason(error) };
     }
   },
 });

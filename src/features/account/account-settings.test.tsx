@@ -141,6 +141,23 @@ describe("account settings", () => {
     await waitFor(() => expect(callMock("apiKeys:remove")).toHaveBeenCalled());
   });
 
+  it("a key the gateway refuses is not saved: the field shows the gateway's reason and keeps the entry", async () => {
+    const user = userEvent.setup();
+    await renderSettings();
+    const usage = screen.getByRole("region", { name: "Usage" });
+    expect(usage).toHaveTextContent("Checked with the gateway before it is saved");
+    mockCall("apiKeys:save", async () => {
+      throw new ConvexError({ code: "INVALID_INPUT", field: "key", message: "Invalid API key. Please check your OpenRouter API key configuration." });
+    });
+    const input = within(usage).getByLabelText("OpenRouter API key");
+    await user.type(input, "sk-or-v1-typo");
+    await user.click(within(usage).getByRole("button", { name: "Save Key" }));
+    expect(await within(usage).findByText("Invalid API key. Please check your OpenRouter API key configuration.")).toBeInTheDocument();
+    expect(input).toHaveValue("sk-or-v1-typo");
+    expect(input).toHaveAttribute("aria-invalid", "true");
+    expect(within(usage).queryByTestId("masked-key")).not.toBeInTheDocument();
+  });
+
   it("scrolls to the usage section when the address asks for #usage (the user menu's Usage item), again once the profile above it loads", async () => {
     const scrolled = vi.spyOn(window.HTMLElement.prototype, "scrollIntoView").mockImplementation(() => {});
     setSignedIn(makeViewer());

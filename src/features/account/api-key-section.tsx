@@ -140,7 +140,7 @@ export function ApiKeySection() {
                     onChange={(event) => setDraft(event.target.value)}
                   />
                   <Button type="submit" disabled={pending !== null}>
-                    {pending === "save" && <Spinner className="text-current" label="Saving key" />}
+                    {pending === "save" && <Spinner className="text-current" label="Checking key with the gateway" />}
                     Save Key
                   </Button>
                 </div>
@@ -150,7 +150,8 @@ export function ApiKeySection() {
                   </p>
                 ) : (
                   <p id="own-api-key-hint" className="text-xs text-muted-foreground">
-                    Stored encrypted. Only the last 4 characters are ever shown again.
+                    Checked with the gateway before it is saved; an invalid key is not saved. Stored encrypted. Only the last 4
+                    characters are ever shown again.
                   </p>
                 )}
               </form>
