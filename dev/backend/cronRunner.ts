@@ -30,13 +30,17 @@ export class CronRunner {
     private readonly jobs: Record<string, CronJobSpec>,
     private readonly log: (message: string) => void,
     private readonly now: () => number = Date.now,
+    /** Where run times are kept across restarts; without it every schedule starts afresh. */
+    private readonly runs?: { lastRun(identifier: string): number | undefined; recordRun(identifier: string, at: number): void },
   ) {}
 
   start(): void {
     const startedAt = this.now();
     for (const [identifier, job] of Object.entries(this.jobs)) {
       try {
-        this.scheduleNext(identifier, job, nextRunAfter(job.schedule, startedAt, identifier));
+        // A job that was due while the backend was stopped runs once, now.
+        const lastRun = this.runs?.lastRun(identifier);
+        this.scheduleNext(identifier, job, nextRunAfter(job.schedule, lastRun ?? startedAt, identifier));
       } catch (error) {
         this.log(`cron "${identifier}" not scheduled: ${describe(error)}`);
       }
@@ -66,6 +70,11 @@ export class CronRunner {
   }
 
   private async run(identifier: string, job: CronJobSpec): Promise<void> {
+    try {
+      this.runs?.recordRun(identifier, this.now());
+    } catch (error) {
+      this.log(`cron "${identifier}": run time not kept: ${describe(error)}`);
+    }
     const args = jsonToConvex(job.args[0] ?? {}) as Record<string, Value>;
     const outcome = await this.engine.runFunction(undefined, job.name, args, null, {
       allowInternal: true,

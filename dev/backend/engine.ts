@@ -8,6 +8,7 @@ import { backendStorage, journalStorage } from "./runtime.js";
 import type { BackendHooks } from "./runtime.js";
 import type { FunctionDirectory, FunctionKind } from "./modules.js";
 import { canonicalUdfPath } from "./modules.js";
+import type { LocalScheduler } from "./scheduler.js";
 
 /** A convex-test accessor for whatever schema the functions have. */
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
@@ -48,6 +49,8 @@ export type EngineOptions = {
 export class Engine implements BackendHooks {
   readonly timers = new Set<ReturnType<typeof setTimeout>>();
   closed = false;
+  /** Runs scheduled functions (set by server.ts once the database is loaded). */
+  scheduler: LocalScheduler | null = null;
   private readonly subscribers = new Set<Subscriber>();
   private mutationQueue: Promise<unknown> = Promise.resolve();
   private recomputeTimer: ReturnType<typeof setTimeout> | null = null;
@@ -193,6 +196,11 @@ export class Engine implements BackendHooks {
     return result;
   }
 
+  /** Called by the runtime hooks when a function of this backend schedules one. */
+  scheduled(jobId: string, at: number): void {
+    this.scheduler?.scheduled(jobId, at);
+  }
+
   /** Called by the runtime hooks whenever a function of this backend writes. */
   noteWrite(): void {
     this.detached(() => this.requestRecompute());
@@ -269,6 +277,7 @@ export class Engine implements BackendHooks {
   /** Stops timers (its own and those of scheduled functions). */
   close(): void {
     this.closed = true;
+    this.scheduler?.close();
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.recomputeTimer) clearTimeout(this.recomputeTimer);
     for (const timer of this.timers) clearTimeout(timer);

@@ -7,6 +7,8 @@ import { promisify } from "node:util";
  */
 export type BackendHooks = {
   noteWrite(): void;
+  /** A function scheduled job `jobId` for `at` (epoch ms); the backend runs it (scheduler.ts). */
+  scheduled?(jobId: string, at: number): void;
   readonly closed: boolean;
   readonly timers: Set<ReturnType<typeof setTimeout>>;
 };
@@ -27,6 +29,9 @@ export const backendStorage = new AsyncLocalStorage<BackendHooks>();
  */
 export type PaginationJournal = { endCursor: string | null; recorded: string | null };
 export const journalStorage = new AsyncLocalStorage<PaginationJournal>();
+
+/** While set, the timer convex-test arms for a job it schedules is not started. */
+const suppressSchedulerTimers = new AsyncLocalStorage<true>();
 
 async function queryPageWithJournal(
   journal: PaginationJournal,
@@ -103,6 +108,15 @@ export function installRuntimeHooks(): void {
     get asyncSyscall() {
       const asyncSyscall = original.asyncSyscall;
       return async (op: string, jsonArgs: string) => {
+        const backend = backendStorage.getStore();
+        if ((op === "1.0/schedule" || op === "1.0/actions/schedule") && backend?.scheduled) {
+          // convex-test writes the job's document; the backend's scheduler runs it.
+          const result = await suppressSchedulerTimers.run(true, () => asyncSyscall(op, jsonArgs));
+          const { ts } = JSON.parse(jsonArgs) as { ts: number };
+          backend.scheduled(JSON.parse(result) as string, ts * 1000);
+          noteIfWrite(op);
+          return result;
+        }
         const journal = op === "1.0/queryPage" ? journalStorage.getStore() : undefined;
         if (journal) {
           countSyscall(op);
@@ -131,6 +145,8 @@ export function installRuntimeHooks(): void {
     ms?: number,
     ...args: unknown[]
   ) => {
+    // The timer convex-test arms for a job it has just written: the backend's scheduler runs it.
+    if (suppressSchedulerTimers.getStore()) return originalSetTimeout(() => {}, 0);
     const backend = backendStorage.getStore();
     if (!backend) return originalSetTimeout(callback, ms, ...args);
     if (backend.closed) {

@@ -1,10 +1,12 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { resolve } from "node:path";
+import { rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { convexTest } from "convex-test";
 import type { SchemaDefinition } from "convex/server";
 import { CronRunner } from "./cronRunner.js";
+import { LocalDatabase, captureRootDatabase } from "./database.js";
 import type { CronJobSpec } from "./cronRunner.js";
 import { Engine, describe } from "./engine.js";
 import type { AnyTestConvex } from "./engine.js";
@@ -14,6 +16,8 @@ import type { TrustedIssuer } from "./identity.js";
 import { loadOrCreateJwtKeys } from "./keys.js";
 import { FunctionDirectory, collectModules } from "./modules.js";
 import { backendStorage, installRuntimeHooks } from "./runtime.js";
+import { LocalScheduler } from "./scheduler.js";
+import { DocumentStore } from "./store.js";
 import { SyncServer } from "./sync.js";
 
 export type BackendOptions = {
@@ -31,7 +35,17 @@ export type BackendOptions = {
   keysFile?: string;
   /** Milliseconds of writes gathered before subscribed queries re-run. */
   batchMs?: number;
+  /**
+   * Keep the database in this folder (SQLite, `store.sqlite`) and load it at start; the JWT
+   * keys live there too unless `keysFile` says otherwise. Without it data lives in memory.
+   */
+  dataDir?: string;
+  /** Start from an empty store (and new JWT keys, so no earlier token is accepted). */
+  fresh?: boolean;
 };
+
+/** What the data folder held at start, for the banner. */
+export type StoreInfo = { dir: string; file: string; documents: number; tables: Record<string, number>; bytes: number };
 
 export type RunningBackend = {
   /** http://127.0.0.1:PORT, the address for ConvexReactClient / ConvexClient / ConvexHttpClient. */
@@ -43,6 +57,8 @@ export type RunningBackend = {
    * Writes made through it reach subscribed clients like any other.
    */
   t: AnyTestConvex;
+  /** The data folder and what it held when the backend started; null when data lives in memory. */
+  store: StoreInfo | null;
   /** Resolves when pending query updates have been pushed to clients. */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -147,11 +163,15 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
   const url = `http://${LOOPBACK}:${port}`;
   const siteUrl = `http://${LOOPBACK}:${sitePort}`;
 
+  let store: DocumentStore | null = null;
   try {
+    const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+    const keysFile = options.keysFile ?? (dataDir ? join(dataDir, "jwt-keys.json") : DEFAULT_KEYS_FILE);
+    if (options.fresh && dataDir) rmSync(keysFile, { force: true });
     const keys =
       options.env?.JWT_PRIVATE_KEY && options.env.JWKS
         ? { JWT_PRIVATE_KEY: options.env.JWT_PRIVATE_KEY, JWKS: options.env.JWKS }
-        : await loadOrCreateJwtKeys(options.keysFile ?? DEFAULT_KEYS_FILE);
+        : await loadOrCreateJwtKeys(keysFile);
     Object.assign(process.env, {
       SITE_URL: process.env.SITE_URL ?? DEFAULT_SITE_URL,
       ...options.env,
@@ -176,12 +196,18 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     // Convex's per-transaction limits are enforced, so a function that would fail on a deployment fails here.
     const rawT = convexTest({ schema, modules, transactionLimits: true }) as unknown as AnyTestConvex;
     installRuntimeHooks();
+    store = dataDir ? DocumentStore.open(dataDir, { fresh: options.fresh }) : null;
+    const database = new LocalDatabase(captureRootDatabase(rawT), store);
+    database.load();
+    const storeInfo: StoreInfo | null = store && dataDir ? { dir: dataDir, file: store.file, ...store.stats() } : null;
 
     const engine = new Engine(rawT, functions, {
       batchMs: options.batchMs ?? 10,
       pollMs: 1000,
       log,
     });
+    const scheduler = new LocalScheduler(engine, rawT, database, log);
+    engine.scheduler = scheduler;
     const verifier = new TokenVerifier(keys.JWKS, trustedIssuers(loaded.get("auth.config"), siteUrl, log));
     const sync = new SyncServer(engine, verifier, log);
 
@@ -220,7 +246,11 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
 
     const crons = (loaded.get("crons")?.default as { crons?: Record<string, CronJobSpec> } | undefined)
       ?.crons;
-    const cronRunner = new CronRunner(engine, crons ?? {}, log);
+    const cronRunner = new CronRunner(engine, crons ?? {}, log, Date.now, store ? cronRunsIn(store) : undefined);
+    const resumed = await scheduler.resume();
+    if (resumed.pending + resumed.interrupted > 0) {
+      info(`scheduled functions: ${resumed.pending} resumed, ${resumed.interrupted} interrupted actions marked failed`);
+    }
     engine.start();
     cronRunner.start();
     info(`functions from ${convexDir}`);
@@ -230,18 +260,32 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       url,
       siteUrl,
       t: bindToBackend(rawT, engine),
+      store: storeInfo,
       settle: () => engine.settle(),
       close: async () => {
         cronRunner.close();
         engine.close();
         await sync.close();
         await Promise.all([closeServer(apiServer), closeServer(siteServer)]);
+        store?.close();
       },
     };
   } catch (error) {
     await Promise.all([closeServer(apiServer), closeServer(siteServer)]);
+    store?.close();
     throw error;
   }
+}
+
+/** Cron run times kept in the store, so a restart keeps each job's rhythm. */
+function cronRunsIn(store: DocumentStore) {
+  return {
+    lastRun: (identifier: string) => {
+      const value = store.meta(`cron:${identifier}`);
+      return value === undefined ? undefined : Number(value);
+    },
+    recordRun: (identifier: string, at: number) => store.putMeta(`cron:${identifier}`, String(at)),
+  };
 }
 
 /**

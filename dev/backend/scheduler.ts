@@ -1,0 +1,129 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Value } from "convex/values";
+import type { AnyTestConvex, Engine } from "./engine.js";
+import { describe } from "./engine.js";
+import type { LocalDatabase } from "./database.js";
+import { scheduledMutationStorage } from "./database.js";
+import type { StoredDocument } from "./store.js";
+
+const JOBS = "_scheduled_functions";
+/** Convex keeps finished scheduled functions for 7 days. */
+const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+// setTimeout holds 32-bit delays; later jobs are re-armed in steps.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+type JobState = { kind: "pending" | "inProgress" | "success" | "failed" | "canceled" };
+type JobDocument = StoredDocument & { name: string; args: Value[]; scheduledTime: number; state: JobState };
+
+/**
+ * Runs scheduled functions from their `_scheduled_functions` documents, in place of
+ * convex-test's timers, so that jobs survive a restart: pending jobs are armed again at start,
+ * an action that was running when the backend stopped is marked failed (actions run at most
+ * once, as on Convex), and a scheduled mutation's job is marked done in the mutation's own
+ * commit (exactly once).
+ */
+export class LocalScheduler {
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private closed = false;
+  private readonly detached = AsyncLocalStorage.snapshot();
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly t: AnyTestConvex,
+    private readonly database: LocalDatabase,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Arms the jobs found in the database; returns how many were resumed. */
+  async resume(): Promise<{ pending: number; interrupted: number }> {
+    const jobs = this.database.committed(JOBS) as JobDocument[];
+    const now = Date.now();
+    let pending = 0;
+    let interrupted = 0;
+    await this.inTransaction(() => {
+      for (const job of jobs) {
+        const finished = job.state.kind === "success" || job.state.kind === "failed" || job.state.kind === "canceled";
+        if (finished && now - job.scheduledTime > FINISHED_JOB_RETENTION_MS) {
+          this.database.fake._writes[this.database.fake._writes.length - 1][job._id] = null;
+        } else if (job.state.kind === "inProgress") {
+          // Only actions are marked in progress; the process that ran this one is gone.
+          this.database.fake.patch(JOBS, job._id, { state: { kind: "failed" }, completedTime: now });
+          interrupted++;
+        }
+      }
+    });
+    for (const job of jobs) {
+      if (job.state.kind === "pending") {
+        this.arm(job._id, job.scheduledTime);
+        pending++;
+      }
+    }
+    return { pending, interrupted };
+  }
+
+  /** Called when a function scheduled `jobId` to run at `at` (epoch ms). */
+  scheduled(jobId: string, at: number): void {
+    this.detached(() => this.arm(jobId, at));
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private arm(jobId: string, at: number): void {
+    if (this.closed) return;
+    const wait = Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS);
+    const timer = setTimeout(() => {
+      this.timers.delete(jobId);
+      if (Date.now() < at) {
+        this.arm(jobId, at);
+        return;
+      }
+      void this.run(jobId).catch((error: unknown) => {
+        this.log(`scheduled function ${jobId} failed to run: ${describe(error)}`);
+      });
+    }, wait);
+    this.timers.set(jobId, timer);
+  }
+
+  private async inTransaction<T>(work: () => T): Promise<T> {
+    return (await this.engine.enter(() => this.t.run(async () => work() as Value))) as T;
+  }
+
+  private async run(jobId: string): Promise<void> {
+    if (this.closed) return;
+    // Read inside a transaction: the function that scheduled it may not have committed yet.
+    const job = await this.inTransaction(() => this.database.fake.get(JOBS, jobId) as JobDocument | null);
+    if (!job || job.state.kind !== "pending" || this.closed) return;
+    const info = await this.engine.functions.describe(job.name).catch(() => null);
+    const args = (job.args[0] ?? {}) as Record<string, Value>;
+    if (info?.kind === "mutation") {
+      const marker = { jobId, marked: false };
+      const outcome = await scheduledMutationStorage.run(marker, () =>
+        this.engine.runFunction("mutation", job.name, args, null, { allowInternal: true }),
+      );
+      if (!outcome.success) {
+        this.log(`Error when running scheduled function ${job.name}: ${outcome.errorMessage}`);
+        await this.finish(jobId, "failed");
+      } else if (!marker.marked) {
+        await this.finish(jobId, "success");
+      }
+      return;
+    }
+    await this.inTransaction(() => this.database.fake.patch(JOBS, jobId, { state: { kind: "inProgress" } }));
+    const outcome = await this.engine.runFunction(undefined, job.name, args, null, { allowInternal: true });
+    if (!outcome.success) this.log(`Error when running scheduled function ${job.name}: ${outcome.errorMessage}`);
+    if (this.closed) return;
+    await this.finish(jobId, outcome.success ? "success" : "failed");
+  }
+
+  private async finish(jobId: string, kind: "success" | "failed"): Promise<void> {
+    await this.inTransaction(() => {
+      const job = this.database.fake.get(JOBS, jobId) as JobDocument | null;
+      if (!job || job.state.kind === "canceled") return;
+      this.database.fake.patch(JOBS, jobId, { state: { kind }, completedTime: Date.now() });
+    });
+  }
+}
