@@ -20,6 +20,9 @@ export const overview = userQuery({
         status: paymentStatus,
         testId: v.optional(v.id("tests")),
         testName: v.string(),
+        /** Why the money went (or goes) back, and when Stripe returned it. */
+        refundReason: v.optional(v.string()),
+        refundedAt: v.optional(v.number()),
       }),
     ),
     creditTransactions: v.array(
@@ -55,6 +58,8 @@ export const overview = userQuery({
         status: payment.status,
         testId: payment.testId,
         testName: payment.testName,
+        ...(payment.refundReason !== undefined ? { refundReason: payment.refundReason } : {}),
+        ...(payment.refundedAt !== undefined ? { refundedAt: payment.refundedAt } : {}),
       })),
       creditTransactions: transactions.map((entry) => ({
         _id: entry._id,

@@ -6,6 +6,7 @@ import type { MutationCtx } from "../_generated/server";
 import { env } from "../env";
 import { incrementCounter } from "./counters";
 import { jobOfTest, setJobStatus } from "./jobs";
+import { recordTestPaid } from "./userStats";
 
 /** Without a Stripe key the deployment runs in free mode (and the UI says so). */
 export function paymentsEnabled(): boolean {
@@ -153,6 +154,7 @@ export async function recordPurchase(ctx: MutationCtx, payment: Doc<"payments">,
   const { test, job } = await testAndJob(ctx, payment.testId);
   if (test && job && job.status === "pending_payment") {
     await setJobStatus(ctx, job, "queued", { paymentData: { paymentId: payment._id, stripeSessionId: payment.stripeSessionId, amountCents } });
+    await recordTestPaid(ctx, test._id);
     await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
   }
 }

@@ -13,6 +13,9 @@ const TONE_BY_STATUS: Readonly<Record<string, Tone>> = {
   processing: "active",
   failed: "danger",
   cancelled: "muted",
+  // Payments: money returned is settled; a charge that differs from the quote needs a look.
+  refunded: "muted",
+  amount_mismatch: "danger",
 };
 
 const TONE_CLASSES: Readonly<Record<Tone, { badge: string; dot: string }>> = {

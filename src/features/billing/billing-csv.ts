@@ -34,6 +34,8 @@ export function paymentRows(payments: BillingData["payments"]): Row[] {
       amount: dollars(payment.amountCents),
       currency: payment.currency,
       status: payment.status,
+      refunded_at: iso(payment.refundedAt),
+      refund_reason: payment.refundReason ?? null,
     }),
   );
 }

@@ -26,3 +26,21 @@ export function signedAmount(entry: Pick<CreditTransaction, "type" | "amountCent
   const { sign } = TRANSACTION_STYLES[entry.type];
   return `${sign}$${(Math.abs(entry.amountCents) / 100).toFixed(2)}`;
 }
+
+/** The line under a payment's status that says what happened to the money, if anything did. */
+export function paymentNote(payment: BillingData["payments"][number]): string | null {
+  if (payment.status === "refunded") {
+    const when = payment.refundedAt === undefined ? "" : ` on ${new Date(payment.refundedAt).toLocaleDateString()}`;
+    return `Returned to your card${when}${payment.refundReason ? `: ${payment.refundReason}` : ""}.`;
+  }
+  if (payment.status === "refund_pending") {
+    return `Being returned to your card${payment.refundReason ? `: ${payment.refundReason}` : ""}.`;
+  }
+  if ((payment.status === "paid" || payment.status === "completed") && payment.refundReason) {
+    return `Being returned to your card: ${payment.refundReason}`;
+  }
+  if (payment.status === "amount_mismatch") {
+    return "The amount charged differs from the test's price, so the test was not started. We are looking into it.";
+  }
+  return null;
+}

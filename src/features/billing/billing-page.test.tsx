@@ -44,7 +44,19 @@ function tile(label: string) {
 describe("billing csv", () => {
   it("has the spec's columns and never estimated_cost or markup_multiplier", () => {
     const payments = Papa.parse<Record<string, string>>(toCsv(paymentRows(DATA.payments)), { header: true });
-    expect(payments.meta.fields).toEqual(["id", "created_at", "completed_at", "test_id", "test_name", "amount_cents", "amount", "currency", "status"]);
+    expect(payments.meta.fields).toEqual([
+      "id",
+      "created_at",
+      "completed_at",
+      "test_id",
+      "test_name",
+      "amount_cents",
+      "amount",
+      "currency",
+      "status",
+      "refunded_at",
+      "refund_reason",
+    ]);
     expect(payments.data[0]).toMatchObject({ id: "pay1", amount: "4.50", status: "paid", test_name: "Coffee taglines", created_at: "2025-05-02T00:00:00.000Z" });
     const credits = Papa.parse<Record<string, string>>(toCsv(creditTransactionRows(DATA.creditTransactions)), { header: true });
     expect(credits.meta.fields).toEqual(["id", "created_at", "transaction_type", "amount_cents", "amount", "description", "test_id"]);
@@ -106,8 +118,42 @@ describe("billing page", () => {
     await user.click(screen.getByRole("button", { name: "Export payment history as CSV" }));
     await user.click(screen.getByRole("button", { name: "Export credit transactions as CSV" }));
     expect(downloads.map((download) => download.name)).toEqual(["payment-history.csv", "credit-transactions.csv"]);
-    expect((await downloads[0]!.text).split(/\r?\n/)[0]).toBe("id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status");
+    expect((await downloads[0]!.text).split(/\r?\n/)[0]).toBe(
+      "id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status,refunded_at,refund_reason",
+    );
     expect((await downloads[1]!.text).split(/\r?\n/)[0]).toBe("id,created_at,transaction_type,amount_cents,amount,description,test_id");
+  });
+
+  it("shows refunded payments as refunded with the reason, outside Total Spent, and the refund in the ledger and CSV", async () => {
+    const user = userEvent.setup();
+    const refundedAt = Date.UTC(2025, 4, 6);
+    await renderBilling({
+      payments: [
+        { _id: "pay9" as Payment["_id"], createdAt: Date.UTC(2025, 4, 5), completedAt: Date.UTC(2025, 4, 5), amountCents: 200, currency: "usd", status: "refunded", testId: undefined, testName: "Failed run", refundReason: "No responses were generated: 401 Unauthorized", refundedAt },
+        { _id: "pay8" as Payment["_id"], createdAt: Date.UTC(2025, 4, 4), completedAt: Date.UTC(2025, 4, 4), amountCents: 300, currency: "usd", status: "paid", testId: undefined, testName: "Good run" },
+        { _id: "pay7" as Payment["_id"], createdAt: Date.UTC(2025, 4, 3), completedAt: Date.UTC(2025, 4, 3), amountCents: 1, currency: "usd", status: "amount_mismatch", testId: undefined, testName: "Odd run" },
+      ],
+      creditTransactions: [
+        { _id: "ct9" as Entry["_id"], createdAt: refundedAt, type: "refund", amountCents: 200, description: "Refund for Test: Failed run (No responses were generated: 401 Unauthorized)", testId: undefined },
+      ],
+      testsCompleted: 1,
+    });
+    expect(within(tile("Total Spent")).getByText("$3.00")).toBeInTheDocument();
+    const table = screen.getByRole("table", { name: "Payment history" });
+    expect(within(table).getByText("Refunded")).toBeInTheDocument();
+    expect(within(table).getByText("Amount Mismatch")).toBeInTheDocument();
+    const notes = within(table).getAllByTestId("payment-note").map((note) => note.textContent);
+    expect(notes).toEqual([
+      `Returned to your card on ${new Date(refundedAt).toLocaleDateString()}: No responses were generated: 401 Unauthorized.`,
+      "The amount charged differs from the test's price, so the test was not started. We are looking into it.",
+    ]);
+    const [refund] = screen.getAllByTestId("credit-transaction");
+    expect(refund).toHaveAttribute("data-type", "refund");
+    expect(within(refund!).getByTestId("credit-amount")).toHaveTextContent("+$2.00");
+    expect(within(refund!).getByTestId("credit-amount")).toHaveClass("text-blue-600");
+    await user.click(screen.getByRole("button", { name: "Export payment history as CSV" }));
+    const csv = Papa.parse<Record<string, string>>(await downloads[0]!.text, { header: true });
+    expect(csv.data[0]).toMatchObject({ status: "refunded", refunded_at: "2025-05-06T00:00:00.000Z", refund_reason: "No responses were generated: 401 Unauthorized" });
   });
 
   it("has the empty states, with export disabled", async () => {

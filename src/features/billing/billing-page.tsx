@@ -23,7 +23,7 @@ import {
   paymentRows,
   toCsv,
 } from "./billing-csv";
-import { signedAmount, totalSpentCents, TRANSACTION_STYLES, type BillingData } from "./billing-model";
+import { paymentNote, signedAmount, totalSpentCents, TRANSACTION_STYLES, type BillingData } from "./billing-model";
 
 const EMPTY: BillingData = { payments: [], creditTransactions: [], testsCompleted: 0 };
 
@@ -135,8 +135,13 @@ function PaymentHistory({ payments }: { payments: BillingData["payments"] | unde
                   <TableCell>
                     <Money cents={payment.amountCents} /> <span className="text-xs text-muted-foreground uppercase">{payment.currency}</span>
                   </TableCell>
-                  <TableCell>
+                  <TableCell className="max-w-72 whitespace-normal">
                     <StatusBadge status={payment.status} />
+                    {paymentNote(payment) ? (
+                      <p className="mt-1 text-xs text-muted-foreground" data-testid="payment-note">
+                        {paymentNote(payment)}
+                      </p>
+                    ) : null}
                   </TableCell>
                   <TableCell className="max-w-64 truncate">
                     {payment.testId ? (
