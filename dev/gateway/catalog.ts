@@ -31,6 +31,11 @@ export interface CatalogModel {
   quality: number;
   /** Hidden typical response time in milliseconds at latencyScale 1. */
   latencyMs: number;
+  /**
+   * Hidden verbosity: filler sentences (more words, no substance) added to every answer, so a
+   * few models write long without writing better, as real ones do. Omitted = 0.
+   */
+  verbosity?: number;
 }
 
 /** One entry of `GET /api/v1/models`, as OpenRouter serves it. */
@@ -275,6 +280,7 @@ export const catalog: readonly CatalogModel[] = [
     created: day('2024-12-03'),
     quality: 0.63,
     latencyMs: 1200,
+    verbosity: 3,
   },
   {
     id: 'anthropic/claude-3.5-haiku',
@@ -366,6 +372,7 @@ export const catalog: readonly CatalogModel[] = [
     created: day('2024-04-04'),
     quality: 0.66,
     latencyMs: 1700,
+    verbosity: 3,
   },
   // ── PREMIUM (≤ $15/M) ───────────────────────────────────────────────────
   {
@@ -406,6 +413,7 @@ export const catalog: readonly CatalogModel[] = [
     created: day('2025-03-07'),
     quality: 0.76,
     latencyMs: 2400,
+    verbosity: 3,
   },
   {
     id: 'openai/chatgpt-4o-latest',
@@ -501,6 +509,51 @@ export const catalog: readonly CatalogModel[] = [
     latencyMs: 9000,
   },
 ];
+
+/**
+ * How a model behaves as a judge, on top of what it perceives of an answer (the answer's length
+ * and specificity, which follow the hidden `quality` of the model that wrote it). Scores are on
+ * the gateway's internal 0..1 scale, where answers of the catalog's weakest and strongest
+ * generators lie about 0.5 apart.
+ */
+export interface JudgeProfile {
+  /** Multiplies the judge's noise, whose amplitude is 0.1 + 0.25 × (1 − quality). */
+  noise: number;
+  /** Added to the first answer shown, falling linearly to 0 for the last (position bias). */
+  positionBias: number;
+  /** Added to answers written by a model of the judge's own provider family (self-preference). */
+  selfPreference: number;
+  /** Added per 100 words of the answer, beyond what length already says about quality (length bias). */
+  lengthBias: number;
+}
+
+export const FAIR_JUDGE: JudgeProfile = { noise: 1, positionBias: 0, selfPreference: 0, lengthBias: 0 };
+
+/**
+ * The planted imperfections of the dev gateway's jury, so the jury statistics have something real
+ * to find. Every other model is a fair judge with noise that shrinks as its quality grows.
+ *
+ * - `meta-llama/llama-3.1-8b-instruct`: position-biased — it puts the first answer it is shown
+ *   first far more often than chance.
+ * - `google/gemini-2.5-flash`: self-preferring — it favours answers written by Google models
+ *   (gemma, gemini), which it recognises.
+ * - `qwen/qwq-32b`: length-favouring — it rewards long answers beyond their substance.
+ * - `mistralai/mistral-small-3.1-24b-instruct`: a fair but noisy judge (twice its usual noise).
+ *
+ * The gateway's `judgeProfiles` setting overrides these per model, and `plantedJudges: false`
+ * turns them all off (every judge fair).
+ */
+export const PLANTED_JUDGES: Readonly<Record<string, Partial<JudgeProfile>>> = {
+  'meta-llama/llama-3.1-8b-instruct': { positionBias: 0.45 },
+  'google/gemini-2.5-flash': { selfPreference: 0.2 },
+  'qwen/qwq-32b': { lengthBias: 0.3 },
+  'mistralai/mistral-small-3.1-24b-instruct': { noise: 2 },
+};
+
+/** The provider part of a model id: "google/gemini-2.5-flash" → "google". */
+export function modelFamily(modelId: string): string {
+  return modelId.split('/')[0] ?? modelId;
+}
 
 const byId = new Map(catalog.map((model) => [model.id, model]));
 

@@ -54,7 +54,7 @@
  * (weaker judges are noisier), so stronger generators win more often, not always.
  */
 
-import type { CatalogModel } from './catalog';
+import { FAIR_JUDGE, modelFamily, type CatalogModel, type JudgeProfile } from './catalog';
 import { createRandom, hashStrings, pick, unitFromStrings, type Random } from './random';
 
 export type ChatContentPart = { type: string; text?: string };
@@ -432,7 +432,17 @@ function shuffled<T>(random: Random, items: readonly T[]): T[] {
   return copy;
 }
 
-function composeAnswer(random: Random, quality: number, words: readonly string[], index: number, persona?: string): string {
+/** Sentences that add length and nothing else: what verbose models pad their answers with. */
+const FILLER_SENTENCES = [
+  'There is a lot that could be said about {a}, and all of it matters in its own way.',
+  'When it comes to {b}, it is always worth taking the time to think things through carefully.',
+  'Many people have many different views on {a}, and every one of those views deserves some attention.',
+  'In the end, {b} is something that everyone will approach in their own personal way.',
+  'It is also worth remembering that {a} is part of a much bigger picture overall.',
+  'All things considered, {b} remains a topic that is well worth discussing at some length.',
+] as const;
+
+function composeAnswer(random: Random, quality: number, words: readonly string[], index: number, persona?: string, verbosity = 0): string {
   // The prompt's first phrases name its subject, so every answer keeps them; the rest rotate for variety.
   const core = words.slice(0, 3);
   const others = words.slice(3);
@@ -451,6 +461,15 @@ function composeAnswer(random: Random, quality: number, words: readonly string[]
     usedTemplates.add(template);
     const start = Math.floor(random() * focus.length);
     sentences.push(fillTemplate(template, [...focus.slice(start), ...focus.slice(0, start)]));
+  }
+
+  // Drawn last, so models without verbosity keep exactly the answers they always gave.
+  if (verbosity > 0) {
+    const first = Math.floor(random() * FILLER_SENTENCES.length);
+    for (let i = 0; i < verbosity; i++) {
+      const template = FILLER_SENTENCES[(first + i) % FILLER_SENTENCES.length] ?? FILLER_SENTENCES[0];
+      sentences.push(fillTemplate(template, [...focus.slice(i % focus.length), ...focus]));
+    }
   }
 
   const parts: string[] = [];
@@ -472,13 +491,45 @@ export function generateAnswers(model: CatalogModel, parts: PromptParts, count: 
     let answer = '';
     for (let attempt = 0; attempt < 6; attempt++) {
       const random = createRandom(hashStrings('answer', model.id, parts.system, parts.user, String(seed), String(index), String(attempt)));
-      answer = composeAnswer(random, model.quality, words, index + attempt, persona);
+      answer = composeAnswer(random, model.quality, words, index + attempt, persona, model.verbosity);
       if (!answers.includes(answer)) break;
     }
     if (answers.includes(answer)) answer = `${answer} (Take ${index + 1}.)`;
     answers.push(answer);
   }
+  rememberAuthor(model.id, answers);
   return answers;
+}
+
+// ── Who wrote what ─────────────────────────────────────────────────────────
+
+/**
+ * The gateway remembers which model wrote each answer it generated (the most recent ones), so a
+ * self-preferring judge can recognise its own family's answers the way real models recognise
+ * their own style.
+ */
+const MAX_REMEMBERED_ANSWERS = 200_000;
+const authors = new Map<string, string>();
+
+function answerKey(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function rememberAuthor(modelId: string, answers: readonly string[]): void {
+  for (const answer of answers) {
+    const key = answerKey(answer);
+    authors.delete(key);
+    authors.set(key, modelId);
+    if (authors.size > MAX_REMEMBERED_ANSWERS) {
+      const oldest = authors.keys().next();
+      if (!oldest.done) authors.delete(oldest.value);
+    }
+  }
+}
+
+/** The model that wrote an answer this gateway generated, if it still remembers it. */
+export function authorOf(text: string): string | undefined {
+  return authors.get(answerKey(text));
 }
 
 export function generationContent(answers: readonly string[], fenced: boolean): string {
@@ -493,24 +544,67 @@ export function shouldFence(modelId: string, parts: PromptParts, seed: number): 
 
 // ── Judging ────────────────────────────────────────────────────────────────
 
-/** 0..1: how long and specific an answer is. Correlates with the hidden quality of its writer. */
+/** Matches the filler sentences of verbose models, whatever words fill them. */
+const FILLER_PATTERN = new RegExp(
+  FILLER_SENTENCES.map((template) =>
+    template
+      .split(/\{[ab]\}/)
+      .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.+?'),
+  ).join('|'),
+  'gi',
+);
+
+/**
+ * 0..1: how long and specific an answer is, filler left out. Correlates with the hidden quality
+ * of its writer; a verbose model's padding does not count (except for a length-favouring judge).
+ */
 export function answerTextScore(text: string): number {
-  const lower = text.toLowerCase();
+  const lower = text.replace(FILLER_PATTERN, ' ').toLowerCase();
   const words = lower.split(/\s+/).filter(Boolean).length;
   const markers = DETAIL_MARKERS.filter((marker) => lower.includes(marker)).length;
   return 0.55 * Math.min(words, 140) / 140 + 0.45 * Math.min(markers, 6) / 6;
 }
 
-/** The judge's perceived score: text score plus seeded noise, larger for weaker judges. */
-function judgedScore(judge: CatalogModel, seed: number, salt: string, text: string): number {
-  const amplitude = 0.1 + 0.25 * (1 - judge.quality);
+/**
+ * The judge's perceived score: text score plus seeded noise, larger for weaker judges, plus its
+ * planted imperfections (catalog.ts PLANTED_JUDGES): a bonus for the answer shown first
+ * (`shownIndex` of `shownCount`), for its own family's answers and for length.
+ */
+function judgedScore(
+  judge: CatalogModel,
+  seed: number,
+  salt: string,
+  text: string,
+  profile: JudgeProfile = FAIR_JUDGE,
+  shownIndex = 0,
+  shownCount = 1,
+): number {
+  const amplitude = (0.1 + 0.25 * (1 - judge.quality)) * profile.noise;
   const noise = (unitFromStrings('judge', judge.id, String(seed), salt, text) - 0.5) * 2 * amplitude;
-  return answerTextScore(text) + noise;
+  let score = answerTextScore(text) + noise;
+  if (profile.positionBias !== 0 && shownCount > 1) score += profile.positionBias * (1 - shownIndex / (shownCount - 1));
+  if (profile.selfPreference !== 0) {
+    const author = authorOf(text);
+    if (author !== undefined && modelFamily(author) === modelFamily(judge.id)) score += profile.selfPreference;
+  }
+  if (profile.lengthBias !== 0) score += (profile.lengthBias * Math.min(wordCount(text), 300)) / 100;
+  return score;
 }
 
-export function rankingContent(judge: CatalogModel, answers: readonly { label: string; text: string }[], seed: number): string {
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+/** `answers` in the order the judge was shown them. */
+export function rankingContent(
+  judge: CatalogModel,
+  answers: readonly { label: string; text: string }[],
+  seed: number,
+  profile: JudgeProfile = FAIR_JUDGE,
+): string {
   const ranked = answers
-    .map(({ label, text }) => ({ label, score: judgedScore(judge, seed, label, text) }))
+    .map(({ label, text }, index) => ({ label, score: judgedScore(judge, seed, label, text, profile, index, answers.length) }))
     .sort((x, y) => y.score - x.score || x.label.localeCompare(y.label));
   const best = ranked[0]?.label ?? '';
   const worst = ranked[ranked.length - 1]?.label ?? '';
@@ -521,10 +615,16 @@ export function rankingContent(judge: CatalogModel, answers: readonly { label: s
   return JSON.stringify({ ranking: ranked.map(({ label }) => label), explanation });
 }
 
-export function ratingContent(judge: CatalogModel, criteria: readonly Criterion[], answer: string, seed: number): string {
+export function ratingContent(
+  judge: CatalogModel,
+  criteria: readonly Criterion[],
+  answer: string,
+  seed: number,
+  profile: JudgeProfile = FAIR_JUDGE,
+): string {
   const scores: Record<string, number> = {};
   for (const criterion of criteria) {
-    const perceived = judgedScore(judge, seed, criterion, answer);
+    const perceived = judgedScore(judge, seed, criterion, answer, profile);
     scores[criterion] = Math.min(10, Math.max(1, Math.round(1.5 + perceived * 9)));
   }
   const values = Object.values(scores);
@@ -542,7 +642,7 @@ export function ratingContent(judge: CatalogModel, criteria: readonly Criterion[
 
 export function plainTextContent(model: CatalogModel, parts: PromptParts, seed: number): string {
   const random = createRandom(hashStrings('text', model.id, parts.system, parts.user, String(seed)));
-  return composeAnswer(random, model.quality, topicWords(parts), 0, personaRole(parts.system));
+  return composeAnswer(random, model.quality, topicWords(parts), 0, personaRole(parts.system), model.verbosity);
 }
 
 /** A reply that is not valid JSON for any shape: the content cut off part-way. */

@@ -6,7 +6,7 @@
  *   POST /api/v1/chat/completions  deterministic replies (replies.ts), bearer auth
  *   GET  /api/v1/key               key check in OpenRouter's shape, bearer auth
  *   GET  /__settings               current settings
- *   POST /__settings               JSON merge into the settings (faults merge per key)
+ *   POST /__settings               JSON merge into the settings (faults and judgeProfiles merge per key)
  *   GET  /__stats                  call counters;  DELETE /__stats resets them
  *
  * Run alone: `npx tsx dev/gateway/server.ts` (PORT, GATEWAY_API_KEY,
@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { readBody } from '../http';
-import { catalog, findCatalogModel, toOpenRouterModel, type CatalogModel } from './catalog';
+import { catalog, FAIR_JUDGE, findCatalogModel, PLANTED_JUDGES, toOpenRouterModel, type CatalogModel, type JudgeProfile } from './catalog';
 import { createRandom, unitFromStrings, type Random } from './random';
 import {
   classifyConversation,
@@ -57,6 +57,10 @@ export interface GatewaySettings {
   answerShortfall: number;
   /** Seeds reply content and the fault draws. */
   seed: number;
+  /** Whether the catalog's planted judge imperfections apply (catalog.ts PLANTED_JUDGES). */
+  plantedJudges: boolean;
+  /** Per judge model id: imperfections that replace the planted ones, field by field. */
+  judgeProfiles: Record<string, Partial<JudgeProfile>>;
 }
 
 export interface GatewayStats {
@@ -80,6 +84,8 @@ export interface GatewayOptions {
   faults?: Partial<GatewayFaults>;
   answerShortfall?: number;
   seed?: number;
+  plantedJudges?: boolean;
+  judgeProfiles?: Record<string, Partial<JudgeProfile>>;
 }
 
 export interface RunningGateway {
@@ -130,10 +136,33 @@ function nonNegative(value: unknown, name: string): number {
   return value;
 }
 
+const JUDGE_PROFILE_KEYS: readonly (keyof JudgeProfile)[] = ['noise', 'positionBias', 'selfPreference', 'lengthBias'];
+
+function judgeProfilePatch(value: unknown, name: string): Partial<JudgeProfile> {
+  if (!isRecord(value)) throw new HttpError(400, `${name} must be an object`);
+  const profile: Partial<JudgeProfile> = {};
+  for (const [key, amount] of Object.entries(value)) {
+    if (!JUDGE_PROFILE_KEYS.includes(key as keyof JudgeProfile)) throw new HttpError(400, `unknown judge setting ${name}.${key}`);
+    if (typeof amount !== 'number' || !Number.isFinite(amount)) throw new HttpError(400, `${name}.${key} must be a number`);
+    if (key === 'noise' && amount < 0) throw new HttpError(400, `${name}.noise must be a non-negative number`);
+    profile[key as keyof JudgeProfile] = amount;
+  }
+  return profile;
+}
+
+/** How `modelId` judges under these settings: fair, planted (catalog.ts), or as configured. */
+export function judgeProfileFor(modelId: string, settings: Pick<GatewaySettings, 'plantedJudges' | 'judgeProfiles'>): JudgeProfile {
+  return {
+    ...FAIR_JUDGE,
+    ...(settings.plantedJudges ? PLANTED_JUDGES[modelId] : undefined),
+    ...settings.judgeProfiles[modelId],
+  };
+}
+
 /** Validates a partial settings object and merges it into `settings` (all or nothing). */
 export function mergeSettings(settings: GatewaySettings, patch: unknown): GatewaySettings {
   if (!isRecord(patch)) throw new HttpError(400, 'settings must be a JSON object');
-  const next: GatewaySettings = { ...settings, faults: { ...settings.faults } };
+  const next: GatewaySettings = { ...settings, faults: { ...settings.faults }, judgeProfiles: { ...settings.judgeProfiles } };
   for (const [key, value] of Object.entries(patch)) {
     switch (key) {
       case 'apiKey':
@@ -152,6 +181,18 @@ export function mergeSettings(settings: GatewaySettings, patch: unknown): Gatewa
       case 'seed':
         next.seed = Math.floor(nonNegative(value, key));
         break;
+      case 'plantedJudges':
+        if (typeof value !== 'boolean') throw new HttpError(400, 'plantedJudges must be true or false');
+        next.plantedJudges = value;
+        break;
+      case 'judgeProfiles':
+        // Merges per model; null for a model removes its override.
+        if (!isRecord(value)) throw new HttpError(400, 'judgeProfiles must be an object');
+        for (const [modelId, profile] of Object.entries(value)) {
+          if (profile === null) delete next.judgeProfiles[modelId];
+          else next.judgeProfiles[modelId] = { ...next.judgeProfiles[modelId], ...judgeProfilePatch(profile, `judgeProfiles.${modelId}`) };
+        }
+        break;
       case 'faults':
         if (!isRecord(value)) throw new HttpError(400, 'faults must be an object');
         for (const [faultKey, rate] of Object.entries(value)) {
@@ -167,6 +208,7 @@ export function mergeSettings(settings: GatewaySettings, patch: unknown): Gatewa
   if (rate429 + rate500 + rateTimeout + rateMalformed > 1) throw new HttpError(400, 'fault rates add up to more than 1');
   Object.assign(settings, next);
   settings.faults = next.faults;
+  settings.judgeProfiles = next.judgeProfiles;
   return settings;
 }
 
@@ -256,9 +298,12 @@ function replyContent(model: CatalogModel, messages: readonly ChatMessage[], set
       return { kind: request.kind, content: generationContent(answers, shouldFence(model.id, parts, settings.seed)) };
     }
     case 'ranking':
-      return { kind: request.kind, content: rankingContent(model, request.answers, settings.seed) };
+      return { kind: request.kind, content: rankingContent(model, request.answers, settings.seed, judgeProfileFor(model.id, settings)) };
     case 'rating':
-      return { kind: request.kind, content: ratingContent(model, request.criteria, request.answer, settings.seed) };
+      return {
+        kind: request.kind,
+        content: ratingContent(model, request.criteria, request.answer, settings.seed, judgeProfileFor(model.id, settings)),
+      };
     case 'text':
       return { kind: request.kind, content: plainTextContent(model, parts, settings.seed) };
   }
@@ -273,6 +318,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     faults: { rate429: 0, rate500: 0, rateTimeout: 0, rateMalformed: 0 },
     answerShortfall: 0,
     seed: 1,
+    plantedJudges: true,
+    judgeProfiles: {},
   };
   mergeSettings(settings, {
     ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
@@ -281,6 +328,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     ...(options.faults !== undefined && { faults: options.faults }),
     ...(options.answerShortfall !== undefined && { answerShortfall: options.answerShortfall }),
     ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.plantedJudges !== undefined && { plantedJudges: options.plantedJudges }),
+    ...(options.judgeProfiles !== undefined && { judgeProfiles: options.judgeProfiles }),
   });
   const stats = emptyStats();
 

@@ -76,6 +76,12 @@ export interface JudgedAnswer {
   readonly score: number;
   /** Mean score the other judges gave this answer; null when no other judge scored it. */
   readonly othersScore: number | null;
+  /**
+   * Where the judge placed this answer among those of its unit minus where the panel's mean
+   * placed it, both as midranks scaled to 0..1; null without other judges. Ranks, not scores, so a
+   * judge that is merely more decisive (or less noisy) than the averaged panel shows no excess.
+   */
+  readonly excess: number | null;
   /** Answer length (characters) minus the mean length of its persona × topic unit. */
   readonly lengthFromUnitMean: number;
   readonly length: number;
@@ -85,7 +91,7 @@ export interface JudgedAnswer {
 export interface LengthBias {
   /** Correlation of the judge's scores with answer length. */
   readonly correlation: number | null;
-  /** Correlation of its excess over the panel (score − others' score) with length, within units. */
+  /** Correlation of its excess over the panel (rank against the panel's rank) with length, within units. */
   readonly excess: number | null;
   /** One-sided test that the excess correlation is above 0. */
   readonly pValue: number | null;
@@ -96,9 +102,9 @@ export function lengthBias(answers: readonly JudgedAnswer[]): LengthBias {
     answers.map((answer) => answer.score),
     answers.map((answer) => answer.length),
   );
-  const paired = answers.filter((answer) => answer.othersScore !== null);
+  const paired = answers.filter((answer) => answer.excess !== null);
   const excess = pearson(
-    paired.map((answer) => answer.score - answer.othersScore!),
+    paired.map((answer) => answer.excess!),
     paired.map((answer) => answer.lengthFromUnitMean),
   );
   return { correlation, excess, pValue: excess === null ? null : correlationPValue(excess, paired.length) };
@@ -110,20 +116,22 @@ export interface SelfPreference {
   /** Own-family answers it scored next to other judges. */
   readonly answers: number;
   /**
-   * One-sided permutation test (seeded) that its excess over the panel is larger on its own
-   * family's answers than on the others'.
+   * One-sided permutation test (seeded) that its excess over the panel (in ranks) is larger on
+   * its own family's answers than on the others'.
    */
   readonly pValue: number | null;
 }
 
 export function selfPreference(answers: readonly JudgedAnswer[], random: SeededRandom, permutations = 2000): SelfPreference {
+  const differences: number[] = [];
   const own: number[] = [];
   const rest: number[] = [];
   for (const answer of answers) {
-    if (answer.othersScore === null) continue;
-    (answer.ownFamily ? own : rest).push(answer.score - answer.othersScore);
+    if (answer.othersScore === null || answer.excess === null) continue;
+    if (answer.ownFamily) differences.push(answer.score - answer.othersScore);
+    (answer.ownFamily ? own : rest).push(answer.excess);
   }
-  const value = mean(own);
+  const value = mean(differences);
   if (value === null || rest.length === 0) return { value, answers: own.length, pValue: null };
   const pValue = permutationTest(own, rest, "greater", permutations, random.unit);
   return { value, answers: own.length, pValue };

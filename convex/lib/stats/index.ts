@@ -2,7 +2,7 @@
 // agreement and each judge's record, from plain arrays. Pure: no Convex, no clock, seeded.
 import { rankingScore, ratingAverage } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
-import { kendallTauB, mean, percentileInterval, spearman, type Interval } from "./basics";
+import { kendallTauB, mean, midranks, percentileInterval, spearman, type Interval } from "./basics";
 import { lengthBias, positionBias, positionConsistency, selfPreference, type JudgedAnswer } from "./bias";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate, type WinMatrix } from "./bradleyTerry";
 import { evidenceSummary, tieRanks, type RankRange } from "./ranks";
@@ -392,27 +392,31 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
       if (!own) continue;
       const lengths = unitResponses[u]!.map((response) => response.length);
       const unitLength = mean(lengths) ?? 0;
-      const mine: number[] = [];
-      const theirs: number[] = [];
-      for (const [responseId, score] of own) {
+      const unitAnswers = [...own].map(([responseId, score]) => {
         const others: number[] = [];
         for (const [other, byResponse] of unitJudgeScores[u]!) {
           const value = other === judge ? undefined : byResponse.get(responseId);
           if (value !== undefined) others.push(value);
         }
-        const response = known.get(responseId)!;
-        const othersScore = mean(others);
+        return { response: known.get(responseId)!, score, othersScore: mean(others) };
+      });
+      const compared = unitAnswers.filter((answer) => answer.othersScore !== null);
+      const mine = compared.map((answer) => answer.score);
+      const theirs = compared.map((answer) => answer.othersScore!);
+      const myRanks = midranks(mine);
+      const theirRanks = midranks(theirs);
+      const excessOf = new Map(
+        compared.map((answer, index) => [answer, compared.length > 1 ? (myRanks[index]! - theirRanks[index]!) / (compared.length - 1) : null]),
+      );
+      for (const answer of unitAnswers) {
         answers.push({
-          score,
-          othersScore,
-          length: response.length,
-          lengthFromUnitMean: response.length - unitLength,
-          ownFamily: modelFamily(response.modelId) === family,
+          score: answer.score,
+          othersScore: answer.othersScore,
+          excess: excessOf.get(answer) ?? null,
+          length: answer.response.length,
+          lengthFromUnitMean: answer.response.length - unitLength,
+          ownFamily: modelFamily(answer.response.modelId) === family,
         });
-        if (othersScore !== null) {
-          mine.push(score);
-          theirs.push(othersScore);
-        }
       }
       const value = input.scale === "ranking" ? kendallTauB(mine, theirs) : spearman(mine, theirs);
       if (value !== null) agreements.push(value);

@@ -35,7 +35,7 @@ export function simulate(options: {
       const unit: JuryResponse[] = [];
       for (const [modelId, quality] of Object.entries(options.qualities)) {
         const value = quality + (random.unit() - 0.5) * 0.3;
-        const response = { id: `${modelId}|${p}|${t}`, modelId, personaId: `p${p}`, topicId: `t${t}`, length: Math.round(300 + 600 * value + random.unit() * 200), costUsd: 0.001 };
+        const response = { id: `${modelId}|${p}|${t}`, modelId, personaId: `p${p}`, topicId: `t${t}`, length: Math.round(300 + 300 * value + random.unit() * 600), costUsd: 0.001 };
         latent.set(response.id, value);
         unit.push(response);
       }
