@@ -156,6 +156,40 @@ export function modelPriceCents(
   return markedUpCents(Math.max(0, withModel - without));
 }
 
+/** Responses per topic a cost range spans when the count is not chosen yet (the default 2 in between). */
+export const RANGE_RESPONSES_PER_TOPIC = { min: 1, max: 3 } as const;
+
+export interface PriceRange {
+  readonly minCents: number;
+  readonly maxCents: number;
+}
+
+/**
+ * What the configurations would be charged, lowest to highest, each priced as tests.create
+ * prices it (quote(), with the $2.00 minimum) from the catalog's current prices.
+ */
+export function priceRangeOf(configs: readonly EstimateInput[], catalog: PriceCatalog): PriceRange | null {
+  if (configs.length === 0) return null;
+  const cents = configs.map((config) => quote(config, catalog).priceCents);
+  return { minCents: Math.min(...cents), maxCents: Math.max(...cents) };
+}
+
+/** A configuration at the low and the high end of RANGE_RESPONSES_PER_TOPIC. */
+export function responseCountVariants(config: EstimateInput): EstimateInput[] {
+  return [
+    { ...config, responsesPerTopic: RANGE_RESPONSES_PER_TOPIC.min },
+    { ...config, responsesPerTopic: RANGE_RESPONSES_PER_TOPIC.max },
+  ];
+}
+
+/** '$2.00-3.40', or '$2.00' when both ends are the same. */
+export function formatPriceRange(range: PriceRange): string {
+  const dollars = (cents: number) => (cents / 100).toFixed(2);
+  return range.minCents === range.maxCents
+    ? `$${dollars(range.minCents)}`
+    : `$${dollars(range.minCents)}-${dollars(range.maxCents)}`;
+}
+
 /** Bounds the server enforces on a test before quoting it (kept with every other limit in ./limits). */
 export const LIMITS = TEST_LIMITS;
 

@@ -14,7 +14,10 @@ import {
   type BundleCategory,
   type ModelBundle,
 } from "../../../convex/lib/builtins";
+import { formatCents } from "../../../convex/lib/format";
+import type { EstimateInput } from "../../../convex/lib/pricing";
 import { builtinIcon } from "./builtin-icons";
+import { bundlePriceForSetup, bundlePriceRange, priceRangeLabel } from "./price-ranges";
 import type { Catalog } from "./use-catalog";
 
 /** The card between sections 4 and 5. */
@@ -43,10 +46,12 @@ interface ModelBundlesDialogProps {
   onOpenChange: (open: boolean) => void;
   catalog: Catalog;
   onApply: (bundle: ModelBundle) => void;
+  /** The setup as it stands, to price each bundle on it once it has a persona and a topic. */
+  setup?: EstimateInput;
 }
 
 /** The ten bundles by category, with their models and cost ranges; applying one selects its models. */
-export function ModelBundlesDialog({ open, onOpenChange, catalog, onApply }: ModelBundlesDialogProps) {
+export function ModelBundlesDialog({ open, onOpenChange, catalog, onApply, setup }: ModelBundlesDialogProps) {
   const [filter, setFilter] = useState<BundleFilter>("all");
   const [search, setSearch] = useState("");
   const needle = search.trim().toLowerCase();
@@ -101,6 +106,7 @@ export function ModelBundlesDialog({ open, onOpenChange, catalog, onApply }: Mod
               const missing = [...bundle.generatorModelIds, ...bundle.evaluatorModelIds].filter(
                 (id) => !catalog.ids.has(id),
               ).length;
+              const setupCents = catalog.isReady && setup ? bundlePriceForSetup(bundle, setup, catalog.prices) : null;
               return (
                 <li key={bundle.id} className="flex flex-col gap-3 rounded-lg border p-4" data-testid={`bundle-${bundle.id}`}>
                   <div className="flex items-start gap-3">
@@ -132,7 +138,15 @@ export function ModelBundlesDialog({ open, onOpenChange, catalog, onApply }: Mod
                   <div className="mt-auto flex items-center justify-between gap-2">
                     <div>
                       <p className="text-xs text-muted-foreground">Estimated cost</p>
-                      <p className="font-medium tabular-nums">{bundle.estimatedCostRange}</p>
+                      <p className="font-medium tabular-nums" data-testid="bundle-cost-range">
+                        {priceRangeLabel(bundlePriceRange(bundle, catalog.prices), catalog.isReady)}
+                      </p>
+                      <p className="text-xs text-muted-foreground">on the built-in templates, 1-3 responses per topic</p>
+                      {setupCents !== null && (
+                        <p className="text-xs" data-testid="bundle-setup-price">
+                          With your setup: <span className="font-medium tabular-nums">{formatCents(setupCents)}</span>
+                        </p>
+                      )}
                       {missing > 0 && (
                         <p className="text-xs text-muted-foreground">
                           {missing} of its models {missing === 1 ? "is" : "are"} not in the current catalog.

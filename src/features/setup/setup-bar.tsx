@@ -4,9 +4,10 @@ import { useState } from "react";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { formatCents } from "../../../convex/lib/format";
+import { formatCents, formatTestCost } from "../../../convex/lib/format";
 import { evaluationPromptPreview, generationPromptPreview } from "../../../convex/lib/prompts";
 import type { SetupState } from "./setup-state";
+import type { PaymentMode } from "./use-run-test";
 import type { SetupPrice } from "./use-setup-price";
 
 const HINTS_SHOWN = 4;
@@ -17,6 +18,8 @@ interface SetupBarProps {
   starting: boolean;
   /** Run stays disabled until the payment mode is known. */
   ready: boolean;
+  /** Undefined while loading: the quote is shown until the mode is known. */
+  paymentMode?: PaymentMode;
   onSaveTemplate: () => void;
   onRun: () => void;
 }
@@ -27,7 +30,15 @@ export function canSaveTemplate(state: SetupState): boolean {
 }
 
 /** The sticky bottom bar: price, time, prompt previews, Save Template and Run Test. */
-export function SetupBar({ state, price, starting, ready, onSaveTemplate, onRun }: SetupBarProps) {
+/**
+ * What Run Test will charge: the quote on a paid deployment, nothing when runs are free here or
+ * use the user's own key (the gateway then bills the key, shown beside it as an estimate).
+ */
+export function chargedCents(quotedCents: number, mode: PaymentMode | undefined): number {
+  return mode === "free" || mode === "ownKey" ? 0 : quotedCents;
+}
+
+export function SetupBar({ state, price, starting, ready, paymentMode, onSaveTemplate, onRun }: SetupBarProps) {
   const [preview, setPreview] = useState<"generation" | "evaluation" | null>(null);
   const hints = price.problems.map((problem) => problem.message);
   const extraHints = hints.length - HINTS_SHOWN;
@@ -45,9 +56,22 @@ export function SetupBar({ state, price, starting, ready, onSaveTemplate, onRun 
           <div>
             <p className="text-xs text-muted-foreground">Total Price</p>
             <p className="text-2xl leading-tight font-bold tabular-nums" data-testid="setup-total-price" aria-live="polite">
-              {formatCents(price.quote.priceCents)}
+              {formatCents(chargedCents(price.quote.priceCents, paymentMode))}
             </p>
           </div>
+          {paymentMode === "ownKey" && (
+            <div className="text-sm">
+              <p className="text-xs text-muted-foreground">Gateway cost on your key</p>
+              <p className="font-medium tabular-nums" data-testid="setup-own-key-cost">
+                ≈ {formatTestCost(price.quote.estimate.totalCost)}
+              </p>
+            </div>
+          )}
+          {paymentMode === "free" && price.quote.priceCents > 0 && (
+            <p className="text-xs text-muted-foreground" data-testid="setup-free-note">
+              Free on this deployment
+            </p>
+          )}
           <div className="text-sm">
             <p className="flex items-center gap-1 text-xs text-muted-foreground">
               <ClockIcon aria-hidden="true" className="size-3" /> Estimated Time

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { builtinTemplateById } from "../../../convex/lib/builtins";
-import { formatCents } from "../../../convex/lib/format";
+import { formatCents, formatTestCost } from "../../../convex/lib/format";
 import { quote } from "../../../convex/lib/pricing";
 import { redirectToCheckout } from "./checkout-redirect";
 import { CATALOG, catalogResult, completeState } from "./setup-fixtures";
@@ -103,7 +103,8 @@ describe("Run Test", () => {
   it("is disabled with hints naming what is missing", async () => {
     storeDraft({ ...completeState(), personas: [], generatorModelIds: [] });
     renderApp("/dashboard/setup");
-    expect(await screen.findByRole("heading", { name: "Test Setup" })).toBeInTheDocument();
+    // The first render of the file loads the lazy setup route: allow for a busy machine.
+    expect(await screen.findByRole("heading", { name: "Test Setup" }, { timeout: 5000 })).toBeInTheDocument();
     expect(runButton()).toBeDisabled();
     const hints = screen.getByTestId("run-test-hints");
     expect(hints).toHaveTextContent("Select at least one generator model.");
@@ -190,8 +191,58 @@ describe("Run Test", () => {
   });
 });
 
+/** The Enterprise Flagship bundle's models at their list prices per token. */
+const FLAGSHIP_CATALOG = [
+  ...CATALOG,
+  { ...CATALOG[4]!, id: "anthropic/claude-opus-4", name: "Claude Opus 4", pricing: { prompt: 15e-6, completion: 75e-6 }, tier: "ENTERPRISE" as const },
+  { ...CATALOG[4]!, id: "anthropic/claude-sonnet-4", name: "Claude Sonnet 4", pricing: { prompt: 3e-6, completion: 15e-6 } },
+  { ...CATALOG[4]!, id: "google/gemini-2.5-pro", name: "Gemini 2.5 Pro", pricing: { prompt: 1.25e-6, completion: 10e-6 } },
+];
+
 describe("price", () => {
+  it("with the user's own key charges $0.00 and shows the gateway cost the key will pay", async () => {
+    setQueryResult("tests:paymentMode", { mode: "ownKey" });
+    const state = completeState({ responsesPerTopic: 3 });
+    storeDraft(state);
+    renderApp("/dashboard/setup");
+    const quoted = quote(buildTestConfiguration(state, byId), prices);
+    expect(quoted.priceCents).toBeGreaterThanOrEqual(200);
+    await screen.findByTestId("setup-own-key-cost");
+    expect(screen.getByTestId("setup-total-price")).toHaveTextContent("$0.00");
+    expect(screen.getByTestId("setup-own-key-cost")).toHaveTextContent(`≈ ${formatTestCost(quoted.estimate.totalCost)}`);
+  });
+
+  it("on a free deployment charges $0.00 and says so", async () => {
+    storeDraft(completeState());
+    renderApp("/dashboard/setup");
+    expect(await screen.findByTestId("setup-free-note")).toHaveTextContent("Free on this deployment");
+    expect(screen.getByTestId("setup-total-price")).toHaveTextContent("$0.00");
+  });
+
+  it("prices bundles from the catalog: never under the $2.00 minimum, and what the setup would be charged", async () => {
+    setQueryResult("tests:paymentMode", { mode: "stripe" });
+    setQueryResult("models:list", catalogResult(FLAGSHIP_CATALOG));
+    const state = completeState({ responsesPerTopic: 2 });
+    storeDraft(state);
+    renderApp("/dashboard/setup");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Browse Bundles" }));
+    const flagship = await screen.findByTestId("bundle-enterprise-flagship");
+    const range = within(flagship).getByTestId("bundle-cost-range").textContent ?? "";
+    expect(range).not.toBe("$25.00+");
+    expect(range).toMatch(/^\$2\.00-\d+\.\d\d$/);
+    const budget = within(screen.getByTestId("bundle-budget-creative")).getByTestId("bundle-cost-range");
+    expect(budget).not.toHaveTextContent("$0.50");
+    expect(budget.textContent).toMatch(/^\$2\.00/);
+
+    // 'With your setup' is exactly what the bar charges once the bundle is applied.
+    const withSetup = within(flagship).getByTestId("bundle-setup-price").textContent ?? "";
+    await user.click(within(flagship).getByRole("button", { name: "Apply Enterprise Flagship" }));
+    await waitFor(() => expect(withSetup).toContain(screen.getByTestId("setup-total-price").textContent ?? "?"));
+  });
+
   it("shows quote() of the configuration, live", async () => {
+    setQueryResult("tests:paymentMode", { mode: "stripe" });
     const state = completeState({ responsesPerTopic: 3 });
     storeDraft(state);
     renderApp("/dashboard/setup");

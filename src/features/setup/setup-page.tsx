@@ -195,6 +195,7 @@ export function SetupPage({ search }: { search: SetupSearch }) {
         price={price}
         starting={runner.starting}
         ready={runner.paymentMode !== undefined}
+        paymentMode={runner.paymentMode}
         onSaveTemplate={() => setSaveOpen(true)}
         onRun={runner.run}
       />
@@ -207,7 +208,13 @@ export function SetupPage({ search }: { search: SetupSearch }) {
           requestApply(savedSource(template));
         }}
       />
-      <ModelBundlesDialog open={bundlesOpen} onOpenChange={setBundlesOpen} catalog={catalog} onApply={applyBundle} />
+      <ModelBundlesDialog
+        open={bundlesOpen}
+        onOpenChange={setBundlesOpen}
+        catalog={catalog}
+        onApply={applyBundle}
+        setup={price.configuration}
+      />
       <SaveTemplateDialog
         open={saveOpen}
         onOpenChange={setSaveOpen}

@@ -12,6 +12,7 @@ import {
   type TemplateCategoryFilter,
 } from "../../../convex/lib/templates";
 import { builtinIcon } from "./builtin-icons";
+import { priceRangeLabel, templatePriceRange } from "./price-ranges";
 import { SetupSection } from "./setup-section";
 import type { Catalog } from "./use-catalog";
 
@@ -109,7 +110,9 @@ export function TemplateSection({ catalog, onApply, onChooseCustom, onOpenLibrar
                 </div>
                 <div className="mt-auto flex items-center justify-between gap-2">
                   <Badge variant="secondary">{COMPLEXITY_LABELS[template.pricing.complexity]}</Badge>
-                  <span className="text-sm font-medium tabular-nums">{template.pricing.estimatedCostRange}</span>
+                  <span className="text-sm font-medium tabular-nums" data-testid="template-cost-range">
+                    {priceRangeLabel(templatePriceRange(template, catalog.prices), catalog.isReady)}
+                  </span>
                 </div>
               </button>
             </li>
@@ -182,9 +185,12 @@ function TemplateDetail({ template, catalog, onApply }: { template: BuiltinTempl
           </div>
           <div>
             <h4 className="text-sm font-medium">Estimated Cost</h4>
-            <p className="text-lg font-semibold tabular-nums">{template.pricing.estimatedCostRange}</p>
+            <p className="text-lg font-semibold tabular-nums">
+              {priceRangeLabel(templatePriceRange(template, catalog.prices), catalog.isReady)}
+            </p>
             <p className="text-xs text-muted-foreground">
-              Cost varies with the models you select and the number of responses per topic.
+              With the suggested models at 1 to 3 responses per topic, at current model prices. Cost varies with the
+              models you select and the number of responses per topic.
             </p>
           </div>
         </div>
