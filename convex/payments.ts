@@ -469,14 +469,17 @@ export const testRefund = userQuery({
     refundedAt: v.optional(v.number()),
   }),
   handler: async (ctx, { testId }) => {
-    await ownTest(ctx, ctx.user._id, testId);
+    const test = await ownTest(ctx, ctx.user._id, testId);
     const payments = await ctx.db
       .query("payments")
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .take(20);
     const refunded = payments.find((payment) => payment.status === "refunded" && payment.refundReason !== REFUND_REASONS.duplicate);
     if (refunded) return { state: "refunded" as const, amountCents: refunded.amountCents, refundedAt: refunded.refundedAt };
-    const asked = payments.find((payment) => (payment.status === "paid" || payment.status === "completed") && payment.refundReason !== undefined);
+    // A failed test's payment is owed back from the moment it failed, before the refund is asked for.
+    const asked = payments.find(
+      (payment) => (payment.status === "paid" || payment.status === "completed") && (payment.refundReason !== undefined || test.status === "failed"),
+    );
     if (asked) return { state: "pending" as const, amountCents: asked.amountCents };
     return { state: "none" as const, amountCents: 0 };
   },

@@ -27,6 +27,7 @@ import { formatDateTime, type ResultsData, type ResultsTest } from "./results-mo
 import { ResultsSection } from "./results-section";
 import { StatCards } from "./stat-cards";
 import { MissingWorkNotice } from "./missing-work";
+import { FailureNotice } from "./failure-notice";
 
 export const ERROR_TITLE = "Error Loading Results";
 export const INVALID_TITLE = "Invalid Test Data";
@@ -76,6 +77,7 @@ function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDe
         onDeleted={() => void navigate({ to: HISTORY_PATH, replace: true })}
       />
       <TestTimes test={results.test} />
+      <FailureNotice test={results.test} />
       <MissingWorkNotice
         work={results.test}
         delivery={isEnded(results.test.status) ? results.test : undefined}
