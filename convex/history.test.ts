@@ -22,7 +22,20 @@ describe("history.list", () => {
     expect(first.completedAt! - first.startedAt!).toBe(125_000);
     // Rows carry what the list shows, not the configuration or results.
     expect(Object.keys(first).sort()).toEqual(
-      ["_creationTime", "_id", "completedAt", "name", "startedAt", "status", "taskType", "topPerformers", "totalCostUsd"].sort(),
+      [
+        "_creationTime",
+        "_id",
+        "awaitingPayment",
+        "completedAt",
+        "missingWork",
+        "name",
+        "priceCents",
+        "startedAt",
+        "status",
+        "taskType",
+        "topPerformers",
+        "totalCostUsd",
+      ].sort(),
     );
     expect(tests[0].topPerformers).toEqual([]);
 
