@@ -5,10 +5,13 @@
  */
 
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InlineConfig, ViteDevServer } from 'vite';
-import { startBackend, type RunningBackend } from './backend/server';
+import { loadOrCreateSecret } from './backend/keys';
+import { startBackend, type RunningBackend, type StoreInfo } from './backend/server';
 import { DEFAULT_GATEWAY_API_KEY, startGateway, type RunningGateway } from './gateway/server';
 import { seedDemoData, ADMIN_ACCOUNT, DEMO_ACCOUNT, type Credentials } from './seed';
 import { DEFAULT_STRIPE_SECRET_KEY, DEFAULT_WEBHOOK_SECRET, startStripe } from './stripe/server';
@@ -48,6 +51,59 @@ export interface StackOptions {
   watch?: boolean;
   /** Merged into Vite's configuration (e.g. a cacheDir of its own). */
   vite?: InlineConfig;
+  /** Keep the database in this folder and load it at start (`npm start`: dev/.data); without it, in memory. */
+  dataDir?: string;
+  /** Start from an empty store in `dataDir` (and new session keys). */
+  fresh?: boolean;
+  /** A real OpenAI-compatible gateway for the backend instead of the dev gateway (see realGatewayFrom). */
+  realGateway?: RealGateway;
+}
+
+/** A real model gateway: OpenRouter or any OpenAI-compatible server (Ollama, vLLM...). */
+export interface RealGateway {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
+
+/**
+ * The real gateway `npm start` uses, from the environment or, below it, `.env.local`:
+ * OPENROUTER_API_KEY (OpenRouter, or GATEWAY_BASE_URL when set), or GATEWAY_BASE_URL with
+ * GATEWAY_API_KEY for another OpenAI-compatible server. MJ_GATEWAY=dev keeps the dev gateway.
+ */
+export function realGatewayFrom(env: Record<string, string | undefined>, envFileText = ''): RealGateway | null {
+  const file = parseEnvFile(envFileText);
+  const setting = (name: string) => (env[name]?.trim() || file[name]?.trim()) || undefined;
+  if (setting('MJ_GATEWAY') === 'dev') return null;
+  const baseUrl = setting('GATEWAY_BASE_URL');
+  const apiKey = setting('OPENROUTER_API_KEY') ?? setting('GATEWAY_API_KEY');
+  if (apiKey === undefined && baseUrl === undefined) return null;
+  // A local server (Ollama) may take no key at all; the app still sends one.
+  return { baseUrl: (baseUrl ?? OPENROUTER_BASE_URL).replace(/\/+$/, ''), apiKey: apiKey ?? 'local' };
+}
+
+/** KEY=VALUE lines of a dotenv file (comments, `export ` and quotes allowed). */
+export function parseEnvFile(text: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match) continue;
+    let value = match[2];
+    if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
+    else value = value.replace(/\s+#.*$/, '');
+    values[match[1]] = value;
+  }
+  return values;
+}
+
+/** `.env.local` of the checkout, or '' when there is none. */
+export function readEnvLocal(): string {
+  try {
+    return readFileSync(join(REPO_ROOT, '.env.local'), 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 export interface RunningStack {
@@ -59,6 +115,10 @@ export interface RunningStack {
   demo: Credentials;
   admin: Credentials;
   backend: RunningBackend;
+  /** The data folder and what it held at start; null when data lives in memory. */
+  store: StoreInfo | null;
+  /** The gateway the backend's functions call: the dev gateway's URL, or the real one. */
+  modelGateway: { url: string; real: boolean };
   gateway: RunningGateway;
   stripe: RunningStripe;
   vite: ViteDevServer;
@@ -195,13 +255,16 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     );
     stops.push(() => stripe.close());
 
+    const modelGateway = options.realGateway ?? { baseUrl: gateway.url, apiKey: DEFAULT_GATEWAY_API_KEY };
     const backend = await startBackendNamingPorts(ports, {
       port: ports.backend,
       sitePort: ports.site,
       quiet,
+      dataDir: options.dataDir,
+      fresh: options.fresh,
       env: {
-        GATEWAY_BASE_URL: gateway.url,
-        OPENROUTER_API_KEY: DEFAULT_GATEWAY_API_KEY,
+        GATEWAY_BASE_URL: modelGateway.baseUrl,
+        OPENROUTER_API_KEY: modelGateway.apiKey,
         STRIPE_SECRET_KEY: DEFAULT_STRIPE_SECRET_KEY,
         STRIPE_WEBHOOK_SECRET: DEFAULT_WEBHOOK_SECRET,
         STRIPE_API_HOST: LOOPBACK,
@@ -209,8 +272,12 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         STRIPE_API_PROTOCOL: 'http',
         SITE_URL: appUrl,
         ADMIN_EMAILS: ADMIN_ACCOUNT.email,
-        // Users' own gateway keys are stored encrypted; data lives in memory, so a fresh secret will do.
-        API_KEY_ENCRYPTION_SECRET: process.env.API_KEY_ENCRYPTION_SECRET ?? randomBytes(32).toString('base64'),
+        // Users' own gateway keys are stored encrypted: with a data folder the secret is kept there.
+        API_KEY_ENCRYPTION_SECRET:
+          process.env.API_KEY_ENCRYPTION_SECRET ??
+          (options.dataDir
+            ? await loadOrCreateSecret(join(options.dataDir, 'secrets.json'), 'API_KEY_ENCRYPTION_SECRET', options.fresh ?? false)
+            : randomBytes(32).toString('base64')),
         // @convex-dev/auth logs every sign-in at INFO.
         AUTH_LOG_LEVEL: process.env.AUTH_LOG_LEVEL ?? 'WARN',
       },
@@ -224,7 +291,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         stops.push(() => vite.close());
         return vite;
       }),
-      options.seed ? seedDemoData({ backend, gateway, stripe }) : Promise.resolve(),
+      options.seed ? seedDemoData({ backend, gateway, stripe, runDemoTest: !options.realGateway }) : Promise.resolve(),
     ]);
     for (const start of starts) if (start.status === 'rejected') throw start.reason;
     const vite = (starts[0] as PromiseFulfilledResult<ViteDevServer>).value;
@@ -247,6 +314,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       demo: { ...DEMO_ACCOUNT },
       admin: { ...ADMIN_ACCOUNT },
       backend,
+      store: backend.store,
+      modelGateway: { url: modelGateway.baseUrl, real: options.realGateway !== undefined },
       gateway,
       stripe,
       vite,

@@ -8,11 +8,27 @@
  * to acknowledge, which a busy machine can be).
  *
  * Settings (environment): MJ_APP_PORT (5173), MJ_BACKEND_PORT (3210), MJ_SITE_PORT (3211),
- * MJ_GATEWAY_PORT (3220), MJ_STRIPE_PORT (3230), MJ_LATENCY_SCALE (1; 0 makes models instant).
+ * MJ_GATEWAY_PORT (3220), MJ_STRIPE_PORT (3230), MJ_LATENCY_SCALE (1; 0 makes models instant),
+ * MJ_DATA_DIR (dev/.data: where the data is kept), MJ_FRESH=1 or `--fresh` (start from an empty
+ * store), and a real gateway: OPENROUTER_API_KEY, or GATEWAY_BASE_URL (+ GATEWAY_API_KEY), in
+ * the environment or .env.local (MJ_GATEWAY=dev keeps the dev gateway).
  */
 
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { DEFAULT_GATEWAY_API_KEY } from './gateway/server';
-import { PORT_SETTINGS, startStack, type RunningStack, type StackPorts, type StackRole } from './stack';
+import {
+  PORT_SETTINGS,
+  readEnvLocal,
+  realGatewayFrom,
+  startStack,
+  type RealGateway,
+  type RunningStack,
+  type StackPorts,
+  type StackRole,
+} from './stack';
+
+const DEFAULT_DATA_DIR = fileURLToPath(new URL('./.data', import.meta.url));
 
 /** Opens the banner; e2e/start.e2e.ts waits for it. */
 const READY_LINE = 'ModelJury is running';
@@ -38,20 +54,43 @@ function latencySetting(): number {
   return scale;
 }
 
-function banner(stack: RunningStack): string {
+function freshSetting(): boolean {
+  const { values } = parseArgs({ options: { fresh: { type: 'boolean', default: false } }, strict: false });
+  const raw = process.env.MJ_FRESH?.trim().toLowerCase();
+  return values.fresh === true || raw === '1' || raw === 'true' || raw === 'yes';
+}
+
+function describeStore(stack: RunningStack, fresh: boolean): string {
+  const store = stack.store;
+  if (!store) return 'in memory (gone when you stop)';
+  const { users = 0, tests = 0, responses = 0, evaluations = 0 } = store.tables;
+  const size = store.bytes >= 1024 * 1024 ? `${(store.bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(store.bytes / 1024)} KB`;
+  const held = fresh
+    ? 'started empty (--fresh)'
+    : `${store.documents} documents: ${users} users, ${tests} tests, ${responses} responses, ${evaluations} evaluations; ${size}`;
+  return `${store.file} (${held})`;
+}
+
+function banner(stack: RunningStack, fresh: boolean): string {
+  const gatewayLine = stack.modelGateway.real
+    ? `  Model gateway   ${stack.modelGateway.url}   REAL: tests call real models (set MJ_GATEWAY=dev for the dev gateway)`
+    : `  Model gateway   ${stack.gatewayUrl}   dev gateway, key ${DEFAULT_GATEWAY_API_KEY}`;
   return [
     '',
-    `  ${READY_LINE} (offline: local Convex backend, dev model gateway, dev Stripe)`,
+    `  ${READY_LINE} (${stack.modelGateway.real ? 'local Convex backend, REAL model gateway' : 'offline: local Convex backend, dev model gateway'}, dev Stripe)`,
     '',
     `  App      ${stack.appUrl}`,
     `  Demo     ${stack.demo.email} / ${stack.demo.password}`,
     `  Admin    ${stack.admin.email} / ${stack.admin.password}`,
     '',
     `  Convex backend  ${stack.backendUrl}   HTTP actions ${stack.siteUrl}`,
-    `  Model gateway   ${stack.gatewayUrl}   key ${DEFAULT_GATEWAY_API_KEY}`,
+    gatewayLine,
     `  Stripe          ${stack.stripeUrl}   test mode: pay on its checkout page`,
+    `  Data            ${describeStore(stack, fresh)}`,
     '',
-    '  Data lives in memory and is gone when you stop. Press Ctrl-C to stop.',
+    stack.store
+      ? '  Data is kept between starts; `npm start -- --fresh` starts empty. Press Ctrl-C to stop.'
+      : '  Press Ctrl-C to stop.',
     '',
   ].join('\n');
 }
@@ -59,6 +98,9 @@ function banner(stack: RunningStack): string {
 async function main(): Promise<void> {
   let ports: StackPorts;
   let latencyScale: number;
+  const fresh = freshSetting();
+  const dataDir = process.env.MJ_DATA_DIR?.trim() || DEFAULT_DATA_DIR;
+  const realGateway: RealGateway | undefined = realGatewayFrom(process.env, readEnvLocal()) ?? undefined;
   try {
     ports = {
       app: portSetting('app'),
@@ -101,9 +143,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  console.log('Starting ModelJury offline (gateway, Stripe, Convex backend, Vite) and seeding demo data…');
+  console.log(
+    `Starting ModelJury${realGateway ? ` with the real model gateway ${realGateway.baseUrl}` : ' offline'} (gateway, Stripe, Convex backend, Vite) and seeding demo data…`,
+  );
   try {
-    stack = await startStack({ ports, latencyScale, seed: true, quiet: true });
+    stack = await startStack({ ports, latencyScale, seed: true, quiet: true, dataDir, fresh, realGateway });
   } catch (error) {
     console.error(`\nCould not start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
@@ -112,7 +156,7 @@ async function main(): Promise<void> {
     await stack.close();
     process.exit(0);
   }
-  console.log(banner(stack));
+  console.log(banner(stack, fresh));
 }
 
 main().catch((error: unknown) => {

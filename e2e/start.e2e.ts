@@ -1,12 +1,18 @@
 // `npm start` itself, as a person runs it: a child process on chosen ports that prints its
 // banner, serves the app, lets the demo user sign in, stops cleanly on Ctrl-C and names a
-// taken port.
+// taken port; keeps its data between starts (and drops it with --fresh); and runs tests on a
+// real OpenAI-compatible gateway when one is configured.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConvexHttpClient } from 'convex/browser';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { api } from '../convex/_generated/api';
+import type { TestConfiguration } from '../convex/validators';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PORT_VARIABLES = ['MJ_APP_PORT', 'MJ_BACKEND_PORT', 'MJ_SITE_PORT', 'MJ_GATEWAY_PORT', 'MJ_STRIPE_PORT'] as const;
@@ -21,6 +27,17 @@ interface Started {
 
 const children: ChildProcess[] = [];
 const blockers: Server[] = [];
+const folders: string[] = [];
+
+function dataFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'mj-start-'));
+  folders.push(folder);
+  return folder;
+}
+
+afterAll(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
 
 afterEach(async () => {
   for (const child of children.splice(0)) {
@@ -72,11 +89,13 @@ async function isFree(port: number): Promise<boolean> {
  * signal to the group reaches it as Ctrl-C in a terminal would. Not through npm: on Ctrl-C npm
  * itself dies of the SIGINT (the shell shows 130) whatever its child's exit code.
  */
-function startCommand(ports: Record<PortVariable, number>): Started {
-  const env: NodeJS.ProcessEnv = { ...process.env, MJ_LATENCY_SCALE: '0' };
+function startCommand(ports: Record<PortVariable, number>, options: { env?: NodeJS.ProcessEnv; args?: string[]; dataDir?: string } = {}): Started {
+  // A data folder of its own (not the developer's dev/.data) and the dev gateway unless asked.
+  const env: NodeJS.ProcessEnv = { ...process.env, MJ_LATENCY_SCALE: '0', MJ_DATA_DIR: options.dataDir ?? dataFolder(), MJ_GATEWAY: 'dev' };
   for (const variable of PORT_VARIABLES) env[variable] = String(ports[variable]);
   delete env.VITE_CONVEX_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'dev/start.ts'], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  Object.assign(env, options.env);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'dev/start.ts', ...(options.args ?? [])], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -158,5 +177,129 @@ describe('npm start', () => {
     expect(exit.code).not.toBe(0);
     expect(started.output()).toContain(`Port ${ports[variable]} (${label}, set ${variable}) is already in use`);
     for (const [name, port] of Object.entries(ports)) if (name !== variable) expect(await isFree(port)).toBe(true);
+  });
+  test('keeps its data between starts, seeds nothing twice, and --fresh starts empty', async () => {
+    const [app, backend, site, gateway, stripe] = await freePorts(5);
+    const ports = { MJ_APP_PORT: app!, MJ_BACKEND_PORT: backend!, MJ_SITE_PORT: site!, MJ_GATEWAY_PORT: gateway!, MJ_STRIPE_PORT: stripe! };
+    const dataDir = dataFolder();
+    const backendUrl = `http://127.0.0.1:${backend}`;
+    const signIn = async (email: string, password: string, flow: 'signIn' | 'signUp') => {
+      const client = new ConvexHttpClient(backendUrl, { skipConvexDeploymentUrlCheck: true, logger: false });
+      const result = await client.action(api.auth.signIn, { provider: 'password', params: { email, password, flow } });
+      client.setAuth(result.tokens!.token);
+      return client;
+    };
+
+    let started = startCommand(ports, { dataDir });
+    await waitForOutput(started, READY);
+    expect(started.output()).toContain(`Data            ${join(dataDir, 'store.sqlite')}`);
+    const ada = await signIn('ada@example.com', 'ada-password-123', 'signUp');
+    const adaId = (await ada.query(api.users.viewer, {}))!._id;
+    process.kill(started.child.pid!, 'SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+
+    started = startCommand(ports, { dataDir });
+    await waitForOutput(started, READY);
+    // The banner says what the store holds: the demo data and Ada (3 users with the admin).
+    expect(started.output()).toMatch(/Data {12}\S+store\.sqlite \(\d+ documents: 3 users, 1 tests, \d+ responses/);
+    expect((await (await signIn('ada@example.com', 'ada-password-123', 'signIn')).query(api.users.viewer, {}))!._id).toBe(adaId);
+    const demo = await signIn('demo@modeljury.dev', 'demo-password-123', 'signIn');
+    expect((await demo.query(api.personas.list, {})).total).toBe(3);
+    expect((await demo.query(api.templates.listOwn, {})).length).toBe(1);
+    process.kill(started.child.pid!, 'SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+
+    started = startCommand(ports, { dataDir, args: ['--fresh'] });
+    await waitForOutput(started, READY);
+    expect(started.output()).toContain('started empty (--fresh)');
+    await expect(signIn('ada@example.com', 'ada-password-123', 'signIn')).rejects.toThrow();
+    process.kill(started.child.pid!, 'SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+  });
+
+  test('with a gateway configured, tests run on it: its key is sent and its replies become the results', async () => {
+    const received: { authorization: string | undefined; model: string }[] = [];
+    const models = ['loopback/writer-one', 'loopback/writer-two', 'loopback/judge'];
+    const server = createHttpServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const json = (status: number, value: unknown) => {
+          res.writeHead(status, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify(value));
+        };
+        if (req.headers.authorization !== 'Bearer loopback-key') return json(401, { error: { message: 'bad key' } });
+        if (req.method === 'GET' && req.url === '/v1/models') {
+          return json(200, { data: models.map((id) => ({ id, name: id, context_length: 8192, pricing: { prompt: '0.000001', completion: '0.000002' } })) });
+        }
+        if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+          const request = JSON.parse(body) as { model: string; messages: { content: string }[] };
+          received.push({ authorization: req.headers.authorization, model: request.model });
+          const text = request.messages.map((message) => message.content).join('\n');
+          const labels = /lists every label \(([^)]*)\) exactly once/.exec(text);
+          const count = /JSON array of exactly (\d+) string/.exec(text);
+          const content = labels
+            ? JSON.stringify({ ranking: labels[1].split(', '), explanation: 'Judged on loopback.' })
+            : JSON.stringify(Array.from({ length: Number(count?.[1] ?? 1) }, (_, i) => `Loopback answer ${i + 1} from ${request.model}`));
+          return json(200, { choices: [{ message: { role: 'assistant', content } }], usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 } });
+        }
+        json(404, { error: { message: `no route ${req.method} ${req.url}` } });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const gatewayUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+    try {
+      const [app, backend, site, gateway, stripe] = await freePorts(5);
+      const ports = { MJ_APP_PORT: app!, MJ_BACKEND_PORT: backend!, MJ_SITE_PORT: site!, MJ_GATEWAY_PORT: gateway!, MJ_STRIPE_PORT: stripe! };
+      const started = startCommand(ports, { env: { MJ_GATEWAY: '', GATEWAY_BASE_URL: gatewayUrl, OPENROUTER_API_KEY: 'loopback-key' } });
+      await waitForOutput(started, READY);
+      expect(started.output()).toContain(`Model gateway   ${gatewayUrl}   REAL`);
+
+      const client = new ConvexHttpClient(`http://127.0.0.1:${backend}`, { skipConvexDeploymentUrlCheck: true, logger: false });
+      const signedIn = await client.action(api.auth.signIn, {
+        provider: 'password',
+        params: { email: 'demo@modeljury.dev', password: 'demo-password-123', flow: 'signIn' },
+      });
+      client.setAuth(signedIn.tokens!.token);
+      expect((await client.query(api.models.list, {})).models.map((model) => model.id).sort()).toEqual([...models].sort());
+      const configuration: TestConfiguration = {
+        name: 'On the loopback gateway',
+        taskType: 'general',
+        userPrompt: 'Write a tagline.',
+        personas: [{ id: 'p1', name: 'Pirate', description: 'Talks like a pirate', systemPrompt: 'Answer like a pirate.' }],
+        topics: [{ id: 't1', title: 'Coffee', description: 'Coffee shop', prompt: 'We sell cold brew coffee.' }],
+        generatorModels: [{ id: models[0], name: models[0] }, { id: models[1], name: models[1] }],
+        evaluatorModels: [{ id: models[2], name: models[2] }],
+        responsesPerTopic: 2,
+        rankingPrompt: '',
+        evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+        scoringParameters: { scale: 'ranking', includeExplanations: true },
+      };
+      const { testId, paymentRequired } = await client.mutation(api.tests.create, { configuration });
+      if (paymentRequired) {
+        // Payments stay at the dev Stripe.
+        const { sessionId } = await client.action(api.payments.createCheckout, { testId });
+        const pay = await fetch(`http://127.0.0.1:${stripe}/checkout/${encodeURIComponent(sessionId)}/pay`, { method: 'POST', redirect: 'manual' });
+        expect(pay.status).toBe(303);
+      }
+      const deadline = Date.now() + 60_000;
+      let monitor = await client.query(api.tests.monitor, { testId });
+      while (monitor.test.status !== 'completed' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        monitor = await client.query(api.tests.monitor, { testId });
+      }
+      expect(monitor.test).toMatchObject({ status: 'completed', responsesCount: 4, evaluationsCount: 4 });
+      const answers = (await client.query(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: null } })).page;
+      expect(answers.map((row) => row.content).sort()).toEqual(
+        [1, 2].flatMap((i) => models.slice(0, 2).map((model) => `Loopback answer ${i} from ${model}`)).sort(),
+      );
+      expect(received.filter((call) => call.model === models[2])).toHaveLength(1);
+      expect(received.every((call) => call.authorization === 'Bearer loopback-key')).toBe(true);
+
+      process.kill(started.child.pid!, 'SIGTERM');
+      expect(await started.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

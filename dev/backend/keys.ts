@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
@@ -53,4 +54,27 @@ export async function loadOrCreateJwtKeys(file: string): Promise<JwtKeys> {
   });
   await rename(temporary, file);
   return keys;
+}
+
+/**
+ * A random secret kept in a JSON file of secrets (mode 600) under `name`, created on first
+ * use; `fresh` replaces it.
+ */
+export async function loadOrCreateSecret(file: string, name: string, fresh = false): Promise<string> {
+  let secrets: Record<string, unknown> = {};
+  try {
+    secrets = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      console.warn(`[backend] ignoring unreadable ${file}: ${String(error)}`);
+    }
+  }
+  const known = secrets[name];
+  if (!fresh && typeof known === "string" && known !== "") return known;
+  const secret = randomBytes(32).toString("base64");
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify({ ...secrets, [name]: secret }, null, 2) + "\n", { mode: 0o600 });
+  await rename(temporary, file);
+  return secret;
 }
