@@ -22,6 +22,7 @@ import {
   validateTemplateInput,
   type TemplateCategory,
 } from "../../convex/lib/templates";
+import { templateDataLimitProblems } from "../../convex/lib/limits";
 import type { TemplateData } from "../../convex/validators";
 
 export const SAVE_TEMPLATE_FAILED = "Failed to save template. Please try again.";
@@ -91,6 +92,12 @@ function SaveTemplateForm({
     });
     if (problem) {
       setError(problem);
+      return;
+    }
+    // The same limits the server checks: say which part is too large before sending it.
+    const overLimit = templateDataLimitProblems(templateData)[0];
+    if (overLimit) {
+      setError(overLimit.message);
       return;
     }
     setError(null);

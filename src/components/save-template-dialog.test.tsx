@@ -1,0 +1,51 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import { callMock, resetCalls } from "@/test/convex-calls";
+import { resetConvexMock } from "@/test/convex-mock";
+
+import type { TemplateData } from "../../convex/validators";
+import { SaveTemplateDialog } from "./save-template-dialog";
+
+vi.mock("convex/react", () => import("@/test/convex-calls").then((m) => m.convexReactWithCalls));
+
+const DATA: TemplateData = {
+  userPrompt: "Write a tagline.",
+  personas: [{ name: "Pirate", description: "Talks like a pirate", systemPrompt: "Arr." }],
+  topics: [{ title: "Coffee", description: "A coffee shop", prompt: "Sell coffee." }],
+  evaluationConfig: {
+    rankingPrompt: "",
+    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+    scoringParameters: { scale: "ranking", includeExplanations: true },
+  },
+  suggestedModels: { generators: [], evaluators: [] },
+  responsesPerTopic: 2,
+};
+
+async function fillAndSave(templateData: TemplateData) {
+  const user = userEvent.setup();
+  render(<SaveTemplateDialog open onOpenChange={() => {}} templateData={templateData} defaultName="Launch copy" />);
+  const dialog = screen.getByRole("dialog");
+  await user.type(within(dialog).getByLabelText(/Description/), "Taglines for launches");
+  await user.click(within(dialog).getByRole("button", { name: /Save Template/ }));
+  return dialog;
+}
+
+describe("Save as Template limits", () => {
+  beforeEach(() => {
+    resetConvexMock();
+    resetCalls();
+  });
+
+  it("names the field over its limit and sends nothing", async () => {
+    const dialog = await fillAndSave({ ...DATA, userPrompt: "x".repeat(10_001) });
+    expect(await within(dialog).findByText("The prompt must be at most 10,000 characters.")).toBeInTheDocument();
+    expect(callMock("templates:create")).not.toHaveBeenCalled();
+  });
+
+  it("sends a template within the limits", async () => {
+    await fillAndSave(DATA);
+    await waitFor(() => expect(callMock("templates:create")).toHaveBeenCalledTimes(1));
+  });
+});
