@@ -27,6 +27,10 @@ http.route({
       const session = event.data.object;
       if (session.payment_status === "paid") await ctx.runMutation(internal.payments.markPaid, receivedOf(session));
     }
+    // A session that timed out on Stripe's side is no longer offered to a second tab.
+    if (event.type === "checkout.session.expired") {
+      await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: event.data.object.id });
+    }
     return new Response(null, { status: 200 });
   }),
 });

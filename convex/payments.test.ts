@@ -230,6 +230,29 @@ describe("one charge per test", () => {
     });
   }
 
+  test("a session Stripe no longer knows, or that expired on Stripe's side, is replaced by a new one", async () => {
+    const { t, user, testId } = await pricedTest();
+    const first = await user.as.action(api.payments.createCheckout, { testId });
+    stripeServer.sessions.delete(first.sessionId); // the offline Stripe restarted
+    const second = await user.as.action(api.payments.createCheckout, { testId });
+    expect(second.sessionId).not.toBe(first.sessionId);
+    const payload = JSON.stringify({
+      id: "evt_expired",
+      object: "event",
+      type: "checkout.session.expired",
+      data: { object: { id: second.sessionId, object: "checkout.session", status: "expired", payment_status: "unpaid" } },
+    });
+    expect((await webhook(t, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))).status).toBe(200);
+    const third = await user.as.action(api.payments.createCheckout, { testId });
+    expect(third.sessionId).not.toBe(second.sessionId);
+    const { payments } = await ledger(t, testId);
+    expect(payments.map((payment) => [payment.stripeSessionId, payment.status])).toEqual([
+      [first.sessionId, "cancelled"],
+      [second.sessionId, "cancelled"],
+      [third.sessionId, "pending"],
+    ]);
+  });
+
   test("paying ends the test's other open sessions", async () => {
     const { t, user, testId, priceCents } = await pricedTest();
     const tabA = await user.as.action(api.payments.createCheckout, { testId });

@@ -1,5 +1,5 @@
 import { v } from "convex/values";
-import type Stripe from "stripe";
+import Stripe from "stripe";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import type { ActionCtx } from "./_generated/server";
@@ -18,6 +18,8 @@ import {
 } from "./model/payments";
 import { ownTest } from "./tests";
 import { paymentStatus } from "./validators";
+
+const StripeError = Stripe.errors.StripeError;
 
 /** A refund Stripe could not make is tried again after these waits, then reported to admins. */
 const REFUND_RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
@@ -105,6 +107,11 @@ async function reuseOrEnd(
   try {
     session = await stripe.checkout.sessions.retrieve(open.sessionId);
   } catch (error) {
+    if (error instanceof StripeError && error.statusCode === 404) {
+      // Stripe does not know it (a test-mode reset, the offline Stripe restarted): nothing to pay there.
+      await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: open.sessionId });
+      return null;
+    }
     console.error("Stripe session lookup failed", error);
     fail("UNAVAILABLE", CHECKOUT_FAILED);
   }
