@@ -122,7 +122,10 @@ function AlertsCard() {
         <CardTitle>
           <h2>Stuck Job Alerts</h2>
         </CardTitle>
-        <CardDescription>Reported every few minutes for jobs processing over an hour.</CardDescription>
+        <CardDescription>
+          Jobs processing over an hour, and payments that need a look: an amount that differs from the quote, a refund Stripe
+          refused.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {alerts === undefined ? (
