@@ -48,7 +48,8 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
           onChange={(event) => actions.update({ userPrompt: event.target.value })}
         />
         <p id="setup-user-prompt-hint" className="text-xs text-muted-foreground">
-          Sent to every generator model after each topic's content.
+          Sent to every generator model after each topic's content. {state.userPrompt.length.toLocaleString("en-US")}/
+          {LIMITS.maxUserPromptLength.toLocaleString("en-US")} characters.
         </p>
       </div>
 
@@ -76,7 +77,8 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
           onChange={(event) => actions.update({ rankingPrompt: event.target.value })}
         />
         <p id="setup-ranking-prompt-hint" className="text-xs text-muted-foreground">
-          The instruction the evaluator models follow when they rank the responses.
+          The instruction the evaluator models follow when they rank the responses.{" "}
+          {state.rankingPrompt.length.toLocaleString("en-US")}/{LIMITS.maxRankingPromptLength.toLocaleString("en-US")} characters.
         </p>
       </div>
 

@@ -83,7 +83,14 @@ function ItemEditorForm<K extends string>({ kind, onOpenChange, initial, title, 
         const change = (value: string) => setValues((current) => ({ ...current, [field.key]: value }));
         return (
           <div key={field.key} className="grid gap-2">
-            <Label htmlFor={id}>{field.label}</Label>
+            <div className="flex items-baseline justify-between gap-2">
+              <Label htmlFor={id}>{field.label}</Label>
+              {/* The limit the server enforces (convex/lib/limits), so a long paste is not cut silently. */}
+              <span id={`${id}-count`} className="text-xs text-muted-foreground tabular-nums">
+                {values[field.key].length.toLocaleString("en-US")}/{field.maxLength.toLocaleString("en-US")}
+                <span className="sr-only"> characters, at most {field.maxLength.toLocaleString("en-US")}</span>
+              </span>
+            </div>
             {field.multiline ? (
               <Textarea {...common} rows={6} className="max-h-72" onChange={(event) => change(event.target.value)} />
             ) : (
