@@ -165,7 +165,7 @@ async function setUpSmallTest(page: Page, testName: string): Promise<void> {
 }
 
 describe('running a test', () => {
-  test('setup → payment → dev Stripe checkout → live monitor in two browsers → results', async () => {
+  test('setup → payment → checkout left → Complete Payment from the dashboard → dev Stripe checkout → live monitor in two browsers → results', async () => {
     const { gateway } = e2e.stack;
     const page = await e2e.newPage();
     await signIn(page, e2e.stack.demo.email, e2e.stack.demo.password);
@@ -188,6 +188,15 @@ describe('running a test', () => {
       const paymentDialog = page.getByRole('dialog', { name: 'Complete Payment' });
       expect(await paymentDialog.getByTestId('payment-total').textContent()).toBe(price);
       await paymentDialog.getByRole('button', { name: `Pay ${price}` }).click();
+      await page.waitForURL((url) => url.origin === new URL(e2e.stack.stripeUrl).origin);
+
+      // Leaving the checkout leaves a draft, not a run: the dashboard offers Complete Payment for it.
+      await page.getByTestId('cancel').click();
+      await page.waitForURL((url) => url.pathname === '/dashboard/setup');
+      await page.goto('/dashboard');
+      const draftRow = page.getByRole('list', { name: 'Recent tests' }).getByRole('listitem', { name: `${testName}, Pending Payment` });
+      await draftRow.getByRole('button', { name: `Complete Payment for ${testName}` }).click();
+      await page.getByRole('dialog', { name: 'Complete Payment' }).getByRole('button', { name: `Pay ${price}` }).click();
       await page.waitForURL((url) => url.origin === new URL(e2e.stack.stripeUrl).origin);
       expect(await page.getByTestId('amount').textContent()).toBe(price);
       expect(await page.getByTestId('test-name').textContent()).toBe(testName);

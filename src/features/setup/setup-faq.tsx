@@ -21,6 +21,11 @@ const QUESTIONS: readonly { question: string; answer: ReactNode }[] = [
       "The bar at the bottom of this page always shows the estimated price and time of the test as configured. It updates with every change, and it is exactly what you are charged.",
   },
   {
+    question: "What if some model calls fail?",
+    answer:
+      "A call is retried before it is given up. Answers or judgements that never arrive are shown as missing on the monitor, results, history and shared page, with the last gateway error, and a finished test shows how much of what you paid for it delivered. A test's cost counts every reply the gateway charged for, including one that arrived too late to be used.",
+  },
+  {
     question: "Can I use my own OpenRouter key?",
     answer: (
       <>
