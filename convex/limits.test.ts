@@ -53,6 +53,7 @@ describe("a test's configuration (tests.create)", () => {
       "topics",
       "Each topic can only be added once (two have the same id).",
     ],
+    ["a topic without an id", { topics: [topic("")] }, "topics", "Every topic needs an id."],
     [
       "a task type of 51 characters",
       { taskType: "x".repeat(51) },

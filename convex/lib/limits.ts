@@ -144,9 +144,11 @@ export function configurationLimitProblems(config: {
     ["personas", "persona", config.personas],
     ["topics", "topic", config.topics],
   ] as const) {
-    const ids = items.map((item) => item.id ?? "");
+    // Answers are keyed by persona and topic id: an empty or repeated id would merge them.
+    const ids = items.flatMap((item) => (item.id === undefined ? [] : [item.id]));
+    if (ids.some((id) => !id.trim())) problems.push({ field, message: `Every ${label} needs an id.` });
     ids.forEach((id, index) => checkLength(problems, `${field}.${index}.id`, `A ${label} id`, id, TEST_LIMITS.maxItemIdLength));
-    checkUnique(problems, field, `Each ${label} can only be added once (two have the same id).`, ids.filter(Boolean));
+    checkUnique(problems, field, `Each ${label} can only be added once (two have the same id).`, ids);
   }
   checkModelIds(problems, "generatorModels", "Generator", config.generatorModels);
   checkModelIds(problems, "evaluatorModels", "Evaluator", config.evaluatorModels);
