@@ -633,8 +633,9 @@ export async function dispatchQueued(ctx: MutationCtx): Promise<number> {
     .withIndex("by_status_priority", (q) => q.eq("status", "queued").eq("priority", top.priority))
     .first();
   if (!job) return 0;
-  await startJob(ctx, job);
+  // Scheduled first, so the next job starts before this one's workers and batches run.
   await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  await startJob(ctx, job);
   return 1;
 }
 
