@@ -519,7 +519,7 @@ export const catalog: readonly CatalogModel[] = [
 export interface JudgeProfile {
   /** Multiplies the judge's noise, whose amplitude is 0.1 + 0.25 × (1 − quality). */
   noise: number;
-  /** Added to the first answer shown, falling linearly to 0 for the last (position bias). */
+  /** Added to the answer shown first when several are ranked together (position bias). */
   positionBias: number;
   /** Added to answers written by a model of the judge's own provider family (self-preference). */
   selfPreference: number;
@@ -544,9 +544,9 @@ export const FAIR_JUDGE: JudgeProfile = { noise: 1, positionBias: 0, selfPrefere
  * turns them all off (every judge fair).
  */
 export const PLANTED_JUDGES: Readonly<Record<string, Partial<JudgeProfile>>> = {
-  'meta-llama/llama-3.1-8b-instruct': { positionBias: 0.45 },
-  'google/gemini-2.5-flash': { selfPreference: 0.2 },
-  'qwen/qwq-32b': { lengthBias: 0.3 },
+  'meta-llama/llama-3.1-8b-instruct': { positionBias: 0.35 },
+  'google/gemini-2.5-flash': { selfPreference: 0.3 },
+  'qwen/qwq-32b': { lengthBias: 0.4 },
   'mistralai/mistral-small-3.1-24b-instruct': { noise: 2 },
 };
 

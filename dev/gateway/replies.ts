@@ -569,7 +569,7 @@ export function answerTextScore(text: string): number {
 /**
  * The judge's perceived score: text score plus seeded noise, larger for weaker judges, plus its
  * planted imperfections (catalog.ts PLANTED_JUDGES): a bonus for the answer shown first
- * (`shownIndex` of `shownCount`), for its own family's answers and for length.
+ * (`shownIndex` 0 of `shownCount` > 1), for its own family's answers and for length.
  */
 function judgedScore(
   judge: CatalogModel,
@@ -583,7 +583,7 @@ function judgedScore(
   const amplitude = (0.1 + 0.25 * (1 - judge.quality)) * profile.noise;
   const noise = (unitFromStrings('judge', judge.id, String(seed), salt, text) - 0.5) * 2 * amplitude;
   let score = answerTextScore(text) + noise;
-  if (profile.positionBias !== 0 && shownCount > 1) score += profile.positionBias * (1 - shownIndex / (shownCount - 1));
+  if (profile.positionBias !== 0 && shownCount > 1 && shownIndex === 0) score += profile.positionBias;
   if (profile.selfPreference !== 0) {
     const author = authorOf(text);
     if (author !== undefined && modelFamily(author) === modelFamily(judge.id)) score += profile.selfPreference;

@@ -1,5 +1,5 @@
 // Small numerical building blocks shared by the jury statistics.
-import { errorFunction, quantileSorted, sampleCorrelation, sampleRankCorrelation } from "simple-statistics";
+import { errorFunction, gammaln, quantileSorted, sampleCorrelation, sampleRankCorrelation } from "simple-statistics";
 
 export interface Interval {
   readonly low: number;
@@ -94,4 +94,47 @@ export function mean(values: readonly number[]): number | null {
   let sum = 0;
   for (const value of values) sum += value;
   return sum / values.length;
+}
+
+/**
+ * The regularized incomplete beta function I_x(a, b), by its continued fraction (modified
+ * Lentz; Numerical Recipes §6.4). Only used for Student's t below.
+ */
+export function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(gammaln(a + b) - gammaln(a) - gammaln(b) + a * Math.log(x) + b * Math.log(1 - x));
+  if (x > (a + 1) / (a + b + 2)) return 1 - incompleteBeta(1 - x, b, a);
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let fraction = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 + term * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + term / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    fraction *= d * c;
+    term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 + term * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + term / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    fraction *= delta;
+    if (Math.abs(delta - 1) < 1e-14) break;
+  }
+  return (front * fraction) / a;
+}
+
+/** P(T ≥ t) for Student's t with `df` degrees of freedom. */
+export function studentTUpperTail(t: number, df: number): number {
+  const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
+  return t >= 0 ? tail : 1 - tail;
 }

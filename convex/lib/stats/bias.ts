@@ -1,7 +1,6 @@
 // Checks of one judge's biases: position (first-shown answer put first), length and self-preference.
-import { permutationTest } from "simple-statistics";
-import { correlationPValue, mean, pearson } from "./basics";
-import type { SeededRandom } from "./random";
+import { sampleStandardDeviation } from "simple-statistics";
+import { correlationPValue, mean, pearson, studentTUpperTail } from "./basics";
 
 /**
  * P(X ≥ k) for X the number of successes in independent trials with the given success
@@ -86,6 +85,8 @@ export interface JudgedAnswer {
   readonly lengthFromUnitMean: number;
   readonly length: number;
   readonly ownFamily: boolean;
+  /** The model that wrote the answer. */
+  readonly modelId: string;
 }
 
 export interface LengthBias {
@@ -116,23 +117,33 @@ export interface SelfPreference {
   /** Own-family answers it scored next to other judges. */
   readonly answers: number;
   /**
-   * One-sided permutation test (seeded) that its excess over the panel (in ranks) is larger on
-   * its own family's answers than on the others'.
+   * One-sided test that its excess over the panel (in ranks) is larger on its own family's models
+   * than on the other models: Welch-free two-sample t on per-model mean excesses, the spread taken
+   * from the other models, t with (other models − 1) degrees of freedom. Per model rather than
+   * per answer, because a judge that is merely more decisive than the panel has a steady excess
+   * on particular models whatever their family.
    */
   readonly pValue: number | null;
 }
 
-export function selfPreference(answers: readonly JudgedAnswer[], random: SeededRandom, permutations = 2000): SelfPreference {
+export function selfPreference(answers: readonly JudgedAnswer[]): SelfPreference {
   const differences: number[] = [];
-  const own: number[] = [];
-  const rest: number[] = [];
+  const byModel = new Map<string, { sum: number; count: number; own: boolean }>();
   for (const answer of answers) {
     if (answer.othersScore === null || answer.excess === null) continue;
     if (answer.ownFamily) differences.push(answer.score - answer.othersScore);
-    (answer.ownFamily ? own : rest).push(answer.excess);
+    const entry = byModel.get(answer.modelId) ?? { sum: 0, count: 0, own: answer.ownFamily };
+    entry.sum += answer.excess;
+    entry.count += 1;
+    byModel.set(answer.modelId, entry);
   }
   const value = mean(differences);
-  if (value === null || rest.length === 0) return { value, answers: own.length, pValue: null };
-  const pValue = permutationTest(own, rest, "greater", permutations, random.unit);
-  return { value, answers: own.length, pValue };
+  const own = [...byModel.values()].filter((entry) => entry.own).map((entry) => entry.sum / entry.count);
+  const rest = [...byModel.values()].filter((entry) => !entry.own).map((entry) => entry.sum / entry.count);
+  if (value === null || own.length === 0 || rest.length < 3) return { value, answers: differences.length, pValue: null };
+  const spread = sampleStandardDeviation(rest);
+  const gap = mean(own)! - mean(rest)!;
+  const standardError = spread * Math.sqrt(1 / own.length + 1 / rest.length);
+  const pValue = standardError > 0 ? studentTUpperTail(gap / standardError, rest.length - 1) : gap > 0 ? 0 : 1;
+  return { value, answers: differences.length, pValue };
 }

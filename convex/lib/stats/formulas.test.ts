@@ -189,3 +189,14 @@ describe("seeded resampling helpers", () => {
     expect(percentileInterval([])).toBeNull();
   });
 });
+
+describe("Student's t tail", () => {
+  it("matches printed t tables: 2.306 with 8 df and 1.96 with many df leave 2.5% above", async () => {
+    const { studentTUpperTail } = await import("./basics");
+    expect(studentTUpperTail(2.306, 8)).toBeCloseTo(0.025, 4);
+    expect(studentTUpperTail(3.355, 8)).toBeCloseTo(0.005, 4);
+    expect(studentTUpperTail(1.96, 100000)).toBeCloseTo(0.025, 4);
+    expect(studentTUpperTail(0, 5)).toBeCloseTo(0.5, 12);
+    expect(studentTUpperTail(-2.306, 8)).toBeCloseTo(0.975, 4);
+  });
+});

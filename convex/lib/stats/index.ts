@@ -3,6 +3,7 @@
 import { rankingScore, ratingAverage } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
 import { kendallTauB, mean, midranks, percentileInterval, spearman, type Interval } from "./basics";
+import { median } from "simple-statistics";
 import { lengthBias, positionBias, positionConsistency, selfPreference, type JudgedAnswer } from "./bias";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate, type WinMatrix } from "./bradleyTerry";
 import { evidenceSummary, tieRanks, type RankRange } from "./ranks";
@@ -13,11 +14,14 @@ export type { AgreementBand } from "./agreement";
 export type { RankRange } from "./ranks";
 
 export const DEFAULT_RESAMPLES = 1000;
-/** Significance level of each bias check. */
+/**
+ * False-alarm budget of one judge's bias checks: a fair judge is flagged at most this often.
+ * Its three checks (position, length, self-preference) share it, each at alpha / 3 (Bonferroni).
+ */
 export const DEFAULT_ALPHA = 0.01;
+const BIAS_CHECKS = 3;
 /** Virtual tied games per pair of models in the Bradley–Terry fit (keeps unbeaten models finite). */
 const BT_PSEUDO_TIES = 0.1;
-const SELF_PREFERENCE_PERMUTATIONS = 1000;
 
 export interface JuryResponse {
   readonly id: string;
@@ -398,13 +402,16 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
           const value = other === judge ? undefined : byResponse.get(responseId);
           if (value !== undefined) others.push(value);
         }
-        return { response: known.get(responseId)!, score, othersScore: mean(others) };
+        return { response: known.get(responseId)!, score, othersScore: mean(others), othersMedian: others.length > 0 ? median(others) : null };
       });
       const compared = unitAnswers.filter((answer) => answer.othersScore !== null);
       const mine = compared.map((answer) => answer.score);
       const theirs = compared.map((answer) => answer.othersScore!);
+      // The panel's placement uses the median of the other judges, so one biased judge in the
+      // panel does not make every fair judge look biased against what it favours.
+      const panel = compared.map((answer) => answer.othersMedian!);
       const myRanks = midranks(mine);
-      const theirRanks = midranks(theirs);
+      const theirRanks = midranks(panel);
       const excessOf = new Map(
         compared.map((answer, index) => [answer, compared.length > 1 ? (myRanks[index]! - theirRanks[index]!) / (compared.length - 1) : null]),
       );
@@ -416,6 +423,7 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
           length: answer.response.length,
           lengthFromUnitMean: answer.response.length - unitLength,
           ownFamily: modelFamily(answer.response.modelId) === family,
+          modelId: answer.response.modelId,
         });
       }
       const value = input.scale === "ranking" ? kendallTauB(mine, theirs) : spearman(mine, theirs);
@@ -437,10 +445,11 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
       if (match) pairs.push({ forward: match, reverse: call.ranking });
     }
     const length = lengthBias(answers);
-    const self = selfPreference(answers, seededRandom(`${input.seed}:${judge}`), SELF_PREFERENCE_PERMUTATIONS);
-    const positionFlagged = position !== null && position.firstRate > position.chance && position.pValue < alpha;
-    const lengthFlagged = length.pValue !== null && (length.excess ?? 0) > 0 && length.pValue < alpha;
-    const selfFlagged = self.pValue !== null && (self.value ?? 0) > 0 && self.pValue < alpha;
+    const self = selfPreference(answers);
+    const level = alpha / BIAS_CHECKS;
+    const positionFlagged = position !== null && position.firstRate > position.chance && position.pValue < level;
+    const lengthFlagged = length.pValue !== null && (length.excess ?? 0) > 0 && length.pValue < level;
+    const selfFlagged = self.pValue !== null && (self.value ?? 0) > 0 && self.pValue < level;
     const usage = calls.get(judge) ?? { calls: 0, costUsd: 0 };
     return {
       judgeModelId: judge,
