@@ -366,6 +366,31 @@ describe("a paid test that fails is refunded", () => {
     }
   }, 40_000);
 
+  test("a refund Stripe refuses is tried again later, then raised to admins; nothing is recorded as returned", async () => {
+    const { t, user, testId, priceCents } = await pricedTest();
+    const admin = await createUser(t, "root@example.com", { isAdmin: true });
+    const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
+    const payload = completedEvent(sessionId, priceCents);
+    await webhook(t, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
+    const paymentId = (await ledger(t, testId)).payments[0]!._id;
+    await t.run((ctx) => ctx.db.patch("payments", paymentId, { stripePaymentIntentId: "pi_stripe_never_made" }));
+    await t.mutation(internal.payments.requestRefund, { testId, reason: "No responses were generated." });
+
+    await t.action(internal.payments.refundPayment, { paymentId });
+    const retries = await t.run((ctx) => ctx.db.system.query("_scheduled_functions").collect());
+    expect(retries.filter((job) => job.name.includes("refundPayment") && job.state.kind === "pending")).toMatchObject([
+      { args: [{ paymentId, attempt: 1 }] },
+    ]);
+    await t.action(internal.payments.refundPayment, { paymentId, attempt: 4 }); // the last try
+    const alerts = await admin.as.query(api.admin.listAlerts, {});
+    expect(alerts).toMatchObject([{ kind: "refund_failed", jobStatus: "queued" }]);
+    expect(alerts[0]!.message).toContain("Refund it in Stripe");
+    const { payments, credits, user: row } = await ledger(t, testId);
+    expect(payments).toMatchObject([{ status: "paid" }]);
+    expect(credits.map((c) => c.type).sort()).toEqual(["purchase", "test_cost"]);
+    expect(row?.totalSpentCents).toBe(priceCents);
+  });
+
   test("in free mode a failed test owes nothing: refundTest changes nothing", async () => {
     const t = newTest();
     await seedCatalog(t, MODELS, 1e-5);
