@@ -44,7 +44,7 @@ import {
   type MonitorTest,
 } from "./monitor-model";
 import { DraftActions } from "@/features/dashboard/draft-actions";
-import { MissingWorkNotice } from "@/features/results/missing-work";
+import { chargeBehindShortfall, MissingWorkNotice } from "@/features/results/missing-work";
 import { missingWorkSummary } from "../../../convex/lib/progress";
 import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";
@@ -69,7 +69,7 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
       <MissingWorkNotice
         work={test}
         delivery={finished ? test : undefined}
-        chargedCents={test.chargedCents}
+        chargedCents={chargeBehindShortfall(test)}
       />
       <ProgressPanel test={test} />
       <Counters test={test} />

@@ -20,6 +20,14 @@ interface MissingWorkNoticeProps {
   className?: string;
 }
 
+/**
+ * The charge a shortfall is measured against: a failed test's payment is returned in full
+ * (failure-notice.tsx says so), so only a test that ended otherwise names what it was paid.
+ */
+export function chargeBehindShortfall(test: { status: string; chargedCents: number }): number {
+  return test.status === "failed" ? 0 : test.chargedCents;
+}
+
 /** Nothing when nothing is missing. */
 export function MissingWorkNotice({ work, delivery, chargedCents = 0, className }: MissingWorkNoticeProps) {
   const summary = missingWorkSummary(work);

@@ -103,6 +103,29 @@ describe("results page", () => {
     expect(notice).toHaveTextContent("Delivered 6 of 8 answers and 6 of 8 judgements (75%). This test was paid $2.00 for the full set.");
   });
 
+  it("does not name the payment in the shortfall of a failed test, whose payment is returned", async () => {
+    const results = makeResults();
+    setQueryResult(
+      "results:get",
+      makeResults({
+        test: {
+          ...results.test,
+          status: "failed",
+          responsesCount: 0,
+          missingResponses: 8,
+          evaluationsCount: 0,
+          lastCallError: "HTTP 500: Internal Server Error",
+          chargedCents: 200,
+        },
+      }),
+    );
+    renderApp(PATH);
+    const notice = await screen.findByTestId("missing-work");
+    expect(notice).toHaveTextContent("8 answers are missing. Last gateway error: HTTP 500: Internal Server Error");
+    expect(notice).toHaveTextContent("Delivered 0 of 8 answers and 0 of 8 judgements (0%).");
+    expect(notice).not.toHaveTextContent("paid");
+  });
+
   it("shows no missing-work notice when everything arrived", async () => {
     setQueryResult("results:get", makeResults());
     renderApp(PATH);

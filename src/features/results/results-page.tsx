@@ -26,7 +26,7 @@ import { ResultsHeader } from "./results-header";
 import { formatDateTime, type ResultsData, type ResultsTest } from "./results-model";
 import { ResultsSection } from "./results-section";
 import { StatCards } from "./stat-cards";
-import { MissingWorkNotice } from "./missing-work";
+import { chargeBehindShortfall, MissingWorkNotice } from "./missing-work";
 import { FailureNotice } from "./failure-notice";
 
 export const ERROR_TITLE = "Error Loading Results";
@@ -81,7 +81,7 @@ function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDe
       <MissingWorkNotice
         work={results.test}
         delivery={isEnded(results.test.status) ? results.test : undefined}
-        chargedCents={results.test.chargedCents}
+        chargedCents={chargeBehindShortfall(results.test)}
       />
       <StatCards metrics={results.metrics} />
       <ResultsSection title="Overall Model Rankings" description="Average score per model, out of 10" defaultOpen>
