@@ -1,6 +1,6 @@
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { beforeAll, describe, expect, test } from "vitest";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
 import { createUser, newTest } from "./test.helpers";
 
 // The auth library signs session JWTs with these; a deployment gets them from its environment.
@@ -51,11 +51,15 @@ describe("accounts", () => {
     expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(0);
   });
 
-  test("ADMIN_EMAILS grants admin rights at sign-up", async () => {
+  test("without an email sender, ADMIN_EMAILS grants nothing at sign-up; the seeded/CLI path does", async () => {
     const t = newTest();
-    await signIn(t, "boss@example.com", "correct horse", "signUp");
+    // Nobody proved this address: a stranger signing up first with it must not become admin.
+    await signIn(t, "Boss@Example.com", "correct horse", "signUp");
     const user = await t.run((ctx) => ctx.db.query("users").first());
-    expect(user?.isAdmin).toBe(true);
+    expect(user?.isAdmin).toBe(false);
+    await t.mutation(internal.users.grantAdmin, { email: " BOSS@example.com " });
+    expect((await t.run((ctx) => ctx.db.get("users", user!._id)))?.isAdmin).toBe(true);
+    await expect(t.mutation(internal.users.grantAdmin, { email: "nobody@example.com" })).rejects.toThrow(/sign up first/);
   });
 
   test("the viewer query returns the signed-in user and null when signed out", async () => {

@@ -16,6 +16,7 @@ import {
   settlePayment,
   stripeClient,
 } from "./model/payments";
+import { withoutTrailingSlashes } from "./lib/text";
 import { ownTest } from "./tests";
 import { paymentStatus } from "./validators";
 
@@ -53,7 +54,7 @@ export const createCheckout = userAction({
       const reusable = await reuseOrEnd(ctx, stripe, open, test.priceCents);
       if (reusable) return reusable;
     }
-    const site = env.siteUrl().replace(/\/+$/, "");
+    const site = withoutTrailingSlashes(env.siteUrl());
     let session;
     try {
       session = await stripe.checkout.sessions.create({

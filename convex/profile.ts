@@ -2,6 +2,7 @@ import { getAuthSessionId, invalidateSessions, modifyAccountCredentials, retriev
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { fail, internalQuery, userAction, userMutation, userQuery } from "./functions";
+import { passwordProblem } from "./lib/credentials";
 
 const MAX_FULL_NAME = 100;
 const MAX_AVATAR_URL = 2048;
@@ -51,10 +52,9 @@ export const update = userMutation({
   },
 });
 
-/** Same rule as sign-up (auth.ts); the auth library does not re-check it on a change. */
-const MIN_PASSWORD_LENGTH = 8;
-const MAX_PASSWORD_LENGTH = 200;
 const PASSWORD_PROVIDER = "password";
+/** Passwords set before today's rule could be longer; nothing near this is a real password. */
+const MAX_SECRET_LENGTH = 1024;
 
 export const passwordAccountOf = internalQuery({
   args: { userId: v.id("users") },
@@ -69,30 +69,32 @@ export const passwordAccountOf = internalQuery({
 });
 
 /**
- * Changes the password after checking the current one (wrong guesses count towards the auth
- * library's sign-in rate limit), then signs out the user's other sessions.
+ * Changes the password after checking the current one (wrong guesses count towards the sign-in
+ * back-off), then ends the user's other sessions: their tokens are refused at once (functions.ts).
  */
 export const changePassword = userAction({
   args: { currentPassword: v.string(), newPassword: v.string() },
   returns: v.null(),
   handler: async (ctx, { currentPassword, newPassword }) => {
-    if (newPassword.length < MIN_PASSWORD_LENGTH) {
-      fail("INVALID_INPUT", `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`, { field: "newPassword" });
-    }
-    if (newPassword.length > MAX_PASSWORD_LENGTH) {
-      fail("INVALID_INPUT", `Password must be at most ${MAX_PASSWORD_LENGTH} characters.`, { field: "newPassword" });
-    }
+    // The same rule as sign-up and reset (lib/credentials.ts); the auth library does not check a change.
+    const problem = passwordProblem(newPassword);
+    if (problem !== null) fail("INVALID_INPUT", problem, { field: "newPassword" });
+    if (currentPassword.length > MAX_SECRET_LENGTH) fail("INVALID_INPUT", "Current password is incorrect.", { field: "currentPassword" });
     if (newPassword === currentPassword) {
       fail("INVALID_INPUT", "The new password must differ from the current one.", { field: "newPassword" });
     }
     const accountId: string | null = await ctx.runQuery(internal.profile.passwordAccountOf, { userId: ctx.userId });
     if (accountId === null) fail("NOT_FOUND", "This account does not sign in with a password.");
+    // Guesses of the current password meet the same back-off as sign-in guesses (model/authThrottle.ts).
+    const refusal: string | null = await ctx.runMutation(internal.auth.admitAttempt, { email: accountId, kind: "signIn", deviceHash: null });
+    if (refusal !== null) fail("RATE_LIMITED", refusal, { field: "currentPassword" });
     try {
       await retrieveAccount(ctx, { provider: PASSWORD_PROVIDER, account: { id: accountId, secret: currentPassword } });
     } catch (error) {
       if (error instanceof Error && error.message.includes("TooManyFailedAttempts")) {
         fail("RATE_LIMITED", "Too many failed attempts. Please wait a few minutes and try again.", { field: "currentPassword" });
       }
+      await ctx.runMutation(internal.auth.recordFailedAttempt, { email: accountId });
       fail("INVALID_INPUT", "Current password is incorrect.", { field: "currentPassword" });
     }
     await modifyAccountCredentials(ctx, { provider: PASSWORD_PROVIDER, account: { id: accountId, secret: newPassword } });

@@ -1,6 +1,7 @@
 import { authTables } from "@convex-dev/auth/server";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
+import { authThrottleTables } from "./model/authThrottle";
 import {
   alertKind,
   callKind,
@@ -20,6 +21,7 @@ import {
 export default defineSchema({
   ...authTables,
 
+  ...authThrottleTables,
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({
     name: v.optional(v.string()),

@@ -1,5 +1,6 @@
 import { v } from "convex/values";
-import { currentUser, internalQuery, publicQuery } from "./functions";
+import { currentUser, internalMutation, internalQuery, publicQuery } from "./functions";
+import { normalizeEmail } from "./lib/credentials";
 import { isEmailConfigured } from "./model/email";
 
 /** The signed-in user as the shell needs it, or null when signed out. */
@@ -40,4 +41,23 @@ export const caller = internalQuery({
   args: {},
   returns: v.union(v.null(), v.id("users")),
   handler: async (ctx) => (await currentUser(ctx))?._id ?? null,
+});
+
+/**
+ * Grants admin rights to the account with this email. Not callable from the app: it is the
+ * seeded and command-line path (`npx convex run users:grantAdmin '{"email":"you@example.com"}'`)
+ * for deployments where ADMIN_EMAILS cannot apply because no email sender proves addresses.
+ */
+export const grantAdmin = internalMutation({
+  args: { email: v.string() },
+  returns: v.id("users"),
+  handler: async (ctx, { email }) => {
+    const user = await ctx.db
+      .query("users")
+      .withIndex("email", (q) => q.eq("email", normalizeEmail(email)))
+      .first();
+    if (user === null) throw new Error(`No account with the email ${normalizeEmail(email).slice(0, 254)}: sign up first.`);
+    await ctx.db.patch("users", user._id, { isAdmin: true, updatedAt: Date.now() });
+    return user._id;
+  },
 });

@@ -119,6 +119,8 @@ export async function seedDemoData({ backend, gateway, stripe, runDemoTest = tru
     await t.action(internal.models.refresh, {});
     const demoUserId = await ensureAccount(t, DEMO_ACCOUNT);
     const adminUserId = await ensureAccount(t, ADMIN_ACCOUNT);
+    // The seeded path for admin rights (ADMIN_EMAILS needs a verified address; README "Admin rights").
+    await t.mutation(internal.users.grantAdmin, { email: ADMIN_ACCOUNT.email });
     // A real auth session: the backend refuses a token whose session does not exist. A kept
     // store still has the one of the last start.
     const sessionId = await run(t, async (ctx) => {

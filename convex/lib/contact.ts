@@ -1,4 +1,5 @@
 // The contact form's rules (spec part 2 §5), shared by the form and the mutation.
+import { isValidEmail } from "./credentials";
 import type { Problem } from "./types";
 
 export const CONTACT_SUBJECTS = [
@@ -30,8 +31,6 @@ export const CONTACT_MESSAGES = {
   rateLimited: "You have sent several messages in the last few minutes. Please wait 10 minutes before sending another.",
 } as const;
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export function isContactSubject(value: string): value is ContactSubject {
   return (CONTACT_SUBJECTS as readonly string[]).includes(value);
 }
@@ -52,7 +51,7 @@ export function validateContact(input: ContactInput): Problem[] {
   if (!name) problems.push({ field: "name", message: CONTACT_MESSAGES.nameRequired });
   else if (name.length > CONTACT_LIMITS.maxNameLength) problems.push({ field: "name", message: CONTACT_MESSAGES.nameTooLong });
   if (!email) problems.push({ field: "email", message: CONTACT_MESSAGES.emailRequired });
-  else if (email.length > CONTACT_LIMITS.maxEmailLength || !EMAIL_PATTERN.test(email)) {
+  else if (email.length > CONTACT_LIMITS.maxEmailLength || !isValidEmail(email)) {
     problems.push({ field: "email", message: CONTACT_MESSAGES.emailInvalid });
   }
   if (!isContactSubject(input.subject)) problems.push({ field: "subject", message: CONTACT_MESSAGES.subjectRequired });

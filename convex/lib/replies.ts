@@ -185,12 +185,13 @@ export type RankingReply =
 
 /** '[b]', ' B ', 'Answer B' → 'B'. */
 function normalizeLabel(value: string | number): string {
-  return String(value)
+  const label = String(value)
     .trim()
     .replace(/^answer\s+/i, "")
-    .replace(/^\[\s*(.*?)\s*\]$/, "$1")
-    .trim()
-    .toUpperCase();
+    .trim();
+  // '[b]' → 'b' without a pattern (the old /^\[\s*(.*?)\s*\]$/ was cubic on '[' + spaces).
+  const unbracketed = label.length >= 2 && label.startsWith("[") && label.endsWith("]") ? label.slice(1, -1) : label;
+  return unbracketed.trim().toUpperCase();
 }
 
 function checkRanking(ranking: readonly string[], labels: readonly string[]): string | null {

@@ -1,6 +1,7 @@
 // OpenAI-compatible gateway client (OpenRouter by default; Ollama, vLLM or the dev gateway
 // work the same). Time-out, attempts, 429 back-off and error texts follow spec part 1 §8-9.
 import { env } from "../env";
+import { withoutTrailingSlashes } from "../lib/text";
 
 export const GATEWAY_TIMEOUT_MS = 30_000;
 export const GATEWAY_MAX_ATTEMPTS = 3;
@@ -42,7 +43,7 @@ export type ChatResult = {
 /** The deployment's gateway, or the caller's own key on the same base URL. */
 export function gatewayConfig(ownKey?: string): GatewayConfig {
   return {
-    baseUrl: env.gatewayBaseUrl().replace(/\/+$/, ""),
+    baseUrl: withoutTrailingSlashes(env.gatewayBaseUrl()),
     apiKey: ownKey ?? env.gatewayApiKey(),
     backoffScale: env.gatewayBackoffScale(),
     timeoutMs: env.gatewayTimeoutMs(),

@@ -1,0 +1,173 @@
+// Sign-in hardening (issue 11): the password rule, bounded email checks, plain error sentences,
+// and limits that slow guessing down without locking the account's owner out.
+import { ConvexError } from "convex/values";
+import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
+import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { api } from "./_generated/api";
+import { GLOBAL_LIMITS, THROTTLE_MESSAGES } from "./model/authThrottle";
+import { newTest, type TestConvex } from "./test.helpers";
+
+beforeAll(async () => {
+  const keys = await generateKeyPair("RS256", { extractable: true });
+  process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");
+  process.env.JWKS = JSON.stringify({ keys: [{ use: "sig", ...(await exportJWK(keys.publicKey)) }] });
+  process.env.CONVEX_SITE_URL = "http://127.0.0.1:3211";
+  process.env.SITE_URL = "http://127.0.0.1:5173";
+});
+afterEach(() => vi.restoreAllMocks());
+
+const signIn = (t: TestConvex, params: Record<string, unknown>, provider = "password") =>
+  t.action(api.auth.signIn, { provider, params });
+
+async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ConvexError) return error.data as { code?: string; message?: string };
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("password rule (sign-up; reset and change use the same one)", () => {
+  test("8 to 128 characters, not only whitespace", async () => {
+    const t = newTest();
+    const up = (password: string) => signIn(t, { email: "ada@example.com", password, flow: "signUp" });
+    expect(await errorOf(up("seven77"))).toMatchObject({ code: "INVALID_INPUT", message: "Password must be at least 8 characters." });
+    expect(await errorOf(up(" \t        "))).toMatchObject({ message: "Password cannot be only spaces." });
+    expect(await errorOf(up("x".repeat(129)))).toMatchObject({ message: "Password must be at most 128 characters." });
+    expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(0);
+    expect((await up("x".repeat(128))).tokens?.token).toBeTruthy();
+  });
+});
+
+describe("email check", () => {
+  test("a 100,000-character email is refused in under 50 ms, with a sentence", async () => {
+    const t = newTest();
+    await signIn(t, { email: "warm@example.com", password: "correct horse", flow: "signUp" });
+    // The old pattern's worst case (/^[^\s@]+@[^\s@]+\.[^\s@]+$/ took over 30 s on it): dots after the @, then no valid end.
+    const huge = `a@${".".repeat(99_997)}@`;
+    expect(huge).toHaveLength(100_000);
+    for (const flow of ["signIn", "signUp"]) {
+      const started = performance.now();
+      const error = await errorOf(signIn(t, { email: huge, password: "correct horse", flow }));
+      expect(performance.now() - started).toBeLessThan(50);
+      expect(error).toEqual({ code: "INVALID_INPUT", message: "Please enter a valid email address.", field: "email" });
+    }
+  });
+});
+
+describe("plain errors", () => {
+  test("the auth library's texts reach the user as sentences; the raw text goes to the log", async () => {
+    const t = newTest();
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    await signIn(t, { email: "ada@example.com", password: "correct horse", flow: "signUp" });
+    expect(await errorOf(signIn(t, { email: "ada@example.com", password: "x" }, "github"))).toEqual({
+      code: "INVALID_INPUT",
+      message: "This way of signing in is not available on this site.",
+    });
+    expect(log.mock.calls.flat().join(" ")).toContain("Provider `github` is not configured");
+    expect(await errorOf(signIn(t, { email: "ada@example.com", password: "wrong horse", flow: "signIn" }))).toEqual({
+      code: "UNAUTHENTICATED",
+      message: "Invalid email or password.",
+    });
+    expect(await errorOf(signIn(t, { email: "nobody@example.com", password: "wrong horse", flow: "signIn" }))).toEqual({
+      code: "UNAUTHENTICATED",
+      message: "Invalid email or password.",
+    });
+    expect(await errorOf(signIn(t, { email: "ada@example.com", password: "other horse", flow: "signUp" }))).toEqual({
+      code: "CONFLICT",
+      message: "An account with this email already exists. Sign in instead.",
+    });
+    expect(await errorOf(signIn(t, { email: "ada@example.com", flow: "signIn" }))).toEqual({
+      code: "INVALID_INPUT",
+      message: "Please fill in every field and try again.",
+    });
+    expect(await errorOf(signIn(t, { email: "ada@example.com", flow: "reset" }))).toEqual({
+      code: "UNAVAILABLE",
+      message: "Email is not set up on this site, so codes and links cannot be sent.",
+    });
+    expect(await errorOf(signIn(t, { email: "ada@example.com", password: "correct horse", flow: "sideways" }))).toEqual({
+      code: "INVALID_INPUT",
+      message: "Please fill in every field and try again.",
+    });
+  });
+});
+
+describe("limits", () => {
+  async function owner(t: TestConvex) {
+    await signIn(t, { email: "ada@example.com", password: "correct horse", flow: "signUp", device: "ada-laptop" });
+  }
+  const attempt = (t: TestConvex, password: string, device?: string) =>
+    signIn(t, { email: "ada@example.com", password, flow: "signIn", ...(device ? { device } : {}) });
+
+  test("a stranger's wrong passwords slow the account down but never lock its owner out", async () => {
+    const t = newTest();
+    await owner(t);
+    for (let i = 0; i < 5; i++) expect(await errorOf(attempt(t, `guess ${i}`))).toMatchObject({ message: "Invalid email or password." });
+    // Past the free failures, strangers must wait (and their tries are not even checked).
+    for (let i = 0; i < 10; i++) {
+      const refused = await errorOf(attempt(t, `guess more ${i}`));
+      expect(refused.code).toBe("RATE_LIMITED");
+      expect(refused.message).toMatch(/^Too many failed attempts for this account\. Please wait [1-5] seconds? and try again/);
+    }
+    // The owner's browser signed in here before: the correct password goes straight through.
+    expect((await attempt(t, "correct horse", "ada-laptop")).tokens?.token).toBeTruthy();
+    // And that success cleared the back-off for everyone.
+    expect(await errorOf(attempt(t, "one more guess"))).toMatchObject({ message: "Invalid email or password." });
+  });
+
+  test("sign-up with an existing email is a password guess too, and meets the same back-off", async () => {
+    const t = newTest();
+    await owner(t);
+    for (let i = 0; i < 5; i++) {
+      expect(await errorOf(signIn(t, { email: "ada@example.com", password: `guess number ${i}`, flow: "signUp" }))).toMatchObject({ code: "CONFLICT" });
+    }
+    expect(await errorOf(signIn(t, { email: "ada@example.com", password: "correct horse", flow: "signUp" }))).toMatchObject({
+      code: "RATE_LIMITED",
+    });
+  });
+
+  test("the wait grows with each failure and ends: the owner is never locked out for good", async () => {
+    const t = newTest();
+    await owner(t);
+    await errorOf(attempt(t, "a guess"));
+    const row = await t.run(async (ctx) => (await ctx.db.query("authBackoff").first())!);
+    await t.run((ctx) => ctx.db.patch("authBackoff", row._id, { failures: 7, lastFailureAt: Date.now() }));
+    expect(await errorOf(attempt(t, "correct horse"))).toMatchObject({ message: THROTTLE_MESSAGES.account(20) });
+    await t.run((ctx) => ctx.db.patch("authBackoff", row._id, { lastFailureAt: Date.now() - 21_000 }));
+    expect((await attempt(t, "correct horse")).tokens?.token).toBeTruthy();
+  });
+
+  test("failed sign-ins across many accounts are limited per minute; known browsers still get in", async () => {
+    const t = newTest();
+    await owner(t);
+    for (let i = 0; i < GLOBAL_LIMITS.failedSignInsPerMinute; i++) {
+      await errorOf(signIn(t, { email: `user${i}@example.com`, password: "password1", flow: "signIn" }));
+    }
+    expect(await errorOf(signIn(t, { email: "someone@example.com", password: "password1", flow: "signIn" }))).toEqual({
+      code: "RATE_LIMITED",
+      message: THROTTLE_MESSAGES.signIns,
+    });
+    expect((await attempt(t, "correct horse", "ada-laptop")).tokens?.token).toBeTruthy();
+    // A minute later the window is open again.
+    await t.run(async (ctx) => {
+      const window = (await ctx.db.query("authRateWindows").withIndex("by_name", (q) => q.eq("name", "failedSignIns")).unique())!;
+      await ctx.db.patch("authRateWindows", window._id, { windowStart: Date.now() - 61_000 });
+    });
+    expect((await attempt(t, "correct horse")).tokens?.token).toBeTruthy();
+  });
+
+  test("sign-ups are limited per minute across the deployment", async () => {
+    const t = newTest();
+    await t.run((ctx) =>
+      ctx.db.insert("authRateWindows", { name: "signUps", windowStart: Date.now(), count: GLOBAL_LIMITS.signUpsPerMinute - 1 }),
+    );
+    expect((await signIn(t, { email: "last@example.com", password: "correct horse", flow: "signUp" })).tokens).toBeTruthy();
+    expect(await errorOf(signIn(t, { email: "late@example.com", password: "correct horse", flow: "signUp" }))).toEqual({
+      code: "RATE_LIMITED",
+      message: THROTTLE_MESSAGES.signUps,
+    });
+    expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(1);
+  });
+});
