@@ -300,7 +300,7 @@ describe("Delete before paying", () => {
     expect(billing.creditTransactions[0]!.description).toContain("stopped or deleted before it ran");
     const row = await t.run((ctx) => ctx.db.get("users", user.userId));
     expect(row?.totalSpentCents ?? 0).toBe(0);
-    expect(refundsOf(paymentIntent)).toMatchObject([{ amount: priceCents }]);
+    expect(refundsOf(paymentIntent)).toMatchObject([{ amount: priceCents, reason: "requested_by_customer" }]);
   });
 });
 

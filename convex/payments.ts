@@ -377,7 +377,7 @@ export const refundPayment = internalAction({
 });
 
 async function refund(ctx: ActionCtx, paymentId: Id<"payments">, attempt: number): Promise<void> {
-  const payment: { status: string; sessionId?: string; paymentIntentId?: string; amountCents: number } | null =
+  const payment: { status: string; sessionId?: string; paymentIntentId?: string; amountCents: number; duplicate?: boolean } | null =
     await ctx.runQuery(internal.payments.refundable, { paymentId });
   if (!payment || payment.status === "refunded") return;
   try {
@@ -392,7 +392,7 @@ async function refund(ctx: ActionCtx, paymentId: Id<"payments">, attempt: number
     const made = await stripe.refunds.create(
       {
         payment_intent: paymentIntent,
-        reason: payment.status === "refund_pending" ? "duplicate" : "requested_by_customer",
+        reason: payment.duplicate ? "duplicate" : "requested_by_customer",
         metadata: { paymentId },
       },
       { idempotencyKey: `modeljury-refund-${paymentId}-${paymentIntent}` },
@@ -416,7 +416,14 @@ export const refundable = internalQuery({
   args: { paymentId: v.id("payments") },
   returns: v.union(
     v.null(),
-    v.object({ status: paymentStatus, sessionId: v.optional(v.string()), paymentIntentId: v.optional(v.string()), amountCents: v.number() }),
+    v.object({
+      status: paymentStatus,
+      sessionId: v.optional(v.string()),
+      paymentIntentId: v.optional(v.string()),
+      amountCents: v.number(),
+      /** A second payment for a test already paid: Stripe's "duplicate" reason. */
+      duplicate: v.optional(v.boolean()),
+    }),
   ),
   handler: async (ctx, { paymentId }) => {
     const payment = await ctx.db.get("payments", paymentId);
@@ -429,6 +436,7 @@ export const refundable = internalQuery({
       ...(payment.stripeSessionId ? { sessionId: payment.stripeSessionId } : {}),
       ...(payment.stripePaymentIntentId ? { paymentIntentId: payment.stripePaymentIntentId } : {}),
       amountCents: payment.amountCents,
+      duplicate: payment.refundReason === REFUND_REASONS.duplicate,
     };
   },
 });
