@@ -202,6 +202,7 @@ export const cancelStaleTests = internalMutation({
         .take(100);
       for (const test of stale) {
         const job = await jobOfTest(ctx, test._id);
+        const unpaid = test.awaitingPayment === true || job?.status === "pending_payment";
         await ctx.db.patch("tests", test._id, {
           status: "cancelled",
           completedAt: Date.now(),
@@ -213,9 +214,7 @@ export const cancelStaleTests = internalMutation({
           await setJobStatus(ctx, job, "cancelled", { completedAt: Date.now(), errorMessage: "Cancelled - Timeout" });
         }
         // An unpaid draft's checkout is expired too, so an abandoned payment cannot start it later.
-        if (test.awaitingPayment === true) {
-          await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });
-        }
+        if (unpaid) await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });
         cancelled++;
       }
     }
