@@ -9,6 +9,7 @@ import {
   costEstimate,
   creditTransactionType,
   jobStatus,
+  juryStatsValidator,
   paymentStatus,
   progress,
   resultsSummary,
@@ -235,6 +236,20 @@ export default defineSchema({
     scoreCount: v.number(),
   })
     .index("by_test_model_persona", ["testId", "modelId", "personaId"]),
+
+  // The jury statistics of a test (issue 13), recomputed off the write path by
+  // model/juryStats.ts: one row per test, read by the monitor, results, shared page and exports.
+  testStats: defineTable({
+    testId: v.id("tests"),
+    stats: v.optional(juryStatsValidator),
+    computedAt: v.optional(v.number()),
+    /** Judge scores the stored statistics were computed from. */
+    evaluationsSeen: v.number(),
+    /** A recomputation is scheduled or running (at most one per test). */
+    pending: v.boolean(),
+    /** Results arrived after the running recomputation started reading: run once more. */
+    dirty: v.boolean(),
+  }).index("by_test", ["testId"]),
 
   payments: defineTable({
     userId: v.id("users"),

@@ -1,0 +1,178 @@
+// The stored jury statistics: recomputed once per burst of results, from bounded page reads, out
+// of the rows the pipeline writes (ranking calls, evaluations with ranks), with the dev gateway's
+// planted position-biased judge in the panel.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { findCatalogModel } from "../../dev/gateway/catalog";
+import { generateAnswers, rankingContent } from "../../dev/gateway/replies";
+import { judgeProfileFor } from "../../dev/gateway/server";
+import { internal } from "../_generated/api";
+import type { Id } from "../_generated/dataModel";
+import { labelFor, seededShuffle } from "../lib/prompts";
+import { rankingScore } from "../lib/scoring";
+import { seedConfiguration } from "../results.helpers";
+import { createUser, newTest, type TestConvex } from "../test.helpers";
+import { JURY_STATS_PAGE_SIZE, requestJuryStats } from "./juryStats";
+
+const GENERATORS = ["anthropic/claude-opus-4", "openai/gpt-4o-mini", "google/gemini-2.0-flash-001", "qwen/qwen-2.5-72b-instruct", "cohere/command-r7b-12-2024", "meta-llama/llama-3.2-3b-instruct:free"];
+const JUDGES = ["meta-llama/llama-3.1-8b-instruct", "anthropic/claude-sonnet-4", "openai/gpt-4o", "deepseek/deepseek-chat", "x-ai/grok-3"];
+const planted = { plantedJudges: true, judgeProfiles: {} };
+
+/** A finished ranking test whose rows look like the pipeline's: answers from the dev gateway, judged by its judges in the order the pipeline shows them. */
+async function seedRankingTest(t: TestConvex, topics: number): Promise<{ testId: Id<"tests">; evaluations: number }> {
+  const { userId } = await createUser(t, "jury@example.com");
+  const base = seedConfiguration();
+  const configuration = {
+    ...base,
+    topics: Array.from({ length: topics }, (_, index) => ({ id: `t${index}`, title: `Topic ${index}`, description: "", prompt: `Write a launch email for product line ${index}.` })),
+    generatorModels: GENERATORS.map((id) => ({ id, name: findCatalogModel(id)!.name })),
+    evaluatorModels: JUDGES.map((id) => ({ id, name: findCatalogModel(id)!.name })),
+    responsesPerTopic: 1,
+    scoringParameters: { scale: "ranking" as const, includeExplanations: false },
+  };
+  return await t.run(async (ctx) => {
+    const testId = await ctx.db.insert("tests", {
+      userId,
+      name: configuration.name,
+      taskType: configuration.taskType,
+      configuration,
+      status: "running",
+      progress: { currentPhase: "Evaluating", percentage: 80 },
+      estimate: { generationCost: 0.01, evaluationCost: 0.02, totalCost: 0.03, totalQueries: 10, estimatedTokens: 1000 },
+      priceCents: 200,
+      usesOwnKey: false,
+      expectedResponses: 0,
+      expectedEvaluations: 0,
+      responsesCount: 0,
+      evaluationsCount: 0,
+      missingResponses: 0,
+      missingEvaluations: 0,
+      failedCalls: 0,
+      activeWorkers: 0,
+      totalCalls: 0,
+      finishedCalls: 0,
+      totalCostUsd: 0,
+      totalLatencyMs: 0,
+      totalTokens: 0,
+      lastProgressAt: Date.now(),
+    });
+    let evaluations = 0;
+    for (const persona of configuration.personas) {
+      for (const topic of configuration.topics) {
+        const unit: { id: Id<"responses">; content: string }[] = [];
+        for (const modelId of GENERATORS) {
+          const [content] = generateAnswers(findCatalogModel(modelId)!, { system: persona.systemPrompt, user: topic.prompt }, 1, 3);
+          const id = await ctx.db.insert("responses", {
+            testId,
+            modelId,
+            personaId: persona.id,
+            topicId: topic.id,
+            content: content!,
+            promptTokens: 10,
+            completionTokens: 50,
+            tokens: 60,
+            latencyMs: 900,
+            costUsd: 0.0002,
+            scoreSum: 0,
+            scoreCount: 0,
+          });
+          unit.push({ id, content: content! });
+        }
+        for (const judge of JUDGES) {
+          const key = `${testId}:rank:${judge}:${persona.id}:${topic.id}`;
+          const responseIds = unit.map((answer) => answer.id);
+          await ctx.db.insert("calls", { testId, kind: "evaluate", key, status: "succeeded", attempts: 1, modelId: judge, personaId: persona.id, topicId: topic.id, responseIds });
+          const shown = seededShuffle(unit, key);
+          const reply = rankingContent(
+            findCatalogModel(judge)!,
+            shown.map((answer, index) => ({ label: labelFor(index), text: answer.content })),
+            3,
+            judgeProfileFor(judge, planted),
+          );
+          const { ranking } = JSON.parse(reply) as { ranking: string[] };
+          for (const [rank, label] of ranking.entries()) {
+            const answer = shown[label.charCodeAt(0) - 65]!;
+            await ctx.db.insert("evaluations", {
+              testId,
+              responseId: answer.id,
+              evaluatorModelId: judge,
+              scores: { overall: rankingScore(rank, ranking.length) },
+              explanation: "",
+              rank: rank + 1,
+              costUsd: 0.0001,
+            });
+            evaluations++;
+          }
+        }
+      }
+    }
+    return { testId, evaluations };
+  });
+}
+
+async function scheduledCount(t: TestConvex): Promise<number> {
+  return await t.run(async (ctx) => (await ctx.db.system.query("_scheduled_functions").collect()).filter((job) => job.state.kind === "pending").length);
+}
+
+async function statsRow(t: TestConvex, testId: Id<"tests">) {
+  return await t.run((ctx) => ctx.db.query("testStats").withIndex("by_test", (q) => q.eq("testId", testId)).unique());
+}
+
+describe("jury statistics of a test", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("a burst of results schedules one recomputation, which reads the test in pages and stores what it finds", async () => {
+    const t = newTest();
+    const { testId, evaluations } = await seedRankingTest(t, 10);
+    expect(evaluations).toBeGreaterThan(JURY_STATS_PAGE_SIZE);
+
+    for (let i = 0; i < 5; i++) await t.run((ctx) => requestJuryStats(ctx, testId));
+    expect(await scheduledCount(t)).toBe(1);
+
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    const row = await statsRow(t, testId);
+    expect(row).toMatchObject({ pending: false, dirty: false, evaluationsSeen: evaluations });
+    const stats = row!.stats!;
+    expect(stats.units).toBe(20);
+    expect(stats.models.map((model) => model.modelId)[0]).toBe("anthropic/claude-opus-4");
+    expect(stats.models[0]!.scoreInterval!.low).toBeLessThan(stats.models[0]!.meanScore!);
+    const positionJudge = stats.judges.find((judge) => judge.judgeModelId === "meta-llama/llama-3.1-8b-instruct")!;
+    expect(positionJudge.position!.flagged).toBe(true);
+    expect(stats.judges.filter((judge) => judge.judgeModelId !== positionJudge.judgeModelId).every((judge) => !judge.position!.flagged)).toBe(true);
+    expect(stats.costs.judgingUsd).toBeCloseTo(evaluations * 0.0001, 9);
+    expect(await scheduledCount(t)).toBe(0);
+  });
+
+  it("results that arrive during a recomputation make it run once more, not once per result", async () => {
+    const t = newTest();
+    const { testId } = await seedRankingTest(t, 2);
+    await t.run((ctx) => requestJuryStats(ctx, testId));
+    await t.mutation(internal.model.juryStats.begin, { testId });
+    await t.run((ctx) => requestJuryStats(ctx, testId));
+    await t.run((ctx) => requestJuryStats(ctx, testId));
+    expect(await statsRow(t, testId)).toMatchObject({ pending: true, dirty: true });
+    // The first run (scheduled above) ends: one more is scheduled for the late results.
+    await t.mutation(internal.model.juryStats.store, { testId, stats: null, evaluationsSeen: 0 });
+    expect(await statsRow(t, testId)).toMatchObject({ pending: true, dirty: false });
+    expect(await scheduledCount(t)).toBe(2);
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    const row = await statsRow(t, testId);
+    expect(row).toMatchObject({ pending: false, dirty: false });
+    expect(row!.stats!.units).toBe(4);
+  });
+
+  it("gives the same figures for the same test every time", async () => {
+    const t = newTest();
+    const { testId } = await seedRankingTest(t, 3);
+    await t.run((ctx) => requestJuryStats(ctx, testId));
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    const first = (await statsRow(t, testId))!.stats;
+    await t.run((ctx) => requestJuryStats(ctx, testId));
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    expect((await statsRow(t, testId))!.stats).toEqual(first);
+  });
+});

@@ -1,0 +1,277 @@
+// The jury statistics of a test (issue 13, ARCHITECTURE "Jury statistics"), kept in `testStats`.
+//
+// A burst of judge results must not mean one computation per result, and no subscribed query may
+// read all evaluations of a test. So the pipeline calls `requestJuryStats` when results arrive:
+// it schedules one recomputation per test at a time (`pending`), and a request that arrives while
+// one is scheduled or running only marks it `dirty`, which makes it run once more at the end.
+// The recomputation reads the test page by page in bounded internal queries (a test may hold
+// 20,000 judge scores with their explanations, more than one transaction may read), computes
+// with the pure functions of lib/stats, and stores the outcome in one small mutation.
+import { paginationOptsValidator } from "convex/server";
+import { v } from "convex/values";
+import { internal } from "../_generated/api";
+import type { Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { internalAction, internalMutation, internalQuery } from "../functions";
+import { seededShuffle } from "../lib/prompts";
+import { computeJuryStats, type JuryRanking, type JuryRating, type JuryResponse } from "../lib/stats";
+import { juryStatsValidator } from "../validators";
+
+/** Documents one page query reads. */
+export const JURY_STATS_PAGE_SIZE = 500;
+/** How long results may gather before a recomputation starts. */
+export const JURY_STATS_DELAY_MS = 1_000;
+
+async function statsRow(ctx: MutationCtx, testId: Id<"tests">) {
+  return await ctx.db
+    .query("testStats")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .unique();
+}
+
+/**
+ * Asks for the test's jury statistics to be recomputed: schedules it unless a recomputation is
+ * already scheduled or running, in which case that one runs again when it ends.
+ */
+export async function requestJuryStats(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const row = await statsRow(ctx, testId);
+  if (row?.pending) {
+    if (!row.dirty) await ctx.db.patch("testStats", row._id, { dirty: true });
+    return;
+  }
+  if (row) await ctx.db.patch("testStats", row._id, { pending: true, dirty: false });
+  else await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
+  await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.model.juryStats.recompute, { testId });
+}
+
+/** The recomputation starts reading: results after this point need another run. */
+export const begin = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    const row = await statsRow(ctx, testId);
+    if (row?.dirty) await ctx.db.patch("testStats", row._id, { dirty: false });
+    return null;
+  },
+});
+
+const testInfoValidator = v.union(
+  v.null(),
+  v.object({
+    scale: v.union(v.literal("ranking"), v.literal("rating")),
+    models: v.array(v.object({ id: v.string(), name: v.string() })),
+    judges: v.array(v.string()),
+  }),
+);
+
+export const testInfo = internalQuery({
+  args: { testId: v.id("tests") },
+  returns: testInfoValidator,
+  handler: async (ctx, { testId }) => {
+    const test = await ctx.db.get("tests", testId);
+    if (!test) return null;
+    return {
+      scale: test.configuration.scoringParameters.scale,
+      models: test.configuration.generatorModels.map(({ id, name }) => ({ id, name })),
+      judges: test.configuration.evaluatorModels.map((model) => model.id),
+    };
+  },
+});
+
+const page = <T extends ReturnType<typeof v.object>>(row: T) =>
+  v.object({ page: v.array(row), isDone: v.boolean(), continueCursor: v.string() });
+
+const responseRow = v.object({
+  id: v.string(),
+  modelId: v.string(),
+  personaId: v.string(),
+  topicId: v.string(),
+  length: v.number(),
+  costUsd: v.number(),
+});
+
+export const responsesPage = internalQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: page(responseRow),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const result = await ctx.db
+      .query("responses")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
+    return {
+      page: result.page.map((response) => ({
+        id: response._id,
+        modelId: response.modelId,
+        personaId: response.personaId,
+        topicId: response.topicId,
+        length: response.content.length,
+        costUsd: response.costUsd,
+      })),
+      isDone: result.isDone,
+      continueCursor: result.continueCursor,
+    };
+  },
+});
+
+const evaluationRow = v.object({
+  responseId: v.string(),
+  judgeModelId: v.string(),
+  scores: v.record(v.string(), v.number()),
+  rank: v.optional(v.number()),
+  costUsd: v.number(),
+});
+
+export const evaluationsPage = internalQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: page(evaluationRow),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const result = await ctx.db
+      .query("evaluations")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
+    return {
+      page: result.page.map((evaluation) => ({
+        responseId: evaluation.responseId,
+        judgeModelId: evaluation.evaluatorModelId,
+        scores: evaluation.scores,
+        ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
+        costUsd: evaluation.costUsd,
+      })),
+      isDone: result.isDone,
+      continueCursor: result.continueCursor,
+    };
+  },
+});
+
+const judgeCallRow = v.object({
+  key: v.string(),
+  judgeModelId: v.string(),
+  personaId: v.string(),
+  topicId: v.string(),
+  responseIds: v.array(v.string()),
+});
+
+/** The test's judge calls: which answers each ranking call showed (the order is derived from its key). */
+export const judgeCallsPage = internalQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: page(judgeCallRow),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const result = await ctx.db
+      .query("calls")
+      .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("kind", "evaluate"))
+      .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
+    return {
+      page: result.page.map((call) => ({
+        key: call.key,
+        judgeModelId: call.modelId,
+        personaId: call.personaId,
+        topicId: call.topicId,
+        responseIds: call.responseIds ?? [],
+      })),
+      isDone: result.isDone,
+      continueCursor: result.continueCursor,
+    };
+  },
+});
+
+export const store = internalMutation({
+  args: { testId: v.id("tests"), stats: v.union(juryStatsValidator, v.null()), evaluationsSeen: v.number() },
+  returns: v.null(),
+  handler: async (ctx, { testId, stats, evaluationsSeen }) => {
+    const row = await statsRow(ctx, testId);
+    if (!row) return null;
+    const test = await ctx.db.get("tests", testId);
+    if (!test) {
+      await ctx.db.delete("testStats", row._id);
+      return null;
+    }
+    await ctx.db.patch("testStats", row._id, {
+      ...(stats === null ? {} : { stats, computedAt: Date.now(), evaluationsSeen }),
+      pending: row.dirty,
+      dirty: false,
+    });
+    if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.model.juryStats.recompute, { testId });
+    return null;
+  },
+});
+
+/** Builds computeJuryStats' input from the test's rows (pure; exported for tests). */
+export function juryInput(
+  testId: string,
+  info: { scale: "ranking" | "rating"; models: { id: string; name: string }[]; judges: string[] },
+  responses: readonly JuryResponse[],
+  evaluations: readonly { responseId: string; judgeModelId: string; scores: Record<string, number>; rank?: number; costUsd: number }[],
+  judgeCalls: readonly { key: string; judgeModelId: string; personaId: string; topicId: string; responseIds: string[] }[],
+) {
+  const known = new Map(responses.map((response) => [response.id, response]));
+  const ratings: JuryRating[] = [];
+  const rankings: JuryRanking[] = [];
+  if (info.scale === "rating") {
+    for (const evaluation of evaluations) {
+      ratings.push({ judgeModelId: evaluation.judgeModelId, responseId: evaluation.responseId, scores: evaluation.scores, costUsd: evaluation.costUsd });
+    }
+  } else {
+    // One ranking call per judge × persona × topic: its evaluations, by rank, are its order.
+    const groups = new Map<string, { judgeModelId: string; entries: { responseId: string; rank: number }[]; costUsd: number }>();
+    for (const evaluation of evaluations) {
+      const response = known.get(evaluation.responseId);
+      if (!response || evaluation.rank === undefined) continue;
+      const key = JSON.stringify([evaluation.judgeModelId, response.personaId, response.topicId]);
+      const group = groups.get(key) ?? { judgeModelId: evaluation.judgeModelId, entries: [], costUsd: 0 };
+      group.entries.push({ responseId: evaluation.responseId, rank: evaluation.rank });
+      group.costUsd += evaluation.costUsd;
+      groups.set(key, group);
+    }
+    const shownOf = new Map(
+      judgeCalls.map((call) => [
+        JSON.stringify([call.judgeModelId, call.personaId, call.topicId]),
+        // The pipeline shows the call's answers that still exist, shuffled with the call's key as seed.
+        seededShuffle(
+          call.responseIds.filter((id) => known.has(id)),
+          call.key,
+        ),
+      ]),
+    );
+    for (const [key, group] of groups) {
+      const ranking = group.entries.sort((a, b) => a.rank - b.rank).map((entry) => entry.responseId);
+      rankings.push({ judgeModelId: group.judgeModelId, shown: shownOf.get(key) ?? [], ranking, costUsd: group.costUsd });
+    }
+  }
+  return { seed: testId, scale: info.scale, models: info.models, judges: info.judges, responses, rankings, ratings };
+}
+
+/** Reads the test in bounded pages, computes its jury statistics and stores them. */
+export const recompute = internalAction({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    await ctx.runMutation(internal.model.juryStats.begin, { testId });
+    const info = await ctx.runQuery(internal.model.juryStats.testInfo, { testId });
+    if (!info) {
+      await ctx.runMutation(internal.model.juryStats.store, { testId, stats: null, evaluationsSeen: 0 });
+      return null;
+    }
+    const readAll = async <T>(
+      query: typeof internal.model.juryStats.responsesPage | typeof internal.model.juryStats.evaluationsPage | typeof internal.model.juryStats.judgeCallsPage,
+    ): Promise<T[]> => {
+      const rows: T[] = [];
+      let cursor: string | null = null;
+      for (;;) {
+        const result = (await ctx.runQuery(query, { testId, paginationOpts: { numItems: JURY_STATS_PAGE_SIZE, cursor } })) as {
+          page: T[];
+          isDone: boolean;
+          continueCursor: string;
+        };
+        rows.push(...result.page);
+        if (result.isDone) return rows;
+        cursor = result.continueCursor;
+      }
+    };
+    const responses = await readAll<JuryResponse>(internal.model.juryStats.responsesPage);
+    const evaluations = await readAll<Parameters<typeof juryInput>[3][number]>(internal.model.juryStats.evaluationsPage);
+    const judgeCalls = info.scale === "ranking" ? await readAll<Parameters<typeof juryInput>[4][number]>(internal.model.juryStats.judgeCallsPage) : [];
+    const stats = computeJuryStats(juryInput(testId, info, responses, evaluations, judgeCalls));
+    await ctx.runMutation(internal.model.juryStats.store, { testId, stats, evaluationsSeen: evaluations.length });
+    return null;
+  },
+});
