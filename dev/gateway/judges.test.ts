@@ -99,6 +99,21 @@ describe('the jury statistics on a simulated test', () => {
     expect(stats.models.find((entry) => entry.modelId === 'anthropic/claude-opus-4')!.rank!.best).toBe(1);
   });
 
+  it('says "tied" when two generators share the same hidden quality, and names the best when one is clearly better', () => {
+    // google/gemini-2.5-flash and mistralai/mistral-large both have hidden quality 0.74.
+    const judges = ['anthropic/claude-sonnet-4', 'openai/gpt-4o', 'deepseek/deepseek-chat'];
+    const twins = computeJuryStats(
+      simulateJuryTest({ generators: ['google/gemini-2.5-flash', 'mistralai/mistral-large', 'openai/gpt-4o-mini', 'meta-llama/llama-3.2-3b-instruct:free'], judges, topics: 30, seed: 8 }),
+    );
+    expect(twins.summary.kind).toBe('tied');
+    expect(twins.summary.text).toContain('are statistically tied; run more topics or judges to separate them');
+    expect([...twins.summary.leaders].sort()).toEqual(['google/gemini-2.5-flash', 'mistralai/mistral-large']);
+    const clear = computeJuryStats(
+      simulateJuryTest({ generators: ['anthropic/claude-opus-4', 'openai/gpt-4o-mini', 'meta-llama/llama-3.2-3b-instruct:free'], judges, topics: 30, seed: 8 }),
+    );
+    expect(clear.summary.text).toBe('Anthropic: Claude Opus 4 is best');
+  });
+
   it('with planted judges off, nobody is flagged', () => {
     const stats = computeJuryStats(
       simulateJuryTest({ generators: GENERATORS, judges: [POSITION, SELF, LENGTH, ...FAIR], topics: 50, seed: 4, judgeSettings: allFair }),
