@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { CommitTsPlaceholder } from "convex/values";
 import type { Value } from "convex/values";
 import type { AnyTestConvex } from "./engine.js";
+import { Indexes } from "./indexes.js";
 import type { DocumentStore, DocumentWrite, StoredDocument } from "./store.js";
 
 /**
@@ -129,6 +130,8 @@ const ID_KEY_KEY = "idKey";
  */
 export class LocalDatabase {
   readonly ids: IdGenerator;
+  /** The sorted indexes over the committed documents (created by `load`). */
+  private indexes: Indexes | null = null;
   private readonly listeners = new Set<CommitListener>();
   private persistedCounter: number;
 
@@ -166,22 +169,23 @@ export class LocalDatabase {
       if (writes.length > 0) {
         // The documents as committed (convex-test resolves commit timestamps itself).
         for (const write of writes) if (write.value !== null) write.value = fake._documents[write.id] ?? write.value;
+        this.indexes?.apply(writes);
         for (const listener of this.listeners) listener(writes);
       }
     };
   }
 
-  /** Loads the store's documents into convex-test's memory; returns how many. */
+  /** Loads the store's documents into convex-test's memory and indexes them; returns how many. */
   load(): number {
-    if (!this.store) return 0;
     let count = 0;
     let lastCreationTime = this.fake._lastCreationTime;
-    for (const document of this.store.documents()) {
+    for (const document of this.store?.documents() ?? []) {
       this.fake._documents[document._id] = document;
       if (document._creationTime > lastCreationTime) lastCreationTime = document._creationTime;
       count++;
     }
     this.fake._lastCreationTime = lastCreationTime;
+    this.indexes = new Indexes(this.fake);
     return count;
   }
 

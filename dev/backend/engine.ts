@@ -6,6 +6,8 @@ import type { JSONValue, Value } from "convex/values";
 import type { TestConvexForDataModel } from "convex-test";
 import { backendStorage, journalStorage } from "./runtime.js";
 import type { BackendHooks } from "./runtime.js";
+import type { CommittedWrite } from "./database.js";
+import { ReadSet, readSetStorage } from "./indexes.js";
 import type { FunctionDirectory, FunctionKind } from "./modules.js";
 import { canonicalUdfPath } from "./modules.js";
 import type { LocalScheduler } from "./scheduler.js";
@@ -19,12 +21,15 @@ export type FunctionOutcome =
 
 /** Something that keeps query results for clients and re-runs them on demand. */
 export interface Subscriber {
-  /** Bring every subscribed query up to the database state at `snapshotTs`. */
-  syncTo(snapshotTs: bigint, evaluate: QueryEvaluator): Promise<void>;
+  /**
+   * Bring every subscribed query up to the database state at `snapshotTs`: re-run those whose
+   * read set `writes` touch (all of them when `writes` is null).
+   */
+  syncTo(snapshotTs: bigint, evaluate: QueryEvaluator, writes: readonly CommittedWrite[] | null): Promise<void>;
 }
 
-/** A query result plus the journal to send with it and use next time. */
-export type QueryOutcome = FunctionOutcome & { journal: string | null };
+/** A query result plus the journal to send with it and use next time, and what it read. */
+export type QueryOutcome = FunctionOutcome & { journal: string | null; readSet: ReadSet };
 
 export type QueryEvaluator = (
   udfPath: string,
@@ -57,6 +62,8 @@ export class Engine implements BackendHooks {
   private recomputeRunning: Promise<void> | null = null;
   private recomputeRequested = false;
   private lastSyncedTs = 0n;
+  /** Commits since the last query update; null when some went unseen (re-run everything). */
+  private pendingWrites: CommittedWrite[] | null = [];
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private pollRunning = false;
   /**
@@ -176,13 +183,15 @@ export class Engine implements BackendHooks {
       // A journal from elsewhere (another backend): start afresh.
     }
     const state = { endCursor, recorded: null };
-    const outcome = await journalStorage.run(state, () =>
-      this.runFunction("query", udfPath, args, identity),
+    const readSet = new ReadSet();
+    const outcome = await readSetStorage.run(readSet, () =>
+      journalStorage.run(state, () => this.runFunction("query", udfPath, args, identity)),
     );
     const recorded: string | null = state.recorded;
     return {
       ...outcome,
       journal: recorded === null ? journal : JSON.stringify({ endCursor: recorded }),
+      readSet,
     };
   };
 
@@ -199,6 +208,12 @@ export class Engine implements BackendHooks {
   /** Called by the runtime hooks when a function of this backend schedules one. */
   scheduled(jobId: string, at: number): void {
     this.scheduler?.scheduled(jobId, at);
+  }
+
+  /** Called for each top-level commit with what it changed (database.ts). */
+  noteCommit(writes: readonly CommittedWrite[]): void {
+    this.pendingWrites?.push(...writes);
+    this.noteWrite();
   }
 
   /** Called by the runtime hooks whenever a function of this backend writes. */
@@ -235,6 +250,8 @@ export class Engine implements BackendHooks {
     this.recomputeRequested = false;
     if (this.closed) return;
     try {
+      const writes = this.pendingWrites;
+      this.pendingWrites = [];
       const snapshotTs = await this.snapshotTs();
       this.lastSyncedTs = snapshotTs;
       // Clients of one user often watch the same queries: evaluate each
@@ -251,7 +268,7 @@ export class Engine implements BackendHooks {
       };
       await Promise.all(
         [...this.subscribers].map((subscriber) =>
-          subscriber.syncTo(snapshotTs, evaluate).catch((error: unknown) => {
+          subscriber.syncTo(snapshotTs, evaluate, writes).catch((error: unknown) => {
             this.options.log(`query update failed: ${describe(error)}`);
           }),
         ),
@@ -266,7 +283,11 @@ export class Engine implements BackendHooks {
     this.pollRunning = true;
     try {
       const ts = await this.snapshotTs();
-      if (ts !== this.lastSyncedTs) this.requestRecompute();
+      if (ts !== this.lastSyncedTs && this.recomputeTimer === null && this.recomputeRunning === null) {
+        // A commit no hook reported: bring every query up to date.
+        this.pendingWrites = null;
+        this.requestRecompute();
+      }
     } catch (error) {
       this.options.log(`poll failed: ${describe(error)}`);
     } finally {

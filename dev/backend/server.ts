@@ -206,6 +206,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       pollMs: 1000,
       log,
     });
+    // Subscribed queries re-run when a commit touches what they read.
+    database.onCommit((writes) => engine.noteCommit(writes));
     const scheduler = new LocalScheduler(engine, rawT, database, log);
     engine.scheduler = scheduler;
     const verifier = new TokenVerifier(keys.JWKS, trustedIssuers(loaded.get("auth.config"), siteUrl, log));

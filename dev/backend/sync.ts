@@ -4,7 +4,9 @@ import { convexToJson, jsonToConvex } from "convex/values";
 import type { JSONValue, Value } from "convex/values";
 import { WebSocket, WebSocketServer } from "ws";
 import type { RawData } from "ws";
+import type { CommittedWrite } from "./database.js";
 import type { Engine, FunctionOutcome, QueryEvaluator, QueryOutcome, Subscriber } from "./engine.js";
+import type { ReadSet } from "./indexes.js";
 import { describe } from "./engine.js";
 import { TokenRejected } from "./identity.js";
 import type { TokenVerifier, VerifiedIdentity } from "./identity.js";
@@ -199,6 +201,8 @@ type Subscription = {
   journal: string | null;
   /** The last modification sent, serialized, to send only changes. */
   lastSent: string | undefined;
+  /** What its last run read: a commit outside it cannot change its result. */
+  readSet: ReadSet | null;
 };
 
 /**
@@ -323,6 +327,7 @@ class SyncConnection implements Subscriber {
           subscription.journal,
         );
         subscription.journal = outcome.journal;
+        subscription.readSet = outcome.readSet;
         const modification = toModification(queryId, outcome);
         const { queryId: _, ...result } = modification;
         const serialized = JSON.stringify(result);
@@ -384,6 +389,7 @@ class SyncConnection implements Subscriber {
           args,
           journal: modification.journal ?? null,
           lastSent: undefined,
+          readSet: null,
         });
         added.push(modification.queryId);
       } else {
@@ -436,10 +442,16 @@ class SyncConnection implements Subscriber {
     this.sendTransition(changed, { identity: message.baseVersion + 1 });
   }
 
-  syncTo(snapshotTs: bigint, evaluate: QueryEvaluator): Promise<void> {
+  syncTo(snapshotTs: bigint, evaluate: QueryEvaluator, writes: readonly CommittedWrite[] | null): Promise<void> {
     return this.inLane(async () => {
       if (snapshotTs > this.ts) {
-        const changed = await this.evaluate(this.subscriptions.keys(), evaluate);
+        const affected = [...this.subscriptions].filter(
+          ([, subscription]) => writes === null || subscription.readSet === null || subscription.readSet.affectedBy(writes),
+        );
+        const changed = await this.evaluate(
+          affected.map(([queryId]) => queryId),
+          evaluate,
+        );
         if (changed.length > 0 || this.pendingAckTs !== null) {
           this.sendTransition(changed, { ts: snapshotTs });
         }

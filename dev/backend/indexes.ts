@@ -1,0 +1,415 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { compareValues, jsonToConvex } from "convex/values";
+import type { JSONValue, Value } from "convex/values";
+import type { CommittedWrite, DatabaseFake } from "./database.js";
+import { tableOfId } from "./database.js";
+import type { StoredDocument } from "./store.js";
+
+/**
+ * Real indexes for convex-test's database, and the read sets of subscribed queries.
+ *
+ * convex-test answers an index range by walking every document of every table and sorting
+ * the matches. Here every index of the schema (plus by_creation_time and by_id) is a sorted
+ * array of the committed documents, kept up to date at each commit, so a range costs a binary
+ * search plus what is read; queries stream from it lazily (`.first()` reads one document).
+ * A transaction's own pending writes are laid over the committed range.
+ *
+ * While a subscribed query runs, every range it reads (up to the last entry it actually
+ * reached) and every document it gets is recorded in its ReadSet, so that a commit re-runs
+ * only the queries whose reads it changed, as a Convex deployment does.
+ */
+
+type Key = (Value | undefined)[];
+type Entry = { key: Key; doc: StoredDocument };
+type RangeExpression = { type: "Eq" | "Gt" | "Gte" | "Lt" | "Lte"; fieldPath: string; value: JSONValue };
+type QuerySource =
+  | { type: "FullTableScan"; tableName: string; order?: "asc" | "desc" | null }
+  | { type: "IndexRange"; indexName: string; range: RangeExpression[]; order?: "asc" | "desc" | null }
+  | { type: "Search"; indexName: string; filters: unknown[] };
+type Query = { source: QuerySource; operators: ({ filter: unknown } | { limit: number })[] };
+
+/** The bounds of an index range, evaluated: equal on a prefix, then optional lower/upper bounds. */
+type Bounds = {
+  prefix: (Value | undefined)[];
+  lower: { value: Value | undefined; inclusive: boolean } | null;
+  upper: { value: Value | undefined; inclusive: boolean } | null;
+};
+
+/** One range a query read: the index, its bounds, and how far along it the query got. */
+export type RangeRead = {
+  table: string;
+  fields: string[];
+  bounds: Bounds | null; // null: the whole table (a scan or a search)
+  order: "asc" | "desc";
+  /** The key of the last entry reached; undefined when none was. */
+  last: Key | undefined;
+  exhausted: boolean;
+};
+
+export class ReadSet {
+  readonly ranges: RangeRead[] = [];
+  readonly ids = new Set<string>();
+
+  /** Whether a committed change of these documents can change what the query read. */
+  affectedBy(writes: readonly CommittedWrite[]): boolean {
+    for (const write of writes) {
+      if (this.ids.has(write.id)) return true;
+      for (const range of this.ranges) {
+        if (range.table !== write.table) continue;
+        if (rangeCovers(range, write.previous) || rangeCovers(range, write.value)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+/** The read set of the subscribed query being evaluated (engine.ts). */
+export const readSetStorage = new AsyncLocalStorage<ReadSet>();
+
+function isSimpleObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === null || prototype === Object.prototype || prototype.constructor?.name === "Object";
+}
+
+function fieldValue(doc: StoredDocument, fieldPath: string): Value | undefined {
+  let result: unknown = doc;
+  for (const part of fieldPath.split(".")) {
+    result = result !== undefined && result !== null && isSimpleObject(result) ? result[part] : undefined;
+  }
+  return result as Value | undefined;
+}
+
+function keyOf(doc: StoredDocument, fields: string[]): Key {
+  return fields.map((field) => fieldValue(doc, field));
+}
+
+function compareKeys(a: Key, b: Key): number {
+  for (let i = 0; i < a.length; i++) {
+    const order = compareValues(a[i], b[i]);
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+function queryValue(value: JSONValue): Value | undefined {
+  if (typeof value === "object" && value !== null && "$undefined" in value) return undefined;
+  return jsonToConvex(value);
+}
+
+function boundsOf(range: RangeExpression[]): Bounds {
+  const bounds: Bounds = { prefix: [], lower: null, upper: null };
+  for (const expression of range) {
+    const value = queryValue(expression.value);
+    if (expression.type === "Eq") bounds.prefix.push(value);
+    else if (expression.type === "Gt" || expression.type === "Gte") bounds.lower = { value, inclusive: expression.type === "Gte" };
+    else bounds.upper = { value, inclusive: expression.type === "Lte" };
+  }
+  return bounds;
+}
+
+/** Compares the key's prefix with the bounds' prefix. */
+function comparePrefix(key: Key, bounds: Bounds): number {
+  for (let i = 0; i < bounds.prefix.length; i++) {
+    const order = compareValues(key[i], bounds.prefix[i]);
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+/** True from the first key at or after the range's start on (monotone along the index). */
+function reachedStart(key: Key, bounds: Bounds): boolean {
+  const prefix = comparePrefix(key, bounds);
+  if (prefix !== 0) return prefix > 0;
+  if (bounds.lower === null) return true;
+  const order = compareValues(key[bounds.prefix.length], bounds.lower.value);
+  return bounds.lower.inclusive ? order >= 0 : order > 0;
+}
+
+/** True from the first key past the range's end on (monotone along the index). */
+function pastEnd(key: Key, bounds: Bounds): boolean {
+  const prefix = comparePrefix(key, bounds);
+  if (prefix !== 0) return prefix > 0;
+  if (bounds.upper === null) return false;
+  const order = compareValues(key[bounds.prefix.length], bounds.upper.value);
+  return bounds.upper.inclusive ? order > 0 : order >= 0;
+}
+
+function inBounds(key: Key, bounds: Bounds | null): boolean {
+  return bounds === null || (reachedStart(key, bounds) && !pastEnd(key, bounds));
+}
+
+function rangeCovers(range: RangeRead, doc: StoredDocument | null): boolean {
+  if (doc === null) return false;
+  const key = keyOf(doc, range.fields);
+  if (!inBounds(key, range.bounds)) return false;
+  if (range.exhausted) return true;
+  if (range.last === undefined) return false;
+  const order = compareKeys(key, range.last);
+  return range.order === "asc" ? order <= 0 : order >= 0;
+}
+
+/** The first index in `entries` for which `predicate` (monotone: false…false true…true) holds. */
+function search(entries: Entry[], predicate: (key: Key) => boolean): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (predicate(entries[middle]!.key)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+class SortedIndex {
+  readonly entries: Entry[] = [];
+  constructor(readonly fields: string[]) {}
+
+  private position(key: Key): number {
+    return search(this.entries, (other) => compareKeys(other, key) >= 0);
+  }
+
+  insert(doc: StoredDocument): void {
+    const key = keyOf(doc, this.fields);
+    this.entries.splice(this.position(key), 0, { key, doc });
+  }
+
+  remove(doc: StoredDocument): void {
+    const at = this.position(keyOf(doc, this.fields));
+    // Keys end with _id, so the position is the document's own entry.
+    if (this.entries[at]?.doc._id === doc._id) this.entries.splice(at, 1);
+  }
+
+  /** [start, end) of the entries within the bounds. */
+  span(bounds: Bounds | null): [number, number] {
+    if (bounds === null) return [0, this.entries.length];
+    return [search(this.entries, (key) => reachedStart(key, bounds)), search(this.entries, (key) => pastEnd(key, bounds))];
+  }
+}
+
+type SchemaTables = Map<string, { indexes: { indexDescriptor: string; fields: string[] }[] }>;
+
+/** Attaches the indexes to convex-test's database; `apply` keeps them current after each commit. */
+export class Indexes {
+  private readonly tables = new Map<string, Map<string, SortedIndex>>();
+  private readonly schemaTables: SchemaTables | undefined;
+
+  constructor(private readonly fake: DatabaseFake) {
+    this.schemaTables = (fake as unknown as { _schema: { tables: SchemaTables } | null })._schema?.tables;
+    for (const doc of Object.values(fake._documents)) this.add(doc);
+    const internals = fake as unknown as {
+      _resolveQuerySource(query: Query): unknown;
+      _iterateDocs(table: string, callback: (doc: StoredDocument) => void): void;
+      startQuery(query: Query): number;
+      queryNext(queryId: number): { value: StoredDocument | null; done: boolean };
+      _nextQueryId: number;
+      _queryResults: Record<number, Iterator<StoredDocument>>;
+    };
+    const resolveQuerySource = internals._resolveQuerySource.bind(fake);
+    // paginate() walks the range convex-test's way; it gets the range from the index.
+    internals._resolveQuerySource = (query) => {
+      const range = this.rangeOf(query);
+      if (range === null) return resolveQuerySource(query);
+      readSetStorage.getStore()?.ranges.push({
+        table: range.table,
+        fields: range.index.fields,
+        bounds: range.bounds,
+        order: range.order,
+        last: undefined,
+        exhausted: true,
+      });
+      const filters = filtersOf(query);
+      const limit = query.operators.find((operator): operator is { limit: number } => "limit" in operator)?.limit ?? null;
+      return {
+        sortedDocs: this.rangeDocs(range),
+        filterFn: filters.length === 0 ? () => true : compileFilters(filters),
+        limit,
+        fieldPathsToSortBy: query.source.type === "FullTableScan" ? ["_creationTime"] : range.index.fields,
+        order: range.order,
+      };
+    };
+    internals._iterateDocs = (table, callback) => {
+      for (const doc of this.merged(table)) callback(doc);
+    };
+    internals.startQuery = (query) => {
+      const id = internals._nextQueryId++;
+      internals._queryResults[id] = this.stream(query);
+      return id;
+    };
+    internals.queryNext = (queryId) => {
+      const stream = internals._queryResults[queryId];
+      if (stream === undefined) throw new Error("Bad queryId");
+      const next = stream.next();
+      if (next.done) {
+        delete internals._queryResults[queryId];
+        return { value: null, done: true };
+      }
+      return { value: next.value, done: false };
+    };
+    const get = fake.get.bind(fake);
+    fake.get = (table, id) => {
+      readSetStorage.getStore()?.ids.add(id);
+      return get(table, id);
+    };
+  }
+
+  /** Keeps the indexes equal to the committed documents (called after each top-level commit). */
+  apply(writes: readonly CommittedWrite[]): void {
+    for (const write of writes) {
+      if (write.previous !== null) this.drop(write.previous);
+      if (write.value !== null) this.add(write.value);
+    }
+  }
+
+  private indexesOf(table: string): Map<string, SortedIndex> {
+    let indexes = this.tables.get(table);
+    if (indexes === undefined) {
+      indexes = new Map([
+        ["by_creation_time", new SortedIndex(["_creationTime", "_id"])],
+        ["by_id", new SortedIndex(["_id"])],
+      ]);
+      for (const index of this.schemaTables?.get(table)?.indexes ?? []) {
+        indexes.set(index.indexDescriptor, new SortedIndex([...index.fields, "_creationTime", "_id"]));
+      }
+      this.tables.set(table, indexes);
+    }
+    return indexes;
+  }
+
+  private add(doc: StoredDocument): void {
+    for (const index of this.indexesOf(tableOfId(doc._id)).values()) index.insert(doc);
+  }
+
+  private drop(doc: StoredDocument): void {
+    for (const index of this.indexesOf(tableOfId(doc._id)).values()) index.remove(doc);
+  }
+
+  /** The current transaction's own writes to `table`, innermost level last. */
+  private pendingOf(table: string): Map<string, StoredDocument | null> {
+    const pending = new Map<string, StoredDocument | null>();
+    for (const level of this.fake._writes) {
+      for (const [id, doc] of Object.entries(level)) if (tableOfId(id) === table) pending.set(id, doc);
+    }
+    return pending;
+  }
+
+  /** Every document of the table as the transaction sees it (for searches). */
+  private merged(table: string): StoredDocument[] {
+    const pending = this.pendingOf(table);
+    const docs = this.indexesOf(table).get("by_creation_time")!.entries.map((entry) => entry.doc).filter((doc) => !pending.has(doc._id));
+    for (const doc of pending.values()) if (doc !== null) docs.push(doc);
+    return docs;
+  }
+
+  private rangeOf(query: Query): { table: string; index: SortedIndex; bounds: Bounds | null; order: "asc" | "desc" } | null {
+    const source = query.source;
+    if (source.type === "FullTableScan") {
+      return { table: source.tableName, index: this.indexesOf(source.tableName).get("by_creation_time")!, bounds: null, order: source.order ?? "asc" };
+    }
+    if (source.type === "IndexRange") {
+      const [table, indexName] = source.indexName.split(".") as [string, string];
+      const index = this.indexesOf(table).get(indexName);
+      if (index === undefined) {
+        throw new Error(`Cannot use index "${indexName}" for table "${table}" because it is not declared in the schema.`);
+      }
+      return { table, index, bounds: boundsOf(source.range), order: source.order ?? "asc" };
+    }
+    return null;
+  }
+
+  private rangeDocs(range: { table: string; index: SortedIndex; bounds: Bounds | null; order: "asc" | "desc" }): StoredDocument[] {
+    const [start, end] = range.index.span(range.bounds);
+    const pending = this.pendingOf(range.table);
+    let entries = range.index.entries.slice(start, end);
+    if (pending.size > 0) {
+      entries = entries.filter((entry) => !pending.has(entry.doc._id));
+      for (const doc of pending.values()) {
+        if (doc === null) continue;
+        const key = keyOf(doc, range.index.fields);
+        if (inBounds(key, range.bounds)) entries.push({ key, doc });
+      }
+      entries.sort((a, b) => compareKeys(a.key, b.key));
+    }
+    const docs = entries.map((entry) => entry.doc);
+    return range.order === "desc" ? docs.reverse() : docs;
+  }
+
+  /** A query's results, read lazily from its range, with its filters and limit. */
+  private *stream(query: Query): Generator<StoredDocument> {
+    const range = this.rangeOf(query);
+    const readSet = readSetStorage.getStore();
+    const filters = filtersOf(query);
+    const limit = query.operators.find((operator): operator is { limit: number } => "limit" in operator)?.limit ?? Infinity;
+    if (range === null) {
+      // A search: convex-test's own evaluation over the table (recorded as a read of all of it).
+      const source = query.source as { indexName: string };
+      const table = source.indexName.split(".")[0]!;
+      readSet?.ranges.push({ table, fields: ["_id"], bounds: null, order: "asc", last: undefined, exhausted: true });
+      const evaluate = (this.fake as unknown as { _evaluateQuery(query: Query): StoredDocument[] })._evaluateQuery.bind(this.fake);
+      yield* evaluate(query);
+      return;
+    }
+    const read: RangeRead = { table: range.table, fields: range.index.fields, bounds: range.bounds, order: range.order, last: undefined, exhausted: false };
+    readSet?.ranges.push(read);
+    const matches = filters.length === 0 ? null : compileFilters(filters);
+    let yielded = 0;
+    if (yielded >= limit) return;
+    const pending = this.pendingOf(range.table);
+    if (pending.size > 0) {
+      for (const doc of this.rangeDocs(range)) {
+        read.last = keyOf(doc, range.index.fields);
+        if (matches && !matches(doc)) continue;
+        yield doc;
+        if (++yielded >= limit) return;
+      }
+      read.exhausted = true;
+      return;
+    }
+    const [start, end] = range.index.span(range.bounds);
+    const entries = range.index.entries;
+    // Entries are looked up by key as the stream advances: the array is only changed by
+    // commits, which never happen in the middle of a transaction's query.
+    const ascending = range.order === "asc";
+    for (let i = ascending ? start : end - 1; ascending ? i < end : i >= start; i += ascending ? 1 : -1) {
+      const entry = entries[i]!;
+      read.last = entry.key;
+      if (matches && !matches(entry.doc)) continue;
+      yield entry.doc;
+      if (++yielded >= limit) return;
+    }
+    read.exhausted = true;
+  }
+}
+
+// The filter expressions of `.filter()`, evaluated as convex-test does.
+type FilterExpression = Record<string, unknown>;
+
+function filtersOf(query: Query): unknown[] {
+  return query.operators.filter((operator): operator is { filter: unknown } => "filter" in operator).map((operator) => operator.filter);
+}
+
+function compileFilters(filters: unknown[]): (doc: StoredDocument) => boolean {
+  return (doc) => filters.every((filter) => Boolean(evaluateFilter(doc, filter as FilterExpression)));
+}
+
+function evaluateFilter(doc: StoredDocument, filter: FilterExpression): unknown {
+  const pair = (name: string) => (filter[name] as FilterExpression[]).map((child) => evaluateFilter(doc, child)) as [Value, Value];
+  if (filter.$eq !== undefined) return compareValues(...pair("$eq")) === 0;
+  if (filter.$neq !== undefined) return compareValues(...pair("$neq")) !== 0;
+  if (filter.$and !== undefined) return (filter.$and as FilterExpression[]).every((child) => evaluateFilter(doc, child));
+  if (filter.$or !== undefined) return (filter.$or as FilterExpression[]).some((child) => evaluateFilter(doc, child));
+  if (filter.$not !== undefined) return !evaluateFilter(doc, filter.$not as FilterExpression);
+  // convex-test compares these with JavaScript's operators.
+  if (filter.$gt !== undefined) return pair("$gt")[0]! > pair("$gt")[1]!;
+  if (filter.$gte !== undefined) return pair("$gte")[0]! >= pair("$gte")[1]!;
+  if (filter.$lt !== undefined) return pair("$lt")[0]! < pair("$lt")[1]!;
+  if (filter.$lte !== undefined) return pair("$lte")[0]! <= pair("$lte")[1]!;
+  if (filter.$add !== undefined) return (pair("$add")[0] as number) + (pair("$add")[1] as number);
+  if (filter.$sub !== undefined) return (pair("$sub")[0] as number) - (pair("$sub")[1] as number);
+  if (filter.$mul !== undefined) return (pair("$mul")[0] as number) * (pair("$mul")[1] as number);
+  if (filter.$div !== undefined) return (pair("$div")[0] as number) / (pair("$div")[1] as number);
+  if (filter.$mod !== undefined) return (pair("$mod")[0] as number) % (pair("$mod")[1] as number);
+  if (filter.$field !== undefined) return fieldValue(doc, filter.$field as string);
+  if (filter.$literal !== undefined) return queryValue(filter.$literal as JSONValue);
+  throw new Error(`not implemented: ${JSON.stringify(filter)}`);
+}
