@@ -511,8 +511,10 @@ export function generateAnswers(model: CatalogModel, parts: PromptParts, count: 
 const MAX_REMEMBERED_ANSWERS = 200_000;
 const authors = new Map<string, string>();
 
+/** 64 bits of hash of the answer, whitespace-insensitive: the memory holds no answer text. */
 function answerKey(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  const normalized = text.replace(/\s+/g, ' ').trim();
+  return `${hashStrings('author-a', normalized)}:${hashStrings('author-b', normalized)}`;
 }
 
 function rememberAuthor(modelId: string, answers: readonly string[]): void {
