@@ -107,6 +107,11 @@ describe('account and billing', () => {
     await usage.getByTestId('own-key-note').waitFor();
     // Needs API_KEY_ENCRYPTION_SECRET on the backend; without it the page says keys can't be stored.
     if (await usage.getByText("Own API keys can't be stored on this deployment.", { exact: false }).count()) context.skip();
+    // A key the gateway refuses is not saved: the field shows the gateway's reason.
+    await usage.getByLabel('OpenRouter API key').fill('sk-or-v1-not-the-right-key-0000');
+    await usage.getByRole('button', { name: 'Save Key' }).click();
+    await usage.getByText('Invalid API key. Please check your OpenRouter API key configuration.').waitFor();
+    expect(await usage.getByTestId('masked-key').count()).toBe(0);
     const key = e2e.stack.gateway.settings.apiKey;
     await usage.getByLabel('OpenRouter API key').fill(key);
     await usage.getByRole('button', { name: 'Save Key' }).click();
