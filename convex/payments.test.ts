@@ -180,14 +180,24 @@ describe("one charge per test", () => {
   test("a second tab and a retry get the test's open session: one session to pay", async () => {
     const { user, testId } = await pricedTest();
     const since = new Set(stripeServer.sessions.keys());
-    const first = await user.as.action(api.payments.createCheckout, { testId });
-    const retry = await user.as.action(api.payments.createCheckout, { testId });
-    const [tabA, tabB] = await Promise.all([
+    // Two tabs at the same moment, with no session yet: both get the same one.
+    const [first, tabB] = await Promise.all([
       user.as.action(api.payments.createCheckout, { testId }),
       user.as.action(api.payments.createCheckout, { testId }),
     ]);
-    expect([retry.sessionId, tabA.sessionId, tabB.sessionId]).toEqual([first.sessionId, first.sessionId, first.sessionId]);
-    expect(tabB.url).toBe(first.url);
+    expect(tabB).toEqual(first);
+    // A retry, and two more tabs, later.
+    const retry = await user.as.action(api.payments.createCheckout, { testId });
+    const [tabC, tabD] = await Promise.all([
+      user.as.action(api.payments.createCheckout, { testId }),
+      user.as.action(api.payments.createCheckout, { testId }),
+    ]);
+    expect([retry.sessionId, tabC.sessionId, tabD.sessionId]).toEqual([first.sessionId, first.sessionId, first.sessionId]);
+    expect(tabD.url).toBe(first.url);
+    await waitFor(
+      () => Promise.resolve(openSessionsOf(testId, since).map((session) => session.id)),
+      (open) => open.length === 1,
+    );
     expect(openSessionsOf(testId, since).map((session) => session.id)).toEqual([first.sessionId]);
   });
 
