@@ -5,6 +5,7 @@ import type { Id } from "./_generated/dataModel";
 import type { ActionCtx } from "./_generated/server";
 import { fail, internalAction, internalMutation, internalQuery, userAction, userQuery } from "./functions";
 import { env } from "./env";
+import { formatCents } from "./lib/format";
 import {
   endOpenCheckouts,
   paymentsEnabled,
@@ -467,7 +468,7 @@ export const reportRefundFailure = internalMutation({
       kind: "refund_failed",
       ...(job ? { jobId: job._id } : {}),
       paymentId,
-      message: `The refund of ${(payment.amountCents / 100).toFixed(2)} ${payment.currency.toUpperCase()} for "${payment.testName}" (session ${payment.stripeSessionId ?? "none"}) failed: ${error}. Refund it in Stripe.`,
+      message: `The refund of ${formatCents(payment.amountCents)} for "${payment.testName}" (session ${payment.stripeSessionId ?? "none"}) failed: ${error}. Refund it in Stripe.`,
       resolved: false,
     });
     return null;

@@ -4,6 +4,7 @@ import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { env } from "../env";
+import { formatCents } from "../lib/format";
 import { incrementCounter } from "./counters";
 import { jobOfTest, setJobStatus } from "./jobs";
 import { recordTestPaid } from "./userStats";
@@ -107,8 +108,8 @@ export async function settlePayment(ctx: MutationCtx, payment: Doc<"payments">, 
       paymentId: payment._id,
       message:
         `Payment ${payment.stripeSessionId ?? payment._id} for "${payment.testName}" arrived as ` +
-        `${formatMoney(received.amountCents, received.currency)}, but the test was quoted at ` +
-        `${formatMoney(test.priceCents, QUOTE_CURRENCY)}. The test was not started.`,
+        `${received.currency.toLowerCase() === QUOTE_CURRENCY ? formatCents(received.amountCents) : `${(received.amountCents / 100).toFixed(2)} ${received.currency.toUpperCase()}`}, ` +
+        `but the test was quoted at ${formatCents(test.priceCents)}. The test was not started.`,
       resolved: false,
     });
     return "amount_mismatch";
@@ -157,11 +158,6 @@ export async function recordPurchase(ctx: MutationCtx, payment: Doc<"payments">,
     await recordTestPaid(ctx, test._id);
     await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
   }
-}
-
-function formatMoney(cents: number, currency: string): string {
-  const major = (cents / 100).toFixed(2);
-  return currency.toLowerCase() === "usd" ? `$${major}` : `${major} ${currency.toUpperCase()}`;
 }
 
 /**
