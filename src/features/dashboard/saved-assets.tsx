@@ -15,7 +15,10 @@ import { api } from "../../../convex/_generated/api";
 import type { DashboardHomeData, SavedPersona, SavedTopic } from "./dashboard-model";
 
 // The editor (a dialog with its focus and portal code) loads after the home page has shown.
-const ItemEditorDialog = lazy(() => import("@/features/setup/item-editor-dialog").then((module) => ({ default: module.ItemEditorDialog })));
+// lazy() drops the editor's generic field type; the cast keeps it (a type-only import, no static chunk).
+const ItemEditorDialog = lazy(() =>
+  import("@/features/setup/item-editor-dialog").then((module) => ({ default: module.ItemEditorDialog })),
+) as unknown as typeof import("@/features/setup/item-editor-dialog").ItemEditorDialog;
 
 interface PanelItem {
   id: string;
