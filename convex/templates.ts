@@ -67,17 +67,17 @@ export const listPublic = publicQuery({
   returns: v.array(templateView),
   handler: async (ctx) => {
     const viewer = await currentUser(ctx);
-    const rows = await ctx.db
-      .query("templates")
-      .withIndex("by_public_usage", (q) => q.eq("isPublic", true))
-      .order("desc")
-      .take(PUBLIC_LIBRARY_SIZE);
     const page = [];
     let bytes = 0;
-    for (const row of rows) {
+    // Read lazily, so the function also reads no more than the budget (Convex limits bytes read).
+    for await (const row of ctx.db
+      .query("templates")
+      .withIndex("by_public_usage", (q) => q.eq("isPublic", true))
+      .order("desc")) {
       bytes += storedBytes(row);
       if (bytes > COLLECTION_LIMITS.publicLibraryBytes) break;
       page.push(view(row, viewer?._id ?? null));
+      if (page.length >= PUBLIC_LIBRARY_SIZE) break;
     }
     return page;
   },
