@@ -1,9 +1,12 @@
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import { createUser, newTest } from "./test.helpers";
 
 // The auth library signs session JWTs with these; a deployment gets them from its environment.
+// Password hashing (scrypt) is slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
 beforeAll(async () => {
   const keys = await generateKeyPair("RS256", { extractable: true });
   process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");

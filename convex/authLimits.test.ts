@@ -7,6 +7,9 @@ import { api } from "./_generated/api";
 import { GLOBAL_LIMITS, THROTTLE_MESSAGES } from "./model/authThrottle";
 import { newTest, type TestConvex } from "./test.helpers";
 
+// Password hashing (scrypt) is slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
 beforeAll(async () => {
   const keys = await generateKeyPair("RS256", { extractable: true });
   process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");

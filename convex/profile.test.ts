@@ -2,10 +2,13 @@
 // the auth library (current password checked, other sessions signed out).
 import { ConvexError } from "convex/values";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { createUser, newTest, type TestConvex } from "./test.helpers";
+
+// Password hashing (scrypt) is slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 beforeAll(async () => {
   const keys = await generateKeyPair("RS256", { extractable: true });
@@ -78,6 +81,15 @@ describe("change password", () => {
     expect(
       await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "first-password" })),
     ).toMatchObject({ field: "newPassword" });
+    // The sign-up rule, the same here: not only whitespace, at most 128 characters.
+    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: " ".repeat(12) }))).toMatchObject({
+      field: "newPassword",
+      message: "Password cannot be only spaces.",
+    });
+    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "y".repeat(129) }))).toMatchObject({
+      field: "newPassword",
+      message: "Password must be at most 128 characters.",
+    });
   });
 
   test("the new password works, the old one no longer does, and other sessions are signed out", async () => {

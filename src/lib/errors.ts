@@ -9,6 +9,10 @@ export interface AppErrorData {
 
 const GENERIC_MESSAGE = "Something went wrong. Please try again.";
 
+/** Convex's argument and return validators report in technical terms (paths, validators). */
+export const INVALID_REQUEST_MESSAGE = "Some of what you entered was not accepted. Please check it and try again.";
+const VALIDATOR_TEXTS = ["ArgumentValidationError", "ReturnsValidationError", "Value does not match validator", "Validator error"];
+
 /** The `{ code, message }` of a ConvexError thrown by our functions, if that is what this is. */
 export function appErrorData(error: unknown): AppErrorData | null {
   if (typeof error !== "object" || error === null || !("data" in error)) return null;
@@ -21,6 +25,7 @@ export function appErrorData(error: unknown): AppErrorData | null {
 
 /** The readable part of a Convex client error message (no request id, no stack). */
 export function cleanErrorMessage(message: string): string {
+  if (VALIDATOR_TEXTS.some((text) => message.includes(text))) return INVALID_REQUEST_MESSAGE;
   const uncaught = /Uncaught \w*(?:Error|Exception)?:\s*([^\n]*)/.exec(message);
   if (uncaught?.[1]?.trim()) return uncaught[1].trim();
   const withoutPrefix = message

@@ -93,6 +93,17 @@ describe("account settings", () => {
     expect(screen.queryByTestId("avatar-preview")).not.toBeInTheDocument();
   });
 
+  it("shows the password rule under the new password and applies it (not only spaces)", async () => {
+    const user = userEvent.setup();
+    await renderSettings();
+    expect(screen.getByLabelText("New Password")).toHaveAccessibleDescription("8 to 128 characters, not only spaces.");
+    await user.type(screen.getByLabelText("Current Password"), "old-password");
+    await user.type(screen.getByLabelText("New Password"), "          ");
+    await user.click(screen.getByRole("button", { name: "Change Password" }));
+    expect(await screen.findByText("Password cannot be only spaces.")).toBeInTheDocument();
+    expect(callMock("profile:changePassword")).not.toHaveBeenCalled();
+  });
+
   it("changes the password after checking the fields; the server's field error shows under the field", async () => {
     const user = userEvent.setup();
     await renderSettings();

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { MIN_PASSWORD_LENGTH } from "@/features/auth/schemas";
+import { PASSWORD_HINT, passwordProblem } from "../../../convex/lib/credentials";
 import { appErrorData, errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import { Banner } from "@/components/banner";
@@ -21,8 +21,9 @@ export const PASSWORD_CHANGED = "Password changed. Other devices have been signe
 export function passwordProblems(values: Record<Field, string>): Partial<Record<Field, string>> {
   const problems: Partial<Record<Field, string>> = {};
   if (!values.currentPassword) problems.currentPassword = "Enter your current password.";
-  if (values.newPassword.length < MIN_PASSWORD_LENGTH) {
-    problems.newPassword = `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`;
+  const passwordRule = passwordProblem(values.newPassword);
+  if (passwordRule !== null) {
+    problems.newPassword = passwordRule;
   } else if (values.newPassword === values.currentPassword) {
     problems.newPassword = "The new password must differ from the current one.";
   }
@@ -71,7 +72,7 @@ export function ChangePasswordSection() {
           <KeyRoundIcon aria-hidden="true" className="size-4 text-primary" />
           <h2>Change Password</h2>
         </CardTitle>
-        <CardDescription>At least {MIN_PASSWORD_LENGTH} characters. Your other devices will be signed out.</CardDescription>
+        <CardDescription>Your other devices will be signed out.</CardDescription>
       </CardHeader>
       <CardContent>
         <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-md">
@@ -88,9 +89,14 @@ export function ChangePasswordSection() {
                   autoComplete={autoComplete}
                   value={values[key]}
                   aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${id}-error` : undefined}
+                  aria-describedby={[key === "newPassword" ? `${id}-hint` : "", error ? `${id}-error` : ""].join(" ").trim() || undefined}
                   onChange={(event) => setValues((current) => ({ ...current, [key]: event.target.value }))}
                 />
+                {key === "newPassword" && (
+                  <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+                    {PASSWORD_HINT}
+                  </p>
+                )}
                 {error && (
                   <p id={`${id}-error`} className="text-sm text-destructive">
                     {error}

@@ -32,6 +32,17 @@ describe("authErrorMessage", () => {
     );
   });
 
+  it("turns the library's provider text and the validators' technical texts into sentences", () => {
+    expect(authErrorMessage(serverError("Provider `github` is not configured, available providers are password."))).toBe(
+      "This way of signing in is not available on this site.",
+    );
+    const validator = new Error(
+      "[CONVEX A(auth:signIn)] [Request ID: 9] Server Error\nArgumentValidationError: Value does not match validator.\nPath: .provider\nValue: 1\nValidator: v.string()\n  Called by client",
+    );
+    expect(authErrorMessage(validator)).toBe("Some of what you entered was not accepted. Please check it and try again.");
+    expect(authErrorMessage(validator)).not.toMatch(/Validator|Path/);
+  });
+
   it("recognises an unknown account", () => {
     expect(isUnknownAccountError(serverError("InvalidAccountId"))).toBe(true);
     expect(isUnknownAccountError(serverError("InvalidSecret"))).toBe(false);

@@ -1,6 +1,6 @@
 import type { Control } from "react-hook-form";
 
-import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import type { Credentials } from "@/features/auth/schemas";
 
@@ -9,10 +9,13 @@ export function CredentialsFields({
   control,
   passwordAutoComplete,
   passwordPlaceholder,
+  passwordHint,
 }: {
   control: Control<Credentials>;
   passwordAutoComplete: "current-password" | "new-password";
   passwordPlaceholder?: string;
+  /** The password rule, shown under the field when a new password is chosen. */
+  passwordHint?: string;
 }) {
   return (
     <>
@@ -38,6 +41,7 @@ export function CredentialsFields({
             <FormControl>
               <Input type="password" autoComplete={passwordAutoComplete} placeholder={passwordPlaceholder} {...field} />
             </FormControl>
+            {passwordHint && <FormDescription>{passwordHint}</FormDescription>}
             <FormMessage />
           </FormItem>
         )}

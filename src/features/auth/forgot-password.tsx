@@ -11,11 +11,12 @@ import { Spinner } from "@/components/spinner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { authErrorMessage, isUnknownAccountError } from "@/features/auth/auth-errors";
 import { FormError } from "@/features/auth/form-error";
-import { codeField, emailField, passwordField } from "@/features/auth/schemas";
+import { withDevice } from "@/features/auth/device";
+import { codeField, emailField, newPasswordField, PASSWORD_HINT } from "@/features/auth/schemas";
 import { api } from "../../../convex/_generated/api";
 
 export const EMAIL_NOT_CONFIGURED_MESSAGE =
@@ -25,7 +26,7 @@ export const PASSWORD_UPDATED_MESSAGE = "Your password has been updated";
 
 const requestSchema = z.object({ email: emailField });
 type RequestValues = z.infer<typeof requestSchema>;
-const resetSchema = z.object({ code: codeField, newPassword: passwordField });
+const resetSchema = z.object({ code: codeField, newPassword: newPasswordField });
 type ResetValues = z.infer<typeof resetSchema>;
 
 /** The forgotten-password view: request a one-time code by email, then set a new password. */
@@ -146,7 +147,7 @@ function ResetPasswordForm({
   async function submit({ code, newPassword }: ResetValues) {
     setServerError(null);
     try {
-      await signIn("password", { email, code, newPassword, flow: "reset-verification" });
+      await signIn("password", withDevice({ email, code, newPassword, flow: "reset-verification" }));
       toast.success(PASSWORD_UPDATED_MESSAGE);
       onUpdated();
     } catch (error) {
@@ -191,6 +192,7 @@ function ResetPasswordForm({
                 <FormControl>
                   <Input type="password" autoComplete="new-password" {...field} />
                 </FormControl>
+                <FormDescription>{PASSWORD_HINT}</FormDescription>
                 <FormMessage />
               </FormItem>
             )}

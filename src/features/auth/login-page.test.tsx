@@ -37,10 +37,12 @@ describe("login screen", () => {
     const box = await screen.findByTestId("auth-error");
     expect(box).toHaveAttribute("role", "alert");
     expect(box).toHaveTextContent("Invalid email or password.");
+    // With this browser's id, so the owner's own browser skips the back-off strangers cause.
     expect(signIn).toHaveBeenCalledWith("password", {
       email: "ada@example.com",
       password: "wrong-password",
       flow: "signIn",
+      device: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
     });
   });
 
@@ -106,12 +108,12 @@ describe("login screen", () => {
     await user.type(screen.getByLabelText("Code"), "123456");
     await user.type(screen.getByLabelText("New password"), "new-password-1");
     await user.click(screen.getByRole("button", { name: "Update Password" }));
-    expect(signIn).toHaveBeenLastCalledWith("password", {
+    expect(signIn).toHaveBeenLastCalledWith("password", expect.objectContaining({
       email: "ada@example.com",
       code: "123456",
       newPassword: "new-password-1",
       flow: "reset-verification",
-    });
+    }));
     expect((await screen.findAllByText("Your password has been updated")).length).toBeGreaterThan(0);
   });
 });
@@ -125,6 +127,22 @@ describe("signup screen", () => {
     expect(screen.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/login");
   });
 
+  it("shows the password rule under the field and applies it before calling the server", async () => {
+    const user = userEvent.setup();
+    renderApp("/signup");
+    await user.type(await screen.findByLabelText("Email"), "new@example.com");
+    expect(screen.getByText("8 to 128 characters, not only spaces.")).toBeInTheDocument();
+    await user.type(screen.getByLabelText("Password"), "          ");
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    expect(await screen.findByText("Password cannot be only spaces.")).toBeInTheDocument();
+    await user.clear(screen.getByLabelText("Password"));
+    await user.click(screen.getByLabelText("Password"));
+    await user.paste("x".repeat(129));
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    expect(await screen.findByText("Password must be at most 128 characters.")).toBeInTheDocument();
+    expect(signIn).not.toHaveBeenCalled();
+  });
+
   it("shows 'Check Your Email' when sign-up needs verification, with a way back to sign in", async () => {
     const user = userEvent.setup();
     signIn.mockResolvedValue({ signingIn: false });
@@ -134,16 +152,16 @@ describe("signup screen", () => {
     await user.click(screen.getByRole("button", { name: "Sign Up" }));
     expect(await screen.findByRole("heading", { name: "Check Your Email" })).toBeInTheDocument();
     expect(screen.getByText(/check your spam folder, or sign up with a different email/i)).toBeInTheDocument();
-    expect(signIn).toHaveBeenCalledWith("password", { email: "new@example.com", password: "long-enough", flow: "signUp" });
+    expect(signIn).toHaveBeenCalledWith("password", expect.objectContaining({ email: "new@example.com", password: "long-enough", flow: "signUp" }));
 
     signIn.mockResolvedValue({ signingIn: true });
     await user.type(screen.getByLabelText("Verification code"), "654321");
     await user.click(screen.getByRole("button", { name: "Verify Email" }));
-    expect(signIn).toHaveBeenLastCalledWith("password", {
+    expect(signIn).toHaveBeenLastCalledWith("password", expect.objectContaining({
       email: "new@example.com",
       code: "654321",
       flow: "email-verification",
-    });
+    }));
 
     await user.click(screen.getByRole("link", { name: "Back to Sign In" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/login"));

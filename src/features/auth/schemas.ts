@@ -1,17 +1,27 @@
 import { z } from "zod";
 
-// Mirrors the server's rule in convex/auth.ts; the server stays the judge.
-export const MIN_PASSWORD_LENGTH = 8;
+import { CREDENTIAL_MESSAGES, isValidEmail, PASSWORD_RULES, passwordProblem } from "../../../convex/lib/credentials";
+
+// The server's rules (convex/lib/credentials.ts), checked here first; the server stays the judge.
+export { PASSWORD_HINT, PASSWORD_RULES } from "../../../convex/lib/credentials";
 
 export const emailField = z
   .string()
   .trim()
-  .min(1, "Email is required.")
-  .pipe(z.email("Please enter a valid email address."));
+  .min(1, CREDENTIAL_MESSAGES.emailRequired)
+  .refine((value) => isValidEmail(value.toLowerCase()), CREDENTIAL_MESSAGES.emailInvalid);
 
+/** A password being entered to sign in (no account has a shorter one). */
 export const passwordField = z
   .string()
-  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
+  .min(1, CREDENTIAL_MESSAGES.passwordRequired)
+  .min(PASSWORD_RULES.minLength, CREDENTIAL_MESSAGES.passwordTooShort);
+
+/** A password being chosen (sign-up, reset, change): 8 to 128 characters, not only spaces. */
+export const newPasswordField = z.string().superRefine((value, context) => {
+  const problem = passwordProblem(value);
+  if (problem !== null) context.addIssue({ code: "custom", message: problem });
+});
 
 export const codeField = z
   .string()
@@ -20,4 +30,5 @@ export const codeField = z
   .regex(/^\d{6}$/, "The code has 6 digits.");
 
 export const credentialsSchema = z.object({ email: emailField, password: passwordField });
+export const signUpSchema = z.object({ email: emailField, password: newPasswordField });
 export type Credentials = z.infer<typeof credentialsSchema>;

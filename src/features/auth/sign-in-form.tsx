@@ -9,6 +9,7 @@ import { Form } from "@/components/ui/form";
 import { authErrorMessage } from "@/features/auth/auth-errors";
 import { CredentialsFields } from "@/features/auth/credentials-fields";
 import { FormError } from "@/features/auth/form-error";
+import { withDevice } from "@/features/auth/device";
 import { credentialsSchema, type Credentials } from "@/features/auth/schemas";
 
 interface SignInFormProps {
@@ -28,7 +29,7 @@ export function SignInForm({ onVerificationNeeded, onForgotPassword }: SignInFor
   async function submit({ email, password }: Credentials) {
     setServerError(null);
     try {
-      const { signingIn } = await signIn("password", { email, password, flow: "signIn" });
+      const { signingIn } = await signIn("password", withDevice({ email, password, flow: "signIn" }));
       if (!signingIn) onVerificationNeeded(email);
       // Otherwise the session arrives and AuthLayout moves on.
     } catch (error) {

@@ -9,7 +9,8 @@ import { Form } from "@/components/ui/form";
 import { authErrorMessage } from "@/features/auth/auth-errors";
 import { CredentialsFields } from "@/features/auth/credentials-fields";
 import { FormError } from "@/features/auth/form-error";
-import { credentialsSchema, MIN_PASSWORD_LENGTH, type Credentials } from "@/features/auth/schemas";
+import { withDevice } from "@/features/auth/device";
+import { PASSWORD_HINT, PASSWORD_RULES, signUpSchema, type Credentials } from "@/features/auth/schemas";
 
 interface SignUpFormProps {
   /** The account exists but has no session yet: a verification code was emailed. */
@@ -20,14 +21,14 @@ export function SignUpForm({ onVerificationNeeded }: SignUpFormProps) {
   const { signIn } = useAuthActions();
   const [serverError, setServerError] = useState<string | null>(null);
   const form = useForm<Credentials>({
-    resolver: zodResolver(credentialsSchema),
+    resolver: zodResolver(signUpSchema),
     defaultValues: { email: "", password: "" },
   });
 
   async function submit({ email, password }: Credentials) {
     setServerError(null);
     try {
-      const { signingIn } = await signIn("password", { email, password, flow: "signUp" });
+      const { signingIn } = await signIn("password", withDevice({ email, password, flow: "signUp" }));
       if (!signingIn) onVerificationNeeded(email);
     } catch (error) {
       setServerError(authErrorMessage(error));
@@ -41,7 +42,8 @@ export function SignUpForm({ onVerificationNeeded }: SignUpFormProps) {
         <CredentialsFields
           control={form.control}
           passwordAutoComplete="new-password"
-          passwordPlaceholder={`At least ${MIN_PASSWORD_LENGTH} characters`}
+          passwordPlaceholder={`At least ${PASSWORD_RULES.minLength} characters`}
+          passwordHint={PASSWORD_HINT}
         />
         <Button type="submit" disabled={submitting}>
           {submitting && <Spinner className="text-current" label="Creating your account" />}

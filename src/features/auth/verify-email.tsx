@@ -12,6 +12,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { authErrorMessage } from "@/features/auth/auth-errors";
+import { withDevice } from "@/features/auth/device";
 import { FormError } from "@/features/auth/form-error";
 import { codeField } from "@/features/auth/schemas";
 
@@ -37,7 +38,7 @@ export function VerifyEmail({ email, onBack, redirect }: VerifyEmailProps) {
   async function submit({ code }: VerifyValues) {
     setServerError(null);
     try {
-      await signIn("password", { email, code, flow: "email-verification" });
+      await signIn("password", withDevice({ email, code, flow: "email-verification" }));
     } catch (error) {
       setServerError(authErrorMessage(error));
     }
