@@ -376,6 +376,24 @@ describe("a paid test that fails is refunded", () => {
     }
   }, 40_000);
 
+  test("a paid test stopped for making no progress in an hour, with nothing delivered, is refunded", async () => {
+    const { t, user, testId, priceCents } = await pricedTest();
+    const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
+    const before = stripeServer.events.length;
+    await payOnStripe(sessionId);
+    await forwardEvents(t, before);
+    await t.run((ctx) => ctx.db.patch("tests", testId, { lastProgressAt: Date.now() - 2 * 60 * 60 * 1000 }));
+    expect(await t.mutation(internal.runner.cancelStaleTests, {})).toBe(1);
+    const paymentIntent = stripeServer.sessions.get(sessionId)!.payment_intent ?? undefined;
+    await waitFor(() => Promise.resolve(refundsOf(paymentIntent)), (refunds) => refunds.length === 1);
+    const state = await waitFor(() => ledger(t, testId), (current) => current.payments[0]?.status === "refunded");
+    expect(state.payments[0]!.refundReason).toContain("Cancelled - Timeout");
+    expect(state.credits.map((c) => [c.type, c.amountCents]).sort()).toEqual(
+      [["purchase", priceCents], ["refund", priceCents], ["test_cost", priceCents]].sort(),
+    );
+    expect(state.user?.totalSpentCents).toBe(0);
+  });
+
   test("a refund Stripe refuses is tried again later, then raised to admins; nothing is recorded as returned", async () => {
     const { t, user, testId, priceCents } = await pricedTest();
     const admin = await createUser(t, "root@example.com", { isAdmin: true });

@@ -23,6 +23,7 @@ import { readSetting } from "./model/settings";
 import { recordTestEnded } from "./model/userStats";
 
 const STALE_TEST_MS = 60 * 60 * 1000;
+const STALE_REFUND_REASON = "The test made no progress for an hour and was stopped (Cancelled - Timeout).";
 const STUCK_JOB_MS = 60 * 60 * 1000;
 
 const usage = { promptTokens: v.number(), completionTokens: v.number(), latencyMs: v.number(), costUsd: v.number() };
@@ -215,6 +216,10 @@ export const cancelStaleTests = internalMutation({
         }
         // An unpaid draft's checkout is expired too, so an abandoned payment cannot start it later.
         if (unpaid) await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });
+        // A paid test that delivered nothing in its hour is refunded, as a failed one is.
+        else if (test.responsesCount === 0) {
+          await ctx.scheduler.runAfter(0, internal.payments.refundTest, { testId: test._id, reason: STALE_REFUND_REASON });
+        }
         cancelled++;
       }
     }
