@@ -159,6 +159,34 @@ describe("templates", () => {
       expect(await t.run((ctx) => ctx.db.query("templates").collect())).toHaveLength(1);
     });
 
+    test("a user's templates together stay within 8 MB: past it saving is refused and says so", async () => {
+      const t = newTest();
+      const ada = await createUser(t, "ada@example.com");
+      const big = {
+        ...sampleTemplateData,
+        personas: Array.from({ length: 10 }, () => ({ name: "n", description: "d", systemPrompt: "s".repeat(10_000) })),
+        topics: Array.from({ length: 10 }, () => ({ title: "t", description: "d", prompt: "p".repeat(10_000) })),
+      };
+      let saved = 0;
+      let refused: { code?: string; message?: string; field?: string } | undefined;
+      while (!refused && saved < 60) {
+        try {
+          await ada.as.mutation(api.templates.create, { ...base, templateData: big });
+          saved++;
+        } catch (error) {
+          refused = (error as ConvexError<{ code: string; message: string; field: string }>).data;
+        }
+      }
+      expect(refused).toEqual({
+        code: "INVALID_INPUT",
+        field: "templateData",
+        message: "Your templates can take up at most 8 MB together. Delete some to save more.",
+      });
+      expect(saved * storedBytes(big)).toBeLessThanOrEqual(8 * 1024 * 1024);
+      expect(saved).toBeGreaterThan(35);
+      expect(await ada.as.query(api.templates.listOwn, {})).toHaveLength(saved);
+    });
+
     test("an anonymous caller is never sent more than 4 MB of public templates", async () => {
       const t = newTest();
       const ada = await createUser(t, "ada@example.com");

@@ -2,7 +2,7 @@ import { v } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { currentUser, fail, publicQuery, userMutation, userQuery } from "./functions";
-import { COLLECTION_LIMITS, storedBytes, templateDataLimitProblems } from "./lib/limits";
+import { COLLECTION_LIMITS, formatBytes, storedBytes, templateDataLimitProblems } from "./lib/limits";
 import { normalizeTag, templateInputProblem, validatePersona, validateTopic } from "./lib/templates";
 import { rejectProblems } from "./model/validation";
 import { templateCategory, templateData } from "./validators";
@@ -36,23 +36,40 @@ async function ownTemplate(ctx: QueryCtx, userId: Id<"users">, templateId: Id<"t
   return template;
 }
 
-async function requireTemplateSlot(ctx: QueryCtx, userId: Id<"users">): Promise<void> {
-  const own = await ctx.db
+/** The caller's templates, newest first, read lazily within the per-user count and size. */
+async function ownTemplates(ctx: QueryCtx, userId: Id<"users">): Promise<{ rows: Doc<"templates">[]; bytes: number }> {
+  const rows: Doc<"templates">[] = [];
+  let bytes = 0;
+  for await (const row of ctx.db
     .query("templates")
     .withIndex("by_user", (q) => q.eq("userId", userId))
-    .take(MAX_OWN_TEMPLATES);
-  if (own.length >= MAX_OWN_TEMPLATES) fail("INVALID_INPUT", `You can save up to ${MAX_OWN_TEMPLATES} templates.`);
+    .order("desc")) {
+    const size = storedBytes(row);
+    if (rows.length >= MAX_OWN_TEMPLATES || bytes + size > COLLECTION_LIMITS.ownTemplatesBytes) break;
+    rows.push(row);
+    bytes += size;
+  }
+  return { rows, bytes };
+}
+
+/** Room for one more template of this size: at most 200, together at most 8 MB (lib/limits). */
+async function requireTemplateSlot(ctx: QueryCtx, userId: Id<"users">, template: unknown): Promise<void> {
+  const { rows, bytes } = await ownTemplates(ctx, userId);
+  if (rows.length >= MAX_OWN_TEMPLATES) fail("INVALID_INPUT", `You can save up to ${MAX_OWN_TEMPLATES} templates.`);
+  if (bytes + storedBytes(template) > COLLECTION_LIMITS.ownTemplatesBytes) {
+    fail(
+      "INVALID_INPUT",
+      `Your templates can take up at most ${formatBytes(COLLECTION_LIMITS.ownTemplatesBytes)} together. Delete some to save more.`,
+      { field: "templateData" },
+    );
+  }
 }
 
 export const listOwn = userQuery({
   args: {},
   returns: v.array(templateView),
   handler: async (ctx) => {
-    const rows = await ctx.db
-      .query("templates")
-      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
-      .order("desc")
-      .take(MAX_OWN_TEMPLATES);
+    const { rows } = await ownTemplates(ctx, ctx.user._id);
     return rows.map((row) => view(row, ctx.user._id));
   },
 });
@@ -129,7 +146,7 @@ export const create = userMutation({
         validateTopic(topic).map((p) => ({ field: `templateData.topics.${index}.${p.field}`, message: `Topic ${index + 1}: ${p.message}` })),
       ),
     );
-    await requireTemplateSlot(ctx, ctx.user._id);
+    await requireTemplateSlot(ctx, ctx.user._id, args);
     return await ctx.db.insert("templates", {
       userId: ctx.user._id,
       name: args.name.trim(),
@@ -183,7 +200,7 @@ export const saveCopy = userMutation({
   handler: async (ctx, { templateId }) => {
     const template = await ctx.db.get("templates", templateId);
     if (!template || (!template.isPublic && template.userId !== ctx.user._id)) fail("NOT_FOUND", "Template not found.");
-    await requireTemplateSlot(ctx, ctx.user._id);
+    await requireTemplateSlot(ctx, ctx.user._id, template);
     return await ctx.db.insert("templates", {
       userId: ctx.user._id,
       name: template.name,

@@ -6,8 +6,8 @@
 // 5 tags of 20 characters, 1–10 responses per topic). The rest are ours, chosen so that the
 // largest input we accept is far inside Convex's own limits (1 MiB per document, 16 MiB of
 // arguments and of data read per function): a test configuration or a template is at most
-// 256 KiB, so it fails here with our message, the same way offline and on a deployment, and the
-// public template library (200 templates) stays within 4 MiB.
+// 256 KiB, so it fails here with our message, the same way offline and on a deployment; the
+// public template library answers at most 4 MiB, and a user's own templates total at most 8 MiB.
 import type { ModelRef, PersonaInput, Problem, TopicInput } from "./types";
 import { modelIdOf, modelNameOf } from "./types";
 
@@ -62,6 +62,8 @@ export const COLLECTION_LIMITS = {
   /** Saved personas, and saved topics, per user (each). */
   maxSavedAssets: 500,
   maxOwnTemplates: 200,
+  /** All of a user's templates together, so listing or counting them reads at most this. */
+  ownTemplatesBytes: 8 * 1024 * 1024,
   publicLibrarySize: 200,
   /** The public library stops adding templates before its answer passes this size. */
   publicLibraryBytes: 4 * 1024 * 1024,
