@@ -218,6 +218,12 @@ export default defineSchema({
     explanation: v.string(),
     rank: v.optional(v.number()),
     costUsd: v.number(),
+    /** The judge call it came from: a ranking call's evaluations share it and its explanation. */
+    callId: v.optional(v.id("calls")),
+    /** "reverse" for the second call of "Judge in both orders". */
+    order: v.optional(v.union(v.literal("forward"), v.literal("reverse"))),
+    /** Ranking: which neutral label showed which answer in that call, in the order shown. */
+    labels: v.optional(v.array(v.object({ label: v.string(), responseId: v.id("responses") }))),
   })
     .index("by_test", ["testId"])
     .index("by_response", ["responseId"]),

@@ -75,6 +75,10 @@ export const evaluationCriteria = v.object({
 export const scoringParameters = v.object({
   scale: v.union(v.literal("ranking"), v.literal("rating")),
   includeExplanations: v.boolean(),
+  /** "Judge in both orders" (ranking scale): every ranking call is made again with the answers reversed. */
+  bothOrders: v.optional(v.boolean()),
+  /** "Judges skip answers from their own family": a judge scores no answer of its own provider's models. */
+  skipOwnFamily: v.optional(v.boolean()),
 });
 
 /** The configuration snapshot a test runs with (spec part 1 §3 "Test configuration"). */

@@ -56,6 +56,10 @@ export type EvaluationScale = (typeof EVALUATION_SCALES)[number];
 export interface ScoringParameters {
   readonly scale: EvaluationScale;
   readonly includeExplanations: boolean;
+  /** "Judge in both orders" (ranking scale only): each ranking call again with the answers reversed. */
+  readonly bothOrders?: boolean;
+  /** "Judges skip answers from their own family" (family = the provider part of the model id). */
+  readonly skipOwnFamily?: boolean;
 }
 
 export const DEFAULT_SCORING_PARAMETERS: ScoringParameters = { scale: "ranking", includeExplanations: true };

@@ -9,6 +9,7 @@ import { buildGenerationMessages, buildRankingMessages, buildRatingMessages, com
 import { addLatency, rankModels, scoresFromRanking, summarize } from "../lib/scoring";
 import { selectedCriteria } from "../lib/types";
 import { jobOfTest, setJobStatus } from "./jobs";
+import { requestJuryStats } from "./juryStats";
 import { readSetting } from "./settings";
 import { recordTestEnded } from "./userStats";
 
@@ -491,6 +492,8 @@ export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, lease
       : await recordFailure(ctx, test, call, "The rated answer no longer exists.");
   }
   await applyCounters(ctx, test, counters, outcome.kind === "failed" ? outcome.error : undefined);
+  // Judge results: the jury statistics are recomputed, coalesced per test (model/juryStats).
+  if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
   if (ended && call.kind === "generate") {
     const created = await createEvaluationCallsIfPairDone(ctx, (await ctx.db.get("tests", test._id))!, call.personaId, call.topicId);
     if (created > 0) {

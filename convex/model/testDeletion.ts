@@ -76,6 +76,13 @@ export async function deleteChildrenBatch(ctx: MutationCtx, testId: Id<"tests">)
   for (const row of stats) await ctx.db.delete("modelStats", row._id);
   full(stats);
 
+  const juryStats = await ctx.db
+    .query("testStats")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(DELETE_BATCH_SIZE); // at most one per test
+  for (const row of juryStats) await ctx.db.delete("testStats", row._id);
+  full(juryStats);
+
   const shares = await ctx.db
     .query("shares")
     .withIndex("by_test", (q) => q.eq("testId", testId))

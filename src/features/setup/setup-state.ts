@@ -57,7 +57,7 @@ export interface SetupState {
   generatorModelIds: string[];
   evaluatorModelIds: string[];
   evaluationCriteria: Record<EvaluationCriterion, boolean>;
-  scoringParameters: { scale: "ranking" | "rating"; includeExplanations: boolean };
+  scoringParameters: { scale: "ranking" | "rating"; includeExplanations: boolean; bothOrders?: boolean; skipOwnFamily?: boolean };
   /** The template the draft started from; section 1 hides while one is applied. */
   appliedTemplate: AppliedTemplate | null;
   /** Sections 2-7 show once a template is applied, Custom is chosen, or a rerun is loaded. */
@@ -263,7 +263,12 @@ const stateSchema = z.object({
   evaluatorModelIds: z.array(z.string()).catch([]),
   evaluationCriteria: criteriaSchema.catch({ ...defaults.evaluationCriteria }),
   scoringParameters: z
-    .object({ scale: z.enum(["ranking", "rating"]), includeExplanations: z.boolean() })
+    .object({
+      scale: z.enum(["ranking", "rating"]),
+      includeExplanations: z.boolean(),
+      bothOrders: z.boolean().optional(),
+      skipOwnFamily: z.boolean().optional(),
+    })
     .catch({ ...defaults.scoringParameters }),
   appliedTemplate: z
     .object({ kind: z.enum(["builtin", "saved"]), id: z.string(), name: z.string() })
