@@ -81,11 +81,13 @@ const ACCESS: Record<string, Access> = {
   "results:evaluations": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 10, cursor: null } }) },
   "results:exportResponses": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }) },
   "results:exportEvaluations": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }) },
+  "results:juryStats": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "history:list": { who: "user" },
   "shares:enable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "shares:disable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   // Anyone holding an active link; presence checks the room itself (presence.test.ts, shares.test.ts).
   "shares:view": { who: "anyone" },
+  "shares:juryStats": { who: "anyone" },
   "presence:heartbeat": { who: "anyone" },
   "presence:leave": { who: "anyone" },
   "presence:viewers": { who: "anyone" },

@@ -27,6 +27,7 @@ describe("history.list", () => {
         "_id",
         "awaitingPayment",
         "completedAt",
+        "juryVerdict",
         "missingWork",
         "name",
         "priceCents",

@@ -3,6 +3,7 @@
 import { v } from "convex/values";
 import { userQuery } from "./functions";
 import { isDraft } from "./model/userStats";
+import { juryVerdictValidator } from "./model/juryView";
 import { missingWorkOf, missingWorkValidator } from "./tests";
 import { testStatus } from "./validators";
 
@@ -23,6 +24,8 @@ export const list = userQuery({
         completedAt: v.optional(v.number()),
         totalCostUsd: v.number(),
         topPerformers: v.array(v.string()),
+        /** The jury's verdict: the best model, or the models statistically tied for first. */
+        juryVerdict: v.union(juryVerdictValidator, v.null()),
         /** An unpaid draft: offered 'Complete Payment' or discarding. */
         awaitingPayment: v.boolean(),
         priceCents: v.number(),
@@ -49,6 +52,7 @@ export const list = userQuery({
         ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
         totalCostUsd: test.totalCostUsd,
         topPerformers: test.resultsSummary?.analysisSummary.topPerformers.slice(0, 3) ?? [],
+        juryVerdict: test.juryVerdict ?? null,
         awaitingPayment: isDraft(test),
         priceCents: test.priceCents,
         missingWork: missingWorkOf(test),

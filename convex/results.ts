@@ -22,6 +22,7 @@ import {
   statsRowsOf,
 } from "./model/results";
 import { headerOf, ownTest, testHeader } from "./tests";
+import { juryViewOf, juryViewValidator } from "./model/juryView";
 
 /** Largest page a client may ask for; the UI asks for 20 responses and 10 evaluations. */
 const MAX_PAGE = 100;
@@ -69,6 +70,19 @@ export const get = userQuery({
       heatmap: heatmapOf(test, rows),
       share: share ? { shareId: share.shareId, isActive: share.isActive } : null,
     };
+  },
+});
+
+/**
+ * The jury's evidence (issue 13): intervals, tie ranks, ratings, agreement and each judge's
+ * record, as last computed. Reads the test and its one testStats row, never its evaluations.
+ */
+export const juryStats = userQuery({
+  args: { testId: v.id("tests") },
+  returns: juryViewValidator,
+  handler: async (ctx, { testId }) => {
+    const test = await ownTest(ctx, ctx.user._id, testId);
+    return await juryViewOf(ctx, test);
   },
 });
 

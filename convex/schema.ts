@@ -2,6 +2,8 @@ import { authTables } from "@convex-dev/auth/server";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import { authThrottleTables } from "./model/authThrottle";
+import { teamTables } from "./model/teams";
+import { juryVerdictValidator } from "./model/juryView";
 import {
   alertKind,
   callKind,
@@ -21,8 +23,9 @@ import {
 
 export default defineSchema({
   ...authTables,
-
   ...authThrottleTables,
+  ...teamTables,
+
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({
     name: v.optional(v.string()),
@@ -121,6 +124,8 @@ export default defineSchema({
     totalLatencyMs: v.number(),
     totalTokens: v.number(),
     resultsSummary: v.optional(resultsSummary),
+    /** The jury statistics' verdict (issue 13): the best model, or those statistically tied; shown by History. */
+    juryVerdict: v.optional(juryVerdictValidator),
     errorMessage: v.optional(v.string()),
     /** The latest gateway error, kept to explain a test in which nothing succeeded. */
     lastCallError: v.optional(v.string()),

@@ -6,6 +6,7 @@ import { v } from "convex/values";
 import { publicQuery, userMutation } from "./functions";
 import { isValidTest, metricsOf, metricsValidator, namesOf, rankingsOf, rankingValidator, statsRowsOf } from "./model/results";
 import { missingWorkOf, missingWorkValidator, ownTest } from "./tests";
+import { juryViewOf, juryViewValidator } from "./model/juryView";
 import { testConfiguration, testStatus } from "./validators";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */
@@ -142,5 +143,25 @@ export const view = publicQuery({
         timestamp: response._creationTime,
       })),
     };
+  },
+});
+
+/**
+ * The jury's evidence of a shared test for anyone holding an active link, or null: the same
+ * figures as the owner's results (models, judges, personas and topics by name), no account data.
+ */
+export const juryStats = publicQuery({
+  args: { shareId: v.string() },
+  returns: juryViewValidator,
+  handler: async (ctx, { shareId }) => {
+    if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
+    const share = await ctx.db
+      .query("shares")
+      .withIndex("by_share_id", (q) => q.eq("shareId", shareId))
+      .unique();
+    if (!share || !share.isActive) return null;
+    const test = await ctx.db.get("tests", share.testId);
+    if (!test) return null;
+    return await juryViewOf(ctx, test);
   },
 });

@@ -54,6 +54,7 @@ import type * as model_email from "../model/email.js";
 import type * as model_gateway from "../model/gateway.js";
 import type * as model_jobs from "../model/jobs.js";
 import type * as model_juryStats from "../model/juryStats.js";
+import type * as model_juryView from "../model/juryView.js";
 import type * as model_payments from "../model/payments.js";
 import type * as model_pipeline from "../model/pipeline.js";
 import type * as model_results from "../model/results.js";
@@ -127,6 +128,7 @@ declare const fullApi: ApiFromModules<{
   "model/gateway": typeof model_gateway;
   "model/jobs": typeof model_jobs;
   "model/juryStats": typeof model_juryStats;
+  "model/juryView": typeof model_juryView;
   "model/payments": typeof model_payments;
   "model/pipeline": typeof model_pipeline;
   "model/results": typeof model_results;

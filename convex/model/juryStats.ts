@@ -16,6 +16,7 @@ import { internalAction, internalMutation, internalQuery } from "../functions";
 import { seededShuffle } from "../lib/prompts";
 import { computeJuryStats, type JuryRanking, type JuryRating, type JuryResponse } from "../lib/stats";
 import { juryStatsValidator } from "../validators";
+import { juryVerdictOf, sameVerdict } from "./juryView";
 
 /** Documents one page query reads. */
 export const JURY_STATS_PAGE_SIZE = 500;
@@ -190,6 +191,9 @@ export const store = internalMutation({
       pending: row.dirty,
       dirty: false,
     });
+    // History's winner or tie, kept on the test so its list reads no stats rows.
+    const verdict = stats === null ? undefined : juryVerdictOf(stats);
+    if (stats !== null && !sameVerdict(verdict, test.juryVerdict)) await ctx.db.patch("tests", testId, { juryVerdict: verdict });
     if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.model.juryStats.recompute, { testId });
     return null;
   },

@@ -1,0 +1,70 @@
+// What the results, monitor and shared pages show of a test's jury statistics (issue 13, item 8):
+// the stored testStats row (one read) plus the names the statistics refer to by id, taken from
+// the test's configuration. History shows only the verdict, kept on the test itself so that its
+// list stays one read per row.
+import { v, type Infer } from "convex/values";
+import type { Doc } from "../_generated/dataModel";
+import type { QueryCtx } from "../_generated/server";
+import { juryStatsValidator, type JuryStatsDoc } from "../validators";
+
+const named = v.object({ id: v.string(), name: v.string() });
+
+export const juryViewValidator = v.union(
+  v.null(),
+  v.object({
+    /** Null until the first judgements have been computed. */
+    stats: v.union(juryStatsValidator, v.null()),
+    computedAt: v.union(v.number(), v.null()),
+    /** Judge scores the statistics were computed from. */
+    evaluationsSeen: v.number(),
+    /** A recomputation is scheduled or running: newer judgements are on their way in. */
+    pending: v.boolean(),
+    /** The test is still producing answers or judgements. */
+    live: v.boolean(),
+    judges: v.array(named),
+    personas: v.array(named),
+    topics: v.array(named),
+  }),
+);
+export type JuryView = NonNullable<Infer<typeof juryViewValidator>>;
+
+/** The winner (kind "best", one leader) or the models statistically tied for first, by name. */
+export const juryVerdictValidator = v.object({
+  kind: v.union(v.literal("best"), v.literal("tied")),
+  leaders: v.array(v.string()),
+});
+export type JuryVerdict = Infer<typeof juryVerdictValidator>;
+
+const LIVE = new Set<Doc<"tests">["status"]>(["pending", "running"]);
+
+/** The jury view of a test the caller may see: reads its testStats row only. */
+export async function juryViewOf(ctx: QueryCtx, test: Doc<"tests">): Promise<JuryView> {
+  const row = await ctx.db
+    .query("testStats")
+    .withIndex("by_test", (q) => q.eq("testId", test._id))
+    .unique();
+  const config = test.configuration;
+  return {
+    stats: row?.stats ?? null,
+    computedAt: row?.computedAt ?? null,
+    evaluationsSeen: row?.evaluationsSeen ?? 0,
+    pending: row?.pending ?? false,
+    live: LIVE.has(test.status),
+    judges: config.evaluatorModels.map((model) => ({ id: model.id, name: model.name })),
+    personas: config.personas.map((persona) => ({ id: persona.id, name: persona.name })),
+    topics: config.topics.map((topic) => ({ id: topic.id, name: topic.title })),
+  };
+}
+
+/** The verdict History shows, or undefined before any model is scored. */
+export function juryVerdictOf(stats: JuryStatsDoc): JuryVerdict | undefined {
+  const { kind, leaders } = stats.summary;
+  if (kind === "none" || leaders.length === 0) return undefined;
+  const names = new Map(stats.models.map((model) => [model.modelId, model.modelName]));
+  return { kind, leaders: leaders.map((id) => names.get(id) ?? id) };
+}
+
+export function sameVerdict(a: JuryVerdict | undefined, b: JuryVerdict | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.kind === b.kind && a.leaders.length === b.leaders.length && a.leaders.every((name, index) => name === b.leaders[index]);
+}
