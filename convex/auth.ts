@@ -31,6 +31,8 @@ function emailCode(id: string, subject: string, intro: string) {
 const magicLink = Email({
   id: "magic-link",
   maxAge: 60 * 15,
+  // The link carries only its long random code (no email to match, unlike a six-digit code).
+  authorize: undefined,
   async sendVerificationRequest({ identifier, url }) {
     await sendEmail({
       to: identifier,

@@ -1,32 +1,23 @@
 // @vitest-environment node
 // With an email sender configured (Resend's API, here a local stand-in), sign-up asks for a
 // verification code and a forgotten password is reset by a one-time code.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { startMail, type RunningMail } from "../dev/mail/server";
 import { api } from "./_generated/api";
 import { newTest } from "./test.helpers";
 
-const sent: { to: string[]; subject: string; text: string }[] = [];
-let resend: Server;
+// Password hashing (scrypt) is slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
+let mailbox: RunningMail;
 
 beforeAll(async () => {
-  resend = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      if (request.headers.authorization !== "Bearer re_test_key") {
-        response.writeHead(401).end();
-        return;
-      }
-      sent.push(JSON.parse(body));
-      response.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ id: `email_${sent.length}` }));
-    });
-  });
-  await new Promise<void>((resolve) => resend.listen(0, "127.0.0.1", resolve));
+  // The offline stack's mailbox (dev/mail), which speaks Resend's API.
+  mailbox = await startMail({ apiKey: "re_test_key" });
   process.env.RESEND_API_KEY = "re_test_key";
-  process.env.RESEND_BASE_URL = `http://127.0.0.1:${(resend.address() as AddressInfo).port}`;
+  process.env.RESEND_BASE_URL = mailbox.url;
+  process.env.ADMIN_EMAILS = "boss@example.com";
   const keys = await generateKeyPair("RS256", { extractable: true });
   process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");
   process.env.JWKS = JSON.stringify({ keys: [{ use: "sig", ...(await exportJWK(keys.publicKey)) }] });
@@ -35,12 +26,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   delete process.env.RESEND_API_KEY;
-  await new Promise((resolve) => resend.close(resolve));
+  delete process.env.ADMIN_EMAILS;
+  await mailbox.close();
 });
 
 function lastCodeFor(email: string): string {
-  const message = [...sent].reverse().find((entry) => entry.to.includes(email));
-  const code = /Your code: (\d{6})/.exec(message?.text ?? "")?.[1];
+  const code = mailbox.latestCodeTo(email);
   if (!code) throw new Error(`No code was emailed to ${email}`);
   return code;
 }
@@ -58,7 +49,7 @@ describe("accounts with an email sender", () => {
     const started = await signIn(t, { email: "ada@example.com", password: "correct horse", flow: "signUp" });
     // No session yet: the client's signIn resolves { signingIn: false } → 'Check Your Email'.
     expect(started.tokens ?? null).toBeNull();
-    expect(sent.at(-1)?.subject).toBe("Verify your ModelJury email");
+    expect(mailbox.messages.at(-1)?.subject).toBe("Verify your ModelJury email");
     await expect(signIn(t, { email: "ada@example.com", code: "000000", flow: "email-verification" })).rejects.toThrow();
     const verified = await signIn(t, { email: "ada@example.com", code: lastCodeFor("ada@example.com"), flow: "email-verification" });
     expect(verified.tokens?.token).toBeTruthy();
@@ -71,7 +62,7 @@ describe("accounts with an email sender", () => {
     await signIn(t, { email: "bob@example.com", password: "first password", flow: "signUp" });
     await signIn(t, { email: "bob@example.com", code: lastCodeFor("bob@example.com"), flow: "email-verification" });
     await signIn(t, { email: "bob@example.com", flow: "reset" });
-    expect(sent.at(-1)?.subject).toBe("Reset your ModelJury password");
+    expect(mailbox.messages.at(-1)?.subject).toBe("Reset your ModelJury password");
     const reset = await signIn(t, {
       email: "bob@example.com",
       code: lastCodeFor("bob@example.com"),
@@ -82,5 +73,43 @@ describe("accounts with an email sender", () => {
     await expect(signIn(t, { email: "bob@example.com", password: "first password", flow: "signIn" })).rejects.toThrow();
     const again = await signIn(t, { email: "bob@example.com", password: "second password", flow: "signIn" });
     expect(again.tokens?.token).toBeTruthy();
+  });
+
+  test("ADMIN_EMAILS makes an admin only once the address is verified", async () => {
+    const t = newTest();
+    await signIn(t, { email: "boss@example.com", password: "correct horse", flow: "signUp" });
+    const before = await t.run((ctx) => ctx.db.query("users").first());
+    expect(before?.isAdmin).toBe(false);
+    await signIn(t, { email: "boss@example.com", code: lastCodeFor("boss@example.com"), flow: "email-verification" });
+    expect((await t.run((ctx) => ctx.db.get("users", before!._id)))?.isAdmin).toBe(true);
+  });
+
+  test("one-time code sign-in: the code arrives in the mailbox and signs in; a wrong code is a plain sentence", async () => {
+    const t = newTest();
+    const started = await t.action(api.auth.signIn, { provider: "email-code", params: { email: "Cleo@Example.com" } });
+    expect(started.started).toBe(true);
+    expect(mailbox.latestTo("cleo@example.com")?.subject).toBe("Your ModelJury sign-in code");
+    await expect(t.action(api.auth.signIn, { provider: "email-code", params: { email: "cleo@example.com", code: "000000" } })).rejects.toThrow(
+      "That code is invalid or has expired. Ask for a new one and try again.",
+    );
+    const code = lastCodeFor("cleo@example.com");
+    const signedIn = await t.action(api.auth.signIn, { provider: "email-code", params: { email: "cleo@example.com", code } });
+    expect(signedIn.tokens?.token).toBeTruthy();
+    const user = await t.run((ctx) => ctx.db.query("users").first());
+    expect(user).toMatchObject({ email: "cleo@example.com", isAdmin: false });
+    expect(user?.emailVerificationTime).toBeGreaterThan(0);
+  });
+
+  test("magic link: the emailed link carries a code that signs in", async () => {
+    const t = newTest();
+    await t.action(api.auth.signIn, { provider: "magic-link", params: { email: "dan@example.com" } });
+    const message = mailbox.latestTo("dan@example.com");
+    expect(message?.subject).toBe("Your ModelJury sign-in link");
+    const link = message!.text.split(/\s+/).find((word) => word.startsWith("http://127.0.0.1:5173"));
+    const code = new URL(link!).searchParams.get("code");
+    expect(code).toBeTruthy();
+    // What the app does when it opens the link: sign in with the code alone.
+    const signedIn = await t.action(api.auth.signIn, { params: { code: code! } });
+    expect(signedIn.tokens?.token).toBeTruthy();
   });
 });
