@@ -93,6 +93,49 @@ describe("login screen", () => {
     expect(await screen.findByRole("heading", { name: "Sign in to your account" })).toBeInTheDocument();
   });
 
+  it("offers magic link and code sign-in only when the deployment can send email", async () => {
+    setQueryResult("users:authOptions", { emailEnabled: false });
+    renderApp("/login");
+    expect(await screen.findByRole("heading", { name: "Sign in to your account" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Email Me a Magic Link" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Email Me a Code" })).not.toBeInTheDocument();
+  });
+
+  it("sends a magic link: empty email is refused, then the spec's confirmation shows", async () => {
+    const user = userEvent.setup();
+    setQueryResult("users:authOptions", { emailEnabled: true });
+    signIn.mockResolvedValue({ signingIn: false });
+    renderApp("/login?redirect=%2Fdashboard%2Fhistory");
+    await user.click(await screen.findByRole("button", { name: "Email Me a Magic Link" }));
+    expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
+    await user.click(screen.getByRole("button", { name: "Send Magic Link" }));
+    expect(await screen.findByText("Please enter your email address.")).toBeInTheDocument();
+    expect(signIn).not.toHaveBeenCalled();
+    await user.type(screen.getByLabelText("Email"), "Ada@Example.com");
+    await user.click(screen.getByRole("button", { name: "Send Magic Link" }));
+    expect(await screen.findByTestId("magic-link-sent")).toHaveTextContent("Check your email for the magic link");
+    expect(signIn).toHaveBeenCalledWith("magic-link", { email: "ada@example.com", redirectTo: "/login?redirect=%2Fdashboard%2Fhistory" });
+  });
+
+  it("signs in with an emailed code", async () => {
+    const user = userEvent.setup();
+    setQueryResult("users:authOptions", { emailEnabled: true });
+    signIn.mockResolvedValueOnce({ signingIn: false });
+    renderApp("/login");
+    await user.click(await screen.findByRole("button", { name: "Email Me a Code" }));
+    await user.type(screen.getByLabelText("Email"), "ada@example.com");
+    await user.click(screen.getByRole("button", { name: "Send Code" }));
+    expect(signIn).toHaveBeenCalledWith("email-code", { email: "ada@example.com" });
+    signIn.mockImplementationOnce(async () => {
+      setSignedIn(makeViewer());
+      return { signingIn: true };
+    });
+    await user.type(await screen.findByLabelText("Sign-in code"), "123456");
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+    expect(signIn).toHaveBeenLastCalledWith("email-code", expect.objectContaining({ email: "ada@example.com", code: "123456" }));
+    expect(await screen.findByRole("heading", { name: "Welcome back, ada" })).toBeInTheDocument();
+  });
+
   it("resets a password with the emailed code when email is configured", async () => {
     const user = userEvent.setup();
     setQueryResult("users:authOptions", { emailEnabled: true });

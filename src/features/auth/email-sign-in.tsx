@@ -1,0 +1,170 @@
+import { useAuthActions } from "@convex-dev/auth/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { CheckCircle2Icon, MailIcon } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+
+import { Spinner } from "@/components/spinner";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Input } from "@/components/ui/input";
+import { authErrorMessage } from "@/features/auth/auth-errors";
+import { withDevice } from "@/features/auth/device";
+import { FormError } from "@/features/auth/form-error";
+import { codeField, emailField } from "@/features/auth/schemas";
+
+/** Spec part 1 §8. */
+export const MAGIC_LINK_SENT_MESSAGE = "Check your email for the magic link";
+/** The magic-link form's message for an empty email (spec part 1 §5: "a configured message"). */
+export const EMPTY_EMAIL_MESSAGE = "Please enter your email address.";
+
+const emailSchema = z.object({ email: z.string().trim().min(1, EMPTY_EMAIL_MESSAGE).pipe(emailField) });
+type EmailValues = z.infer<typeof emailSchema>;
+const codeSchema = z.object({ code: codeField });
+type CodeValues = z.infer<typeof codeSchema>;
+
+/**
+ * Sign-in without a password, offered when the deployment can send email: a magic link
+ * (provider `magic-link`) or a six-digit code (provider `email-code`). The magic link comes
+ * back to /login?code=…, which the auth client turns into a session.
+ */
+export function EmailSignIn({ kind, redirect, onBack }: { kind: "magic_link" | "code"; redirect?: string; onBack: () => void }) {
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const title = kind === "magic_link" ? "Sign in with a magic link" : "Sign in with a code";
+  return (
+    <Card>
+      <CardHeader className="text-center">
+        <MailIcon className="mx-auto size-10 text-primary" aria-hidden="true" />
+        <CardTitle>
+          <h1 className="text-2xl">{title}</h1>
+        </CardTitle>
+        {sentTo === null && (
+          <CardDescription>
+            {kind === "magic_link" ? "We will email you a link that signs you in." : "We will email you a six-digit code."}
+          </CardDescription>
+        )}
+      </CardHeader>
+      <CardContent>
+        {sentTo === null ? (
+          <RequestForm kind={kind} redirect={redirect} onSent={setSentTo} />
+        ) : kind === "magic_link" ? (
+          <Alert variant="success" data-testid="magic-link-sent">
+            <CheckCircle2Icon />
+            <AlertDescription>{MAGIC_LINK_SENT_MESSAGE}</AlertDescription>
+          </Alert>
+        ) : (
+          <CodeForm email={sentTo} />
+        )}
+      </CardContent>
+      <CardFooter>
+        <Button variant="outline" className="w-full" onClick={onBack}>
+          Back to Sign In
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+function RequestForm({
+  kind,
+  redirect,
+  onSent,
+}: {
+  kind: "magic_link" | "code";
+  redirect?: string;
+  onSent: (email: string) => void;
+}) {
+  const { signIn } = useAuthActions();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const form = useForm<EmailValues>({ resolver: zodResolver(emailSchema), defaultValues: { email: "" } });
+
+  async function submit({ email }: EmailValues) {
+    setServerError(null);
+    const address = email.toLowerCase();
+    try {
+      if (kind === "magic_link") {
+        const back = redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : "/login";
+        await signIn("magic-link", { email: address, redirectTo: back });
+      } else {
+        await signIn("email-code", { email: address });
+      }
+      onSent(address);
+    } catch (error) {
+      setServerError(authErrorMessage(error));
+    }
+  }
+
+  const submitting = form.formState.isSubmitting;
+  return (
+    <Form {...form}>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+        <FormField
+          control={form.control}
+          name="email"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Email</FormLabel>
+              <FormControl>
+                <Input type="email" autoComplete="email" placeholder="you@example.com" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <Button type="submit" disabled={submitting}>
+          {submitting && <Spinner className="text-current" label="Sending" />}
+          {kind === "magic_link" ? "Send Magic Link" : "Send Code"}
+        </Button>
+        <FormError message={serverError} />
+      </form>
+    </Form>
+  );
+}
+
+function CodeForm({ email }: { email: string }) {
+  const { signIn } = useAuthActions();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const form = useForm<CodeValues>({ resolver: zodResolver(codeSchema), defaultValues: { code: "" } });
+
+  async function submit({ code }: CodeValues) {
+    setServerError(null);
+    try {
+      await signIn("email-code", withDevice({ email, code }));
+      // The session arrives and AuthLayout moves on.
+    } catch (error) {
+      setServerError(authErrorMessage(error));
+    }
+  }
+
+  const submitting = form.formState.isSubmitting;
+  return (
+    <Form {...form}>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+        <p className="text-sm text-muted-foreground">
+          We sent a code to <span className="font-medium text-foreground">{email}</span>. It expires in 15 minutes.
+        </p>
+        <FormField
+          control={form.control}
+          name="code"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Sign-in code</FormLabel>
+              <FormControl>
+                <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <Button type="submit" disabled={submitting}>
+          {submitting && <Spinner className="text-current" label="Signing in" />}
+          Sign In
+        </Button>
+        <FormError message={serverError} />
+      </form>
+    </Form>
+  );
+}
