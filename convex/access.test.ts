@@ -6,6 +6,7 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
+import type { TeamRole } from "./lib/teams";
 import { api } from "./_generated/api";
 import { createUser, modules, newTest, sampleConfiguration, sampleTemplateData, seedCatalog, type TestConvex } from "./test.helpers";
 
@@ -17,14 +18,30 @@ type Fixture = {
   testId: Id<"tests">;
   jobId: Id<"jobs">;
   alertId: Id<"alerts">;
+  team: TeamFixture;
 };
+
+/** A team of the fixture's owner with one caller per place on the team axis, and a pending invitation. */
+type TeamFixture = {
+  teamId: Id<"teams">;
+  invitationId: Id<"invitations">;
+  token: string;
+  /** Whom the role and removal functions act on. */
+  targetId: Id<"users">;
+  callers: Record<TeamAxis, ReturnType<TestConvex["withIdentity"]>>;
+};
+
+const TEAM_AXIS = ["owner", "member", "viewer", "outsider", "removed member"] as const;
+type TeamAxis = (typeof TEAM_AXIS)[number];
 
 type Access =
   /** Anyone, signed in or not. */
   | { who: "anyone" }
   /** Signed-in users; `args` builds valid arguments touching the owner's rows, so another user must be refused too. */
   | { who: "user"; args?: (fx: Fixture) => Record<string, unknown>; ownerOnly?: boolean }
-  | { who: "admin"; args?: (fx: Fixture) => Record<string, unknown> };
+  | { who: "admin"; args?: (fx: Fixture) => Record<string, unknown> }
+  /** Signed-in members of the team in `args` with at least `minimum`; outsiders and removed members are refused. */
+  | { who: "team"; minimum: TeamRole; args: (team: TeamFixture) => Record<string, unknown> };
 
 const ACCESS: Record<string, Access> = {
   "auth:signIn": { who: "anyone" },
@@ -114,6 +131,21 @@ const ACCESS: Record<string, Access> = {
   "admin:deleteJob": { who: "admin", args: (fx) => ({ jobId: fx.jobId }) },
   "admin:listAlerts": { who: "admin" },
   "admin:resolveAlert": { who: "admin", args: (fx) => ({ alertId: fx.alertId }) },
+  "teams:mine": { who: "user" },
+  "teams:create": { who: "user", args: () => ({ name: "Team" }) },
+  "teams:get": { who: "team", minimum: "viewer", args: (team) => ({ teamId: team.teamId }) },
+  "teams:invitations": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId }) },
+  "teams:rename": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId, name: "Renamed" }) },
+  "teams:remove": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId }) },
+  "teams:invite": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId, email: "new@example.com", role: "member" }) },
+  "teams:revokeInvitation": { who: "team", minimum: "owner", args: (team) => ({ invitationId: team.invitationId }) },
+  "teams:setRole": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId, userId: team.targetId, role: "viewer" }) },
+  "teams:removeMember": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId, userId: team.targetId }) },
+  "teams:leave": { who: "team", minimum: "viewer", args: (team) => ({ teamId: team.teamId }) },
+  // The link's token is the secret; only the invited address can accept or decline (teams.test.ts).
+  "teams:invitation": { who: "anyone" },
+  "teams:accept": { who: "user", args: (fx) => ({ token: fx.team.token }) },
+  "teams:decline": { who: "user", args: (fx) => ({ token: fx.team.token }) },
 };
 
 type RegisteredFunction = {
@@ -163,11 +195,43 @@ async function jobAndAlertOf(ctx: MutationCtx, testId: Id<"tests">) {
   return { jobId: job._id, alertId };
 }
 
+async function teamFixture(t: TestConvex, owner?: Awaited<ReturnType<typeof createUser>>): Promise<TeamFixture> {
+  const teamOwner = owner ?? (await createUser(t, "owner@example.com"));
+  const member = await createUser(t, "member@example.com");
+  const viewer = await createUser(t, "viewer@example.com");
+  const outsider = await createUser(t, "outsider@example.com");
+  const removed = await createUser(t, "removed@example.com");
+  const { teamId } = await teamOwner.as.mutation(api.teams.create, { name: "Team" });
+  const token = "pending-invitation-token";
+  const invitationId = await t.run(async (ctx) => {
+    await ctx.db.insert("memberships", { teamId, userId: member.userId, role: "member" });
+    await ctx.db.insert("memberships", { teamId, userId: viewer.userId, role: "viewer" });
+    const gone = await ctx.db.insert("memberships", { teamId, userId: removed.userId, role: "member" });
+    await ctx.db.delete("memberships", gone);
+    return await ctx.db.insert("invitations", {
+      teamId,
+      email: "invitee@example.com",
+      role: "member",
+      token,
+      expiresAt: Date.now() + 3_600_000,
+      invitedBy: teamOwner.userId,
+    });
+  });
+  return {
+    teamId,
+    invitationId,
+    token,
+    targetId: member.userId,
+    callers: { owner: teamOwner.as, member: member.as, viewer: viewer.as, outsider: outsider.as, "removed member": removed.as },
+  };
+}
+
 async function fixture(t: TestConvex): Promise<Fixture> {
   const owner = await createUser(t, "owner@example.com");
+  const team = await teamFixture(t, owner);
   await seedCatalog(t, ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"]);
   const { testId } = await owner.as.mutation(api.tests.create, { configuration: sampleConfiguration() });
-  return await t.run(async (ctx) => ({
+  const rows = await t.run(async (ctx) => ({
     testId,
     ...(await jobAndAlertOf(ctx, testId)),
     owner: { userId: owner.userId },
@@ -185,6 +249,7 @@ async function fixture(t: TestConvex): Promise<Fixture> {
       updatedAt: 0,
     }),
   }));
+  return { ...rows, team };
 }
 
 describe("access table", () => {
@@ -210,7 +275,7 @@ describe("access table", () => {
     for (const [name, fn] of await publicFunctions()) {
       const access = ACCESS[name];
       if (!access || access.who === "anyone") continue;
-      const args = access.args?.(fx) ?? {};
+      const args = access.who === "team" ? access.args(fx.team) : (access.args?.(fx) ?? {});
       expect([name, await errorCode(call(t, name, fn, args))]).toEqual([name, "UNAUTHENTICATED"]);
     }
   });
@@ -236,5 +301,28 @@ describe("access table", () => {
       const code = await errorCode(call(as, name, fn, access.args(fx)));
       expect([name, code === "NOT_FOUND" || code === "FORBIDDEN"]).toEqual([name, true]);
     }
+  });
+
+  test("team axis: each team function lets in the roles it names and refuses the others, removed members at once", async () => {
+    const rank: Record<TeamRole, number> = { viewer: 0, member: 1, owner: 2 };
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const [name, fn] of await publicFunctions()) {
+      const access = ACCESS[name];
+      if (access?.who !== "team") continue;
+      for (const caller of TEAM_AXIS) {
+        // A fresh team per call: an allowed call may delete the team or the target.
+        const team = await teamFixture(newTest());
+        const code = await errorCode(call(team.callers[caller], name, fn, access.args(team)));
+        const allowed = caller !== "outsider" && caller !== "removed member" && rank[caller] >= rank[access.minimum];
+        const refused = code === "FORBIDDEN" || code === "NOT_FOUND" || code === "UNAUTHENTICATED";
+        outcomes.push(`${name} ${caller}: ${refused ? `refused (${code})` : "allowed"}`);
+        expected.push(
+          `${name} ${caller}: ${allowed ? "allowed" : `refused (${caller === "outsider" || caller === "removed member" ? "NOT_FOUND" : "FORBIDDEN"})`}`,
+        );
+      }
+    }
+    expect(outcomes.length).toBeGreaterThan(0);
+    expect(outcomes).toEqual(expected);
   });
 });

@@ -9,6 +9,7 @@ import {
 import { makeFunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
+import { hasRole, TEAM_MESSAGES, type TeamRole } from "./lib/teams";
 import {
   action,
   internalAction as rawInternalAction,
@@ -113,3 +114,26 @@ export const adminMutation = customMutation(
 export const internalQuery = rawInternalQuery;
 export const internalMutation = rawInternalMutation;
 export const internalAction = rawInternalAction;
+
+/**
+ * The caller's membership of a team when their role is at least `minimumRole` (owner ⊃ member ⊃
+ * viewer); refused otherwise. The membership is read on every call, so a removed member is
+ * refused at once and every query they subscribe to fails on its next run. Not a member (or no
+ * such team): NOT_FOUND, which tells nothing about other people's teams; too low a role: FORBIDDEN.
+ */
+export async function requireTeamRole(
+  ctx: QueryCtx & { user: Doc<"users"> },
+  teamId: Id<"teams">,
+  minimumRole: TeamRole,
+): Promise<{ team: Doc<"teams">; membership: Doc<"memberships"> }> {
+  const membership = await ctx.db
+    .query("memberships")
+    .withIndex("by_team_user", (q) => q.eq("teamId", teamId).eq("userId", ctx.user._id))
+    .unique();
+  const team = membership === null ? null : await ctx.db.get("teams", teamId);
+  if (membership === null || team === null) fail("NOT_FOUND", TEAM_MESSAGES.notFound);
+  if (!hasRole(membership.role, minimumRole)) {
+    fail("FORBIDDEN", minimumRole === "owner" ? TEAM_MESSAGES.ownersOnly : TEAM_MESSAGES.viewersRead);
+  }
+  return { team, membership };
+}

@@ -2,6 +2,7 @@ import { authTables } from "@convex-dev/auth/server";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import { authThrottleTables } from "./model/authThrottle";
+import { teamTables } from "./model/teams";
 import { juryVerdictValidator } from "./model/juryView";
 import {
   alertKind,
@@ -23,6 +24,7 @@ import {
 export default defineSchema({
   ...authTables,
   ...authThrottleTables,
+  ...teamTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({

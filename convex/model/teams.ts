@@ -1,0 +1,127 @@
+// Teams' tables and the helpers convex/teams.ts builds on (issue 14). Every read is by index and
+// bounded by TEAM_LIMITS, so a team's pages cost the same however many teams exist.
+import { defineTable } from "convex/server";
+import { v } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { fail } from "../functions";
+import { TEAM_LIMITS, TEAM_MESSAGES, TEAM_ROLES, teamNameProblem, type TeamRole } from "../lib/teams";
+
+export const teamRole = v.union(...TEAM_ROLES.map((role) => v.literal(role)));
+
+export const teamTables = {
+  teams: defineTable({
+    name: v.string(),
+    createdBy: v.id("users"),
+    updatedAt: v.number(),
+  }),
+  /** One row per member; a team always has at least one owner (the last-owner rule). */
+  memberships: defineTable({
+    teamId: v.id("teams"),
+    userId: v.id("users"),
+    role: teamRole,
+  })
+    .index("by_user", ["userId"])
+    .index("by_team_user", ["teamId", "userId"])
+    .index("by_team_role", ["teamId", "role"]),
+  /**
+   * An email invitation. `token` is 128 random bits and is the only thing the link carries;
+   * `email` is normalised (trimmed, lower-case), and only the account with that email can accept.
+   */
+  invitations: defineTable({
+    teamId: v.id("teams"),
+    email: v.string(),
+    role: teamRole,
+    token: v.string(),
+    expiresAt: v.number(),
+    invitedBy: v.id("users"),
+    acceptedAt: v.optional(v.number()),
+    acceptedBy: v.optional(v.id("users")),
+    declinedAt: v.optional(v.number()),
+    revokedAt: v.optional(v.number()),
+    /** Set with any of the three above: pending invitations are those without it. */
+    closedAt: v.optional(v.number()),
+  })
+    .index("by_token", ["token"])
+    .index("by_team_closed", ["teamId", "closedAt"])
+    .index("by_team_email", ["teamId", "email"]),
+};
+
+/** The trimmed name, or INVALID_INPUT with the reason. */
+export function validTeamName(raw: string): string {
+  const problem = teamNameProblem(raw);
+  if (problem !== null) fail("INVALID_INPUT", problem);
+  return raw.trim();
+}
+
+export async function membershipOf(ctx: QueryCtx, teamId: Id<"teams">, userId: Id<"users">) {
+  return await ctx.db
+    .query("memberships")
+    .withIndex("by_team_user", (q) => q.eq("teamId", teamId).eq("userId", userId))
+    .unique();
+}
+
+/** Owners of the team, counted up to 2: all the last-owner rule needs to know. */
+export async function ownerCount(ctx: QueryCtx, teamId: Id<"teams">): Promise<number> {
+  const owners = await ctx.db
+    .query("memberships")
+    .withIndex("by_team_role", (q) => q.eq("teamId", teamId).eq("role", "owner"))
+    .take(2);
+  return owners.length;
+}
+
+export async function teamMembers(ctx: QueryCtx, teamId: Id<"teams">): Promise<Doc<"memberships">[]> {
+  return await ctx.db
+    .query("memberships")
+    .withIndex("by_team_user", (q) => q.eq("teamId", teamId))
+    .take(TEAM_LIMITS.seatsPerTeam);
+}
+
+/** Invitations not yet accepted, declined or revoked (expired ones included: the owner sees them lapse). */
+export async function openInvitations(ctx: QueryCtx, teamId: Id<"teams">): Promise<Doc<"invitations">[]> {
+  return await ctx.db
+    .query("invitations")
+    .withIndex("by_team_closed", (q) => q.eq("teamId", teamId).eq("closedAt", undefined))
+    .order("desc")
+    .take(TEAM_LIMITS.seatsPerTeam);
+}
+
+/** Refuses a new seat when the team's members plus pending invitations are at the limit. */
+export async function requireFreeSeat(ctx: QueryCtx, teamId: Id<"teams">, now: number) {
+  const members = await teamMembers(ctx, teamId);
+  const pending = (await openInvitations(ctx, teamId)).filter((row) => row.expiresAt > now);
+  if (members.length + pending.length >= TEAM_LIMITS.seatsPerTeam) fail("CONFLICT", TEAM_MESSAGES.teamFull);
+}
+
+export async function requireRoomForTeam(ctx: QueryCtx, userId: Id<"users">) {
+  const mine = await ctx.db
+    .query("memberships")
+    .withIndex("by_user", (q) => q.eq("userId", userId))
+    .take(TEAM_LIMITS.teamsPerUser);
+  if (mine.length >= TEAM_LIMITS.teamsPerUser) fail("CONFLICT", TEAM_MESSAGES.tooManyTeams);
+}
+
+export async function addMember(ctx: MutationCtx, teamId: Id<"teams">, userId: Id<"users">, role: TeamRole) {
+  return await ctx.db.insert("memberships", { teamId, userId, role });
+}
+
+/**
+ * Deletes up to one batch of the team's memberships and invitations; true when rows remain.
+ * The team row itself goes first (convex/teams.ts `remove`), so access ends at once.
+ */
+export async function deleteTeamRows(ctx: MutationCtx, teamId: Id<"teams">): Promise<boolean> {
+  let budget: number = TEAM_LIMITS.deletionBatch;
+  const memberships = await ctx.db
+    .query("memberships")
+    .withIndex("by_team_user", (q) => q.eq("teamId", teamId))
+    .take(budget);
+  for (const row of memberships) await ctx.db.delete("memberships", row._id);
+  budget -= memberships.length;
+  if (budget === 0) return true;
+  const invitations = await ctx.db
+    .query("invitations")
+    .withIndex("by_team_closed", (q) => q.eq("teamId", teamId))
+    .take(budget);
+  for (const row of invitations) await ctx.db.delete("invitations", row._id);
+  return invitations.length === budget;
+}
