@@ -7,11 +7,9 @@ import type { Id } from "./_generated/dataModel";
 import type { ActionCtx } from "./_generated/server";
 import { fail, internalMutation, internalQuery, userAction, userMutation, userQuery } from "./functions";
 import { decryptApiKey, encryptApiKey, isKeyStorageConfigured, maskApiKey, type EncryptedKey } from "./model/apiKeyCrypto";
-import { API_KEY_LIMITS } from "./lib/limits";
+import { apiKeySchema, problemsOf } from "./lib/forms";
+import { rejectProblems } from "./model/validation";
 import { checkKey, gatewayConfig, GatewayError, listModels, MAX_RETRIES_MESSAGE, type GatewayConfig } from "./model/gateway";
-
-const MIN_KEY_LENGTH = API_KEY_LIMITS.minLength;
-const MAX_KEY_LENGTH = API_KEY_LIMITS.maxLength;
 
 export const STORAGE_UNAVAILABLE_MESSAGE =
   "Own API keys can't be stored on this deployment: the server has no API_KEY_ENCRYPTION_SECRET set.";
@@ -70,14 +68,9 @@ export const save = userAction({
   args: { key: v.string() },
   returns: v.object({ masked: v.string() }),
   handler: async (ctx, args): Promise<{ masked: string }> => {
-    const key = args.key.trim();
-    if (key.length < MIN_KEY_LENGTH || key.length > MAX_KEY_LENGTH || /\s/.test(key)) {
-      fail(
-        "INVALID_INPUT",
-        `Please enter a valid API key: ${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} characters, without spaces.`,
-        { field: "key" },
-      );
-    }
+    // The API key form's schema: trimmed, 8 to 512 characters, no spaces.
+    rejectProblems(problemsOf(apiKeySchema, args));
+    const { key } = apiKeySchema.parse(args);
     if (!isKeyStorageConfigured()) fail("UNAVAILABLE", STORAGE_UNAVAILABLE_MESSAGE);
     await verifyKeyWithGateway(key);
     const encrypted = await encryptApiKey(key, ctx.userId);

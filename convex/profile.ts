@@ -3,15 +3,9 @@ import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { fail, internalQuery, userAction, userMutation, userQuery } from "./functions";
 import { passwordProblem } from "./lib/credentials";
+import { problemsOf, profileSchema } from "./lib/forms";
+import { rejectProblems } from "./model/validation";
 
-const MAX_FULL_NAME = 100;
-const MAX_AVATAR_URL = 2048;
-
-/** Trimmed; empty is stored as null (spec part 2 §5). */
-function cleanOptional(value: string | null): string | null {
-  const trimmed = value?.trim() ?? "";
-  return trimmed === "" ? null : trimmed;
-}
 
 export const get = userQuery({
   args: {},
@@ -37,16 +31,9 @@ export const update = userMutation({
   args: { fullName: v.union(v.string(), v.null()), avatarUrl: v.union(v.string(), v.null()) },
   returns: v.null(),
   handler: async (ctx, args) => {
-    const fullName = cleanOptional(args.fullName);
-    const avatarUrl = cleanOptional(args.avatarUrl);
-    if (fullName !== null && fullName.length > MAX_FULL_NAME) {
-      fail("INVALID_INPUT", `Full name must be at most ${MAX_FULL_NAME} characters.`, { field: "fullName" });
-    }
-    if (avatarUrl !== null) {
-      if (avatarUrl.length > MAX_AVATAR_URL || !/^https?:\/\/\S+$/i.test(avatarUrl)) {
-        fail("INVALID_INPUT", "Avatar URL must be a valid http(s) URL.", { field: "avatarUrl" });
-      }
-    }
+    // The profile form's schema: trimmed, empty stored as null (spec part 2 §5).
+    rejectProblems(problemsOf(profileSchema, args));
+    const { fullName, avatarUrl } = profileSchema.parse(args);
     await ctx.db.patch("users", ctx.user._id, { fullName, avatarUrl, updatedAt: Date.now() });
     return null;
   },

@@ -1,5 +1,8 @@
 // The contact form's rules (spec part 2 §5), shared by the form and the mutation.
+import { z } from "zod";
+
 import { isValidEmail } from "./credentials";
+import { problemsOf } from "./forms";
 import type { Problem } from "./types";
 
 export const CONTACT_SUBJECTS = [
@@ -42,22 +45,24 @@ export interface ContactInput {
   readonly message: string;
 }
 
-/** Every problem of the form, one per field at most, in field order. Lengths count trimmed text. */
+/** Spec part 2 §5 (contact): every field required, a valid email, one of the subjects. Lengths count trimmed text. */
+export const contactSchema = z.object({
+  name: z.string().trim().min(1, CONTACT_MESSAGES.nameRequired).max(CONTACT_LIMITS.maxNameLength, CONTACT_MESSAGES.nameTooLong),
+  email: z
+    .string()
+    .trim()
+    .min(1, CONTACT_MESSAGES.emailRequired)
+    .refine((email) => email.length <= CONTACT_LIMITS.maxEmailLength && isValidEmail(email), CONTACT_MESSAGES.emailInvalid),
+  subject: z.string().refine(isContactSubject, CONTACT_MESSAGES.subjectRequired),
+  message: z
+    .string()
+    .trim()
+    .min(1, CONTACT_MESSAGES.messageRequired)
+    .max(CONTACT_LIMITS.maxMessageLength, CONTACT_MESSAGES.messageTooLong),
+});
+export type ContactForm = z.input<typeof contactSchema>;
+
+/** Every problem of the form, one per field at most, in field order (the form's schema, ./forms). */
 export function validateContact(input: ContactInput): Problem[] {
-  const problems: Problem[] = [];
-  const name = input.name.trim();
-  const email = input.email.trim();
-  const message = input.message.trim();
-  if (!name) problems.push({ field: "name", message: CONTACT_MESSAGES.nameRequired });
-  else if (name.length > CONTACT_LIMITS.maxNameLength) problems.push({ field: "name", message: CONTACT_MESSAGES.nameTooLong });
-  if (!email) problems.push({ field: "email", message: CONTACT_MESSAGES.emailRequired });
-  else if (email.length > CONTACT_LIMITS.maxEmailLength || !isValidEmail(email)) {
-    problems.push({ field: "email", message: CONTACT_MESSAGES.emailInvalid });
-  }
-  if (!isContactSubject(input.subject)) problems.push({ field: "subject", message: CONTACT_MESSAGES.subjectRequired });
-  if (!message) problems.push({ field: "message", message: CONTACT_MESSAGES.messageRequired });
-  else if (message.length > CONTACT_LIMITS.maxMessageLength) {
-    problems.push({ field: "message", message: CONTACT_MESSAGES.messageTooLong });
-  }
-  return problems;
+  return problemsOf(contactSchema, input);
 }

@@ -1,5 +1,6 @@
 // Validation of templates, personas and topics (spec part 1 §5), shared by forms and mutations.
-import { PERSONA_LIMITS, TEMPLATE_LIMITS, TOPIC_LIMITS } from "./limits";
+import { personaSchema, problemsOf, topicSchema } from "./forms";
+import { TEMPLATE_LIMITS } from "./limits";
 import type { PersonaInput, Problem, TopicInput } from "./types";
 
 // The limits live with every other stored-field limit in ./limits; re-exported for the forms.
@@ -101,34 +102,12 @@ export function addTag(tags: readonly string[], tag: string): { tags: string[]; 
   return { tags: [...current, normalized] };
 }
 
-function requiredText(
-  problems: Problem[],
-  field: string,
-  value: string,
-  label: string,
-  maxLength: number,
-): void {
-  const trimmed = value.trim();
-  if (!trimmed) problems.push({ field, message: `${label} is required.` });
-  else if (trimmed.length > maxLength) {
-    problems.push({ field, message: `${label} must be ${maxLength.toLocaleString("en-US")} characters or fewer.` });
-  }
-}
-
-/** Spec: name, description and system prompt are all required. */
+/** Spec: name, description and system prompt are all required (the editor's schema, ./forms). */
 export function validatePersona(persona: Pick<PersonaInput, "name" | "description" | "systemPrompt">): Problem[] {
-  const problems: Problem[] = [];
-  requiredText(problems, "name", persona.name, "Persona name", PERSONA_LIMITS.maxNameLength);
-  requiredText(problems, "description", persona.description, "Persona description", PERSONA_LIMITS.maxDescriptionLength);
-  requiredText(problems, "systemPrompt", persona.systemPrompt, "System prompt", PERSONA_LIMITS.maxSystemPromptLength);
-  return problems;
+  return problemsOf(personaSchema, persona);
 }
 
-/** Spec: title, description and topic content are all required. */
+/** Spec: title, description and topic content are all required (the editor's schema, ./forms). */
 export function validateTopic(topic: Pick<TopicInput, "title" | "description" | "prompt">): Problem[] {
-  const problems: Problem[] = [];
-  requiredText(problems, "title", topic.title, "Topic title", TOPIC_LIMITS.maxTitleLength);
-  requiredText(problems, "description", topic.description, "Topic description", TOPIC_LIMITS.maxDescriptionLength);
-  requiredText(problems, "prompt", topic.prompt, "Topic content", TOPIC_LIMITS.maxPromptLength);
-  return problems;
+  return problemsOf(topicSchema, topic);
 }

@@ -1,0 +1,120 @@
+// The zod schemas of every form that writes to the server: the form validates with one
+// (react-hook-form's zodResolver) and the Convex function parses its arguments with the same
+// one (problemsOf + rejectProblems), so a rule and its message live here once. Limits come from
+// ./limits and ./credentials; the contact form's schema is in ./contact beside its subjects.
+import { z } from "zod";
+
+import { passwordProblem } from "./credentials";
+import { API_KEY_LIMITS, PERSONA_LIMITS, TEST_LIMITS, TOPIC_LIMITS } from "./limits";
+import type { Problem } from "./types";
+
+/**
+ * The problems of `value` under `schema`, one per field (its first), in the schema's field
+ * order; `field` is the dotted path ("name", "templateData.personas.0.name").
+ */
+export function problemsOf(schema: z.ZodType, value: unknown): Problem[] {
+  const result = schema.safeParse(value);
+  if (result.success) return [];
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join(".");
+    if (seen.has(field)) continue;
+    seen.add(field);
+    problems.push({ field, message: issue.message });
+  }
+  return problems;
+}
+
+function count(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+/** Required text: trimmed, then '{label} is required.' or '{label} must be N characters or fewer.' */
+export function requiredText(label: string, maxLength: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(maxLength, `${label} must be ${count(maxLength)} characters or fewer.`);
+}
+
+/** Spec part 1 §5: name, description and system prompt are all required. */
+export const personaSchema = z.object({
+  name: requiredText("Persona name", PERSONA_LIMITS.maxNameLength),
+  description: requiredText("Persona description", PERSONA_LIMITS.maxDescriptionLength),
+  systemPrompt: requiredText("System prompt", PERSONA_LIMITS.maxSystemPromptLength),
+});
+export type PersonaForm = z.infer<typeof personaSchema>;
+
+/** Spec part 1 §5: title, description and topic content are all required. */
+export const topicSchema = z.object({
+  title: requiredText("Topic title", TOPIC_LIMITS.maxTitleLength),
+  description: requiredText("Topic description", TOPIC_LIMITS.maxDescriptionLength),
+  prompt: requiredText("Topic content", TOPIC_LIMITS.maxPromptLength),
+});
+export type TopicForm = z.infer<typeof topicSchema>;
+
+export const RESPONSES_PER_TOPIC_MESSAGE = `Responses per topic must be a whole number from ${TEST_LIMITS.minResponsesPerTopic} to ${TEST_LIMITS.maxResponsesPerTopic}.`;
+
+/**
+ * Responses per topic as typed (spec part 1 §5: 1 to 10): a whole number in range, else the
+ * message; the output is the number.
+ */
+export const responsesPerTopicField = z
+  .string()
+  .trim()
+  .regex(/^\d{1,3}$/, RESPONSES_PER_TOPIC_MESSAGE)
+  .transform(Number)
+  .pipe(z.number().int().min(TEST_LIMITS.minResponsesPerTopic, RESPONSES_PER_TOPIC_MESSAGE).max(TEST_LIMITS.maxResponsesPerTopic, RESPONSES_PER_TOPIC_MESSAGE));
+
+export const PROFILE_LIMITS = { maxFullNameLength: 100, maxAvatarUrlLength: 2048 } as const;
+export const PROFILE_MESSAGES = {
+  fullNameTooLong: `Full name must be at most ${PROFILE_LIMITS.maxFullNameLength} characters.`,
+  avatarUrlInvalid: "Avatar URL must be a valid http(s) URL.",
+} as const;
+
+/** Trimmed; empty is stored as null (spec part 2 §5). */
+const optionalText = z
+  .string()
+  .nullable()
+  .transform((value) => {
+    const trimmed = value?.trim() ?? "";
+    return trimmed === "" ? null : trimmed;
+  });
+
+/** Profile: an optional full name and an optional http(s) avatar URL; empty is null. */
+export const profileSchema = z.object({
+  fullName: optionalText.refine(
+    (name) => name === null || name.length <= PROFILE_LIMITS.maxFullNameLength,
+    PROFILE_MESSAGES.fullNameTooLong,
+  ),
+  avatarUrl: optionalText.refine(
+    (url) => url === null || (url.length <= PROFILE_LIMITS.maxAvatarUrlLength && /^https?:\/\/\S+$/i.test(url)),
+    PROFILE_MESSAGES.avatarUrlInvalid,
+  ),
+});
+export type ProfileForm = z.input<typeof profileSchema>;
+
+export const API_KEY_MESSAGES = {
+  required: "Please enter your API key.",
+  invalid: `Please enter a valid API key: ${API_KEY_LIMITS.minLength} to ${API_KEY_LIMITS.maxLength} characters, without spaces.`,
+} as const;
+
+/** A gateway key as pasted: trimmed, 8 to 512 characters, no whitespace inside. */
+export const apiKeySchema = z.object({
+  key: z
+    .string()
+    .trim()
+    .refine(
+      (key) => key.length >= API_KEY_LIMITS.minLength && key.length <= API_KEY_LIMITS.maxLength && !/\s/.test(key),
+      API_KEY_MESSAGES.invalid,
+    ),
+});
+export type ApiKeyForm = z.input<typeof apiKeySchema>;
+
+/** A password being chosen (sign-up, reset, change): the rule of ./credentials. */
+export const newPasswordField = z.string().superRefine((value, context) => {
+  const problem = passwordProblem(value);
+  if (problem !== null) context.addIssue({ code: "custom", message: problem });
+});
