@@ -1,8 +1,17 @@
-// Pipeline throughput through the offline stack: one test of ≥ 200 gateway calls against the
-// dev gateway at a fixed latency L with per-test concurrency C. Prints the wall time, the ideal
-// ceil(calls / C) × L and their ratio (target ≤ 1.25), and the backend work per gateway call.
-//   npx tsx bench/pipeline.ts [--latency 200] [--concurrency 8]
+// Pipeline throughput through the offline stack: one test of ≥ 200 gateway calls with per-test
+// concurrency C, run twice: against the dev gateway at a fixed latency L with no client
+// watching (ideal ceil(calls / C) × L), and closer to real use, with the catalog's own
+// latencies and a subscribed monitor and results client (ideal: the calls' summed latency / C).
+// Prints the wall time, the ideal and their ratio (target ≤ 1.25) for both, and the backend
+// work per gateway call. --store keeps the database in a data folder (SQLite), as npm start does.
+//   npx tsx bench/pipeline.ts [--latency 200] [--concurrency 8] [--store]
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { ConvexClient } from "convex/browser";
+import { SignJWT, importPKCS8 } from "jose";
+import { WebSocket } from "ws";
 import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { DEFAULT_RANKING_PROMPT } from "../convex/lib/prompts";
@@ -12,7 +21,11 @@ import { startBackend } from "../dev/backend/server";
 import { startGateway } from "../dev/gateway/server";
 
 const { values } = parseArgs({
-  options: { latency: { type: "string", default: "200" }, concurrency: { type: "string", default: "8" } },
+  options: {
+    latency: { type: "string", default: "200" },
+    concurrency: { type: "string", default: "8" },
+    store: { type: "boolean", default: false },
+  },
 });
 const latencyMs = Number(values.latency);
 const concurrency = Number(values.concurrency);
@@ -23,17 +36,19 @@ const PERSONAS = 5;
 const TOPICS = 6;
 
 const gateway = await startGateway({ port: 0, fixedLatencyMs: latencyMs });
+const dataDir = values.store ? mkdtempSync(join(tmpdir(), "mj-bench-pipeline-")) : undefined;
 const backend = await startBackend({
   port: 0,
   sitePort: 0,
   quiet: true,
-  env: { GATEWAY_BASE_URL: gateway.url, OPENROUTER_API_KEY: "dev-gateway-key", GATEWAY_BACKOFF_SCALE: "0" },
+  dataDir,
+  env: { GATEWAY_BASE_URL: gateway.url, OPENROUTER_API_KEY: "dev-gateway-key", GATEWAY_BACKOFF_SCALE: "0", AUTH_LOG_LEVEL: "ERROR" },
 });
 const t = backend.t;
+const clients: ConvexClient[] = [];
 try {
   gateway.settings.fixedLatencyMs = 0;
   await t.action(internal.models.refresh, {});
-  gateway.settings.fixedLatencyMs = latencyMs;
   await t.run(async (ctx) => {
     await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
   });
@@ -41,6 +56,13 @@ try {
   const userId = (await t.run(async (ctx) => (await ctx.db.query("users").first())!._id)) as Id<"users">;
   const sessionId = await t.run(async (ctx) => (await ctx.db.query("authSessions").first())!._id);
   const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
+  const token = await new SignJWT({ sub: `${userId}|${sessionId}` })
+    .setProtectedHeader({ alg: "RS256" })
+    .setIssuer(backend.siteUrl)
+    .setAudience("convex")
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256"));
 
   const configuration = {
     name: "Pipeline benchmark",
@@ -56,31 +78,56 @@ try {
     scoringParameters: { scale: "ranking" as const, includeExplanations: true },
   };
 
-  syscallCounts.clear();
-  invocationCounts.clear();
-  const callsBefore = gateway.stats.chatCalls;
-  const started = performance.now();
-  const { testId } = await as.mutation(api.tests.create, { configuration });
-  let status = "pending";
-  while (status !== "completed" && status !== "failed") {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    status = (await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.status)) as string;
-  }
-  const wallMs = performance.now() - started;
-  const calls = gateway.stats.chatCalls - callsBefore;
-  const idealMs = Math.ceil(calls / concurrency) * latencyMs;
+  /** One run: the test created, watched by the monitor and results pages when asked, to its end. */
+  const run = async (watched: boolean) => {
+    syscallCounts.clear();
+    invocationCounts.clear();
+    const callsBefore = gateway.stats.chatCalls;
+    const started = performance.now();
+    const { testId } = await as.mutation(api.tests.create, { configuration });
+    if (watched) {
+      const client = new ConvexClient(backend.url, {
+        webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
+        logger: false,
+        unsavedChangesWarning: false,
+      });
+      clients.push(client);
+      client.setAuth(async () => token);
+      client.onUpdate(api.tests.monitor, { testId }, () => {});
+      client.onUpdate(api.results.get, { testId }, () => {});
+      client.onUpdate(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: null } }, () => {});
+    }
+    let test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
+    while (test.status !== "completed" && test.status !== "failed") {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
+    }
+    const wallMs = performance.now() - started;
+    const calls = gateway.stats.chatCalls - callsBefore;
+    // Fixed latency: ceil(calls/C) × L. Catalog latencies: what the calls took, C at a time.
+    const idealMs = watched ? (test.totalLatencyMs as number) / concurrency : Math.ceil(calls / concurrency) * latencyMs;
+    return { status: test.status as string, wallMs, calls, idealMs, ratio: wallMs / idealMs };
+  };
+
+  gateway.settings.fixedLatencyMs = latencyMs;
+  const fixed = await run(false);
   const count = (...ops: string[]) => ops.reduce((sum, op) => sum + (syscallCounts.get(op) ?? 0), 0);
   const writes = count("1.0/insert", "1.0/shallowMerge", "1.0/replace", "1.0/remove");
   const invocations = [...invocationCounts.values()].reduce((sum, n) => sum + n, 0);
   const byFunction = [...invocationCounts.entries()].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(", ");
+  gateway.settings.fixedLatencyMs = null;
+  const real = await run(true);
 
-  console.log(`test ${status}: ${calls} gateway calls, latency L = ${latencyMs} ms, concurrency C = ${concurrency}`);
-  console.log(`wall time            ${(wallMs / 1000).toFixed(2)} s`);
-  console.log(`ideal ceil(calls/C)×L ${(idealMs / 1000).toFixed(2)} s`);
-  console.log(`ratio                ${(wallMs / idealMs).toFixed(3)}  (target ≤ 1.25)`);
-  console.log(`function invocations ${(invocations / calls).toFixed(2)} per gateway call (${invocations} in all: ${byFunction})`);
-  console.log(`documents written    ${(writes / calls).toFixed(2)} per gateway call (${writes} in all)`);
+  console.log(`store: ${dataDir ? "SQLite (data folder)" : "in memory"}; concurrency C = ${concurrency}`);
+  console.log(`fixed latency L = ${latencyMs} ms, no client: test ${fixed.status}, ${fixed.calls} gateway calls`);
+  console.log(`  wall time ${(fixed.wallMs / 1000).toFixed(2)} s, ideal ceil(calls/C)×L ${(fixed.idealMs / 1000).toFixed(2)} s, ratio ${fixed.ratio.toFixed(3)}  (target ≤ 1.25)`);
+  console.log(`catalog latencies, monitor and results subscribed: test ${real.status}, ${real.calls} gateway calls`);
+  console.log(`  wall time ${(real.wallMs / 1000).toFixed(2)} s, ideal Σlatency/C ${(real.idealMs / 1000).toFixed(2)} s, ratio ${real.ratio.toFixed(3)}`);
+  console.log(`function invocations ${(invocations / fixed.calls).toFixed(2)} per gateway call (${invocations} in all: ${byFunction})`);
+  console.log(`documents written    ${(writes / fixed.calls).toFixed(2)} per gateway call (${writes} in all)`);
 } finally {
+  await Promise.all(clients.map((client) => client.close()));
   await backend.close();
   await gateway.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
