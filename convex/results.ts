@@ -22,6 +22,8 @@ import {
   statsRowsOf,
 } from "./model/results";
 import { headerOf, ownTest, testHeader } from "./tests";
+import type { Doc, Id } from "./_generated/dataModel";
+import { preview } from "./lib/text";
 import { juryViewOf, juryViewValidator } from "./model/juryView";
 
 /** Largest page a client may ask for; the UI asks for 20 responses and 10 evaluations. */
@@ -63,7 +65,7 @@ export const get = userQuery({
     return {
       test: headerOf(test, job),
       valid: isValidTest(test),
-      metrics: metricsOf(test),
+      metrics: metricsOf(test, rows),
       rankings: rankingsOf(test, rows),
       personaBreakdown: breakdownOf(test, rows),
       models: modelChartsOf(test, rows),
@@ -101,6 +103,17 @@ export const responses = userQuery({
   },
 });
 
+const batchLabelValidator = v.object({
+  label: v.string(),
+  responseId: v.id("responses"),
+  /** Null when the answer no longer exists. */
+  modelName: v.union(v.string(), v.null()),
+  preview: v.string(),
+});
+
+/** Characters of an answer shown beside its label. */
+const LABEL_PREVIEW_LENGTH = 60;
+
 const evaluationView = v.object({
   _id: v.id("evaluations"),
   _creationTime: v.number(),
@@ -110,6 +123,18 @@ const evaluationView = v.object({
   explanation: v.string(),
   rank: v.optional(v.number()),
   response: v.union(v.null(), responseViewValidator),
+  /** This evaluation's share of its judge call's cost, in dollars. */
+  costUsd: v.number(),
+  /** The judge call: a ranking call's evaluations share it, its explanation and its labels. */
+  callId: v.optional(v.id("calls")),
+  order: v.optional(v.union(v.literal("forward"), v.literal("reverse"))),
+  /** The neutral label this answer was shown under ('G'), which the explanation names it by. */
+  label: v.optional(v.string()),
+  /**
+   * On the first evaluation of a judge call in a page: every label of that call and the answer it
+   * showed, in the order shown.
+   */
+  batchLabels: v.optional(v.array(batchLabelValidator)),
 });
 
 /** Evaluations with the answer each one judged; the page shows 10, then more on request. */
@@ -124,8 +149,19 @@ export const evaluations = userQuery({
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .paginate(clampPage(paginationOpts, MAX_PAGE));
     const rows = [];
+    // Answers read once per page: a ranking call's labels name the answers its rows judged.
+    const answers = new Map<Id<"responses">, Doc<"responses"> | null>();
+    const answerOf = async (responseId: Id<"responses">) => {
+      if (!answers.has(responseId)) answers.set(responseId, await ctx.db.get("responses", responseId));
+      return answers.get(responseId) ?? null;
+    };
+    const labelled = new Set<Id<"calls">>();
     for (const evaluation of page.page) {
-      const response = await ctx.db.get("responses", evaluation.responseId);
+      const response = await answerOf(evaluation.responseId);
+      const callId = evaluation.callId;
+      const firstOfCall = callId !== undefined && evaluation.labels !== undefined && !labelled.has(callId);
+      if (firstOfCall) labelled.add(callId);
+      const label = evaluation.labels?.find((entry) => entry.responseId === evaluation.responseId)?.label;
       rows.push({
         _id: evaluation._id,
         _creationTime: evaluation._creationTime,
@@ -135,6 +171,25 @@ export const evaluations = userQuery({
         explanation: evaluation.explanation,
         ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
         response: response ? responseView(response, names) : null,
+        costUsd: evaluation.costUsd,
+        ...(evaluation.callId === undefined ? {} : { callId: evaluation.callId }),
+        ...(evaluation.order === undefined ? {} : { order: evaluation.order }),
+        ...(label === undefined ? {} : { label }),
+        ...(firstOfCall
+          ? {
+              batchLabels: await Promise.all(
+                (evaluation.labels ?? []).map(async (entry) => {
+                  const answer = await answerOf(entry.responseId);
+                  return {
+                    label: entry.label,
+                    responseId: entry.responseId,
+                    modelName: answer ? (names.model.get(answer.modelId) ?? answer.modelId) : null,
+                    preview: answer ? preview(answer.content, LABEL_PREVIEW_LENGTH) : "",
+                  };
+                }),
+              ),
+            }
+          : {}),
       });
     }
     return { ...page, page: rows };

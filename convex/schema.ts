@@ -123,6 +123,12 @@ export default defineSchema({
     totalCostUsd: v.number(),
     totalLatencyMs: v.number(),
     totalTokens: v.number(),
+    /** Spend on judge calls, part of totalCostUsd (the rest is generation); older tests lack it. */
+    judgingCostUsd: v.optional(v.number()),
+    /** Judge calls that have ended, part of finishedCalls: the time remaining measures each kind's rate. */
+    judgeCallsFinished: v.optional(v.number()),
+    /** When the run's first judge calls were created: the judges' rate is measured from here. */
+    judgingStartedAt: v.optional(v.number()),
     resultsSummary: v.optional(resultsSummary),
     /** The jury statistics' verdict (issue 13): the best model, or those statistically tied; shown by History. */
     juryVerdict: v.optional(juryVerdictValidator),
@@ -243,6 +249,11 @@ export default defineSchema({
     costUsd: v.number(),
     latencyMsSum: v.number(),
     latencyBuckets: v.array(v.number()),
+    /**
+     * Every answer's latency in ms, sorted, on the all-personas row: exact median and p95. At most
+     * personas × topics × responses per topic (1,000) per model. Older rows have only the buckets.
+     */
+    latenciesMs: v.optional(v.array(v.number())),
     scoreSum: v.number(),
     scoreCount: v.number(),
   })

@@ -129,7 +129,7 @@ export const view = publicQuery({
       ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
       valid: isValidTest(test),
       configuration: test.configuration,
-      metrics: metricsOf(test),
+      metrics: metricsOf(test, rows),
       missingWork: missingWorkOf(test),
       rankings: rankingsOf(test, rows),
       sampleResponses: samples.map((response, index) => ({

@@ -5,14 +5,16 @@ import {
   deliveredShare,
   deliveryShortfall,
   estimateTimeRange,
+  callRate,
   estimateTimeRemaining,
+  expectedCallsOf,
   expectedEvaluationsOf,
   expectedResponsesOf,
   initialProgress,
   missingWorkSummary,
   timeRangeLabel,
-  workDone,
 } from "./progress";
+import { formatTimeRemaining } from "./format";
 
 // 2 generators × 3 topics × 2 personas × 2 responses = 24 answers; × 3 evaluators = 72 evaluations.
 const config = {
@@ -124,20 +126,146 @@ describe("time estimates", () => {
     expect(timeRangeLabel(estimateTimeRange(0))).toBe("Under a minute");
   });
 
-  it("extrapolates the time remaining from the work done so far", () => {
-    const start = 1_700_000_000_000;
-    const halfJudged = computeProgress(config, { actualResponses: 24, actualEvaluations: 36 });
-    expect(workDone(halfJudged)).toBe(0.75);
-    expect(estimateTimeRemaining(halfJudged, start, start + 60_000)).toBe(20_000);
+  it("counts the calls left at the rate measured for each kind: ~600 judge calls at 4.6/s is about 2 minutes", () => {
+    // 200 answers were written in 200 s; judging began at 200 s and has done 460 calls in 100 s.
+    const pace = {
+      startedAt: 0,
+      judgingStartedAt: 200_000,
+      now: 300_000,
+      generation: { done: 200, expected: 200 },
+      judging: { done: 460, expected: 1060 },
+    };
+    expect(callRate(460, 200_000, 300_000)).toBeCloseTo(4.6, 10);
+    const remaining = estimateTimeRemaining(pace);
+    expect(remaining).toBe(Math.round((600 / 4.6) * 1000));
+    expect(formatTimeRemaining(remaining)).toBe("About 2 min");
+  });
 
-    const quarterGenerated = computeProgress(config, { actualResponses: 6, actualEvaluations: 0 });
-    expect(workDone(quarterGenerated)).toBe(0.125);
-    expect(estimateTimeRemaining(quarterGenerated, start, start + 10_000)).toBe(70_000);
+  it("adds the calls of each kind that are left, judge calls at the generation rate until one has ended", () => {
+    const generating = {
+      startedAt: 0,
+      now: 50_000,
+      generation: { done: 50, expected: 100 },
+      judging: { done: 0, expected: 100 },
+    };
+    // 1 generation call a second: 50 generation calls and 100 judge calls left.
+    expect(estimateTimeRemaining(generating)).toBe(150_000);
+    // Both kinds under way: 20 answers at 1/s, 30 judge calls at 5/s.
+    const both = {
+      startedAt: 0,
+      judgingStartedAt: 70_000,
+      now: 80_000,
+      generation: { done: 80, expected: 100 },
+      judging: { done: 50, expected: 80 },
+    };
+    expect(estimateTimeRemaining(both)).toBe(26_000);
+  });
 
-    const starting = computeProgress(config, { actualResponses: 0, actualEvaluations: 0 });
-    expect(estimateTimeRemaining(starting, start, start + 10_000)).toBeNull();
-    const done = computeProgress(config, { actualResponses: 24, actualEvaluations: 72 });
-    expect(estimateTimeRemaining(done, start, start + 10_000)).toBe(0);
+  it("has no estimate before a call has ended, and none left when all have", () => {
+    const pace = { startedAt: 0, now: 10_000, generation: { done: 0, expected: 10 }, judging: { done: 0, expected: 10 } };
+    expect(estimateTimeRemaining(pace)).toBeNull();
+    expect(formatTimeRemaining(estimateTimeRemaining(pace))).toBe("Calculating...");
+    const done = { ...pace, generation: { done: 10, expected: 10 }, judging: { done: 10, expected: 10 } };
+    expect(estimateTimeRemaining(done)).toBe(0);
+  });
+});
+
+describe("progress in calls", () => {
+  // 5 generators × 4 personas × 5 topics: 100 generation calls; ranking by 5 judges: 100 judge calls.
+  const ranking = {
+    generatorModels: ["g1", "g2", "g3", "g4", "g5"],
+    evaluatorModels: ["e1", "e2", "e3", "e4", "e5"],
+    personas: [{}, {}, {}, {}],
+    topics: [{}, {}, {}, {}, {}],
+    responsesPerTopic: 1,
+    scoringParameters: { scale: "ranking" as const },
+  };
+
+  it("knows every call of the run from the configuration, judge calls included", () => {
+    expect(expectedCallsOf(ranking)).toEqual({ generation: 100, judging: 100 });
+    expect(expectedCallsOf({ ...ranking, scoringParameters: { scale: "ranking", bothOrders: true } })).toEqual({
+      generation: 100,
+      judging: 200,
+    });
+    // Rating: one judge call per answer and judge, none for an answer recorded as missing.
+    expect(expectedCallsOf({ ...config, scoringParameters: { scale: "rating" } }, 4)).toEqual({ generation: 12, judging: 60 });
+  });
+
+  it("leaves out the answers a judge of the same family skips", () => {
+    const families = {
+      generatorModels: ["openai/a", "openai/b", "google/c"],
+      evaluatorModels: ["openai/judge", "google/judge", "meta/judge"],
+      personas: [{}],
+      topics: [{}, {}],
+      responsesPerTopic: 1,
+    };
+    // Rating: the OpenAI judge rates 1 answer per pair, the Google judge 2, the Meta judge 3.
+    expect(expectedCallsOf({ ...families, scoringParameters: { scale: "rating", skipOwnFamily: true } })).toEqual({
+      generation: 6,
+      judging: 12,
+    });
+    // Ranking: the OpenAI judge is left one answer per pair and ranks none.
+    expect(
+      expectedCallsOf({ ...families, scoringParameters: { scale: "ranking", skipOwnFamily: true, bothOrders: true } }),
+    ).toEqual({ generation: 6, judging: 8 });
+  });
+
+  it("never goes backwards when judging starts (the spec's formula fell from 91% to 51%)", () => {
+    const specBefore = { actualResponses: 91, actualEvaluations: 0 };
+    const specJudging = { actualResponses: 100, actualEvaluations: 15 };
+    // What the spec's percentages showed: 91%, then 51% once the first three judge calls were in.
+    expect(computeProgress(ranking, specBefore).progress).toBe(91);
+    expect(computeProgress(ranking, specJudging).progress).toBe(51);
+    const before = { ...specBefore, finishedCalls: 91, createdCalls: 100 };
+    const judging = { ...specJudging, finishedCalls: 103, createdCalls: 200 };
+    // Counted in calls against all 200 from the start: 43%, then 48%.
+    expect(computeProgress(ranking, before)).toMatchObject({ phase: "Generating Responses", progress: 43 });
+    expect(computeProgress(ranking, judging)).toMatchObject({ phase: "Collecting Evaluations", progress: 48 });
+  });
+
+  it("rises with every call of a whole run, to 95% when all is in", () => {
+    let finishedCalls = 0;
+    let createdCalls = 0;
+    let last = 0;
+    const seen: number[] = [];
+    const check = (counts: Omit<Parameters<typeof computeProgress>[1], "finishedCalls" | "createdCalls">) => {
+      const info = computeProgress(ranking, { ...counts, finishedCalls, createdCalls });
+      expect(info.progress).toBeGreaterThanOrEqual(last);
+      last = info.progress;
+      seen.push(info.progress);
+    };
+    createdCalls = 100;
+    // Pairs finish one by one; each finished pair's 5 judge calls are created and some end early.
+    let responses = 0;
+    let evaluations = 0;
+    for (let pair = 0; pair < 20; pair++) {
+      for (let model = 0; model < 5; model++) {
+        finishedCalls++;
+        responses++;
+        check({ actualResponses: responses, actualEvaluations: evaluations });
+      }
+      createdCalls += 5;
+      if (pair % 2 === 0) {
+        finishedCalls += 3;
+        evaluations += 15;
+        check({ actualResponses: responses, actualEvaluations: evaluations });
+      }
+    }
+    while (evaluations < 500) {
+      finishedCalls++;
+      evaluations += 5;
+      check({ actualResponses: responses, actualEvaluations: evaluations });
+    }
+    expect(finishedCalls).toBe(200);
+    expect(last).toBe(95);
+    expect(seen.filter((value) => value === 95)).toHaveLength(1);
+  });
+
+  it("counts an answer recorded as missing as done, and needs no judge call for it on the rating scale", () => {
+    const rating = { ...config, scoringParameters: { scale: "rating" as const } };
+    // 12 generation calls + 72 rating calls; 2 answers missing leaves 66 rating calls.
+    const counts = { actualResponses: 22, missingResponses: 2, actualEvaluations: 30, finishedCalls: 42, createdCalls: 78 };
+    expect(computeProgress(rating, counts).progress).toBe(Math.floor((95 * 42) / 78));
   });
 });
 

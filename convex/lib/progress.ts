@@ -1,5 +1,5 @@
 // Progress of a running test from its counters (spec part 2 §4) and time estimates (part 1 §9).
-import type { ModelRef, ProgressInfo } from "./types";
+import { modelIdOf, type ModelRef, type ProgressInfo } from "./types";
 import { responsesPerTopicOf } from "./pricing";
 
 /** What progress needs from a test configuration; older records list generators as `models`. */
@@ -11,6 +11,13 @@ export interface ProgressConfig {
   readonly personas: readonly unknown[];
   readonly topics: readonly unknown[];
   readonly responsesPerTopic?: number;
+  /** The judging scale; with `bothOrders` every ranking call is made twice (answers reversed). */
+  readonly scoringParameters?: {
+    readonly scale: "ranking" | "rating";
+    readonly bothOrders?: boolean;
+    /** A judge gets no answer of its own provider's models. */
+    readonly skipOwnFamily?: boolean;
+  };
 }
 
 export interface ProgressCounts {
@@ -22,6 +29,13 @@ export interface ProgressCounts {
   readonly missingEvaluations?: number;
   /** The latest gateway error of the test, which explains what is missing. */
   readonly lastCallError?: string;
+  /**
+   * Gateway calls that have ended (generation and judge calls alike) and calls created so far.
+   * With them the percentage counts calls against every call the run will make, judge calls
+   * included from the start, so it never falls back when judging starts.
+   */
+  readonly finishedCalls?: number;
+  readonly createdCalls?: number;
 }
 
 /** What a test has given up on, and the last gateway error that explains it. */
@@ -99,6 +113,55 @@ export function expectedEvaluationsOf(config: ProgressConfig, missingResponses =
   return Math.max(0, expectedResponsesOf(config) - missingResponses) * evaluators;
 }
 
+/**
+ * The gateway calls a run makes, known from its configuration before any call exists: one
+ * generation call per generator × persona × topic; judge calls — ranking, one per evaluator per
+ * persona × topic pair (two with "Judge in both orders"); rating, one per evaluator per answer
+ * (none for an answer recorded as missing). With "Judges skip answers from their own family" a
+ * judge has only the other families' answers: it rates only those, and ranks a pair only when
+ * two or more are left (or the test has a single generator). Never less than the calls the run
+ * will make, so the percentage never has to fall back.
+ */
+export function expectedCallsOf(config: ProgressConfig, missingResponses = 0): { generation: number; judging: number } {
+  const generatorIds = (config.generatorModels ?? config.models ?? []).map(modelIdOf);
+  const pairs = config.personas.length * config.topics.length;
+  const evaluatorIds = config.generatorModels ? (config.evaluatorModels ?? []).map(modelIdOf) : [];
+  const perTopic = responsesPerTopicOf(config.responsesPerTopic);
+  const scoring = config.scoringParameters;
+  const family = (modelId: string) => modelId.split("/")[0] ?? modelId; // as lib/stats modelFamily
+  const unrelated = (ids: readonly string[], modelId: string) =>
+    scoring?.skipOwnFamily ? ids.filter((other) => family(other) !== family(modelId)).length : ids.length;
+  // Per judge: the generators whose answers it sees.
+  const judged = evaluatorIds.map((evaluator) => unrelated(generatorIds, evaluator));
+  let judging: number;
+  if (scoring?.scale === "ranking") {
+    judging = judged.reduce((sum, seen) => {
+      if (seen === 0 || (seen * perTopic < 2 && seen < generatorIds.length)) return sum;
+      return sum + pairs * (scoring.bothOrders && seen * perTopic > 1 ? 2 : 1);
+    }, 0);
+  } else {
+    // A missing answer needs no judge: at least the fewest judges any answer has.
+    const fewestJudges = generatorIds.length === 0 ? 0 : Math.min(...generatorIds.map((generator) => unrelated(evaluatorIds, generator)));
+    judging = Math.max(0, judged.reduce((sum, seen) => sum + seen * pairs * perTopic, 0) - missingResponses * fewestJudges);
+  }
+  return { generation: generatorIds.length * pairs, judging };
+}
+
+/** Highest percentage before 'Finalizing Results' (95%): the bar reaches 95 only when all is in. */
+const BEFORE_FINALIZING = 94;
+
+/**
+ * The percentage of a run: ended calls over every call it makes (the expected judge calls
+ * counted from the start), scaled to 0-95. The numerator only grows and the denominator only
+ * shrinks (missing answers need no judges), so the bar never goes backwards.
+ */
+export function callProgress(config: ProgressConfig, counts: ProgressCounts): number {
+  const expected = expectedCallsOf(config, counts.missingResponses ?? 0);
+  const total = Math.max(expected.generation + expected.judging, counts.createdCalls ?? 0);
+  if (total <= 0) return 0;
+  return Math.min(BEFORE_FINALIZING, Math.floor((95 * (counts.finishedCalls ?? 0)) / total));
+}
+
 function percentOf(done: number, expected: number): number {
   if (expected <= 0) return 100;
   // Floored so that 100 means everything is in.
@@ -125,8 +188,9 @@ export function initialProgress(config?: ProgressConfig | null): ProgressInfo {
  * Phase and percentage from the counters, as spec part 2 §4 lays them out:
  * no answers yet → 'Starting Response Generation' (0%); answers outstanding → 'Generating
  * Responses' (the answer percentage); evaluations outstanding → 'Collecting Evaluations'
- * (50 + 40% of the evaluation percentage); otherwise 'Finalizing Results' (95%). Note that the
- * spec's percentages fall back from the generation phase to 50 when evaluation starts.
+ * (50 + 40% of the evaluation percentage); otherwise 'Finalizing Results' (95%). The spec's
+ * percentages fall back from the generation phase to 50 when evaluation starts (91% → 51%), so
+ * when the call counters are given the percentage is `callProgress` instead, which never does.
  */
 export function computeProgress(config: ProgressConfig | null | undefined, counts: ProgressCounts): ProgressInfo {
   if (!config) {
@@ -169,7 +233,7 @@ export function computeProgress(config: ProgressConfig | null | undefined, count
     return {
       ...base,
       phase: "Generating Responses",
-      progress: responseProgress,
+      progress: counts.finishedCalls === undefined ? responseProgress : callProgress(config, counts),
       details: `${counts.actualResponses} of ${expectedResponses} responses generated`,
     };
   }
@@ -177,7 +241,8 @@ export function computeProgress(config: ProgressConfig | null | undefined, count
     return {
       ...base,
       phase: "Collecting Evaluations",
-      progress: Math.floor(50 + 0.4 * evaluationProgress),
+      progress:
+        counts.finishedCalls === undefined ? Math.floor(50 + 0.4 * evaluationProgress) : callProgress(config, counts),
       details: `${counts.actualEvaluations} of ${expectedEvaluations} evaluations completed`,
     };
   }
@@ -203,25 +268,38 @@ export function timeRangeLabel(range: { minMinutes: number; maxMinutes: number }
   return `${minMinutes}-${maxMinutes} minutes`;
 }
 
-/**
- * Share of the work done, 0-1: half for the answers and half for the evaluations (all of it
- * for the answers when there is nothing to evaluate). Unlike the displayed percentage it
- * never goes backwards, so the time estimate does not jump when evaluation starts.
- */
-export function workDone(info: ProgressInfo): number {
-  if (info.phase === "Finalizing Results") return 1;
-  if (info.expectedEvaluations <= 0) return info.responseProgress / 100;
-  return (info.responseProgress + info.evaluationProgress) / 200;
+/** Where a running test's calls stand, for the time remaining. Times are Unix milliseconds. */
+export interface CallPace {
+  /** The run started: generation calls are worked on from here. */
+  readonly startedAt: number;
+  /** The first judge calls were created: judge calls are worked on from here. */
+  readonly judgingStartedAt?: number;
+  readonly now: number;
+  readonly generation: { readonly done: number; readonly expected: number };
+  readonly judging: { readonly done: number; readonly expected: number };
+}
+
+/** Calls per second of one kind since its work began, or null before one has ended. */
+export function callRate(done: number, since: number | undefined, now: number): number | null {
+  if (since === undefined || done <= 0 || now <= since) return null;
+  return (done * 1000) / (now - since);
 }
 
 /**
- * Milliseconds left at the pace so far, or null while nothing is done yet (no pace to go by).
- * `startedAt` and `now` are Unix milliseconds.
+ * Milliseconds left: the remaining calls of each kind at the rate measured for that kind (a
+ * judge call is much quicker than writing an answer, so one rate for both is wrong: ~600 judge
+ * calls left at 4.6 a second is about 2 minutes). Before any judge call has ended, the judge
+ * calls left are counted at the generation rate. Null while nothing has ended (no pace yet).
  */
-export function estimateTimeRemaining(info: ProgressInfo, startedAt: number, now: number): number | null {
-  const done = workDone(info);
-  if (done >= 1) return 0;
-  const elapsed = now - startedAt;
-  if (done <= 0 || elapsed <= 0) return null;
-  return Math.round((elapsed * (1 - done)) / done);
+export function estimateTimeRemaining(pace: CallPace): number | null {
+  const generationLeft = Math.max(0, pace.generation.expected - pace.generation.done);
+  const judgingLeft = Math.max(0, pace.judging.expected - pace.judging.done);
+  if (generationLeft + judgingLeft === 0) return 0;
+  const generationRate = callRate(pace.generation.done, pace.startedAt, pace.now);
+  const judgingRate = callRate(pace.judging.done, pace.judgingStartedAt, pace.now) ?? generationRate;
+  const secondsFor = (left: number, rate: number | null) => (left === 0 ? 0 : rate === null ? null : left / rate);
+  const generationSeconds = secondsFor(generationLeft, generationRate);
+  const judgingSeconds = secondsFor(judgingLeft, judgingRate);
+  if (generationSeconds === null || judgingSeconds === null) return null;
+  return Math.round((generationSeconds + judgingSeconds) * 1000);
 }

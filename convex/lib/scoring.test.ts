@@ -7,6 +7,7 @@ import {
   paretoFrontier,
   percentile,
   percentileFromBuckets,
+  insertSorted,
   personaBreakdown,
   rankingScore,
   rankModels,
@@ -207,5 +208,20 @@ describe("percentile", () => {
     expect(percentileFromBuckets(buckets, 100)).toBe(1500);
     expect(percentileFromBuckets(addLatency([], 120_000), 50)).toBe(60_000);
     expect(percentileFromBuckets([], 50)).toBeNull();
+  });
+
+  it("keeps every latency sorted, so the percentiles are exact (the histogram put 7.25 s above a slowest 5.7 s)", () => {
+    let sorted: number[] = [];
+    let buckets: number[] = [];
+    for (const latency of [5700, 900, 5200, 700, 5600, 800]) {
+      sorted = insertSorted(sorted, latency);
+      buckets = addLatency(buckets, latency);
+    }
+    expect(sorted).toEqual([700, 800, 900, 5200, 5600, 5700]);
+    expect(percentile(sorted, 95)).toBe(5675);
+    expect(percentileFromBuckets(buckets, 95)).toBe(7250);
+    // An answer batch shares one latency: its copies go in together, after equal values.
+    expect(insertSorted([1, 2, 2, 3], 2, 3)).toEqual([1, 2, 2, 2, 2, 2, 3]);
+    expect(insertSorted([], 4, 0)).toEqual([]);
   });
 });

@@ -220,6 +220,7 @@ export async function forceRestartJob(
     status: "pending",
     progress: { currentPhase: initialProgress(test.configuration).phase, percentage: 0 },
     ...EMPTY_RUN_COUNTERS,
+    judgingStartedAt: undefined,
     resultsSummary: undefined,
     errorMessage: undefined,
     lastCallError: undefined,

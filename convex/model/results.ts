@@ -4,7 +4,7 @@ import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { LIMITS } from "../lib/pricing";
-import { paretoFrontier, percentileFromBuckets, personaBreakdown, rankModels, type ScoreTally } from "../lib/scoring";
+import { paretoFrontier, percentile, percentileFromBuckets, personaBreakdown, rankModels, type ScoreTally } from "../lib/scoring";
 
 /** Every stats row of one test: one per model for all personas ('') and one per model × persona. */
 export const MAX_STATS_ROWS = LIMITS.maxGeneratorModels * (LIMITS.maxPersonas + 1);
@@ -26,6 +26,12 @@ export const metricsValidator = v.object({
   completionRate: v.number(),
   expectedResponses: v.number(),
   expectedEvaluations: v.number(),
+  /** The test's gateway spend in dollars (History's cost) = generation + judging. */
+  totalCostUsd: v.number(),
+  /** Spend on writing the answers. */
+  generationCostUsd: v.number(),
+  /** Spend on judge calls (each evaluation shows its share). */
+  judgingCostUsd: v.number(),
 });
 
 export const modelChartValidator = v.object({
@@ -40,6 +46,13 @@ export const modelChartValidator = v.object({
   averageLatencyMs: v.union(v.number(), v.null()),
   medianLatencyMs: v.union(v.number(), v.null()),
   p95LatencyMs: v.union(v.number(), v.null()),
+  /** The slowest answer's latency (null before the first answer). */
+  maxLatencyMs: v.union(v.number(), v.null()),
+  /**
+   * Median and p95 from every answer's latency. False for tests recorded before those were kept:
+   * then they are read from a histogram, within the width of the bucket that holds them.
+   */
+  latencyExact: v.boolean(),
   /** No other model is both cheaper (or as cheap) and better (or as good). */
   onFrontier: v.boolean(),
 });
@@ -78,8 +91,20 @@ function tally(row: Doc<"modelStats">): ScoreTally {
   };
 }
 
-export function metricsOf(test: Doc<"tests">) {
+/**
+ * The test's spend split into generation and judging. Tests recorded before the judges' spend
+ * was counted apart: generation is what the models' rows recorded, judging the rest.
+ */
+export function costSplitOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
+  const judgingCostUsd =
+    test.judgingCostUsd ??
+    Math.max(0, test.totalCostUsd - rows.filter((row) => row.personaId === "").reduce((sum, row) => sum + row.costUsd, 0));
+  return { totalCostUsd: test.totalCostUsd, generationCostUsd: test.totalCostUsd - judgingCostUsd, judgingCostUsd };
+}
+
+export function metricsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
   return {
+    ...costSplitOf(test, rows),
     totalResponses: test.responsesCount,
     evaluations: test.evaluationsCount,
     averageResponseTimeMs: test.responsesCount > 0 ? test.totalLatencyMs / test.responsesCount : 0,
@@ -105,7 +130,10 @@ export function breakdownOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">
   );
 }
 
-/** Per model: score, cost, latency (median and p95 from the histogram), and the cost-quality frontier. */
+/**
+ * Per model: score, cost, latency (median and p95 exactly, from every answer's latency; from the
+ * histogram for older tests), and the cost-quality frontier.
+ */
 export function modelChartsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
   const rankings = rankingsOf(test, rows);
   const overall = new Map(rows.filter((row) => row.personaId === "").map((row) => [row.modelId, row]));
@@ -127,11 +155,29 @@ export function modelChartsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats
       costUsd: row?.costUsd ?? 0,
       costPerResponseUsd: row && responses > 0 ? row.costUsd / responses : null,
       averageLatencyMs: row && responses > 0 ? row.latencyMsSum / responses : null,
-      medianLatencyMs: row ? percentileFromBuckets(row.latencyBuckets, 50) : null,
-      p95LatencyMs: row ? percentileFromBuckets(row.latencyBuckets, 95) : null,
+      ...latencyOf(row),
       onFrontier: frontier.has(ranking.modelId),
     };
   });
+}
+
+function latencyOf(row: Doc<"modelStats"> | undefined) {
+  if (!row || row.responses === 0) return { medianLatencyMs: null, p95LatencyMs: null, maxLatencyMs: null, latencyExact: true };
+  const sorted = row.latenciesMs;
+  if (sorted && sorted.length > 0) {
+    return {
+      medianLatencyMs: percentile(sorted, 50),
+      p95LatencyMs: percentile(sorted, 95),
+      maxLatencyMs: sorted[sorted.length - 1] ?? null,
+      latencyExact: true,
+    };
+  }
+  return {
+    medianLatencyMs: percentileFromBuckets(row.latencyBuckets, 50),
+    p95LatencyMs: percentileFromBuckets(row.latencyBuckets, 95),
+    maxLatencyMs: null,
+    latencyExact: false,
+  };
 }
 
 /** Persona × model average scores, personas in the test's order, models in ranking order. */

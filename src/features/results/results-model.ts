@@ -2,6 +2,7 @@
 import type { FunctionReturnType } from "convex/server";
 
 import type { api } from "../../../convex/_generated/api";
+import { preview as previewText } from "../../../convex/lib/text";
 
 export type ResultsData = FunctionReturnType<typeof api.results.get>;
 export type ResultsTest = ResultsData["test"];
@@ -15,8 +16,7 @@ export const PREVIEW_LENGTH = 50;
 
 /** The first `length` characters, with '...' when there is more. */
 export function preview(text: string, length = PREVIEW_LENGTH): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > length ? `${flat.slice(0, length)}...` : flat;
+  return previewText(text, length);
 }
 
 /** 'accuracy' → 'Accuracy'. */
