@@ -62,6 +62,30 @@ describe("estimateCost", () => {
     expect(estimate.estimatedTokens).toBe(1030 + 1420);
   });
 
+  it("with 'Judge in both orders' prices every ranking call twice (the doubled evaluation count), and nothing extra for ratings", () => {
+    const once = estimateCost(config({ scoringParameters: { scale: "ranking", includeExplanations: true } }), catalog);
+    const both = estimateCost(config({ scoringParameters: { scale: "ranking", includeExplanations: true, bothOrders: true } }), catalog);
+    // ranking twice: 2 × ((20 + 500 × 2) × 1e-6 + 400 × 1e-6) = 0.00284
+    expect(both.evaluationCost).toBeCloseTo(0.00284, 12);
+    expect(both.generationCost).toBe(once.generationCost);
+    expect(both.estimatedTokens).toBe(1030 + 2 * 1420);
+    expect(quote(config({ scoringParameters: { scale: "ranking", includeExplanations: true, bothOrders: true } }), catalog).priceCents).toBe(
+      priceCents(0.00203 + 0.00284),
+    );
+    const rating = estimateCost(config({ scoringParameters: { scale: "rating", includeExplanations: true, bothOrders: true } }), catalog);
+    expect(rating.evaluationCost).toBeCloseTo(0.00154, 12);
+  });
+
+  it("with 'Judges skip answers from their own family' prices no judging of a judge's own family's answers", () => {
+    const judges = { generatorModels: ["gen/a", "judge/x"], evaluatorModels: ["judge/j"] };
+    const rating = estimateCost(config({ ...judges, scoringParameters: { scale: "rating", includeExplanations: true, skipOwnFamily: true } }), catalog);
+    // only gen/a's 2 answers are rated: 2 × ((20 + 500) × 1e-6 + 250 × 1e-6)
+    expect(rating.evaluationCost).toBeCloseTo(0.00154, 12);
+    const ranking = estimateCost(config({ ...judges, scoringParameters: { scale: "ranking", includeExplanations: true, skipOwnFamily: true } }), catalog);
+    // one ranking of gen/a's 2 answers, not 4: (20 + 500 × 2) × 1e-6 + 400 × 1e-6
+    expect(ranking.evaluationCost).toBeCloseTo(0.00142, 12);
+  });
+
   it("multiplies over models, personas and topics and falls back to 1e-6 for unknown models", () => {
     const estimate = estimateCost(
       config({
@@ -198,6 +222,27 @@ describe("countCalls", () => {
       expectedResponses: 48,
       expectedEvaluations: 96,
       total: 40,
+    });
+  });
+
+  it("counts two ranking calls per pair and evaluator with 'Judge in both orders', each answer judged twice", () => {
+    expect(countCalls({ ...shape, scoringParameters: { scale: "ranking", bothOrders: true } })).toMatchObject({
+      evaluationCalls: 32,
+      expectedEvaluations: 192,
+      total: 56,
+    });
+  });
+
+  it("counts no judging of a judge's own family with 'Judges skip answers from their own family'", () => {
+    const families = { ...shape, generatorModels: ["x/a", "y/b", "y/c"], evaluatorModels: ["x/j", "z/k"] };
+    // x/j sees 4 of 6 answers per pair, z/k all 6
+    expect(countCalls({ ...families, scoringParameters: { scale: "rating", skipOwnFamily: true } })).toMatchObject({
+      evaluationCalls: 8 * (4 + 6),
+      expectedEvaluations: 8 * (4 + 6),
+    });
+    expect(countCalls({ ...families, scoringParameters: { scale: "ranking", skipOwnFamily: true } })).toMatchObject({
+      evaluationCalls: 16,
+      expectedEvaluations: 8 * (4 + 6),
     });
   });
 

@@ -35,7 +35,34 @@ export interface EstimateInput {
   readonly topics: readonly Pick<TopicInput, "prompt">[];
   readonly userPrompt: string;
   readonly responsesPerTopic: number;
-  readonly scoringParameters: { readonly scale: EvaluationScale };
+  readonly scoringParameters: { readonly scale: EvaluationScale; readonly bothOrders?: boolean; readonly skipOwnFamily?: boolean };
+}
+
+/** The provider part of a model id ("openai/gpt-4o" → "openai"): a model's family. */
+function familyOf(modelId: string): string {
+  return modelId.split("/")[0] ?? modelId;
+}
+
+/**
+ * What one evaluator judges in each persona × topic pair, as the pipeline creates its calls
+ * (model/pipeline judgeCallsOfPair): the answers it sees (with "Judges skip answers from their
+ * own family", none of its own provider's generators) and its calls — ranking, one over those
+ * answers (none when the guard leaves fewer than two), two with "Judge in both orders";
+ * rating, one per answer.
+ */
+export function judgeWorkPerPair(
+  config: Pick<EstimateInput, "generatorModels" | "responsesPerTopic" | "scoringParameters">,
+  evaluatorId: string,
+): { answers: number; calls: number; evaluations: number } {
+  const responsesPerTopic = responsesPerTopicOf(config.responsesPerTopic);
+  const generatorIds = config.generatorModels.map(modelIdOf);
+  const all = generatorIds.length * responsesPerTopic;
+  const { scale, bothOrders, skipOwnFamily } = config.scoringParameters;
+  const answers = skipOwnFamily ? generatorIds.filter((id) => familyOf(id) !== familyOf(evaluatorId)).length * responsesPerTopic : all;
+  if (scale === "rating") return { answers, calls: answers, evaluations: answers };
+  if (answers === 0 || (answers < 2 && answers < all)) return { answers, calls: 0, evaluations: 0 };
+  const orders = bothOrders && answers > 1 ? 2 : 1;
+  return { answers, calls: orders, evaluations: orders * answers };
 }
 
 /** Tokens of a text at CHARS_PER_TOKEN characters per token, rounded up. */
@@ -64,7 +91,9 @@ export function priceOf(catalog: PriceCatalog, modelId: string): CatalogPrice {
  * token, rounded up) and the answers it judges (500 tokens each), and writes its verdict:
  *   rating  (one per answer per evaluator):          prompt = question + 500,         completion = 250
  *   ranking (one per persona × topic per evaluator): prompt = question + 500 × G × R, completion = 400
- * Each call costs prompt tokens × the model's prompt price + completion tokens × its completion
+ * "Judge in both orders" doubles the ranking calls (each is made again with the answers
+ * reversed); "Judges skip answers from their own family" leaves out a judge's own family's
+ * answers (see judgeWorkPerPair). Each call costs prompt tokens × the model's prompt price + completion tokens × its completion
  * price. estimatedTokens is every prompt and completion token of every call; totalQueries is
  * models × personas × topics (the generation calls).
  */
@@ -90,12 +119,11 @@ export function estimateCost(config: EstimateInput, catalog: PriceCatalog): Cost
       }
       if (answersPerPair === 0) continue;
       const questionTokens = textTokens(topic.prompt + config.userPrompt);
-      const judgeCalls = ranking ? 1 : answersPerPair;
-      const judgePromptTokens = ranking
-        ? questionTokens + TOKENS_PER_RESPONSE * answersPerPair
-        : questionTokens + TOKENS_PER_RESPONSE;
       const judgeCompletionTokens = ranking ? TOKENS_PER_RANKING : TOKENS_PER_EVALUATION;
       for (const modelId of evaluatorIds) {
+        const work = judgeWorkPerPair(config, modelId);
+        const judgeCalls = work.calls;
+        const judgePromptTokens = ranking ? questionTokens + TOKENS_PER_RESPONSE * work.answers : questionTokens + TOKENS_PER_RESPONSE;
         const price = priceOf(catalog, modelId);
         evaluationCost +=
           judgeCalls * (judgePromptTokens * price.prompt + judgeCompletionTokens * price.completion);
@@ -199,16 +227,22 @@ export function countCalls(
 ): CallCounts {
   const pairs = config.personas.length * config.topics.length;
   const generators = config.generatorModels.length;
-  const evaluators = config.evaluatorModels.length;
   const generationCalls = generators * pairs;
   const expectedResponses = generationCalls * responsesPerTopicOf(config.responsesPerTopic);
-  const evaluationCalls =
-    generators === 0 ? 0 : config.scoringParameters.scale === "ranking" ? pairs * evaluators : expectedResponses * evaluators;
+  let evaluationCalls = 0;
+  let expectedEvaluations = 0;
+  if (generators > 0) {
+    for (const evaluator of config.evaluatorModels) {
+      const work = judgeWorkPerPair(config, modelIdOf(evaluator));
+      evaluationCalls += pairs * work.calls;
+      expectedEvaluations += pairs * work.evaluations;
+    }
+  }
   return {
     generationCalls,
     evaluationCalls,
     expectedResponses,
-    expectedEvaluations: expectedResponses * evaluators,
+    expectedEvaluations,
     total: generationCalls + evaluationCalls,
   };
 }

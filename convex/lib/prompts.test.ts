@@ -11,6 +11,7 @@ import {
   generationPromptPreview,
   labelFor,
   PREVIEW_TEXTS,
+  reverseRankingKey,
   seededShuffle,
 } from "./prompts";
 import { DEFAULT_EVALUATION_CRITERIA } from "./types";
@@ -69,6 +70,16 @@ describe("ranking prompt", () => {
     { responseId: "r2", content: "Answer two" },
     { responseId: "r3", content: "Answer three" },
   ];
+
+  it("the reversed call of 'Judge in both orders' shows the same answers back to front, still labelled A, B, C in the order shown", () => {
+    const key = "test-1:rank:judge:p1:t1";
+    const forward = buildRankingMessages({ question: "Q", answers, includeExplanations: false, seed: key });
+    const reverse = buildRankingMessages({ question: "Q", answers, includeExplanations: false, seed: reverseRankingKey(key) });
+    expect(reverse.labels.map((entry) => entry.responseId)).toEqual(forward.labels.map((entry) => entry.responseId).reverse());
+    expect(reverse.labels.map((entry) => entry.label)).toEqual(["A", "B", "C"]);
+    const firstShown = answers.find((answer) => answer.responseId === reverse.labels[0]!.responseId)!;
+    expect(reverse.messages[1]!.content).toContain(`[A]\n${firstShown.content}`);
+  });
 
   it("shows shuffled answers under neutral labels and asks for the ranking JSON", () => {
     const { messages, labels } = buildRankingMessages({

@@ -106,6 +106,29 @@ export function seededShuffle<T>(items: readonly T[], seed: string | number): T[
   return result;
 }
 
+/** Key suffix of the second, reversed call of "Judge in both orders". */
+export const REVERSE_KEY_SUFFIX = ":reverse";
+
+/** The key of the reversed twin of a ranking call ("Judge in both orders"). */
+export function reverseRankingKey(key: string): string {
+  return `${key}${REVERSE_KEY_SUFFIX}`;
+}
+
+/** Whether a ranking call is the reversed twin of another. */
+export function isReverseRankingKey(key: string): boolean {
+  return key.endsWith(REVERSE_KEY_SUFFIX);
+}
+
+/**
+ * The order a ranking call shows its answers in: shuffled with the call's key as seed, so a retry
+ * shows the same order; the reversed twin ("Judge in both orders") shows its forward call's
+ * order back to front, still under the labels A, B, … in the order shown.
+ */
+export function shownOrder<T>(items: readonly T[], key: string | number): T[] {
+  const text = String(key);
+  return isReverseRankingKey(text) ? seededShuffle(items, text.slice(0, -REVERSE_KEY_SUFFIX.length)).reverse() : seededShuffle(items, text);
+}
+
 export interface JudgedAnswer {
   readonly responseId: string;
   readonly content: string;
@@ -131,7 +154,7 @@ export interface RankingPromptInput {
   readonly criteria?: readonly EvaluationCriterion[];
   readonly persona?: PersonaContext;
   readonly includeExplanations: boolean;
-  /** Shuffles the answers; use something stable per call (the call's key) so a retry shows the same order. */
+  /** Orders the answers (shownOrder): use the call's key, so a retry shows the same order. */
   readonly seed: string | number;
 }
 
@@ -157,7 +180,7 @@ function rankingExample(labels: readonly string[], includeExplanations: boolean)
  * maps each label back to its answer.
  */
 export function buildRankingMessages(input: RankingPromptInput): { messages: ChatMessage[]; labels: LabeledAnswer[] } {
-  const shuffled = seededShuffle(input.answers, input.seed);
+  const shuffled = shownOrder(input.answers, input.seed);
   const labels = shuffled.map((answer, index) => ({ label: labelFor(index), responseId: answer.responseId }));
   const labelList = labels.map((entry) => entry.label);
   const answersText = shuffled.map((answer, index) => `[${labelFor(index)}]\n${answer.content.trim()}`).join("\n\n");

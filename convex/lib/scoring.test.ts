@@ -30,6 +30,18 @@ describe("rankingScore", () => {
     expect(rankingScore(0, 1)).toBe(10);
   });
 
+  it("scores a judge that skipped answers (own family) on the pair's full scale: same top, bottom and mean", () => {
+    // 3 of 6 answers ranked: places 0, 2.5 and 5 of 6 → 10, 5.83…, 1.67
+    const skipped = scoresFromRanking(["a", "b", "c"], 6).map((entry) => entry.score);
+    expect(skipped[0]).toBe(10);
+    expect(skipped[2]).toBeCloseTo(10 / 6, 12);
+    const full = scoresFromRanking(["a", "b", "c", "d", "e", "f"]).map((entry) => entry.score);
+    const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    expect(average(skipped)).toBeCloseTo(average(full), 12);
+    // Without the spread, 3 answers would score 10, 6.67, 3.33: a higher mean than a full ranking's.
+    expect(average(scoresFromRanking(["a", "b", "c"]).map((entry) => entry.score))).toBeGreaterThan(average(full));
+  });
+
   it("rejects ranks outside the ranking", () => {
     expect(() => rankingScore(4, 4)).toThrow(RangeError);
     expect(() => rankingScore(-1, 4)).toThrow(RangeError);

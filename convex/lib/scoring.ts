@@ -26,12 +26,26 @@ export interface RankedScore {
 }
 
 /** A judge's order (best first) → one score per answer. */
-export function scoresFromRanking(rankedResponseIds: readonly string[]): RankedScore[] {
+export function scoresFromRanking(rankedResponseIds: readonly string[], outOf = rankedResponseIds.length): RankedScore[] {
   return rankedResponseIds.map((responseId, rank) => ({
     responseId,
     position: rank + 1,
-    score: rankingScore(rank, rankedResponseIds.length),
+    score: spreadRankingScore(rank, rankedResponseIds.length, outOf),
   }));
+}
+
+/**
+ * Score of the answer at 0-based `rank` of a ranking of `ranked` answers out of a persona × topic
+ * pair of `outOf` (a judge that skips its own family's answers ranks fewer). The ranks are spread
+ * evenly over the pair's places, so such a call's scores have the same top (10), bottom (10/outOf)
+ * and mean as a full ranking: no model gains or loses because a judge skipped some answers.
+ * A full ranking (ranked = outOf) gives rankingScore's (N − rank)/N × 10.
+ */
+export function spreadRankingScore(rank: number, ranked: number, outOf: number): number {
+  if (outOf <= ranked) return rankingScore(rank, ranked);
+  if (!Number.isInteger(rank) || rank < 0 || rank >= ranked) throw new RangeError(`Invalid rank: ${rank}`);
+  const place = ranked === 1 ? (outOf - 1) / 2 : (rank * (outOf - 1)) / (ranked - 1);
+  return ((outOf - place) / outOf) * MAX_SCORE;
 }
 
 /**
@@ -233,18 +247,6 @@ export function percentile(values: readonly number[], p: number): number | null 
   const lower = Math.floor(position);
   const upper = Math.ceil(position);
   return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
-}
-
-/** A sorted list with `count` copies of `value` added in place of order (returns a new array). */
-export function insertSorted(sorted: readonly number[], value: number, count = 1): number[] {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (sorted[middle]! <= value) low = middle + 1;
-    else high = middle;
-  }
-  return [...sorted.slice(0, low), ...Array.from({ length: Math.max(0, count) }, () => value), ...sorted.slice(low)];
 }
 
 /**

@@ -13,7 +13,7 @@ import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internalAction, internalMutation, internalQuery } from "../functions";
-import { seededShuffle } from "../lib/prompts";
+import { isReverseRankingKey, shownOrder } from "../lib/prompts";
 import { computeJuryStats, type JuryRanking, type JuryRating, type JuryResponse } from "../lib/stats";
 import { juryStatsValidator } from "../validators";
 import { juryVerdictOf, sameVerdict } from "./juryView";
@@ -120,6 +120,7 @@ const evaluationRow = v.object({
   scores: v.record(v.string(), v.number()),
   rank: v.optional(v.number()),
   costUsd: v.number(),
+  callId: v.optional(v.string()),
 });
 
 export const evaluationsPage = internalQuery({
@@ -137,6 +138,7 @@ export const evaluationsPage = internalQuery({
         scores: evaluation.scores,
         ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
         costUsd: evaluation.costUsd,
+        ...(evaluation.callId === undefined ? {} : { callId: evaluation.callId }),
       })),
       isDone: result.isDone,
       continueCursor: result.continueCursor,
@@ -145,6 +147,7 @@ export const evaluationsPage = internalQuery({
 });
 
 const judgeCallRow = v.object({
+  id: v.string(),
   key: v.string(),
   judgeModelId: v.string(),
   personaId: v.string(),
@@ -163,6 +166,7 @@ export const judgeCallsPage = internalQuery({
       .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
     return {
       page: result.page.map((call) => ({
+        id: call._id,
         key: call.key,
         judgeModelId: call.modelId,
         personaId: call.personaId,
@@ -204,8 +208,8 @@ export function juryInput(
   testId: string,
   info: { scale: "ranking" | "rating"; models: { id: string; name: string }[]; judges: string[] },
   responses: readonly JuryResponse[],
-  evaluations: readonly { responseId: string; judgeModelId: string; scores: Record<string, number>; rank?: number; costUsd: number }[],
-  judgeCalls: readonly { key: string; judgeModelId: string; personaId: string; topicId: string; responseIds: string[] }[],
+  evaluations: readonly { responseId: string; judgeModelId: string; scores: Record<string, number>; rank?: number; costUsd: number; callId?: string }[],
+  judgeCalls: readonly { id?: string; key: string; judgeModelId: string; personaId: string; topicId: string; responseIds: string[] }[],
 ) {
   const known = new Map(responses.map((response) => [response.id, response]));
   const ratings: JuryRating[] = [];
@@ -215,30 +219,51 @@ export function juryInput(
       ratings.push({ judgeModelId: evaluation.judgeModelId, responseId: evaluation.responseId, scores: evaluation.scores, costUsd: evaluation.costUsd });
     }
   } else {
-    // One ranking call per judge × persona × topic: its evaluations, by rank, are its order.
+    // One group per ranking call: its evaluations, by rank, are its order. Evaluations name their
+    // call (both orders of one judge × persona × topic are two calls); older ones are grouped by
+    // judge × persona × topic, which had one call.
+    const unitKey = (judge: string, personaId: string, topicId: string) => JSON.stringify([judge, personaId, topicId]);
     const groups = new Map<string, { judgeModelId: string; entries: { responseId: string; rank: number }[]; costUsd: number }>();
     for (const evaluation of evaluations) {
       const response = known.get(evaluation.responseId);
       if (!response || evaluation.rank === undefined) continue;
-      const key = JSON.stringify([evaluation.judgeModelId, response.personaId, response.topicId]);
+      const key = evaluation.callId ?? unitKey(evaluation.judgeModelId, response.personaId, response.topicId);
       const group = groups.get(key) ?? { judgeModelId: evaluation.judgeModelId, entries: [], costUsd: 0 };
       group.entries.push({ responseId: evaluation.responseId, rank: evaluation.rank });
       group.costUsd += evaluation.costUsd;
       groups.set(key, group);
     }
-    const shownOf = new Map(
-      judgeCalls.map((call) => [
-        JSON.stringify([call.judgeModelId, call.personaId, call.topicId]),
-        // The pipeline shows the call's answers that still exist, shuffled with the call's key as seed.
-        seededShuffle(
+    // Answers per persona × topic: the scale a ranking that skipped some (own family) is scored on.
+    const pairAnswers = new Map<string, number>();
+    for (const response of responses) {
+      const key = JSON.stringify([response.personaId, response.topicId]);
+      pairAnswers.set(key, (pairAnswers.get(key) ?? 0) + 1);
+    }
+    const callOf = new Map<string, { shown: string[]; order: "forward" | "reverse"; outOf: number }>();
+    for (const call of judgeCalls) {
+      const entry = {
+        // The pipeline shows the call's answers that still exist, in shownOrder of the call's key.
+        shown: shownOrder(
           call.responseIds.filter((id) => known.has(id)),
           call.key,
         ),
-      ]),
-    );
+        order: isReverseRankingKey(call.key) ? ("reverse" as const) : ("forward" as const),
+        outOf: pairAnswers.get(JSON.stringify([call.personaId, call.topicId])) ?? 0,
+      };
+      if (call.id !== undefined) callOf.set(call.id, entry);
+      if (entry.order === "forward") callOf.set(unitKey(call.judgeModelId, call.personaId, call.topicId), entry);
+    }
     for (const [key, group] of groups) {
       const ranking = group.entries.sort((a, b) => a.rank - b.rank).map((entry) => entry.responseId);
-      rankings.push({ judgeModelId: group.judgeModelId, shown: shownOf.get(key) ?? [], ranking, costUsd: group.costUsd });
+      const call = callOf.get(key);
+      rankings.push({
+        judgeModelId: group.judgeModelId,
+        shown: call?.shown ?? [],
+        ranking,
+        order: call?.order ?? "forward",
+        outOf: Math.max(call?.outOf ?? 0, ranking.length),
+        costUsd: group.costUsd,
+      });
     }
   }
   return { seed: testId, scale: info.scale, models: info.models, judges: info.judges, responses, rankings, ratings };

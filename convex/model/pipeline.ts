@@ -4,9 +4,20 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { formatTimeRemaining } from "../lib/format";
-import { computeProgress, estimateTimeRemaining, expectedCallsOf, missingWorkSummary, PROGRESS_DETAILS } from "../lib/progress";
-import { buildGenerationMessages, buildRankingMessages, buildRatingMessages, combinePrompt, type ChatMessage } from "../lib/prompts";
-import { addLatency, insertSorted, rankModels, scoresFromRanking, summarize } from "../lib/scoring";
+import { computeProgress, estimateTimeRemaining, missingWorkSummary, PROGRESS_DETAILS } from "../lib/progress";
+import {
+  buildGenerationMessages,
+  buildRankingMessages,
+  buildRatingMessages,
+  combinePrompt,
+  isReverseRankingKey,
+  labelFor,
+  reverseRankingKey,
+  shownOrder,
+  type ChatMessage,
+} from "../lib/prompts";
+import { addLatency, rankModels, scoresFromRanking, summarize } from "../lib/scoring";
+import { modelFamily } from "../lib/stats";
 import { selectedCriteria } from "../lib/types";
 import { jobOfTest, setJobStatus } from "./jobs";
 import { requestJuryStats } from "./juryStats";
@@ -49,8 +60,6 @@ export const EMPTY_RUN_COUNTERS = {
   totalCostUsd: 0,
   totalLatencyMs: 0,
   totalTokens: 0,
-  judgingCostUsd: 0,
-  judgeCallsFinished: 0,
 } as const;
 
 const SINGLE_ANSWER_MAX_TOKENS = 2000;
@@ -141,20 +150,41 @@ async function createEvaluationCallsIfPairDone(ctx: MutationCtx, test: Doc<"test
     .withIndex("by_test_pair", (q) => q.eq("testId", test._id).eq("kind", "evaluate").eq("personaId", personaId).eq("topicId", topicId))
     .collect();
   const keys = new Set(existing.map((call) => call.key));
-  const wanted = test.configuration.evaluatorModels.flatMap((evaluator) =>
-    test.configuration.scoringParameters.scale === "ranking"
-      ? [{ key: `${test._id}:rank:${evaluator.id}:${personaId}:${topicId}`, modelId: evaluator.id, responseIds: responses.map((response) => response._id) }]
-      : responses.map((response) => ({ key: `${test._id}:rate:${evaluator.id}:${response._id}`, modelId: evaluator.id, responseIds: [response._id] })),
-  );
+  const wanted = judgeCallsOfPair(test, personaId, topicId, responses);
   let created = 0;
   for (const call of wanted) {
     if (keys.has(call.key)) continue;
     await ctx.db.insert("calls", { testId: test._id, kind: "evaluate", personaId, topicId, ...call, status: "pending", attempts: 0 });
     created++;
   }
-  // The judges' pace (the time remaining) is measured from their first calls.
-  if (created > 0 && test.judgingStartedAt === undefined) await ctx.db.patch("tests", test._id, { judgingStartedAt: Date.now() });
   return created;
+}
+
+/**
+ * The judge calls of one persona × topic pair, each with its deterministic key. Ranking: one per
+ * evaluator over the pair's answers, and with "Judge in both orders" a second one (key
+ * reverseRankingKey) that shows them in reverse. Rating: one per evaluator per answer. With
+ * "Judges skip answers from their own family" a judge gets no answer of its own provider's
+ * models: it ranks the others (no call when fewer than two are left) or rates none of them.
+ */
+export function judgeCallsOfPair(
+  test: Pick<Doc<"tests">, "_id" | "configuration">,
+  personaId: string,
+  topicId: string,
+  responses: readonly Pick<Doc<"responses">, "_id" | "modelId">[],
+): { key: string; modelId: string; responseIds: Id<"responses">[] }[] {
+  const { scale, bothOrders, skipOwnFamily } = test.configuration.scoringParameters;
+  return test.configuration.evaluatorModels.flatMap((evaluator) => {
+    const judged = skipOwnFamily ? responses.filter((response) => modelFamily(response.modelId) !== modelFamily(evaluator.id)) : responses;
+    const responseIds = judged.map((response) => response._id);
+    if (scale === "rating") {
+      return responseIds.map((responseId) => ({ key: `${test._id}:rate:${evaluator.id}:${responseId}`, modelId: evaluator.id, responseIds: [responseId] }));
+    }
+    if (responseIds.length === 0 || (skipOwnFamily && responseIds.length < 2 && judged.length < responses.length)) return [];
+    const key = `${test._id}:rank:${evaluator.id}:${personaId}:${topicId}`;
+    const forward = { key, modelId: evaluator.id, responseIds };
+    return bothOrders && responseIds.length > 1 ? [forward, { ...forward, key: reverseRankingKey(key) }] : [forward];
+  });
 }
 
 /** Schedules workers until the test has `perTestConcurrency` of them or one per pending call. */
@@ -320,10 +350,6 @@ async function bumpModelStats(
           : current.latencyBuckets,
       scoreSum: current.scoreSum + (delta.scoreSum ?? 0),
       scoreCount: current.scoreCount + (delta.scoreCount ?? 0),
-      // Exact percentiles: every answer's latency, sorted, kept on the all-personas row only.
-      ...(scope === "" && delta.latencyMs !== undefined && (delta.responses ?? 0) > 0
-        ? { latenciesMs: insertSorted(row?.latenciesMs ?? [], delta.latencyMs, delta.responses) }
-        : {}),
     };
     if (row) await ctx.db.patch("modelStats", row._id, next);
     else await ctx.db.insert("modelStats", { testId, modelId, personaId: scope, ...next });
@@ -343,14 +369,12 @@ type Counters = Partial<
     | "totalCostUsd"
     | "totalLatencyMs"
     | "totalTokens"
-    | "judgingCostUsd"
-    | "judgeCallsFinished"
   >
 >;
 
 function addCounters(test: Doc<"tests">, delta: Counters) {
   const next: Counters = {};
-  for (const [key, value] of Object.entries(delta) as [keyof Counters, number][]) next[key] = (test[key] ?? 0) + value;
+  for (const [key, value] of Object.entries(delta) as [keyof Counters, number][]) next[key] = test[key] + value;
   return next;
 }
 
@@ -411,7 +435,13 @@ async function recordEvaluations(
   ctx: MutationCtx,
   test: Doc<"tests">,
   call: Doc<"calls">,
-  scored: { responseId: Id<"responses">; scores: Record<string, number>; rank?: number; explanation: string }[],
+  scored: {
+    responseId: Id<"responses">;
+    scores: Record<string, number>;
+    rank?: number;
+    explanation: string;
+    labels?: { label: string; responseId: Id<"responses"> }[];
+  }[],
   usage: Usage,
 ) {
   for (const entry of scored) {
@@ -427,6 +457,8 @@ async function recordEvaluations(
       explanation: entry.explanation,
       ...(entry.rank === undefined ? {} : { rank: entry.rank }),
       costUsd: usage.costUsd / Math.max(1, scored.length),
+      callId: call._id,
+      ...(entry.labels ? { labels: entry.labels, order: isReverseRankingKey(call.key) ? ("reverse" as const) : ("forward" as const) } : {}),
     });
     await ctx.db.patch("responses", response._id, { scoreSum: response.scoreSum + average, scoreCount: response.scoreCount + 1 });
     await bumpModelStats(ctx, test._id, response.modelId, response.personaId, { scoreSum: average, scoreCount: 1 });
@@ -438,9 +470,16 @@ async function recordEvaluations(
     totalCostUsd: usage.costUsd,
     totalTokens: usage.promptTokens + usage.completionTokens,
     finishedCalls: 1,
-    judgingCostUsd: usage.costUsd,
-    judgeCallsFinished: 1,
   } satisfies Counters;
+}
+
+/** Answers of a judge call's persona × topic pair (the scale its ranking is scored on). */
+async function pairAnswerCount(ctx: MutationCtx, testId: Id<"tests">, call: Doc<"calls">): Promise<number> {
+  const responses = await ctx.db
+    .query("responses")
+    .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("personaId", call.personaId).eq("topicId", call.topicId))
+    .collect(); // bounded by LIMITS.maxAnswersPerRanking
+  return responses.length;
 }
 
 /** A call given up on: its answers or evaluations are recorded as missing. */
@@ -456,7 +495,6 @@ async function recordFailure(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"ca
     finishedCalls: 1,
     totalCostUsd: usage?.costUsd ?? 0,
     totalTokens: (usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0),
-    ...(call.kind === "evaluate" ? { judgingCostUsd: usage?.costUsd ?? 0, judgeCallsFinished: 1 } : {}),
   } satisfies Counters;
 }
 
@@ -468,14 +506,14 @@ async function recordFailure(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"ca
 export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, leaseId: string, outcome: Outcome): Promise<boolean> {
   const call = await ctx.db.get("calls", callId);
   if (!call || call.status !== "leased" || call.leaseId !== leaseId) {
-    if (call) await countThrownAwaySpend(ctx, call.testId, outcome, call.kind);
+    if (call) await countThrownAwaySpend(ctx, call.testId, outcome);
     return false;
   }
   const test = await ctx.db.get("tests", call.testId);
   if (!test) return false;
   if (test.status !== "running") {
     await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined });
-    await countThrownAwaySpend(ctx, test._id, outcome, call.kind);
+    await countThrownAwaySpend(ctx, test._id, outcome);
     return false;
   }
   let counters: Counters;
@@ -485,7 +523,13 @@ export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, lease
   } else if (outcome.kind === "generated") {
     ({ counters, ended } = await recordGeneration(ctx, test, call, outcome));
   } else if (outcome.kind === "ranked") {
-    const ranked = scoresFromRanking(outcome.ranking);
+    // The answers the call showed (those that still existed), in the order and under the labels
+    // it showed them; a judge that skipped its own family's answers is scored on the pair's scale.
+    const shown: Id<"responses">[] = [];
+    for (const responseId of call.responseIds ?? []) if (await ctx.db.get("responses", responseId)) shown.push(responseId);
+    const labels = shownOrder(shown, call.key).map((responseId, index) => ({ label: labelFor(index), responseId }));
+    const outOf = test.configuration.scoringParameters.skipOwnFamily ? await pairAnswerCount(ctx, test._id, call) : outcome.ranking.length;
+    const ranked = scoresFromRanking(outcome.ranking, Math.max(outOf, outcome.ranking.length));
     counters = await recordEvaluations(
       ctx,
       test,
@@ -495,6 +539,7 @@ export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, lease
         scores: { overall: entry.score },
         rank: entry.position,
         explanation: outcome.explanation,
+        labels,
       })),
       outcome,
     );
@@ -524,14 +569,13 @@ export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, lease
  * reclaimed, or the test was stopped or had ended), so its spend is counted in the test's cost,
  * also in a summary already written. Nothing else of the reply is recorded.
  */
-async function countThrownAwaySpend(ctx: MutationCtx, testId: Id<"tests">, usage: Usage, kind: Doc<"calls">["kind"]) {
+async function countThrownAwaySpend(ctx: MutationCtx, testId: Id<"tests">, usage: Usage) {
   if (usage.costUsd <= 0 && usage.promptTokens + usage.completionTokens <= 0) return;
   const test = await ctx.db.get("tests", testId);
   if (!test) return;
   const summary = test.resultsSummary;
   await ctx.db.patch("tests", testId, {
     totalCostUsd: test.totalCostUsd + usage.costUsd,
-    ...(kind === "evaluate" ? { judgingCostUsd: (test.judgingCostUsd ?? 0) + usage.costUsd } : {}),
     totalTokens: test.totalTokens + usage.promptTokens + usage.completionTokens,
     ...(summary
       ? {
@@ -553,27 +597,15 @@ async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta: Counte
     missingResponses: next.missingResponses,
     missingEvaluations: next.missingEvaluations,
     lastCallError: error ?? test.lastCallError,
-    finishedCalls: next.finishedCalls,
-    createdCalls: next.totalCalls,
   });
-  // Each kind's calls left at that kind's measured rate (lib/progress).
-  const expected = expectedCallsOf(test.configuration, next.missingResponses);
-  const judgeCallsDone = next.judgeCallsFinished ?? 0;
-  const remaining = estimateTimeRemaining({
-    startedAt: test.startedAt ?? now,
-    judgingStartedAt: test.judgingStartedAt,
-    now,
-    generation: { done: next.finishedCalls - judgeCallsDone, expected: expected.generation },
-    judging: { done: judgeCallsDone, expected: Math.max(expected.judging, judgeCallsDone) },
-  });
+  const remaining = estimateTimeRemaining(info, test.startedAt ?? now, now);
   await ctx.db.patch("tests", test._id, {
     ...addCounters(test, delta),
     ...(error ? { lastCallError: error } : {}),
     lastProgressAt: now,
     progress: {
       currentPhase: info.phase,
-      // Never backwards while the run goes on (a restart begins again at 0).
-      percentage: Math.max(info.progress, Math.min(94, test.progress.percentage)),
+      percentage: info.progress,
       details: info.details,
       estimatedTimeRemaining: formatTimeRemaining(remaining),
     },

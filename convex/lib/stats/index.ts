@@ -1,6 +1,6 @@
 // The jury's evidence for one test (issue 13): intervals, tie ranks, Bradley–Terry ratings,
 // agreement and each judge's record, from plain arrays. Pure: no Convex, no clock, seeded.
-import { rankingScore, ratingAverage } from "../scoring";
+import { ratingAverage, spreadRankingScore } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
 import { kendallTauB, mean, midranks, percentileInterval, spearman, type Interval } from "./basics";
 import { median } from "simple-statistics";
@@ -40,6 +40,8 @@ export interface JuryRanking {
   readonly ranking: readonly string[];
   /** "reverse" for the second call of "Judge in both orders". */
   readonly order?: "forward" | "reverse";
+  /** Answers of its persona × topic when the judge ranked fewer (it skipped its own family's). */
+  readonly outOf?: number;
   readonly costUsd?: number;
 }
 
@@ -182,7 +184,8 @@ function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, JuryRespo
     for (const call of input.rankings ?? []) {
       countCall(call.judgeModelId, call.costUsd);
       const ranking = call.ranking.filter((id) => known.has(id));
-      ranking.forEach((id, rank) => add(call.judgeModelId, id, rankingScore(rank, ranking.length)));
+      const outOf = Math.max(call.outOf ?? ranking.length, ranking.length);
+      ranking.forEach((id, rank) => add(call.judgeModelId, id, spreadRankingScore(rank, ranking.length, outOf)));
     }
   } else {
     for (const call of input.ratings ?? []) {
