@@ -13,6 +13,7 @@ import { BUILTIN_TEMPLATES, templateDataOf } from '../convex/lib/builtins';
 import type { TestConfiguration } from '../convex/validators';
 import type { RunningBackend } from './backend/server';
 import type { RunningGateway } from './gateway/server';
+import type { RunningMail } from './mail/server';
 import type { startStripe } from './stripe/server';
 
 export interface Credentials {
@@ -99,6 +100,8 @@ export interface SeedServers {
   stripe: Awaited<ReturnType<typeof startStripe>>;
   /** Run the demo test through the pipeline (not against a real, paid gateway). Default true. */
   runDemoTest?: boolean;
+  /** The dev mailbox, when the backend sends email there: sign-ups are verified with its codes. */
+  mail?: RunningMail;
 }
 
 export interface SeedResult {
@@ -109,7 +112,7 @@ export interface SeedResult {
   completedTestId: Id<'tests'> | null;
 }
 
-export async function seedDemoData({ backend, gateway, stripe, runDemoTest = true }: SeedServers): Promise<SeedResult> {
+export async function seedDemoData({ backend, gateway, stripe, runDemoTest = true, mail }: SeedServers): Promise<SeedResult> {
   const { t } = backend;
   // The demo test should be done in a few seconds, whatever latency the stack runs with, yet
   // take long enough that its duration and latencies look like a real run's.
@@ -117,8 +120,8 @@ export async function seedDemoData({ backend, gateway, stripe, runDemoTest = tru
   gateway.settings.latencyScale = 0.05;
   try {
     await t.action(internal.models.refresh, {});
-    const demoUserId = await ensureAccount(t, DEMO_ACCOUNT);
-    const adminUserId = await ensureAccount(t, ADMIN_ACCOUNT);
+    const demoUserId = await ensureAccount(t, DEMO_ACCOUNT, mail);
+    const adminUserId = await ensureAccount(t, ADMIN_ACCOUNT, mail);
     // The seeded path for admin rights (ADMIN_EMAILS needs a verified address; README "Admin rights").
     await t.mutation(internal.users.grantAdmin, { email: ADMIN_ACCOUNT.email });
     // A real auth session: the backend refuses a token whose session does not exist. A kept
@@ -147,10 +150,13 @@ export async function seedDemoData({ backend, gateway, stripe, runDemoTest = tru
 }
 
 /** Signs the account up through @convex-dev/auth, or, when it exists, checks its password. */
-async function ensureAccount(t: AnyT, { email, password }: Credentials): Promise<Id<'users'>> {
+async function ensureAccount(t: AnyT, { email, password }: Credentials, mail?: RunningMail): Promise<Id<'users'>> {
   const existing = await userIdByEmail(t, email);
   const flow = existing === null ? 'signUp' : 'signIn';
-  const result = await t.action(api.auth.signIn, { provider: 'password', params: { email, password, flow } });
+  let result = await t.action(api.auth.signIn, { provider: 'password', params: { email, password, flow } });
+  // With email on, the address is verified first, with the code the dev mailbox received.
+  const code = !result.tokens && mail ? mail.latestCodeTo(email) : undefined;
+  if (code) result = await t.action(api.auth.signIn, { provider: 'password', params: { email, code, flow: 'email-verification' } });
   if (!result.tokens) throw new Error(`Seeding: ${flow} for ${email} returned no session (is email verification on?)`);
   const userId = await userIdByEmail(t, email);
   if (userId === null) throw new Error(`Seeding: ${email} was not created`);

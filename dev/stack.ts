@@ -13,6 +13,7 @@ import type { InlineConfig, ViteDevServer } from 'vite';
 import { loadOrCreateSecret } from './backend/keys';
 import { startBackend, type RunningBackend, type StoreInfo } from './backend/server';
 import { DEFAULT_GATEWAY_API_KEY, startGateway, type RunningGateway } from './gateway/server';
+import { startMail, type RunningMail } from './mail/server';
 import { seedDemoData, ADMIN_ACCOUNT, DEMO_ACCOUNT, type Credentials } from './seed';
 import { DEFAULT_STRIPE_SECRET_KEY, DEFAULT_WEBHOOK_SECRET, startStripe } from './stripe/server';
 
@@ -112,6 +113,8 @@ export interface RunningStack {
   siteUrl: string;
   gatewayUrl: string;
   stripeUrl: string;
+  /** The dev mailbox's inbox page; `emailOn`: the backend sends its email there (MJ_EMAIL=on). */
+  mail: RunningMail & { emailOn: boolean };
   demo: Credentials;
   admin: Credentials;
   backend: RunningBackend;
@@ -255,6 +258,12 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     );
     stops.push(() => stripe.close());
 
+    // The dev mailbox (dev/mail): always up; the backend sends email to it with MJ_EMAIL=on.
+    const emailOn = process.env.MJ_EMAIL === 'on';
+    const mailPort = ports.backend === 0 ? 0 : Number(process.env.MJ_MAIL_PORT ?? 3240);
+    const mail = await startMail({ port: mailPort, host: LOOPBACK }).catch(() => startMail({ port: 0, host: LOOPBACK }));
+    stops.push(() => mail.close());
+
     const modelGateway = options.realGateway ?? { baseUrl: gateway.url, apiKey: DEFAULT_GATEWAY_API_KEY };
     const backend = await startBackendNamingPorts(ports, {
       port: ports.backend,
@@ -272,6 +281,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         STRIPE_API_PROTOCOL: 'http',
         SITE_URL: appUrl,
         ADMIN_EMAILS: ADMIN_ACCOUNT.email,
+        ...(emailOn ? { RESEND_API_KEY: mail.apiKey, RESEND_BASE_URL: mail.url, AUTH_EMAIL_FROM: 'ModelJury <no-reply@modeljury.dev>' } : {}),
         // Users' own gateway keys are stored encrypted: with a data folder the secret is kept there.
         API_KEY_ENCRYPTION_SECRET:
           process.env.API_KEY_ENCRYPTION_SECRET ??
@@ -291,7 +301,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         stops.push(() => vite.close());
         return vite;
       }),
-      options.seed ? seedDemoData({ backend, gateway, stripe, runDemoTest: !options.realGateway }) : Promise.resolve(),
+      options.seed ? seedDemoData({ backend, gateway, stripe, runDemoTest: !options.realGateway, mail }) : Promise.resolve(),
     ]);
     for (const start of starts) if (start.status === 'rejected') throw start.reason;
     const vite = (starts[0] as PromiseFulfilledResult<ViteDevServer>).value;
@@ -311,6 +321,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       siteUrl: backend.siteUrl,
       gatewayUrl: gateway.url,
       stripeUrl: stripe.url,
+      mail: Object.assign(mail, { emailOn }),
       demo: { ...DEMO_ACCOUNT },
       admin: { ...ADMIN_ACCOUNT },
       backend,

@@ -86,6 +86,7 @@ function banner(stack: RunningStack, fresh: boolean): string {
     `  Convex backend  ${stack.backendUrl}   HTTP actions ${stack.siteUrl}`,
     gatewayLine,
     `  Stripe          ${stack.stripeUrl}   test mode: pay on its checkout page`,
+    `  Mail            ${stack.mail.url}   ${stack.mail.emailOn ? 'inbox: verification, reset, sign-in links and codes, contact mail' : 'inbox (email is off: MJ_EMAIL=on npm start sends verification, reset, sign-in links and codes here)'}`,
     `  Data            ${describeStore(stack, fresh)}`,
     '',
     stack.store
