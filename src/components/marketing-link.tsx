@@ -1,10 +1,13 @@
 import { createContext, useContext, type AnchorHTMLAttributes, type ComponentType } from "react";
 
-// The landing page also ships as its own small entry (landing.html, src/landing-main.tsx) without
-// the router, to keep its JavaScript light (issue 7). The public pages' shared parts therefore
-// link through this: plain anchors by default, the router's Link inside the app.
+import type { FileRoutesByTo } from "@/routeTree.gen";
 
-export type MarketingLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { to: string };
+// The landing page also ships as its own small entry (landing.html, src/landing-main.tsx) without
+// the router, to keep its JavaScript light. The public pages' shared parts therefore link through
+// this: plain anchors by default, the router's Link inside the app. `to` is a path of the route
+// tree (a type-only import, so the landing chunk stays free of the router), checked like a Link's.
+
+export type MarketingLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { to: keyof FileRoutesByTo };
 
 function PlainLink({ to, ...props }: MarketingLinkProps) {
   return <a href={to} {...props} />;

@@ -6,6 +6,9 @@ export const SIGNED_OUT_HOME = "/";
 export const LOGIN_PATH = "/login";
 export const MONITOR_PATH = "/dashboard/monitor";
 
+/** The usage section of account settings (own API key): /dashboard/settings#usage. */
+export const USAGE_SECTION_ID = "usage";
+
 /** The query parameter Stripe appends when it returns from a checkout. */
 export const PAYMENT_SESSION_PARAM = "session_id";
 

@@ -3,7 +3,8 @@ import { CreditCardIcon, GaugeIcon, LogOutIcon, MenuIcon, SettingsIcon } from "l
 import { useState } from "react";
 
 import { AccountSummary, UserAvatar } from "@/components/layout/user-menu";
-import { ACCOUNT_SETTINGS_PATH, BILLING_PATH, USAGE_SECTION_ID, type NavItem } from "@/components/layout/nav-items";
+import { type NavItem } from "@/components/layout/nav-items";
+import { USAGE_SECTION_ID } from "@/lib/navigation";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
@@ -48,13 +49,13 @@ export function MobileMenu({ items, viewer }: { items: readonly NavItem[]; viewe
         </nav>
         <Separator />
         <div className="flex flex-col gap-1 p-2">
-          <Link to={ACCOUNT_SETTINGS_PATH} onClick={close} className={itemClass}>
+          <Link to="/dashboard/settings" onClick={close} className={itemClass}>
             <SettingsIcon /> Account Settings
           </Link>
-          <Link to={ACCOUNT_SETTINGS_PATH} hash={USAGE_SECTION_ID} onClick={close} className={itemClass}>
+          <Link to="/dashboard/settings" hash={USAGE_SECTION_ID} onClick={close} className={itemClass}>
             <GaugeIcon /> Usage
           </Link>
-          <Link to={BILLING_PATH} onClick={close} className={itemClass}>
+          <Link to="/dashboard/billing" onClick={close} className={itemClass}>
             <CreditCardIcon /> Billing &amp; Credits
           </Link>
           <button

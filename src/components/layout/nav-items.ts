@@ -1,32 +1,21 @@
-import {
-  ACCOUNT_SETTINGS_PATH,
-  ADMIN_PATH,
-  BILLING_PATH,
-  HISTORY_PATH,
-  MONITOR_PAGE_PATH,
-  SETUP_PATH,
-  TEMPLATES_PATH,
-  USAGE_SECTION_ID,
-} from "@/lib/paths";
+import type { LinkProps } from "@tanstack/react-router";
 import { ActivityIcon, FlaskConicalIcon, HistoryIcon, LayoutTemplateIcon, ShieldIcon, type LucideIcon } from "lucide-react";
 
 export interface NavItem {
   label: string;
-  /** A path; later issues add the routes these lead to. */
-  to: string;
+  /** A route of the app: a path the route tree does not have fails the typecheck. */
+  to: LinkProps["to"];
   icon: LucideIcon;
 }
 
 export const MAIN_NAV_ITEMS: readonly NavItem[] = [
-  { label: "Test Setup", to: SETUP_PATH, icon: FlaskConicalIcon },
-  { label: "Monitor", to: MONITOR_PAGE_PATH, icon: ActivityIcon },
-  { label: "History", to: HISTORY_PATH, icon: HistoryIcon },
-  { label: "Templates", to: TEMPLATES_PATH, icon: LayoutTemplateIcon },
+  { label: "Test Setup", to: "/dashboard/setup", icon: FlaskConicalIcon },
+  { label: "Monitor", to: "/dashboard/monitor", icon: ActivityIcon },
+  { label: "History", to: "/dashboard/history", icon: HistoryIcon },
+  { label: "Templates", to: "/dashboard/templates", icon: LayoutTemplateIcon },
 ];
 
-export const ADMIN_NAV_ITEM: NavItem = { label: "Admin", to: ADMIN_PATH, icon: ShieldIcon };
-
-export { ACCOUNT_SETTINGS_PATH, BILLING_PATH, USAGE_SECTION_ID };
+export const ADMIN_NAV_ITEM: NavItem = { label: "Admin", to: "/admin", icon: ShieldIcon };
 
 /** The bar's items; Admin only when the profile says so (the server checks again on every call). */
 export function navItemsFor(viewer: { isAdmin: boolean } | null | undefined): readonly NavItem[] {

@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { CreditCardIcon, GaugeIcon, LogOutIcon, SettingsIcon } from "lucide-react";
 
-import { ACCOUNT_SETTINGS_PATH, BILLING_PATH, USAGE_SECTION_ID } from "@/components/layout/nav-items";
+import { USAGE_SECTION_ID } from "@/lib/navigation";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import {
@@ -63,18 +63,18 @@ export function UserMenu({ viewer }: { viewer: Viewer }) {
         <DropdownMenuSeparator />
         <DropdownMenuGroup>
           <DropdownMenuItem asChild>
-            <Link to={ACCOUNT_SETTINGS_PATH}>
+            <Link to="/dashboard/settings">
               <SettingsIcon /> Account Settings
             </Link>
           </DropdownMenuItem>
           {/* Where users connect their own gateway key (spec part 1 §1). */}
           <DropdownMenuItem asChild>
-            <Link to={ACCOUNT_SETTINGS_PATH} hash={USAGE_SECTION_ID}>
+            <Link to="/dashboard/settings" hash={USAGE_SECTION_ID}>
               <GaugeIcon /> Usage
             </Link>
           </DropdownMenuItem>
           <DropdownMenuItem asChild>
-            <Link to={BILLING_PATH}>
+            <Link to="/dashboard/billing">
               <CreditCardIcon /> Billing &amp; Credits
             </Link>
           </DropdownMenuItem>

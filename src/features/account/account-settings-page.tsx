@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Skeleton } from "@/components/ui/skeleton";
-import { USAGE_SECTION_ID } from "@/lib/paths";
+import { USAGE_SECTION_ID } from "@/lib/navigation";
 import { api } from "../../../convex/_generated/api";
 import { ApiKeySection } from "./api-key-section";
 import { Banner } from "@/components/banner";

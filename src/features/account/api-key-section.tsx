@@ -10,7 +10,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/errors";
-import { USAGE_SECTION_ID } from "@/lib/paths";
+import { USAGE_SECTION_ID } from "@/lib/navigation";
 import { api } from "../../../convex/_generated/api";
 import { Banner } from "@/components/banner";
 

@@ -37,7 +37,7 @@ import {
   matchesJobSearch,
   shortId,
 } from "./admin-format";
-import { useConfirm, type ConfirmRequest } from "./confirm-dialog";
+import { useConfirm, type ConfirmRequest } from "@/components/confirm-dialog";
 import { JobDetails } from "./job-details";
 import { JobStatusBadge } from "./job-status";
 import { TableSkeleton } from "./users-tab";
@@ -183,18 +183,18 @@ function useJobActions() {
       runAdminAction(() => retry({ jobId: job._id }), ADMIN_FAILURES.retry, `'${job.testName}' is queued again.`),
     cancel: (job: AdminJob) =>
       confirmThen(
-        { title: "Cancel Job", message: JOB_CONFIRMATIONS.cancel, subject: job.testName, confirmLabel: "Cancel Job", dismissLabel: "Keep Job", destructive: true },
+        { title: "Cancel Job", description: JOB_CONFIRMATIONS.cancel, subject: job.testName, confirmText: "Cancel Job", cancelText: "Keep Job", destructive: true },
         () => runAdminAction(() => cancel({ jobId: job._id }), ADMIN_FAILURES.cancel, `'${job.testName}' was cancelled.`),
       ),
     forceRestart: (job: AdminJob) =>
       confirmThen(
-        { title: "Force Restart", message: JOB_CONFIRMATIONS.forceRestart, subject: job.testName, confirmLabel: "Force Restart", destructive: true },
+        { title: "Force Restart", description: JOB_CONFIRMATIONS.forceRestart, subject: job.testName, confirmText: "Force Restart", destructive: true },
         () =>
           runAdminAction(() => forceRestart({ jobId: job._id }), ADMIN_FAILURES.forceRestart, `'${job.testName}' restarts from the beginning.`),
       ),
     remove: (job: AdminJob) =>
       confirmThen(
-        { title: "Delete Job", message: JOB_CONFIRMATIONS.delete, subject: job.testName, confirmLabel: "Delete Job", destructive: true, irreversible: true },
+        { title: "Delete Job", description: JOB_CONFIRMATIONS.delete, subject: job.testName, confirmText: "Delete Job", destructive: true, irreversible: true },
         () => runAdminAction(() => remove({ jobId: job._id }), ADMIN_FAILURES.deleteJob, `'${job.testName}' was deleted.`),
       ),
   };

@@ -15,7 +15,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 
 import { ADMIN_FAILURES, runAdminAction } from "./admin-actions";
 import { countLabel, formatDate, formatLastLogin, matchesUserSearch } from "./admin-format";
-import { useConfirm } from "./confirm-dialog";
+import { useConfirm } from "@/components/confirm-dialog";
 
 type AdminUser = FunctionReturnType<typeof api.admin.listUsers>["users"][number];
 
@@ -39,9 +39,9 @@ export function UsersTab({ viewerId }: { viewerId: string }) {
     const granting = !user.isAdmin;
     ask({
       title: granting ? "Make Admin" : "Remove Admin",
-      message: granting ? USER_CONFIRMATIONS.grant : USER_CONFIRMATIONS.remove,
+      description: granting ? USER_CONFIRMATIONS.grant : USER_CONFIRMATIONS.remove,
       subject: user.email,
-      confirmLabel: granting ? "Make Admin" : "Remove Admin",
+      confirmText: granting ? "Make Admin" : "Remove Admin",
       destructive: !granting,
       onConfirm: async () => {
         await runAdminAction(
@@ -56,9 +56,9 @@ export function UsersTab({ viewerId }: { viewerId: string }) {
   function remove(user: AdminUser) {
     ask({
       title: "Delete User",
-      message: USER_CONFIRMATIONS.delete,
+      description: USER_CONFIRMATIONS.delete,
       subject: user.email,
-      confirmLabel: "Delete User",
+      confirmText: "Delete User",
       destructive: true,
       irreversible: true,
       onConfirm: async () => {

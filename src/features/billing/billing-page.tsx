@@ -12,7 +12,6 @@ import { Button } from "@/components/ui/button";
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { resultsPath } from "@/features/dashboard/paths";
 import { cn } from "@/lib/utils";
 import { api } from "../../../convex/_generated/api";
 import {
@@ -145,7 +144,7 @@ function PaymentHistory({ payments }: { payments: BillingData["payments"] | unde
                   </TableCell>
                   <TableCell className="max-w-64 truncate">
                     {payment.testId ? (
-                      <Link to={resultsPath(payment.testId)} className="underline-offset-4 hover:underline">
+                      <Link to="/dashboard/results/$testId" params={{ testId: payment.testId }} className="underline-offset-4 hover:underline">
                         {payment.testName}
                       </Link>
                     ) : (

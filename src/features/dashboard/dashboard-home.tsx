@@ -8,7 +8,6 @@ import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useViewer } from "@/hooks/use-viewer";
 import { errorMessage } from "@/lib/errors";
-import { SETUP_PATH } from "@/lib/paths";
 import { api } from "../../../convex/_generated/api";
 import { greetingName } from "../../../convex/lib/format";
 import { QuickActions } from "./quick-actions";
@@ -32,7 +31,7 @@ export function DashboardHome() {
           <p className="text-muted-foreground">Compare models on your prompts and let a jury of models judge them.</p>
         </div>
         <Button asChild size="lg">
-          <Link to={SETUP_PATH}>
+          <Link to="/dashboard/setup">
             <PlusIcon /> Create New Test
           </Link>
         </Button>

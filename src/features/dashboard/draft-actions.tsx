@@ -5,15 +5,8 @@ import { useAction, useMutation } from "convex/react";
 import { CreditCardIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
 
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Spinner } from "@/components/spinner";
-import {
-  AlertDialog,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { errorMessage } from "@/lib/errors";
@@ -131,55 +124,20 @@ function DiscardDraftDialog({
   onDiscarded?: () => void;
 }) {
   const remove = useMutation(api.tests.remove);
-  const [discarding, setDiscarding] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function discard() {
-    setDiscarding(true);
-    setError(null);
-    try {
-      await remove({ testId: draft._id });
-      setDiscarding(false);
-      onClose();
-      onDiscarded?.();
-    } catch (caught) {
-      console.error(DISCARD_FAILED, caught);
-      setError(DISCARD_FAILED);
-      setDiscarding(false);
-    }
-  }
-
   return (
-    <AlertDialog
+    <ConfirmDialog
       open={open}
-      onOpenChange={(next) => {
-        if (next || discarding) return;
-        setError(null);
-        onClose();
-      }}
-    >
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Discard Draft</AlertDialogTitle>
-          <AlertDialogDescription>
-            Discard “{draft.name}”? It was never paid for and never ran. Its open checkout is closed.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        {error && (
-          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
-            {error}
-          </p>
-        )}
-        <AlertDialogFooter>
-          <Button type="button" variant="outline" disabled={discarding} onClick={onClose}>
-            Keep It
-          </Button>
-          <Button type="button" variant="destructive" disabled={discarding} onClick={() => void discard()}>
-            {discarding ? <Spinner className="text-current" label="Discarding the draft" /> : null}
-            Discard
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      onOpenChange={(next) => !next && onClose()}
+      title="Discard Draft"
+      description={<>Discard “{draft.name}”? It was never paid for and never ran. Its open checkout is closed.</>}
+      confirmText="Discard"
+      cancelText="Keep It"
+      destructive
+      loadingText="Discard"
+      loadingLabel="Discarding the draft"
+      failureText={DISCARD_FAILED}
+      onConfirm={() => remove({ testId: draft._id })}
+      onConfirmed={onDiscarded}
+    />
   );
 }

@@ -1,13 +1,12 @@
-import { Link } from "@tanstack/react-router";
+import { Link, type LinkProps } from "@tanstack/react-router";
 import { ActivityIcon, HistoryIcon, PlusIcon, type LucideIcon } from "lucide-react";
 
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { HISTORY_PATH, MONITOR_PAGE_PATH, SETUP_PATH } from "@/lib/paths";
 
-const ACTIONS: readonly { label: string; description: string; to: string; icon: LucideIcon }[] = [
-  { label: "New Test", description: "Set up a comparison", to: SETUP_PATH, icon: PlusIcon },
-  { label: "Monitor", description: "Watch the current test", to: MONITOR_PAGE_PATH, icon: ActivityIcon },
-  { label: "History", description: "Browse past tests", to: HISTORY_PATH, icon: HistoryIcon },
+const ACTIONS: readonly { label: string; description: string; to: LinkProps["to"]; icon: LucideIcon }[] = [
+  { label: "New Test", description: "Set up a comparison", to: "/dashboard/setup", icon: PlusIcon },
+  { label: "Monitor", description: "Watch the current test", to: "/dashboard/monitor", icon: ActivityIcon },
+  { label: "History", description: "Browse past tests", to: "/dashboard/history", icon: HistoryIcon },
 ];
 
 export function QuickActions() {

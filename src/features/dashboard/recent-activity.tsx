@@ -15,7 +15,6 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/utils";
 import { formatRelativeTime } from "../../../convex/lib/format";
 import { ACTIVITY_LABELS, type ActivityEntry } from "./dashboard-model";
-import { resultsPath } from "./paths";
 import { useNow } from "@/hooks/use-now";
 
 const ICONS: Readonly<Record<ActivityEntry["kind"], { icon: LucideIcon; className: string }>> = {
@@ -48,7 +47,7 @@ function ActivityRow({ entry, now }: { entry: ActivityEntry; now: number }) {
   return (
     <li>
       {entry.testId ? (
-        <Link to={resultsPath(entry.testId)} className="flex gap-3 rounded-md px-2 py-2 hover:bg-muted/60">
+        <Link to="/dashboard/results/$testId" params={{ testId: entry.testId }} className="flex gap-3 rounded-md px-2 py-2 hover:bg-muted/60">
           {body}
         </Link>
       ) : (

@@ -6,11 +6,9 @@ import { statusLabel } from "@/components/status-badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardAction, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { HISTORY_PATH, SETUP_PATH } from "@/lib/paths";
 import { cn } from "@/lib/utils";
 import { DraftActions } from "./draft-actions";
 import { DRAFT_STATUS_LABEL, plural, RECENT_TESTS_SHOWN, statusDotTone, testDisplayName, type RecentTest, type StatusDotTone } from "./dashboard-model";
-import { resultsPath } from "./paths";
 
 const DOT_CLASSES: Readonly<Record<StatusDotTone, string>> = {
   completed: "bg-green-500",
@@ -68,7 +66,8 @@ function RecentTestRow({ test }: { test: RecentTest }) {
   return (
     <li>
       <Link
-        to={resultsPath(test._id)}
+        to="/dashboard/results/$testId"
+        params={{ testId: test._id }}
         className="flex items-center gap-3 rounded-lg px-3 py-3 transition-colors hover:bg-muted/60 focus-visible:bg-muted/60 focus-visible:outline-none"
         aria-label={`${name}, ${statusLabel(test.status)}`}
       >
@@ -94,7 +93,7 @@ export function RecentTests({ tests }: { tests: readonly RecentTest[] | undefine
         </CardTitle>
         <CardAction>
           <Button asChild variant="ghost" size="sm">
-            <Link to={HISTORY_PATH}>View All</Link>
+            <Link to="/dashboard/history">View All</Link>
           </Button>
         </CardAction>
       </CardHeader>
@@ -113,7 +112,7 @@ export function RecentTests({ tests }: { tests: readonly RecentTest[] | undefine
             description="Compare models on your own prompt: pick models, personas and topics, and let a jury of models judge."
             action={
               <Button asChild>
-                <Link to={SETUP_PATH}>
+                <Link to="/dashboard/setup">
                   <PlusIcon /> Create Test
                 </Link>
               </Button>

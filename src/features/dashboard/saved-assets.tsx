@@ -10,7 +10,6 @@ import { Card, CardAction, CardContent, CardHeader, CardTitle } from "@/componen
 import { Skeleton } from "@/components/ui/skeleton";
 // The same persona and topic editor as Test Setup, so both places validate and look alike.
 import { PERSONA_KIND, TOPIC_KIND } from "@/features/setup/item-kinds";
-import { SETUP_PATH } from "@/lib/paths";
 import { api } from "../../../convex/_generated/api";
 import type { DashboardHomeData, SavedPersona, SavedTopic } from "./dashboard-model";
 
@@ -56,7 +55,7 @@ function AssetPanel({ title, singular, icon: Icon, emptyText, total, items, onAd
             <PlusIcon /> Add
           </Button>
           <Button asChild variant="ghost" size="sm">
-            <Link to={SETUP_PATH} aria-label={`Manage ${title.toLowerCase()}`}>
+            <Link to="/dashboard/setup" aria-label={`Manage ${title.toLowerCase()}`}>
               Manage
             </Link>
           </Button>

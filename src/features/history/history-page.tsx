@@ -14,13 +14,12 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { DraftActions } from "@/features/dashboard/draft-actions";
-import { DeleteTestDialog } from "@/features/results/delete-test-dialog";
+import { DeleteTestDialog } from "@/components/delete-test-dialog";
 import { MissingWorkLine } from "@/features/results/missing-work";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Duration } from "@/features/results/results-page";
 import { formatDate, taskTypeLabel } from "@/features/results/results-model";
 import { errorMessage } from "@/lib/errors";
-import { SETUP_PATH } from "@/lib/paths";
 
 import { api } from "../../../convex/_generated/api";
 import { TEST_COST_DECIMALS } from "../../../convex/lib/format";
@@ -37,7 +36,7 @@ export function HistoryPage() {
           <p className="text-muted-foreground">Every test you have run, newest first.</p>
         </div>
         <Button asChild>
-          <Link to={SETUP_PATH}>
+          <Link to="/dashboard/setup">
             <PlusIcon /> New Test
           </Link>
         </Button>
@@ -69,7 +68,7 @@ function HistoryList() {
         icon={FlaskConicalIcon}
         action={
           <Button asChild>
-            <Link to={SETUP_PATH}>Create Test</Link>
+            <Link to="/dashboard/setup">Create Test</Link>
           </Button>
         }
       />

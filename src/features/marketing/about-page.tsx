@@ -3,7 +3,6 @@ import { EyeIcon, ScaleIcon, ShieldCheckIcon, TrophyIcon } from "lucide-react";
 
 import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingLayout, PageIntro } from "@/features/marketing/marketing-layout";
-import { AWARDS_PATH, CONTACT_PATH } from "@/lib/paths";
 
 const PRINCIPLES = [
   {
@@ -74,7 +73,7 @@ export function AboutPage() {
               ModelJury began as a hackathon project and placed 7th overall. Since then it has grown into a
               product with live monitoring, templates, sharing and pay-per-test billing.
             </p>
-            <Link to={AWARDS_PATH} className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+            <Link to="/awards" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
               Read about the award
             </Link>
           </div>
@@ -83,7 +82,7 @@ export function AboutPage() {
         <section className="flex flex-col items-center gap-4 rounded-2xl bg-muted/50 px-6 py-10 text-center">
           <h2 className="text-2xl font-bold tracking-tight">Questions, ideas or a partnership in mind?</h2>
           <p className="text-muted-foreground">We reply within 24 hours.</p>
-          <Link to={CONTACT_PATH} className={buttonVariants({ size: "lg" })}>
+          <Link to="/contact" className={buttonVariants({ size: "lg" })}>
             Contact us
           </Link>
         </section>

@@ -3,7 +3,6 @@ import { AwardIcon, ExternalLinkIcon, MedalIcon, TrophyIcon, UsersIcon } from "l
 
 import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingLayout, PageIntro } from "@/features/marketing/marketing-layout";
-import { FEATURES_PATH } from "@/lib/paths";
 
 /** External pages of the award. Kept together so they are easy to check and update. */
 export const AWARD_LINKS = {
@@ -89,7 +88,7 @@ export function AwardsPage() {
           <h2 className="text-2xl font-bold tracking-tight">Try the project the judges ranked</h2>
           <div className="flex flex-col gap-3 sm:flex-row">
             <Link to="/signup" className={buttonVariants({ size: "lg" })}>Create an account</Link>
-            <Link to={FEATURES_PATH} className={buttonVariants({ variant: "outline", size: "lg" })}>
+            <Link to="/features" className={buttonVariants({ variant: "outline", size: "lg" })}>
               See the features
             </Link>
           </div>

@@ -17,7 +17,6 @@ import {
 
 import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingLayout, PageIntro } from "@/features/marketing/marketing-layout";
-import { CONTACT_PATH } from "@/lib/paths";
 
 interface Feature {
   icon: LucideIcon;
@@ -153,7 +152,7 @@ export function FeaturesPage() {
           <p className="max-w-xl text-muted-foreground">Create an account, build your first test and see the price before you run it.</p>
           <div className="flex flex-col gap-3 sm:flex-row">
             <Link to="/signup" className={buttonVariants({ size: "lg" })}>Get started</Link>
-            <Link to={CONTACT_PATH} className={buttonVariants({ variant: "outline", size: "lg" })}>
+            <Link to="/contact" className={buttonVariants({ variant: "outline", size: "lg" })}>
               Talk to us
             </Link>
           </div>

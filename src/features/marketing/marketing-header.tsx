@@ -6,8 +6,8 @@ import { useSession } from "@/lib/session";
 import { MarketingLink } from "@/components/marketing-link";
 import { SESSION_VIEW_ATTRIBUTE, SIGNED_IN_HREF_ATTRIBUTE, useStaticMarkup } from "@/features/marketing/static-markup";
 
-// Literal paths rather than lib/paths: the landing page's chunk must not share modules with the
-// signed-in screens (vite.config.ts).
+// Literal paths, checked against the route tree by MarketingLink's type: the landing page's chunk
+// must not share modules with the signed-in screens (vite.config.ts).
 export const MARKETING_LINKS = [
   { label: "Features", to: "/features" },
   { label: "About", to: "/about" },

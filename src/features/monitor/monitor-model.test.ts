@@ -7,7 +7,6 @@ import {
   hiddenRankedModels,
   monitorStage,
   previewOf,
-  resultsPathOf,
   scoreBarPercent,
 } from "./monitor-model";
 
@@ -54,9 +53,5 @@ describe("monitor derivations", () => {
     expect(previewOf("  a\n\nb  ")).toBe("a b");
     expect(previewOf("")).toBe("(empty response)");
     expect(previewOf("x".repeat(200), 10)).toBe(`${"x".repeat(9)}…`);
-  });
-
-  it("links to a test's results", () => {
-    expect(resultsPathOf("abc")).toBe("/dashboard/results/abc");
   });
 });

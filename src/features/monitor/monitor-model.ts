@@ -8,11 +8,6 @@ export type MonitorTest = MonitorData["test"];
 export type MonitorRanking = MonitorData["rankings"][number];
 export type MonitorResponse = MonitorData["latestResponses"][number];
 
-/** Results of one test; a plain string, so it compiles before the results route exists. */
-export function resultsPathOf(testId: string): string {
-  return `/dashboard/results/${testId}`;
-}
-
 /**
  * Where a test stands, as the monitor tells it: a pending test waits either for its payment
  * (job pending_payment) or for a free worker slot (job queued); then it runs and ends.

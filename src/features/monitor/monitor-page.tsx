@@ -11,7 +11,6 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { errorMessage } from "@/lib/errors";
-import { SETUP_PATH } from "@/lib/paths";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -201,7 +200,7 @@ function NoTestRunning() {
       description="Start a test and watch its responses, evaluations and rankings arrive here live."
       action={
         <Button asChild>
-          <Link to={SETUP_PATH}>
+          <Link to="/dashboard/setup">
             <FlaskConicalIcon /> Go to Test Setup
           </Link>
         </Button>

@@ -36,7 +36,6 @@ import {
   monitorStage,
   plural,
   previewOf,
-  resultsPathOf,
   scoreBarPercent,
   type MonitorData,
   type MonitorRanking,
@@ -155,7 +154,7 @@ function StageNotice({ test, onDiscarded }: { test: MonitorTest; onDiscarded?: (
                 : "The rankings and analysis are ready, from the answers and judgements that came back."}
             </span>
             <Button asChild size="lg">
-              <Link to={resultsPathOf(test._id)}>
+              <Link to="/dashboard/results/$testId" params={{ testId: test._id }}>
                 <ChartColumnIcon /> View Results
               </Link>
             </Button>

@@ -3,12 +3,10 @@ import { useQuery } from "convex/react";
 import { useCallback, useEffect, useState } from "react";
 
 import { FullPageSpinner } from "@/components/spinner";
-import { HISTORY_PATH } from "@/lib/paths";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { readCurrentTestId } from "./current-test-storage";
-import { resultsPathOf } from "./monitor-model";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 
 /**
@@ -23,11 +21,13 @@ import { QueryErrorBoundary } from "@/components/query-error-boundary";
  * its live status decides: completed → its results, anything else → history. If the lookup
  * fails, history too: a redirect has no screen of its own to show an error on.
  */
+const HISTORY_HREF = "/dashboard/history";
+
 export function ResultsRedirect() {
   const navigate = useNavigate();
   const goTo = useCallback((href: string) => void navigate({ href, replace: true }), [navigate]);
   return (
-    <QueryErrorBoundary fallback={() => <RedirectTo href={HISTORY_PATH} go={goTo} />}>
+    <QueryErrorBoundary fallback={() => <RedirectTo href={HISTORY_HREF} go={goTo} />}>
       <ResolveCurrentResults go={goTo} />
     </QueryErrorBoundary>
   );
@@ -48,9 +48,9 @@ export function resultsRedirectTarget(
   ownedId: string | null | undefined,
   status: string | undefined,
 ): string | null {
-  if (rememberedId === null || ownedId === null) return HISTORY_PATH;
+  if (rememberedId === null || ownedId === null) return HISTORY_HREF;
   if (ownedId === undefined || status === undefined) return null;
-  return status === "completed" ? resultsPathOf(ownedId) : HISTORY_PATH;
+  return status === "completed" ? `/dashboard/results/${ownedId}` : HISTORY_HREF;
 }
 
 function RedirectTo({ href, go }: { href: string; go: (href: string) => void }) {

@@ -8,7 +8,6 @@ import { RotateCcwIcon, XCircleIcon } from "lucide-react";
 
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { SETUP_PATH } from "@/lib/paths";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -50,7 +49,7 @@ function FailedTestNotice({ test, className }: FailureNoticeProps) {
         <p data-testid="failure-reason">{test.errorMessage?.trim() || FALLBACK_REASON}</p>
         {money && <p data-testid="failure-refund">{money}</p>}
         <Button asChild size="sm" variant="outline" className="mt-2">
-          <Link to={SETUP_PATH} search={{ rerun: test._id }}>
+          <Link to="/dashboard/setup" search={{ rerun: test._id }}>
             <RotateCcwIcon /> Run Again
           </Link>
         </Button>

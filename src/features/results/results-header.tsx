@@ -7,9 +7,8 @@ import { SaveTemplateDialog } from "@/components/save-template-dialog";
 import { StatusBadge } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { HISTORY_PATH } from "@/lib/paths";
 
-import { DeleteTestDialog } from "./delete-test-dialog";
+import { DeleteTestDialog } from "@/components/delete-test-dialog";
 import { ExportMenu } from "./export-menu";
 import { countsLabel, isLive, taskTypeLabel, type ResultsData } from "./results-model";
 import { ShareDialog } from "./share-dialog";
@@ -29,7 +28,7 @@ export function ResultsHeader({ results, onDeleted, onDeletingChange }: ResultsH
   return (
     <header className="space-y-4">
       <Button asChild variant="ghost" size="sm" className="-ml-2">
-        <Link to={HISTORY_PATH}>
+        <Link to="/dashboard/history">
           <ArrowLeftIcon /> Back to History
         </Link>
       </Button>

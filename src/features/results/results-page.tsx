@@ -11,7 +11,6 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useNow } from "@/hooks/use-now";
 import { errorMessage } from "@/lib/errors";
-import { HISTORY_PATH } from "@/lib/paths";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -47,7 +46,7 @@ export function ResultsPage({ testId }: { testId: string }) {
             <ErrorState title={ERROR_TITLE} message={errorMessage(error)} onRetry={reset} />
             <div className="flex justify-center">
               <Button asChild variant="link">
-                <Link to={HISTORY_PATH}>Back to History</Link>
+                <Link to="/dashboard/history">Back to History</Link>
               </Button>
             </div>
           </div>
@@ -74,7 +73,7 @@ function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDe
       <ResultsHeader
         results={results}
         onDeletingChange={onDeletingChange}
-        onDeleted={() => void navigate({ to: HISTORY_PATH, replace: true })}
+        onDeleted={() => void navigate({ to: "/dashboard/history", replace: true })}
       />
       <TestTimes test={results.test} />
       <FailureNotice test={results.test} />
@@ -192,7 +191,7 @@ function InvalidTestData() {
       icon={FileWarningIcon}
       action={
         <Button asChild variant="outline">
-          <Link to={HISTORY_PATH}>Back to History</Link>
+          <Link to="/dashboard/history">Back to History</Link>
         </Button>
       }
     />

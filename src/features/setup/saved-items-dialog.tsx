@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { errorMessage } from "@/lib/errors";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ItemEditorDialog } from "./item-editor-dialog";
 import { fieldValues, type ItemKind } from "./item-kinds";
 
@@ -150,10 +150,11 @@ export function SavedItemsDialog<K extends string>({
         open={deleting !== null}
         onOpenChange={(next) => !next && setDeleting(null)}
         title={`Delete Saved ${kind.Singular}`}
-        message={`Delete this saved ${kind.singular}? Tests that already use it keep their copy.`}
-        itemName={deleting?.[kind.titleKey]}
-        confirmLabel="Delete"
-        variant="danger"
+        description={`Delete this saved ${kind.singular}? Tests that already use it keep their copy.`}
+        subject={deleting?.[kind.titleKey]}
+        confirmText="Delete"
+        destructive
+        icon={<Trash2Icon aria-hidden="true" className="size-5 text-destructive" />}
         irreversible
         onConfirm={async () => {
           if (!deleting) return;

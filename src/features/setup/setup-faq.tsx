@@ -2,7 +2,6 @@ import { Link } from "@tanstack/react-router";
 import { ChevronDownIcon } from "lucide-react";
 import type { ReactNode } from "react";
 
-import { ACCOUNT_SETTINGS_PATH } from "@/lib/paths";
 
 const QUESTIONS: readonly { question: string; answer: ReactNode }[] = [
   {
@@ -30,7 +29,7 @@ const QUESTIONS: readonly { question: string; answer: ReactNode }[] = [
     answer: (
       <>
         Yes. Connect your own OpenRouter API key in the usage section of{" "}
-        <Link to={ACCOUNT_SETTINGS_PATH} className="font-medium text-primary underline-offset-4 hover:underline">
+        <Link to="/dashboard/settings" className="font-medium text-primary underline-offset-4 hover:underline">
           Account Settings
         </Link>{" "}
         (in the user menu). Your tests then run on your key and are not charged here.

@@ -1,5 +1,5 @@
 import { useMutation } from "convex/react";
-import { GiftIcon, KeyRoundIcon, LayoutTemplateIcon, LibraryIcon, RotateCcwIcon } from "lucide-react";
+import { AlertTriangleIcon, GiftIcon, KeyRoundIcon, LayoutTemplateIcon, LibraryIcon, RotateCcwIcon, Trash2Icon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { NOTIFY_OPTIONS, notify } from "./notify";
 
@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { BuiltinTemplate, ModelBundle } from "../../../convex/lib/builtins";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { EvaluationSection } from "./evaluation-section";
 import { ModelBundlesCard, ModelBundlesDialog } from "./model-bundles";
 import { ModelPickerSection } from "./model-picker-section";
@@ -233,10 +233,10 @@ export function SetupPage({ search }: { search: SetupSearch }) {
         open={pendingApply !== null}
         onOpenChange={(open) => !open && setPendingApply(null)}
         title={REPLACE_TITLE}
-        message="Applying this template replaces your current personas, topics, selected models and evaluation settings."
-        itemName={pendingApply?.name}
-        confirmLabel="Replace"
-        variant="warning"
+        description="Applying this template replaces your current personas, topics, selected models and evaluation settings."
+        subject={pendingApply?.name}
+        confirmText="Replace"
+        icon={<AlertTriangleIcon aria-hidden="true" className="size-5 text-amber-500" />}
         onConfirm={() => {
           if (pendingApply) apply(pendingApply);
         }}
@@ -245,9 +245,10 @@ export function SetupPage({ search }: { search: SetupSearch }) {
         open={resetOpen}
         onOpenChange={setResetOpen}
         title="Start Over"
-        message="Clear this setup: its name, personas, topics, selected models and settings."
-        confirmLabel="Start Over"
-        variant="danger"
+        description="Clear this setup: its name, personas, topics, selected models and settings."
+        confirmText="Start Over"
+        destructive
+        icon={<Trash2Icon aria-hidden="true" className="size-5 text-destructive" />}
         irreversible
         onConfirm={() => {
           actions.reset();

@@ -17,7 +17,7 @@ import {
   templateCategoryLabel,
   type TemplateCategoryFilter,
 } from "../../../convex/lib/templates";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import type { SavedTemplate } from "./template-sources";
 
 export const DELETE_TEMPLATE_MESSAGE = "Are you sure you want to delete this template?";
@@ -144,10 +144,11 @@ export function TemplateLibraryDialog({ open, onOpenChange, onApply }: TemplateL
         open={deleting !== null}
         onOpenChange={(next) => !next && setDeleting(null)}
         title="Delete Template"
-        message={DELETE_TEMPLATE_MESSAGE}
-        itemName={deleting?.name}
-        confirmLabel="Delete"
-        variant="danger"
+        description={DELETE_TEMPLATE_MESSAGE}
+        subject={deleting?.name}
+        confirmText="Delete"
+        destructive
+        icon={<Trash2Icon aria-hidden="true" className="size-5 text-destructive" />}
         irreversible
         onConfirm={async () => {
           if (!deleting) return;

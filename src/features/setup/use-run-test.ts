@@ -6,7 +6,6 @@ import { useState } from "react";
 import { notify } from "./notify";
 
 import { errorMessage } from "@/lib/errors";
-import { MONITOR_PAGE_PATH } from "@/lib/paths";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { TestConfiguration } from "../../../convex/validators";
@@ -34,10 +33,6 @@ export interface RunTest {
   closePayment: () => void;
 }
 
-export function monitorHref(testId: string): string {
-  return `${MONITOR_PAGE_PATH}?testId=${encodeURIComponent(testId)}`;
-}
-
 export function useRunTest(configuration: TestConfiguration, priceCents: number): RunTest {
   const mode = useQuery(api.tests.paymentMode)?.mode;
   const createTest = useMutation(api.tests.create);
@@ -49,7 +44,7 @@ export function useRunTest(configuration: TestConfiguration, priceCents: number)
   const [unpaidTestId, setUnpaidTestId] = useState<Id<"tests"> | null>(null);
 
   function goToMonitor(testId: string) {
-    void navigate({ href: monitorHref(testId) });
+    void navigate({ to: "/dashboard/monitor", search: { testId } });
   }
 
   async function startFree() {

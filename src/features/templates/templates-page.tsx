@@ -4,6 +4,7 @@ import { LayoutTemplateIcon, LibraryIcon, SearchIcon } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorState } from "@/components/error-state";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
@@ -12,11 +13,9 @@ import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { errorMessage } from "@/lib/errors";
-import { SETUP_PATH } from "@/lib/paths";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { TEMPLATE_CATEGORY_FILTERS, templateCategoryLabel, type TemplateCategoryFilter } from "../../../convex/lib/templates";
-import { DeleteTemplateDialog } from "./delete-template-dialog";
 import { TemplateCard } from "./template-card";
 import { filterTemplates, type TemplateView } from "./template-filter";
 
@@ -102,7 +101,7 @@ function TemplateLibrary() {
           action={
             templates.length === 0 ? (
               <Button asChild variant="outline">
-                <Link to={SETUP_PATH}>Go to Test Setup</Link>
+                <Link to="/dashboard/setup">Go to Test Setup</Link>
               </Button>
             ) : undefined
           }
@@ -173,10 +172,19 @@ function TemplateLibrary() {
         <TabsContent value="own">{list(own, "own")}</TabsContent>
         <TabsContent value="public">{list(publicTemplates, "public")}</TabsContent>
       </Tabs>
-      <DeleteTemplateDialog
-        templateName={deleting?.name ?? null}
-        onClose={() => setDeleting(null)}
-        onDelete={async () => {
+      {/* Spec part 2 §4: idle, then deleting (close and cancel disabled); closes only on success. */}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete Template"
+        description="Are you sure you want to delete this template? This action cannot be undone."
+        subject={deleting?.name}
+        confirmText="Delete"
+        destructive
+        loadingText="Deleting..."
+        loadingLabel="Deleting"
+        failureText="Failed to delete template. Please try again."
+        onConfirm={async () => {
           if (!deleting) return;
           await removeTemplate({ templateId: deleting._id });
           toast.success("Template deleted");
