@@ -152,6 +152,42 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
         />
         <Label htmlFor="setup-include-explanations">Include Explanations</Label>
       </div>
+
+      {scoring.scale === "ranking" ? (
+        <div className="flex items-start gap-3">
+          <Switch
+            id="setup-both-orders"
+            checked={scoring.bothOrders === true}
+            onCheckedChange={(checked) => actions.update({ scoringParameters: { ...scoring, bothOrders: checked } })}
+            aria-describedby="setup-both-orders-help"
+          />
+          <div className="grid gap-1">
+            <Label htmlFor="setup-both-orders">Judge in both orders</Label>
+            <p id="setup-both-orders-help" className="text-xs text-muted-foreground">
+              Every ranking call is made a second time with the answers in reverse order, which doubles the judging part of the
+              price. It helps because judges tend to favour the answer they see first: with both orders that advantage cancels
+              out, and each judge&apos;s position consistency is measured.
+            </p>
+          </div>
+        </div>
+      ) : null}
+
+      <div className="flex items-start gap-3">
+        <Switch
+          id="setup-skip-own-family"
+          checked={scoring.skipOwnFamily === true}
+          onCheckedChange={(checked) => actions.update({ scoringParameters: { ...scoring, skipOwnFamily: checked } })}
+          aria-describedby="setup-skip-own-family-help"
+        />
+        <div className="grid gap-1">
+          <Label htmlFor="setup-skip-own-family">Judges skip answers from their own family</Label>
+          <p id="setup-skip-own-family-help" className="text-xs text-muted-foreground">
+            A judge does not score answers from its own provider&apos;s models (an OpenAI judge skips OpenAI answers), so no judge
+            can favour its own family; scores are normalised so no model is penalised for having fewer judges. Fewer answers are
+            judged, so it costs slightly less. Off, each judge&apos;s self-preference is still measured and shown.
+          </p>
+        </div>
+      </div>
     </SetupSection>
   );
 }

@@ -258,6 +258,28 @@ describe("price", () => {
     // 3 generators × 2 personas × 1 topic = 6 queries: ceil(6/10) to ceil(6/5) minutes.
     expect(screen.getByTestId("setup-time-range")).toHaveTextContent("1-2 minutes");
   });
+
+  it("'Judge in both orders' says what it costs and why, and raises the price to the quote with every ranking call made twice", async () => {
+    setQueryResult("tests:paymentMode", { mode: "stripe" });
+    const state = completeState({ responsesPerTopic: 3, scoringParameters: { scale: "ranking", includeExplanations: true } });
+    storeDraft(state);
+    renderApp("/dashboard/setup");
+    const total = await screen.findByTestId("setup-total-price");
+    const once = quote(buildTestConfiguration(state, byId), prices);
+    expect(total).toHaveTextContent(formatCents(once.priceCents));
+    expect(screen.getByText(/doubles the judging part of the price/)).toBeInTheDocument();
+
+    await userEvent.setup().click(screen.getByRole("switch", { name: "Judge in both orders" }));
+    const both = { ...state, scoringParameters: { ...state.scoringParameters, bothOrders: true } };
+    const quoted = quote(buildTestConfiguration(both, byId), prices);
+    expect(quoted.estimate.evaluationCost).toBeCloseTo(2 * once.estimate.evaluationCost, 12);
+    await waitFor(() => expect(total).toHaveTextContent(formatCents(quoted.priceCents)));
+    expect(quoted.priceCents).toBeGreaterThan(once.priceCents);
+    expect(storedDraft().scoringParameters).toMatchObject({ bothOrders: true });
+
+    await userEvent.setup().click(screen.getByRole("switch", { name: "Judges skip answers from their own family" }));
+    await waitFor(() => expect(storedDraft().scoringParameters).toMatchObject({ bothOrders: true, skipOwnFamily: true }));
+  });
 });
 
 describe("templates", () => {
