@@ -25,6 +25,7 @@ function row(overrides: Partial<HistoryRow> & { name: string }): HistoryRow {
     awaitingPayment: false,
     priceCents: 200,
     missingWork: { missingResponses: 0, missingEvaluations: 0 },
+    juryVerdict: null,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
-import { EyeIcon, FlaskConicalIcon, HistoryIcon, PlusIcon, SearchIcon, Trash2Icon, TrophyIcon } from "lucide-react";
+import { EyeIcon, FlaskConicalIcon, HistoryIcon, PlusIcon, ScaleIcon, SearchIcon, Trash2Icon, TrophyIcon } from "lucide-react";
 import { useMemo, useState } from "react";
 
 import { EmptyState } from "@/components/empty-state";
@@ -24,6 +24,7 @@ import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import { TEST_COST_DECIMALS } from "../../../convex/lib/format";
 import { HISTORY_LOAD_FAILED, historyLimitNote } from "./history-texts";
+import { verdictText } from "@/features/results/jury-model";
 import { ALL, filterTests, isFiltered, NO_FILTERS, optionsOf, type HistoryFilters, type HistoryRow } from "./history-model";
 
 /** /dashboard/history (spec part 2 §2). */
@@ -200,6 +201,12 @@ function HistoryItem({ row, onDelete }: { row: HistoryRow; onDelete: () => void 
           </p>
         )}
         <MissingWorkLine work={row.missingWork} />
+        {row.juryVerdict && (
+          <p className="flex items-center gap-2 text-sm" data-testid="jury-verdict">
+            <ScaleIcon className="size-4 text-muted-foreground" aria-hidden="true" />
+            {verdictText(row.juryVerdict)}
+          </p>
+        )}
         {row.topPerformers.length > 0 && (
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <TrophyIcon className="size-4 text-yellow-600" aria-hidden="true" />

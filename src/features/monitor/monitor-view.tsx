@@ -47,6 +47,7 @@ import { chargeBehindShortfall, MissingWorkNotice } from "@/features/results/mis
 import { missingWorkSummary } from "../../../convex/lib/progress";
 import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";
+import { JuryMonitorPanel } from "./jury-monitor-panel";
 
 interface MonitorViewProps {
   data: MonitorData;
@@ -76,6 +77,7 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
         <RankingsCard rankings={data.rankings} hidden={hiddenRankedModels(data)} />
         <ActivityCard responses={data.latestResponses} now={now} />
       </div>
+      {!test.awaitingPayment && <JuryMonitorPanel testId={test._id} />}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { cn } from "@/lib/utils";
 
 import { formatCount, formatScore } from "../../../convex/lib/format";
 import { MAX_SCORE, scoreBarPercent } from "../../../convex/lib/scoring";
+import { formatInterval, formatRating, rankLabel, scorePercent, type JuryModel } from "./jury-model";
 
 export interface RankingRow {
   modelId: string;
@@ -87,5 +88,63 @@ export function RankingsChart({ rankings }: { rankings: readonly RankingRow[] })
         <Bar dataKey="averageScore" fill="var(--color-averageScore)" radius={4} />
       </BarChart>
     </ChartContainer>
+  );
+}
+
+/**
+ * Rankings with confidence (issue 13): each model's rank, shown as a range ("1–2") when its 95%
+ * interval overlaps others', its mean score with the interval as a bar on the 0–10 track, and its
+ * Bradley–Terry rating with its own interval. Rows come from the stored jury statistics, best first.
+ */
+export function ConfidenceRankings({ models, label = "Model rankings with 95% intervals" }: { models: readonly JuryModel[]; label?: string }) {
+  const scored = models.filter((model) => model.meanScore !== null && model.scoreInterval !== null);
+  if (scored.length === 0) return <EmptyState title={NO_RANKINGS} icon={TrophyIcon} className="py-6" />;
+  return (
+    <ol className="space-y-3" aria-label={label}>
+      {scored.map((model) => {
+        const interval = model.scoreInterval!;
+        const rank = rankLabel(model.rank);
+        const first = model.rank?.best === 1;
+        return (
+          <li key={model.modelId} className="space-y-1.5" data-testid="confidence-row">
+            <div className="flex items-center gap-3">
+              <span
+                className={cn(
+                  "flex h-7 min-w-7 shrink-0 items-center justify-center rounded-full px-1.5 text-xs font-bold tabular-nums",
+                  first ? "bg-yellow-500/20 text-yellow-700 dark:text-yellow-400" : "bg-muted text-muted-foreground",
+                )}
+                aria-label={`Rank ${rank}`}
+                title={rank.includes("–") ? "Its 95% interval overlaps others': it could hold any of these ranks" : undefined}
+              >
+                {rank}
+              </span>
+              <div className="min-w-0 flex-1">
+                <div className="truncate font-medium">{model.modelName}</div>
+                <div className="text-xs text-muted-foreground">
+                  95% interval {formatInterval(interval)}
+                  {model.rating !== null && model.ratingInterval !== null && (
+                    <>
+                      {" "}· rating {formatRating(model.rating)} ({formatInterval(model.ratingInterval, formatRating)})
+                    </>
+                  )}
+                </div>
+              </div>
+              <div className="text-right">
+                <div className="text-lg font-bold tabular-nums">{formatScore(model.meanScore!)}</div>
+                <div className="text-xs text-muted-foreground">/ {MAX_SCORE}</div>
+              </div>
+            </div>
+            <div className="relative h-2 rounded-full bg-muted" aria-hidden="true">
+              <div
+                className="absolute inset-y-0 rounded-full bg-primary/35"
+                style={{ left: `${scorePercent(interval.low)}%`, width: `${Math.max(0.5, scorePercent(interval.high) - scorePercent(interval.low))}%` }}
+                data-testid="interval-bar"
+              />
+              <div className="absolute -inset-y-0.5 w-0.5 rounded bg-primary" style={{ left: `${scorePercent(model.meanScore!)}%` }} />
+            </div>
+          </li>
+        );
+      })}
+    </ol>
   );
 }

@@ -20,6 +20,7 @@ import { CostQualityChart, LatencyChart } from "./model-charts";
 import { PersonaHeatmap } from "./persona-heatmap";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { RankingsChart, RankingsList } from "./rankings";
+import { JuryRankings, JurySection, JurySummary } from "./jury-stats";
 import { ResponsesList } from "./responses-section";
 import { ResultsHeader } from "./results-header";
 import { formatDateTime, type ResultsData, type ResultsTest } from "./results-model";
@@ -82,13 +83,15 @@ function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDe
         delivery={isEnded(results.test.status) ? results.test : undefined}
         chargedCents={chargeBehindShortfall(results.test)}
       />
+      <JurySummary source={{ testId }} />
       <StatCards metrics={results.metrics} />
       <ResultsSection title="Overall Model Rankings" description="Average score per model, out of 10" defaultOpen>
         <div className="grid gap-6 lg:grid-cols-2">
-          <RankingsList rankings={results.rankings} />
+          <JuryRankings source={{ testId }} fallback={<RankingsList rankings={results.rankings} />} />
           <RankingsChart rankings={results.rankings} />
         </div>
       </ResultsSection>
+      <JurySection source={{ testId }} />
       <ResultsSection title="Cost, Quality and Speed" description="What each model's score costs, and how long it takes" defaultOpen>
         <CostAndSpeed models={results.models} />
       </ResultsSection>

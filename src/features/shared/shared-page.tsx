@@ -13,6 +13,7 @@ import { Button } from "@/components/ui/button";
 import { MarketingHeader } from "@/features/marketing/marketing-header";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { RankingsList } from "@/features/results/rankings";
+import { JuryRankings, JurySection, JurySummary } from "@/features/results/jury-stats";
 import { TestTimes } from "@/features/results/results-page";
 import { countsLabel, taskTypeLabel } from "@/features/results/results-model";
 import { ResultsSection } from "@/features/results/results-section";
@@ -93,10 +94,12 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
         }}
       />
       <MissingWorkNotice work={shared.missingWork} />
+      <JurySummary source={{ shareId }} />
       <StatCards metrics={shared.metrics} />
       <ResultsSection title="Model Rankings" description="Average score per model, out of 10" defaultOpen>
-        <RankingsList rankings={shared.rankings} />
+        <JuryRankings source={{ shareId }} fallback={<RankingsList rankings={shared.rankings} />} />
       </ResultsSection>
+      <JurySection source={{ shareId }} />
       <ResultsSection title="Sample Responses" aside={`first ${shared.sampleResponses.length}`}>
         <SampleResponses samples={shared.sampleResponses} />
       </ResultsSection>

@@ -1,0 +1,403 @@
+// The jury's evidence on the results and shared pages (issue 13, item 8): the summary sentence,
+// rankings with intervals and tie ranges, and the Jury section (agreement overall and per
+// persona × topic, each judge's record, Bradley–Terry ratings and the win-rate heatmap). Each
+// piece subscribes to the stored statistics itself (Convex shares one subscription between
+// them), so the figures fill in live as judges report, and a failure stays inside its piece.
+import { useQuery } from "convex/react";
+import { FlagIcon, InfoIcon, ScaleIcon } from "lucide-react";
+import type { ReactNode } from "react";
+
+import { EmptyState } from "@/components/empty-state";
+import { ErrorState } from "@/components/error-state";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { errorMessage } from "@/lib/errors";
+import { cn } from "@/lib/utils";
+
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { formatCount } from "../../../convex/lib/format";
+import {
+  agreementMethodHelp,
+  agreementMethodName,
+  formatCorrelation,
+  formatInterval,
+  formatJudgeCost,
+  formatRating,
+  formatSelfPreference,
+  formatShare,
+  hasScores,
+  JURY_EMPTY,
+  JURY_LOAD_FAILED,
+  JURY_TITLE,
+  judgeFlags,
+  nameOf,
+  winRateStrength,
+  type JuryAgreement,
+  type JuryStats,
+  type JuryView,
+} from "./jury-model";
+import { ConfidenceRankings } from "./rankings";
+import { ResultsSection } from "./results-section";
+
+/** Whose statistics: the owner's test, or a shared link (anonymous). */
+export type JurySource = { testId: Id<"tests"> } | { shareId: string };
+
+/** The stored statistics with names; undefined while loading, null when the test or link is gone. */
+export function useJuryView(source: JurySource): JuryView | null | undefined {
+  const owner = useQuery(api.results.juryStats, "testId" in source ? { testId: source.testId } : "skip");
+  const shared = useQuery(api.shares.juryStats, "shareId" in source ? { shareId: source.shareId } : "skip");
+  return "testId" in source ? owner : shared;
+}
+
+function JuryBoundary({ children }: { children: ReactNode }) {
+  return (
+    <QueryErrorBoundary
+      fallback={(error, reset) => <ErrorState title={JURY_LOAD_FAILED} message={errorMessage(error)} onRetry={reset} className="py-6" />}
+    >
+      {children}
+    </QueryErrorBoundary>
+  );
+}
+
+type JuryRender = (view: JuryView | null | undefined) => ReactNode;
+
+/** Subscribes inside its own error boundary, so a failed query stays in this piece. */
+function WithJury({ source, children }: { source: JurySource; children: JuryRender }) {
+  return (
+    <JuryBoundary>
+      <JuryConsumer source={source} render={children} />
+    </JuryBoundary>
+  );
+}
+
+function JuryConsumer({ source, render }: { source: JurySource; render: JuryRender }) {
+  return <>{render(useJuryView(source))}</>;
+}
+
+/** "What the evidence supports", at the top of the results: shown once a model has a score. */
+export function JurySummary({ source }: { source: JurySource }) {
+  // A failure is shown once, in the Jury section; the sentence is left out meanwhile.
+  return (
+    <QueryErrorBoundary fallback={() => null}>
+      <JurySummaryOf source={source} />
+    </QueryErrorBoundary>
+  );
+}
+
+function JurySummaryOf({ source }: { source: JurySource }) {
+  const view = useJuryView(source);
+  if (!view || !hasScores(view.stats)) return null;
+  return <JurySummaryView view={view} stats={view.stats} />;
+}
+
+export function JurySummaryView({ view, stats }: { view: JuryView; stats: JuryStats }) {
+  return (
+    <Alert data-testid="jury-summary" variant={stats.summary.kind === "best" ? "success" : "default"}>
+      <ScaleIcon />
+      <AlertTitle className="line-clamp-none">{stats.summary.text}</AlertTitle>
+      <AlertDescription>
+        Mean scores with 95% bootstrap intervals ({formatCount(stats.resamples)} resamples over {formatCount(stats.units)} persona × topic{" "}
+        {stats.units === 1 ? "unit" : "units"}), from {formatCount(view.evaluationsSeen)} judge {view.evaluationsSeen === 1 ? "score" : "scores"}.
+        {view.live && " Updating as the judges report."}
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+/** The rankings with intervals and tie ranges once scored; `fallback` (the plain list) until then. */
+export function JuryRankings({ source, fallback }: { source: JurySource; fallback: ReactNode }) {
+  return (
+    <QueryErrorBoundary fallback={() => fallback}>
+      <JuryRankingsOf source={source} fallback={fallback} />
+    </QueryErrorBoundary>
+  );
+}
+
+function JuryRankingsOf({ source, fallback }: { source: JurySource; fallback: ReactNode }) {
+  const view = useJuryView(source);
+  if (!view || !hasScores(view.stats)) return <>{fallback}</>;
+  return <ConfidenceRankings models={view.stats.models} />;
+}
+
+/** The collapsible "The Jury" section with its loading, empty and error states. */
+export function JurySection({ source, defaultOpen = true }: { source: JurySource; defaultOpen?: boolean }) {
+  return (
+    <ResultsSection title={JURY_TITLE} description="Do the judges agree, and can each one be trusted?" defaultOpen={defaultOpen}>
+      <WithJury source={source}>
+        {(view) => {
+          if (view === undefined) return <JurySkeleton />;
+          if (view === null || !hasScores(view.stats)) return <EmptyState title={JURY_EMPTY} icon={ScaleIcon} className="py-6" />;
+          return <JuryDetails view={view} stats={view.stats} />;
+        }}
+      </WithJury>
+    </ResultsSection>
+  );
+}
+
+function JurySkeleton() {
+  return (
+    <div className="space-y-3" aria-busy="true" aria-label="Loading the jury's statistics">
+      <Skeleton className="h-16 w-full" />
+      <Skeleton className="h-40 w-full" />
+    </div>
+  );
+}
+
+export function JuryDetails({ view, stats }: { view: JuryView; stats: JuryStats }) {
+  return (
+    <div className="space-y-8" data-testid="jury-details">
+      <AgreementPanel view={view} stats={stats} />
+      <JudgeTable view={view} stats={stats} />
+      <div className="grid gap-8 lg:grid-cols-2">
+        <RatingsTable stats={stats} />
+        <WinRateHeatmap stats={stats} />
+      </div>
+    </div>
+  );
+}
+
+function MethodTip({ method }: { method: JuryAgreement["method"] }) {
+  return (
+    <Tooltip>
+      <TooltipTrigger
+        type="button"
+        className="inline-flex items-center gap-1 text-xs text-muted-foreground underline decoration-dotted underline-offset-2"
+        aria-label={`How ${agreementMethodName(method)} works`}
+      >
+        <InfoIcon className="size-3.5" aria-hidden="true" />
+        {agreementMethodName(method)}
+      </TooltipTrigger>
+      <TooltipContent className="max-w-xs">{agreementMethodHelp(method)}</TooltipContent>
+    </Tooltip>
+  );
+}
+
+const BAND_TONE: Record<string, string> = {
+  none: "bg-destructive/10 text-destructive",
+  weak: "bg-orange-500/15 text-orange-700 dark:text-orange-400",
+  moderate: "bg-yellow-500/15 text-yellow-700 dark:text-yellow-400",
+  strong: "bg-green-500/15 text-green-700 dark:text-green-400",
+  "very strong": "bg-green-600/20 text-green-800 dark:text-green-300",
+};
+
+function BandBadge({ figure }: { figure: JuryAgreement }) {
+  return (
+    <span className={cn("inline-flex rounded-md px-2 py-0.5 text-xs font-medium", figure.band ? BAND_TONE[figure.band] : "bg-muted text-muted-foreground")}>
+      {figure.label}
+    </span>
+  );
+}
+
+function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
+  const { overall, byUnit } = stats.agreement;
+  return (
+    <div className="space-y-3">
+      <h3 className="font-medium">Jury agreement</h3>
+      <div className="flex flex-wrap items-center gap-3 rounded-lg border p-4" data-testid="jury-agreement">
+        <span className="text-2xl font-bold tabular-nums">{overall.value === null ? "—" : overall.value.toFixed(2)}</span>
+        <BandBadge figure={overall} />
+        <MethodTip method={overall.method} />
+        <span className="text-xs text-muted-foreground">overall, over {formatCount(stats.units)} persona × topic {stats.units === 1 ? "unit" : "units"}</span>
+      </div>
+      {byUnit.length > 0 && (
+        <div className="max-h-72 overflow-auto rounded-lg border">
+          <table className="w-full text-sm" aria-label="Agreement per persona and topic">
+            <thead className="sticky top-0 bg-card text-left text-muted-foreground">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">Persona</th>
+                <th scope="col" className="px-3 py-2 font-medium">Topic</th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">{agreementMethodName(overall.method)}</th>
+                <th scope="col" className="px-3 py-2 font-medium">Agreement</th>
+              </tr>
+            </thead>
+            <tbody>
+              {byUnit.map((unit) => (
+                <tr key={`${unit.personaId}\u0000${unit.topicId}`} className="border-t">
+                  <td className="px-3 py-1.5">{nameOf(view.personas, unit.personaId)}</td>
+                  <td className="px-3 py-1.5">{nameOf(view.topics, unit.topicId)}</td>
+                  <td className="px-3 py-1.5 text-right tabular-nums">{unit.value === null ? "—" : unit.value.toFixed(2)}</td>
+                  <td className="px-3 py-1.5">
+                    <BandBadge figure={unit} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
+  const ranking = stats.scale === "ranking";
+  const agreementName = ranking ? "Kendall's tau" : "Spearman";
+  return (
+    <div className="space-y-3">
+      <h3 className="font-medium">Each judge examined</h3>
+      <div className="overflow-x-auto rounded-lg border">
+        <table className="w-full text-sm" aria-label="Judges">
+          <thead className="text-left text-muted-foreground">
+            <tr>
+              <th scope="col" className="px-3 py-2 font-medium">Judge</th>
+              <th scope="col" className="px-3 py-2 text-right font-medium" title={`Leave-one-out ${agreementName} with the rest of the panel`}>
+                Agreement with panel
+              </th>
+              {ranking && (
+                <th scope="col" className="px-3 py-2 text-right font-medium" title="How often it ranks the first-shown answer first, against chance">
+                  First-shown first
+                </th>
+              )}
+              {ranking && (
+                <th scope="col" className="px-3 py-2 text-right font-medium" title="Share of answer pairs kept in the same order when shown in reverse">
+                  Position consistency
+                </th>
+              )}
+              <th scope="col" className="px-3 py-2 text-right font-medium" title="Correlation of its scores with answer length">
+                Length correlation
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-medium" title="Its score for its own family's answers minus what the other judges give them">
+                Self-preference
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-medium">Cost</th>
+              <th scope="col" className="px-3 py-2 font-medium">Flags</th>
+            </tr>
+          </thead>
+          <tbody>
+            {stats.judges.map((judge) => {
+              const flags = judgeFlags(judge);
+              return (
+                <tr key={judge.judgeModelId} className="border-t align-top" data-testid="judge-row">
+                  <th scope="row" className="px-3 py-2 text-left font-medium">
+                    {nameOf(view.judges, judge.judgeModelId)}
+                    <span className="block text-xs font-normal text-muted-foreground">{formatCount(judge.calls)} calls</span>
+                  </th>
+                  <td className="px-3 py-2 text-right tabular-nums">{formatCorrelation(judge.agreement.value)}</td>
+                  {ranking && (
+                    <td className="px-3 py-2 text-right tabular-nums">
+                      {judge.position ? `${formatShare(judge.position.firstRate)} vs ${formatShare(judge.position.chance)}` : "—"}
+                    </td>
+                  )}
+                  {ranking && (
+                    <td className="px-3 py-2 text-right tabular-nums">{judge.positionConsistency === null ? "—" : formatShare(judge.positionConsistency)}</td>
+                  )}
+                  <td className="px-3 py-2 text-right tabular-nums">{formatCorrelation(judge.length.correlation)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{formatSelfPreference(judge.selfPreference.value)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{formatJudgeCost(judge.costUsd)}</td>
+                  <td className="px-3 py-2">
+                    {flags.length === 0 ? (
+                      <span className="text-muted-foreground">None</span>
+                    ) : (
+                      <ul className="space-y-1" aria-label={`Flags of ${nameOf(view.judges, judge.judgeModelId)}`}>
+                        {flags.map((flag) => (
+                          <li key={flag} className="flex gap-1.5 text-destructive">
+                            <FlagIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+                            <span>{flag}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p className="text-xs text-muted-foreground">
+        A flag means the bias is significant (false-alarm budget {formatShare(stats.alpha)} per judge, shared by its checks); p-values from one-sided tests.
+      </p>
+    </div>
+  );
+}
+
+function RatingsTable({ stats }: { stats: JuryStats }) {
+  const rated = stats.models.filter((model) => model.rating !== null).sort((a, b) => (b.rating ?? 0) - (a.rating ?? 0));
+  return (
+    <div className="space-y-3">
+      <h3 className="font-medium">Bradley–Terry ratings</h3>
+      <table className="w-full text-sm" aria-label="Bradley–Terry ratings">
+        <thead className="text-left text-muted-foreground">
+          <tr>
+            <th scope="col" className="py-1.5 font-medium">Model</th>
+            <th scope="col" className="py-1.5 text-right font-medium">Rating</th>
+            <th scope="col" className="py-1.5 text-right font-medium">95% interval</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rated.map((model) => (
+            <tr key={model.modelId} className="border-t">
+              <td className="py-1.5">{model.modelName}</td>
+              <td className="py-1.5 text-right font-semibold tabular-nums">{formatRating(model.rating!)}</td>
+              <td className="py-1.5 text-right tabular-nums">{formatInterval(model.ratingInterval, formatRating)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="text-xs text-muted-foreground">Elo scale as Chatbot Arena uses it (400 points = 10:1 odds; the average model at 1000).</p>
+    </div>
+  );
+}
+
+function WinRateHeatmap({ stats }: { stats: JuryStats }) {
+  const names = new Map(stats.models.map((model) => [model.modelId, model.modelName]));
+  const { modelIds, matrix } = stats.winRates;
+  return (
+    <div className="space-y-3">
+      <h3 className="font-medium">Pairwise win rates</h3>
+      <div className="overflow-x-auto">
+        <table className="w-full border-separate border-spacing-1 text-sm" aria-label="Pairwise win rates">
+          <thead>
+            <tr>
+              <th scope="col" className="px-2 py-1 text-left font-medium text-muted-foreground">
+                Row beats column
+              </th>
+              {modelIds.map((id) => (
+                <th key={id} scope="col" className="px-2 py-1 text-center font-medium">
+                  {names.get(id) ?? id}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {modelIds.map((rowId, i) => (
+              <tr key={rowId}>
+                <th scope="row" className="px-2 py-1 text-left font-medium whitespace-nowrap">
+                  {names.get(rowId) ?? rowId}
+                </th>
+                {modelIds.map((columnId, j) => {
+                  const rate = matrix[i]?.[j] ?? null;
+                  const tone = rate !== null && rate >= 0.5 ? "var(--chart-2)" : "var(--chart-5)";
+                  return (
+                    <td
+                      key={columnId}
+                      className="rounded-md px-2 py-2 text-center tabular-nums"
+                      style={rate === null ? undefined : { background: `color-mix(in oklab, ${tone} ${Math.round(10 + winRateStrength(rate) * 70)}%, transparent)` }}
+                      data-testid="win-rate-cell"
+                    >
+                      {rate === null ? <span className="text-muted-foreground">—</span> : formatShare(rate)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/** A small badge of the overall agreement, for compact places (the monitor). */
+export function AgreementBadge({ figure }: { figure: JuryAgreement }) {
+  return (
+    <Badge variant="outline" className="gap-1.5 font-normal">
+      <span className="font-semibold tabular-nums">{figure.value === null ? "—" : figure.value.toFixed(2)}</span>
+      {figure.label}
+    </Badge>
+  );
+}
