@@ -185,6 +185,9 @@ export const juryStatsValidator = v.object({
       units: v.number(),
       scores: v.number(),
       generationCostUsd: v.number(),
+      judgingCostUsd: v.number(),
+      criteria: v.array(v.object({ criterion: v.string(), mean: nullableNumber, interval: v.union(statsInterval, v.null()) })),
+      byJudge: v.array(v.object({ judgeModelId: v.string(), mean: nullableNumber, interval: v.union(statsInterval, v.null()) })),
     }),
   ),
   winRates: v.object({ modelIds: v.array(v.string()), matrix: v.array(v.array(nullableNumber)) }),
@@ -218,5 +221,7 @@ export const juryStatsValidator = v.object({
     extraTopicsNeeded: nullableNumber,
   }),
   costs: v.object({ generationUsd: v.number(), judgingUsd: v.number() }),
+  /** Rating tests: the criteria of the per-criterion figures, in their order; [] for ranking. */
+  criteria: v.array(v.string()),
 });
 export type JuryStatsDoc = Infer<typeof juryStatsValidator>;

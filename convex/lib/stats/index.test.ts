@@ -123,3 +123,68 @@ describe("computeJuryStats", () => {
     expect(stats.judges[0]!.agreement.value).toBeNull();
   });
 });
+
+describe("per-criterion, per-judge and cost figures", () => {
+  // Two models, two judges, two criteria, three units; worked by hand below.
+  const units = ["u1", "u2", "u3"];
+  const responses = units.flatMap((topicId) => [
+    { id: `a-${topicId}`, modelId: "a/one", personaId: "p", topicId, length: 100, costUsd: 0.01 },
+    { id: `b-${topicId}`, modelId: "b/two", personaId: "p", topicId, length: 100, costUsd: 0.02 },
+  ]);
+  const accuracy = { a: [8, 6, 7], b: [4, 5, 3] };
+  const ratings = units.flatMap((topicId, u) => [
+    { judgeModelId: "j/one", responseId: `a-${topicId}`, scores: { accuracy: accuracy.a[u]!, clarity: 9 }, costUsd: 0.001 },
+    { judgeModelId: "j/two", responseId: `a-${topicId}`, scores: { accuracy: accuracy.a[u]! - 2, clarity: 7 }, costUsd: 0.003 },
+    { judgeModelId: "j/one", responseId: `b-${topicId}`, scores: { accuracy: accuracy.b[u]!, clarity: 5 }, costUsd: 0.001 },
+    { judgeModelId: "j/two", responseId: `b-${topicId}`, scores: { accuracy: accuracy.b[u]!, clarity: 5 }, costUsd: 0.003 },
+  ]);
+  const stats = computeJuryStats({ seed: "breakdown", scale: "rating", judges: ["j/one", "j/two"], responses, ratings });
+  const model = (id: string) => stats.models.find((entry) => entry.modelId === id)!;
+
+  it("gives a rating test each model's mean per criterion and per judge, with intervals around them", () => {
+    expect(stats.criteria).toEqual(["accuracy", "clarity"]);
+    // a: accuracy (8+6)/2, (6+4)/2, (7+5)/2 → 7, 5, 6 → 6; clarity (9+7)/2 = 8 everywhere.
+    const a = model("a/one");
+    expect(a.criteria.map((entry) => [entry.criterion, entry.mean])).toEqual([
+      ["accuracy", 6],
+      ["clarity", 8],
+    ]);
+    expect(a.criteria[0]!.interval!.low).toBeGreaterThanOrEqual(5);
+    expect(a.criteria[0]!.interval!.high).toBeLessThanOrEqual(7);
+    expect(a.criteria[0]!.interval!.high).toBeGreaterThan(a.criteria[0]!.interval!.low);
+    expect(a.criteria[1]!.interval).toEqual({ low: 8, high: 8 });
+    // a by judge: j/one (8+9)/2, (6+9)/2, (7+9)/2 → 8; j/two (6+7)/2, (4+7)/2, (5+7)/2 → 6.
+    expect(a.byJudge.map((entry) => [entry.judgeModelId, entry.mean])).toEqual([
+      ["j/one", 8],
+      ["j/two", 6],
+    ]);
+    expect(model("b/two").criteria[0]!.mean).toBe(4);
+  });
+
+  it("splits generation and judging cost per model, adding up to the test's totals", () => {
+    expect(model("a/one").generationCostUsd).toBeCloseTo(0.03, 12);
+    expect(model("b/two").generationCostUsd).toBeCloseTo(0.06, 12);
+    expect(model("a/one").judgingCostUsd).toBeCloseTo(0.012, 12);
+    expect(model("b/two").judgingCostUsd).toBeCloseTo(0.012, 12);
+    expect(stats.costs).toEqual({ generationUsd: expect.closeTo(0.09, 12), judgingUsd: expect.closeTo(0.024, 12) });
+    expect(stats.judges.map((judge) => [judge.judgeModelId, judge.costUsd])).toEqual([
+      ["j/one", expect.closeTo(0.006, 12)],
+      ["j/two", expect.closeTo(0.018, 12)],
+    ]);
+  });
+
+  it("gives a ranking test per-judge means and each call's cost shared over the answers it ranked", () => {
+    const ranked = computeJuryStats({
+      seed: "ranked",
+      scale: "ranking",
+      judges: ["j/one"],
+      responses: responses.slice(0, 2),
+      rankings: [{ judgeModelId: "j/one", shown: ["a-u1", "b-u1"], ranking: ["a-u1", "b-u1"], costUsd: 0.004 }],
+    });
+    expect(ranked.criteria).toEqual([]);
+    const a = ranked.models.find((entry) => entry.modelId === "a/one")!;
+    expect(a.criteria).toEqual([]);
+    expect(a.byJudge).toEqual([{ judgeModelId: "j/one", mean: 10, interval: { low: 10, high: 10 } }]);
+    expect(a.judgingCostUsd).toBeCloseTo(0.002, 12);
+  });
+});

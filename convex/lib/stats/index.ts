@@ -7,6 +7,7 @@ import { median } from "simple-statistics";
 import { lengthBias, positionBias, positionConsistency, selfPreference, type JudgedAnswer } from "./bias";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate, type WinMatrix } from "./bradleyTerry";
 import { evidenceSummary, tieRanks, type RankRange } from "./ranks";
+import { bootstrapSeriesMeans } from "./breakdown";
 import { seededRandom } from "./random";
 
 export type { Interval } from "./basics";
@@ -80,7 +81,13 @@ export interface ModelJuryStats {
   /** Units in which it was scored, and judge scores it received. */
   readonly units: number;
   readonly scores: number;
+  /** What generating its answers cost, and what judging them cost (its share of each judge call). */
   readonly generationCostUsd: number;
+  readonly judgingCostUsd: number;
+  /** Rating tests: its mean per criterion (JuryStats.criteria order), with a bootstrap interval; [] for ranking. */
+  readonly criteria: { readonly criterion: string; readonly mean: number | null; readonly interval: Interval | null }[];
+  /** Its mean score from each judge (JuryStats.judges order), with a bootstrap interval. */
+  readonly byJudge: { readonly judgeModelId: string; readonly mean: number | null; readonly interval: Interval | null }[];
 }
 
 export interface AgreementFigure {
@@ -144,6 +151,8 @@ export interface JuryStats {
   readonly judges: JudgeJuryStats[];
   readonly summary: { readonly kind: "best" | "tied" | "none"; readonly text: string; readonly leaders: string[]; readonly extraTopicsNeeded: number | null };
   readonly costs: { readonly generationUsd: number; readonly judgingUsd: number };
+  /** Rating tests: the criteria scored, in the order the per-criterion figures use; [] for ranking. */
+  readonly criteria: string[];
 }
 
 export const AGREEMENT_METHODS = {
@@ -166,6 +175,11 @@ function figure(method: AgreementFigure["method"], value: number | null): Agreem
 function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, JuryResponse>) {
   const sums = new Map<string, Map<string, { sum: number; count: number }>>();
   const calls = new Map<string, { calls: number; costUsd: number }>();
+  /** Judging cost of each answer: its share of every judge call that showed it. */
+  const judgingCost = new Map<string, number>();
+  /** Rating: each judge's per-criterion sums per answer. */
+  const criterionSums = new Map<string, Map<string, Map<string, { sum: number; count: number }>>>();
+  const criteria: string[] = [];
   const add = (judge: string, responseId: string, score: number) => {
     let byResponse = sums.get(judge);
     if (!byResponse) sums.set(judge, (byResponse = new Map()));
@@ -184,21 +198,45 @@ function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, JuryRespo
     for (const call of input.rankings ?? []) {
       countCall(call.judgeModelId, call.costUsd);
       const ranking = call.ranking.filter((id) => known.has(id));
+      for (const id of ranking) judgingCost.set(id, (judgingCost.get(id) ?? 0) + (call.costUsd ?? 0) / ranking.length);
       const outOf = Math.max(call.outOf ?? ranking.length, ranking.length);
       ranking.forEach((id, rank) => add(call.judgeModelId, id, spreadRankingScore(rank, ranking.length, outOf)));
     }
   } else {
     for (const call of input.ratings ?? []) {
       countCall(call.judgeModelId, call.costUsd);
+      if (!known.has(call.responseId)) continue;
+      judgingCost.set(call.responseId, (judgingCost.get(call.responseId) ?? 0) + (call.costUsd ?? 0));
       const score = ratingAverage(call.scores);
-      if (score !== null && known.has(call.responseId)) add(call.judgeModelId, call.responseId, score);
+      if (score !== null) add(call.judgeModelId, call.responseId, score);
+      let byResponse = criterionSums.get(call.judgeModelId);
+      if (!byResponse) criterionSums.set(call.judgeModelId, (byResponse = new Map()));
+      const byCriterion = byResponse.get(call.responseId) ?? new Map<string, { sum: number; count: number }>();
+      for (const [criterion, value] of Object.entries(call.scores)) {
+        if (!Number.isFinite(value)) continue;
+        if (!criteria.includes(criterion)) criteria.push(criterion);
+        const entry = byCriterion.get(criterion) ?? { sum: 0, count: 0 };
+        entry.sum += value;
+        entry.count += 1;
+        byCriterion.set(criterion, entry);
+      }
+      byResponse.set(call.responseId, byCriterion);
     }
   }
   const scores = new Map<string, Map<string, number>>();
   for (const [judge, byResponse] of sums) {
     scores.set(judge, new Map([...byResponse].map(([id, { sum, count }]) => [id, sum / count])));
   }
-  return { scores, calls };
+  /** criterionScores.get(responseId).get(criterion): each judge's mean score of that answer there. */
+  const criterionScores = new Map<string, Map<string, number[]>>();
+  for (const byResponse of criterionSums.values()) {
+    for (const [responseId, byCriterion] of byResponse) {
+      const entry = criterionScores.get(responseId) ?? new Map<string, number[]>();
+      for (const [criterion, { sum, count }] of byCriterion) entry.set(criterion, [...(entry.get(criterion) ?? []), sum / count]);
+      criterionScores.set(responseId, entry);
+    }
+  }
+  return { scores, calls, judgingCost, criterionScores, criteria };
 }
 
 export function computeJuryStats(input: JuryStatsInput): JuryStats {
@@ -236,7 +274,7 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   const U = unitKeys.length;
   const unitOfResponse = (response: JuryResponse) => unitOf.get(JSON.stringify([response.personaId, response.topicId]))!;
 
-  const { scores, calls } = judgeScores(input, known);
+  const { scores, calls, judgingCost, criterionScores, criteria } = judgeScores(input, known);
   const judges = [...new Set([...input.judges, ...scores.keys()])];
 
   // Per unit: each judge's scores there; each model's unit mean; the pairwise games.
@@ -330,7 +368,44 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   }
 
   const generationCost = new Array<number>(M).fill(0);
-  for (const response of input.responses) generationCost[modelIndex.get(response.modelId)!]! += response.costUsd ?? 0;
+  const judgedCost = new Array<number>(M).fill(0);
+  for (const response of input.responses) {
+    generationCost[modelIndex.get(response.modelId)!]! += response.costUsd ?? 0;
+    judgedCost[modelIndex.get(response.modelId)!]! += judgingCost.get(response.id) ?? 0;
+  }
+
+  // Per model × criterion (rating) and per model × judge: unit means, bootstrapped over units.
+  const C = criteria.length;
+  const J = judges.length;
+  const judgeIndex = new Map(judges.map((judge, index) => [judge, index]));
+  const breakdown = new Float64Array(U * M * (C + J)).fill(NaN);
+  const series = M * (C + J);
+  const unitSum = new Float64Array(series);
+  const unitCount = new Uint32Array(series);
+  for (let u = 0; u < U; u++) {
+    unitSum.fill(0);
+    unitCount.fill(0);
+    const push = (k: number, value: number) => {
+      unitSum[k]! += value;
+      unitCount[k]! += 1;
+    };
+    for (const response of unitResponses[u]!) {
+      const m = modelIndex.get(response.modelId)!;
+      const byCriterion = criterionScores.get(response.id);
+      if (byCriterion) {
+        criteria.forEach((criterion, c) => {
+          const value = mean(byCriterion.get(criterion) ?? []);
+          if (value !== null) push(m * (C + J) + c, value);
+        });
+      }
+      for (const [judge, byResponse] of unitJudgeScores[u]!) {
+        const score = byResponse.get(response.id);
+        if (score !== undefined) push(m * (C + J) + C + judgeIndex.get(judge)!, score);
+      }
+    }
+    for (let k = 0; k < series; k++) if (unitCount[k]! > 0) breakdown[u * series + k] = unitSum[k]! / unitCount[k]!;
+  }
+  const breakdownMeans = bootstrapSeriesMeans(breakdown, U, series, resamples, seededRandom(`${input.seed}:breakdown`));
   const scored = modelIds.map((_, m) => totals.count[m]! > 0);
   const intervals = modelIds.map((_, m) => (scored[m] ? percentileInterval(meanSamples[m]!) : null));
   const scoredIntervals = intervals.filter((interval): interval is Interval => interval !== null);
@@ -347,6 +422,9 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
     units: totals.count[m]!,
     scores: scoreCounts[m]!,
     generationCostUsd: generationCost[m]!,
+    judgingCostUsd: judgedCost[m]!,
+    criteria: criteria.map((criterion, c) => ({ criterion, ...breakdownMeans[m * (C + J) + c]! })),
+    byJudge: judges.map((judgeModelId, j) => ({ judgeModelId, ...breakdownMeans[m * (C + J) + C + j]! })),
   }));
   models.sort((a, b) => (b.meanScore ?? -Infinity) - (a.meanScore ?? -Infinity));
 
@@ -485,5 +563,6 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
       generationUsd: generationCost.reduce((sum, cost) => sum + cost, 0),
       judgingUsd: judgeStats.reduce((sum, judge) => sum + judge.costUsd, 0),
     },
+    criteria,
   };
 }
