@@ -18,6 +18,7 @@ import { Route as FeaturesRouteImport } from './routes/features'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as AuthenticatedAdminRouteImport } from './routes/_authenticated/admin'
+import { Route as InviteTokenRouteImport } from './routes/invite/$token'
 import { Route as SharedShareIdRouteImport } from './routes/shared/$shareId'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard/index'
 import { Route as AuthenticatedDashboardBillingRouteImport } from './routes/_authenticated/dashboard/billing'
@@ -28,6 +29,8 @@ import { Route as AuthenticatedDashboardSetupRouteImport } from './routes/_authe
 import { Route as AuthenticatedDashboardTemplatesRouteImport } from './routes/_authenticated/dashboard/templates'
 import { Route as AuthenticatedDashboardResultsIndexRouteImport } from './routes/_authenticated/dashboard/results/index'
 import { Route as AuthenticatedDashboardResultsTestIdRouteImport } from './routes/_authenticated/dashboard/results/$testId'
+import { Route as AuthenticatedDashboardTeamsIndexRouteImport } from './routes/_authenticated/dashboard/teams/index'
+import { Route as AuthenticatedDashboardTeamsTeamIdRouteImport } from './routes/_authenticated/dashboard/teams/$teamId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -72,6 +75,11 @@ const AuthenticatedAdminRoute = AuthenticatedAdminRouteImport.update({
   id: '/admin',
   path: '/admin',
   getParentRoute: () => AuthenticatedRoute,
+} as any)
+const InviteTokenRoute = InviteTokenRouteImport.update({
+  id: '/invite/$token',
+  path: '/invite/$token',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const SharedShareIdRoute = SharedShareIdRouteImport.update({
   id: '/shared/$shareId',
@@ -132,6 +140,18 @@ const AuthenticatedDashboardResultsTestIdRoute =
     path: '/dashboard/results/$testId',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedDashboardTeamsIndexRoute =
+  AuthenticatedDashboardTeamsIndexRouteImport.update({
+    id: '/dashboard/teams/',
+    path: '/dashboard/teams/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedDashboardTeamsTeamIdRoute =
+  AuthenticatedDashboardTeamsTeamIdRouteImport.update({
+    id: '/dashboard/teams/$teamId',
+    path: '/dashboard/teams/$teamId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -142,6 +162,7 @@ export interface FileRoutesByFullPath {
   '/login': typeof LoginRoute
   '/signup': typeof SignupRoute
   '/admin': typeof AuthenticatedAdminRoute
+  '/invite/$token': typeof InviteTokenRoute
   '/shared/$shareId': typeof SharedShareIdRoute
   '/dashboard/billing': typeof AuthenticatedDashboardBillingRoute
   '/dashboard/history': typeof AuthenticatedDashboardHistoryRoute
@@ -151,7 +172,9 @@ export interface FileRoutesByFullPath {
   '/dashboard/templates': typeof AuthenticatedDashboardTemplatesRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/dashboard/results/$testId': typeof AuthenticatedDashboardResultsTestIdRoute
+  '/dashboard/teams/$teamId': typeof AuthenticatedDashboardTeamsTeamIdRoute
   '/dashboard/results/': typeof AuthenticatedDashboardResultsIndexRoute
+  '/dashboard/teams/': typeof AuthenticatedDashboardTeamsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -162,6 +185,7 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/signup': typeof SignupRoute
   '/admin': typeof AuthenticatedAdminRoute
+  '/invite/$token': typeof InviteTokenRoute
   '/shared/$shareId': typeof SharedShareIdRoute
   '/dashboard/billing': typeof AuthenticatedDashboardBillingRoute
   '/dashboard/history': typeof AuthenticatedDashboardHistoryRoute
@@ -171,7 +195,9 @@ export interface FileRoutesByTo {
   '/dashboard/templates': typeof AuthenticatedDashboardTemplatesRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
   '/dashboard/results/$testId': typeof AuthenticatedDashboardResultsTestIdRoute
+  '/dashboard/teams/$teamId': typeof AuthenticatedDashboardTeamsTeamIdRoute
   '/dashboard/results': typeof AuthenticatedDashboardResultsIndexRoute
+  '/dashboard/teams': typeof AuthenticatedDashboardTeamsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -184,6 +210,7 @@ export interface FileRoutesById {
   '/login': typeof LoginRoute
   '/signup': typeof SignupRoute
   '/_authenticated/admin': typeof AuthenticatedAdminRoute
+  '/invite/$token': typeof InviteTokenRoute
   '/shared/$shareId': typeof SharedShareIdRoute
   '/_authenticated/dashboard/billing': typeof AuthenticatedDashboardBillingRoute
   '/_authenticated/dashboard/history': typeof AuthenticatedDashboardHistoryRoute
@@ -193,7 +220,9 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/templates': typeof AuthenticatedDashboardTemplatesRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/_authenticated/dashboard/results/$testId': typeof AuthenticatedDashboardResultsTestIdRoute
+  '/_authenticated/dashboard/teams/$teamId': typeof AuthenticatedDashboardTeamsTeamIdRoute
   '/_authenticated/dashboard/results/': typeof AuthenticatedDashboardResultsIndexRoute
+  '/_authenticated/dashboard/teams/': typeof AuthenticatedDashboardTeamsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -206,6 +235,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/signup'
     | '/admin'
+    | '/invite/$token'
     | '/shared/$shareId'
     | '/dashboard/billing'
     | '/dashboard/history'
@@ -215,7 +245,9 @@ export interface FileRouteTypes {
     | '/dashboard/templates'
     | '/dashboard/'
     | '/dashboard/results/$testId'
+    | '/dashboard/teams/$teamId'
     | '/dashboard/results/'
+    | '/dashboard/teams/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -226,6 +258,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/signup'
     | '/admin'
+    | '/invite/$token'
     | '/shared/$shareId'
     | '/dashboard/billing'
     | '/dashboard/history'
@@ -235,7 +268,9 @@ export interface FileRouteTypes {
     | '/dashboard/templates'
     | '/dashboard'
     | '/dashboard/results/$testId'
+    | '/dashboard/teams/$teamId'
     | '/dashboard/results'
+    | '/dashboard/teams'
   id:
     | '__root__'
     | '/'
@@ -247,6 +282,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/signup'
     | '/_authenticated/admin'
+    | '/invite/$token'
     | '/shared/$shareId'
     | '/_authenticated/dashboard/billing'
     | '/_authenticated/dashboard/history'
@@ -256,7 +292,9 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/templates'
     | '/_authenticated/dashboard/'
     | '/_authenticated/dashboard/results/$testId'
+    | '/_authenticated/dashboard/teams/$teamId'
     | '/_authenticated/dashboard/results/'
+    | '/_authenticated/dashboard/teams/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -268,6 +306,7 @@ export interface RootRouteChildren {
   FeaturesRoute: typeof FeaturesRoute
   LoginRoute: typeof LoginRoute
   SignupRoute: typeof SignupRoute
+  InviteTokenRoute: typeof InviteTokenRoute
   SharedShareIdRoute: typeof SharedShareIdRoute
 }
 
@@ -335,6 +374,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/admin'
       preLoaderRoute: typeof AuthenticatedAdminRouteImport
       parentRoute: typeof AuthenticatedRoute
+    }
+    '/invite/$token': {
+      id: '/invite/$token'
+      path: '/invite/$token'
+      fullPath: '/invite/$token'
+      preLoaderRoute: typeof InviteTokenRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/shared/$shareId': {
       id: '/shared/$shareId'
@@ -406,6 +452,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardResultsTestIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/teams/': {
+      id: '/_authenticated/dashboard/teams/'
+      path: '/dashboard/teams'
+      fullPath: '/dashboard/teams/'
+      preLoaderRoute: typeof AuthenticatedDashboardTeamsIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/teams/$teamId': {
+      id: '/_authenticated/dashboard/teams/$teamId'
+      path: '/dashboard/teams/$teamId'
+      fullPath: '/dashboard/teams/$teamId'
+      preLoaderRoute: typeof AuthenticatedDashboardTeamsTeamIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
   }
 }
 
@@ -419,7 +479,9 @@ interface AuthenticatedRouteChildren {
   AuthenticatedDashboardTemplatesRoute: typeof AuthenticatedDashboardTemplatesRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
   AuthenticatedDashboardResultsTestIdRoute: typeof AuthenticatedDashboardResultsTestIdRoute
+  AuthenticatedDashboardTeamsTeamIdRoute: typeof AuthenticatedDashboardTeamsTeamIdRoute
   AuthenticatedDashboardResultsIndexRoute: typeof AuthenticatedDashboardResultsIndexRoute
+  AuthenticatedDashboardTeamsIndexRoute: typeof AuthenticatedDashboardTeamsIndexRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
@@ -433,8 +495,11 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
   AuthenticatedDashboardResultsTestIdRoute:
     AuthenticatedDashboardResultsTestIdRoute,
+  AuthenticatedDashboardTeamsTeamIdRoute:
+    AuthenticatedDashboardTeamsTeamIdRoute,
   AuthenticatedDashboardResultsIndexRoute:
     AuthenticatedDashboardResultsIndexRoute,
+  AuthenticatedDashboardTeamsIndexRoute: AuthenticatedDashboardTeamsIndexRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(
@@ -450,6 +515,7 @@ const rootRouteChildren: RootRouteChildren = {
   FeaturesRoute: FeaturesRoute,
   LoginRoute: LoginRoute,
   SignupRoute: SignupRoute,
+  InviteTokenRoute: InviteTokenRoute,
   SharedShareIdRoute: SharedShareIdRoute,
 }
 export const routeTree = rootRouteImport

@@ -8,6 +8,7 @@ import { Logo } from "@/components/logo";
 import { ThemeToggle } from "@/components/theme-toggle";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { SpaceSwitcher } from "@/features/teams/space-switcher";
 import { useViewer } from "@/hooks/use-viewer";
 
 const linkClass =
@@ -26,6 +27,8 @@ export function NavBar() {
         <Link to={signedIn ? "/dashboard" : "/"} aria-label="ModelJury home" className="shrink-0">
           <Logo />
         </Link>
+
+        {signedIn && <SpaceSwitcher />}
 
         {signedIn && (
           <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
