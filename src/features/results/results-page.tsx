@@ -26,6 +26,7 @@ import { ResultsHeader } from "./results-header";
 import { formatDateTime, type ResultsData, type ResultsTest } from "./results-model";
 import { ResultsSection } from "./results-section";
 import { StatCards } from "./stat-cards";
+import { CostSummary } from "./cost-summary";
 import { chargeBehindShortfall, MissingWorkNotice } from "./missing-work";
 import { FailureNotice } from "./failure-notice";
 
@@ -85,6 +86,7 @@ function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDe
       />
       <JurySummary source={{ testId }} />
       <StatCards metrics={results.metrics} />
+      <CostSummary metrics={results.metrics} />
       <ResultsSection title="Overall Model Rankings" description="Average score per model, out of 10" defaultOpen>
         <div className="grid gap-6 lg:grid-cols-2">
           <JuryRankings source={{ testId }} fallback={<RankingsList rankings={results.rankings} />} />

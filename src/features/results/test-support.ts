@@ -127,6 +127,9 @@ export function makeResults(overrides: Partial<ResultsData> = {}): ResultsData {
       completionRate: 0.875,
       expectedResponses: 8,
       expectedEvaluations: 8,
+      totalCostUsd: 0.0123,
+      generationCostUsd: 0.0012,
+      judgingCostUsd: 0.0111,
     },
     rankings,
     personaBreakdown: [
@@ -145,6 +148,8 @@ export function makeResults(overrides: Partial<ResultsData> = {}): ResultsData {
         averageLatencyMs: 1200,
         medianLatencyMs: 1100,
         p95LatencyMs: 1450,
+        maxLatencyMs: 1500,
+        latencyExact: true,
         onFrontier: true,
       },
       {
@@ -158,6 +163,8 @@ export function makeResults(overrides: Partial<ResultsData> = {}): ResultsData {
         averageLatencyMs: 800,
         medianLatencyMs: 700,
         p95LatencyMs: 990,
+        maxLatencyMs: 1000,
+        latencyExact: true,
         onFrontier: true,
       },
     ],
@@ -202,5 +209,6 @@ export function makeEvaluation(index: number): EvaluationRow {
     scores: { accuracy: 8, creativity: 6.5 },
     explanation: `Verdict ${index}: vivid and on brand.`,
     response: makeResponse(index),
+    costUsd: 0.000125,
   };
 }
