@@ -4,11 +4,12 @@
 // answers' own (not histogram estimates); each judge call's labels say which answer was which;
 // the monitor's percentage never falls back. The calls are driven by hand (no workers) so every
 // latency and cost is exactly the one described.
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { percentile } from "./lib/scoring";
 import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import type { TestConfiguration } from "./validators";
 
 const A = "openai/gpt-4o-mini";
 const B = "anthropic/claude-3.5-haiku";
@@ -23,7 +24,7 @@ const LATENCY: Record<string, number[]> = {
 const GENERATION_COST = 0.001;
 const JUDGE_COST = 0.0005;
 
-async function setup() {
+async function setup(overrides: Partial<TestConfiguration> = {}) {
   const t = newTest();
   await seedCatalog(t, [A, B, JUDGE]);
   await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // this test is the worker
@@ -36,6 +37,7 @@ async function setup() {
       prompt: `Product ${index}.`,
     })),
     responsesPerTopic: 1,
+    ...overrides,
   });
   const { testId } = await ada.as.mutation(api.tests.create, { configuration });
   await t.mutation(internal.runner.dispatch, {});
@@ -126,5 +128,34 @@ describe("figures that add up", () => {
     const done = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
     expect(done.judgeCallsFinished).toBe(TOPICS);
     expect(done.judgingStartedAt).toBeGreaterThanOrEqual(done.startedAt!);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test("the monitor's time remaining is the judge calls left at the judges' own rate", async () => {
+    // Answers take 1 s a call, judge calls 20 s each: with 6 of 12 judge calls left after two
+    // minutes of judging, about 2 minutes remain (a single pace for all work said 'Less than a minute').
+    vi.useFakeTimers({ toFake: ["Date"] });
+    let clock = Date.UTC(2026, 0, 15, 12, 0, 0);
+    vi.setSystemTime(clock);
+    const { t, ada, testId } = await setup({ scoringParameters: { scale: "rating", includeExplanations: true } });
+    let judged = 0;
+    let item = await t.mutation(internal.runner.claim, { testId });
+    while (item && judged < 6) {
+      clock += item.kind === "generate" ? 1_000 : 20_000;
+      vi.setSystemTime(clock);
+      const outcome =
+        item.kind === "generate"
+          ? { kind: "generated" as const, answers: ["An answer."], promptTokens: 10, completionTokens: 20, latencyMs: 1_000, costUsd: 0 }
+          : { kind: "rated" as const, scores: { accuracy: 7 }, explanation: "Fine.", promptTokens: 10, completionTokens: 20, latencyMs: 20_000, costUsd: 0 };
+      if (item.kind === "evaluate") judged++;
+      item = await t.mutation(internal.runner.record, { testId, callId: item.callId, leaseId: item.leaseId, outcome, continueChunk: true });
+    }
+    const { test: running } = await ada.as.query(api.tests.monitor, { testId });
+    expect(running.status).toBe("running");
+    expect(running.evaluationsCount).toBe(6);
+    expect(running.progress.estimatedTimeRemaining).toBe("About 2 min");
   });
 });
