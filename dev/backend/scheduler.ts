@@ -104,6 +104,7 @@ export class LocalScheduler {
       const outcome = await scheduledMutationStorage.run(marker, () =>
         this.engine.runFunction("mutation", job.name, args, null, { allowInternal: true }),
       );
+      if (this.closed) return; // stopped meanwhile: the job stays pending for the next start
       if (!outcome.success) {
         this.log(`Error when running scheduled function ${job.name}: ${outcome.errorMessage}`);
         await this.finish(jobId, "failed");
@@ -114,8 +115,9 @@ export class LocalScheduler {
     }
     await this.inTransaction(() => this.database.fake.patch(JOBS, jobId, { state: { kind: "inProgress" } }));
     const outcome = await this.engine.runFunction(undefined, job.name, args, null, { allowInternal: true });
-    if (!outcome.success) this.log(`Error when running scheduled function ${job.name}: ${outcome.errorMessage}`);
+    // Stopped meanwhile: the next start marks the interrupted action failed.
     if (this.closed) return;
+    if (!outcome.success) this.log(`Error when running scheduled function ${job.name}: ${outcome.errorMessage}`);
     await this.finish(jobId, outcome.success ? "success" : "failed");
   }
 
