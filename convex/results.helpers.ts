@@ -2,7 +2,7 @@
 // does not deploy this file), for the results, sharing and deletion tests and bench/.
 import type { GenericMutationCtx } from "convex/server";
 import type { DataModel, Id } from "./_generated/dataModel";
-import { addLatency, rankModels, summarize } from "./lib/scoring";
+import { addLatency, insertSorted, rankModels, summarize } from "./lib/scoring";
 import type { TestConfiguration } from "./validators";
 
 type Ctx = GenericMutationCtx<DataModel>;
@@ -145,7 +145,17 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
   });
 
   // Stats rows as the pipeline keeps them: per model for all personas ('') and per persona.
-  type Sums = { responses: number; tokens: number; costUsd: number; latencyMsSum: number; latencyBuckets: number[]; scoreSum: number; scoreCount: number };
+  type Sums = {
+    responses: number;
+    tokens: number;
+    costUsd: number;
+    latencyMsSum: number;
+    latencyBuckets: number[];
+    latenciesMs?: number[];
+    scoreSum: number;
+    scoreCount: number;
+  };
+  const MAX_KEPT_LATENCIES = 1000;
   const sums = new Map<string, Sums & { modelId: string; personaId: string }>();
   const bump = (modelId: string, personaId: string, model: number) => {
     for (const scope of ["", personaId]) {
@@ -156,6 +166,8 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
       row.costUsd += costOf(model);
       row.latencyMsSum += latencyOf(model);
       row.latencyBuckets = addLatency(row.latencyBuckets, latencyOf(model));
+      // Every answer's latency on the all-personas row, as the pipeline keeps it (≤ 1,000 per model).
+      if (scope === "" && row.responses <= MAX_KEPT_LATENCIES) row.latenciesMs = insertSorted(row.latenciesMs ?? [], latencyOf(model));
       row.scoreSum += averageOf(model) * perResponse;
       row.scoreCount += perResponse;
       sums.set(key, row);
@@ -204,7 +216,11 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
   }
 
   await t.run(async (ctx) => {
-    for (const row of sums.values()) await ctx.db.insert("modelStats", { testId, ...row });
+    for (const row of sums.values()) {
+      // Larger seeds than a test can have are stored as older tests were: histogram only.
+      const { latenciesMs, ...rest } = row;
+      await ctx.db.insert("modelStats", { testId, ...rest, ...(latenciesMs && row.responses <= MAX_KEPT_LATENCIES ? { latenciesMs } : {}) });
+    }
     const rankings = rankModels([...sums.values()].filter((row) => row.personaId === ""), models);
     const analysisSummary = summarize({
       expectedResponses: options.responses,
