@@ -7,6 +7,7 @@ import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { fail, internalAction, internalMutation, internalQuery, publicQuery, requireTeamRole, userMutation, userQuery, currentUser } from "./functions";
 import { emailProblem, normalizeEmail } from "./lib/credentials";
+import { withoutTrailingSlashes } from "./lib/text";
 import { invitationProblem, invitationStatus, invitePath, lastOwnerProblem, TEAM_LIMITS, TEAM_MESSAGES, ROLE_LABELS } from "./lib/teams";
 import { isEmailConfigured, sendEmail } from "./model/email";
 import {
@@ -240,7 +241,7 @@ export const sendInvitation = internalAction({
   handler: async (ctx, { invitationId }) => {
     const row = await ctx.runQuery(internal.teams.invitationToSend, { invitationId });
     if (row === null) return null;
-    const link = `${env.siteUrl().replace(/\/+$/, "")}${invitePath(row.token)}`;
+    const link = `${withoutTrailingSlashes(env.siteUrl())}${invitePath(row.token)}`;
     try {
       await sendEmail({
         to: row.email,
