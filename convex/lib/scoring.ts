@@ -249,6 +249,18 @@ export function percentile(values: readonly number[], p: number): number | null 
   return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
 }
 
+/** A sorted list with `count` copies of `value` added in place of order (returns a new array). */
+export function insertSorted(sorted: readonly number[], value: number, count = 1): number[] {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]! <= value) low = middle + 1;
+    else high = middle;
+  }
+  return [...sorted.slice(0, low), ...Array.from({ length: Math.max(0, count) }, () => value), ...sorted.slice(low)];
+}
+
 /**
  * Upper bounds (ms) of the latency histogram buckets kept in running sums, so the median and
  * p95 can be read without loading every answer. Bucket i counts latencies in

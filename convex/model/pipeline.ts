@@ -4,7 +4,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { formatTimeRemaining } from "../lib/format";
-import { computeProgress, estimateTimeRemaining, missingWorkSummary, PROGRESS_DETAILS } from "../lib/progress";
+import { computeProgress, estimateTimeRemaining, expectedCallsOf, missingWorkSummary, PROGRESS_DETAILS } from "../lib/progress";
 import {
   buildGenerationMessages,
   buildRankingMessages,
@@ -16,7 +16,7 @@ import {
   shownOrder,
   type ChatMessage,
 } from "../lib/prompts";
-import { addLatency, rankModels, scoresFromRanking, summarize } from "../lib/scoring";
+import { addLatency, insertSorted, rankModels, scoresFromRanking, summarize } from "../lib/scoring";
 import { modelFamily } from "../lib/stats";
 import { selectedCriteria } from "../lib/types";
 import { jobOfTest, setJobStatus } from "./jobs";
@@ -60,6 +60,8 @@ export const EMPTY_RUN_COUNTERS = {
   totalCostUsd: 0,
   totalLatencyMs: 0,
   totalTokens: 0,
+  judgingCostUsd: 0,
+  judgeCallsFinished: 0,
 } as const;
 
 const SINGLE_ANSWER_MAX_TOKENS = 2000;
@@ -157,6 +159,8 @@ async function createEvaluationCallsIfPairDone(ctx: MutationCtx, test: Doc<"test
     await ctx.db.insert("calls", { testId: test._id, kind: "evaluate", personaId, topicId, ...call, status: "pending", attempts: 0 });
     created++;
   }
+  // The judges' pace (the time remaining) is measured from their first calls.
+  if (created > 0 && test.judgingStartedAt === undefined) await ctx.db.patch("tests", test._id, { judgingStartedAt: Date.now() });
   return created;
 }
 
@@ -350,6 +354,10 @@ async function bumpModelStats(
           : current.latencyBuckets,
       scoreSum: current.scoreSum + (delta.scoreSum ?? 0),
       scoreCount: current.scoreCount + (delta.scoreCount ?? 0),
+      // Exact percentiles: every answer's latency, sorted, kept on the all-personas row only.
+      ...(scope === "" && delta.latencyMs !== undefined && (delta.responses ?? 0) > 0
+        ? { latenciesMs: insertSorted(row?.latenciesMs ?? [], delta.latencyMs, delta.responses) }
+        : {}),
     };
     if (row) await ctx.db.patch("modelStats", row._id, next);
     else await ctx.db.insert("modelStats", { testId, modelId, personaId: scope, ...next });
@@ -369,12 +377,14 @@ type Counters = Partial<
     | "totalCostUsd"
     | "totalLatencyMs"
     | "totalTokens"
+    | "judgingCostUsd"
+    | "judgeCallsFinished"
   >
 >;
 
 function addCounters(test: Doc<"tests">, delta: Counters) {
   const next: Counters = {};
-  for (const [key, value] of Object.entries(delta) as [keyof Counters, number][]) next[key] = test[key] + value;
+  for (const [key, value] of Object.entries(delta) as [keyof Counters, number][]) next[key] = (test[key] ?? 0) + value;
   return next;
 }
 
@@ -470,6 +480,8 @@ async function recordEvaluations(
     totalCostUsd: usage.costUsd,
     totalTokens: usage.promptTokens + usage.completionTokens,
     finishedCalls: 1,
+    judgingCostUsd: usage.costUsd,
+    judgeCallsFinished: 1,
   } satisfies Counters;
 }
 
@@ -495,6 +507,7 @@ async function recordFailure(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"ca
     finishedCalls: 1,
     totalCostUsd: usage?.costUsd ?? 0,
     totalTokens: (usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0),
+    ...(call.kind === "evaluate" ? { judgingCostUsd: usage?.costUsd ?? 0, judgeCallsFinished: 1 } : {}),
   } satisfies Counters;
 }
 
@@ -506,14 +519,14 @@ async function recordFailure(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"ca
 export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, leaseId: string, outcome: Outcome): Promise<boolean> {
   const call = await ctx.db.get("calls", callId);
   if (!call || call.status !== "leased" || call.leaseId !== leaseId) {
-    if (call) await countThrownAwaySpend(ctx, call.testId, outcome);
+    if (call) await countThrownAwaySpend(ctx, call.testId, outcome, call.kind);
     return false;
   }
   const test = await ctx.db.get("tests", call.testId);
   if (!test) return false;
   if (test.status !== "running") {
     await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined });
-    await countThrownAwaySpend(ctx, test._id, outcome);
+    await countThrownAwaySpend(ctx, test._id, outcome, call.kind);
     return false;
   }
   let counters: Counters;
@@ -569,13 +582,14 @@ export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, lease
  * reclaimed, or the test was stopped or had ended), so its spend is counted in the test's cost,
  * also in a summary already written. Nothing else of the reply is recorded.
  */
-async function countThrownAwaySpend(ctx: MutationCtx, testId: Id<"tests">, usage: Usage) {
+async function countThrownAwaySpend(ctx: MutationCtx, testId: Id<"tests">, usage: Usage, kind: Doc<"calls">["kind"]) {
   if (usage.costUsd <= 0 && usage.promptTokens + usage.completionTokens <= 0) return;
   const test = await ctx.db.get("tests", testId);
   if (!test) return;
   const summary = test.resultsSummary;
   await ctx.db.patch("tests", testId, {
     totalCostUsd: test.totalCostUsd + usage.costUsd,
+    ...(kind === "evaluate" ? { judgingCostUsd: (test.judgingCostUsd ?? 0) + usage.costUsd } : {}),
     totalTokens: test.totalTokens + usage.promptTokens + usage.completionTokens,
     ...(summary
       ? {
@@ -597,15 +611,27 @@ async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta: Counte
     missingResponses: next.missingResponses,
     missingEvaluations: next.missingEvaluations,
     lastCallError: error ?? test.lastCallError,
+    finishedCalls: next.finishedCalls,
+    createdCalls: next.totalCalls,
   });
-  const remaining = estimateTimeRemaining(info, test.startedAt ?? now, now);
+  // Each kind's calls left at that kind's measured rate (lib/progress).
+  const expected = expectedCallsOf(test.configuration, next.missingResponses);
+  const judgeCallsDone = next.judgeCallsFinished ?? 0;
+  const remaining = estimateTimeRemaining({
+    startedAt: test.startedAt ?? now,
+    judgingStartedAt: test.judgingStartedAt,
+    now,
+    generation: { done: next.finishedCalls - judgeCallsDone, expected: expected.generation },
+    judging: { done: judgeCallsDone, expected: Math.max(expected.judging, judgeCallsDone) },
+  });
   await ctx.db.patch("tests", test._id, {
     ...addCounters(test, delta),
     ...(error ? { lastCallError: error } : {}),
     lastProgressAt: now,
     progress: {
       currentPhase: info.phase,
-      percentage: info.progress,
+      // Never backwards while the run goes on (a restart begins again at 0).
+      percentage: Math.max(info.progress, Math.min(94, test.progress.percentage)),
       details: info.details,
       estimatedTimeRemaining: formatTimeRemaining(remaining),
     },
