@@ -235,3 +235,40 @@ describe("teams", () => {
     expect(await t.query(api.teams.invitation, { token: "nope" })).toBeNull();
   });
 });
+
+describe("teams and the rest of the app", () => {
+  test("one person sends at most TEAM_LIMITS.invitationsPerHour invitations an hour (each may be an email)", async () => {
+    const t = newTest();
+    const ann = await createUser(t, "ann@example.com");
+    const { teamId } = await ann.as.mutation(api.teams.create, { name: "Acme" });
+    for (let i = 0; i < TEAM_LIMITS.invitationsPerHour; i++) {
+      await ann.as.mutation(api.teams.invite, { teamId, email: `p${i}@example.com`, role: "viewer" });
+    }
+    expect(await refusal(ann.as.mutation(api.teams.invite, { teamId, email: "one-more@example.com", role: "viewer" }))).toEqual({
+      code: "RATE_LIMITED",
+      message: TEAM_MESSAGES.tooManyInvitations,
+    });
+  });
+
+  test("deleting an account hands its teams on: the longest-standing member becomes owner, an empty team goes", async () => {
+    vi.useFakeTimers();
+    try {
+      const t = newTest();
+      const { teamId, ann, bob, vic } = await acme(t);
+      const { teamId: soloId } = await ann.as.mutation(api.teams.create, { name: "Solo" });
+      const admin = await createUser(t, "admin@example.com", { isAdmin: true });
+      await admin.as.mutation(api.admin.deleteUser, { userId: ann.userId });
+      await t.finishAllScheduledFunctions(vi.runAllTimers);
+
+      const team = await vic.as.query(api.teams.get, { teamId });
+      expect(team.members.map((m) => [m.email, m.role])).toEqual([
+        ["bob@example.com", "owner"],
+        ["vic@example.com", "viewer"],
+      ]);
+      expect(await bob.as.query(api.teams.mine, {})).toEqual([{ teamId, name: "Acme", role: "owner" }]);
+      expect(await t.run((ctx) => ctx.db.get("teams", soloId))).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -17,6 +17,7 @@ import {
   openInvitations,
   ownerCount,
   requireFreeSeat,
+  requireInvitationAllowance,
   requireRoomForTeam,
   teamMembers,
   teamRole,
@@ -165,6 +166,7 @@ export const invite = userMutation({
     if (problem !== null) fail("INVALID_INPUT", problem);
     const email = normalizeEmail(args.email);
     const now = Date.now();
+    await requireInvitationAllowance(ctx, ctx.user._id, now);
 
     const account = await ctx.db
       .query("users")

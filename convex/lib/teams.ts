@@ -28,6 +28,8 @@ export const TEAM_LIMITS = {
   seatsPerTeam: 100,
   /** 7 days. */
   invitationTtlMs: 7 * 24 * 60 * 60 * 1000,
+  /** Invitations one person can send per hour, over all their teams: each may send an email. */
+  invitationsPerHour: 30,
   /** Memberships or invitations a team deletion removes per transaction. */
   deletionBatch: 200,
 } as const;
@@ -41,6 +43,7 @@ export const TEAM_MESSAGES = {
   tooManyTeams: `You can belong to at most ${TEAM_LIMITS.teamsPerUser} teams.`,
   teamFull: `A team can have at most ${TEAM_LIMITS.seatsPerTeam} members and pending invitations.`,
   alreadyMember: "This person is already a member of the team.",
+  tooManyInvitations: "You have sent many invitations in the last hour. Please wait a while and try again.",
   lastOwnerLeave: "You are the team's last owner. Make someone else an owner first, or delete the team.",
   lastOwnerRemove: "The team's last owner cannot be removed. Make someone else an owner first.",
   lastOwnerDemote: "The team's last owner cannot be demoted. Make someone else an owner first.",

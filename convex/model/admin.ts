@@ -10,6 +10,7 @@ import { initialProgress } from "../lib/progress";
 import { incrementCounter } from "./counters";
 import { deleteJob, setJobStatus } from "./jobs";
 import { EMPTY_RUN_COUNTERS } from "./pipeline";
+import { leaveAllTeams } from "./teams";
 import { deleteTest } from "./testDeletion";
 import { forgetTestStats, recordTestEnded } from "./userStats";
 
@@ -410,5 +411,6 @@ export async function deleteUserDataBatch(ctx: MutationCtx, userId: Id<"users">)
   if (accounts.length === ROWS_PER_TABLE) more = true;
 
   if ((await deleteSessionsBatch(ctx, userId, ROWS_PER_TABLE)) === ROWS_PER_TABLE) more = true;
+  if (await leaveAllTeams(ctx, userId)) more = true;
   return more;
 }

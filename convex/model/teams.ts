@@ -2,6 +2,7 @@
 // bounded by TEAM_LIMITS, so a team's pages cost the same however many teams exist.
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
+import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
@@ -44,7 +45,8 @@ export const teamTables = {
   })
     .index("by_token", ["token"])
     .index("by_team_closed", ["teamId", "closedAt"])
-    .index("by_team_email", ["teamId", "email"]),
+    .index("by_team_email", ["teamId", "email"])
+    .index("by_invited_by", ["invitedBy"]),
 };
 
 /** The trimmed name, or INVALID_INPUT with the reason. */
@@ -93,6 +95,15 @@ export async function requireFreeSeat(ctx: QueryCtx, teamId: Id<"teams">, now: n
   if (members.length + pending.length >= TEAM_LIMITS.seatsPerTeam) fail("CONFLICT", TEAM_MESSAGES.teamFull);
 }
 
+/** Each invitation may send an email: one person sends at most TEAM_LIMITS.invitationsPerHour an hour. */
+export async function requireInvitationAllowance(ctx: QueryCtx, userId: Id<"users">, now: number) {
+  const recent = await ctx.db
+    .query("invitations")
+    .withIndex("by_invited_by", (q) => q.eq("invitedBy", userId).gt("_creationTime", now - 60 * 60 * 1000))
+    .take(TEAM_LIMITS.invitationsPerHour);
+  if (recent.length >= TEAM_LIMITS.invitationsPerHour) fail("RATE_LIMITED", TEAM_MESSAGES.tooManyInvitations);
+}
+
 export async function requireRoomForTeam(ctx: QueryCtx, userId: Id<"users">) {
   const mine = await ctx.db
     .query("memberships")
@@ -124,4 +135,30 @@ export async function deleteTeamRows(ctx: MutationCtx, teamId: Id<"teams">): Pro
     .take(budget);
   for (const row of invitations) await ctx.db.delete("invitations", row._id);
   return invitations.length === budget;
+}
+
+/**
+ * A deleted account leaves its teams (one batch; true when memberships remain). A team it was the
+ * last owner of gets a new owner, its longest-standing member, so it is never left unmanaged;
+ * a team left with nobody is deleted.
+ */
+export async function leaveAllTeams(ctx: MutationCtx, userId: Id<"users">): Promise<boolean> {
+  const memberships = await ctx.db
+    .query("memberships")
+    .withIndex("by_user", (q) => q.eq("userId", userId))
+    .take(TEAM_LIMITS.teamsPerUser);
+  for (const membership of memberships) {
+    await ctx.db.delete("memberships", membership._id);
+    if (membership.role !== "owner" || (await ownerCount(ctx, membership.teamId)) > 0) continue;
+    const successor = (await teamMembers(ctx, membership.teamId)).sort((a, b) => a._creationTime - b._creationTime)[0];
+    if (successor) {
+      await ctx.db.patch("memberships", successor._id, { role: "owner" });
+    } else if (await ctx.db.get("teams", membership.teamId)) {
+      await ctx.db.delete("teams", membership.teamId);
+      if (await deleteTeamRows(ctx, membership.teamId)) {
+        await ctx.scheduler.runAfter(0, internal.teams.deleteTeamData, { teamId: membership.teamId });
+      }
+    }
+  }
+  return memberships.length === TEAM_LIMITS.teamsPerUser;
 }
