@@ -118,6 +118,31 @@ describe("figures that add up", () => {
     expect(responses.page.reduce((sum, row) => sum + row.costUsd, 0)).toBeCloseTo(results.metrics.generationCostUsd, 12);
   });
 
+  test("each judge call's evaluations say which label showed which answer, listed once per call", async () => {
+    const { t, ada, testId } = await setup();
+    await runByHand(t, testId);
+    const { page } = await ada.as.query(api.results.evaluations, { testId, paginationOpts: { numItems: 100, cursor: null } });
+    expect(page).toHaveLength(2 * TOPICS);
+    const byCall = new Map<string, typeof page>();
+    for (const row of page) byCall.set(row.callId!, [...(byCall.get(row.callId!) ?? []), row]);
+    expect(byCall.size).toBe(TOPICS);
+    for (const rows of byCall.values()) {
+      const withLabels = rows.filter((row) => row.batchLabels !== undefined);
+      expect(withLabels).toHaveLength(1); // the mapping comes once per call, not on every row
+      const labels = withLabels[0]!.batchLabels!;
+      expect(labels.map((entry) => entry.label)).toEqual(["A", "B"]);
+      for (const row of rows) {
+        const entry = labels.find((candidate) => candidate.label === row.label)!;
+        expect(entry.responseId).toBe(row.response!._id);
+        expect(entry.modelName).toBe(row.response!.modelName);
+        expect(entry.preview).toBe(row.response!.content);
+      }
+      // "A is the most specific." names the answer ranked first.
+      const first = rows.find((row) => row.rank === 1)!;
+      expect(first.explanation).toBe(`${first.label} is the most specific.`);
+    }
+  });
+
   test("the percentage never falls back when judging starts, and the judges' pace is measured from their first call", async () => {
     const { t, testId } = await setup();
     const percentages = await runByHand(t, testId);
