@@ -70,6 +70,22 @@ describe("change password", () => {
     expect((await signIn(t, "ada@example.com", "first-password", "signIn")).tokens).toBeTruthy();
   });
 
+  test("guessing the current password meets the sign-in back-off", async () => {
+    const t = newTest();
+    const { as } = await signedUp(t);
+    for (let i = 0; i < 5; i++) {
+      expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: `wrong-password-${i}`, newPassword: "second-password" }))).toMatchObject({
+        message: "Current password is incorrect.",
+      });
+    }
+    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "second-password" }))).toMatchObject({
+      code: "RATE_LIMITED",
+      field: "currentPassword",
+    });
+    // One back-off per account: sign-in from an unknown browser waits too.
+    await expect(signIn(t, "ada@example.com", "first-password", "signIn")).rejects.toThrow(/Too many failed attempts for this account/);
+  });
+
   test("a short or unchanged new password is refused", async () => {
     const t = newTest();
     const { as } = await signedUp(t);
