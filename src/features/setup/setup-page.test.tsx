@@ -199,6 +199,33 @@ const FLAGSHIP_CATALOG = [
   { ...CATALOG[4]!, id: "google/gemini-2.5-pro", name: "Gemini 2.5 Pro", pricing: { prompt: 1.25e-6, completion: 10e-6 } },
 ];
 
+describe("Responses per Topic", () => {
+  it("keeps 11 as typed, says it must be 1 to 10 and holds Run Test until a good number is typed", async () => {
+    storeDraft(completeState({ responsesPerTopic: 2 }));
+    const user = userEvent.setup();
+    renderApp("/dashboard/setup");
+    const field = await screen.findByLabelText("Responses per Topic", {}, { timeout: 5000 });
+    const message = "Responses per topic must be a whole number from 1 to 10.";
+    expect(runButton()).toBeEnabled();
+
+    await user.clear(field);
+    await user.type(field, "11");
+    await user.tab();
+    expect(field).toHaveValue(11);
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    expect(within(field.closest("[data-slot=form-item]") as HTMLElement).getByText(message)).toBeInTheDocument();
+    expect(runButton()).toBeDisabled();
+    expect(screen.getByTestId("run-test-hints")).toHaveTextContent(message);
+
+    await user.clear(field);
+    await user.type(field, "7");
+    expect(field).toHaveValue(7);
+    expect(screen.queryByText(message)).not.toBeInTheDocument();
+    expect(runButton()).toBeEnabled();
+    await waitFor(() => expect(storedDraft().responsesPerTopic).toBe(7));
+  }, 40_000);
+});
+
 describe("price", () => {
   it("with the user's own key charges $0.00 and shows the gateway cost the key will pay", async () => {
     setQueryResult("tests:paymentMode", { mode: "ownKey" });

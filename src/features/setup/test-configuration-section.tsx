@@ -1,7 +1,12 @@
-import { useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useRef } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { responsesPerTopicField } from "../../../convex/lib/forms";
 import { LIMITS } from "../../../convex/lib/pricing";
 import { templateCategoryLabel } from "../../../convex/lib/templates";
 import { SetupSection } from "./setup-section";
@@ -42,48 +47,61 @@ export function TestConfigurationSection({ state, actions }: TestConfigurationSe
   );
 }
 
-/** Keeps what is typed until it is a whole number from 1 to 10; out-of-range text is put back on blur. */
+const responsesPerTopicSchema = z.object({ responsesPerTopic: responsesPerTopicField });
+type ResponsesPerTopicInput = z.input<typeof responsesPerTopicSchema>;
+type ResponsesPerTopicOutput = z.output<typeof responsesPerTopicSchema>;
+
+/**
+ * Keeps what is typed and says when it is not a whole number from 1 to 10; the draft gets the
+ * number as typed, so the sticky bar names the same problem and Run Test waits for a good one.
+ */
 function ResponsesPerTopicField({ value, onChange }: { value: number; onChange: (value: number) => void }) {
-  // Null while not editing: the field shows the draft's value (which a template may change).
-  const [editing, setEditing] = useState<string | null>(null);
-  const text = editing ?? String(value);
-  const parsed = Number(text);
-  const valid =
-    text.trim() !== "" &&
-    Number.isInteger(parsed) &&
-    parsed >= LIMITS.minResponsesPerTopic &&
-    parsed <= LIMITS.maxResponsesPerTopic;
+  const form = useForm<ResponsesPerTopicInput, unknown, ResponsesPerTopicOutput>({
+    resolver: zodResolver(responsesPerTopicSchema),
+    mode: "onChange",
+    defaultValues: { responsesPerTopic: String(value) },
+  });
+  // The value this field last gave the draft: any other is the draft's own (a template applied).
+  const sent = useRef(value);
+  const { reset } = form;
+  useEffect(() => {
+    if (Object.is(value, sent.current)) return;
+    sent.current = value;
+    reset({ responsesPerTopic: String(value) });
+  }, [value, reset]);
+
   return (
-    <div className="grid gap-2">
-      <Label htmlFor="setup-responses-per-topic">Responses per Topic</Label>
-      <Input
-        id="setup-responses-per-topic"
-        type="number"
-        inputMode="numeric"
-        min={LIMITS.minResponsesPerTopic}
-        max={LIMITS.maxResponsesPerTopic}
-        step={1}
-        value={text}
-        aria-invalid={!valid}
-        aria-describedby="setup-responses-per-topic-hint"
-        onChange={(event) => {
-          const next = event.target.value;
-          setEditing(next);
-          const number = Number(next);
-          if (
-            next.trim() !== "" &&
-            Number.isInteger(number) &&
-            number >= LIMITS.minResponsesPerTopic &&
-            number <= LIMITS.maxResponsesPerTopic
-          ) {
-            onChange(number);
-          }
-        }}
-        onBlur={() => setEditing(null)}
+    <Form {...form}>
+      <FormField
+        control={form.control}
+        name="responsesPerTopic"
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>Responses per Topic</FormLabel>
+            <FormControl>
+              <Input
+                type="number"
+                inputMode="numeric"
+                min={LIMITS.minResponsesPerTopic}
+                max={LIMITS.maxResponsesPerTopic}
+                step={1}
+                {...field}
+                onChange={(event) => {
+                  field.onChange(event);
+                  const parsed = responsesPerTopicField.safeParse(event.target.value);
+                  const next = parsed.success ? parsed.data : Number(event.target.value.trim() || Number.NaN);
+                  sent.current = next;
+                  onChange(next);
+                }}
+              />
+            </FormControl>
+            <FormDescription className="text-xs">
+              A whole number from {LIMITS.minResponsesPerTopic} to {LIMITS.maxResponsesPerTopic}.
+            </FormDescription>
+            <FormMessage />
+          </FormItem>
+        )}
       />
-      <p id="setup-responses-per-topic-hint" className={valid ? "text-xs text-muted-foreground" : "text-xs text-destructive"}>
-        A whole number from {LIMITS.minResponsesPerTopic} to {LIMITS.maxResponsesPerTopic}.
-      </p>
-    </div>
+    </Form>
   );
 }

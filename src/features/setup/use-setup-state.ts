@@ -6,7 +6,6 @@ import type { TestConfiguration } from "../../../convex/validators";
 import {
   applyTemplateToState,
   browserStorage,
-  clampResponsesPerTopic,
   clearStoredSetup,
   defaultSetupState,
   loadStoredSetup,
@@ -27,6 +26,10 @@ type Editable = Pick<
 
 export interface SetupActions {
   update(patch: Partial<Editable>): void;
+  /**
+   * As typed, also out of range (NaN for text that is no number): the sticky bar then names the
+   * problem and Run Test waits, instead of the draft silently keeping its last good value.
+   */
   setResponsesPerTopic(value: number): void;
   /** Custom category: show the sections without a template. */
   startCustom(): void;
@@ -74,7 +77,7 @@ export function useSetupState(): [SetupState, SetupActions] {
       setState((current) => ({ ...current, ...change(current) }));
     return {
       update: (fields) => patch(() => fields),
-      setResponsesPerTopic: (value) => patch(() => ({ responsesPerTopic: clampResponsesPerTopic(value) })),
+      setResponsesPerTopic: (value) => patch(() => ({ responsesPerTopic: value })),
       startCustom: () => patch(() => ({ sectionsVisible: true })),
       addPersona: (fields) => patch((current) => ({ personas: [...current.personas, { id: tempId(), ...fields }] })),
       updatePersona: (id, fields) =>
