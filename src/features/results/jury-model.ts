@@ -4,7 +4,6 @@ import type { FunctionReturnType } from "convex/server";
 
 import type { api } from "../../../convex/_generated/api";
 import { formatDollars, formatScore } from "../../../convex/lib/format";
-import { AGREEMENT_METHODS } from "../../../convex/lib/stats";
 import { MAX_SCORE } from "../../../convex/lib/scoring";
 
 export type JuryView = NonNullable<FunctionReturnType<typeof api.results.juryStats>>;
@@ -72,9 +71,9 @@ export function agreementMethodName(method: JuryAgreement["method"]): string {
   return method === "kendall-w" ? "Kendall's W" : "Krippendorff's alpha";
 }
 
-/** What the method measures (the tooltip beside every agreement figure). */
-export function agreementMethodHelp(method: JuryAgreement["method"]): string {
-  return AGREEMENT_METHODS[method];
+/** What the method measures (the tooltip beside every agreement figure), as the statistics state it. */
+export function agreementMethodHelp(stats: JuryStats): string {
+  return stats.agreement.method;
 }
 
 export function formatAgreement(figure: JuryAgreement): string {

@@ -160,7 +160,7 @@ export function JuryDetails({ view, stats }: { view: JuryView; stats: JuryStats 
   );
 }
 
-function MethodTip({ method }: { method: JuryAgreement["method"] }) {
+function MethodTip({ method, help }: { method: JuryAgreement["method"]; help: string }) {
   return (
     <Tooltip>
       <TooltipTrigger
@@ -171,7 +171,7 @@ function MethodTip({ method }: { method: JuryAgreement["method"] }) {
         <InfoIcon className="size-3.5" aria-hidden="true" />
         {agreementMethodName(method)}
       </TooltipTrigger>
-      <TooltipContent className="max-w-xs">{agreementMethodHelp(method)}</TooltipContent>
+      <TooltipContent className="max-w-xs">{help}</TooltipContent>
     </Tooltip>
   );
 }
@@ -200,7 +200,7 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
       <div className="flex flex-wrap items-center gap-3 rounded-lg border p-4" data-testid="jury-agreement">
         <span className="text-2xl font-bold tabular-nums">{overall.value === null ? "—" : overall.value.toFixed(2)}</span>
         <BandBadge figure={overall} />
-        <MethodTip method={overall.method} />
+        <MethodTip method={overall.method} help={agreementMethodHelp(stats)} />
         <span className="text-xs text-muted-foreground">overall, over {formatCount(stats.units)} persona × topic {stats.units === 1 ? "unit" : "units"}</span>
       </div>
       {byUnit.length > 0 && (
