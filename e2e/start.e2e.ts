@@ -136,7 +136,7 @@ describe('npm start', () => {
 
     const page = await fetch(appUrl);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<div id="root"></div>');
+    expect(await page.text()).toContain('<div id="root">');
 
     const client = new ConvexHttpClient(backendUrl, { skipConvexDeploymentUrlCheck: true, logger: false });
     const signedIn = await client.action(api.auth.signIn, {
