@@ -244,7 +244,13 @@ export const exportResponses = userQuery({
   },
 });
 
-/** One page of the JSON export's evaluation scores (spec part 2 §3 evaluationScores). */
+/** The label a ranking showed this evaluation's answer under, when it keeps its call's labels. */
+function labelOf(evaluation: { responseId: Id<"responses">; labels?: { label: string; responseId: Id<"responses"> }[] }) {
+  const label = evaluation.labels?.find((entry) => entry.responseId === evaluation.responseId)?.label;
+  return label === undefined ? {} : { label };
+}
+
+/** One page of the CSV / JSON export's evaluation scores (spec part 2 §3 evaluationScores, plus cost, call, order and labels). */
 export const exportEvaluations = userQuery({
   args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(
@@ -256,6 +262,13 @@ export const exportEvaluations = userQuery({
       explanation: v.string(),
       rank: v.optional(v.number()),
       timestamp: v.number(),
+      /** This judgement's share of its judge call's cost. */
+      costUsd: v.number(),
+      callId: v.optional(v.id("calls")),
+      order: v.optional(v.union(v.literal("forward"), v.literal("reverse"))),
+      /** Ranking: the label this answer was shown under, and which label showed which answer in its call. */
+      label: v.optional(v.string()),
+      labels: v.optional(v.array(v.object({ label: v.string(), responseId: v.id("responses") }))),
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
@@ -274,6 +287,11 @@ export const exportEvaluations = userQuery({
         explanation: evaluation.explanation,
         ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
         timestamp: evaluation._creationTime,
+        costUsd: evaluation.costUsd,
+        ...(evaluation.callId === undefined ? {} : { callId: evaluation.callId }),
+        ...(evaluation.order === undefined ? {} : { order: evaluation.order }),
+        ...(evaluation.labels === undefined ? {} : { labels: evaluation.labels }),
+        ...labelOf(evaluation),
       })),
     };
   },

@@ -71,6 +71,7 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
 
 interface Run {
   t: TestConvex;
+  user: Awaited<ReturnType<typeof createUser>>;
   testId: Id<"tests">;
   test: Doc<"tests">;
   calls: Doc<"calls">[];
@@ -107,7 +108,7 @@ async function run(config: TestConfiguration): Promise<Run> {
       recomputations: jobs.filter((job) => job.name.includes("juryStats") && job.name.includes("recompute")).length,
     };
   });
-  return { t, ...rows };
+  return { t, user, ...rows };
 }
 
 /**
@@ -157,6 +158,14 @@ describe("the jury's evidence through the pipeline, with the dev gateway's plant
     expect(sample.labels!.map((entry) => entry.label)).toEqual(["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]);
     expect(new Set(sample.labels!.map((entry) => entry.responseId)).size).toBe(GENERATORS.length);
     expect(sample).toMatchObject({ callId: expect.any(String), order: "forward" });
+    // The export carries them, with this answer's label and its share of the call's cost.
+    const exported = await oneOrder.user.as.query(api.results.exportEvaluations, {
+      testId: oneOrder.testId,
+      paginationOpts: { numItems: 1000, cursor: null },
+    });
+    const row = exported.page.find((entry) => entry.id === sample._id)!;
+    expect(row).toMatchObject({ callId: sample.callId, order: "forward", costUsd: sample.costUsd, labels: sample.labels });
+    expect(row.label).toBe(sample.labels!.find((entry) => entry.responseId === sample.responseId)!.label);
   });
 
   test("with 'Judge in both orders' every ranking call is made again reversed, consistency is measured and the biased judge moves the ranking less", { timeout: 120_000 }, async () => {

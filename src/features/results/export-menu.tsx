@@ -31,17 +31,21 @@ export function ExportMenu({ results }: { results: ResultsData }) {
       convex.query(api.results.exportResponses, { testId, paginationOpts: { numItems: EXPORT_RESPONSES_PAGE, cursor } }),
     );
 
+  const evaluations = () =>
+    collectPages((cursor) =>
+      convex.query(api.results.exportEvaluations, { testId, paginationOpts: { numItems: EXPORT_EVALUATIONS_PAGE, cursor } }),
+    );
+
   async function run(format: "csv" | "json") {
     setBusy(true);
     try {
+      // The jury's figures as last computed (one stored row), beside every answer and judge score.
+      const stats = (await convex.query(api.results.juryStats, { testId }))?.stats ?? null;
       if (format === "csv") {
-        downloadFile(exportFileName(results.test.name, "csv"), buildCsv(await responses()), "text/csv;charset=utf-8");
+        downloadFile(exportFileName(results.test.name, "csv"), buildCsv(await responses(), await evaluations(), stats), "text/csv;charset=utf-8");
       } else {
         const rows = await responses();
-        const evaluations = await collectPages((cursor) =>
-          convex.query(api.results.exportEvaluations, { testId, paginationOpts: { numItems: EXPORT_EVALUATIONS_PAGE, cursor } }),
-        );
-        downloadFile(exportFileName(results.test.name, "json"), buildJson(results, rows, evaluations), "application/json");
+        downloadFile(exportFileName(results.test.name, "json"), buildJson(results, rows, await evaluations(), stats), "application/json");
       }
       toast.success(`Exported ${format.toUpperCase()}`);
     } catch (error) {

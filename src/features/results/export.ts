@@ -1,10 +1,13 @@
-// Results export (issue 6 §7): CSV with one row per response, JSON with the configuration and
-// the results in the spec's shape (part 2 §3). A big test is read page by page through the
-// export queries, never by one unbounded query.
+// Results export (issue 6 §7, issue 13 item 7): a CSV with one row per answer and one per judge
+// score, and a JSON with the configuration, the results in the spec's shape (part 2 §3) and the
+// jury statistics. Every figure on the results page can be rebuilt from the rows: the Cost column
+// adds up to generation plus judging. A big test is read page by page through the export
+// queries, never by one unbounded query.
 import Papa from "papaparse";
 import type { FunctionReturnType } from "convex/server";
 
 import type { api } from "../../../convex/_generated/api";
+import type { JuryStatsDoc } from "../../../convex/validators";
 import type { ResultsData } from "./results-model";
 import { fileSlug } from "./results-model";
 
@@ -32,20 +35,156 @@ export async function collectPages<T>(fetchPage: (cursor: string | null) => Prom
   }
 }
 
-export const CSV_COLUMNS = ["Model", "Persona", "Topic", "Tokens", "Latency (ms)", "Cost (USD)", "Average Score"] as const;
+/** The first seven columns are the answer's, as before; the rest name the row and the jury's figures. */
+export const CSV_COLUMNS = [
+  "Model",
+  "Persona",
+  "Topic",
+  "Tokens",
+  "Latency (ms)",
+  "Cost (USD)",
+  "Average Score",
+  "Row Type",
+  "Response ID",
+  "Model ID",
+  "Persona ID",
+  "Topic ID",
+  "Answer",
+  "Evaluation ID",
+  "Judge",
+  "Order",
+  "Label",
+  "Rank",
+  "Score",
+  "Explanation",
+  "Model Mean Score",
+  "Model Score 95% Low",
+  "Model Score 95% High",
+  "Model Rank Best",
+  "Model Rank Worst",
+  "Model Rating",
+  "Model Rating 95% Low",
+  "Model Rating 95% High",
+  "Model Generation Cost (USD)",
+  "Model Judging Cost (USD)",
+  "Judge Agreement",
+  "Judge First-Shown Rate",
+  "Judge Position Consistency",
+  "Judge Length Correlation",
+  "Judge Self-Preference",
+  "Judge Flagged",
+  "Judge Cost (USD)",
+] as const;
 
-export function buildCsv(responses: readonly ExportResponse[]): string {
-  return Papa.unparse({
-    fields: [...CSV_COLUMNS],
-    data: responses.map((response) => [
-      response.modelName,
-      response.personaName,
-      response.topicTitle,
+/** Row types: an answer (its Cost is what generating it cost) or one judge's score of it (its share of the judge call). */
+export const CSV_ROW_TYPES = { answer: "Answer", judgement: "Judgement" } as const;
+
+const fixed = (value: number | null | undefined, digits: number) => (value === null || value === undefined ? "" : value.toFixed(digits));
+
+/** The criteria a rating test scored, as extra "<criterion> Score" columns (none for ranking). */
+function criteriaOf(evaluations: readonly ExportEvaluation[], stats: JuryStatsDoc | null): string[] {
+  const seen = new Set(stats?.criteria ?? []);
+  for (const evaluation of evaluations) {
+    if (evaluation.rank !== undefined) continue;
+    for (const criterion of Object.keys(evaluation.scores)) seen.add(criterion);
+  }
+  return [...seen];
+}
+
+/**
+ * One row per answer (Row Type "Answer": its tokens, latency, generation cost and average score)
+ * followed by one row per judge score of it (Row Type "Judgement": judge, order, label, rank,
+ * score, per-criterion scores, explanation and its share of the judge call's cost). Each row
+ * carries the ids, the answer's model figures (mean with 95% interval, rank range, rating,
+ * generation and judging cost) and, on judgement rows, its judge's record.
+ */
+export function buildCsv(
+  responses: readonly ExportResponse[],
+  evaluations: readonly ExportEvaluation[] = [],
+  stats: JuryStatsDoc | null = null,
+): string {
+  const criteria = criteriaOf(evaluations, stats);
+  const models = new Map((stats?.models ?? []).map((model) => [model.modelId, model]));
+  const judges = new Map((stats?.judges ?? []).map((judge) => [judge.judgeModelId, judge]));
+  const byResponse = new Map<string, ExportEvaluation[]>();
+  for (const evaluation of evaluations) byResponse.set(evaluation.responseId, [...(byResponse.get(evaluation.responseId) ?? []), evaluation]);
+  const modelColumns = (modelId: string) => {
+    const model = models.get(modelId);
+    return [
+      fixed(model?.meanScore, 4),
+      fixed(model?.scoreInterval?.low, 4),
+      fixed(model?.scoreInterval?.high, 4),
+      model?.rank?.best ?? "",
+      model?.rank?.worst ?? "",
+      fixed(model?.rating, 1),
+      fixed(model?.ratingInterval?.low, 1),
+      fixed(model?.ratingInterval?.high, 1),
+      fixed(model?.generationCostUsd, 6),
+      fixed(model?.judgingCostUsd, 6),
+    ];
+  };
+  const judgeColumns = (judgeModelId: string | null) => {
+    const judge = judgeModelId === null ? undefined : judges.get(judgeModelId);
+    if (!judge) return ["", "", "", "", "", "", ""];
+    return [
+      fixed(judge.agreement.value, 4),
+      fixed(judge.position?.firstRate, 4),
+      fixed(judge.positionConsistency, 4),
+      fixed(judge.length.correlation, 4),
+      fixed(judge.selfPreference.value, 4),
+      judge.flagged ? "yes" : "no",
+      fixed(judge.costUsd, 6),
+    ];
+  };
+  const data: (string | number)[][] = [];
+  for (const response of responses) {
+    const answer = [response.modelName, response.personaName, response.topicTitle];
+    const ids = [response.id, response.modelId, response.personaId, response.topicId, response.content];
+    data.push([
+      ...answer,
       response.tokens,
       Math.round(response.latencyMs),
       response.costUsd.toFixed(6),
-      response.averageScore === null ? "" : response.averageScore.toFixed(2),
-    ]),
+      fixed(response.averageScore, 2),
+      CSV_ROW_TYPES.answer,
+      ...ids,
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      ...modelColumns(response.modelId),
+      ...judgeColumns(null),
+      ...criteria.map(() => ""),
+    ]);
+    for (const evaluation of byResponse.get(response.id) ?? []) {
+      const score = Object.values(evaluation.scores);
+      data.push([
+        ...answer,
+        "",
+        "",
+        evaluation.costUsd.toFixed(6),
+        "",
+        CSV_ROW_TYPES.judgement,
+        ...ids,
+        evaluation.id,
+        evaluation.evaluatorModelId,
+        evaluation.order ?? "",
+        evaluation.label ?? "",
+        evaluation.rank ?? "",
+        fixed(score.length > 0 ? score.reduce((sum, value) => sum + value, 0) / score.length : null, 4),
+        evaluation.explanation,
+        ...modelColumns(response.modelId),
+        ...judgeColumns(evaluation.evaluatorModelId),
+        ...criteria.map((criterion) => (evaluation.rank === undefined ? fixed(evaluation.scores[criterion], 2) : "")),
+      ]);
+    }
+  }
+  return Papa.unparse({
+    fields: [...CSV_COLUMNS, ...criteria.map((criterion) => `${criterion.charAt(0).toUpperCase()}${criterion.slice(1)} Score`)],
+    data,
   });
 }
 
@@ -54,6 +193,7 @@ export function buildJson(
   results: ResultsData,
   responses: readonly ExportResponse[],
   evaluations: readonly ExportEvaluation[],
+  stats: JuryStatsDoc | null = null,
 ): string {
   const { test, metrics } = results;
   const document = {
@@ -93,7 +233,14 @@ export function buildJson(
         explanation: evaluation.explanation,
         ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
         timestamp: new Date(evaluation.timestamp).toISOString(),
+        cost: evaluation.costUsd,
+        ...(evaluation.callId === undefined ? {} : { callId: evaluation.callId }),
+        ...(evaluation.order === undefined ? {} : { order: evaluation.order }),
+        ...(evaluation.label === undefined ? {} : { label: evaluation.label }),
+        ...(evaluation.labels === undefined ? {} : { labels: evaluation.labels }),
       })),
+      /** The jury's evidence as last computed (issue 13): intervals, ranks, ratings, agreement, judges, costs. */
+      juryStatistics: stats,
       analysisSummary: {
         totalTests: metrics.totalResponses,
         totalCost: test.totalCostUsd,
