@@ -1,7 +1,7 @@
 // Journey of issue 13 (item 8): while a test runs, its results page fills in the jury's evidence by
 // itself (the empty Jury section, then the summary sentence, rankings with 95% interval bars and
-// the Jury section's agreement and judge table), and an anonymous visitor of its shared link sees
-// the same figures.
+// the Jury section's agreement and judge table), the monitor's panel shows them too, and an
+// anonymous visitor of its shared link sees the same figures.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { api, internal } from '../convex/_generated/api';
@@ -92,6 +92,14 @@ describe("the jury's evidence", () => {
     await e2e.stack.backend.t.mutation(internal.runner.dispatch, {});
     await expectJuryFigures(owner);
     await owner.getByText(JURY_EMPTY).waitFor({ state: 'detached' });
+
+    // The monitor's compact panel shows the same verdict, agreement and intervals.
+    const monitor = await owner.context().newPage();
+    await monitor.goto(`/dashboard/monitor?testId=${testId}`);
+    const panel = monitor.getByTestId('jury-monitor');
+    await panel.getByTestId('jury-monitor-summary').waitFor({ timeout: PAGE_TIMEOUT_MS });
+    expect(await panel.getByTestId('jury-monitor-summary').textContent()).toBe(await owner.getByTestId('jury-summary').locator('[data-slot=alert-title]').textContent());
+    expect(await panel.getByRole('list', { name: 'Intervals so far' }).getByRole('listitem').count()).toBe(3);
 
     // Shared: an anonymous visitor sees the same figures.
     const demo = await demoIdentity();
