@@ -13,6 +13,7 @@ import { errorMessage } from "@/lib/errors";
 import { USAGE_SECTION_ID } from "@/lib/navigation";
 import { api } from "../../../convex/_generated/api";
 import { Banner } from "@/components/banner";
+import { formatDate } from "@/lib/dates";
 
 export const OWN_KEY_NOT_CHARGED =
   "While a key is saved, your new tests run on it: the gateway bills your OpenRouter account directly and ModelJury does not charge you for those runs.";
@@ -104,7 +105,7 @@ export function ApiKeySection() {
                     <p className="font-mono text-sm" data-testid="masked-key">
                       {status.key.masked}
                     </p>
-                    <p className="text-xs text-muted-foreground">Saved {new Date(status.key.savedAt).toLocaleDateString()}</p>
+                    <p className="text-xs text-muted-foreground">Saved {formatDate(status.key.savedAt)}</p>
                   </div>
                   <div className="flex gap-2">
                     <Button variant="outline" size="sm" disabled={pending !== null} onClick={() => void runTest()}>

@@ -12,6 +12,7 @@ import { appErrorData } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import { shortId } from "../../../convex/lib/format";
 import { Banner } from "@/components/banner";
+import { formatMediumDateTime } from "@/lib/dates";
 
 export type Profile = FunctionReturnType<typeof api.profile.get>;
 
@@ -22,10 +23,6 @@ export const PROFILE_SAVE_FAILED = "Failed to update profile";
 export function cleanProfileField(value: string): string | null {
   const trimmed = value.trim();
   return trimmed === "" ? null : trimmed;
-}
-
-function formatDateTime(timestamp: number): string {
-  return new Date(timestamp).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
 /** The avatar preview; hidden while the URL does not load as an image. */
@@ -129,11 +126,11 @@ export function ProfileSection({ profile }: { profile: Profile }) {
         <dl className="mt-6 grid gap-3 border-t pt-5 text-sm sm:grid-cols-3">
           <div>
             <dt className="text-muted-foreground">Account created</dt>
-            <dd data-testid="account-created">{formatDateTime(profile.createdAt)}</dd>
+            <dd data-testid="account-created">{formatMediumDateTime(profile.createdAt)}</dd>
           </div>
           <div>
             <dt className="text-muted-foreground">Last updated</dt>
-            <dd data-testid="account-updated">{formatDateTime(profile.updatedAt)}</dd>
+            <dd data-testid="account-updated">{formatMediumDateTime(profile.updatedAt)}</dd>
           </div>
           <div>
             <dt className="text-muted-foreground">Account ID</dt>

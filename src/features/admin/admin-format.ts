@@ -1,30 +1,12 @@
 // Display rules of the admin screens (spec part 2 §2, §9): dates, durations, amounts and the
 // client-side searches over the loaded rows.
+import { DASH, formatMediumDate } from "@/lib/dates";
+
 import { formatCents, formatDuration, shortId } from "../../../convex/lib/format";
-
-export const DASH = "—";
-
-const DATE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric" });
-const DATE_TIME = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  second: "2-digit",
-});
-
-export function formatDate(timestamp: number): string {
-  return DATE.format(timestamp);
-}
-
-export function formatDateTime(timestamp: number | null | undefined): string {
-  return timestamp == null ? DASH : DATE_TIME.format(timestamp);
-}
 
 /** Last Login: the date, or 'Never'. */
 export function formatLastLogin(timestamp: number | null): string {
-  return timestamp === null ? "Never" : formatDate(timestamp);
+  return timestamp === null ? "Never" : formatMediumDate(timestamp);
 }
 
 /** m:ss from start to completion, or a dash while either is missing. */

@@ -16,12 +16,13 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/utils";
+import { formatMediumDateTime } from "@/lib/dates";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCount } from "../../../convex/lib/format";
 
 import { ADMIN_FAILURES, runAdminAction } from "./admin-actions";
-import { formatDateTime, shortId } from "./admin-format";
+import { shortId } from "./admin-format";
 import { JobStatusBadge } from "./job-status";
 import { StatCard } from "./stat-card";
 import { useMinute } from "./use-minute";
@@ -66,7 +67,7 @@ export function HealthTab() {
             <p className="text-sm">
               {health.isHealthy ? "All systems operating normally" : "Issues detected that may require intervention"}
             </p>
-            <p className="text-xs opacity-80">Last updated {formatDateTime(health.lastUpdated)}</p>
+            <p className="text-xs opacity-80">Last updated {formatMediumDateTime(health.lastUpdated)}</p>
           </div>
         </div>
       )}
@@ -87,7 +88,7 @@ export function HealthTab() {
                     <span className="font-medium">{job.testName}</span>{" "}
                     <span className="font-mono text-xs text-muted-foreground">{shortId(job._id)}</span>
                   </span>
-                  <span className="text-muted-foreground">since {formatDateTime(job.since)}</span>
+                  <span className="text-muted-foreground">since {formatMediumDateTime(job.since)}</span>
                 </li>
               ))}
             </ul>
@@ -139,7 +140,7 @@ function AlertsCard() {
                 <div className="min-w-0 space-y-1">
                   <p className="text-sm break-words">{alert.message}</p>
                   <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-                    {formatDateTime(alert._creationTime)}
+                    {formatMediumDateTime(alert._creationTime)}
                     {alert.jobStatus ? (
                       <JobStatusBadge status={alert.jobStatus} />
                     ) : alert.jobId ? (
@@ -187,7 +188,7 @@ function ContactMessagesCard() {
                     </a>
                     &gt;
                   </span>
-                  <span className="text-xs text-muted-foreground">{formatDateTime(message.createdAt)}</span>
+                  <span className="text-xs text-muted-foreground">{formatMediumDateTime(message.createdAt)}</span>
                 </div>
                 <p className="text-sm break-words whitespace-pre-wrap text-muted-foreground">{message.message}</p>
               </li>

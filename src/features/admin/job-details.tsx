@@ -7,12 +7,12 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
+import { formatMediumDateTime } from "@/lib/dates";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { analyzeJob, type Finding, type JobAnalysis } from "../../../convex/lib/jobAnalysis";
 
 import { ADMIN_FAILURES, runAdminAction } from "./admin-actions";
-import { formatDateTime } from "./admin-format";
 import { useMinute } from "./use-minute";
 
 /** The toggled panel under a job row: ids, priority, times, error, progress data, analysis. */
@@ -53,9 +53,9 @@ export function JobDetails({ jobId }: { jobId: Id<"jobs"> }) {
           <Detail term="Job ID" value={<code className="break-all">{job._id}</code>} />
           <Detail term="Test ID" value={<code className="break-all">{job.testId}</code>} />
           <Detail term="Priority" value={job.priority} />
-          <Detail term="Created" value={formatDateTime(job._creationTime)} />
-          <Detail term="Started" value={formatDateTime(job.startedAt)} />
-          <Detail term="Completed" value={formatDateTime(job.completedAt)} />
+          <Detail term="Created" value={formatMediumDateTime(job._creationTime)} />
+          <Detail term="Started" value={formatMediumDateTime(job.startedAt)} />
+          <Detail term="Completed" value={formatMediumDateTime(job.completedAt)} />
           {test && (
             <Detail
               term="Progress"
@@ -184,7 +184,7 @@ function FindingList({ title, findings, tone }: { title: string; findings: Findi
               {finding.type}
             </p>
             <p className="break-words text-muted-foreground">{finding.message}</p>
-            <p className="text-xs text-muted-foreground">{formatDateTime(finding.timestamp)}</p>
+            <p className="text-xs text-muted-foreground">{formatMediumDateTime(finding.timestamp)}</p>
           </li>
         ))}
       </ul>

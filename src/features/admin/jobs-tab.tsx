@@ -31,13 +31,13 @@ import { canCancelJob, canRetryJob, type JobStatus } from "../../../convex/lib/j
 import { ADMIN_FAILURES, runAdminAction } from "./admin-actions";
 import {
   countLabel,
-  formatDate,
   formatJobAmount,
   formatJobDuration,
   matchesJobSearch,
   shortId,
 } from "./admin-format";
 import { useConfirm, type ConfirmRequest } from "@/components/confirm-dialog";
+import { formatMediumDate } from "@/lib/dates";
 import { JobDetails } from "./job-details";
 import { JobStatusBadge } from "./job-status";
 import { TableSkeleton } from "./users-tab";
@@ -226,7 +226,7 @@ function JobRow({ job, open, onToggle, actions }: { job: AdminJob; open: boolean
       </TableCell>
       <TableCell className="max-w-48 truncate">{job.userEmail ?? "Deleted user"}</TableCell>
       <TableCell className="text-right tabular-nums">{formatJobAmount(job.amountCents)}</TableCell>
-      <TableCell className="whitespace-nowrap">{formatDate(job._creationTime)}</TableCell>
+      <TableCell className="whitespace-nowrap">{formatMediumDate(job._creationTime)}</TableCell>
       <TableCell className="text-right tabular-nums">{formatJobDuration(job)}</TableCell>
       <TableCell className="text-right tabular-nums">
         {job.retryCount}/{job.maxRetries}

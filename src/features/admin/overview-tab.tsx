@@ -6,11 +6,11 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
+import { formatMediumDate } from "@/lib/dates";
 import { api } from "../../../convex/_generated/api";
 import { formatCents, formatCount, formatPercent } from "../../../convex/lib/format";
 import { healthWarnings, RECENT_JOBS_LIMIT } from "../../../convex/lib/jobAnalysis";
 
-import { formatDate } from "./admin-format";
 import { JobStatusBadge, JobStatusIcon } from "./job-status";
 import { StatCard } from "./stat-card";
 import { useMinute } from "./use-minute";
@@ -84,7 +84,7 @@ export function OverviewTab({ onShowJobs }: { onShowJobs: () => void }) {
                   </div>
                   <JobStatusBadge status={job.status} />
                   <span className="hidden text-sm text-muted-foreground tabular-nums sm:inline">
-                    {formatDate(job._creationTime)}
+                    {formatMediumDate(job._creationTime)}
                   </span>
                 </li>
               ))}

@@ -14,8 +14,9 @@ import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 
 import { ADMIN_FAILURES, runAdminAction } from "./admin-actions";
-import { countLabel, formatDate, formatLastLogin, matchesUserSearch } from "./admin-format";
+import { countLabel, formatLastLogin, matchesUserSearch } from "./admin-format";
 import { useConfirm } from "@/components/confirm-dialog";
+import { formatMediumDate } from "@/lib/dates";
 
 type AdminUser = FunctionReturnType<typeof api.admin.listUsers>["users"][number];
 
@@ -156,7 +157,7 @@ function UserRow({
       <TableCell className="text-right">
         <Money cents={user.totalSpentCents} />
       </TableCell>
-      <TableCell className="whitespace-nowrap">{formatDate(user._creationTime)}</TableCell>
+      <TableCell className="whitespace-nowrap">{formatMediumDate(user._creationTime)}</TableCell>
       <TableCell className="whitespace-nowrap">{formatLastLogin(user.lastSignInAt)}</TableCell>
       <TableCell>
         <div className="flex justify-end gap-2">

@@ -57,16 +57,3 @@ export function creditTransactionRows(transactions: BillingData["creditTransacti
 export function toCsv(rows: Row[]): string {
   return Papa.unparse(rows);
 }
-
-/** Hands the browser a file to save. */
-export function downloadCsv(filename: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked on the next tick: some browsers start the download asynchronously.
-  window.setTimeout(() => URL.revokeObjectURL(url), 0);
-}

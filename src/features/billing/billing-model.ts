@@ -1,5 +1,7 @@
 import type { FunctionReturnType } from "convex/server";
 
+import { formatDate } from "@/lib/dates";
+
 import type { api } from "../../../convex/_generated/api";
 
 export type BillingData = FunctionReturnType<typeof api.billing.overview>;
@@ -30,7 +32,7 @@ export function signedAmount(entry: Pick<CreditTransaction, "type" | "amountCent
 /** The line under a payment's status that says what happened to the money, if anything did. */
 export function paymentNote(payment: BillingData["payments"][number]): string | null {
   if (payment.status === "refunded") {
-    const when = payment.refundedAt === undefined ? "" : ` on ${new Date(payment.refundedAt).toLocaleDateString()}`;
+    const when = payment.refundedAt === undefined ? "" : ` on ${formatDate(payment.refundedAt)}`;
     return `Returned to your card${when}${payment.refundReason ? `: ${payment.refundReason}` : ""}.`;
   }
   if (payment.status === "refund_pending") {

@@ -13,12 +13,13 @@ import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle }
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
+import { formatDate, formatDateTime } from "@/lib/dates";
+import { CSV_TYPE, downloadFile } from "@/lib/download";
 import { api } from "../../../convex/_generated/api";
 import {
   CREDIT_TRANSACTIONS_FILE,
   PAYMENT_HISTORY_FILE,
   creditTransactionRows,
-  downloadCsv,
   paymentRows,
   toCsv,
 } from "./billing-csv";
@@ -108,7 +109,7 @@ function PaymentHistory({ payments }: { payments: BillingData["payments"] | unde
           <ExportButton
             label="Export payment history as CSV"
             disabled={!payments || payments.length === 0}
-            onClick={() => payments && downloadCsv(PAYMENT_HISTORY_FILE, toCsv(paymentRows(payments)))}
+            onClick={() => payments && downloadFile(PAYMENT_HISTORY_FILE, toCsv(paymentRows(payments)), CSV_TYPE)}
           />
         </CardAction>
       </CardHeader>
@@ -130,7 +131,7 @@ function PaymentHistory({ payments }: { payments: BillingData["payments"] | unde
             <TableBody>
               {payments.map((payment) => (
                 <TableRow key={payment._id}>
-                  <TableCell className="whitespace-nowrap">{new Date(payment.createdAt).toLocaleDateString()}</TableCell>
+                  <TableCell className="whitespace-nowrap">{formatDate(payment.createdAt)}</TableCell>
                   <TableCell>
                     <Money cents={payment.amountCents} /> <span className="text-xs text-muted-foreground uppercase">{payment.currency}</span>
                   </TableCell>
@@ -173,7 +174,7 @@ function CreditTransactions({ transactions }: { transactions: BillingData["credi
           <ExportButton
             label="Export credit transactions as CSV"
             disabled={!transactions || transactions.length === 0}
-            onClick={() => transactions && downloadCsv(CREDIT_TRANSACTIONS_FILE, toCsv(creditTransactionRows(transactions)))}
+            onClick={() => transactions && downloadFile(CREDIT_TRANSACTIONS_FILE, toCsv(creditTransactionRows(transactions)), CSV_TYPE)}
           />
         </CardAction>
       </CardHeader>
@@ -191,7 +192,7 @@ function CreditTransactions({ transactions }: { transactions: BillingData["credi
                   <div className="min-w-0 flex-1">
                     <p className="text-sm font-medium break-words sm:truncate">{entry.description}</p>
                     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
-                      {new Date(entry.createdAt).toLocaleString()}
+                      {formatDateTime(entry.createdAt)}
                       {/* On phones the type sits under the description, leaving it the width. */}
                       <Badge variant="outline" className={cn("sm:hidden", style.className)}>
                         {style.label}

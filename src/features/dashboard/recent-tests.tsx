@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardAction, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/utils";
+import { formatDate } from "@/lib/dates";
 import { DraftActions } from "./draft-actions";
 import { DRAFT_STATUS_LABEL, plural, RECENT_TESTS_SHOWN, statusDotTone, testDisplayName, type RecentTest, type StatusDotTone } from "./dashboard-model";
 
@@ -49,7 +50,7 @@ function DraftRow({ test }: { test: RecentTest }) {
       <div className="min-w-0 flex-1">
         <p className="truncate font-medium">{name}</p>
         <p className="text-xs text-muted-foreground">
-          {plural(test.modelCount, "model")} · {new Date(test.createdAt).toLocaleDateString()} · not paid for, not run
+          {plural(test.modelCount, "model")} · {formatDate(test.createdAt)} · not paid for, not run
         </p>
       </div>
       <TestStatus status="pending_payment" />
@@ -74,7 +75,7 @@ function RecentTestRow({ test }: { test: RecentTest }) {
         <div className="min-w-0 flex-1">
           <p className="truncate font-medium">{name}</p>
           <p className="text-xs text-muted-foreground">
-            {plural(test.modelCount, "model")} · {new Date(test.createdAt).toLocaleDateString()}
+            {plural(test.modelCount, "model")} · {formatDate(test.createdAt)}
           </p>
         </div>
         <TestStatus status={test.status} />

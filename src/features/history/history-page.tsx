@@ -18,7 +18,8 @@ import { DeleteTestDialog } from "@/components/delete-test-dialog";
 import { MissingWorkLine } from "@/features/results/missing-work";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Duration } from "@/features/results/results-page";
-import { formatDate, taskTypeLabel } from "@/features/results/results-model";
+import { taskTypeLabel } from "@/features/results/results-model";
+import { formatDate } from "@/lib/dates";
 import { errorMessage } from "@/lib/errors";
 
 import { api } from "../../../convex/_generated/api";

@@ -1,5 +1,6 @@
 import { Markdown } from "@/components/markdown";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { formatDateTime } from "@/lib/dates";
 
 import { formatCostPerResponse, formatCount, formatLatency } from "../../../convex/lib/format";
 import type { MonitorResponse } from "./monitor-model";
@@ -34,7 +35,7 @@ export function ResponseDialog({
             <Detail label="Tokens" value={formatCount(response.tokens)} />
             <Detail label="Latency" value={formatLatency(response.latencyMs)} />
             <Detail label="Cost" value={formatCostPerResponse(response.costUsd)} />
-            <Detail label="Time" value={new Date(response._creationTime).toLocaleString()} />
+            <Detail label="Time" value={formatDateTime(response._creationTime)} />
           </dl>
         </DialogContent>
       )}

@@ -8,13 +8,14 @@ import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { formatDateTime } from "@/lib/dates";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCostPerResponse, formatScore } from "../../../convex/lib/format";
 import { groupEvaluations, type BatchLabel, type EvaluationBatch } from "./evaluation-batches";
 import { Detail, LoadMore } from "./responses-section";
-import { criterionLabel, EVALUATIONS_PAGE, formatDateTime, preview, type EvaluationRow } from "./results-model";
+import { criterionLabel, EVALUATIONS_PAGE, preview, type EvaluationRow } from "./results-model";
 
 export const NO_EVALUATIONS = "No evaluations available";
 

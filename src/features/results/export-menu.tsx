@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { CSV_TYPE, downloadFile } from "@/lib/download";
 import { errorMessage } from "@/lib/errors";
 
 import { api } from "../../../convex/_generated/api";
@@ -13,7 +14,6 @@ import {
   buildCsv,
   buildJson,
   collectPages,
-  downloadFile,
   EXPORT_EVALUATIONS_PAGE,
   EXPORT_RESPONSES_PAGE,
   exportFileName,
@@ -42,7 +42,7 @@ export function ExportMenu({ results }: { results: ResultsData }) {
       // The jury's figures as last computed (one stored row), beside every answer and judge score.
       const stats = (await convex.query(api.results.juryStats, { testId }))?.stats ?? null;
       if (format === "csv") {
-        downloadFile(exportFileName(results.test.name, "csv"), buildCsv(await responses(), await evaluations(), stats), "text/csv;charset=utf-8");
+        downloadFile(exportFileName(results.test.name, "csv"), buildCsv(await responses(), await evaluations(), stats), CSV_TYPE);
       } else {
         const rows = await responses();
         downloadFile(exportFileName(results.test.name, "json"), buildJson(results, rows, await evaluations(), stats), "application/json");

@@ -259,16 +259,3 @@ export function buildJson(
 export function exportFileName(testName: string, format: "csv" | "json"): string {
   return `${fileSlug(testName)}-results.${format}`;
 }
-
-/** Hands a file to the browser's download. */
-export function downloadFile(name: string, content: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has been handled.
-  window.setTimeout(() => URL.revokeObjectURL(url), 0);
-}

@@ -8,6 +8,7 @@ import { RotateCcwIcon, XCircleIcon } from "lucide-react";
 
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { formatDate } from "@/lib/dates";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -23,7 +24,7 @@ export function refundLine(refund: Refund | undefined): string | null {
   if (!refund || refund.state === "none") return null;
   const amount = formatCents(refund.amountCents);
   if (refund.state === "pending") return `Your payment of ${amount} is being returned to your card.`;
-  const when = refund.refundedAt === undefined ? "" : ` on ${new Date(refund.refundedAt).toLocaleDateString()}`;
+  const when = refund.refundedAt === undefined ? "" : ` on ${formatDate(refund.refundedAt)}`;
   return `Your payment of ${amount} was returned to your card${when}.`;
 }
 

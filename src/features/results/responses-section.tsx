@@ -8,11 +8,12 @@ import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { formatDateTime } from "@/lib/dates";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCostPerResponse, formatCount, formatLatency, formatScore } from "../../../convex/lib/format";
-import { formatDateTime, preview, RESPONSES_PAGE, type ResponseRow } from "./results-model";
+import { preview, RESPONSES_PAGE, type ResponseRow } from "./results-model";
 
 export const NO_RESPONSES = "No responses available";
 

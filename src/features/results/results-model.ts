@@ -32,16 +32,6 @@ export function countsLabel(config: { generatorModels: unknown[]; personas: unkn
   );
 }
 
-/** A date and time in the reader's locale. */
-export function formatDateTime(timestamp: number | undefined | null): string {
-  if (timestamp === undefined || timestamp === null) return "—";
-  return new Date(timestamp).toLocaleString();
-}
-
-export function formatDate(timestamp: number): string {
-  return new Date(timestamp).toLocaleDateString();
-}
-
 /** 'Coffee taglines!' → 'coffee-taglines', for file names. */
 export function fileSlug(name: string): string {
   const slug = name
