@@ -135,7 +135,7 @@ function firstShownAdvantage(result: Run): number {
 describe("the jury's evidence through the pipeline, with the dev gateway's planted judges", () => {
   let oneOrder: Run;
 
-  test("judge results fill in the stored statistics, coalesced; the biased judges are flagged and no fair one is", { timeout: 120_000 }, async () => {
+  test("judge results fill in the stored statistics, coalesced; the biased judges are flagged and no fair one is", { timeout: 300_000 }, async () => {
     oneOrder = await run(configuration({}));
     const { stats, evaluations, calls } = oneOrder;
     const judgeCalls = calls.filter((call) => call.kind === "evaluate");
@@ -168,7 +168,7 @@ describe("the jury's evidence through the pipeline, with the dev gateway's plant
     expect(row.label).toBe(sample.labels!.find((entry) => entry.responseId === sample.responseId)!.label);
   });
 
-  test("with 'Judge in both orders' every ranking call is made again reversed, consistency is measured and the biased judge moves the ranking less", { timeout: 120_000 }, async () => {
+  test("with 'Judge in both orders' every ranking call is made again reversed, consistency is measured and the biased judge moves the ranking less", { timeout: 300_000 }, async () => {
     const both = await run(configuration({ bothOrders: true }));
     const judgeCalls = both.calls.filter((call) => call.kind === "evaluate");
     expect(judgeCalls).toHaveLength(2 * 24 * JUDGES.length);
@@ -193,7 +193,7 @@ describe("the jury's evidence through the pipeline, with the dev gateway's plant
     expect(after).toBeLessThan(before / 2);
   });
 
-  test("with 'Judges skip answers from their own family' the self-preferring judge scores none of its family's answers, which keep their place", { timeout: 120_000 }, async () => {
+  test("with 'Judges skip answers from their own family' the self-preferring judge scores none of its family's answers, which keep their place", { timeout: 300_000 }, async () => {
     const guarded = await run(configuration({ skipOwnFamily: true }));
     const family = new Map(guarded.responses.map((response) => [response._id, modelFamily(response.modelId)]));
     const own = guarded.evaluations.filter((evaluation) => family.get(evaluation.responseId) === modelFamily(evaluation.evaluatorModelId));
@@ -216,5 +216,12 @@ describe("the jury's evidence through the pipeline, with the dev gateway's plant
     const googleUnits = guarded.stats.models.filter((model) => model.modelId.startsWith("google/"));
     expect(googleUnits.every((model) => model.units === 24 && model.scores === 24 * (JUDGES.length - 1))).toBe(true);
     expect(mean(guarded, "google/")).toBeLessThan(mean(oneOrder, "google/"));
+
+    // Deleting the test deletes its statistics with the rest.
+    await guarded.user.as.mutation(api.tests.remove, { testId: guarded.testId });
+    await waitFor(
+      () => guarded.t.run((ctx) => ctx.db.query("testStats").withIndex("by_test", (q) => q.eq("testId", guarded.testId)).unique()),
+      (row) => row === null,
+    );
   });
 });
