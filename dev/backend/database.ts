@@ -130,6 +130,8 @@ const ID_KEY_KEY = "idKey";
  */
 export class LocalDatabase {
   readonly ids: IdGenerator;
+  /** The timestamp of the latest top-level commit (0 before any), as queries see it. */
+  lastCommitTs = 0n;
   /** The sorted indexes over the committed documents (created by `load`). */
   private indexes: Indexes | null = null;
   private readonly listeners = new Set<CommitListener>();
@@ -166,6 +168,7 @@ export class LocalDatabase {
         this.persistedCounter = this.ids.next;
       }
       commit(commitTs);
+      this.lastCommitTs = commitTs;
       if (writes.length > 0) {
         // The documents as committed (convex-test resolves commit timestamps itself).
         for (const write of writes) if (write.value !== null) write.value = fake._documents[write.id] ?? write.value;

@@ -102,8 +102,15 @@ export class Engine implements BackendHooks {
     this.subscribers.delete(subscriber);
   }
 
+  /**
+   * The latest commit's timestamp, when the database reports its commits (database.ts): read
+   * without a transaction, so a mutation's answer does not queue behind query updates.
+   */
+  commitClock: (() => bigint) | null = null;
+
   /** The timestamp of the latest commit (0 before any). */
   async snapshotTs(): Promise<bigint> {
+    if (this.commitClock) return this.commitClock();
     return await this.enter(() =>
       this.t.query(async (ctx) => ctx.meta.getSnapshotTs()),
     );

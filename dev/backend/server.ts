@@ -208,6 +208,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     });
     // Subscribed queries re-run when a commit touches what they read.
     database.onCommit((writes) => engine.noteCommit(writes));
+    engine.commitClock = () => database.lastCommitTs;
     const scheduler = new LocalScheduler(engine, rawT, database, log);
     engine.scheduler = scheduler;
     const verifier = new TokenVerifier(keys.JWKS, trustedIssuers(loaded.get("auth.config"), siteUrl, log));
