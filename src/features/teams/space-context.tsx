@@ -2,6 +2,8 @@ import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
+
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 
@@ -50,7 +52,7 @@ const SpaceContext = createContext<SpaceState>(PERSONAL);
  * caller is no longer in the stored team (removed, left, team deleted), it falls back to Personal.
  */
 export function SpaceProvider({ children }: { children: ReactNode }) {
-  const teams = useQuery(api.teams.mine);
+  const [teams, setTeams] = useState<TeamSummary[] | undefined>(undefined);
   const [chosen, setChosen] = useState<Id<"teams"> | null>(readStoredSpace);
 
   const selectSpace = useCallback((teamId: Id<"teams"> | null) => {
@@ -68,7 +70,21 @@ export function SpaceProvider({ children }: { children: ReactNode }) {
     () => ({ teamId: lost ? null : chosen, team, teams, selectSpace }),
     [chosen, lost, team, teams, selectSpace],
   );
-  return <SpaceContext.Provider value={value}>{children}</SpaceContext.Provider>;
+  return (
+    <SpaceContext.Provider value={value}>
+      {/* Apart from the page: if the list cannot load, the shell and the page still work (Personal). */}
+      <QueryErrorBoundary fallback={() => null}>
+        <MyTeams onChange={setTeams} />
+      </QueryErrorBoundary>
+      {children}
+    </SpaceContext.Provider>
+  );
+}
+
+function MyTeams({ onChange }: { onChange: (teams: TeamSummary[] | undefined) => void }) {
+  const teams = useQuery(api.teams.mine);
+  useEffect(() => onChange(teams), [teams, onChange]);
+  return null;
 }
 
 /** The chosen space; outside the signed-in shell, always Personal. */

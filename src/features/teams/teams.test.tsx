@@ -1,16 +1,19 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, mockCall, QueryFailure, resetCalls } from "@/test/convex-calls";
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn, setSignedOut } from "@/test/convex-mock";
+import { callMock, makeViewer, mockCall, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn, setSignedOut } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { SPACE_STORAGE_KEY } from "./space-context";
 
-vi.mock("convex/react", () => import("@/test/convex-calls").then((m) => m.convexReactWithCalls));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+// Whole-app renders with lazily loaded routes are slow on a busy machine.
+configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 const TEAM_ID = "k57teamteamteamteamteamteam01";
 const ME = makeViewer({ email: "ann@example.com" });
@@ -184,6 +187,17 @@ describe("space switcher", () => {
     renderApp("/dashboard/teams");
     expect(await screen.findByRole("button", { name: "Space: Personal" })).toBeInTheDocument();
     await waitFor(() => expect(window.localStorage.getItem(SPACE_STORAGE_KEY)).toBeNull());
+  });
+});
+
+describe("space switcher when the teams cannot load", () => {
+  it("keeps the shell and the page working in the personal space", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    signedInWith("member");
+    setQueryResult("teams:mine", new QueryFailure("backend down"));
+    renderApp(`/dashboard/teams/${TEAM_ID}`);
+    expect(await screen.findByRole("heading", { name: "Acme" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Space: Personal" })).toBeInTheDocument();
   });
 });
 
