@@ -1,0 +1,63 @@
+// Forms as a person meets them in a real browser: what is typed stays typed, and previews show
+// whole lines only.
+import { describe, expect, test } from 'vitest';
+import { PASSWORD, signUp, uniqueEmail, UI_TIMEOUT_MS, useE2E } from './harness';
+
+const e2e = useE2E();
+
+describe('forms', () => {
+  test('an email typed the moment Sign Up shows is still there a second later and signs up', async () => {
+    const page = await e2e.newPage();
+    const email = uniqueEmail('early');
+    await page.goto('/signup');
+    const field = page.getByLabel('Email', { exact: true });
+    // Typed as soon as the field can take it, while the page is still settling.
+    await field.pressSequentially(email);
+    await page.waitForTimeout(1_000);
+    expect(await field.inputValue()).toBe(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    await page.waitForURL((url) => url.pathname !== '/signup', { timeout: UI_TIMEOUT_MS });
+  });
+
+  test("a persona's preview shows three whole lines of its system prompt and nothing of a fourth", async () => {
+    const page = await e2e.newPage();
+    await signUp(page, uniqueEmail('preview'), PASSWORD);
+    await page.goto('/dashboard/setup');
+    await page.getByRole('heading', { level: 1, name: 'Test Setup' }).waitFor();
+    await page.getByRole('button', { name: 'Custom', exact: true }).click();
+    await page.getByRole('button', { name: 'Add Persona', exact: true }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Six liner');
+    await dialog.getByLabel('Description').fill('Has a long system prompt');
+    const lines = ['Line one', 'Line two', 'Line three', 'Line four', 'Line five', 'Line six'];
+    await dialog.getByLabel('System Prompt').fill(lines.join('\n'));
+    await dialog.getByRole('button', { name: 'Add Persona', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const preview = page.getByText('Line one', { exact: false }).first();
+    await preview.waitFor();
+    // Which lines of the text have any pixel inside the area the preview shows.
+    const visible = await preview.evaluate((element, all) => {
+      const box = element.getBoundingClientRect();
+      const text = element.textContent ?? '';
+      const shown: string[] = [];
+      for (const walker of [document.createTreeWalker(element, NodeFilter.SHOW_TEXT)]) {
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const line of all) {
+            const start = (node.textContent ?? '').indexOf(line);
+            if (start < 0) continue;
+            const range = document.createRange();
+            range.setStart(node, start);
+            range.setEnd(node, start + line.length);
+            const rect = range.getBoundingClientRect();
+            if (rect.bottom > box.top && rect.top < box.bottom - 0.5) shown.push(line);
+          }
+        }
+      }
+      return { shown, text };
+    }, lines);
+    expect(visible.text).toContain('Line six');
+    expect(visible.shown).toEqual(['Line one', 'Line two', 'Line three']);
+  });
+});
