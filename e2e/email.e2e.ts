@@ -5,7 +5,7 @@
 import { ConvexHttpClient } from 'convex/browser';
 import { afterAll, describe, expect, test } from 'vitest';
 import { api } from '../convex/_generated/api';
-import { PASSWORD, uniqueEmail, UI_TIMEOUT_MS, useE2E } from './harness';
+import { PASSWORD, signIn, uniqueEmail, UI_TIMEOUT_MS, useE2E } from './harness';
 
 // Read by dev/stack.ts when this file's stack starts (files run one at a time).
 process.env.MJ_EMAIL = 'on';
@@ -58,5 +58,28 @@ describe('email offline', () => {
     await client.action(api.auth.signOut, {});
     await expect(client.query(api.profile.get, {})).rejects.toThrow(/Please sign in/);
     expect(await client.query(api.users.viewer, {})).toBeNull();
+  });
+
+  test('a password change signs the other browser out at once', async () => {
+    const { email, password } = e2e.stack.demo;
+    const [here, there] = [await e2e.newPage(), await e2e.newPage()];
+    for (const page of [here, there]) await signIn(page, email, password);
+    await there.goto('/dashboard/history');
+    await there.getByRole('heading', { name: 'Test History' }).waitFor({ timeout: UI_TIMEOUT_MS });
+
+    await here.goto('/dashboard/settings');
+    await here.getByLabel('Current Password').fill(password);
+    await here.getByLabel('New Password', { exact: true }).fill('changed-password-123');
+    await here.getByLabel('Confirm New Password').fill('changed-password-123');
+    await here.getByRole('button', { name: 'Change Password' }).click();
+    await here.getByText('Password changed. Other devices have been signed out.').waitFor({ timeout: UI_TIMEOUT_MS });
+
+    // The other browser's token had most of its hour left; it is signed out now, not then.
+    await there.waitForURL((url) => url.pathname === '/login' || url.pathname === '/', { timeout: UI_TIMEOUT_MS });
+    await there.goto('/dashboard');
+    await there.waitForURL((url) => url.pathname === '/login', { timeout: UI_TIMEOUT_MS });
+    // This browser stays signed in.
+    await here.goto('/dashboard');
+    await here.getByRole('heading', { name: /^Welcome back/ }).waitFor({ timeout: UI_TIMEOUT_MS });
   });
 });
