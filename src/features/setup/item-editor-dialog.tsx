@@ -1,12 +1,16 @@
-import { useState, type FormEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { errorMessage } from "@/lib/errors";
+import { personaSchema, topicSchema } from "../../../convex/lib/forms";
 import type { ItemKind } from "./item-kinds";
 
 interface ItemEditorDialogProps<K extends string> {
@@ -32,97 +36,82 @@ export function ItemEditorDialog<K extends string>(props: ItemEditorDialogProps<
   );
 }
 
-function ItemEditorForm<K extends string>({ kind, onOpenChange, initial, title, onSubmit }: ItemEditorDialogProps<K>) {
-  const [values, setValues] = useState<Record<K, string>>(() => ({ ...kind.empty(), ...initial }));
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const heading = title ?? `${initial ? "Edit" : "Add"} ${kind.Singular}`;
-  const idPrefix = `${kind.singular}-editor`;
+/** The editor's rules, the same the server parses with (convex/lib/forms). */
+const SCHEMAS: Record<ItemKind<string>["singular"], z.ZodType<Record<string, string>, Record<string, string>>> = {
+  persona: personaSchema,
+  topic: topicSchema,
+};
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const problems = kind.validate(values);
-    if (problems.length > 0) {
-      setErrors(Object.fromEntries(problems.map((problem) => [problem.field, problem.message])));
-      return;
-    }
-    setErrors({});
+function ItemEditorForm<K extends string>({ kind, onOpenChange, initial, title, onSubmit }: ItemEditorDialogProps<K>) {
+  const form = useForm<Record<string, string>>({
+    resolver: zodResolver(SCHEMAS[kind.singular]),
+    defaultValues: { ...kind.empty(), ...initial },
+  });
+  const [serverError, setServerError] = useState<string | null>(null);
+  const heading = title ?? `${initial ? "Edit" : "Add"} ${kind.Singular}`;
+  const saving = form.formState.isSubmitting;
+
+  // The schema's output is trimmed.
+  async function submit(values: Record<string, string>) {
     setServerError(null);
-    setSaving(true);
     try {
-      const trimmed = Object.fromEntries(kind.fields.map((field) => [field.key, values[field.key].trim()])) as Record<K, string>;
-      await onSubmit(trimmed);
+      await onSubmit(values as Record<K, string>);
       onOpenChange(false);
     } catch (error) {
       setServerError(errorMessage(error));
-    } finally {
-      setSaving(false);
     }
   }
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{heading}</DialogTitle>
-        <DialogDescription>All fields are required.</DialogDescription>
-      </DialogHeader>
-      {kind.fields.map((field) => {
-        const id = `${idPrefix}-${field.key}`;
-        const error = errors[field.key];
-        const describedBy = [field.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
-        const common = {
-          id,
-          value: values[field.key],
-          placeholder: field.placeholder,
-          maxLength: field.maxLength,
-          required: true,
-          "aria-invalid": error ? true : undefined,
-          "aria-describedby": describedBy || undefined,
-        };
-        const change = (value: string) => setValues((current) => ({ ...current, [field.key]: value }));
-        return (
-          <div key={field.key} className="grid gap-2">
-            <div className="flex items-baseline justify-between gap-2">
-              <Label htmlFor={id}>{field.label}</Label>
-              {/* The limit the server enforces (convex/lib/limits), so a long paste is not cut silently. */}
-              <span id={`${id}-count`} className="text-xs text-muted-foreground tabular-nums">
-                {values[field.key].length.toLocaleString("en-US")}/{field.maxLength.toLocaleString("en-US")}
-                <span className="sr-only"> characters, at most {field.maxLength.toLocaleString("en-US")}</span>
-              </span>
-            </div>
-            {field.multiline ? (
-              <Textarea {...common} rows={6} className="max-h-72" onChange={(event) => change(event.target.value)} />
-            ) : (
-              <Input {...common} onChange={(event) => change(event.target.value)} />
+    <Form {...form}>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+        <DialogHeader>
+          <DialogTitle>{heading}</DialogTitle>
+          <DialogDescription>All fields are required.</DialogDescription>
+        </DialogHeader>
+        {kind.fields.map((spec) => (
+          <FormField
+            key={spec.key}
+            control={form.control}
+            name={spec.key}
+            render={({ field }) => (
+              <FormItem>
+                <div className="flex items-baseline justify-between gap-2">
+                  <FormLabel>{spec.label}</FormLabel>
+                  {/* The limit the server enforces (convex/lib/limits), so a long paste is not cut silently. */}
+                  <span className="text-xs text-muted-foreground tabular-nums">
+                    {field.value.length.toLocaleString("en-US")}/{spec.maxLength.toLocaleString("en-US")}
+                    <span className="sr-only"> characters, at most {spec.maxLength.toLocaleString("en-US")}</span>
+                  </span>
+                </div>
+                <FormControl>
+                  {spec.multiline ? (
+                    <Textarea placeholder={spec.placeholder} maxLength={spec.maxLength} required rows={6} className="max-h-72" {...field} />
+                  ) : (
+                    <Input placeholder={spec.placeholder} maxLength={spec.maxLength} required {...field} />
+                  )}
+                </FormControl>
+                {spec.hint && <FormDescription className="text-xs">{spec.hint}</FormDescription>}
+                <FormMessage />
+              </FormItem>
             )}
-            {field.hint && (
-              <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-                {field.hint}
-              </p>
-            )}
-            {error && (
-              <p id={`${id}-error`} className="text-sm text-destructive">
-                {error}
-              </p>
-            )}
-          </div>
-        );
-      })}
-      {serverError && (
-        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
-          {serverError}
-        </p>
-      )}
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={saving}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={saving}>
-          {saving && <Spinner className="text-current" label="Saving" />}
-          {initial ? "Save Changes" : `Add ${kind.Singular}`}
-        </Button>
-      </DialogFooter>
-    </form>
+          />
+        ))}
+        {serverError && (
+          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+            {serverError}
+          </p>
+        )}
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving && <Spinner className="text-current" label="Saving" />}
+            {initial ? "Save Changes" : `Add ${kind.Singular}`}
+          </Button>
+        </DialogFooter>
+      </form>
+    </Form>
   );
 }

@@ -1,6 +1,7 @@
 // Personas and topics share their editor, list and saved-item picker; this says how they differ.
-import { PERSONA_LIMITS, TOPIC_LIMITS, validatePersona, validateTopic } from "../../../convex/lib/templates";
-import type { Problem } from "../../../convex/lib/types";
+// The rules are the editor's zod schemas (convex/lib/forms, chosen by `singular`), not imported
+// here: the dashboard shows these labels without loading the validation.
+import { PERSONA_LIMITS, TOPIC_LIMITS } from "../../../convex/lib/limits";
 
 export interface FieldSpec<K extends string> {
   key: K;
@@ -13,11 +14,10 @@ export interface FieldSpec<K extends string> {
 
 export interface ItemKind<K extends string> {
   /** 'persona' or 'topic', as used in button names ('Add Persona', 'Edit persona X'). */
-  singular: string;
+  singular: "persona" | "topic";
   Singular: string;
   plural: string;
   fields: readonly FieldSpec<K>[];
-  validate: (values: Readonly<Record<K, string>>) => Problem[];
   titleKey: K;
   descriptionKey: K;
   bodyKey: K;
@@ -49,7 +49,6 @@ export const PERSONA_KIND: ItemKind<PersonaField> = {
       hint: "The system prompt instructs the model how to behave: its role, tone and style.",
     },
   ],
-  validate: validatePersona,
   titleKey: "name",
   descriptionKey: "description",
   bodyKey: "systemPrompt",
@@ -78,7 +77,6 @@ export const TOPIC_KIND: ItemKind<TopicField> = {
       hint: "The topic content is combined with the user prompt, and the two are sent to every generator model.",
     },
   ],
-  validate: validateTopic,
   titleKey: "title",
   descriptionKey: "description",
   bodyKey: "prompt",
