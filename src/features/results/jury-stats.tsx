@@ -1,4 +1,4 @@
-// The jury's evidence on the results and shared pages (issue 13, item 8): the summary sentence,
+// The jury's evidence on the results and shared pages: the summary sentence,
 // rankings with intervals and tie ranges, and the Jury section (agreement overall and per
 // persona × topic, each judge's record, Bradley–Terry ratings and the win-rate heatmap). Each
 // piece subscribes to the stored statistics itself (Convex shares one subscription between
@@ -96,7 +96,8 @@ function JurySummaryOf({ source }: { source: JurySource }) {
 
 export function JurySummaryView({ view, stats }: { view: JuryView; stats: JuryStats }) {
   return (
-    <Alert data-testid="jury-summary" variant={stats.summary.kind === "best" ? "success" : "default"}>
+    // A status, not an alert: it changes as judges report, and is read politely.
+    <Alert role="status" data-testid="jury-summary" variant={stats.summary.kind === "best" ? "success" : "default"}>
       <ScaleIcon />
       <AlertTitle className="line-clamp-none">{stats.summary.text}</AlertTitle>
       <AlertDescription>
