@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { CreditCardIcon, GaugeIcon, LogOutIcon, MenuIcon, SettingsIcon } from "lucide-react";
+import { CreditCardIcon, GaugeIcon, LogOutIcon, MenuIcon, SettingsIcon, UsersIcon } from "lucide-react";
 import { useState } from "react";
 
 import { AccountSummary, UserAvatar } from "@/components/layout/user-menu";
@@ -57,6 +57,9 @@ export function MobileMenu({ items, viewer }: { items: readonly NavItem[]; viewe
           </Link>
           <Link to="/dashboard/billing" onClick={close} className={itemClass}>
             <CreditCardIcon /> Billing &amp; Credits
+          </Link>
+          <Link to="/dashboard/teams" onClick={close} className={itemClass}>
+            <UsersIcon /> Teams
           </Link>
           <button
             type="button"

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { CreditCardIcon, GaugeIcon, LogOutIcon, SettingsIcon } from "lucide-react";
+import { CreditCardIcon, GaugeIcon, LogOutIcon, SettingsIcon, UsersIcon } from "lucide-react";
 
 import { USAGE_SECTION_ID } from "@/lib/navigation";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
@@ -76,6 +76,11 @@ export function UserMenu({ viewer }: { viewer: Viewer }) {
           <DropdownMenuItem asChild>
             <Link to="/dashboard/billing">
               <CreditCardIcon /> Billing &amp; Credits
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link to="/dashboard/teams">
+              <UsersIcon /> Teams
             </Link>
           </DropdownMenuItem>
         </DropdownMenuGroup>

@@ -190,6 +190,24 @@ describe("space switcher", () => {
   });
 });
 
+describe("ways to the Teams page", () => {
+  it("the user menu has a Teams entry", async () => {
+    const user = userEvent.setup();
+    signedInWith("member");
+    renderApp("/dashboard/settings");
+    await user.click(await screen.findByRole("button", { name: "User menu" }));
+    expect(await screen.findByRole("menuitem", { name: "Teams" })).toHaveAttribute("href", "/dashboard/teams");
+  });
+
+  it("the space switcher has Manage teams", async () => {
+    const user = userEvent.setup();
+    signedInWith("member");
+    renderApp("/dashboard/settings");
+    await user.click(await screen.findByRole("button", { name: "Space: Personal" }));
+    expect(await screen.findByRole("menuitem", { name: "Manage teams" })).toHaveAttribute("href", "/dashboard/teams");
+  });
+});
+
 describe("space switcher when the teams cannot load", () => {
   it("keeps the shell and the page working in the personal space", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
