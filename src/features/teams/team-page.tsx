@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useNow } from "@/hooks/use-now";
-import { appErrorData, errorMessage } from "@/lib/errors";
+import { appErrorData, errorMessage, INVALID_REQUEST_MESSAGE } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { ROLE_LABELS, type TeamRole } from "../../../convex/lib/teams";
@@ -46,7 +46,10 @@ export function TeamLoadError({ error, onRetry }: { error: unknown; onRetry: () 
       />
     );
   }
-  return <ErrorState title="Failed to load the team" message={errorMessage(error)} onRetry={onRetry} />;
+  const message = errorMessage(error);
+  // A malformed id in the address fails the argument validator: there is no such team.
+  if (message === INVALID_REQUEST_MESSAGE) return <ErrorState title="Team not found" message="Check the address, or open the team from your list." />;
+  return <ErrorState title="Failed to load the team" message={message} onRetry={onRetry} />;
 }
 
 type Team = FunctionReturnType<typeof api.teams.get>;

@@ -166,6 +166,25 @@ describe("Teams page", () => {
   });
 });
 
+describe("team page errors", () => {
+  it("a malformed team address says the team is not found", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    signedInWith("member");
+    setQueryResult("teams:get", new QueryFailure("[CONVEX Q(teams:get)] ArgumentValidationError: Value does not match validator."));
+    renderApp("/dashboard/teams/garbage");
+    expect(await screen.findByText("Team not found")).toBeInTheDocument();
+  });
+
+  it("another failure offers Try Again", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    signedInWith("member");
+    setQueryResult("teams:get", new QueryFailure("[CONVEX Q(teams:get)] Server Error"));
+    renderApp(`/dashboard/teams/${TEAM_ID}`);
+    expect(await screen.findByText("Failed to load the team")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Try Again" })).toBeInTheDocument();
+  });
+});
+
 describe("space switcher", () => {
   it("offers Personal and my teams, and keeps the choice", async () => {
     const user = userEvent.setup();
