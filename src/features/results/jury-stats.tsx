@@ -40,6 +40,8 @@ import {
   type JuryStats,
   type JuryView,
 } from "./jury-model";
+import { JuryCostSplit } from "./jury-costs";
+import { JuryScoreBreakdown } from "./jury-ratings";
 import { ConfidenceRankings } from "./rankings";
 import { ResultsSection } from "./results-section";
 
@@ -153,6 +155,8 @@ export function JuryDetails({ view, stats }: { view: JuryView; stats: JuryStats 
     <div className="space-y-8" data-testid="jury-details">
       <AgreementPanel view={view} stats={stats} />
       <JudgeTable view={view} stats={stats} />
+      <JuryScoreBreakdown view={view} stats={stats} />
+      <JuryCostSplit stats={stats} />
       <div className="grid gap-8 lg:grid-cols-2">
         <RatingsTable stats={stats} />
         <WinRateHeatmap stats={stats} />
