@@ -4,11 +4,12 @@ import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { internalAction, internalMutation, internalQuery } from "./functions";
+import { isStuckJob, processingSince } from "./lib/jobAnalysis";
 import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
 import { gatewayConfigForTest } from "./apiKeys";
 import { chatCompletion, GatewayError, type ChatResult, type GatewayConfig } from "./model/gateway";
-import { jobOfTest, setJobStatus } from "./model/jobs";
+import { jobOfTest } from "./model/jobs";
 import {
   claimNext,
   createGenerationCallBatch,
@@ -20,11 +21,10 @@ import {
   type WorkItem,
 } from "./model/pipeline";
 import { readSetting } from "./model/settings";
-import { recordTestEnded } from "./model/userStats";
+import { endTest } from "./model/testEnding";
 
 const STALE_TEST_MS = 60 * 60 * 1000;
 const STALE_REFUND_REASON = "The test made no progress for an hour and was stopped (Cancelled - Timeout).";
-const STUCK_JOB_MS = 60 * 60 * 1000;
 
 const usage = { promptTokens: v.number(), completionTokens: v.number(), latencyMs: v.number(), costUsd: v.number() };
 const outcomeValidator = v.union(
@@ -204,22 +204,16 @@ export const cancelStaleTests = internalMutation({
       for (const test of stale) {
         const job = await jobOfTest(ctx, test._id);
         const unpaid = test.awaitingPayment === true || job?.status === "pending_payment";
-        await ctx.db.patch("tests", test._id, {
+        await endTest(ctx, test, job, {
           status: "cancelled",
-          completedAt: Date.now(),
-          activeWorkers: 0,
           progress: { currentPhase: "Cancelled - Timeout", percentage: 0 },
+          jobError: "Cancelled - Timeout",
+          // An unpaid draft's checkout is expired too, so an abandoned payment cannot start it later.
+          ...(unpaid ? { checkouts: "expire" as const } : {}),
+          // A paid test that delivered nothing in its hour is refunded, as a failed one is.
+          ...(!unpaid && test.responsesCount === 0 ? { refundReason: STALE_REFUND_REASON } : {}),
+          dispatch: false, // once for the batch, below
         });
-        await recordTestEnded(ctx, test, "cancelled");
-        if (job && (job.status === "queued" || job.status === "processing" || job.status === "pending_payment")) {
-          await setJobStatus(ctx, job, "cancelled", { completedAt: Date.now(), errorMessage: "Cancelled - Timeout" });
-        }
-        // An unpaid draft's checkout is expired too, so an abandoned payment cannot start it later.
-        if (unpaid) await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });
-        // A paid test that delivered nothing in its hour is refunded, as a failed one is.
-        else if (test.responsesCount === 0) {
-          await ctx.scheduler.runAfter(0, internal.payments.refundTest, { testId: test._id, reason: STALE_REFUND_REASON });
-        }
         cancelled++;
       }
     }
@@ -233,20 +227,20 @@ export const reportStuckJobs = internalMutation({
   args: {},
   returns: v.number(),
   handler: async (ctx) => {
-    const cutoff = Date.now() - STUCK_JOB_MS;
+    const now = Date.now();
     const processing = await ctx.db
       .query("jobs")
       .withIndex("by_status_priority", (q) => q.eq("status", "processing"))
       .take(500);
     let reported = 0;
     for (const job of processing) {
-      if ((job.startedAt ?? job._creationTime) > cutoff) continue;
+      if (!isStuckJob(job, now)) continue;
       const existing = await ctx.db
         .query("alerts")
         .withIndex("by_job", (q) => q.eq("jobId", job._id))
         .first();
       if (existing && !existing.resolved) continue;
-      const minutes = Math.floor((Date.now() - (job.startedAt ?? job._creationTime)) / 60000);
+      const minutes = Math.floor((now - processingSince(job)) / 60000);
       await ctx.db.insert("alerts", {
         kind: "stuck_job",
         jobId: job._id,

@@ -5,13 +5,15 @@ import type { QueryCtx } from "./_generated/server";
 import { fail, userMutation, userQuery } from "./functions";
 import { countCalls, LIMITS, quote, validateTestConfig } from "./lib/pricing";
 import { initialProgress } from "./lib/progress";
+import { canStop } from "./lib/testStatus";
 import { priceCatalog } from "./models";
-import { insertJob, jobOfTest, setJobStatus } from "./model/jobs";
-import { endOpenCheckouts, paymentsEnabled } from "./model/payments";
+import { insertJob, jobOfTest } from "./model/jobs";
+import { paymentsEnabled } from "./model/payments";
 import { EMPTY_RUN_COUNTERS } from "./model/pipeline";
 import { namesOf, responseView, responseViewValidator } from "./model/results";
 import { deleteTest } from "./model/testDeletion";
-import { isDraft, recordTestEnded, recordTestRun } from "./model/userStats";
+import { endTest } from "./model/testEnding";
+import { isDraft, recordTestRun } from "./model/userStats";
 import { costEstimate, progress, resultsSummary, testConfiguration, testStatus } from "./validators";
 
 export async function ownTest(ctx: QueryCtx, userId: Id<"users">, testId: Id<"tests">): Promise<Doc<"tests">> {
@@ -118,20 +120,13 @@ export const cancel = userMutation({
   handler: async (ctx, { testId }) => {
     const test = await ownTest(ctx, ctx.user._id, testId);
     // Stop is only available while running (spec part 1 §4); an unpaid draft is discarded instead.
-    if (test.status !== "running") fail("CONFLICT", "Only a running test can be stopped.");
-    const now = Date.now();
-    await ctx.db.patch("tests", testId, {
+    if (!canStop(test.status)) fail("CONFLICT", "Only a running test can be stopped.");
+    await endTest(ctx, test, await jobOfTest(ctx, testId), {
       status: "cancelled",
-      completedAt: now,
       progress: { currentPhase: "Cancelled", percentage: 0 },
+      jobError: "Cancelled by the user",
+      checkouts: "end", // a payment that still lands is refunded
     });
-    await recordTestEnded(ctx, test, "cancelled");
-    await endOpenCheckouts(ctx, testId); // a payment that still lands is refunded
-    const job = await jobOfTest(ctx, testId);
-    if (job && job.status !== "completed" && job.status !== "failed" && job.status !== "cancelled") {
-      await setJobStatus(ctx, job, "cancelled", { completedAt: now, errorMessage: "Cancelled by the user" });
-      await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
-    }
     return null;
   },
 });

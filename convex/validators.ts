@@ -8,6 +8,7 @@ export const testStatus = v.union(
   v.literal("failed"),
   v.literal("cancelled"),
 );
+export type TestStatus = Infer<typeof testStatus>;
 
 export const jobStatus = v.union(
   v.literal("pending_payment"),
@@ -17,6 +18,7 @@ export const jobStatus = v.union(
   v.literal("failed"),
   v.literal("cancelled"),
 );
+export type JobStatus = Infer<typeof jobStatus>;
 
 export const paymentStatus = v.union(
   v.literal("pending"),

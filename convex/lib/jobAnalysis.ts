@@ -1,5 +1,6 @@
 // The admin area's pure rules (spec part 2 §2, §4, §8, §9): stuck jobs, system health, success
 // rate and the job error analysis. Shared by convex/admin.ts and the admin screens.
+import type { JobStatus } from "../validators";
 
 const MINUTE = 60_000;
 
@@ -13,7 +14,7 @@ export const QUEUE_BACKLOG_THRESHOLD = 10;
 export const ADMIN_LIST_LIMIT = 100;
 export const RECENT_JOBS_LIMIT = 10;
 
-export type JobStatus = "pending_payment" | "queued" | "processing" | "completed" | "failed" | "cancelled";
+export type { JobStatus };
 
 /** Retry is offered for failed or cancelled jobs, cancel for queued or processing ones. */
 export function canRetryJob(status: JobStatus): boolean {

@@ -7,21 +7,17 @@ import type { MutationCtx } from "../_generated/server";
 import { fail } from "../functions";
 import { canCancelJob, canRetryJob } from "../lib/jobAnalysis";
 import { initialProgress } from "../lib/progress";
+import { hasEnded } from "../lib/testStatus";
 import { incrementCounter } from "./counters";
 import { deleteJob, setJobStatus } from "./jobs";
 import { EMPTY_RUN_COUNTERS } from "./pipeline";
 import { leaveAllTeams } from "./teams";
 import { deleteTest } from "./testDeletion";
-import { forgetTestStats, recordTestEnded } from "./userStats";
+import { endTest } from "./testEnding";
+import { forgetTestStats } from "./userStats";
 
 /** Rows deleted per transaction by the restart and account cleanups. */
 export const CLEANUP_BATCH_SIZE = 1000;
-
-type TestStatus = Doc<"tests">["status"];
-
-function hasEnded(status: TestStatus): status is "completed" | "failed" | "cancelled" {
-  return status === "completed" || status === "failed" || status === "cancelled";
-}
 
 export async function requireJob(ctx: MutationCtx, jobId: Id<"jobs">): Promise<Doc<"jobs">> {
   const job = await ctx.db.get("jobs", jobId);
@@ -131,21 +127,13 @@ export async function retryJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void
 /** Queued or processing job → cancelled, with its test, as the owner's Stop Test does. */
 export async function cancelJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
   if (!canCancelJob(job.status)) fail("CONFLICT", "Only a queued or processing job can be cancelled.");
-  const now = Date.now();
-  const test = await ctx.db.get("tests", job.testId);
-  if (test && !hasEnded(test.status)) {
-    await ctx.db.patch("tests", test._id, {
-      status: "cancelled",
-      completedAt: now,
-      activeWorkers: 0,
-      progress: { currentPhase: "Cancelled", percentage: 0 },
-    });
-    await recordTestEnded(ctx, test, "cancelled");
-  }
-  await setJobStatus(ctx, job, "cancelled", { completedAt: now, errorMessage: "Cancelled by an admin" });
   await resolveAlertsOf(ctx, job._id);
   // Workers stop at their next claim; the freed slot starts the next queued job.
-  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  await endTest(ctx, await ctx.db.get("tests", job.testId), job, {
+    status: "cancelled",
+    progress: { currentPhase: "Cancelled", percentage: 0 },
+    jobError: "Cancelled by an admin",
+  });
 }
 
 // ---------------------------------------------------------------- force restart
@@ -221,7 +209,6 @@ export async function forceRestartJob(
     status: "pending",
     progress: { currentPhase: initialProgress(test.configuration).phase, percentage: 0 },
     ...EMPTY_RUN_COUNTERS,
-    judgingStartedAt: undefined,
     resultsSummary: undefined,
     errorMessage: undefined,
     lastCallError: undefined,

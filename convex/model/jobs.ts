@@ -1,9 +1,9 @@
 // Job state changes go through here so the admin counters stay equal to the rows.
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
+import type { JobStatus } from "../validators";
 import { incrementCounter, type CounterName } from "./counters";
 
-export type JobStatus = Doc<"jobs">["status"];
 export const DEFAULT_MAX_RETRIES = 3;
 
 function statusCounter(status: JobStatus): CounterName {

@@ -22,7 +22,7 @@ import { selectedCriteria } from "../lib/types";
 import { jobOfTest, setJobStatus } from "./jobs";
 import { requestJuryStats } from "./juryStats";
 import { readSetting } from "./settings";
-import { recordTestEnded } from "./userStats";
+import { endTest } from "./testEnding";
 
 export type WorkItem = {
   callId: Id<"calls">;
@@ -653,7 +653,6 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
       .map((row) => ({ modelId: row.modelId, responses: row.responses, scoreSum: row.scoreSum, scoreCount: row.scoreCount })),
     models,
   );
-  const now = Date.now();
   const analysisSummary = summarize({
     expectedResponses: test.expectedResponses,
     actualResponses: test.responsesCount,
@@ -667,28 +666,17 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
     : undefined;
   // A test that lost calls says so, with the reason, instead of 'All responses and evaluations completed'.
   const missing = missingWorkSummary(test);
-  await ctx.db.patch("tests", testId, {
+  await endTest(ctx, test, await jobOfTest(ctx, testId), {
     status: failed ? "failed" : "completed",
-    completedAt: now,
-    activeWorkers: 0,
-    errorMessage,
-    resultsSummary: { modelRankings: rankings, analysisSummary },
+    test: { errorMessage, resultsSummary: { modelRankings: rankings, analysisSummary } },
     progress: failed
       ? { currentPhase: "Failed", percentage: 0, details: errorMessage }
       : { currentPhase: "Completed", percentage: 100, details: missing ?? PROGRESS_DETAILS.finalizing },
+    jobError: errorMessage,
+    jobProgress: { responses: test.responsesCount, evaluations: test.evaluationsCount, failedCalls: test.failedCalls },
+    // Nothing usable came back: the payment (if any; none in free mode) goes back to the owner.
+    ...(failed ? { refundReason: errorMessage ?? "The test failed." } : {}),
   });
-  await recordTestEnded(ctx, test, failed ? "failed" : "completed");
-  const job = await jobOfTest(ctx, testId);
-  if (job && job.status === "processing") {
-    await setJobStatus(ctx, job, failed ? "failed" : "completed", {
-      completedAt: now,
-      errorMessage,
-      progressData: { responses: test.responsesCount, evaluations: test.evaluationsCount, failedCalls: test.failedCalls },
-    });
-  }
-  // Nothing usable came back: the payment (if any; none in free mode) goes back to the owner.
-  if (failed) await ctx.scheduler.runAfter(0, internal.payments.refundTest, { testId, reason: errorMessage ?? "The test failed." });
-  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
 }
 
 // ---------------------------------------------------------------- dispatch

@@ -1,0 +1,65 @@
+// The one way a test ends: the owner's Stop Test, the stale-test cron, the admin's cancel and the
+// pipeline's finish all close the test, its owner's figures, its job, its checkouts and its refund
+// through endTest, so an ending can never forget one of them.
+import { internal } from "../_generated/api";
+import type { Doc } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { hasEnded, hasJobEnded, type EndedTestStatus } from "../lib/testStatus";
+import { setJobStatus } from "./jobs";
+import { endOpenCheckouts } from "./payments";
+import { recordTestEnded } from "./userStats";
+
+export type TestEnding = {
+  status: EndedTestStatus;
+  progress: Doc<"tests">["progress"];
+  /** Further fields of the ended test (its summary, why it failed). */
+  test?: Pick<Partial<Doc<"tests">>, "errorMessage" | "resultsSummary">;
+  /** Why the job ended, shown on the admin page. */
+  jobError: string | undefined;
+  jobProgress?: Doc<"jobs">["progressData"];
+  /**
+   * Open checkouts: 'end' marks them ended now (a payment that still lands is refunded),
+   * 'expire' schedules expireTestCheckouts (an unpaid draft that can no longer be paid).
+   */
+  checkouts?: "end" | "expire";
+  /** Refunds the test's payment, if it has one, with this reason. */
+  refundReason?: string;
+  /** Schedules the dispatcher for the freed slot (default); a batch of endings schedules it once. */
+  dispatch?: boolean;
+};
+
+/**
+ * Ends a test and its job. A test that has already ended (or is gone) is left as it is, and its
+ * job is still closed; a job that has already ended is left as it is.
+ */
+export async function endTest(
+  ctx: MutationCtx,
+  test: Doc<"tests"> | null,
+  job: Doc<"jobs"> | null,
+  ending: TestEnding,
+): Promise<void> {
+  const now = Date.now();
+  if (test && !hasEnded(test.status)) {
+    await ctx.db.patch("tests", test._id, {
+      ...ending.test,
+      status: ending.status,
+      completedAt: now,
+      activeWorkers: 0,
+      progress: ending.progress,
+    });
+    await recordTestEnded(ctx, test, ending.status);
+    if (ending.checkouts === "end") await endOpenCheckouts(ctx, test._id);
+    if (ending.checkouts === "expire") await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });
+    if (ending.refundReason !== undefined) {
+      await ctx.scheduler.runAfter(0, internal.payments.refundTest, { testId: test._id, reason: ending.refundReason });
+    }
+  }
+  if (job && !hasJobEnded(job.status)) {
+    await setJobStatus(ctx, job, ending.status, {
+      completedAt: now,
+      errorMessage: ending.jobError,
+      ...(ending.jobProgress === undefined ? {} : { progressData: ending.jobProgress }),
+    });
+  }
+  if (ending.dispatch !== false) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+}
