@@ -3,7 +3,9 @@
 // what a user can add up from the exported CSV rows of the same answers and judge scores.
 import { render, screen, within } from "@testing-library/react";
 import Papa from "papaparse";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import { resetConvexMock, setQueryResult } from "@/test/convex-mock";
 
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatDollars, formatScore } from "../../../convex/lib/format";
@@ -12,7 +14,12 @@ import { computeJuryStats, type JuryStatsInput } from "../../../convex/lib/stats
 import { FAIR, simulate, type Judge } from "../../../convex/lib/stats/simulated.helpers";
 import { buildCsv, CSV_ROW_TYPES, type ExportEvaluation, type ExportResponse } from "./export";
 import { formatInterval, type JuryStats, type JuryView } from "./jury-model";
-import { JuryDetails } from "./jury-stats";
+import { JuryDetails, JurySection } from "./jury-stats";
+
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
+vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+beforeEach(() => resetConvexMock());
 
 const BIASED: Judge = { id: "mistral/first-lover", position: 0.5 };
 const PANEL = [...FAIR.slice(0, 2), BIASED];
@@ -265,5 +272,20 @@ describe("Jury section: per-criterion and per-judge means with intervals", () =>
         );
       }
     }
+  });
+});
+
+describe("shared page: the same breakdown for an anonymous viewer", () => {
+  it("the shared link's Jury section shows the cost split and per-criterion and per-judge means", () => {
+    const input = simulated("rating");
+    const stats = computeJuryStats(input);
+    setQueryResult("shares:juryStats", view(stats));
+    render(<JurySection source={{ shareId: "share-link-id" }} />);
+    const top = stats.models[0]!;
+    expect(cellsOf("Mean score per criterion", top.modelName)[0]).toHaveTextContent(
+      formatInterval(top.criteria[0]!.interval),
+    );
+    expect(cellsOf("Mean score per judge", top.modelName)).toHaveLength(PANEL.length);
+    expect(cellsOf("Cost per model", top.modelName)[1]).toHaveTextContent(formatDollars(top.judgingCostUsd, 4));
   });
 });
