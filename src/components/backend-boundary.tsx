@@ -13,7 +13,7 @@ declare module "@tanstack/react-router" {
 }
 
 // The Convex client, Convex Auth and their providers (about 25 KB gzipped) would be a quarter of
-// the landing page's JavaScript budget (issue 7), so they load only for pages that need them:
+// the landing page's JavaScript budget (60 KB gzipped), so they load only for pages that need them:
 // routes marked `staticData: { backend: true }` (every page below them included), an address
 // without a route (where to send it depends on the session), and a payment return of a visitor
 // with a stored session (spec part 2 §2). Once mounted they stay for the rest of the visit: one

@@ -2,7 +2,8 @@ import { LoaderIcon } from "@/components/inline-icon";
 
 /**
  * Shown while the session or a whole page loads. Every page's first load can show it, so it stays
- * apart from spinner.tsx, whose `cn` brings tailwind-merge, and draws its icon inline (issue 7).
+ * apart from spinner.tsx, whose `cn` brings tailwind-merge, and draws its icon inline: every
+ * page's first load counts against the landing page's 60 KB JavaScript budget.
  */
 export function FullPageSpinner({ label = "Loading" }: { label?: string }) {
   return (

@@ -1,7 +1,8 @@
 import type { ReactElement, SVGProps } from "react";
 
 // Icons drawn without lucide-react's runtime, for the code every page loads and for the landing
-// page (issue 7): the runtime and one chunk per shared icon cost about 3 KB gzipped there. Path
+// page (its JavaScript budget is 60 KB gzipped): the runtime and one chunk per shared icon cost
+// about 3 KB gzipped there. Path
 // data from lucide-react 1.75.0 (ISC license). Everywhere else, import icons from lucide-react.
 
 type IconNode = readonly (readonly ["path" | "circle" | "rect", Record<string, string>])[];

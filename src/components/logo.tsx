@@ -1,6 +1,7 @@
 import { clsx } from "clsx";
 
-// clsx, not cn: the public pages show the logo and can't afford tailwind-merge (issue 7).
+// clsx, not cn: the public pages show the logo and can't afford tailwind-merge (the landing
+// page's JavaScript budget is 60 KB gzipped).
 
 /** The ModelJury mark: a balance scale, the same drawing as public/favicon.svg. */
 export function LogoMark({ className }: { className?: string }) {

@@ -9,7 +9,7 @@ import { cn } from "@/lib/utils";
 // Model output is untrusted (ARCHITECTURE §1): it is rendered as Markdown only, never as HTML.
 // Raw HTML in the text is not parsed (no rehype-raw) and rehype-sanitize drops whatever would
 // still be unsafe (javascript: links, event handlers, unknown elements). Nothing in it may make
-// the viewer's browser fetch anything (issue 12): an image is shown as an inert placeholder with
+// the viewer's browser fetch anything (shared pages are public): an image is shown as an inert placeholder with
 // its address as text, never loaded (it could track who reads a shared page, or leak its
 // address through the referrer); a link opens only when clicked, in a new tab without opener,
 // referrer or endorsement, and shows its real address beside its text.

@@ -1,17 +1,16 @@
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { mutation, resetSupport } from "@/features/results/test-support";
-import { resetConvexMock, setQueryResult } from "@/test/convex-mock";
+import { callMock, resetCalls, resetConvexMock, setQueryResult } from "@/test/convex-mock";
 
 import { HEARTBEAT_MS, ViewerAvatars } from "./presence";
 
-vi.mock("convex/react", () => import("@/features/results/test-support").then((m) => m.convexModule()));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 
 describe("presence", () => {
   beforeEach(() => {
     resetConvexMock();
-    resetSupport();
+    resetCalls();
     vi.useFakeTimers();
   });
   afterEach(() => {
@@ -21,7 +20,7 @@ describe("presence", () => {
   it("beats on mount and every 5 seconds, and says goodbye on unmount", () => {
     setQueryResult("presence:viewers", { count: 0, viewers: [] });
     const { unmount } = render(<ViewerAvatars room="test:abc" />);
-    const heartbeat = mutation("presence:heartbeat");
+    const heartbeat = callMock("presence:heartbeat");
     expect(heartbeat).toHaveBeenCalledTimes(1);
     const args = heartbeat.mock.calls[0]![0];
     expect(args).toEqual({ room: "test:abc", clientId: expect.stringMatching(/^[0-9a-f]{24}$/) });
@@ -30,7 +29,7 @@ describe("presence", () => {
     });
     expect(heartbeat).toHaveBeenCalledTimes(3);
     unmount();
-    expect(mutation("presence:leave")).toHaveBeenCalledWith(args);
+    expect(callMock("presence:leave")).toHaveBeenCalledWith(args);
   });
 
   it("shows the others as initials or 'anonymous viewer', and nothing when alone", () => {
@@ -54,7 +53,7 @@ describe("presence", () => {
 
   it("does not join before the room is known", () => {
     render(<ViewerAvatars room={null} />);
-    expect(mutation("presence:heartbeat")).not.toHaveBeenCalled();
+    expect(callMock("presence:heartbeat")).not.toHaveBeenCalled();
   });
 
   it("an anonymous viewer is shown the count only, no initials", () => {

@@ -7,7 +7,8 @@ import { errorMessage } from "@/lib/errors";
 /** The router's fallback when a screen throws (spec part 1 §8: 'Unexpected Application Error!'). */
 export function RouteErrorScreen({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
-  // Every page loads this screen: plain elements instead of Button, inline icons (issue 7).
+  // Every page loads this screen: plain elements instead of Button, inline icons (the landing
+  // page's JavaScript budget is 60 KB gzipped).
   return (
     <div className="flex min-h-dvh items-center justify-center bg-background p-6">
       <div role="alert" className="w-full max-w-lg space-y-4 rounded-xl border bg-card p-8 text-center shadow-sm">

@@ -2,13 +2,12 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, resetCalls } from "@/test/convex-calls";
-import { resetConvexMock } from "@/test/convex-mock";
+import { callMock, resetCalls, resetConvexMock } from "@/test/convex-mock";
 
 import type { TemplateData } from "../../convex/validators";
 import { SaveTemplateDialog } from "./save-template-dialog";
 
-vi.mock("convex/react", () => import("@/test/convex-calls").then((m) => m.convexReactWithCalls));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 
 const DATA: TemplateData = {
   userPrompt: "Write a tagline.",

@@ -1,11 +1,15 @@
-// A stand-in for the Convex client boundary in component tests: `convex/react` and
-// `@convex-dev/auth/react`. Components under test run unchanged; only what the server
-// would answer is scripted here. Use it with:
+// The one stand-in for the Convex client boundary in component tests: `convex/react` and
+// `@convex-dev/auth/react`. Components under test run unchanged; only what the server would
+// answer is scripted here. Use it with:
 //   vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 //   vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+// Queries: `setQueryResult(name, value)` (undefined is loading, an Error is thrown as a failed
+// query throws), `setPaginated` for paginated ones, `oneShotQuery` for `useConvex().query`.
+// Mutations and actions: `callMock(name)` is the mock behind one by name ('shares:enable'),
+// resolving null until scripted (`mockCall(name, fn)`).
 import { getFunctionName, type FunctionReference } from "convex/server";
 import { useSyncExternalStore } from "react";
-import { vi } from "vitest";
+import { vi, type Mock } from "vitest";
 
 import type { Viewer } from "@/hooks/use-viewer";
 
@@ -75,18 +79,82 @@ export function setQueryResult(name: string, value: unknown) {
   changed();
 }
 
+/** An error a query answers with: useQuery throws it during render. */
+export class QueryFailure extends Error {}
+
+/** Makes the query throw as Convex's useQuery does for a failed query. */
+export function setQueryError(name: string, error: Error) {
+  setQueryResult(name, error);
+}
+
+/** What a paginated query shows: its loaded rows and whether more can be loaded. */
+export function setPaginated(name: string, results: unknown[], status: "LoadingFirstPage" | "CanLoadMore" | "Exhausted" = "Exhausted") {
+  setQueryResult(name, { results, status });
+}
+
+type Handler = (args: Record<string, unknown>) => unknown;
+type CallMock = Mock<Handler>;
+
+const calls = new Map<string, CallMock>();
+export const loadMore = vi.fn<(count: number) => void>();
+export const oneShotQuery = vi.fn<(name: string, args: Record<string, unknown>) => Promise<unknown>>();
+
+/** The mock behind a mutation or action by name ('contact:submit'); resolves null until scripted. */
+export function callMock(name: string): CallMock {
+  let handler = calls.get(name);
+  if (!handler) {
+    handler = vi.fn<Handler>(async () => null);
+    calls.set(name, handler);
+  }
+  return handler;
+}
+
+export function mockCall(name: string, implementation: Handler) {
+  callMock(name).mockImplementation(implementation);
+}
+
+/** Forgets the scripted mutations, actions, one-shot queries and loadMore calls. */
+export function resetCalls() {
+  calls.clear();
+  loadMore.mockReset();
+  oneShotQuery.mockReset();
+}
+
+function callable(reference: FunctionReference<"mutation" | "action">) {
+  const handler = callMock(getFunctionName(reference));
+  return (args?: Record<string, unknown>) => {
+    try {
+      return Promise.resolve(handler(args ?? {}));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  };
+}
+
+function useScriptedQuery(reference: FunctionReference<"query">, args?: unknown): unknown {
+  useMockVersion();
+  if (args === "skip") return undefined;
+  const value = queries.get(getFunctionName(reference));
+  if (value instanceof Error) throw value;
+  return value;
+}
+
 export const convexReactModule = {
   useConvexAuth: (): AuthState => {
     useMockVersion();
     return auth;
   },
-  useQuery: (reference: FunctionReference<"query">, args?: unknown): unknown => {
-    useMockVersion();
-    if (args === "skip") return undefined;
-    return queries.get(getFunctionName(reference));
+  useQuery: useScriptedQuery,
+  usePaginatedQuery: (reference: FunctionReference<"query">, args: unknown) => {
+    const value = useScriptedQuery(reference, args) as { results: unknown[]; status: string } | undefined;
+    const state = value ?? { results: [], status: "LoadingFirstPage" };
+    return { ...state, isLoading: state.status === "LoadingFirstPage", loadMore };
   },
-  useMutation: () => vi.fn(),
-  useAction: () => vi.fn(),
+  useMutation: callable,
+  useAction: callable,
+  useConvex: () => ({
+    query: (reference: FunctionReference<"query">, args: Record<string, unknown>) => oneShotQuery(getFunctionName(reference), args),
+  }),
 };
 
 export const convexAuthReactModule = {

@@ -1,8 +1,8 @@
 import { cva } from "class-variance-authority";
 
 // Apart from button.tsx so that links styled as buttons (the public pages, the error screen) can
-// use the classes without Button's Slot and tailwind-merge, which the landing page can't afford
-// (issue 7). Without tailwind-merge, extra classes must not conflict with these.
+// use the classes without Button's Slot and tailwind-merge, which the landing page's 60 KB
+// JavaScript budget can't afford. Without tailwind-merge, extra classes must not conflict with these.
 export const buttonVariants = cva(
   "inline-flex shrink-0 items-center justify-center gap-2 rounded-md text-sm font-medium whitespace-nowrap transition-all outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 dark:aria-invalid:ring-destructive/40 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
   {

@@ -3,12 +3,11 @@ import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, mockCall, QueryFailure, resetCalls } from "@/test/convex-calls";
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, makeViewer, mockCall, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { cleanProfileField, type Profile } from "./profile-section";
 
-vi.mock("convex/react", () => import("@/test/convex-calls").then((m) => m.convexReactWithCalls));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const PROFILE: Profile = {

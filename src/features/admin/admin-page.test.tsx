@@ -2,36 +2,10 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
-const server = vi.hoisted(() => ({
-  calls: new Map<string, ReturnType<typeof vi.fn>>(),
-}));
-
-/** The mutation stand-in for a function name, the same one on every render. */
-function mutation(name: string) {
-  let fn = server.calls.get(name);
-  if (!fn) {
-    fn = vi.fn().mockResolvedValue(null);
-    server.calls.set(name, fn);
-  }
-  return fn;
-}
-
-vi.mock("convex/react", async () => {
-  const { convexReactModule } = await import("@/test/convex-mock");
-  const { getFunctionName } = await import("convex/server");
-  return {
-    ...convexReactModule,
-    useQuery: (...args: Parameters<typeof convexReactModule.useQuery>) => {
-      const value = convexReactModule.useQuery(...args);
-      if (value instanceof Error) throw value;
-      return value;
-    },
-    useMutation: (reference: Parameters<typeof getFunctionName>[0]) => mutation(getFunctionName(reference)),
-  };
-});
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const ADMIN = makeViewer({ _id: "admin-id" as never, email: "admin@modeljury.dev", isAdmin: true });
@@ -118,7 +92,7 @@ function seedAdminData() {
 
 beforeEach(() => {
   resetConvexMock();
-  server.calls.clear();
+  resetCalls();
   setSignedIn(ADMIN);
   seedAdminData();
 });
@@ -204,10 +178,10 @@ describe("users", () => {
     const dialog = await screen.findByRole("alertdialog");
     expect(within(dialog).getByText("Are you sure you want to grant admin access for this user?")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Make Admin" }));
-    await waitFor(() => expect(mutation("admin:setAdmin")).toHaveBeenCalledWith({ userId: "demo-id", isAdmin: true }));
+    await waitFor(() => expect(callMock("admin:setAdmin")).toHaveBeenCalledWith({ userId: "demo-id", isAdmin: true }));
 
     const { ConvexError } = await import("convex/values");
-    mutation("admin:setAdmin").mockRejectedValueOnce(
+    callMock("admin:setAdmin").mockRejectedValueOnce(
       new ConvexError({ code: "CONFLICT", message: "You are the only admin. Make another user an admin before removing your own admin rights." }),
     );
     const adminRow = within(screen.getByRole("table", { name: "Users" })).getByRole("row", { name: /admin@modeljury\.dev/ });
@@ -229,7 +203,7 @@ describe("users", () => {
     const dialog = await screen.findByRole("alertdialog");
     expect(within(dialog).getByText(/Payment and credit records are kept/)).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Delete User" }));
-    await waitFor(() => expect(mutation("admin:deleteUser")).toHaveBeenCalledWith({ userId: "demo-id" }));
+    await waitFor(() => expect(callMock("admin:deleteUser")).toHaveBeenCalledWith({ userId: "demo-id" }));
   });
 });
 
@@ -277,18 +251,18 @@ describe("jobs", () => {
     const dialog = await screen.findByRole("alertdialog");
     expect(within(dialog).getByText("Are you sure you want to cancel this job?")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Cancel Job" }));
-    await waitFor(() => expect(mutation("admin:cancelJob")).toHaveBeenCalledWith({ jobId: "jobqueu33333" }));
+    await waitFor(() => expect(callMock("admin:cancelJob")).toHaveBeenCalledWith({ jobId: "jobqueu33333" }));
 
-    mutation("admin:retryJob").mockRejectedValueOnce(new Error("[CONVEX M(admin:retryJob)] Server Error"));
+    callMock("admin:retryJob").mockRejectedValueOnce(new Error("[CONVEX M(admin:retryJob)] Server Error"));
     await user.click(within(within(table).getByRole("row", { name: /Failing run/ })).getByRole("button", { name: "Retry" }));
     expect(await screen.findByText("Failed to retry job. Please try again.")).toBeInTheDocument();
     await user.click(within(within(table).getByRole("row", { name: /Failing run/ })).getByRole("button", { name: "Retry" }));
-    expect(mutation("admin:retryJob")).toHaveBeenLastCalledWith({ jobId: "jobfail22222" });
+    expect(callMock("admin:retryJob")).toHaveBeenLastCalledWith({ jobId: "jobfail22222" });
   });
 
   it("shows the cancel failure alert", async () => {
     const user = userEvent.setup();
-    mutation("admin:cancelJob").mockRejectedValueOnce(new Error("boom"));
+    callMock("admin:cancelJob").mockRejectedValueOnce(new Error("boom"));
     renderApp("/admin?tab=jobs");
     const table = await screen.findByRole("table", { name: "Jobs" });
     await user.click(within(within(table).getByRole("row", { name: /Waiting run/ })).getByRole("button", { name: "Cancel" }));
@@ -327,7 +301,7 @@ describe("jobs", () => {
     await user.clear(priority);
     await user.type(priority, "7");
     await user.click(within(panel).getByRole("button", { name: "Set Priority" }));
-    await waitFor(() => expect(mutation("admin:setJobPriority")).toHaveBeenCalledWith({ jobId: "jobfail22222", priority: 7 }));
+    await waitFor(() => expect(callMock("admin:setJobPriority")).toHaveBeenCalledWith({ jobId: "jobfail22222", priority: 7 }));
 
     await user.click(within(row).getByRole("button", { name: "Details" }));
     expect(screen.queryByRole("region", { name: "Details of job Failing run" })).not.toBeInTheDocument();
@@ -341,14 +315,14 @@ describe("jobs", () => {
     await user.click(within(row()).getByRole("button", { name: "More actions" }));
     await user.click(await screen.findByRole("menuitem", { name: "Force Restart" }));
     await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Force Restart" }));
-    await waitFor(() => expect(mutation("admin:forceRestartJob")).toHaveBeenCalledWith({ jobId: "jobfail22222" }));
+    await waitFor(() => expect(callMock("admin:forceRestartJob")).toHaveBeenCalledWith({ jobId: "jobfail22222" }));
 
     await user.click(within(row()).getByRole("button", { name: "More actions" }));
     await user.click(await screen.findByRole("menuitem", { name: "Delete Job" }));
     const dialog = await screen.findByRole("alertdialog");
     expect(within(dialog).getByText("This action cannot be undone.")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Delete Job" }));
-    await waitFor(() => expect(mutation("admin:deleteJob")).toHaveBeenCalledWith({ jobId: "jobfail22222" }));
+    await waitFor(() => expect(callMock("admin:deleteJob")).toHaveBeenCalledWith({ jobId: "jobfail22222" }));
   });
 });
 
@@ -392,7 +366,7 @@ describe("system health", () => {
     expect(screen.getByText("Where is my invoice?")).toBeInTheDocument();
     const alerts = within(screen.getByRole("list", { name: "Stuck job alerts" }));
     await user.click(alerts.getByRole("button", { name: "Resolve" }));
-    await waitFor(() => expect(mutation("admin:resolveAlert")).toHaveBeenCalledWith({ alertId: "alert1" }));
+    await waitFor(() => expect(callMock("admin:resolveAlert")).toHaveBeenCalledWith({ alertId: "alert1" }));
   });
 });
 

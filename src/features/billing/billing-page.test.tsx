@@ -3,13 +3,12 @@ import userEvent from "@testing-library/user-event";
 import Papa from "papaparse";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { QueryFailure, resetCalls } from "@/test/convex-calls";
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeViewer, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { creditTransactionRows, paymentRows, toCsv } from "./billing-csv";
 import type { BillingData } from "./billing-model";
 
-vi.mock("convex/react", () => import("@/test/convex-calls").then((m) => m.convexReactWithCalls));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 type Payment = BillingData["payments"][number];

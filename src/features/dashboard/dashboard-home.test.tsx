@@ -2,13 +2,12 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, mockCall, QueryFailure, resetCalls } from "@/test/convex-calls";
 import { redirectToCheckout } from "@/features/setup/checkout-redirect";
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, makeViewer, mockCall, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import type { DashboardHomeData } from "./dashboard-model";
 
-vi.mock("convex/react", () => import("@/test/convex-calls").then((m) => m.convexReactWithCalls));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 vi.mock("@/features/setup/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
 

@@ -2,13 +2,12 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, makeViewer, resetCalls, resetConvexMock, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
-import { mutation, resetSupport, setQueryError } from "../results/test-support";
 import { ALL, filterTests, optionsOf, type HistoryRow } from "./history-model";
 
-vi.mock("convex/react", () => import("../results/test-support").then((m) => m.convexModule()));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 function row(overrides: Partial<HistoryRow> & { name: string }): HistoryRow {
@@ -55,7 +54,7 @@ describe("history filters", () => {
 describe("history page", () => {
   beforeEach(() => {
     resetConvexMock();
-    resetSupport();
+    resetCalls();
     setSignedIn(makeViewer());
   });
 
@@ -131,7 +130,7 @@ describe("history page", () => {
     await userEvent.click(within(draft!).getByRole("button", { name: "Discard Abandoned checkout" }));
     const dialog = await screen.findByRole("alertdialog", { name: "Discard Draft" });
     await userEvent.click(within(dialog).getByRole("button", { name: "Discard" }));
-    await waitFor(() => expect(mutation("tests:remove")).toHaveBeenCalledWith({ testId: abandoned._id }));
+    await waitFor(() => expect(callMock("tests:remove")).toHaveBeenCalledWith({ testId: abandoned._id }));
   });
 
   it("shows 'No Tests Yet' with a Create Test link", async () => {
@@ -152,7 +151,7 @@ describe("history page", () => {
   it("deletes a test from the list", async () => {
     const user = userEvent.setup();
     setQueryResult("history:list", { tests: ROWS, total: 3 });
-    const remove = mutation("tests:remove");
+    const remove = callMock("tests:remove");
     renderApp("/dashboard/history");
     await user.click(await screen.findByRole("button", { name: "Delete Support replies" }));
     const dialog = await screen.findByRole("alertdialog");

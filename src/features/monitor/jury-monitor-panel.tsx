@@ -1,4 +1,4 @@
-// The monitor's compact view of the jury's evidence (issue 13, item 8): agreement and each
+// The monitor's compact view of the jury's evidence: agreement and each
 // model's interval filling in as the judges report. Live: the query updates by itself.
 import { ScaleIcon } from "lucide-react";
 

@@ -2,36 +2,17 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { readCurrentTestId, rememberCurrentTestId } from "./current-test-storage";
 import { makeMonitorData, makeRanking, makeResponse, NOW, TEST_ID } from "./monitor-fixtures";
 
-const server = vi.hoisted(() => ({
-  cancel: vi.fn<(args: { testId: string }) => Promise<null>>(),
-  verify: vi.fn<(args: { sessionId: string }) => Promise<{ verified: boolean; testId: string | null }>>(),
-}));
-
-// The shared stand-in for convex/react, with the two calls this screen makes kept inspectable
-// and a query answer that is an Error thrown as Convex's useQuery throws a failed query.
-vi.mock("convex/react", async () => {
-  const { convexReactModule } = await import("@/test/convex-mock");
-  const { getFunctionName } = await import("convex/server");
-  return {
-    ...convexReactModule,
-    useQuery: (...args: Parameters<typeof convexReactModule.useQuery>) => {
-      const value = convexReactModule.useQuery(...args);
-      if (value instanceof Error) throw value;
-      return value;
-    },
-    useMutation: (reference: Parameters<typeof getFunctionName>[0]) =>
-      getFunctionName(reference) === "tests:cancel" ? server.cancel : vi.fn(),
-    useAction: (reference: Parameters<typeof getFunctionName>[0]) =>
-      getFunctionName(reference) === "payments:verify" ? server.verify : vi.fn(),
-  };
-});
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+const cancel = () => callMock("tests:cancel");
+const verify = () => callMock("payments:verify");
 
 function showTest(data = makeMonitorData()) {
   setQueryResult("tests:current", data.test._id);
@@ -41,8 +22,7 @@ function showTest(data = makeMonitorData()) {
 beforeEach(() => {
   resetConvexMock();
   setSignedIn(makeViewer());
-  server.cancel.mockReset().mockResolvedValue(null);
-  server.verify.mockReset();
+  resetCalls();
   window.sessionStorage.clear();
 });
 
@@ -164,19 +144,19 @@ describe("monitor of a running test", () => {
     expect(await screen.findByRole("alertdialog", { name: "Stop this test?" })).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Keep Running" }));
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
-    expect(server.cancel).not.toHaveBeenCalled();
+    expect(cancel()).not.toHaveBeenCalled();
 
     rememberCurrentTestId(TEST_ID);
     await user.click(screen.getByRole("button", { name: "Stop Test" }));
     await user.click(await screen.findByRole("button", { name: "Yes, Stop Test" }));
-    expect(server.cancel).toHaveBeenCalledExactlyOnceWith({ testId: TEST_ID });
+    expect(cancel()).toHaveBeenCalledExactlyOnceWith({ testId: TEST_ID });
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
     // Stopping clears the tab's current test (spec part 1 §4).
     expect(readCurrentTestId()).toBeNull();
   });
 
   it("keeps the dialog open and shows the error when stopping fails", async () => {
-    server.cancel.mockRejectedValue(new Error("Only a running test can be stopped."));
+    cancel().mockRejectedValue(new Error("Only a running test can be stopped."));
     showTest();
     const user = userEvent.setup();
     renderApp("/dashboard/monitor");
@@ -294,22 +274,22 @@ describe("monitor states", () => {
 describe("return from payment", () => {
   it("confirms the payment once, then watches the test it paid for", async () => {
     let settle!: (value: { verified: boolean; testId: string | null }) => void;
-    server.verify.mockReturnValue(new Promise((resolve) => (settle = resolve)));
+    verify().mockReturnValue(new Promise((resolve) => (settle = resolve)));
     showTest();
     const { router } = renderApp("/dashboard/monitor?session_id=cs_test_1");
 
     expect(await screen.findByRole("heading", { name: "Confirming your payment…" })).toBeInTheDocument();
-    expect(server.verify).toHaveBeenCalledExactlyOnceWith({ sessionId: "cs_test_1" });
+    expect(verify()).toHaveBeenCalledExactlyOnceWith({ sessionId: "cs_test_1" });
 
     await act(async () => settle({ verified: true, testId: TEST_ID }));
     await waitFor(() => expect(router.state.location.search).toEqual({ testId: TEST_ID }));
     expect(await screen.findByRole("heading", { name: "Support replies" })).toBeInTheDocument();
     expect(screen.queryByText("Payment not confirmed yet")).not.toBeInTheDocument();
-    expect(server.verify).toHaveBeenCalledTimes(1);
+    expect(verify()).toHaveBeenCalledTimes(1);
   });
 
   it("explains an unconfirmed payment and keeps watching the test", async () => {
-    server.verify.mockResolvedValue({ verified: false, testId: TEST_ID });
+    verify().mockResolvedValue({ verified: false, testId: TEST_ID });
     showTest(makeMonitorData({ test: { status: "pending", jobStatus: "pending_payment" } }));
     const { router } = renderApp("/dashboard/monitor?session_id=cs_test_2");
 
@@ -326,7 +306,7 @@ describe("return from payment", () => {
   });
 
   it("treats a failed verification as not confirmed, never a dead end", async () => {
-    server.verify.mockRejectedValue(new Error("network down"));
+    verify().mockRejectedValue(new Error("network down"));
     vi.spyOn(console, "error").mockImplementation(() => {});
     setQueryResult("tests:current", null);
     renderApp("/dashboard/monitor?session_id=cs_test_3");

@@ -1,4 +1,4 @@
-// Results export (issue 6 §7, issue 13 item 7): a CSV with one row per answer and one per judge
+// Results export (the Export action, spec part 2 §2): a CSV with one row per answer and one per judge
 // score, and a JSON with the configuration, the results in the spec's shape (part 2 §3) and the
 // jury statistics. Every figure on the results page can be rebuilt from the rows: the Cost column
 // adds up to generation plus judging. A big test is read page by page through the export
@@ -239,7 +239,7 @@ export function buildJson(
         ...(evaluation.label === undefined ? {} : { label: evaluation.label }),
         ...(evaluation.labels === undefined ? {} : { labels: evaluation.labels }),
       })),
-      /** The jury's evidence as last computed (issue 13): intervals, ranks, ratings, agreement, judges, costs. */
+      /** The jury's evidence as last computed: intervals, ranks, ratings, agreement, judges, costs. */
       juryStatistics: stats,
       analysisSummary: {
         totalTests: metrics.totalResponses,

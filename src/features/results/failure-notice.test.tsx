@@ -1,13 +1,13 @@
 import { screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { FAILURE_TITLE } from "./failure-notice";
-import { makeResults, resetSupport, TEST_ID } from "./test-support";
+import { makeResults, TEST_ID } from "./test-support";
 
-vi.mock("convex/react", () => import("./test-support").then((m) => m.convexModule()));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const PATH = `/dashboard/results/${TEST_ID}`;
@@ -23,7 +23,7 @@ function failedResults() {
 describe("a failed test's results page", () => {
   beforeEach(() => {
     resetConvexMock();
-    resetSupport();
+    resetCalls();
     setSignedIn(makeViewer());
     setQueryResult("presence:viewers", { count: 0, viewers: [] });
   });

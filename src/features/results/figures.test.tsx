@@ -1,16 +1,16 @@
-// Figures that add up (issue 13, item 7) as the results page shows them: the total cost split into
+// Figures that add up as the results page shows them: the total cost split into
 // generation and judging, every judge call's cost and labels, and latency as the data.
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeViewer, resetCalls, resetConvexMock, setPaginated, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import type { EvaluationRow, ResponseRow } from "./results-model";
-import { makeEvaluation, makeResponse, makeResults, resetSupport, setPaginated, TEST_ID } from "./test-support";
+import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "./test-support";
 
-vi.mock("convex/react", () => import("./test-support").then((m) => m.convexModule()));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const PATH = `/dashboard/results/${TEST_ID}`;
@@ -56,7 +56,7 @@ function rankingCall(): EvaluationRow[] {
 describe("results figures", () => {
   beforeEach(() => {
     resetConvexMock();
-    resetSupport();
+    resetCalls();
     setSignedIn(makeViewer());
     setQueryResult("presence:viewers", { count: 0, viewers: [] });
   });

@@ -1,4 +1,4 @@
-// Words and numbers of the jury's evidence (issue 13) as the results, monitor, shared and history
+// Words and numbers of the jury's evidence (its statistics) as the results, monitor, shared and history
 // screens show them. Pure: every figure comes from the stored statistics (convex/lib/stats).
 import type { FunctionReturnType } from "convex/server";
 

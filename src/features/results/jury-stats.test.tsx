@@ -1,19 +1,19 @@
-// The jury's evidence on screen (issue 13, item 8), with statistics computed by computeJuryStats
+// The jury's evidence on screen (results, shared page, monitor), with statistics computed by computeJuryStats
 // from a simulated jury (known true qualities, one planted position-biased judge), not typed in.
 import { act, render, screen, within } from "@testing-library/react";
 import { ConvexError } from "convex/values";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { JuryMonitorPanel } from "@/features/monitor/jury-monitor-panel";
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeViewer, resetCalls, resetConvexMock, setPaginated, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { computeJuryStats } from "../../../convex/lib/stats";
 import { FAIR, simulate, type Judge } from "../../../convex/lib/stats/simulated.helpers";
 import type { JuryView } from "./jury-model";
-import { makeResults, resetSupport, setPaginated, setQueryError, TEST_ID } from "./test-support";
+import { makeResults, TEST_ID } from "./test-support";
 
-vi.mock("convex/react", () => import("./test-support").then((m) => m.convexModule()));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 /** The first render of the whole app loads its routes lazily. */
@@ -59,7 +59,7 @@ function showResults() {
 
 beforeEach(() => {
   resetConvexMock();
-  resetSupport();
+  resetCalls();
   setSignedIn(makeViewer());
   setQueryResult("presence:viewers", { count: 0, viewers: [] });
 });

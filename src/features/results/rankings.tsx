@@ -92,7 +92,7 @@ export function RankingsChart({ rankings }: { rankings: readonly RankingRow[] })
 }
 
 /**
- * Rankings with confidence (issue 13): each model's rank, shown as a range ("1–2") when its 95%
+ * Rankings with confidence: each model's rank, shown as a range ("1–2") when its 95%
  * interval overlaps others', its mean score with the interval as a bar on the 0–10 track, and its
  * Bradley–Terry rating with its own interval. Rows come from the stored jury statistics, best first.
  */

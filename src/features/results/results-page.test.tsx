@@ -3,22 +3,12 @@ import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, loadMore, makeViewer, resetCalls, resetConvexMock, setPaginated, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
-import {
-  loadMore,
-  makeEvaluation,
-  makeResponse,
-  makeResults,
-  mutation,
-  resetSupport,
-  setPaginated,
-  setQueryError,
-  TEST_ID,
-} from "./test-support";
+import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "./test-support";
 
-vi.mock("convex/react", () => import("./test-support").then((m) => m.convexModule()));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const PATH = `/dashboard/results/${TEST_ID}`;
@@ -36,7 +26,7 @@ function deferred<T>() {
 describe("results page", () => {
   beforeEach(() => {
     resetConvexMock();
-    resetSupport();
+    resetCalls();
     setSignedIn(makeViewer());
     setQueryResult("presence:viewers", { count: 0, viewers: [] });
   });
@@ -238,7 +228,7 @@ describe("results page", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     setQueryResult("results:get", makeResults());
     setQueryResult("history:list", { tests: [], total: 0 });
-    const remove = mutation("tests:remove");
+    const remove = callMock("tests:remove");
     const first = deferred<null>();
     remove.mockImplementationOnce(() => first.promise);
     const { router } = renderApp(PATH);
@@ -263,7 +253,7 @@ describe("results page", () => {
   it("saves the configuration as a template", async () => {
     const user = userEvent.setup();
     setQueryResult("results:get", makeResults());
-    const create = mutation("templates:create");
+    const create = callMock("templates:create");
     renderApp(PATH);
     await user.click(await screen.findByRole("button", { name: /Save as Template/ }));
     const dialog = await screen.findByRole("dialog");

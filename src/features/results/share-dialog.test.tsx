@@ -1,12 +1,12 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { resetConvexMock } from "@/test/convex-mock";
+import { callMock, resetCalls, resetConvexMock } from "@/test/convex-mock";
 
 import { COPIED_MS, SHARE_NOTE, ShareDialog } from "./share-dialog";
-import { mutation, resetSupport, TEST_ID } from "./test-support";
+import { TEST_ID } from "./test-support";
 
-vi.mock("convex/react", () => import("./test-support").then((m) => m.convexModule()));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 
 function deferred() {
   let resolve!: (value: unknown) => void;
@@ -17,11 +17,11 @@ function deferred() {
 describe("share dialog", () => {
   beforeEach(() => {
     resetConvexMock();
-    resetSupport();
+    resetCalls();
   });
 
   it("turns sharing on, showing 'Creating shareable link...' meanwhile", async () => {
-    const enable = mutation("shares:enable");
+    const enable = callMock("shares:enable");
     const pending = deferred();
     enable.mockImplementationOnce(() => pending.promise);
     render(<ShareDialog testId={TEST_ID} share={null} open onOpenChange={() => {}} />);
@@ -63,7 +63,7 @@ describe("share dialog", () => {
   });
 
   it("turns sharing off", async () => {
-    const disable = mutation("shares:disable");
+    const disable = callMock("shares:disable");
     render(<ShareDialog testId={TEST_ID} share={{ shareId: "s3cr3t", isActive: true }} open onOpenChange={() => {}} />);
     const toggle = screen.getByRole("switch", { name: "Public sharing" });
     expect(toggle).toBeChecked();

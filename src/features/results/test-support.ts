@@ -1,67 +1,7 @@
-// Component-test support for the results, history and shared screens: the shared Convex mock
-// (src/test/convex-mock.ts) plus what these screens also use — paginated queries, mutations
-// whose calls the tests control, one-shot queries, and queries that fail.
-//   vi.mock("convex/react", () => import("@/features/results/test-support").then((m) => m.convexModule()));
-import { getFunctionName, type FunctionReference } from "convex/server";
-import { vi, type Mock } from "vitest";
-
-import { convexReactModule, setQueryResult } from "@/test/convex-mock";
-
+// Fixtures for the results, history and shared screens' component tests (the Convex stand-in
+// is src/test/convex-mock.ts).
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { EvaluationRow, ResponseRow, ResultsData } from "./results-model";
-
-type AnyMutation = Mock<(args: Record<string, unknown>) => Promise<unknown>>;
-
-const mutations = new Map<string, AnyMutation>();
-export const loadMore = vi.fn<(count: number) => void>();
-export const oneShotQuery = vi.fn<(name: string, args: Record<string, unknown>) => Promise<unknown>>();
-
-/** The mock of one mutation by name ('shares:enable'); resolves to null unless told otherwise. */
-export function mutation(name: string): AnyMutation {
-  let fn = mutations.get(name);
-  if (!fn) {
-    fn = vi.fn(async () => null);
-    mutations.set(name, fn);
-  }
-  return fn;
-}
-
-export function resetSupport() {
-  mutations.clear();
-  loadMore.mockReset();
-  oneShotQuery.mockReset();
-}
-
-/** What a paginated query shows: its loaded rows and whether more can be loaded. */
-export function setPaginated(name: string, results: unknown[], status: "LoadingFirstPage" | "CanLoadMore" | "Exhausted" = "Exhausted") {
-  setQueryResult(name, { results, status });
-}
-
-/** Makes the query throw as Convex's useQuery does for a failed query. */
-export function setQueryError(name: string, error: Error) {
-  setQueryResult(name, error);
-}
-
-export function convexModule() {
-  return {
-    ...convexReactModule,
-    useQuery: (reference: FunctionReference<"query">, args?: unknown) => {
-      const value = convexReactModule.useQuery(reference, args);
-      if (value instanceof Error) throw value;
-      return value;
-    },
-    usePaginatedQuery: (reference: FunctionReference<"query">, args: unknown) => {
-      const value = convexReactModule.useQuery(reference, args) as { results: unknown[]; status: string } | undefined;
-      if (value instanceof Error) throw value;
-      const state = value ?? { results: [], status: "LoadingFirstPage" };
-      return { ...state, isLoading: state.status === "LoadingFirstPage", loadMore };
-    },
-    useMutation: (reference: FunctionReference<"mutation">) => mutation(getFunctionName(reference)),
-    useConvex: () => ({
-      query: (reference: FunctionReference<"query">, args: Record<string, unknown>) => oneShotQuery(getFunctionName(reference), args),
-    }),
-  };
-}
 
 export const TEST_ID = "k57testid0000000000000000000001" as Id<"tests">;
 

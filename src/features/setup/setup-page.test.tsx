@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, makeViewer, oneShotQuery, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { builtinTemplateById } from "../../../convex/lib/builtins";
 import { formatCents, formatTestCost } from "../../../convex/lib/format";
@@ -20,45 +20,10 @@ import {
 } from "./setup-state";
 import type { SavedTemplate } from "./template-sources";
 
-type Handler = (args: unknown) => Promise<unknown>;
-
-const server = vi.hoisted(() => ({
-  calls: new Map<string, ReturnType<typeof vi.fn<Handler>>>(),
-  query: vi.fn<(reference: unknown, args: unknown) => Promise<unknown>>(),
-}));
-
-/** The mutation or action of this name, one stable mock per name. */
-function serverFunction(name: string) {
-  let fn = server.calls.get(name);
-  if (!fn) {
-    fn = vi.fn<Handler>().mockResolvedValue(null);
-    server.calls.set(name, fn);
-  }
-  return fn;
-}
-
 // Rendering the whole app in jsdom is slow on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
 
-vi.mock("convex/react", async () => {
-  const { convexReactModule } = await import("@/test/convex-mock");
-  const { getFunctionName } = await import("convex/server");
-  const byName = (reference: Parameters<typeof getFunctionName>[0]) => {
-    const name = getFunctionName(reference);
-    let fn = server.calls.get(name);
-    if (!fn) {
-      fn = vi.fn<Handler>().mockResolvedValue(null);
-      server.calls.set(name, fn);
-    }
-    return fn;
-  };
-  return {
-    ...convexReactModule,
-    useMutation: byName,
-    useAction: byName,
-    useConvex: () => ({ query: server.query }),
-  };
-});
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 vi.mock("./checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
 
@@ -86,13 +51,12 @@ function runButton() {
 
 beforeEach(() => {
   resetConvexMock();
-  server.calls.clear();
-  server.query.mockReset();
+  resetCalls();
   vi.mocked(redirectToCheckout).mockReset();
   setSignedIn(viewer);
   setQueryResult("models:list", catalogResult());
   setQueryResult("tests:paymentMode", { mode: "free" });
-  serverFunction("models:requestRefresh").mockResolvedValue(false);
+  callMock("models:requestRefresh").mockResolvedValue(false);
 });
 
 afterEach(() => {
@@ -128,19 +92,19 @@ describe("Run Test", () => {
 
   it("in free mode says so, creates the test and opens the monitor", async () => {
     storeDraft(completeState());
-    serverFunction("tests:create").mockResolvedValue({ testId: "test123", priceCents: 200, paymentRequired: false });
+    callMock("tests:create").mockResolvedValue({ testId: "test123", priceCents: 200, paymentRequired: false });
     const { router } = renderApp("/dashboard/setup");
     expect(await screen.findByText("Runs are free on this deployment")).toBeInTheDocument();
     expect(screen.queryByTestId("run-test-hints")).not.toBeInTheDocument();
     await userEvent.setup().click(runButton());
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/monitor"));
     expect(router.state.location.search).toEqual({ testId: "test123" });
-    expect(serverFunction("tests:create")).toHaveBeenCalledWith({ configuration: buildTestConfiguration(completeState(), byId) });
+    expect(callMock("tests:create")).toHaveBeenCalledWith({ configuration: buildTestConfiguration(completeState(), byId) });
   });
 
   it("shows a server validation error in a toast", async () => {
     storeDraft(completeState());
-    serverFunction("tests:create").mockRejectedValue(
+    callMock("tests:create").mockRejectedValue(
       new ConvexError({ code: "INVALID_INPUT", message: "The model openai/gpt-4o is not available. Choose another model." }),
     );
     renderApp("/dashboard/setup");
@@ -152,8 +116,8 @@ describe("Run Test", () => {
   it("with payments asks first, then creates the test and goes to the checkout", async () => {
     storeDraft(completeState());
     setQueryResult("tests:paymentMode", { mode: "stripe" });
-    serverFunction("tests:create").mockResolvedValue({ testId: "test9", priceCents: 200, paymentRequired: true });
-    serverFunction("payments:createCheckout").mockResolvedValue({ url: "https://checkout.example/pay/1", sessionId: "cs_1" });
+    callMock("tests:create").mockResolvedValue({ testId: "test9", priceCents: 200, paymentRequired: true });
+    callMock("payments:createCheckout").mockResolvedValue({ url: "https://checkout.example/pay/1", sessionId: "cs_1" });
     renderApp("/dashboard/setup");
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Run Test" }));
@@ -162,18 +126,18 @@ describe("Run Test", () => {
     expect(within(dialog).getByText("You will be redirected to secure checkout.", { exact: false })).toBeInTheDocument();
     const price = formatCents(quote(buildTestConfiguration(completeState(), byId), prices).priceCents);
     expect(within(dialog).getByTestId("payment-total")).toHaveTextContent(price);
-    expect(serverFunction("tests:create")).not.toHaveBeenCalled();
+    expect(callMock("tests:create")).not.toHaveBeenCalled();
 
     await user.click(within(dialog).getByRole("button", { name: `Pay ${price}` }));
     await waitFor(() => expect(redirectToCheckout).toHaveBeenCalledWith("https://checkout.example/pay/1"));
-    expect(serverFunction("payments:createCheckout")).toHaveBeenCalledWith({ testId: "test9" });
+    expect(callMock("payments:createCheckout")).toHaveBeenCalledWith({ testId: "test9" });
   });
 
   it("shows a failed checkout in the payment modal and pays for the same test on retry", async () => {
     storeDraft(completeState());
     setQueryResult("tests:paymentMode", { mode: "stripe" });
-    serverFunction("tests:create").mockResolvedValue({ testId: "test9", priceCents: 200, paymentRequired: true });
-    serverFunction("payments:createCheckout").mockRejectedValueOnce(
+    callMock("tests:create").mockResolvedValue({ testId: "test9", priceCents: 200, paymentRequired: true });
+    callMock("payments:createCheckout").mockRejectedValueOnce(
       new ConvexError({ code: "UNAVAILABLE", message: "Failed to create payment session. Please try again later." }),
     );
     renderApp("/dashboard/setup");
@@ -184,10 +148,10 @@ describe("Run Test", () => {
     expect(await within(dialog).findByRole("alert")).toHaveTextContent(
       "Failed to create payment session. Please try again later.",
     );
-    serverFunction("payments:createCheckout").mockResolvedValue({ url: "https://checkout.example/pay/2", sessionId: "cs_2" });
+    callMock("payments:createCheckout").mockResolvedValue({ url: "https://checkout.example/pay/2", sessionId: "cs_2" });
     await user.click(within(dialog).getByRole("button", { name: /^Pay / }));
     await waitFor(() => expect(redirectToCheckout).toHaveBeenCalledWith("https://checkout.example/pay/2"));
-    expect(serverFunction("tests:create")).toHaveBeenCalledTimes(1);
+    expect(callMock("tests:create")).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -460,7 +424,7 @@ describe("Save as Template", () => {
     expect(within(dialog).getByRole("alert")).toHaveTextContent("You can add up to 5 tags.");
     expect(within(list()).getAllByRole("listitem")).toHaveLength(5);
     // Enter never submitted the form.
-    expect(serverFunction("templates:create")).not.toHaveBeenCalled();
+    expect(callMock("templates:create")).not.toHaveBeenCalled();
   });
 
   it("checks name and description, counts the description, and saves private in Custom by default", async () => {
@@ -473,8 +437,8 @@ describe("Save as Template", () => {
     await fill(user, within(dialog).getByLabelText("Description"), "Tone of replies");
     expect(within(dialog).getByTestId("description-counter")).toHaveTextContent("15/500");
     await user.click(within(dialog).getByRole("button", { name: "Save Template" }));
-    await waitFor(() => expect(serverFunction("templates:create")).toHaveBeenCalledTimes(1));
-    expect(serverFunction("templates:create").mock.calls[0][0]).toMatchObject({
+    await waitFor(() => expect(callMock("templates:create")).toHaveBeenCalledTimes(1));
+    expect(callMock("templates:create").mock.calls[0][0]).toMatchObject({
       name: "My support check",
       description: "Tone of replies",
       category: "general",
@@ -487,7 +451,7 @@ describe("Save as Template", () => {
 
   it("says 'Failed to save template. Please try again.' when saving fails", async () => {
     const { user, dialog } = await openSaveDialog();
-    serverFunction("templates:create").mockRejectedValue(new Error("network down"));
+    callMock("templates:create").mockRejectedValue(new Error("network down"));
     await fill(user, within(dialog).getByLabelText("Template Name"), "Name");
     await fill(user, within(dialog).getByLabelText("Description"), "Description");
     await user.click(within(dialog).getByRole("button", { name: "Save Template" }));
@@ -500,7 +464,7 @@ describe("model catalog", () => {
     setQueryResult("models:list", catalogResult(CATALOG, Date.now() - 25 * 60 * 60 * 1000));
     renderApp("/dashboard/setup");
     await screen.findByRole("heading", { name: "Test Setup" });
-    await waitFor(() => expect(serverFunction("models:requestRefresh")).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(callMock("models:requestRefresh")).toHaveBeenCalledTimes(1));
   });
 
   it("does not ask when it is fresh, and shows the model info", async () => {
@@ -512,7 +476,7 @@ describe("model catalog", () => {
     expect(info).toHaveTextContent("anthropic/claude-3.5-haiku");
     expect(info).toHaveTextContent("128,000 tokens");
     expect(info).toHaveTextContent("STANDARD");
-    expect(serverFunction("models:requestRefresh")).not.toHaveBeenCalled();
+    expect(callMock("models:requestRefresh")).not.toHaveBeenCalled();
   });
 });
 
@@ -563,10 +527,10 @@ describe("Template Library", () => {
     expect(preview).toHaveTextContent("Refund request");
     expect(preview).toHaveTextContent("Reply politely.");
 
-    serverFunction("templates:recordUse").mockRejectedValue(new Error("offline"));
+    callMock("templates:recordUse").mockRejectedValue(new Error("offline"));
     await user.click(within(dialog).getByRole("button", { name: "Apply Refund replies" }));
     await waitFor(() => expect(storedDraft().appliedTemplate).toEqual({ kind: "saved", id: "tmpl1", name: "Refund replies" }));
-    expect(serverFunction("templates:recordUse")).toHaveBeenCalledWith({ templateId: "tmpl1" });
+    expect(callMock("templates:recordUse")).toHaveBeenCalledWith({ templateId: "tmpl1" });
     expect(storedDraft().userPrompt).toBe("Reply politely.");
     expect(storedDraft().category).toBe("customer-service");
   });
@@ -590,13 +554,13 @@ describe("Template Library", () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Template Library" }));
     const dialog = await screen.findByRole("dialog", { name: "Template Library" });
-    serverFunction("templates:remove").mockRejectedValue(new Error("nope"));
+    callMock("templates:remove").mockRejectedValue(new Error("nope"));
     await user.click(within(dialog).getByRole("button", { name: "Delete template Refund replies" }));
     const confirm = await screen.findByRole("alertdialog");
     expect(confirm).toHaveTextContent("Are you sure you want to delete this template?");
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
     expect(await screen.findByText("Failed to delete template. Please try again.")).toBeInTheDocument();
-    expect(serverFunction("templates:remove")).toHaveBeenCalledWith({ templateId: "tmpl1" });
+    expect(callMock("templates:remove")).toHaveBeenCalledWith({ templateId: "tmpl1" });
   });
 });
 
@@ -606,17 +570,17 @@ describe("rerun", () => {
       completeState({ name: "Weekly check", generatorModelIds: ["openai/gpt-4o-mini", "gone/model"], responsesPerTopic: 4 }),
       byId,
     );
-    server.query.mockResolvedValue({ test: { name: "Weekly check", configuration } });
+    oneShotQuery.mockResolvedValue({ test: { name: "Weekly check", configuration } });
     const { router } = renderApp("/dashboard/setup?rerun=test42");
     expect(await screen.findByDisplayValue("Weekly check (Rerun)")).toBeInTheDocument();
     expect(screen.getByLabelText("Responses per Topic")).toHaveValue(4);
     expect(storedDraft().generatorModelIds).toEqual(["openai/gpt-4o-mini"]);
-    expect(server.query.mock.calls[0][1]).toEqual({ testId: "test42" });
+    expect(oneShotQuery.mock.calls[0][1]).toEqual({ testId: "test42" });
     await waitFor(() => expect(router.state.location.search).toEqual({}));
   });
 
   it("says so when the test cannot be loaded", async () => {
-    server.query.mockRejectedValue(new Error("Test not found."));
+    oneShotQuery.mockRejectedValue(new Error("Test not found."));
     renderApp("/dashboard/setup?rerun=nope");
     expect(await screen.findByText("The test to rerun could not be loaded.")).toBeInTheDocument();
   });

@@ -2,12 +2,12 @@ import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { resetConvexMock, setQueryResult } from "@/test/convex-mock";
+import { callMock, resetCalls, resetConvexMock, setQueryResult } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
-import { makeResults, mutation, resetSupport } from "../results/test-support";
+import { makeResults } from "../results/test-support";
 
-vi.mock("convex/react", () => import("../results/test-support").then((m) => m.convexModule()));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 function shared() {
@@ -43,7 +43,7 @@ function shared() {
 describe("shared results page", () => {
   beforeEach(() => {
     resetConvexMock();
-    resetSupport();
+    resetCalls();
     // What the server tells an anonymous visitor: how many watch, not who.
     setQueryResult("presence:viewers", { count: 2, viewers: [] });
   });
@@ -69,7 +69,7 @@ describe("shared results page", () => {
     expect(within(rankings).getAllByTestId("ranking-row")[0]).toHaveTextContent("Claude 3.5 Haiku");
     expect(within(rankings).getAllByTestId("ranking-row")[0]).toHaveTextContent("7.50");
     expect(screen.getByRole("group", { name: "2 others viewing" })).toHaveTextContent("2 others viewing");
-    expect(mutation("presence:heartbeat")).toHaveBeenCalledWith({ room: "share:abc123", clientId: expect.any(String) });
+    expect(callMock("presence:heartbeat")).toHaveBeenCalledWith({ room: "share:abc123", clientId: expect.any(String) });
 
     expect(screen.queryByTestId("sample-response")).not.toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: /Sample Responses/ }));
