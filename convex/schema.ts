@@ -127,8 +127,9 @@ export default defineSchema({
     judgingCostUsd: v.optional(v.number()),
     /** Judge calls that have ended, part of finishedCalls: the time remaining measures each kind's rate. */
     judgeCallsFinished: v.optional(v.number()),
-    /** When the run's first judge calls were created: the judges' rate is measured from here. */
-    judgingStartedAt: v.optional(v.number()),
+    /** Gateway time of the ended calls (Σ call latency), per kind: each kind's rate for the time remaining. */
+    generationCallMs: v.optional(v.number()),
+    judgeCallMs: v.optional(v.number()),
     resultsSummary: v.optional(resultsSummary),
     /** The jury statistics' verdict (issue 13): the best model, or those statistically tied; shown by History. */
     juryVerdict: v.optional(juryVerdictValidator),

@@ -5,7 +5,7 @@ import {
   deliveredShare,
   deliveryShortfall,
   estimateTimeRange,
-  callRate,
+  callRates,
   estimateTimeRemaining,
   expectedCallsOf,
   expectedEvaluationsOf,
@@ -127,45 +127,50 @@ describe("time estimates", () => {
   });
 
   it("counts the calls left at the rate measured for each kind: ~600 judge calls at 4.6/s is about 2 minutes", () => {
-    // 200 answers were written in 200 s; judging began at 200 s and has done 460 calls in 100 s.
+    // 8 workers: 200 answers at 8 s a call in the first 200 s, then 460 judge calls in 100 s.
     const pace = {
       startedAt: 0,
-      judgingStartedAt: 200_000,
       now: 300_000,
-      generation: { done: 200, expected: 200 },
-      judging: { done: 460, expected: 1060 },
+      generation: { done: 200, expected: 200, busyMs: 200 * 8_000 },
+      judging: { done: 460, expected: 1060, busyMs: 100_000 * 8 },
     };
-    expect(callRate(460, 200_000, 300_000)).toBeCloseTo(4.6, 10);
+    expect(callRates(pace).judging).toBeCloseTo(4.6, 10);
+    expect(callRates(pace).generation).toBeCloseTo(1, 10);
     const remaining = estimateTimeRemaining(pace);
     expect(remaining).toBe(Math.round((600 / 4.6) * 1000));
     expect(formatTimeRemaining(remaining)).toBe("About 2 min");
   });
 
   it("adds the calls of each kind that are left, judge calls at the generation rate until one has ended", () => {
+    // One worker, 1 s per answer: 50 generation calls and 100 judge calls left at 1 a second.
     const generating = {
       startedAt: 0,
       now: 50_000,
-      generation: { done: 50, expected: 100 },
-      judging: { done: 0, expected: 100 },
+      generation: { done: 50, expected: 100, busyMs: 50_000 },
+      judging: { done: 0, expected: 100, busyMs: 0 },
     };
-    // 1 generation call a second: 50 generation calls and 100 judge calls left.
     expect(estimateTimeRemaining(generating)).toBe(150_000);
-    // Both kinds under way: 20 answers at 1/s, 30 judge calls at 5/s.
+    // Both kinds under way on one worker: 20 answers at 1/s, 30 judge calls at 5/s (0.2 s each).
     const both = {
       startedAt: 0,
-      judgingStartedAt: 70_000,
-      now: 80_000,
-      generation: { done: 80, expected: 100 },
-      judging: { done: 50, expected: 80 },
+      now: 90_000,
+      generation: { done: 80, expected: 100, busyMs: 80_000 },
+      judging: { done: 50, expected: 80, busyMs: 10_000 },
     };
+    expect(callRates(both)).toEqual({ generation: 1, judging: 5 });
     expect(estimateTimeRemaining(both)).toBe(26_000);
   });
 
   it("has no estimate before a call has ended, and none left when all have", () => {
-    const pace = { startedAt: 0, now: 10_000, generation: { done: 0, expected: 10 }, judging: { done: 0, expected: 10 } };
+    const pace = {
+      startedAt: 0,
+      now: 10_000,
+      generation: { done: 0, expected: 10, busyMs: 0 },
+      judging: { done: 0, expected: 10, busyMs: 0 },
+    };
     expect(estimateTimeRemaining(pace)).toBeNull();
     expect(formatTimeRemaining(estimateTimeRemaining(pace))).toBe("Calculating...");
-    const done = { ...pace, generation: { done: 10, expected: 10 }, judging: { done: 10, expected: 10 } };
+    const done = { ...pace, generation: { done: 10, expected: 10, busyMs: 9_000 }, judging: { done: 10, expected: 10, busyMs: 1_000 } };
     expect(estimateTimeRemaining(done)).toBe(0);
   });
 });

@@ -270,36 +270,43 @@ export function timeRangeLabel(range: { minMinutes: number; maxMinutes: number }
 
 /** Where a running test's calls stand, for the time remaining. Times are Unix milliseconds. */
 export interface CallPace {
-  /** The run started: generation calls are worked on from here. */
   readonly startedAt: number;
-  /** The first judge calls were created: judge calls are worked on from here. */
-  readonly judgingStartedAt?: number;
   readonly now: number;
-  readonly generation: { readonly done: number; readonly expected: number };
-  readonly judging: { readonly done: number; readonly expected: number };
-}
-
-/** Calls per second of one kind since its work began, or null before one has ended. */
-export function callRate(done: number, since: number | undefined, now: number): number | null {
-  if (since === undefined || done <= 0 || now <= since) return null;
-  return (done * 1000) / (now - since);
+  /** Calls ended, calls the run makes, and the gateway time the ended calls took (Σ latency). */
+  readonly generation: { readonly done: number; readonly expected: number; readonly busyMs: number };
+  readonly judging: { readonly done: number; readonly expected: number; readonly busyMs: number };
 }
 
 /**
- * Milliseconds left: the remaining calls of each kind at the rate measured for that kind (a
- * judge call is much quicker than writing an answer, so one rate for both is wrong: ~600 judge
- * calls left at 4.6 a second is about 2 minutes). Before any judge call has ended, the judge
- * calls left are counted at the generation rate. Null while nothing has ended (no pace yet).
+ * Calls per second of each kind as measured so far: the workers' measured concurrency (gateway
+ * time spent / time elapsed) over the kind's mean call time. A judge call is much quicker than
+ * writing an answer, so each kind has its own rate. Null for a kind with no ended call; judge
+ * calls go at the generation rate until one has ended.
+ */
+export function callRates(pace: CallPace): { generation: number | null; judging: number | null } {
+  const elapsed = pace.now - pace.startedAt;
+  const busy = pace.generation.busyMs + pace.judging.busyMs;
+  if (elapsed <= 0 || busy <= 0) return { generation: null, judging: null };
+  const concurrency = busy / elapsed;
+  const rateOf = (kind: CallPace["generation"]) => (kind.done > 0 && kind.busyMs > 0 ? (concurrency * kind.done * 1000) / kind.busyMs : null);
+  const generation = rateOf(pace.generation);
+  const judging = rateOf(pace.judging);
+  return { generation: generation ?? judging, judging: judging ?? generation };
+}
+
+/**
+ * Milliseconds left: the calls of each kind still to end at that kind's measured rate (~600
+ * judge calls left at 4.6 a second is about 2 minutes, not 'Less than a minute'). The workers
+ * share the calls, so the kinds' times add up. Null while no call has ended (no pace yet).
  */
 export function estimateTimeRemaining(pace: CallPace): number | null {
   const generationLeft = Math.max(0, pace.generation.expected - pace.generation.done);
   const judgingLeft = Math.max(0, pace.judging.expected - pace.judging.done);
   if (generationLeft + judgingLeft === 0) return 0;
-  const generationRate = callRate(pace.generation.done, pace.startedAt, pace.now);
-  const judgingRate = callRate(pace.judging.done, pace.judgingStartedAt, pace.now) ?? generationRate;
+  const rates = callRates(pace);
   const secondsFor = (left: number, rate: number | null) => (left === 0 ? 0 : rate === null ? null : left / rate);
-  const generationSeconds = secondsFor(generationLeft, generationRate);
-  const judgingSeconds = secondsFor(judgingLeft, judgingRate);
+  const generationSeconds = secondsFor(generationLeft, rates.generation);
+  const judgingSeconds = secondsFor(judgingLeft, rates.judging);
   if (generationSeconds === null || judgingSeconds === null) return null;
   return Math.round((generationSeconds + judgingSeconds) * 1000);
 }

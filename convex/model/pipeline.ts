@@ -62,6 +62,8 @@ export const EMPTY_RUN_COUNTERS = {
   totalTokens: 0,
   judgingCostUsd: 0,
   judgeCallsFinished: 0,
+  generationCallMs: 0,
+  judgeCallMs: 0,
 } as const;
 
 const SINGLE_ANSWER_MAX_TOKENS = 2000;
@@ -159,8 +161,6 @@ async function createEvaluationCallsIfPairDone(ctx: MutationCtx, test: Doc<"test
     await ctx.db.insert("calls", { testId: test._id, kind: "evaluate", personaId, topicId, ...call, status: "pending", attempts: 0 });
     created++;
   }
-  // The judges' pace (the time remaining) is measured from their first calls.
-  if (created > 0 && test.judgingStartedAt === undefined) await ctx.db.patch("tests", test._id, { judgingStartedAt: Date.now() });
   return created;
 }
 
@@ -379,6 +379,8 @@ type Counters = Partial<
     | "totalTokens"
     | "judgingCostUsd"
     | "judgeCallsFinished"
+    | "generationCallMs"
+    | "judgeCallMs"
   >
 >;
 
@@ -423,6 +425,7 @@ async function recordGeneration(ctx: MutationCtx, test: Doc<"tests">, call: Doc<
     totalCostUsd: outcome.costUsd,
     totalLatencyMs: outcome.latencyMs * answers.length,
     totalTokens: outcome.promptTokens + outcome.completionTokens,
+    generationCallMs: outcome.latencyMs,
   };
   if (missing > 0 && !call.missingRetried) {
     // Missing answers are asked for once more, never padded (ARCHITECTURE §4).
@@ -482,6 +485,7 @@ async function recordEvaluations(
     finishedCalls: 1,
     judgingCostUsd: usage.costUsd,
     judgeCallsFinished: 1,
+    judgeCallMs: usage.latencyMs,
   } satisfies Counters;
 }
 
@@ -507,7 +511,9 @@ async function recordFailure(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"ca
     finishedCalls: 1,
     totalCostUsd: usage?.costUsd ?? 0,
     totalTokens: (usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0),
-    ...(call.kind === "evaluate" ? { judgingCostUsd: usage?.costUsd ?? 0, judgeCallsFinished: 1 } : {}),
+    ...(call.kind === "evaluate"
+      ? { judgingCostUsd: usage?.costUsd ?? 0, judgeCallsFinished: 1, judgeCallMs: usage?.latencyMs ?? 0 }
+      : { generationCallMs: usage?.latencyMs ?? 0 }),
   } satisfies Counters;
 }
 
@@ -619,10 +625,9 @@ async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta: Counte
   const judgeCallsDone = next.judgeCallsFinished ?? 0;
   const remaining = estimateTimeRemaining({
     startedAt: test.startedAt ?? now,
-    judgingStartedAt: test.judgingStartedAt,
     now,
-    generation: { done: next.finishedCalls - judgeCallsDone, expected: expected.generation },
-    judging: { done: judgeCallsDone, expected: Math.max(expected.judging, judgeCallsDone) },
+    generation: { done: next.finishedCalls - judgeCallsDone, expected: expected.generation, busyMs: next.generationCallMs ?? 0 },
+    judging: { done: judgeCallsDone, expected: Math.max(expected.judging, judgeCallsDone), busyMs: next.judgeCallMs ?? 0 },
   });
   await ctx.db.patch("tests", test._id, {
     ...addCounters(test, delta),

@@ -1,0 +1,141 @@
+// The monitor's figures on a real run through the offline stack (issue 13, item 7): slow
+// generators and quick judges (the catalog's own latencies), rating scale so judging is most of
+// the calls. Every 250 ms it reads the test as the monitor does and compares, against what
+// really happened next: the percentage stored (calls against every call, judge calls counted from
+// the start) with the spec's (answers, then 50 + 40% of the evaluations), and the time remaining
+// stored (each kind's calls left at that kind's measured rate) with the single pace it replaced
+// (elapsed × work left / work done). Prints the largest fall of each percentage and the estimates'
+// median error while judging.
+//   npx tsx bench/monitor-estimate.ts [--scale 1] [--concurrency 8] [--topics 6]
+import { parseArgs } from "node:util";
+import { api, internal } from "../convex/_generated/api";
+import type { Doc, Id } from "../convex/_generated/dataModel";
+import { computeProgress, estimateTimeRemaining, expectedCallsOf } from "../convex/lib/progress";
+import { percentile } from "../convex/lib/scoring";
+import { startBackend } from "../dev/backend/server";
+import { startGateway } from "../dev/gateway/server";
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: "string", default: "1" },
+    concurrency: { type: "string", default: "8" },
+    topics: { type: "string", default: "6" },
+  },
+});
+const concurrency = Number(values.concurrency);
+const TOPICS = Number(values.topics);
+// Slow writers (2.8-3.5 s a call at scale 1) and quick judges (0.65-0.9 s).
+const GENERATORS = ["deepseek/deepseek-r1", "openai/o4-mini", "google/gemini-2.5-pro", "anthropic/claude-opus-4"];
+const EVALUATORS = ["meta-llama/llama-3.1-8b-instruct", "anthropic/claude-3-haiku", "mistralai/mistral-small-3.1-24b-instruct"];
+
+/** Before: the spec's percentage and one pace for all work, as lib/progress had them. */
+function before(test: Doc<"tests">, now: number) {
+  const info = computeProgress(test.configuration, {
+    actualResponses: test.responsesCount,
+    actualEvaluations: test.evaluationsCount,
+    missingResponses: test.missingResponses,
+    missingEvaluations: test.missingEvaluations,
+  });
+  const done =
+    info.phase === "Finalizing Results"
+      ? 1
+      : info.expectedEvaluations <= 0
+        ? info.responseProgress / 100
+        : (info.responseProgress + info.evaluationProgress) / 200;
+  const elapsed = now - (test.startedAt ?? now);
+  const remaining = done >= 1 ? 0 : done <= 0 || elapsed <= 0 ? null : (elapsed * (1 - done)) / done;
+  return { percentage: info.progress, remaining };
+}
+
+/** After: as the pipeline stores it, computed at the same moment. */
+function after(test: Doc<"tests">, now: number) {
+  const expected = expectedCallsOf(test.configuration, test.missingResponses);
+  const judged = test.judgeCallsFinished ?? 0;
+  const remaining = estimateTimeRemaining({
+    startedAt: test.startedAt ?? now,
+    now,
+    generation: { done: test.finishedCalls - judged, expected: expected.generation, busyMs: test.generationCallMs ?? 0 },
+    judging: { done: judged, expected: Math.max(expected.judging, judged), busyMs: test.judgeCallMs ?? 0 },
+  });
+  return { percentage: test.progress.percentage, remaining };
+}
+
+const gateway = await startGateway({ port: 0, latencyScale: Number(values.scale) });
+const backend = await startBackend({
+  port: 0,
+  sitePort: 0,
+  quiet: true,
+  env: { GATEWAY_BASE_URL: gateway.url, OPENROUTER_API_KEY: "dev-gateway-key", GATEWAY_BACKOFF_SCALE: "0", AUTH_LOG_LEVEL: "ERROR" },
+});
+const t = backend.t;
+try {
+  const scale = gateway.settings.latencyScale;
+  gateway.settings.latencyScale = 0;
+  await t.action(internal.models.refresh, {});
+  gateway.settings.latencyScale = scale;
+  await t.run(async (ctx) => {
+    await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
+  });
+  await t.action(api.auth.signIn, { provider: "password", params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" } });
+  const userId = (await t.run(async (ctx) => (await ctx.db.query("users").first())!._id)) as Id<"users">;
+  const sessionId = await t.run(async (ctx) => (await ctx.db.query("authSessions").first())!._id);
+  const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
+  const configuration = {
+    name: "Monitor estimate benchmark",
+    taskType: "general",
+    userPrompt: "Write a short product description.",
+    personas: [{ id: "p0", name: "Shop owner", description: "A voice", systemPrompt: "You run a small shop." }],
+    topics: Array.from({ length: TOPICS }, (_, i) => ({ id: `t${i}`, title: `Topic ${i}`, description: "A scenario", prompt: `Scenario ${i}: a small shop sells item ${i}.` })),
+    generatorModels: GENERATORS.map((id) => ({ id, name: id })),
+    evaluatorModels: EVALUATORS.map((id) => ({ id, name: id })),
+    responsesPerTopic: 2,
+    rankingPrompt: "",
+    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+    scoringParameters: { scale: "rating" as const, includeExplanations: false },
+  };
+  const { testId } = await as.mutation(api.tests.create, { configuration });
+  const samples: { at: number; judging: boolean; before: ReturnType<typeof before>; after: ReturnType<typeof after> }[] = [];
+  let test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
+  while (test.status !== "completed" && test.status !== "failed") {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
+    const now = Date.now();
+    if (test.status === "running") {
+      samples.push({ at: now, judging: (test.judgeCallsFinished ?? 0) > 0, before: before(test, now), after: after(test, now) });
+    }
+  }
+  const end = test.completedAt ?? Date.now();
+
+  const largestFall = (series: number[]) => series.reduce((fall, value, index) => Math.max(fall, (series[index - 1] ?? value) - value), 0);
+  const judging = samples.filter((sample) => sample.judging && end - sample.at > 1000);
+  const relativeError = (pick: (sample: (typeof samples)[number]) => number | null) =>
+    percentile(
+      judging.flatMap((sample) => {
+        const estimate = pick(sample);
+        return estimate === null ? [] : [Math.abs(estimate - (end - sample.at)) / (end - sample.at)];
+      }),
+      50,
+    );
+  const middle = judging[Math.floor(judging.length / 2)];
+  const seconds = (ms: number | null) => (ms === null ? "none" : `${(ms / 1000).toFixed(1)} s`);
+
+  console.log(
+    `test ${test.status}: ${test.finishedCalls} calls (${test.judgeCallsFinished ?? 0} judge calls), ` +
+      `${((end - (test.startedAt ?? end)) / 1000).toFixed(1)} s, ${samples.length} samples`,
+  );
+  console.log(`largest fall of the percentage: before ${largestFall(samples.map((s) => s.before.percentage))} points, after ${largestFall(samples.map((s) => s.after.percentage))} points`);
+  const beforeError = relativeError((sample) => sample.before.remaining);
+  const afterError = relativeError((sample) => sample.after.remaining);
+  console.log(
+    `time remaining while judging, median error: before ${beforeError === null ? "n/a" : `${(beforeError * 100).toFixed(0)}%`}, ` +
+      `after ${afterError === null ? "n/a" : `${(afterError * 100).toFixed(0)}%`}`,
+  );
+  if (middle) {
+    console.log(
+      `mid-judging: really ${seconds(end - middle.at)} left; before said ${seconds(middle.before.remaining)}, after ${seconds(middle.after.remaining)}`,
+    );
+  }
+} finally {
+  await backend.close();
+  await gateway.close();
+}
