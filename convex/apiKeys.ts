@@ -3,18 +3,16 @@
 // on it are not charged by us (tests.create) and their calls use it (runner.work).
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
-import type { ActionCtx } from "./_generated/server";
 import { fail, internalMutation, internalQuery, userAction, userMutation, userQuery } from "./functions";
 import { decryptApiKey, encryptApiKey, isKeyStorageConfigured, maskApiKey, type EncryptedKey } from "./model/apiKeyCrypto";
 import { apiKeySchema, problemsOf } from "./lib/forms";
 import { rejectProblems } from "./model/validation";
-import { checkKey, gatewayConfig, GatewayError, listModels, MAX_RETRIES_MESSAGE, type GatewayConfig } from "./model/gateway";
+import { UNREADABLE_KEY_MESSAGE } from "./model/testGateway";
+import { checkKey, gatewayConfig, GatewayError, listModels, MAX_RETRIES_MESSAGE } from "./model/gateway";
 
 export const STORAGE_UNAVAILABLE_MESSAGE =
   "Own API keys can't be stored on this deployment: the server has no API_KEY_ENCRYPTION_SECRET set.";
 const NO_KEY_MESSAGE = "No API key is saved.";
-const UNREADABLE_KEY_MESSAGE = "Your saved API key can no longer be read on this deployment. Remove it and save it again.";
 
 /** What the settings page may know: whether keys can be stored, and the masked saved key. */
 export const status = userQuery({
@@ -138,28 +136,6 @@ export const keyOfTest = internalQuery({
     return { usesOwnKey: true, userId: test.userId, key: row ? { ciphertext: row.ciphertext, iv: row.iv } : null };
   },
 });
-
-/**
- * The gateway a worker of this test calls: the deployment's, or the owner's own key. When the
- * own key is gone or unreadable, the reason is returned so the calls fail with it instead of
- * silently running on (and being paid by) the deployment's key.
- */
-export async function gatewayConfigForTest(
-  ctx: ActionCtx,
-  testId: Id<"tests">,
-): Promise<{ config: GatewayConfig } | { error: string }> {
-  const own: { usesOwnKey: boolean; userId: Id<"users"> | null; key: EncryptedKey | null } = await ctx.runQuery(
-    internal.apiKeys.keyOfTest,
-    { testId },
-  );
-  if (!own.usesOwnKey) return { config: gatewayConfig() };
-  if (!own.key || !own.userId) return { error: "This test runs on your own API key, which has been removed." };
-  try {
-    return { config: gatewayConfig(await decryptApiKey(own.key, own.userId)) };
-  } catch {
-    return { error: UNREADABLE_KEY_MESSAGE };
-  }
-}
 
 /** Tries the saved key against the gateway: is it accepted, and how many models it can see. */
 export const check = userAction({

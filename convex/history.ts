@@ -4,7 +4,7 @@ import { v } from "convex/values";
 import { userQuery } from "./functions";
 import { isDraft } from "./model/userStats";
 import { juryVerdictValidator } from "./model/juryView";
-import { missingWorkOf, missingWorkValidator } from "./tests";
+import { missingWorkOf, missingWorkValidator } from "./model/tests";
 import { testStatus } from "./validators";
 
 /** Newest tests listed; search and filters run over these in the browser. */

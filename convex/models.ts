@@ -3,14 +3,12 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Doc } from "./_generated/dataModel";
-import type { QueryCtx } from "./_generated/server";
 import { internalAction, internalMutation, internalQuery, publicQuery, userMutation } from "./functions";
 import { compareModels, filterCatalog, isCatalogStale, normalizeGatewayModel } from "./lib/tiers";
-import { MODEL_TIERS, type CatalogModel, type ModelTier, type PriceCatalog } from "./lib/types";
+import { MODEL_TIERS, type CatalogModel, type ModelTier } from "./lib/types";
+import { MAX_CATALOG_SIZE } from "./model/catalog";
 import { gatewayConfig, listModels } from "./model/gateway";
 
-/** Far above any real catalog; keeps every read bounded. */
-export const MAX_CATALOG_SIZE = 2000;
 const REFRESH_KEY = "catalogRefreshRequestedAt";
 /** A refresh asked for within this window is not asked for again. */
 const REFRESH_DEBOUNCE_MS = 60_000;
@@ -129,9 +127,4 @@ export const lastUpdated = internalQuery({
   },
 });
 
-/** Prices of the cached catalog for the server-side quote. */
-export async function priceCatalog(ctx: QueryCtx): Promise<PriceCatalog> {
-  const rows = await ctx.db.query("llmModels").take(MAX_CATALOG_SIZE);
-  return Object.fromEntries(rows.map((row) => [row.modelId, { prompt: row.pricingPrompt, completion: row.pricingCompletion }]));
-}
 

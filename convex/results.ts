@@ -21,8 +21,7 @@ import {
   responseViewValidator,
   statsRowsOf,
 } from "./model/results";
-import { requireTest } from "./model/testAccess";
-import { headerOf, testHeader } from "./tests";
+import { headerOf, ownTest, testHeader } from "./model/tests";
 import type { Doc, Id } from "./_generated/dataModel";
 import { preview } from "./lib/text";
 import { juryViewOf, juryViewValidator } from "./model/juryView";
@@ -53,7 +52,7 @@ export const get = userQuery({
   handler: async (ctx, args) => {
     const testId = ctx.db.normalizeId("tests", args.testId);
     if (!testId) fail("NOT_FOUND", "Test not found.");
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await ownTest(ctx, ctx.user._id, testId);
     const job = await ctx.db
       .query("jobs")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -84,7 +83,7 @@ export const juryStats = userQuery({
   args: { testId: v.id("tests") },
   returns: juryViewValidator,
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await ownTest(ctx, ctx.user._id, testId);
     return await juryViewOf(ctx, test);
   },
 });
@@ -94,7 +93,7 @@ export const responses = userQuery({
   args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(responseViewValidator),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await ownTest(ctx, ctx.user._id, testId);
     const names = namesOf(test);
     const page = await ctx.db
       .query("responses")
@@ -143,7 +142,7 @@ export const evaluations = userQuery({
   args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(evaluationView),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await ownTest(ctx, ctx.user._id, testId);
     const names = namesOf(test);
     const page = await ctx.db
       .query("evaluations")
@@ -218,7 +217,7 @@ export const exportResponses = userQuery({
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await ownTest(ctx, ctx.user._id, testId);
     const names = namesOf(test);
     const page = await ctx.db
       .query("responses")
@@ -273,7 +272,7 @@ export const exportEvaluations = userQuery({
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
-    await requireTest(ctx, ctx.user._id, testId, "read");
+    await ownTest(ctx, ctx.user._id, testId);
     const page = await ctx.db
       .query("evaluations")
       .withIndex("by_test", (q) => q.eq("testId", testId))

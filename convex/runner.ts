@@ -7,9 +7,9 @@ import { internalAction, internalMutation, internalQuery } from "./functions";
 import { isStuckJob, processingSince } from "./lib/jobAnalysis";
 import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
-import { gatewayConfigForTest } from "./apiKeys";
 import { chatCompletion, GatewayError, type ChatResult, type GatewayConfig } from "./model/gateway";
 import { jobOfTest } from "./model/jobs";
+import { gatewayConfigForTest } from "./model/testGateway";
 import {
   claimNext,
   createGenerationCallBatch,

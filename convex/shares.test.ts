@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { seedFinishedTest } from "./results.helpers";
-import { newShareId } from "./shares";
+import { newShareId } from "./lib/shareId";
 import { createUser, newTest } from "./test.helpers";
 
 async function setup() {

@@ -5,44 +5,21 @@
 import { v } from "convex/values";
 import { publicQuery, userMutation } from "./functions";
 import { isValidTest, metricsOf, metricsValidator, namesOf, rankingsOf, rankingValidator, statsRowsOf } from "./model/results";
-import { requireTest } from "./model/testAccess";
-import { missingWorkOf, missingWorkValidator } from "./tests";
+import { missingWorkOf, missingWorkValidator, ownTest } from "./model/tests";
+import { newShareId } from "./lib/shareId";
 import { juryViewOf, juryViewValidator } from "./model/juryView";
 import { testConfiguration, testStatus } from "./validators";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */
 export const SHARED_SAMPLE_RESPONSES = 10;
-const SHARE_ID_BYTES = 16;
 const MAX_SHARE_ID_LENGTH = 64;
-
-const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/** 128 bits from the runtime's CSPRNG as 22 url-safe characters. */
-export function newShareId(): string {
-  const bytes = new Uint8Array(SHARE_ID_BYTES);
-  crypto.getRandomValues(bytes);
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += BASE64URL[(value >> bits) & 63];
-    }
-    value &= (1 << bits) - 1;
-  }
-  if (bits > 0) out += BASE64URL[(value << (6 - bits)) & 63];
-  return out;
-}
 
 /** Turns sharing on: the active link, creating one when there is none. */
 export const enable = userMutation({
   args: { testId: v.id("tests") },
   returns: v.object({ shareId: v.string() }),
   handler: async (ctx, { testId }) => {
-    await requireTest(ctx, ctx.user._id, testId, "act");
+    await ownTest(ctx, ctx.user._id, testId);
     const existing = await ctx.db
       .query("shares")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -60,7 +37,7 @@ export const disable = userMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    await requireTest(ctx, ctx.user._id, testId, "act");
+    await ownTest(ctx, ctx.user._id, testId);
     const rows = await ctx.db
       .query("shares")
       .withIndex("by_test", (q) => q.eq("testId", testId))

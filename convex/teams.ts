@@ -24,7 +24,7 @@ import {
   validTeamName,
 } from "./model/teams";
 import { env } from "./env";
-import { newShareId } from "./shares";
+import { newShareId } from "./lib/shareId";
 
 const teamSummary = v.object({ teamId: v.id("teams"), name: v.string(), role: teamRole });
 

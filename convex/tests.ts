@@ -1,33 +1,30 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import type { Doc, Id } from "./_generated/dataModel";
+import type { Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
-import { fail, requireTeamRole, userMutation, userQuery } from "./functions";
+import { fail, userMutation, userQuery } from "./functions";
 import { countCalls, LIMITS, quote, validateTestConfig } from "./lib/pricing";
 import { initialProgress } from "./lib/progress";
 import { canStop } from "./lib/testStatus";
-import { priceCatalog } from "./models";
+import { priceCatalog } from "./model/catalog";
 import { insertJob, jobOfTest } from "./model/jobs";
 import { paymentsEnabled } from "./model/payments";
 import { EMPTY_RUN_COUNTERS } from "./model/pipeline";
 import { namesOf, responseView, responseViewValidator } from "./model/results";
-import { requireTest, testAccessOf } from "./model/testAccess";
 import { deleteTest } from "./model/testDeletion";
 import { endTest } from "./model/testEnding";
-import { isDraft, recordTestRun } from "./model/userStats";
-import { costEstimate, progress, resultsSummary, testConfiguration, testStatus } from "./validators";
+import { headerOf, ownTest, testHeader } from "./model/tests";
+import { recordTestRun } from "./model/userStats";
+import { testConfiguration } from "./validators";
 
 /**
  * Validates the whole configuration, re-prices it from the cached catalog (the client's price
- * is only a preview) and stores the test with its quote and its job. With a teamId the test
- * belongs to that team (its owners and members may start one, viewers may not); whoever starts
- * it pays for it.
+ * is only a preview) and stores the test with its quote and its job.
  */
 export const create = userMutation({
-  args: { configuration: testConfiguration, teamId: v.optional(v.id("teams")) },
+  args: { configuration: testConfiguration },
   returns: v.object({ testId: v.id("tests"), priceCents: v.number(), paymentRequired: v.boolean() }),
-  handler: async (ctx, { configuration, teamId }) => {
-    if (teamId !== undefined) await requireTeamRole(ctx, teamId, "member");
+  handler: async (ctx, { configuration }) => {
     const problems = validateTestConfig(configuration);
     if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: problems[0].field });
     const calls = countCalls(configuration);
@@ -52,7 +49,6 @@ export const create = userMutation({
     const now = Date.now();
     const testId = await ctx.db.insert("tests", {
       userId: ctx.user._id,
-      ...(teamId === undefined ? {} : { teamId }),
       name: withNames.name,
       taskType: withNames.taskType || "general",
       configuration: withNames,
@@ -117,7 +113,7 @@ export const cancel = userMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "act");
+    const test = await ownTest(ctx, ctx.user._id, testId);
     // Stop is only available while running (spec part 1 §4); an unpaid draft is discarded instead.
     if (!canStop(test.status)) fail("CONFLICT", "Only a running test can be stopped.");
     await endTest(ctx, test, await jobOfTest(ctx, testId), {
@@ -139,91 +135,11 @@ export const remove = userMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "act");
+    const test = await ownTest(ctx, ctx.user._id, testId);
     await deleteTest(ctx, test);
     return null;
   },
 });
-
-/** What a test gave up on and the last gateway error (lib/progress.ts missingWorkSummary words it). */
-export const missingWorkValidator = v.object({
-  missingResponses: v.number(),
-  missingEvaluations: v.number(),
-  lastCallError: v.optional(v.string()),
-});
-
-export function missingWorkOf(test: Doc<"tests">) {
-  return {
-    missingResponses: test.missingResponses,
-    missingEvaluations: test.missingEvaluations,
-    ...(test.lastCallError === undefined ? {} : { lastCallError: test.lastCallError }),
-  };
-}
-
-export const testHeader = v.object({
-  _id: v.id("tests"),
-  _creationTime: v.number(),
-  name: v.string(),
-  taskType: v.string(),
-  status: testStatus,
-  progress,
-  configuration: testConfiguration,
-  estimate: costEstimate,
-  priceCents: v.number(),
-  expectedResponses: v.number(),
-  expectedEvaluations: v.number(),
-  responsesCount: v.number(),
-  evaluationsCount: v.number(),
-  missingResponses: v.number(),
-  missingEvaluations: v.number(),
-  /** The latest gateway error: why answers or judgements are missing. */
-  lastCallError: v.optional(v.string()),
-  failedCalls: v.number(),
-  totalCostUsd: v.number(),
-  totalLatencyMs: v.number(),
-  totalTokens: v.number(),
-  resultsSummary: v.optional(resultsSummary),
-  errorMessage: v.optional(v.string()),
-  startedAt: v.optional(v.number()),
-  completedAt: v.optional(v.number()),
-  jobStatus: v.optional(v.string()),
-  /** An unpaid draft: it is paid ('Complete Payment') or discarded, never stopped. */
-  awaitingPayment: v.boolean(),
-  /** What the user was charged for the run (0 when free or run on their own key). */
-  chargedCents: v.number(),
-});
-
-export function headerOf(test: Doc<"tests">, job: Doc<"jobs"> | null) {
-  return {
-    _id: test._id,
-    _creationTime: test._creationTime,
-    name: test.name,
-    taskType: test.taskType,
-    status: test.status,
-    progress: test.progress,
-    configuration: test.configuration,
-    estimate: test.estimate,
-    priceCents: test.priceCents,
-    expectedResponses: test.expectedResponses,
-    expectedEvaluations: test.expectedEvaluations,
-    responsesCount: test.responsesCount,
-    evaluationsCount: test.evaluationsCount,
-    missingResponses: test.missingResponses,
-    missingEvaluations: test.missingEvaluations,
-    ...(test.lastCallError === undefined ? {} : { lastCallError: test.lastCallError }),
-    failedCalls: test.failedCalls,
-    totalCostUsd: test.totalCostUsd,
-    totalLatencyMs: test.totalLatencyMs,
-    totalTokens: test.totalTokens,
-    resultsSummary: test.resultsSummary,
-    errorMessage: test.errorMessage,
-    startedAt: test.startedAt,
-    completedAt: test.completedAt,
-    jobStatus: job?.status,
-    awaitingPayment: isDraft(test),
-    chargedCents: job?.paymentData === undefined ? 0 : job.amountCents,
-  };
-}
 
 /** Pending tests looked at for the current one; drafts beyond these are abandoned anyway. */
 const CURRENT_PENDING_SCANNED = 20;
@@ -235,7 +151,7 @@ export const current = userQuery({
   handler: async (ctx, { testId }) => {
     if (testId) {
       const test = await ctx.db.get("tests", testId);
-      return test && (await testAccessOf(ctx, test, ctx.user._id)) !== null ? test._id : null;
+      return test && test.userId === ctx.user._id ? test._id : null;
     }
     const running = await ctx.db
       .query("tests")
@@ -266,7 +182,7 @@ export const monitor = userQuery({
     latestResponses: v.array(responseViewValidator),
   }),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await ownTest(ctx, ctx.user._id, testId);
     const job = await ctx.db
       .query("jobs")
       .withIndex("by_test", (q) => q.eq("testId", testId))

@@ -1,0 +1,75 @@
+// The layering of convex/ (ARCHITECTURE §2): a top-level module is a domain's functions and
+// depends only on the shared pieces (functions, validators, model/, lib/, the generated code and
+// the deployment's env and schema), never on another domain's module; model/ and lib/ never reach
+// up into a domain module, and lib/ stays pure (no model/).
+import { describe, expect, test } from "vitest";
+
+const sources = import.meta.glob<string>(["./*.ts", "./model/*.ts", "./lib/**/*.ts", "!./**/*.test.ts"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+
+/** Shared pieces every module may import: not domains. */
+const SHARED = new Set(["functions", "validators", "env", "schema"]);
+/** Framework wiring that is not a domain: the HTTP router mounts Convex Auth's routes. */
+const WIRING: Record<string, readonly string[]> = { http: ["auth"] };
+
+/** "./model/x.ts" → "model/x"; relative specifiers resolved against the importer's folder. */
+function resolve(from: string, specifier: string): string {
+  const parts = from.replace(/^\.\//, "").split("/").slice(0, -1);
+  for (const segment of specifier.split("/")) {
+    if (segment === "..") parts.pop();
+    else if (segment !== ".") parts.push(segment);
+  }
+  return parts.join("/").replace(/\.ts$/, "");
+}
+
+function importsOf(file: string, source: string): string[] {
+  const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1]);
+  return [...new Set(specifiers.map((specifier) => resolve(file, specifier)))];
+}
+
+/** module → the convex/ modules it imports (generated code left out). */
+const graph = new Map(
+  Object.entries(sources).map(([file, source]) => [
+    resolve(file, "./" + file.split("/").pop()),
+    importsOf(file, source).filter((target) => !target.startsWith("_generated/")),
+  ]),
+);
+
+function isTopLevel(module: string): boolean {
+  return !module.includes("/");
+}
+
+function isDomain(module: string): boolean {
+  return isTopLevel(module) && !SHARED.has(module) && !module.endsWith(".helpers");
+}
+
+describe("convex/ import graph", () => {
+  test("reads the modules", () => {
+    expect(graph.has("tests")).toBe(true);
+    expect(graph.get("tests")).toContain("functions");
+    expect(graph.has("model/pipeline")).toBe(true);
+  });
+
+  test("no domain module imports another domain module", () => {
+    const crossings = [...graph]
+      .filter(([module]) => isTopLevel(module))
+      .flatMap(([module, targets]) =>
+        targets.filter((target) => isDomain(target) && !(WIRING[module] ?? []).includes(target)).map((target) => `${module} → ${target}`),
+      );
+    expect(crossings).toEqual([]);
+  });
+
+  test("model/ and lib/ never import a domain module, and lib/ never imports model/", () => {
+    const upward = [...graph]
+      .filter(([module]) => !isTopLevel(module))
+      .flatMap(([module, targets]) =>
+        targets
+          .filter((target) => isDomain(target) || (module.startsWith("lib/") && target.startsWith("model/")))
+          .map((target) => `${module} → ${target}`),
+      );
+    expect(upward).toEqual([]);
+  });
+});

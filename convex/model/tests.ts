@@ -1,0 +1,78 @@
+// The caller's test, and the projections of a test row shared by the monitor, the results, the history and the shared page,
+// built from the schema's own validator so a field is declared once.
+import { v, type Infer } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { QueryCtx } from "../_generated/server";
+import { fail } from "../functions";
+import schema from "../schema";
+import { isDraft } from "./userStats";
+
+const testFields = schema.tables.tests.validator;
+
+/** The caller's own test, or NOT_FOUND (another user's test is not found either). */
+export async function ownTest(ctx: QueryCtx, userId: Id<"users">, testId: Id<"tests">): Promise<Doc<"tests">> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test || test.userId !== userId) fail("NOT_FOUND", "Test not found.");
+  return test;
+}
+
+const HEADER_FIELDS = [
+  "name",
+  "taskType",
+  "status",
+  "progress",
+  "configuration",
+  "estimate",
+  "priceCents",
+  "expectedResponses",
+  "expectedEvaluations",
+  "responsesCount",
+  "evaluationsCount",
+  "missingResponses",
+  "missingEvaluations",
+  // The latest gateway error: why answers or judgements are missing.
+  "lastCallError",
+  "failedCalls",
+  "totalCostUsd",
+  "totalLatencyMs",
+  "totalTokens",
+  "resultsSummary",
+  "errorMessage",
+  "startedAt",
+  "completedAt",
+] as const;
+
+const MISSING_WORK_FIELDS = ["missingResponses", "missingEvaluations", "lastCallError"] as const;
+
+/** What a test gave up on and the last gateway error (lib/progress.ts missingWorkSummary words it). */
+export const missingWorkValidator = testFields.pick(...MISSING_WORK_FIELDS);
+
+export const testHeader = testFields.pick(...HEADER_FIELDS).extend({
+  _id: v.id("tests"),
+  _creationTime: v.number(),
+  jobStatus: v.optional(v.string()),
+  /** An unpaid draft: it is paid ('Complete Payment') or discarded, never stopped. */
+  awaitingPayment: v.boolean(),
+  /** What the user was charged for the run (0 when free or run on their own key). */
+  chargedCents: v.number(),
+});
+
+/** The named fields of a row, leaving out those it does not have. */
+function pickFields<T extends object, K extends keyof T>(row: T, fields: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(fields.filter((field) => row[field] !== undefined).map((field) => [field, row[field]])) as Pick<T, K>;
+}
+
+export function missingWorkOf(test: Doc<"tests">): Infer<typeof missingWorkValidator> {
+  return pickFields(test, MISSING_WORK_FIELDS);
+}
+
+export function headerOf(test: Doc<"tests">, job: Doc<"jobs"> | null): Infer<typeof testHeader> {
+  return {
+    ...pickFields(test, HEADER_FIELDS),
+    _id: test._id,
+    _creationTime: test._creationTime,
+    ...(job ? { jobStatus: job.status } : {}),
+    awaitingPayment: isDraft(test),
+    chargedCents: job?.paymentData === undefined ? 0 : job.amountCents,
+  };
+}
