@@ -1,7 +1,7 @@
 // Search and filters of the history list (spec part 2 §2, §5), over the rows already loaded.
 import type { FunctionReturnType } from "convex/server";
 
-import { taskTypeLabel } from "@/features/results/results-model";
+import { taskTypeLabel } from "@/lib/test-labels";
 
 import type { api } from "../../../convex/_generated/api";
 

@@ -15,10 +15,10 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Skeleton } from "@/components/ui/skeleton";
 import { DraftActions } from "@/features/dashboard/draft-actions";
 import { DeleteTestDialog } from "@/components/delete-test-dialog";
-import { MissingWorkLine } from "@/features/results/missing-work";
+import { MissingWorkLine } from "@/components/missing-work";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
-import { Duration } from "@/features/results/results-page";
-import { taskTypeLabel } from "@/features/results/results-model";
+import { Duration } from "@/components/test-times";
+import { taskTypeLabel } from "@/lib/test-labels";
 import { formatDate } from "@/lib/dates";
 import { errorMessage } from "@/lib/errors";
 

@@ -43,7 +43,7 @@ import {
   type MonitorTest,
 } from "./monitor-model";
 import { DraftActions } from "@/features/dashboard/draft-actions";
-import { chargeBehindShortfall, MissingWorkNotice } from "@/features/results/missing-work";
+import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-work";
 import { missingWorkSummary } from "../../../convex/lib/progress";
 import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";

@@ -43,7 +43,7 @@ import {
 import { JuryCostSplit } from "./jury-costs";
 import { JuryScoreBreakdown } from "./jury-ratings";
 import { ConfidenceRankings } from "./rankings";
-import { ResultsSection } from "./results-section";
+import { ResultsSection } from "@/components/results-section";
 
 /** Whose statistics: the owner's test, or a shared link (anonymous). */
 export type JurySource = { testId: Id<"tests"> } | { shareId: string };

@@ -10,7 +10,8 @@ import { Button } from "@/components/ui/button";
 
 import { DeleteTestDialog } from "@/components/delete-test-dialog";
 import { ExportMenu } from "./export-menu";
-import { countsLabel, isLive, taskTypeLabel, type ResultsData } from "./results-model";
+import { isLive, type ResultsData } from "./results-model";
+import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
 import { ShareDialog } from "./share-dialog";
 import { templateCategoryOf, templateDataOf } from "./template-data";
 

@@ -24,14 +24,6 @@ export function criterionLabel(key: string): string {
   return key.length === 0 ? key : key[0]!.toUpperCase() + key.slice(1);
 }
 
-/** '2 models · 1 persona · 3 topics'. */
-export function countsLabel(config: { generatorModels: unknown[]; personas: unknown[]; topics: unknown[] }): string {
-  const part = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
-  return [part(config.generatorModels.length, "model"), part(config.personas.length, "persona"), part(config.topics.length, "topic")].join(
-    " · ",
-  );
-}
-
 /** 'Coffee taglines!' → 'coffee-taglines', for file names. */
 export function fileSlug(name: string): string {
   const slug = name
@@ -40,15 +32,6 @@ export function fileSlug(name: string): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, 60);
   return slug || "test";
-}
-
-/** 'customer-service' → 'Customer Service'. */
-export function taskTypeLabel(taskType: string): string {
-  return taskType
-    .split(/[_\s-]+/)
-    .filter(Boolean)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join(" ");
 }
 
 /** The page title of a test that is still producing results. */

@@ -9,26 +9,25 @@ import { FullPageSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useNow } from "@/hooks/use-now";
 import { errorMessage } from "@/lib/errors";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { formatCount, formatTestDuration } from "../../../convex/lib/format";
+import { formatCount } from "../../../convex/lib/format";
 import { EvaluationsList } from "./evaluations-section";
 import { CostQualityChart, LatencyChart } from "./model-charts";
 import { PersonaHeatmap } from "./persona-heatmap";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
-import { formatDateTime } from "@/lib/dates";
 import { RankingsChart, RankingsList } from "./rankings";
 import { JuryRankings, JurySection, JurySummary } from "./jury-stats";
 import { ResponsesList } from "./responses-section";
 import { ResultsHeader } from "./results-header";
-import { type ResultsData, type ResultsTest } from "./results-model";
-import { ResultsSection } from "./results-section";
-import { StatCards } from "./stat-cards";
+import { type ResultsData } from "./results-model";
+import { ResultsSection } from "@/components/results-section";
+import { StatCards } from "@/components/results-stat-cards";
 import { CostSummary } from "./cost-summary";
-import { chargeBehindShortfall, MissingWorkNotice } from "./missing-work";
+import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-work";
+import { TestTimes } from "@/components/test-times";
 import { FailureNotice } from "./failure-notice";
 
 export const ERROR_TITLE = "Error Loading Results";
@@ -148,45 +147,6 @@ function PersonaPerformance({ results }: { results: ResultsData }) {
       </div>
     </div>
   );
-}
-
-/** Started, completed, duration (ticking until completion) and responses. */
-export function TestTimes({ test }: { test: Pick<ResultsTest, "_creationTime" | "startedAt" | "completedAt" | "responsesCount" | "expectedResponses"> }) {
-  return (
-    <dl className="grid grid-cols-2 gap-4 rounded-lg border p-4 text-sm sm:grid-cols-4">
-      <div>
-        <dt className="text-muted-foreground">Started</dt>
-        <dd className="font-medium">{formatDateTime(test.startedAt ?? test._creationTime)}</dd>
-      </div>
-      <div>
-        <dt className="text-muted-foreground">Completed</dt>
-        <dd className="font-medium">{test.completedAt ? formatDateTime(test.completedAt) : "In progress"}</dd>
-      </div>
-      <div>
-        <dt className="text-muted-foreground">Duration</dt>
-        <dd className="font-medium tabular-nums" data-testid="test-duration">
-          <Duration startedAt={test.startedAt ?? test._creationTime} completedAt={test.completedAt} />
-        </dd>
-      </div>
-      <div>
-        <dt className="text-muted-foreground">Responses</dt>
-        <dd className="font-medium tabular-nums">
-          {formatCount(test.responsesCount)} / {formatCount(test.expectedResponses)}
-        </dd>
-      </div>
-    </dl>
-  );
-}
-
-/** m:ss; until completion it counts up with the clock (its own component, so only it re-renders). */
-export function Duration({ startedAt, completedAt }: { startedAt: number; completedAt?: number }) {
-  if (completedAt !== undefined) return <>{formatTestDuration(startedAt, completedAt, completedAt)}</>;
-  return <TickingDuration startedAt={startedAt} />;
-}
-
-function TickingDuration({ startedAt }: { startedAt: number }) {
-  const now = useNow(1000);
-  return <>{formatTestDuration(startedAt, null, now)}</>;
 }
 
 function InvalidTestData() {

@@ -14,17 +14,17 @@ import { MarketingHeader } from "@/features/marketing/marketing-header";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { RankingsList } from "@/features/results/rankings";
 import { JuryRankings, JurySection, JurySummary } from "@/features/results/jury-stats";
-import { TestTimes } from "@/features/results/results-page";
-import { countsLabel, taskTypeLabel } from "@/features/results/results-model";
-import { ResultsSection } from "@/features/results/results-section";
-import { StatCards } from "@/features/results/stat-cards";
+import { TestTimes } from "@/components/test-times";
+import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
+import { ResultsSection } from "@/components/results-section";
+import { StatCards } from "@/components/results-stat-cards";
 import { errorMessage } from "@/lib/errors";
 
 import { api } from "../../../convex/_generated/api";
 import { formatCount, formatLatency } from "../../../convex/lib/format";
 import { selectedCriteria } from "../../../convex/lib/types";
 import type { FunctionReturnType } from "convex/server";
-import { MissingWorkNotice } from "@/features/results/missing-work";
+import { MissingWorkNotice } from "@/components/missing-work";
 
 export const NOT_FOUND_TITLE = "Shared Test Not Found";
 export const NOT_FOUND_MESSAGE = "Shared test not found or no longer available";

@@ -2,7 +2,7 @@ import { ActivityIcon, CheckCircle2Icon, ClockIcon, MessageSquareTextIcon, type 
 
 import { Card, CardContent } from "@/components/ui/card";
 
-import { formatCount, formatLatency, formatRatio } from "../../../convex/lib/format";
+import { formatCount, formatLatency, formatRatio } from "../../convex/lib/format";
 
 export interface Metrics {
   totalResponses: number;

@@ -6,8 +6,8 @@ import { AlertTriangleIcon } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { cn } from "@/lib/utils";
 
-import { formatCents } from "../../../convex/lib/format";
-import { deliveryShortfall, missingWorkSummary, type Delivery, type MissingWork } from "../../../convex/lib/progress";
+import { formatCents } from "../../convex/lib/format";
+import { deliveryShortfall, missingWorkSummary, type Delivery, type MissingWork } from "../../convex/lib/progress";
 
 export const MISSING_WORK_TITLE = "Some answers or judgements are missing";
 
