@@ -148,6 +148,29 @@ const ACCESS: Record<string, Access> = {
   "teams:decline": { who: "user", args: (fx) => ({ token: fx.team.token }) },
 };
 
+/**
+ * How each function that takes a testId treats a team test (issue 14): the least role that may
+ * call it (owners and members act, viewers read), or only whoever started the test (they pay).
+ * Outsiders and removed members are refused by all of them.
+ */
+type TeamTestAccess = { minimum: TeamRole } | { starter: true };
+
+const TEAM_TEST_ACCESS: Record<string, TeamTestAccess> = {
+  "tests:cancel": { minimum: "member" },
+  "tests:remove": { minimum: "member" },
+  "tests:monitor": { minimum: "viewer" },
+  "payments:createCheckout": { starter: true },
+  "payments:testRefund": { minimum: "viewer" },
+  "results:get": { minimum: "viewer" },
+  "results:responses": { minimum: "viewer" },
+  "results:evaluations": { minimum: "viewer" },
+  "results:exportResponses": { minimum: "viewer" },
+  "results:exportEvaluations": { minimum: "viewer" },
+  "results:juryStats": { minimum: "viewer" },
+  "shares:enable": { minimum: "member" },
+  "shares:disable": { minimum: "member" },
+};
+
 type RegisteredFunction = {
   exportArgs?: () => string;
   exportReturns?: () => string;
@@ -224,6 +247,14 @@ async function teamFixture(t: TestConvex, owner?: Awaited<ReturnType<typeof crea
     targetId: member.userId,
     callers: { owner: teamOwner.as, member: member.as, viewer: viewer.as, outsider: outsider.as, "removed member": removed.as },
   };
+}
+
+/** A team fixture whose member has started a test in the team. */
+async function teamTestFixture(t: TestConvex): Promise<TeamFixture & { testId: Id<"tests"> }> {
+  const team = await teamFixture(t);
+  await seedCatalog(t, ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"]);
+  const { testId } = await team.callers.member.mutation(api.tests.create, { configuration: sampleConfiguration(), teamId: team.teamId });
+  return { ...team, testId };
 }
 
 async function fixture(t: TestConvex): Promise<Fixture> {
@@ -323,6 +354,40 @@ describe("access table", () => {
       }
     }
     expect(outcomes.length).toBeGreaterThan(0);
+    expect(outcomes).toEqual(expected);
+  });
+
+  test("every function that takes a testId says how it treats a team test", async () => {
+    const t = newTest();
+    const fx = await fixture(t);
+    const takingTestId = Object.entries(ACCESS)
+      .filter(([, access]) => access.who === "user" && access.args?.(fx).testId === fx.testId)
+      .map(([name]) => name)
+      .sort();
+    expect(takingTestId).toEqual(Object.keys(TEAM_TEST_ACCESS).sort());
+  });
+
+  test("team test axis: owners and members act, viewers read, outsiders and removed members are refused at once", async () => {
+    const rank: Record<TeamRole, number> = { viewer: 0, member: 1, owner: 2 };
+    const functions = await publicFunctions();
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const [name, teamAccess] of Object.entries(TEAM_TEST_ACCESS)) {
+      const fn = functions.get(name)!;
+      const access = ACCESS[name];
+      if (access.who !== "user" || !access.args) throw new Error(`${name} takes no test`);
+      for (const caller of TEAM_AXIS) {
+        // A fresh team and test per call: an allowed call may cancel or delete the test.
+        const fx = await teamTestFixture(newTest());
+        const code = await errorCode(call(fx.callers[caller], name, fn, access.args({ testId: fx.testId } as Fixture)));
+        const refused = code === "FORBIDDEN" || code === "NOT_FOUND" || code === "UNAUTHENTICATED";
+        outcomes.push(`${name} ${caller}: ${refused ? `refused (${code})` : "allowed"}`);
+        const outside = caller === "outsider" || caller === "removed member";
+        const allowed =
+          "starter" in teamAccess ? caller === "member" : !outside && rank[caller] >= rank[teamAccess.minimum];
+        expected.push(`${name} ${caller}: ${allowed ? "allowed" : `refused (${outside || "starter" in teamAccess ? "NOT_FOUND" : "FORBIDDEN"})`}`);
+      }
+    }
     expect(outcomes).toEqual(expected);
   });
 });

@@ -18,7 +18,7 @@ import {
   stripeClient,
 } from "./model/payments";
 import { withoutTrailingSlashes } from "./lib/text";
-import { ownTest } from "./model/tests";
+import { requireTest } from "./model/testAccess";
 import { paymentStatus } from "./validators";
 
 const StripeError = Stripe.errors.StripeError;
@@ -486,7 +486,7 @@ export const testRefund = userQuery({
     refundedAt: v.optional(v.number()),
   }),
   handler: async (ctx, { testId }) => {
-    const test = await ownTest(ctx, ctx.user._id, testId);
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const payments = await ctx.db
       .query("payments")
       .withIndex("by_test", (q) => q.eq("testId", testId))

@@ -8,6 +8,7 @@ import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { currentUser, fail, internalMutation, publicMutation, publicQuery } from "./functions";
+import { testAccessOf } from "./model/testAccess";
 import { testRoom } from "./model/testDeletion";
 
 /** A viewer unseen for this long has left (pages beat every 5 seconds). */
@@ -20,7 +21,8 @@ export const ANONYMOUS_LABEL = "anonymous viewer";
 
 /**
  * The canonical room behind a page's room name, or null when the caller may not be there:
- * a test's own room only for its owner, a share's room for anyone while the share is active.
+ * a test's own room for those who may read the test (its owner, or its team's members), a
+ * share's room for anyone while the share is active.
  */
 async function resolveRoom(
   ctx: QueryCtx,
@@ -32,7 +34,7 @@ async function resolveRoom(
     const testId = ctx.db.normalizeId("tests", room.slice("test:".length));
     if (!testId || !user) return null;
     const test = await ctx.db.get("tests", testId);
-    return test && test.userId === user._id ? testRoom(testId) : null;
+    return test && (await testAccessOf(ctx, test, user._id)) !== null ? testRoom(testId) : null;
   }
   if (room.startsWith("share:")) {
     const shareId = room.slice("share:".length);

@@ -21,7 +21,8 @@ import {
   responseViewValidator,
   statsRowsOf,
 } from "./model/results";
-import { headerOf, ownTest, testHeader } from "./model/tests";
+import { requireTest } from "./model/testAccess";
+import { headerOf, testHeader } from "./model/tests";
 import type { Doc, Id } from "./_generated/dataModel";
 import { preview } from "./lib/text";
 import { juryViewOf, juryViewValidator } from "./model/juryView";
@@ -52,7 +53,7 @@ export const get = userQuery({
   handler: async (ctx, args) => {
     const testId = ctx.db.normalizeId("tests", args.testId);
     if (!testId) fail("NOT_FOUND", "Test not found.");
-    const test = await ownTest(ctx, ctx.user._id, testId);
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const job = await ctx.db
       .query("jobs")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -83,7 +84,7 @@ export const juryStats = userQuery({
   args: { testId: v.id("tests") },
   returns: juryViewValidator,
   handler: async (ctx, { testId }) => {
-    const test = await ownTest(ctx, ctx.user._id, testId);
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
     return await juryViewOf(ctx, test);
   },
 });
@@ -93,7 +94,7 @@ export const responses = userQuery({
   args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(responseViewValidator),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await ownTest(ctx, ctx.user._id, testId);
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const names = namesOf(test);
     const page = await ctx.db
       .query("responses")
@@ -142,7 +143,7 @@ export const evaluations = userQuery({
   args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(evaluationView),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await ownTest(ctx, ctx.user._id, testId);
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const names = namesOf(test);
     const page = await ctx.db
       .query("evaluations")
@@ -217,7 +218,7 @@ export const exportResponses = userQuery({
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await ownTest(ctx, ctx.user._id, testId);
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const names = namesOf(test);
     const page = await ctx.db
       .query("responses")
@@ -272,7 +273,7 @@ export const exportEvaluations = userQuery({
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
-    await ownTest(ctx, ctx.user._id, testId);
+    await requireTest(ctx, ctx.user._id, testId, "read");
     const page = await ctx.db
       .query("evaluations")
       .withIndex("by_test", (q) => q.eq("testId", testId))

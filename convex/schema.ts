@@ -100,7 +100,10 @@ export default defineSchema({
     .index("by_last_updated", ["lastUpdated"]),
 
   tests: defineTable({
+    /** Who started the test, and pays for it. */
     userId: v.id("users"),
+    /** The team the test belongs to (issue 14); absent for a personal test. */
+    teamId: v.optional(v.id("teams")),
     name: v.string(),
     taskType: v.string(),
     configuration: testConfiguration,
@@ -154,6 +157,8 @@ export default defineSchema({
     // eslint-disable-next-line @convex-dev/no-duplicate-indexes
     .index("by_user", ["userId"])
     .index("by_user_status", ["userId", "status"])
+    // A team's tests, newest first (history, dashboard, monitor in the team's space).
+    .index("by_team", ["teamId"])
     .index("by_status_progress", ["status", "lastProgressAt"]),
 
   // The job queue row of a test (job_queue).

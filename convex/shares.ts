@@ -5,7 +5,8 @@
 import { v } from "convex/values";
 import { publicQuery, userMutation } from "./functions";
 import { isValidTest, metricsOf, metricsValidator, namesOf, rankingsOf, rankingValidator, statsRowsOf } from "./model/results";
-import { missingWorkOf, missingWorkValidator, ownTest } from "./model/tests";
+import { missingWorkOf, missingWorkValidator } from "./model/tests";
+import { requireTest } from "./model/testAccess";
 import { newShareId } from "./lib/shareId";
 import { juryViewOf, juryViewValidator } from "./model/juryView";
 import { testConfiguration, testStatus } from "./validators";
@@ -19,7 +20,7 @@ export const enable = userMutation({
   args: { testId: v.id("tests") },
   returns: v.object({ shareId: v.string() }),
   handler: async (ctx, { testId }) => {
-    await ownTest(ctx, ctx.user._id, testId);
+    await requireTest(ctx, ctx.user._id, testId, "act");
     const existing = await ctx.db
       .query("shares")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -37,7 +38,7 @@ export const disable = userMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    await ownTest(ctx, ctx.user._id, testId);
+    await requireTest(ctx, ctx.user._id, testId, "act");
     const rows = await ctx.db
       .query("shares")
       .withIndex("by_test", (q) => q.eq("testId", testId))

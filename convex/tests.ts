@@ -1,8 +1,8 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
+import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
-import { fail, userMutation, userQuery } from "./functions";
+import { fail, requireTeamRole, userMutation, userQuery } from "./functions";
 import { countCalls, LIMITS, quote, validateTestConfig } from "./lib/pricing";
 import { initialProgress } from "./lib/progress";
 import { canStop } from "./lib/testStatus";
@@ -11,20 +11,24 @@ import { insertJob, jobOfTest } from "./model/jobs";
 import { paymentsEnabled } from "./model/payments";
 import { EMPTY_RUN_COUNTERS } from "./model/pipeline";
 import { namesOf, responseView, responseViewValidator } from "./model/results";
+import { requireTest, testAccessOf } from "./model/testAccess";
 import { deleteTest } from "./model/testDeletion";
 import { endTest } from "./model/testEnding";
-import { headerOf, ownTest, testHeader } from "./model/tests";
+import { headerOf, testHeader } from "./model/tests";
 import { recordTestRun } from "./model/userStats";
 import { testConfiguration } from "./validators";
 
 /**
  * Validates the whole configuration, re-prices it from the cached catalog (the client's price
- * is only a preview) and stores the test with its quote and its job.
+ * is only a preview) and stores the test with its quote and its job. With a teamId the test
+ * belongs to that team (its owners and members may start one, viewers may not); whoever starts
+ * it pays for it.
  */
 export const create = userMutation({
-  args: { configuration: testConfiguration },
+  args: { configuration: testConfiguration, teamId: v.optional(v.id("teams")) },
   returns: v.object({ testId: v.id("tests"), priceCents: v.number(), paymentRequired: v.boolean() }),
-  handler: async (ctx, { configuration }) => {
+  handler: async (ctx, { configuration, teamId }) => {
+    if (teamId !== undefined) await requireTeamRole(ctx, teamId, "member");
     const problems = validateTestConfig(configuration);
     if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: problems[0].field });
     const calls = countCalls(configuration);
@@ -49,6 +53,7 @@ export const create = userMutation({
     const now = Date.now();
     const testId = await ctx.db.insert("tests", {
       userId: ctx.user._id,
+      ...(teamId === undefined ? {} : { teamId }),
       name: withNames.name,
       taskType: withNames.taskType || "general",
       configuration: withNames,
@@ -113,7 +118,7 @@ export const cancel = userMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    const test = await ownTest(ctx, ctx.user._id, testId);
+    const test = await requireTest(ctx, ctx.user._id, testId, "act");
     // Stop is only available while running (spec part 1 §4); an unpaid draft is discarded instead.
     if (!canStop(test.status)) fail("CONFLICT", "Only a running test can be stopped.");
     await endTest(ctx, test, await jobOfTest(ctx, testId), {
@@ -135,7 +140,7 @@ export const remove = userMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    const test = await ownTest(ctx, ctx.user._id, testId);
+    const test = await requireTest(ctx, ctx.user._id, testId, "act");
     await deleteTest(ctx, test);
     return null;
   },
@@ -151,7 +156,7 @@ export const current = userQuery({
   handler: async (ctx, { testId }) => {
     if (testId) {
       const test = await ctx.db.get("tests", testId);
-      return test && test.userId === ctx.user._id ? test._id : null;
+      return test && (await testAccessOf(ctx, test, ctx.user._id)) !== null ? test._id : null;
     }
     const running = await ctx.db
       .query("tests")
@@ -182,7 +187,7 @@ export const monitor = userQuery({
     latestResponses: v.array(responseViewValidator),
   }),
   handler: async (ctx, { testId }) => {
-    const test = await ownTest(ctx, ctx.user._id, testId);
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const job = await ctx.db
       .query("jobs")
       .withIndex("by_test", (q) => q.eq("testId", testId))

@@ -1,20 +1,11 @@
-// The caller's test, and the projections of a test row shared by the monitor, the results, the history and the shared page,
+// Projections of a test row shared by the monitor, the results, the history and the shared page,
 // built from the schema's own validator so a field is declared once.
 import { v, type Infer } from "convex/values";
-import type { Doc, Id } from "../_generated/dataModel";
-import type { QueryCtx } from "../_generated/server";
-import { fail } from "../functions";
+import type { Doc } from "../_generated/dataModel";
 import schema from "../schema";
 import { isDraft } from "./userStats";
 
 const testFields = schema.tables.tests.validator;
-
-/** The caller's own test, or NOT_FOUND (another user's test is not found either). */
-export async function ownTest(ctx: QueryCtx, userId: Id<"users">, testId: Id<"tests">): Promise<Doc<"tests">> {
-  const test = await ctx.db.get("tests", testId);
-  if (!test || test.userId !== userId) fail("NOT_FOUND", "Test not found.");
-  return test;
-}
 
 const HEADER_FIELDS = [
   "name",

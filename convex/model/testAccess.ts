@@ -1,0 +1,41 @@
+// Who may do what with a test (issue 14, item 3): the one access check of every public function
+// that takes a testId. A personal test is its owner's alone. A team test belongs to the team:
+// owners and members act on it (cancel, delete, share), viewers read it (results, monitor,
+// exports), and everyone else, removed members included, is refused. The membership is read on
+// every call (one indexed read), so a removed member is refused at once.
+import type { Doc, Id } from "../_generated/dataModel";
+import type { QueryCtx } from "../_generated/server";
+import { fail } from "../functions";
+import { hasRole, TEAM_MESSAGES } from "../lib/teams";
+import { membershipOf } from "./teams";
+
+/** read: results, monitor, exports, presence; act: cancel, delete, share. */
+export type TestAccess = "read" | "act";
+
+export const TEST_NOT_FOUND = "Test not found.";
+
+/** What the user may do with the test: "act" ⊃ "read", or null when it is none of their business. */
+export async function testAccessOf(ctx: QueryCtx, test: Doc<"tests">, userId: Id<"users">): Promise<TestAccess | null> {
+  if (test.teamId === undefined) return test.userId === userId ? "act" : null;
+  const membership = await membershipOf(ctx, test.teamId, userId);
+  if (membership === null) return null;
+  return hasRole(membership.role, "member") ? "act" : "read";
+}
+
+/**
+ * The test when the user may `need` it. Not theirs to see (another person's test, a team they
+ * are not or no longer in, no such test): NOT_FOUND, which tells nothing about other people's
+ * tests; a viewer asking to act: FORBIDDEN.
+ */
+export async function requireTest(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  testId: Id<"tests">,
+  need: TestAccess,
+): Promise<Doc<"tests">> {
+  const test = await ctx.db.get("tests", testId);
+  const access = test === null ? null : await testAccessOf(ctx, test, userId);
+  if (test === null || access === null) fail("NOT_FOUND", TEST_NOT_FOUND);
+  if (need === "act" && access !== "act") fail("FORBIDDEN", TEAM_MESSAGES.viewersRead);
+  return test;
+}

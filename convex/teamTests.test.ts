@@ -1,0 +1,73 @@
+// Team tests (issue 14, item 2): a test started in a team belongs to the team, its starter pays,
+// and a member removed from the team loses the test at once.
+import { ConvexError } from "convex/values";
+import { describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
+import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return error instanceof ConvexError ? (error.data as { code: string }).code : String(error);
+  }
+}
+
+async function team(t: TestConvex) {
+  const owner = await createUser(t, "owner@example.com");
+  const member = await createUser(t, "member@example.com");
+  const viewer = await createUser(t, "viewer@example.com");
+  const outsider = await createUser(t, "outsider@example.com");
+  const { teamId } = await owner.as.mutation(api.teams.create, { name: "Team" });
+  await t.run(async (ctx) => {
+    await ctx.db.insert("memberships", { teamId, userId: member.userId, role: "member" });
+    await ctx.db.insert("memberships", { teamId, userId: viewer.userId, role: "viewer" });
+  });
+  await seedCatalog(t, ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"]);
+  return { teamId, owner, member, viewer, outsider };
+}
+
+describe("team tests", () => {
+  test("members start tests in the team and pay for them; viewers and outsiders cannot start one", async () => {
+    const t = newTest();
+    const { teamId, member, viewer, outsider } = await team(t);
+    const configuration = sampleConfiguration();
+    expect(await codeOf(viewer.as.mutation(api.tests.create, { configuration, teamId }))).toBe("FORBIDDEN");
+    expect(await codeOf(outsider.as.mutation(api.tests.create, { configuration, teamId }))).toBe("NOT_FOUND");
+    const { testId } = await member.as.mutation(api.tests.create, { configuration, teamId });
+    const { test: row, job } = await t.run(async (ctx) => ({
+      test: await ctx.db.get("tests", testId),
+      job: await ctx.db.query("jobs").withIndex("by_test", (q) => q.eq("testId", testId)).unique(),
+    }));
+    expect(row?.teamId).toBe(teamId);
+    expect(row?.userId).toBe(member.userId);
+    expect(job?.userId).toBe(member.userId);
+    // A personal test stays its owner's alone, teammates included.
+    const personal = await member.as.mutation(api.tests.create, { configuration });
+    expect(await codeOf(viewer.as.query(api.results.get, { testId: personal.testId }))).toBe("NOT_FOUND");
+  });
+
+  test("the whole team reads a team test; a viewer cannot stop it; a removed member is refused at once", async () => {
+    const t = newTest();
+    const { teamId, owner, member, viewer } = await team(t);
+    const { testId } = await owner.as.mutation(api.tests.create, { configuration: sampleConfiguration(), teamId });
+    expect((await viewer.as.query(api.results.get, { testId })).test.name).toBe("Coffee taglines");
+    expect((await member.as.query(api.tests.monitor, { testId })).test._id).toBe(testId);
+    expect(await member.as.query(api.tests.current, { testId })).toBe(testId);
+    expect(await codeOf(viewer.as.mutation(api.tests.cancel, { testId }))).toBe("FORBIDDEN");
+    await member.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "member-client-1" });
+    // Presence: the owner sees the teammate on the test's page.
+    const present = await owner.as.query(api.presence.viewers, { room: `test:${testId}`, clientId: "owner-client-1" });
+    expect(present.viewers.map((viewer) => viewer.label)).toEqual(["M"]);
+
+    await owner.as.mutation(api.teams.removeMember, { teamId, userId: member.userId });
+    expect(await codeOf(member.as.query(api.results.get, { testId }))).toBe("NOT_FOUND");
+    expect(await codeOf(member.as.query(api.tests.monitor, { testId }))).toBe("NOT_FOUND");
+    expect(await codeOf(member.as.mutation(api.tests.cancel, { testId }))).toBe("NOT_FOUND");
+    expect(await member.as.query(api.tests.current, { testId })).toBeNull();
+    expect(await codeOf(member.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "member-client-1" }))).toBe(
+      "NOT_FOUND",
+    );
+  });
+});
