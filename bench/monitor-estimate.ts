@@ -95,10 +95,11 @@ try {
   };
   const { testId } = await as.mutation(api.tests.create, { configuration });
   const samples: { at: number; judging: boolean; before: ReturnType<typeof before>; after: ReturnType<typeof after> }[] = [];
-  let test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
+  const read = async () => (await t.run(async (ctx) => await ctx.db.get("tests", testId))) as Doc<"tests">;
+  let test = await read();
   while (test.status !== "completed" && test.status !== "failed") {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
+    test = await read();
     const now = Date.now();
     if (test.status === "running") {
       samples.push({ at: now, judging: (test.judgeCallsFinished ?? 0) > 0, before: before(test, now), after: after(test, now) });
