@@ -4,6 +4,7 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import { userQuery } from "./functions";
+import { testsOfSpace } from "./model/testAccess";
 import { MAX_SAVED_ASSETS } from "./model/savedAssets";
 import { isDraft, savedAssetCount } from "./model/userStats";
 import { testStatus } from "./validators";
@@ -64,8 +65,9 @@ function testActivity(test: Doc<"tests">) {
   }
 }
 
+/** In a team's space the tests and their figures are the team's; personas and topics stay the caller's. */
 export const home = userQuery({
-  args: {},
+  args: { teamId: v.optional(v.id("teams")) },
   returns: v.object({
     stats: v.object({
       totalTests: v.number(),
@@ -92,13 +94,11 @@ export const home = userQuery({
     topics: v.object({ total: v.number(), items: v.array(topicView) }),
     activity: v.array(activityEntry),
   }),
-  handler: async (ctx) => {
+  handler: async (ctx, { teamId }) => {
     const user = ctx.user;
-    const tests = await ctx.db
-      .query("tests")
-      .withIndex("by_user", (q) => q.eq("userId", user._id))
-      .order("desc")
-      .take(RECENT_TESTS_LOADED);
+    const tests = await (await testsOfSpace(ctx, teamId)).order("desc").take(RECENT_TESTS_LOADED);
+    const team = teamId === undefined ? null : await ctx.db.get("teams", teamId);
+    const figures = team ?? user;
     const personas = await ctx.db
       .query("personas")
       .withIndex("by_user", (q) => q.eq("userId", user._id))
@@ -112,8 +112,8 @@ export const home = userQuery({
     const personaTotal = await savedAssetCount(ctx, user, "personas", MAX_SAVED_ASSETS);
     const topicTotal = await savedAssetCount(ctx, user, "topics", MAX_SAVED_ASSETS);
 
-    const totalTests = user.testCount ?? 0;
-    const totalSpentCents = user.totalSpentCents ?? 0;
+    const totalTests = figures.testCount ?? 0;
+    const totalSpentCents = figures.totalSpentCents ?? 0;
 
     const activity: Infer<typeof activityEntry>[] = [
       ...tests.slice(0, ACTIVITY_TESTS).map((test) => ({
@@ -141,11 +141,11 @@ export const home = userQuery({
     return {
       stats: {
         totalTests,
-        completedTests: user.completedTestCount ?? 0,
+        completedTests: figures.completedTestCount ?? 0,
         totalSpentCents,
         averageSpentCents: totalTests > 0 ? Math.round(totalSpentCents / totalTests) : 0,
-        responses: user.responseCount ?? 0,
-        evaluations: user.evaluationCount ?? 0,
+        responses: figures.responseCount ?? 0,
+        evaluations: figures.evaluationCount ?? 0,
         savedAssets: personaTotal + topicTotal,
       },
       recentTests: tests.map((test) => ({

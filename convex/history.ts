@@ -2,6 +2,7 @@
 // only what a row shows, never configurations or answers — so it stays quick for hundreds of tests.
 import { v } from "convex/values";
 import { userQuery } from "./functions";
+import { testsOfSpace } from "./model/testAccess";
 import { isDraft } from "./model/userStats";
 import { juryVerdictValidator } from "./model/juryView";
 import { missingWorkOf, missingWorkValidator } from "./model/tests";
@@ -10,8 +11,9 @@ import { testStatus } from "./validators";
 /** Newest tests listed; search and filters run over these in the browser. */
 export const HISTORY_LIMIT = 500;
 
+/** The chosen space's tests: personal without a teamId, else the team's (its members'). */
 export const list = userQuery({
-  args: {},
+  args: { teamId: v.optional(v.id("teams")) },
   returns: v.object({
     tests: v.array(
       v.object({
@@ -32,15 +34,12 @@ export const list = userQuery({
         missingWork: missingWorkValidator,
       }),
     ),
-    /** All of the caller's tests, which may exceed the rows listed. */
+    /** All of the space's tests, which may exceed the rows listed. */
     total: v.number(),
   }),
-  handler: async (ctx) => {
-    const rows = await ctx.db
-      .query("tests")
-      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
-      .order("desc")
-      .take(HISTORY_LIMIT);
+  handler: async (ctx, { teamId }) => {
+    const rows = await (await testsOfSpace(ctx, teamId)).order("desc").take(HISTORY_LIMIT);
+    const team = teamId === undefined ? null : await ctx.db.get("teams", teamId);
     return {
       tests: rows.map((test) => ({
         _id: test._id,
@@ -57,7 +56,7 @@ export const list = userQuery({
         priceCents: test.priceCents,
         missingWork: missingWorkOf(test),
       })),
-      total: Math.max(rows.length, ctx.user.testCount ?? 0),
+      total: Math.max(rows.length, (team ?? ctx.user).testCount ?? 0),
     };
   },
 });

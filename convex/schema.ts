@@ -157,8 +157,12 @@ export default defineSchema({
     // eslint-disable-next-line @convex-dev/no-duplicate-indexes
     .index("by_user", ["userId"])
     .index("by_user_status", ["userId", "status"])
-    // A team's tests, newest first (history, dashboard, monitor in the team's space).
+    // The personal space's tests (teamId absent), newest first.
+    .index("by_user_team", ["userId", "teamId"])
+    // A team's tests, newest first (history, dashboard in the team's space); by_team_status: its monitor.
+    // eslint-disable-next-line @convex-dev/no-duplicate-indexes
     .index("by_team", ["teamId"])
+    .index("by_team_status", ["teamId", "status"])
     .index("by_status_progress", ["status", "lastProgressAt"]),
 
   // The job queue row of a test (job_queue).

@@ -70,4 +70,39 @@ describe("team tests", () => {
       "NOT_FOUND",
     );
   });
+
+  test("lists show the chosen space: a team's history, dashboard and monitor hold its tests, the personal ones only personal tests", async () => {
+    const t = newTest();
+    const { teamId, owner, member, viewer, outsider } = await team(t);
+    const configuration = sampleConfiguration();
+    const { testId: teamTest } = await member.as.mutation(api.tests.create, { configuration: { ...configuration, name: "Team run" }, teamId });
+    const { testId: personal } = await member.as.mutation(api.tests.create, { configuration: { ...configuration, name: "Mine" } });
+
+    const teamHistory = await viewer.as.query(api.history.list, { teamId });
+    expect(teamHistory.tests.map((row) => row.name)).toEqual(["Team run"]);
+    expect(teamHistory.total).toBe(1);
+    expect((await member.as.query(api.history.list, {})).tests.map((row) => row.name)).toEqual(["Mine"]);
+    expect((await owner.as.query(api.history.list, {})).tests).toEqual([]);
+
+    const teamHome = await owner.as.query(api.dashboard.home, { teamId });
+    expect(teamHome.recentTests.map((row) => row._id)).toEqual([teamTest]);
+    expect(teamHome.stats.totalTests).toBe(1);
+    expect((await owner.as.query(api.dashboard.home, {})).stats.totalTests).toBe(0);
+    expect((await member.as.query(api.dashboard.home, {})).recentTests.map((row) => row._id)).toEqual([personal]);
+
+    expect(await viewer.as.query(api.tests.current, { teamId })).toBe(teamTest);
+    expect(await member.as.query(api.tests.current, {})).toBe(personal);
+    expect(await owner.as.query(api.tests.current, {})).toBeNull();
+
+    // Outsiders and removed members cannot read a team's lists.
+    expect(await codeOf(outsider.as.query(api.history.list, { teamId }))).toBe("NOT_FOUND");
+    expect(await codeOf(outsider.as.query(api.dashboard.home, { teamId }))).toBe("NOT_FOUND");
+    expect(await codeOf(outsider.as.query(api.tests.current, { teamId }))).toBe("NOT_FOUND");
+    await owner.as.mutation(api.teams.removeMember, { teamId, userId: viewer.userId });
+    expect(await codeOf(viewer.as.query(api.history.list, { teamId }))).toBe("NOT_FOUND");
+
+    // Deleting the team's test takes it off the team's figures.
+    await member.as.mutation(api.tests.remove, { testId: teamTest });
+    expect((await owner.as.query(api.dashboard.home, { teamId })).stats.totalTests).toBe(0);
+  });
 });

@@ -11,7 +11,7 @@ import { insertJob, jobOfTest } from "./model/jobs";
 import { paymentsEnabled } from "./model/payments";
 import { EMPTY_RUN_COUNTERS } from "./model/pipeline";
 import { namesOf, responseView, responseViewValidator } from "./model/results";
-import { requireTest, testAccessOf } from "./model/testAccess";
+import { requireTest, testAccessOf, testsOfSpaceByStatus } from "./model/testAccess";
 import { deleteTest } from "./model/testDeletion";
 import { endTest } from "./model/testEnding";
 import { headerOf, testHeader } from "./model/tests";
@@ -76,7 +76,7 @@ export const create = userMutation({
       amountCents: paymentRequired ? priceCents : 0,
     });
     // An unpaid draft is counted when its payment settles (recordTestPaid).
-    if (!paymentRequired) await recordTestRun(ctx, ctx.user._id);
+    if (!paymentRequired) await recordTestRun(ctx, { userId: ctx.user._id, teamId });
     if (!paymentRequired) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
     return { testId, priceCents, paymentRequired };
   },
@@ -149,28 +149,25 @@ export const remove = userMutation({
 /** Pending tests looked at for the current one; drafts beyond these are abandoned anyway. */
 const CURRENT_PENDING_SCANNED = 20;
 
-/** The monitor's test: the one asked for, else the caller's running test, else a queued one. */
+/**
+ * The monitor's test: the one asked for, else the chosen space's running test (personal, or the
+ * team's given a teamId), else a queued one.
+ */
 export const current = userQuery({
-  args: { testId: v.optional(v.id("tests")) },
+  args: { testId: v.optional(v.id("tests")), teamId: v.optional(v.id("teams")) },
   returns: v.union(v.null(), v.id("tests")),
-  handler: async (ctx, { testId }) => {
+  handler: async (ctx, { testId, teamId }) => {
     if (testId) {
       const test = await ctx.db.get("tests", testId);
       return test && (await testAccessOf(ctx, test, ctx.user._id)) !== null ? test._id : null;
     }
-    const running = await ctx.db
-      .query("tests")
-      .withIndex("by_user_status", (q) => q.eq("userId", ctx.user._id).eq("status", "running"))
-      .order("desc")
-      .first();
-    if (running) return running._id;
+    const inSpace = (test: Doc<"tests">) => test.teamId === teamId;
+    const running = await (await testsOfSpaceByStatus(ctx, teamId, "running")).order("desc").take(CURRENT_PENDING_SCANNED);
+    const shown = running.find(inSpace);
+    if (shown) return shown._id;
     // A pending test waiting for a worker, never an unpaid draft (it is paid from the dashboard).
-    const pending = await ctx.db
-      .query("tests")
-      .withIndex("by_user_status", (q) => q.eq("userId", ctx.user._id).eq("status", "pending"))
-      .order("desc")
-      .take(CURRENT_PENDING_SCANNED);
-    return pending.find((test) => test.awaitingPayment !== true)?._id ?? null;
+    const pending = await (await testsOfSpaceByStatus(ctx, teamId, "pending")).order("desc").take(CURRENT_PENDING_SCANNED);
+    return pending.find((test) => inSpace(test) && test.awaitingPayment !== true)?._id ?? null;
   },
 });
 

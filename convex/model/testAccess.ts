@@ -5,7 +5,7 @@
 // every call (one indexed read), so a removed member is refused at once.
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
-import { fail } from "../functions";
+import { fail, requireTeamRole } from "../functions";
 import { hasRole, TEAM_MESSAGES } from "../lib/teams";
 import { membershipOf } from "./teams";
 
@@ -38,4 +38,35 @@ export async function requireTest(
   if (test === null || access === null) fail("NOT_FOUND", TEST_NOT_FOUND);
   if (need === "act" && access !== "act") fail("FORBIDDEN", TEAM_MESSAGES.viewersRead);
   return test;
+}
+
+/**
+ * The tests a list of the chosen space reads, newest first by creation: the caller's personal
+ * tests (teamId absent), or the team's tests when the caller is in the team (NOT_FOUND otherwise).
+ * One membership read, then one index range: the reads do not grow with the teams or members.
+ */
+export async function testsOfSpace(ctx: QueryCtx & { user: Doc<"users"> }, teamId: Id<"teams"> | undefined) {
+  if (teamId === undefined) {
+    const userId = ctx.user._id;
+    return ctx.db.query("tests").withIndex("by_user_team", (q) => q.eq("userId", userId).eq("teamId", undefined));
+  }
+  await requireTeamRole(ctx, teamId, "viewer");
+  return ctx.db.query("tests").withIndex("by_team", (q) => q.eq("teamId", teamId));
+}
+
+/**
+ * The chosen space's tests in one status, newest first. The personal range (by the starter) also
+ * holds the team tests the caller started: callers keep those whose teamId is the space's.
+ */
+export async function testsOfSpaceByStatus(
+  ctx: QueryCtx & { user: Doc<"users"> },
+  teamId: Id<"teams"> | undefined,
+  status: Doc<"tests">["status"],
+) {
+  if (teamId === undefined) {
+    const userId = ctx.user._id;
+    return ctx.db.query("tests").withIndex("by_user_status", (q) => q.eq("userId", userId).eq("status", status));
+  }
+  await requireTeamRole(ctx, teamId, "viewer");
+  return ctx.db.query("tests").withIndex("by_team_status", (q) => q.eq("teamId", teamId).eq("status", status));
 }

@@ -1,25 +1,38 @@
 // Per-user figures of the dashboard home (Total Tests with completed count, AI Responses with
 // evaluations, Saved Assets), kept on the user row as tests end so the home reads one document instead of
-// scanning every test. A test ends once (running or pending → completed, failed or cancelled),
+// scanning every test. A team test counts for its starter and, the same way, on its team's row
+// (the home in the team's space). A test ends once (running or pending → completed, failed or cancelled),
 // so each is counted once; a test's results do not change after it ends.
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 
 type EndedStatus = "completed" | "failed" | "cancelled";
 
+type TestCounters = Pick<Doc<"users">, "testCount" | "completedTestCount" | "responseCount" | "evaluationCount">;
+
+/** Applies `change` to the counters of the starter and of the test's team, if any. */
+async function patchCounters(
+  ctx: MutationCtx,
+  test: Pick<Doc<"tests">, "userId" | "teamId">,
+  change: (row: TestCounters) => TestCounters,
+): Promise<void> {
+  const user = await ctx.db.get("users", test.userId);
+  if (user) await ctx.db.patch("users", user._id, change(user));
+  const team = test.teamId === undefined ? null : await ctx.db.get("teams", test.teamId);
+  if (team) await ctx.db.patch("teams", team._id, change(team));
+}
+
 /** Call where a test reaches its final status, with the test's final counters. */
 export async function recordTestEnded(
   ctx: MutationCtx,
-  test: Pick<Doc<"tests">, "userId" | "responsesCount" | "evaluationsCount">,
+  test: Pick<Doc<"tests">, "userId" | "teamId" | "responsesCount" | "evaluationsCount">,
   status: EndedStatus,
 ): Promise<void> {
-  const user = await ctx.db.get("users", test.userId);
-  if (!user) return;
-  await ctx.db.patch("users", user._id, {
-    completedTestCount: (user.completedTestCount ?? 0) + (status === "completed" ? 1 : 0),
-    responseCount: (user.responseCount ?? 0) + test.responsesCount,
-    evaluationCount: (user.evaluationCount ?? 0) + test.evaluationsCount,
-  });
+  await patchCounters(ctx, test, (row) => ({
+    completedTestCount: (row.completedTestCount ?? 0) + (status === "completed" ? 1 : 0),
+    responseCount: (row.responseCount ?? 0) + test.responsesCount,
+    evaluationCount: (row.evaluationCount ?? 0) + test.evaluationsCount,
+  }));
 }
 
 /** An unpaid draft: pending and waiting for its checkout. */
@@ -31,9 +44,8 @@ export function isDraft(test: Pick<Doc<"tests">, "status" | "awaitingPayment">):
  * A test counts as a run (Total Tests) once it may run: at creation when it needs no payment,
  * or when its payment settles. An unpaid draft (`awaitingPayment`) is not counted.
  */
-export async function recordTestRun(ctx: MutationCtx, userId: Id<"users">): Promise<void> {
-  const user = await ctx.db.get("users", userId);
-  if (user) await ctx.db.patch("users", user._id, { testCount: (user.testCount ?? 0) + 1 });
+export async function recordTestRun(ctx: MutationCtx, test: Pick<Doc<"tests">, "userId" | "teamId">): Promise<void> {
+  await patchCounters(ctx, test, (row) => ({ testCount: (row.testCount ?? 0) + 1 }));
 }
 
 /** Call when a test's payment settles: the draft becomes a run, counted once. */
@@ -41,25 +53,23 @@ export async function recordTestPaid(ctx: MutationCtx, testId: Id<"tests">): Pro
   const test = await ctx.db.get("tests", testId);
   if (!test || test.awaitingPayment !== true) return;
   await ctx.db.patch("tests", testId, { awaitingPayment: undefined });
-  await recordTestRun(ctx, test.userId);
+  await recordTestRun(ctx, test);
 }
 
 /** Call when a test is deleted, so the home's figures drop it as its list does. */
 export async function forgetTestStats(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
-  const user = await ctx.db.get("users", test.userId);
-  if (!user) return;
   const ended = test.status === "completed" || test.status === "failed" || test.status === "cancelled";
-  await ctx.db.patch("users", user._id, {
+  await patchCounters(ctx, test, (row) => ({
     // A draft never paid for was never counted.
-    testCount: Math.max(0, (user.testCount ?? 0) - (test.awaitingPayment === true ? 0 : 1)),
+    testCount: Math.max(0, (row.testCount ?? 0) - (test.awaitingPayment === true ? 0 : 1)),
     ...(ended
       ? {
-          completedTestCount: Math.max(0, (user.completedTestCount ?? 0) - (test.status === "completed" ? 1 : 0)),
-          responseCount: Math.max(0, (user.responseCount ?? 0) - test.responsesCount),
-          evaluationCount: Math.max(0, (user.evaluationCount ?? 0) - test.evaluationsCount),
+          completedTestCount: Math.max(0, (row.completedTestCount ?? 0) - (test.status === "completed" ? 1 : 0)),
+          responseCount: Math.max(0, (row.responseCount ?? 0) - test.responsesCount),
+          evaluationCount: Math.max(0, (row.evaluationCount ?? 0) - test.evaluationsCount),
         }
       : {}),
-  });
+  }));
 }
 
 export type SavedAsset = "personas" | "topics";
