@@ -32,8 +32,9 @@ export const update = userMutation({
   returns: v.null(),
   handler: async (ctx, args) => {
     // The profile form's schema: trimmed, empty stored as null (spec part 2 §5).
-    rejectProblems(problemsOf(profileSchema, args));
-    const { fullName, avatarUrl } = profileSchema.parse(args);
+    const typed = { fullName: args.fullName ?? "", avatarUrl: args.avatarUrl ?? "" };
+    rejectProblems(problemsOf(profileSchema, typed));
+    const { fullName, avatarUrl } = profileSchema.parse(typed);
     await ctx.db.patch("users", ctx.user._id, { fullName, avatarUrl, updatedAt: Date.now() });
     return null;
   },

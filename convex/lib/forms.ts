@@ -75,13 +75,13 @@ export const PROFILE_MESSAGES = {
 } as const;
 
 /** Trimmed; empty is stored as null (spec part 2 §5). */
-const optionalText = z
-  .string()
-  .nullable()
-  .transform((value) => {
-    const trimmed = value?.trim() ?? "";
-    return trimmed === "" ? null : trimmed;
-  });
+export function cleanOptionalText(value: string | null): string | null {
+  const trimmed = value?.trim() ?? "";
+  return trimmed === "" ? null : trimmed;
+}
+
+/** Text as typed (the server passes null as ""); the output is trimmed, or null when empty. */
+const optionalText = z.string().transform(cleanOptionalText);
 
 /** Profile: an optional full name and an optional http(s) avatar URL; empty is null. */
 export const profileSchema = z.object({
