@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 
 import {
   averageLatencyMs,
-  canStop,
   elapsedSpan,
   hiddenRankedModels,
   monitorStage,
@@ -17,14 +16,6 @@ describe("monitor derivations", () => {
     expect(monitorStage({ status: "pending", jobStatus: undefined })).toBe("queued");
     expect(monitorStage({ status: "running", jobStatus: "processing" })).toBe("running");
     expect(monitorStage({ status: "completed", jobStatus: "completed" })).toBe("completed");
-  });
-
-  it("offers Stop Test only while running", () => {
-    expect(canStop("running")).toBe(true);
-    expect(canStop("pending")).toBe(false);
-    expect(canStop("completed")).toBe(false);
-    expect(canStop("failed")).toBe(false);
-    expect(canStop("cancelled")).toBe(false);
   });
 
   it("averages latency over the answers received", () => {

@@ -19,18 +19,6 @@ export function monitorStage(test: Pick<MonitorTest, "status" | "jobStatus">): M
   return test.status;
 }
 
-/**
- * Stop Test is offered only while running (spec part 1 §4; the server accepts the same): an
- * unpaid draft is paid or discarded instead, and a queued test starts on its own.
- */
-export function canStop(status: MonitorTest["status"]): boolean {
-  return status === "running";
-}
-
-export function isFinished(status: MonitorTest["status"]): boolean {
-  return status === "completed" || status === "failed" || status === "cancelled";
-}
-
 /** Mean latency of the answers received so far, in milliseconds (0 before the first). */
 export function averageLatencyMs(test: Pick<MonitorTest, "totalLatencyMs" | "responsesCount">): number {
   return test.responsesCount > 0 ? test.totalLatencyMs / test.responsesCount : 0;

@@ -26,12 +26,11 @@ import {
   formatTestDuration,
   formatTimeRemaining,
 } from "../../../convex/lib/format";
+import { canStop, hasEnded } from "../../../convex/lib/testStatus";
 import {
   averageLatencyMs,
-  canStop,
   elapsedSpan,
   hiddenRankedModels,
-  isFinished,
   modelCounts,
   monitorStage,
   plural,
@@ -61,7 +60,7 @@ interface MonitorViewProps {
 /** The live monitor of one test (spec part 1 §2); every number comes from the live query. */
 export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps) {
   const { test } = data;
-  const finished = isFinished(test.status);
+  const finished = hasEnded(test.status);
   return (
     <div className="space-y-6">
       <TestHeader test={test} now={now} onStop={onStop} />
@@ -190,7 +189,7 @@ function StageNotice({ test, onDiscarded }: { test: MonitorTest; onDiscarded?: (
 
 function ProgressPanel({ test }: { test: MonitorTest }) {
   const percentage = Math.min(100, Math.max(0, Math.round(test.progress.percentage)));
-  const finished = isFinished(test.status);
+  const finished = hasEnded(test.status);
   return (
     <Card>
       <CardContent className="space-y-3">

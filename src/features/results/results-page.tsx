@@ -14,6 +14,7 @@ import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCount } from "../../../convex/lib/format";
+import { hasEnded } from "../../../convex/lib/testStatus";
 import { EvaluationsList } from "./evaluations-section";
 import { CostQualityChart, LatencyChart } from "./model-charts";
 import { PersonaHeatmap } from "./persona-heatmap";
@@ -60,10 +61,6 @@ export function ResultsPage({ testId }: { testId: string }) {
   );
 }
 
-function isEnded(status: string): boolean {
-  return status === "completed" || status === "failed" || status === "cancelled";
-}
-
 function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDeletingChange: (deleting: boolean) => void }) {
   const results = useQuery(api.results.get, { testId });
   const navigate = useNavigate();
@@ -81,7 +78,7 @@ function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDe
       <FailureNotice test={results.test} />
       <MissingWorkNotice
         work={results.test}
-        delivery={isEnded(results.test.status) ? results.test : undefined}
+        delivery={hasEnded(results.test.status) ? results.test : undefined}
         chargedCents={chargeBehindShortfall(results.test)}
       />
       <JurySummary source={{ testId }} />
