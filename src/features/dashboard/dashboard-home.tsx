@@ -6,6 +6,7 @@ import { ErrorState } from "@/components/error-state";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useSpace } from "@/features/teams/space-context";
 import { useViewer } from "@/hooks/use-viewer";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
@@ -49,7 +50,8 @@ export function DashboardHome() {
 
 /** Everything below the greeting, from one live query (undefined while it loads). */
 function DashboardPanels() {
-  const data = useQuery(api.dashboard.home);
+  const { teamId } = useSpace();
+  const data = useQuery(api.dashboard.home, teamId === null ? {} : { teamId });
   return (
     <div className="space-y-6">
       <StatCards data={data} />

@@ -18,6 +18,7 @@ import { DeleteTestDialog } from "@/components/delete-test-dialog";
 import { MissingWorkLine } from "@/components/missing-work";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Duration } from "@/components/test-times";
+import { useSpace } from "@/features/teams/space-context";
 import { taskTypeLabel } from "@/lib/test-labels";
 import { formatDate } from "@/lib/dates";
 import { errorMessage } from "@/lib/errors";
@@ -53,7 +54,8 @@ export function HistoryPage() {
 }
 
 function HistoryList() {
-  const data = useQuery(api.history.list);
+  const { teamId } = useSpace();
+  const data = useQuery(api.history.list, teamId === null ? {} : { teamId });
   const [filters, setFilters] = useState<HistoryFilters>(NO_FILTERS);
   const [deleting, setDeleting] = useState<HistoryRow | null>(null);
   const rows = useMemo(() => data?.tests ?? [], [data]);

@@ -20,6 +20,7 @@ import { MonitorView } from "./monitor-view";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { usePaymentReturn, type PaymentReturn } from "./use-payment-return";
 import { useNow } from "@/hooks/use-now";
+import { useSpace } from "@/features/teams/space-context";
 
 interface MonitorPageProps {
   /** ?testId= — the test to watch; without it, the user's running (else pending) test. */
@@ -142,15 +143,16 @@ function searchOf(testId: string | undefined, sessionId: string | undefined) {
 }
 
 /**
- * The test to show: the one asked for (if it is the caller's), else the caller's running, else
- * pending test, else the tab's remembered current test (kept after completion, as the spec's
+ * The test to show: the one asked for (if the caller may see it), else the chosen space's running,
+ * else pending test, else the tab's remembered current test (kept after completion, as the spec's
  * current test is). undefined while loading, null when there is none.
  */
 function useMonitoredTestId(requestedId: string | undefined, paused: boolean): Id<"tests"> | null | undefined {
   const [rememberedId] = useState(readCurrentTestId);
+  const { teamId } = useSpace();
   const active = useQuery(
     api.tests.current,
-    paused ? "skip" : requestedId ? { testId: requestedId as Id<"tests"> } : {},
+    paused ? "skip" : requestedId ? { testId: requestedId as Id<"tests"> } : teamId === null ? {} : { teamId },
   );
   const fallBack = !paused && !requestedId && active === null && rememberedId !== null;
   const remembered = useQuery(api.tests.current, fallBack ? { testId: rememberedId as Id<"tests"> } : "skip");

@@ -1,0 +1,76 @@
+// The lists show the chosen space (issue 14, item 2): History and the dashboard ask for the
+// team's tests when a team is chosen, and for the personal ones otherwise. The stand-in server
+// answers by the arguments the page sends, as Convex does.
+import { configure, screen } from "@testing-library/react";
+import { getFunctionName, type FunctionReference } from "convex/server";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import { makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { renderApp } from "@/test/render-app";
+import { SPACE_STORAGE_KEY } from "./space-context";
+
+const TEAM_ID = "k57teamteamteamteamteamteam01";
+
+/** history:list and dashboard:home answer from `bySpace` by the teamId argument. */
+const bySpace = vi.hoisted(() => new Map<string, (args: { teamId?: string }) => unknown>());
+
+vi.mock("convex/react", () =>
+  import("@/test/convex-mock").then((m) => ({
+    ...m.convexReactModule,
+    useQuery: (reference: FunctionReference<"query">, args?: unknown) => {
+      const scripted = m.convexReactModule.useQuery(reference, args);
+      const answer = bySpace.get(getFunctionName(reference));
+      return answer && args !== "skip" ? answer((args ?? {}) as { teamId?: string }) : scripted;
+    },
+  })),
+);
+vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+configure({ asyncUtilTimeout: 5_000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+function historyRow(name: string) {
+  const created = Date.UTC(2026, 0, 10, 9, 0, 0);
+  return {
+    _id: `k57${name.toLowerCase().replace(/\W/g, "")}`.padEnd(32, "0"),
+    _creationTime: created,
+    name,
+    status: "completed",
+    taskType: "marketing",
+    startedAt: created,
+    completedAt: created + 60_000,
+    totalCostUsd: 0.01,
+    topPerformers: [],
+    juryVerdict: null,
+    awaitingPayment: false,
+    priceCents: 0,
+    missingWork: { missingResponses: 0, missingEvaluations: 0 },
+  };
+}
+
+beforeEach(() => {
+  resetConvexMock();
+  resetCalls();
+  window.localStorage.clear();
+  setSignedIn(makeViewer({ email: "ann@example.com" }));
+  setQueryResult("teams:mine", [{ teamId: TEAM_ID, name: "Acme", role: "member" }]);
+  bySpace.set("history:list", ({ teamId }) => ({
+    tests: [historyRow(teamId === TEAM_ID ? "Team run" : "My own run")],
+    total: 1,
+  }));
+});
+
+describe("lists in the chosen space", () => {
+  it("History lists the team's tests when the team is chosen", async () => {
+    window.localStorage.setItem(SPACE_STORAGE_KEY, TEAM_ID);
+    renderApp("/dashboard/history");
+    expect(await screen.findByText("Team run")).toBeInTheDocument();
+    expect(screen.queryByText("My own run")).not.toBeInTheDocument();
+  });
+
+  it("History lists the personal tests in the personal space", async () => {
+    renderApp("/dashboard/history");
+    expect(await screen.findByText("My own run")).toBeInTheDocument();
+    expect(screen.queryByText("Team run")).not.toBeInTheDocument();
+  });
+});
