@@ -2,8 +2,7 @@ import { getAuthSessionId, invalidateSessions, modifyAccountCredentials, retriev
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { fail, internalQuery, userAction, userMutation, userQuery } from "./functions";
-import { passwordProblem } from "./lib/credentials";
-import { problemsOf, profileSchema } from "./lib/forms";
+import { passwordChangeSchema, problemsOf, profileSchema } from "./lib/forms";
 import { rejectProblems } from "./model/validation";
 
 
@@ -65,12 +64,10 @@ export const changePassword = userAction({
   returns: v.null(),
   handler: async (ctx, { currentPassword, newPassword }) => {
     // The same rule as sign-up and reset (lib/credentials.ts); the auth library does not check a change.
-    const problem = passwordProblem(newPassword);
-    if (problem !== null) fail("INVALID_INPUT", problem, { field: "newPassword" });
+    // (The Change Password form's schema, convex/lib/forms, without the confirmation.)
+    const newPasswordProblem = problemsOf(passwordChangeSchema, { currentPassword, newPassword }).find((p) => p.field === "newPassword");
+    if (newPasswordProblem) fail("INVALID_INPUT", newPasswordProblem.message, { field: "newPassword" });
     if (currentPassword.length > MAX_SECRET_LENGTH) fail("INVALID_INPUT", "Current password is incorrect.", { field: "currentPassword" });
-    if (newPassword === currentPassword) {
-      fail("INVALID_INPUT", "The new password must differ from the current one.", { field: "newPassword" });
-    }
     const accountId: string | null = await ctx.runQuery(internal.profile.passwordAccountOf, { userId: ctx.userId });
     if (accountId === null) fail("NOT_FOUND", "This account does not sign in with a password.");
     // Guesses of the current password meet the same back-off as sign-in guesses (model/authThrottle.ts).

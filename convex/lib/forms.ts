@@ -118,3 +118,37 @@ export const newPasswordField = z.string().superRefine((value, context) => {
   const problem = passwordProblem(value);
   if (problem !== null) context.addIssue({ code: "custom", message: problem });
 });
+
+export const PASSWORD_CHANGE_MESSAGES = {
+  currentRequired: "Enter your current password.",
+  mustDiffer: "The new password must differ from the current one.",
+  mismatch: "The passwords do not match.",
+} as const;
+
+/** What profile.changePassword parses: the new-password rule, and a password other than the current one. */
+export const passwordChangeSchema = z
+  .object({ currentPassword: z.string(), newPassword: newPasswordField })
+  .refine((values) => values.newPassword !== values.currentPassword, {
+    path: ["newPassword"],
+    message: PASSWORD_CHANGE_MESSAGES.mustDiffer,
+  });
+
+/** The Change Password form: the server's schema, the current password filled in, and the new one typed twice. */
+export const passwordChangeFormSchema = z
+  .object({
+    currentPassword: z.string().min(1, PASSWORD_CHANGE_MESSAGES.currentRequired),
+    newPassword: newPasswordField,
+    confirmPassword: z.string(),
+  })
+  .refine((values) => values.newPassword !== values.currentPassword, {
+    path: ["newPassword"],
+    message: PASSWORD_CHANGE_MESSAGES.mustDiffer,
+    when: () => true,
+  })
+  .refine((values) => values.confirmPassword === values.newPassword, {
+    path: ["confirmPassword"],
+    message: PASSWORD_CHANGE_MESSAGES.mismatch,
+    // Checked alongside the fields' own rules, so every problem shows at once.
+    when: () => true,
+  });
+export type PasswordChangeForm = z.input<typeof passwordChangeFormSchema>;
