@@ -16,37 +16,14 @@ import {
   dispatchQueued,
   reclaimExpiredLeases,
   recordOutcome,
-  type Outcome,
-  type Usage,
-  type WorkItem,
 } from "./model/pipeline";
 import { readSetting } from "./model/settings";
+import { callOutcome, workItem, type Outcome, type Usage, type WorkItem } from "./validators";
 import { endTest } from "./model/testEnding";
 
 const STALE_TEST_MS = 60 * 60 * 1000;
 const STALE_REFUND_REASON = "The test made no progress for an hour and was stopped (Cancelled - Timeout).";
 
-const usage = { promptTokens: v.number(), completionTokens: v.number(), latencyMs: v.number(), costUsd: v.number() };
-const outcomeValidator = v.union(
-  v.object({ kind: v.literal("generated"), answers: v.array(v.string()), ...usage }),
-  v.object({ kind: v.literal("ranked"), ranking: v.array(v.id("responses")), explanation: v.string(), ...usage }),
-  v.object({ kind: v.literal("rated"), scores: v.record(v.string(), v.number()), explanation: v.string(), ...usage }),
-  v.object({ kind: v.literal("failed"), error: v.string(), ...usage }),
-);
-const workItemValidator = v.object({
-  callId: v.id("calls"),
-  leaseId: v.string(),
-  kind: v.union(v.literal("generate"), v.literal("evaluate")),
-  scale: v.union(v.literal("ranking"), v.literal("rating")),
-  modelId: v.string(),
-  promptPrice: v.number(),
-  completionPrice: v.number(),
-  messages: v.array(v.object({ role: v.union(v.literal("system"), v.literal("user"), v.literal("assistant")), content: v.string() })),
-  maxTokens: v.number(),
-  answersWanted: v.number(),
-  labels: v.array(v.object({ label: v.string(), responseId: v.id("responses") })),
-  criteria: v.array(v.string()),
-});
 
 export const dispatch = internalMutation({
   args: {},
@@ -66,7 +43,7 @@ export const createCalls = internalMutation({
 
 export const claim = internalMutation({
   args: { testId: v.id("tests") },
-  returns: v.union(v.null(), workItemValidator),
+  returns: v.union(v.null(), workItem),
   handler: async (ctx, { testId }) => await claimNext(ctx, testId),
 });
 
@@ -75,10 +52,10 @@ export const claim = internalMutation({
  * of a chunk the worker is rescheduled instead, so no action runs for long.
  */
 export const record = internalMutation({
-  args: { testId: v.id("tests"), callId: v.id("calls"), leaseId: v.string(), outcome: outcomeValidator, continueChunk: v.boolean() },
-  returns: v.union(v.null(), workItemValidator),
+  args: { testId: v.id("tests"), callId: v.id("calls"), leaseId: v.string(), outcome: callOutcome, continueChunk: v.boolean() },
+  returns: v.union(v.null(), workItem),
   handler: async (ctx, { testId, callId, leaseId, outcome, continueChunk }) => {
-    const current = await recordOutcome(ctx, callId, leaseId, outcome as Outcome);
+    const current = await recordOutcome(ctx, callId, leaseId, outcome);
     // A stale lease was already written off by the reclaim cron: this worker ends uncounted.
     if (!current) return null;
     if (continueChunk) return await claimNext(ctx, testId);

@@ -157,6 +157,36 @@ export const callStatus = v.union(
   v.literal("cancelled"),
 );
 
+// ── The runner's worker protocol (runner.claim / runner.record) ──
+export const usage = v.object({ promptTokens: v.number(), completionTokens: v.number(), latencyMs: v.number(), costUsd: v.number() });
+export type Usage = Infer<typeof usage>;
+const usageFields = usage.fields;
+/** What a worker brings back from one gateway call (runner.record). */
+export const callOutcome = v.union(
+  v.object({ kind: v.literal("generated"), answers: v.array(v.string()), ...usageFields }),
+  v.object({ kind: v.literal("ranked"), ranking: v.array(v.id("responses")), explanation: v.string(), ...usageFields }),
+  v.object({ kind: v.literal("rated"), scores: v.record(v.string(), v.number()), explanation: v.string(), ...usageFields }),
+  v.object({ kind: v.literal("failed"), error: v.string(), ...usageFields }),
+);
+export type Outcome = Infer<typeof callOutcome>;
+
+/** One leased call handed to a worker (runner.claim): everything it needs to make the call. */
+export const workItem = v.object({
+  callId: v.id("calls"),
+  leaseId: v.string(),
+  kind: callKind,
+  scale: scoringParameters.fields.scale,
+  modelId: v.string(),
+  promptPrice: v.number(),
+  completionPrice: v.number(),
+  messages: v.array(v.object({ role: v.union(v.literal("system"), v.literal("user"), v.literal("assistant")), content: v.string() })),
+  maxTokens: v.number(),
+  answersWanted: v.number(),
+  labels: v.array(v.object({ label: v.string(), responseId: v.id("responses") })),
+  criteria: v.array(v.string()),
+});
+export type WorkItem = Infer<typeof workItem>;
+
 // ── Jury statistics (issue 13): the stored outcome of computeJuryStats (convex/lib/stats) ──
 const statsInterval = v.object({ low: v.number(), high: v.number() });
 const nullableNumber = v.union(v.number(), v.null());

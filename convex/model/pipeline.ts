@@ -14,7 +14,6 @@ import {
   labelFor,
   reverseRankingKey,
   shownOrder,
-  type ChatMessage,
 } from "../lib/prompts";
 import { addLatency, insertSorted, rankModels, scoresFromRanking, summarize } from "../lib/scoring";
 import { modelFamily } from "../lib/stats";
@@ -24,28 +23,9 @@ import { requestJuryStats } from "./juryStats";
 import { readSetting } from "./settings";
 import { endTest } from "./testEnding";
 
-export type WorkItem = {
-  callId: Id<"calls">;
-  leaseId: string;
-  kind: "generate" | "evaluate";
-  scale: "ranking" | "rating";
-  modelId: string;
-  promptPrice: number;
-  completionPrice: number;
-  messages: ChatMessage[];
-  maxTokens: number;
-  answersWanted: number;
-  labels: { label: string; responseId: Id<"responses"> }[];
-  criteria: string[];
-};
-
-export type Usage = { promptTokens: number; completionTokens: number; latencyMs: number; costUsd: number };
-
-export type Outcome =
-  | ({ kind: "generated"; answers: string[] } & Usage)
-  | ({ kind: "ranked"; ranking: Id<"responses">[]; explanation: string } & Usage)
-  | ({ kind: "rated"; scores: Record<string, number>; explanation: string } & Usage)
-  | ({ kind: "failed"; error: string } & Usage);
+// The worker protocol is declared once, in validators.ts.
+export type { Outcome, Usage, WorkItem } from "../validators";
+import type { Outcome, Usage, WorkItem } from "../validators";
 
 /** A test's run counters before its first call (at creation, and when an admin restarts it). */
 export const EMPTY_RUN_COUNTERS = {
