@@ -5,6 +5,7 @@ import { useAction, useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { notify } from "./notify";
 
+import { useSpace } from "@/features/teams/space-context";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -36,6 +37,9 @@ export interface RunTest {
 export function useRunTest(configuration: TestConfiguration, priceCents: number): RunTest {
   const mode = useQuery(api.tests.paymentMode)?.mode;
   const createTest = useMutation(api.tests.create);
+  // In a team's space the test belongs to the team (the starter still pays).
+  const { teamId } = useSpace();
+  const space = teamId === null ? {} : { teamId };
   const createCheckout = useAction(api.payments.createCheckout);
   const navigate = useNavigate();
   const [starting, setStarting] = useState(false);
@@ -50,7 +54,7 @@ export function useRunTest(configuration: TestConfiguration, priceCents: number)
   async function startFree() {
     setStarting(true);
     try {
-      const created = await createTest({ configuration });
+      const created = await createTest({ configuration, ...space });
       if (created.paymentRequired) {
         // The server decided this run is paid (the mode changed under us): pay for it.
         setUnpaidTestId(created.testId);
@@ -71,7 +75,7 @@ export function useRunTest(configuration: TestConfiguration, priceCents: number)
     let testId = unpaidTestId;
     try {
       if (!testId) {
-        const created = await createTest({ configuration });
+        const created = await createTest({ configuration, ...space });
         if (!created.paymentRequired) {
           goToMonitor(created.testId);
           return;

@@ -1,15 +1,19 @@
 // The lists show the chosen space (issue 14, item 2): History and the dashboard ask for the
 // team's tests when a team is chosen, and for the personal ones otherwise. The stand-in server
 // answers by the arguments the page sends, as Convex does.
-import { configure, screen } from "@testing-library/react";
+import { configure, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { getFunctionName, type FunctionReference } from "convex/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
+import { CATALOG, catalogResult, completeState } from "@/features/setup/setup-fixtures";
+import { buildTestConfiguration, saveStoredSetup } from "@/features/setup/setup-state";
 import { SPACE_STORAGE_KEY } from "./space-context";
 
 const TEAM_ID = "k57teamteamteamteamteamteam01";
+const ME = makeViewer({ email: "ann@example.com" });
 
 /** history:list and dashboard:home answer from `bySpace` by the teamId argument. */
 const bySpace = vi.hoisted(() => new Map<string, (args: { teamId?: string }) => unknown>());
@@ -52,7 +56,7 @@ beforeEach(() => {
   resetConvexMock();
   resetCalls();
   window.localStorage.clear();
-  setSignedIn(makeViewer({ email: "ann@example.com" }));
+  setSignedIn(ME);
   setQueryResult("teams:mine", [{ teamId: TEAM_ID, name: "Acme", role: "member" }]);
   bySpace.set("history:list", ({ teamId }) => ({
     tests: [historyRow(teamId === TEAM_ID ? "Team run" : "My own run")],
@@ -72,5 +76,20 @@ describe("lists in the chosen space", () => {
     renderApp("/dashboard/history");
     expect(await screen.findByText("My own run")).toBeInTheDocument();
     expect(screen.queryByText("Team run")).not.toBeInTheDocument();
+  });
+
+  it("Run Test in a team's space starts the test in the team", async () => {
+    window.localStorage.setItem(SPACE_STORAGE_KEY, TEAM_ID);
+    saveStoredSetup(window.localStorage, { ownerId: ME._id, state: completeState() });
+    setQueryResult("models:list", catalogResult());
+    setQueryResult("tests:paymentMode", { mode: "free" });
+    callMock("models:requestRefresh").mockResolvedValue(false);
+    callMock("tests:create").mockResolvedValue({ testId: "test123", priceCents: 200, paymentRequired: false });
+    const { router } = renderApp("/dashboard/setup");
+    expect(await screen.findByText("Runs are free on this deployment")).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole("button", { name: /Run Test/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/monitor"));
+    const byId = new Map(CATALOG.map((model) => [model.id, model]));
+    expect(callMock("tests:create")).toHaveBeenCalledWith({ configuration: buildTestConfiguration(completeState(), byId), teamId: TEAM_ID });
   });
 });
