@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-import { CREDENTIAL_MESSAGES, isValidEmail, PASSWORD_RULES, passwordProblem } from "../../../convex/lib/credentials";
+import { CREDENTIAL_MESSAGES, isValidEmail, PASSWORD_RULES } from "../../../convex/lib/credentials";
+import { newPasswordField } from "../../../convex/lib/forms";
 
 // The server's rules (convex/lib/credentials.ts), checked here first; the server stays the judge.
 export { PASSWORD_HINT, PASSWORD_RULES } from "../../../convex/lib/credentials";
@@ -17,11 +18,8 @@ export const passwordField = z
   .min(1, CREDENTIAL_MESSAGES.passwordRequired)
   .min(PASSWORD_RULES.minLength, CREDENTIAL_MESSAGES.passwordTooShort);
 
-/** A password being chosen (sign-up, reset, change): 8 to 128 characters, not only spaces. */
-export const newPasswordField = z.string().superRefine((value, context) => {
-  const problem = passwordProblem(value);
-  if (problem !== null) context.addIssue({ code: "custom", message: problem });
-});
+/** A password being chosen (sign-up, reset, change): the rule of convex/lib/forms, which the server parses with too. */
+export { newPasswordField };
 
 export const codeField = z
   .string()
