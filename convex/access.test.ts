@@ -111,6 +111,7 @@ const ACCESS: Record<string, Access> = {
   "profile:changePassword": { who: "user", args: () => ({ currentPassword: "old-password", newPassword: "new-password" }) },
   "dashboard:home": { who: "user" },
   "billing:overview": { who: "user" },
+  "billing:teamSpend": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId }) },
   "apiKeys:status": { who: "user" },
   "apiKeys:save": { who: "user", args: () => ({ key: "sk-or-v1-0123456789abcdef" }) },
   "apiKeys:check": { who: "user" },

@@ -200,6 +200,7 @@ export const recordCheckout = internalMutation({
     await ctx.db.insert("payments", {
       userId: args.userId,
       testId: args.testId,
+      ...(test?.teamId === undefined ? {} : { teamId: test.teamId }),
       testName: test?.name ?? "Deleted test",
       stripeSessionId: args.sessionId,
       amountCents: args.amountCents,
@@ -261,7 +262,7 @@ export const markPaid = internalMutation({
       const test = testId ? await ctx.db.get("tests", testId) : null;
       const paymentId = await ctx.db.insert("payments", {
         userId,
-        ...(test && test.userId === userId ? { testId: test._id } : {}),
+        ...(test && test.userId === userId ? { testId: test._id, ...(test.teamId === undefined ? {} : { teamId: test.teamId }) } : {}),
         testName: test?.name ?? args.testName ?? "Deleted test",
         stripeSessionId: args.sessionId,
         amountCents: test?.priceCents ?? args.amountCents,

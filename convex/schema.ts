@@ -284,8 +284,11 @@ export default defineSchema({
   }).index("by_test", ["testId"]),
 
   payments: defineTable({
+    /** Who paid: whoever started the test, a team test included. */
     userId: v.id("users"),
     testId: v.optional(v.id("tests")),
+    /** The team of the test paid for, set at checkout: the team's spend by member reads these. */
+    teamId: v.optional(v.id("teams")),
     testName: v.string(),
     stripeSessionId: v.optional(v.string()),
     amountCents: v.number(),
@@ -307,6 +310,7 @@ export default defineSchema({
     .index("by_user", ["userId"])
     .index("by_test", ["testId"])
     .index("by_session", ["stripeSessionId"])
+    .index("by_team", ["teamId"])
     .index("by_status", ["status"]),
 
   creditTransactions: defineTable({

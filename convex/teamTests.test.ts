@@ -2,7 +2,9 @@
 // and a member removed from the team loses the test at once.
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { recordPurchase } from "./model/payments";
 import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -104,5 +106,38 @@ describe("team tests", () => {
     // Deleting the team's test takes it off the team's figures.
     await member.as.mutation(api.tests.remove, { testId: teamTest });
     expect((await owner.as.query(api.dashboard.home, { teamId })).stats.totalTests).toBe(0);
+  });
+
+  test("billing: each payer keeps their own payments; team owners see the team's spend by member", async () => {
+    const t = newTest();
+    const { teamId, owner, member } = await team(t);
+    const configuration = sampleConfiguration();
+    const paid = async (userId: Id<"users">, testId: Id<"tests">, sessionId: string, amountCents: number) => {
+      await t.mutation(internal.payments.recordCheckout, { testId, userId, sessionId, amountCents });
+      await t.run(async (ctx) => {
+        const payment = (await ctx.db.query("payments").withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId)).unique())!;
+        await recordPurchase(ctx, payment, amountCents);
+      });
+    };
+    const memberRun = await member.as.mutation(api.tests.create, { configuration, teamId });
+    const ownerRun = await owner.as.mutation(api.tests.create, { configuration, teamId });
+    const personal = await member.as.mutation(api.tests.create, { configuration });
+    await paid(member.userId, memberRun.testId, "cs_member", 250);
+    await paid(owner.userId, ownerRun.testId, "cs_owner", 100);
+    await paid(member.userId, personal.testId, "cs_personal", 999);
+
+    const spend = await owner.as.query(api.billing.teamSpend, { teamId });
+    expect(spend).toEqual({
+      totalCents: 350,
+      members: [
+        { userId: member.userId, name: "member@example.com", spentCents: 250, tests: 1 },
+        { userId: owner.userId, name: "owner@example.com", spentCents: 100, tests: 1 },
+      ],
+    });
+    expect((await owner.as.query(api.dashboard.home, { teamId })).stats.totalSpentCents).toBe(350);
+    // The payer's own billing: both of their payments, the team's and the personal one.
+    const mine = await member.as.query(api.billing.overview, {});
+    expect(mine.payments.map((payment) => payment.amountCents).sort()).toEqual([250, 999]);
+    expect(await codeOf(member.as.query(api.billing.teamSpend, { teamId }))).toBe("FORBIDDEN");
   });
 });

@@ -151,6 +151,7 @@ export async function recordPurchase(ctx: MutationCtx, payment: Doc<"payments">,
   });
   const user = await ctx.db.get("users", payment.userId);
   if (user) await ctx.db.patch("users", user._id, { totalSpentCents: (user.totalSpentCents ?? 0) + amountCents });
+  await addTeamSpend(ctx, payment, amountCents);
   await incrementCounter(ctx, "revenueCents", amountCents);
   const { test, job } = await testAndJob(ctx, payment.testId);
   if (test && job && job.status === "pending_payment") {
@@ -224,7 +225,14 @@ export async function recordRefund(
   if (wasPaid) {
     const user = await ctx.db.get("users", payment.userId);
     if (user) await ctx.db.patch("users", user._id, { totalSpentCents: Math.max(0, (user.totalSpentCents ?? 0) - payment.amountCents) });
+    await addTeamSpend(ctx, payment, -payment.amountCents);
     await incrementCounter(ctx, "revenueCents", -payment.amountCents);
   }
   return true;
+}
+
+/** A team test's payment also counts in its team's spend (the team's dashboard). */
+async function addTeamSpend(ctx: MutationCtx, payment: Doc<"payments">, cents: number): Promise<void> {
+  const team = payment.teamId === undefined ? null : await ctx.db.get("teams", payment.teamId);
+  if (team) await ctx.db.patch("teams", team._id, { totalSpentCents: Math.max(0, (team.totalSpentCents ?? 0) + cents) });
 }
