@@ -16,7 +16,7 @@ import { deleteTest } from "./model/testDeletion";
 import { endTest } from "./model/testEnding";
 import { headerOf, testHeader } from "./model/tests";
 import { recordTestRun } from "./model/userStats";
-import { testConfiguration } from "./validators";
+import { modelRanking, testConfiguration } from "./validators";
 
 /**
  * Validates the whole configuration, re-prices it from the cached catalog (the client's price
@@ -179,7 +179,7 @@ export const monitor = userQuery({
   args: { testId: v.id("tests") },
   returns: v.object({
     test: testHeader,
-    rankings: v.array(v.object({ modelId: v.string(), modelName: v.string(), averageScore: v.number(), totalResponses: v.number() })),
+    rankings: v.array(modelRanking.omit("evaluationCount")),
     rankedModels: v.number(),
     latestResponses: v.array(responseViewValidator),
   }),

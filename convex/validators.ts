@@ -128,16 +128,20 @@ export const costEstimate = v.object({
   estimatedTokens: v.number(),
 });
 
+/** A model's place in a test: the results, the shared page, the monitor and the stored summary. */
 export const modelRanking = v.object({
   modelId: v.string(),
   modelName: v.string(),
   totalResponses: v.number(),
+  /** 0-10; 0 when no evaluation has scored the model yet (see evaluationCount). */
   averageScore: v.number(),
-  evaluationCount: v.optional(v.number()),
+  evaluationCount: v.number(),
 });
+export type ModelRanking = Infer<typeof modelRanking>;
 
 export const resultsSummary = v.object({
-  modelRankings: v.array(modelRanking),
+  // Summaries stored by older versions lack evaluationCount.
+  modelRankings: v.array(modelRanking.omit("evaluationCount").extend({ evaluationCount: v.optional(v.number()) })),
   analysisSummary: v.object({
     totalTests: v.number(),
     totalCost: v.number(),

@@ -164,14 +164,7 @@ export type ProgressPhase =
   | "Finalizing Results"
   | "Unknown";
 
-export interface ModelRanking {
-  readonly modelId: string;
-  readonly modelName: string;
-  readonly totalResponses: number;
-  /** 0-10; 0 when no evaluation has scored the model yet (see evaluationCount). */
-  readonly averageScore: number;
-  readonly evaluationCount: number;
-}
+export type { ModelRanking } from "../validators";
 
 /** Spec part 2 §3 results_summary.analysisSummary. */
 export interface AnalysisSummary {

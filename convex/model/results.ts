@@ -5,17 +5,12 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { LIMITS } from "../lib/pricing";
 import { paretoFrontier, percentile, percentileFromBuckets, personaBreakdown, rankModels, type ScoreTally } from "../lib/scoring";
+import { modelRanking } from "../validators";
 
 /** Every stats row of one test: one per model for all personas ('') and one per model × persona. */
 export const MAX_STATS_ROWS = LIMITS.maxGeneratorModels * (LIMITS.maxPersonas + 1);
 
-export const rankingValidator = v.object({
-  modelId: v.string(),
-  modelName: v.string(),
-  totalResponses: v.number(),
-  averageScore: v.number(),
-  evaluationCount: v.number(),
-});
+export const rankingValidator = modelRanking;
 
 export const metricsValidator = v.object({
   totalResponses: v.number(),
