@@ -6,6 +6,7 @@ import { useEffect } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { Money } from "@/components/money";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
+import { TeamSpendSection } from "@/features/teams/team-spend";
 import { StatusBadge } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -38,6 +39,7 @@ export function BillingPage() {
       <QueryErrorBoundary fallback={(error) => <BillingLoadFailed error={error} />}>
         <BillingLoader />
       </QueryErrorBoundary>
+      <TeamSpendSection />
     </div>
   );
 }

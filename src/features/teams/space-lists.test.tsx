@@ -92,4 +92,28 @@ describe("lists in the chosen space", () => {
     const byId = new Map(CATALOG.map((model) => [model.id, model]));
     expect(callMock("tests:create")).toHaveBeenCalledWith({ configuration: buildTestConfiguration(completeState(), byId), teamId: TEAM_ID });
   });
+
+  it("Billing shows the team's spend by member to the team's owners only", async () => {
+    window.localStorage.setItem(SPACE_STORAGE_KEY, TEAM_ID);
+    setQueryResult("billing:overview", { payments: [], creditTransactions: [], testsCompleted: 0 });
+    setQueryResult("billing:teamSpend", {
+      totalCents: 350,
+      members: [
+        { userId: "u2", name: "bob@example.com", spentCents: 250, tests: 1 },
+        { userId: "u1", name: "Ann", spentCents: 100, tests: 1 },
+      ],
+    });
+    setQueryResult("teams:mine", [{ teamId: TEAM_ID, name: "Acme", role: "owner" }]);
+    const { unmount } = renderApp("/dashboard/billing");
+    const table = await screen.findByRole("table", { name: "Team spend by member" });
+    expect(screen.getByRole("heading", { name: "Team Spend: Acme" })).toBeInTheDocument();
+    expect(table).toHaveTextContent("bob@example.com1$2.50");
+    expect(table).toHaveTextContent("Total$3.50");
+    unmount();
+
+    setQueryResult("teams:mine", [{ teamId: TEAM_ID, name: "Acme", role: "member" }]);
+    renderApp("/dashboard/billing");
+    expect(await screen.findByRole("heading", { name: "Payment History" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: /Team Spend/ })).not.toBeInTheDocument();
+  });
 });
