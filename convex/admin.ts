@@ -1,7 +1,7 @@
 // The admin area (spec part 2 §2, §4, §6-9). Every function here is admin-only on the server;
 // figures come from the counters kept as data changes, lists are bounded, and everything is a
 // query the page subscribes to, so a job changing state anywhere shows at once.
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
@@ -16,6 +16,8 @@ import {
 import * as adminModel from "./model/admin";
 import { readCounter } from "./model/counters";
 import { alertKind, jobStatus, testStatus } from "./validators";
+import schema from "./schema";
+import { pickFields } from "./lib/fields";
 
 // ---------------------------------------------------------------- overview
 
@@ -171,21 +173,16 @@ export const deleteUserData = internalMutation({
 
 // ---------------------------------------------------------------- jobs
 
-const adminJob = v.object({
+/** The job fields an admin row shows as stored; the optional times and error become null. */
+const JOB_ROW_FIELDS = ["testId", "userId", "testName", "status", "priority", "retryCount", "maxRetries", "amountCents"] as const;
+
+const adminJob = schema.tables.jobs.validator.pick(...JOB_ROW_FIELDS).extend({
   _id: v.id("jobs"),
   _creationTime: v.number(),
-  testId: v.id("tests"),
-  userId: v.id("users"),
-  testName: v.string(),
   userEmail: v.union(v.string(), v.null()),
-  status: jobStatus,
-  priority: v.number(),
   startedAt: v.union(v.number(), v.null()),
   completedAt: v.union(v.number(), v.null()),
   errorMessage: v.union(v.string(), v.null()),
-  retryCount: v.number(),
-  maxRetries: v.number(),
-  amountCents: v.number(),
 });
 
 async function emailsOf(ctx: QueryCtx, userIds: Id<"users">[]): Promise<Map<Id<"users">, string | null>> {
@@ -194,22 +191,15 @@ async function emailsOf(ctx: QueryCtx, userIds: Id<"users">[]): Promise<Map<Id<"
   return emails;
 }
 
-function jobRow(job: Doc<"jobs">, emails: Map<Id<"users">, string | null>) {
+function jobRow(job: Doc<"jobs">, emails: Map<Id<"users">, string | null>): Infer<typeof adminJob> {
   return {
+    ...pickFields(job, JOB_ROW_FIELDS),
     _id: job._id,
     _creationTime: job._creationTime,
-    testId: job.testId,
-    userId: job.userId,
-    testName: job.testName,
     userEmail: emails.get(job.userId) ?? null,
-    status: job.status,
-    priority: job.priority,
     startedAt: job.startedAt ?? null,
     completedAt: job.completedAt ?? null,
     errorMessage: job.errorMessage ?? null,
-    retryCount: job.retryCount,
-    maxRetries: job.maxRetries,
-    amountCents: job.amountCents,
   };
 }
 

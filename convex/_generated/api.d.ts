@@ -27,6 +27,7 @@ import type * as http from "../http.js";
 import type * as lib_builtins from "../lib/builtins.js";
 import type * as lib_contact from "../lib/contact.js";
 import type * as lib_credentials from "../lib/credentials.js";
+import type * as lib_fields from "../lib/fields.js";
 import type * as lib_format from "../lib/format.js";
 import type * as lib_forms from "../lib/forms.js";
 import type * as lib_jobAnalysis from "../lib/jobAnalysis.js";
@@ -113,6 +114,7 @@ declare const fullApi: ApiFromModules<{
   "lib/builtins": typeof lib_builtins;
   "lib/contact": typeof lib_contact;
   "lib/credentials": typeof lib_credentials;
+  "lib/fields": typeof lib_fields;
   "lib/format": typeof lib_format;
   "lib/forms": typeof lib_forms;
   "lib/jobAnalysis": typeof lib_jobAnalysis;

@@ -2,6 +2,7 @@
 // built from the schema's own validator so a field is declared once.
 import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
+import { pickFields } from "../lib/fields";
 import schema from "../schema";
 import { isDraft } from "./userStats";
 
@@ -47,11 +48,6 @@ export const testHeader = testFields.pick(...HEADER_FIELDS).extend({
   /** What the user was charged for the run (0 when free or run on their own key). */
   chargedCents: v.number(),
 });
-
-/** The named fields of a row, leaving out those it does not have. */
-function pickFields<T extends object, K extends keyof T>(row: T, fields: readonly K[]): Pick<T, K> {
-  return Object.fromEntries(fields.filter((field) => row[field] !== undefined).map((field) => [field, row[field]])) as Pick<T, K>;
-}
 
 export function missingWorkOf(test: Doc<"tests">): Infer<typeof missingWorkValidator> {
   return pickFields(test, MISSING_WORK_FIELDS);
