@@ -97,7 +97,7 @@ export const profileSchema = z.object({
 export type ProfileForm = z.input<typeof profileSchema>;
 
 export const API_KEY_MESSAGES = {
-  required: "Please enter your API key.",
+  required: "Enter your OpenRouter API key.",
   invalid: `Please enter a valid API key: ${API_KEY_LIMITS.minLength} to ${API_KEY_LIMITS.maxLength} characters, without spaces.`,
 } as const;
 
@@ -106,6 +106,7 @@ export const apiKeySchema = z.object({
   key: z
     .string()
     .trim()
+    .min(1, API_KEY_MESSAGES.required)
     .refine(
       (key) => key.length >= API_KEY_LIMITS.minLength && key.length <= API_KEY_LIMITS.maxLength && !/\s/.test(key),
       API_KEY_MESSAGES.invalid,

@@ -1,17 +1,20 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useAction, useMutation, useQuery } from "convex/react";
 import { GaugeIcon, PlugZapIcon, Trash2Icon } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/errors";
 import { USAGE_SECTION_ID } from "@/lib/navigation";
 import { api } from "../../../convex/_generated/api";
+import { apiKeySchema, type ApiKeyForm } from "../../../convex/lib/forms";
 import { Banner } from "@/components/banner";
 import { formatDate } from "@/lib/dates";
 
@@ -25,26 +28,20 @@ export function ApiKeySection() {
   const save = useAction(api.apiKeys.save);
   const check = useAction(api.apiKeys.check);
   const remove = useMutation(api.apiKeys.remove);
-  const [draft, setDraft] = useState("");
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  // The schema apiKeys.save parses with (convex/lib/forms); the gateway's verdict shows under the field too.
+  const form = useForm<ApiKeyForm>({ resolver: zodResolver(apiKeySchema), defaultValues: { key: "" } });
   const [pending, setPending] = useState<"save" | "test" | "remove" | null>(null);
   const [testResult, setTestResult] = useState<{ ok: boolean; message: string } | null>(null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (draft.trim() === "") {
-      setFieldError("Enter your OpenRouter API key.");
-      return;
-    }
-    setFieldError(null);
+  async function submit(values: ApiKeyForm) {
     setTestResult(null);
     setPending("save");
     try {
-      await save({ key: draft });
-      setDraft("");
+      await save(values);
+      form.reset({ key: "" });
       toast.success("API key saved");
     } catch (error) {
-      setFieldError(errorMessage(error));
+      form.setError("key", { message: errorMessage(error) });
     } finally {
       setPending(null);
     }
@@ -126,36 +123,35 @@ export function ApiKeySection() {
               </div>
             )}
             {status.storageAvailable && (
-              <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-2 sm:max-w-md">
-                <Label htmlFor="own-api-key">{status.key ? "Replace API key" : "OpenRouter API key"}</Label>
-                <div className="flex gap-2">
-                  <Input
-                    id="own-api-key"
-                    type="password"
-                    autoComplete="off"
-                    spellCheck={false}
-                    placeholder="sk-or-v1-..."
-                    value={draft}
-                    aria-invalid={fieldError ? true : undefined}
-                    aria-describedby={fieldError ? "own-api-key-error" : "own-api-key-hint"}
-                    onChange={(event) => setDraft(event.target.value)}
+              <Form {...form}>
+                <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="sm:max-w-md">
+                  <FormField
+                    control={form.control}
+                    name="key"
+                    render={({ field, fieldState }) => (
+                      <FormItem>
+                        <FormLabel>{status.key ? "Replace API key" : "OpenRouter API key"}</FormLabel>
+                        <div className="flex gap-2">
+                          <FormControl>
+                            <Input type="password" autoComplete="off" spellCheck={false} placeholder="sk-or-v1-..." {...field} />
+                          </FormControl>
+                          <Button type="submit" disabled={pending !== null}>
+                            {pending === "save" && <Spinner className="text-current" label="Checking key with the gateway" />}
+                            Save Key
+                          </Button>
+                        </div>
+                        {!fieldState.error && (
+                          <FormDescription className="text-xs">
+                            Checked with the gateway before it is saved; an invalid key is not saved. Stored encrypted. Only the last 4
+                            characters are ever shown again.
+                          </FormDescription>
+                        )}
+                        <FormMessage />
+                      </FormItem>
+                    )}
                   />
-                  <Button type="submit" disabled={pending !== null}>
-                    {pending === "save" && <Spinner className="text-current" label="Checking key with the gateway" />}
-                    Save Key
-                  </Button>
-                </div>
-                {fieldError ? (
-                  <p id="own-api-key-error" className="text-sm text-destructive">
-                    {fieldError}
-                  </p>
-                ) : (
-                  <p id="own-api-key-hint" className="text-xs text-muted-foreground">
-                    Checked with the gateway before it is saved; an invalid key is not saved. Stored encrypted. Only the last 4
-                    characters are ever shown again.
-                  </p>
-                )}
-              </form>
+                </form>
+              </Form>
             )}
           </>
         )}
