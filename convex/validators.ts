@@ -143,10 +143,15 @@ export const resultsSummary = v.object({
   // Summaries stored by older versions lack evaluationCount.
   modelRankings: v.array(modelRanking.omit("evaluationCount").extend({ evaluationCount: v.optional(v.number()) })),
   analysisSummary: v.object({
+    /** Answers recorded (each generated answer is one "test" of a model). */
     totalTests: v.number(),
+    /** Gateway cost in dollars. */
     totalCost: v.number(),
+    /** Milliseconds per answer. */
     averageLatency: v.number(),
+    /** 0-1: recorded answers over expected answers. */
     completionRate: v.number(),
+    /** Names of the best three models. */
     topPerformers: v.array(v.string()),
   }),
 });

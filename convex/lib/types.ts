@@ -1,6 +1,9 @@
 // Types shared by the pure domain modules in convex/lib, the Convex functions and the React app.
 // Structural on purpose: a stored test configuration (convex/validators.ts) fits these shapes,
-// and so does a draft in the setup page, without this folder importing any server code.
+// and so does a draft in the setup page, without this folder importing any server code; the
+// shapes that are only ever stored are inferred from validators.ts, their one declaration.
+import type { Infer } from "convex/values";
+import type { costEstimate, ResultsSummary, scoringParameters } from "../validators";
 
 /** A model in a configuration: its gateway id, or a `{ id, name }` reference as stored on tests. */
 export type ModelRef = string | { readonly id: string; readonly name?: string };
@@ -53,14 +56,8 @@ export function selectedCriteria(criteria: EvaluationCriteria | undefined): Eval
 export const EVALUATION_SCALES = ["ranking", "rating"] as const;
 export type EvaluationScale = (typeof EVALUATION_SCALES)[number];
 
-export interface ScoringParameters {
-  readonly scale: EvaluationScale;
-  readonly includeExplanations: boolean;
-  /** "Judge in both orders" (ranking scale only): each ranking call again with the answers reversed. */
-  readonly bothOrders?: boolean;
-  /** "Judges skip answers from their own family" (family = the provider part of the model id). */
-  readonly skipOwnFamily?: boolean;
-}
+/** Declared by validators.ts scoringParameters. */
+export type ScoringParameters = Readonly<Infer<typeof scoringParameters>>;
 
 export const DEFAULT_SCORING_PARAMETERS: ScoringParameters = { scale: "ranking", includeExplanations: true };
 
@@ -108,14 +105,8 @@ export interface CatalogModel {
   readonly created?: number;
 }
 
-/** Spec part 1 §3 "Cost estimate"; all amounts are dollars (floats). */
-export interface CostEstimate {
-  readonly generationCost: number;
-  readonly evaluationCost: number;
-  readonly totalCost: number;
-  readonly totalQueries: number;
-  readonly estimatedTokens: number;
-}
+/** Spec part 1 §3 "Cost estimate"; all amounts are dollars (floats). Declared by validators.ts costEstimate. */
+export type CostEstimate = Readonly<Infer<typeof costEstimate>>;
 
 export interface Quote {
   readonly estimate: CostEstimate;
@@ -166,16 +157,5 @@ export type ProgressPhase =
 
 export type { ModelRanking } from "../validators";
 
-/** Spec part 2 §3 results_summary.analysisSummary. */
-export interface AnalysisSummary {
-  /** Answers recorded (each generated answer is one "test" of a model). */
-  readonly totalTests: number;
-  /** Gateway cost in dollars. */
-  readonly totalCost: number;
-  /** Milliseconds per answer. */
-  readonly averageLatency: number;
-  /** 0-1: recorded answers over expected answers. */
-  readonly completionRate: number;
-  /** Names of the best three models. */
-  readonly topPerformers: string[];
-}
+/** Spec part 2 §3 results_summary.analysisSummary, declared by validators.ts resultsSummary. */
+export type AnalysisSummary = ResultsSummary["analysisSummary"];

@@ -5,6 +5,7 @@
 // so each is counted once; a test's results do not change after it ends.
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { hasEnded } from "../lib/testStatus";
 
 type EndedStatus = "completed" | "failed" | "cancelled";
 
@@ -58,7 +59,7 @@ export async function recordTestPaid(ctx: MutationCtx, testId: Id<"tests">): Pro
 
 /** Call when a test is deleted, so the home's figures drop it as its list does. */
 export async function forgetTestStats(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
-  const ended = test.status === "completed" || test.status === "failed" || test.status === "cancelled";
+  const ended = hasEnded(test.status);
   await patchCounters(ctx, test, (row) => ({
     // A draft never paid for was never counted.
     testCount: Math.max(0, (row.testCount ?? 0) - (test.awaitingPayment === true ? 0 : 1)),
