@@ -4,6 +4,7 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { TEAM_MESSAGES } from "./lib/teams";
 import { recordPurchase } from "./model/payments";
 import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
 
@@ -65,6 +66,7 @@ describe("team tests", () => {
 
     await owner.as.mutation(api.teams.removeMember, { teamId, userId: member.userId });
     expect(await codeOf(member.as.query(api.results.get, { testId }))).toBe("NOT_FOUND");
+    await expect(member.as.query(api.results.get, { testId })).rejects.toMatchObject({ data: { message: TEAM_MESSAGES.testAccessLost } });
     expect(await codeOf(member.as.query(api.tests.monitor, { testId }))).toBe("NOT_FOUND");
     expect(await codeOf(member.as.mutation(api.tests.cancel, { testId }))).toBe("NOT_FOUND");
     expect(await member.as.query(api.tests.current, { testId })).toBeNull();

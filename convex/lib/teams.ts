@@ -40,6 +40,8 @@ export const TEAM_MESSAGES = {
   notFound: "Team not found, or you are no longer a member of it.",
   ownersOnly: "Only the team's owners can do this.",
   viewersRead: "Viewers can look but not change anything. Ask an owner for the member role.",
+  /** A team test asked for by someone not (or no longer) in its team: its pages show the access-lost screen. */
+  testAccessLost: "This test belongs to a team you are not a member of. Ask one of its owners to invite you.",
   tooManyTeams: `You can belong to at most ${TEAM_LIMITS.teamsPerUser} teams.`,
   teamFull: `A team can have at most ${TEAM_LIMITS.seatsPerTeam} members and pending invitations.`,
   alreadyMember: "This person is already a member of the team.",

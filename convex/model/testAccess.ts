@@ -23,9 +23,9 @@ export async function testAccessOf(ctx: QueryCtx, test: Doc<"tests">, userId: Id
 }
 
 /**
- * The test when the user may `need` it. Not theirs to see (another person's test, a team they
- * are not or no longer in, no such test): NOT_FOUND, which tells nothing about other people's
- * tests; a viewer asking to act: FORBIDDEN.
+ * The test when the user may `need` it. Not theirs to see (another person's test, no such test):
+ * NOT_FOUND, which tells nothing about other people's tests; a team test of a team they are not
+ * or no longer in: NOT_FOUND saying so (testAccessLost); a viewer asking to act: FORBIDDEN.
  */
 export async function requireTest(
   ctx: QueryCtx,
@@ -35,7 +35,10 @@ export async function requireTest(
 ): Promise<Doc<"tests">> {
   const test = await ctx.db.get("tests", testId);
   const access = test === null ? null : await testAccessOf(ctx, test, userId);
-  if (test === null || access === null) fail("NOT_FOUND", TEST_NOT_FOUND);
+  if (test === null || access === null) {
+    // A team test's pages left open by a removed member move to the access-lost screen.
+    fail("NOT_FOUND", test?.teamId === undefined ? TEST_NOT_FOUND : TEAM_MESSAGES.testAccessLost);
+  }
   if (need === "act" && access !== "act") fail("FORBIDDEN", TEAM_MESSAGES.viewersRead);
   return test;
 }

@@ -6,10 +6,11 @@ import userEvent from "@testing-library/user-event";
 import { getFunctionName, type FunctionReference } from "convex/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, makeViewer, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { CATALOG, catalogResult, completeState } from "@/features/setup/setup-fixtures";
 import { buildTestConfiguration, saveStoredSetup } from "@/features/setup/setup-state";
+import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { SPACE_STORAGE_KEY } from "./space-context";
 
 const TEAM_ID = "k57teamteamteamteamteamteam01";
@@ -115,5 +116,17 @@ describe("lists in the chosen space", () => {
     renderApp("/dashboard/billing");
     expect(await screen.findByRole("heading", { name: "Payment History" })).toBeInTheDocument();
     expect(screen.queryByRole("heading", { name: /Team Spend/ })).not.toBeInTheDocument();
+  });
+
+  it("a team test's results page open when the caller leaves the team moves to the access-lost screen", async () => {
+    setQueryResult(
+      "results:get",
+      Object.assign(new QueryFailure("gone"), { data: { code: "NOT_FOUND", message: TEAM_MESSAGES.testAccessLost } }),
+    );
+    renderApp("/dashboard/results/k57testtesttesttesttesttest01");
+    expect(await screen.findByText("You no longer have access to this test")).toBeInTheDocument();
+    expect(screen.getByText(TEAM_MESSAGES.testAccessLost)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /Try Again/i })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to History" })).toBeInTheDocument();
   });
 });
