@@ -1,14 +1,18 @@
 import { screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetConvexMock, setAuthLoading, setSignedIn, setSignedOut } from "@/test/convex-mock";
+import { makeViewer, mockCall, resetConvexMock, setAuthLoading, setSignedIn, setSignedOut } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 describe("routing rules", () => {
-  beforeEach(() => resetConvexMock());
+  beforeEach(() => {
+    resetConvexMock();
+    // The monitor asks the server about a payment return; Stripe has not seen these sessions.
+    mockCall("payments:verify", async () => ({ verified: false, testId: null }));
+  });
 
   it("shows a spinner while the session loads, then sends a signed-out visitor to /login with the origin", async () => {
     setAuthLoading();
