@@ -52,12 +52,20 @@ function landingEntry(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [landingEntry(), tanstackRouter({ target: "react", autoCodeSplitting: true, routeFileIgnorePattern: "\\.test\\.tsx?$" }), react(), tailwindcss()],
+  plugins: [
+    landingEntry(),
+    tanstackRouter({ target: "react", autoCodeSplitting: true, routeFileIgnorePattern: "\\.test\\.tsx?$" }),
+    react(),
+    tailwindcss(),
+  ],
   resolve: { alias: ALIASES },
   build: {
     modulePreload: { polyfill: false },
     rolldownOptions: {
-      input: { app: path.resolve(import.meta.dirname, "index.html"), landing: path.resolve(import.meta.dirname, "landing.html") },
+      input: {
+        app: path.resolve(import.meta.dirname, "index.html"),
+        landing: path.resolve(import.meta.dirname, "landing.html"),
+      },
       output: {
         // Issue 7: the landing page's JavaScript is at most 100 KB gzipped (bench/bundle-size.ts).
         // Fewer, larger chunks compress better than the default split's many small ones.

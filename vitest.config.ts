@@ -18,11 +18,21 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "src", include: ["src/**/*.test.{ts,tsx}"], environment: "jsdom", setupFiles: ["./src/test/setup.ts"] },
+        test: {
+          name: "src",
+          include: ["src/**/*.test.{ts,tsx}"],
+          environment: "jsdom",
+          setupFiles: ["./src/test/setup.ts"],
+        },
       },
       {
         extends: true,
-        test: { name: "dev", include: ["dev/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
+        test: {
+          name: "dev",
+          include: ["dev/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+        },
       },
     ],
   },

@@ -104,7 +104,9 @@ function gzipBytes(dist: string, file: string): number {
 function measure(dist: string, manifest: Manifest, route: RouteTarget) {
   const entries = Object.entries(manifest).filter(([key, chunk]) => chunk.isEntry && key === route.entry);
   if (entries.length !== 1) throw new Error(`Expected the entry chunk ${route.entry}, found ${entries.length}`);
-  const splitChunks = Object.keys(manifest).filter((key) => route.routeFiles.some((file) => key.startsWith(`${file}?tsr-split`)));
+  const splitChunks = Object.keys(manifest).filter((key) =>
+    route.routeFiles.some((file) => key.startsWith(`${file}?tsr-split`)),
+  );
   const missing = route.routeFiles.filter((file) => !splitChunks.some((key) => key.startsWith(file)));
   if (missing.length > 0) throw new Error(`No code-split chunk for ${missing.join(", ")} (is autoCodeSplitting on?)`);
   const shared = staticClosure(manifest, [entries[0]![0]]);
@@ -157,10 +159,22 @@ async function main() {
       `${route.label.padEnd(10)} ${route.path.padEnd(11)} JS ${kb(totalGzip).padStart(9)} gzip  target ${route.targetKb} KB  ${ok ? "ok" : "OVER"}` +
         `   (ratio ${(totalGzip / (route.targetKb * KB)).toFixed(2)}; ${kb(ownGzip)} of it beyond the shared entry; CSS ${kb(cssGzip)} not counted)`,
     );
-    for (const { file, gzip } of sizes.slice(0, process.env.BUNDLE_ALL ? undefined : 8)) console.log(`    ${kb(gzip).padStart(9)}  ${file}`);
+    for (const { file, gzip } of sizes.slice(0, process.env.BUNDLE_ALL ? undefined : 8))
+      console.log(`    ${kb(gzip).padStart(9)}  ${file}`);
     if (sizes.length > 8) console.log(`    … ${sizes.length - 8} more chunks`);
     const areas = [...new Set(modules.map((module) => module.split("/")[1]))];
-    if (areas.length > 0) console.log(`    feature code loaded: ${areas.map((area) => `${area} (${modules.filter((m) => m.split("/")[1] === area).map((m) => m.split("/").slice(2).join("/")).join(", ")})`).join("; ")}`);
+    if (areas.length > 0)
+      console.log(
+        `    feature code loaded: ${areas
+          .map(
+            (area) =>
+              `${area} (${modules
+                .filter((m) => m.split("/")[1] === area)
+                .map((m) => m.split("/").slice(2).join("/"))
+                .join(", ")})`,
+          )
+          .join("; ")}`,
+      );
   }
   process.exitCode = over ? 1 : 0;
 }

@@ -44,7 +44,13 @@ const proxy = createServer((incoming: IncomingMessage, outgoing: ServerResponse)
       calls.get(index)!.push(performance.now());
     }
     const forwarded = httpRequest(
-      { host: gatewayUrl.hostname, port: gatewayUrl.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
+      {
+        host: gatewayUrl.hostname,
+        port: gatewayUrl.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
       (reply) => {
         outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
         reply.pipe(outgoing);
@@ -63,7 +69,12 @@ const backend = await startBackend({
   sitePort: 0,
   quiet: true,
   dataDir,
-  env: { GATEWAY_BASE_URL: proxyUrl, OPENROUTER_API_KEY: "dev-gateway-key", GATEWAY_BACKOFF_SCALE: "0", AUTH_LOG_LEVEL: "ERROR" },
+  env: {
+    GATEWAY_BASE_URL: proxyUrl,
+    OPENROUTER_API_KEY: "dev-gateway-key",
+    GATEWAY_BACKOFF_SCALE: "0",
+    AUTH_LOG_LEVEL: "ERROR",
+  },
 });
 const t = backend.t;
 const testIds: Id<"tests">[] = [];
@@ -72,8 +83,13 @@ try {
   gateway.settings.latencyScale = 0;
   await t.action(internal.models.refresh, {});
   gateway.settings.latencyScale = latencyScale;
-  const models = (await t.run(async (ctx) => (await ctx.db.query("llmModels").take(15)).map((row) => row.modelId))) as string[];
-  await t.action(api.auth.signIn, { provider: "password", params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" } });
+  const models = (await t.run(async (ctx) =>
+    (await ctx.db.query("llmModels").take(15)).map((row) => row.modelId),
+  )) as string[];
+  await t.action(api.auth.signIn, {
+    provider: "password",
+    params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" },
+  });
   const { userId, sessionId } = (await t.run(async (ctx) => {
     const session = (await ctx.db.query("authSessions").first())!;
     return { userId: session.userId, sessionId: session._id };
@@ -98,8 +114,18 @@ try {
         name: `Bench test ${index}`,
         taskType: "general",
         userPrompt: `Bench test ${index}: write a short product description.`,
-        personas: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, name: `Persona ${i}`, description: "A voice", systemPrompt: `You are writer ${i}.` })),
-        topics: Array.from({ length: 8 }, (_, i) => ({ id: `t${i}`, title: `Topic ${i}`, description: "A scenario", prompt: `Scenario ${i}.` })),
+        personas: Array.from({ length: 10 }, (_, i) => ({
+          id: `p${i}`,
+          name: `Persona ${i}`,
+          description: "A voice",
+          systemPrompt: `You are writer ${i}.`,
+        })),
+        topics: Array.from({ length: 8 }, (_, i) => ({
+          id: `t${i}`,
+          title: `Topic ${i}`,
+          description: "A scenario",
+          prompt: `Scenario ${i}.`,
+        })),
         generatorModels: models.slice(0, 10).map((id) => ({ id, name: id })),
         evaluatorModels: models.slice(10, 15).map((id) => ({ id, name: id })),
         responsesPerTopic: 2,
@@ -110,7 +136,8 @@ try {
     });
     testIds.push(testId);
   };
-  const callsWithin = (index: number, from: number, to: number) => (calls.get(index) ?? []).filter((at) => at >= from && at < to).length;
+  const callsWithin = (index: number, from: number, to: number) =>
+    (calls.get(index) ?? []).filter((at) => at >= from && at < to).length;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   // One test alone.
@@ -142,10 +169,16 @@ try {
   const togetherPerMinute = (together / WINDOW_MS) * 60_000;
   firsts.sort((a, b) => a - b);
   const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : "none");
-  console.log(`store: ${dataDir ? "SQLite (data folder)" : "in memory"}; tests of 1,200 calls; catalog latencies; ${WINDOW_MS / 1000} s windows`);
+  console.log(
+    `store: ${dataDir ? "SQLite (data folder)" : "in memory"}; tests of 1,200 calls; catalog latencies; ${WINDOW_MS / 1000} s windows`,
+  );
   console.log(`one test alone       ${alonePerMinute.toFixed(0)} calls/min`);
-  console.log(`${TESTS} tests together     ${togetherPerMinute.toFixed(0)} calls/min = ${(togetherPerMinute / alonePerMinute).toFixed(2)} × one alone (target ≥ 3)`);
-  console.log(`first call after release: fastest ${seconds(firsts[0]!)}, median ${seconds(firsts[Math.floor(TESTS / 2)]!)}, slowest ${seconds(firsts[TESTS - 1]!)} (target ≤ 2 s)`);
+  console.log(
+    `${TESTS} tests together     ${togetherPerMinute.toFixed(0)} calls/min = ${(togetherPerMinute / alonePerMinute).toFixed(2)} × one alone (target ≥ 3)`,
+  );
+  console.log(
+    `first call after release: fastest ${seconds(firsts[0]!)}, median ${seconds(firsts[Math.floor(TESTS / 2)]!)}, slowest ${seconds(firsts[TESTS - 1]!)} (target ≤ 2 s)`,
+  );
 } finally {
   await t.run(async (ctx) => {
     for (const testId of testIds) await ctx.db.patch("tests", testId, { status: "cancelled" });

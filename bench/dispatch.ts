@@ -32,7 +32,13 @@ const proxy = createServer((incoming: IncomingMessage, outgoing: ServerResponse)
       firstCallAt.set(Number(marker[1]), performance.now() - releasedAt);
     }
     const forwarded = httpRequest(
-      { host: gatewayUrl.hostname, port: gatewayUrl.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
+      {
+        host: gatewayUrl.hostname,
+        port: gatewayUrl.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
       (reply) => {
         outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
         reply.pipe(outgoing);
@@ -57,8 +63,13 @@ try {
   gateway.settings.fixedLatencyMs = 0;
   await t.action(internal.models.refresh, {});
   gateway.settings.fixedLatencyMs = 200;
-  const models = (await t.run(async (ctx) => (await ctx.db.query("llmModels").take(15)).map((row) => row.modelId))) as string[];
-  await t.action(api.auth.signIn, { provider: "password", params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" } });
+  const models = (await t.run(async (ctx) =>
+    (await ctx.db.query("llmModels").take(15)).map((row) => row.modelId),
+  )) as string[];
+  await t.action(api.auth.signIn, {
+    provider: "password",
+    params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" },
+  });
   const { userId, sessionId } = (await t.run(async (ctx) => {
     const session = (await ctx.db.query("authSessions").first())!;
     return { userId: session.userId, sessionId: session._id };
@@ -75,8 +86,18 @@ try {
         name: `Bench test ${index}`,
         taskType: "general",
         userPrompt: `Bench test ${index}: write a short product description.`,
-        personas: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, name: `Persona ${i}`, description: "A voice", systemPrompt: `You are writer ${i}.` })),
-        topics: Array.from({ length: 10 }, (_, i) => ({ id: `t${i}`, title: `Topic ${i}`, description: "A scenario", prompt: `Scenario ${i}.` })),
+        personas: Array.from({ length: 10 }, (_, i) => ({
+          id: `p${i}`,
+          name: `Persona ${i}`,
+          description: "A voice",
+          systemPrompt: `You are writer ${i}.`,
+        })),
+        topics: Array.from({ length: 10 }, (_, i) => ({
+          id: `t${i}`,
+          title: `Topic ${i}`,
+          description: "A scenario",
+          prompt: `Scenario ${i}.`,
+        })),
         generatorModels: models.slice(0, 10).map((id) => ({ id, name: id })),
         evaluatorModels: models.slice(10, 15).map((id) => ({ id, name: id })),
         responsesPerTopic: 4,
@@ -106,7 +127,9 @@ try {
   console.log(`${TESTS} tests of 1,500 calls each released at once; first gateway call after release:`);
   console.log(`first test  ${seconds(times[0])}`);
   console.log(`median      ${seconds(times[Math.floor(times.length / 2)])}`);
-  console.log(`last test   ${seconds(times[TESTS - 1])}${times.length < TESTS ? ` (only ${times.length} of ${TESTS} within ${TIMEOUT_MS / 1000} s)` : ""}`);
+  console.log(
+    `last test   ${seconds(times[TESTS - 1])}${times.length < TESTS ? ` (only ${times.length} of ${TESTS} within ${TIMEOUT_MS / 1000} s)` : ""}`,
+  );
 } finally {
   // Stop the runs so no worker outlives the backend.
   await t.run(async (ctx) => {

@@ -23,8 +23,14 @@ for (const file of modules.sort()) {
       .filter((target) => target !== "_generated/"),
   );
   const name = file.replace(/\.ts$/, "");
-  const domains = [...targets].filter((target) => !target.endsWith("/") && !SHARED.has(target) && !(WIRING[name] ?? []).includes(target));
+  const domains = [...targets].filter(
+    (target) => !target.endsWith("/") && !SHARED.has(target) && !(WIRING[name] ?? []).includes(target),
+  );
   crossings += domains.length;
-  console.log(`${name.padEnd(16)} → ${[...targets].sort().join(", ")}${domains.length ? `   [domain: ${domains.join(", ")}]` : ""}`);
+  console.log(
+    `${name.padEnd(16)} → ${[...targets].sort().join(", ")}${domains.length ? `   [domain: ${domains.join(", ")}]` : ""}`,
+  );
 }
-console.log(`\n${crossings} import(s) of one domain module by another (functions, validators, env, schema and the http → auth wiring are not domains)`);
+console.log(
+  `\n${crossings} import(s) of one domain module by another (functions, validators, env, schema and the http → auth wiring are not domains)`,
+);

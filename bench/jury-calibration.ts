@@ -8,25 +8,38 @@
 // not flagged, and how long one computation takes (CPU time of computeJuryStats for 10
 // generators × 50 topics × 5 judges, after a warm-up; the machine may be shared).
 //   npx tsx bench/jury-calibration.ts [--tests 40] [--topics 50]
-import { parseArgs } from 'node:util';
-import { computeJuryStats, type JudgeJuryStats } from '../convex/lib/stats';
-import { catalog, findCatalogModel, modelFamily, PLANTED_JUDGES } from '../dev/gateway/catalog';
-import { simulateJuryTest } from '../dev/gateway/jury';
-import { createRandom } from '../dev/gateway/random';
+import { parseArgs } from "node:util";
+import { computeJuryStats, type JudgeJuryStats } from "../convex/lib/stats";
+import { catalog, findCatalogModel, modelFamily, PLANTED_JUDGES } from "../dev/gateway/catalog";
+import { simulateJuryTest } from "../dev/gateway/jury";
+import { createRandom } from "../dev/gateway/random";
 
-const { values } = parseArgs({ options: { tests: { type: 'string', default: '40' }, topics: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: { tests: { type: "string", default: "40" }, topics: { type: "string", default: "50" } },
+});
 const TESTS = Number(values.tests);
 const TOPICS = Number(values.topics);
 
-const POSITION_JUDGE = 'meta-llama/llama-3.1-8b-instruct';
-const SELF_JUDGE = 'google/gemini-2.5-flash';
-const LENGTH_JUDGE = 'qwen/qwq-32b';
-const FAIR_JUDGES = ['anthropic/claude-sonnet-4', 'openai/gpt-4o', 'openai/gpt-4.1', 'deepseek/deepseek-chat', 'x-ai/grok-3', 'anthropic/claude-3.5-haiku', 'openai/gpt-4o-mini', 'google/gemini-2.0-flash-001'];
+const POSITION_JUDGE = "meta-llama/llama-3.1-8b-instruct";
+const SELF_JUDGE = "google/gemini-2.5-flash";
+const LENGTH_JUDGE = "qwen/qwq-32b";
+const FAIR_JUDGES = [
+  "anthropic/claude-sonnet-4",
+  "openai/gpt-4o",
+  "openai/gpt-4.1",
+  "deepseek/deepseek-chat",
+  "x-ai/grok-3",
+  "anthropic/claude-3.5-haiku",
+  "openai/gpt-4o-mini",
+  "google/gemini-2.0-flash-001",
+];
 
 // Generators: chat models of the catalog with a price under the app's filter, the judges left out.
 const judgeIds = new Set([POSITION_JUDGE, SELF_JUDGE, LENGTH_JUDGE, ...FAIR_JUDGES]);
-const pool = catalog.filter((model) => !judgeIds.has(model.id) && model.promptPerMillion < 100 && model.completionPerMillion < 100);
-const googlePool = pool.filter((model) => modelFamily(model.id) === 'google');
+const pool = catalog.filter(
+  (model) => !judgeIds.has(model.id) && model.promptPerMillion < 100 && model.completionPerMillion < 100,
+);
+const googlePool = pool.filter((model) => modelFamily(model.id) === "google");
 const verbosePool = pool.filter((model) => (model.verbosity ?? 0) > 0);
 
 function shuffle<T>(items: readonly T[], random: () => number): T[] {
@@ -43,7 +56,10 @@ function lineup(seed: number): string[] {
   const random = createRandom(seed * 7919);
   const google = shuffle(googlePool, random)[0]!;
   const verbose = shuffle(verbosePool, random)[0]!;
-  const rest = shuffle(pool.filter((model) => model !== google && model !== verbose), random).slice(0, 8);
+  const rest = shuffle(
+    pool.filter((model) => model !== google && model !== verbose),
+    random,
+  ).slice(0, 8);
   return [google, verbose, ...rest].map((model) => model.id);
 }
 
@@ -90,14 +106,21 @@ for (let seed = 1; seed <= TESTS; seed++) {
 const simulatedSeconds = (performance.now() - started) / 1000;
 
 // One computation of 10 generators × 50 topics × 5 judges, in CPU time, after a warm-up.
-const timingInput = simulateJuryTest({ generators: lineup(1000), judges: [POSITION_JUDGE, SELF_JUDGE, LENGTH_JUDGE, ...FAIR_JUDGES.slice(0, 2)], topics: 50, seed: 1000 });
-computeJuryStats({ ...timingInput, seed: 'warm-up' });
+const timingInput = simulateJuryTest({
+  generators: lineup(1000),
+  judges: [POSITION_JUDGE, SELF_JUDGE, LENGTH_JUDGE, ...FAIR_JUDGES.slice(0, 2)],
+  topics: 50,
+  seed: 1000,
+});
+computeJuryStats({ ...timingInput, seed: "warm-up" });
 const before = process.cpuUsage();
 computeJuryStats(timingInput);
 const used = process.cpuUsage(before);
 
 for (const line of [...missed, ...falseFlags]) console.log(line);
-console.log(`${TESTS} simulated tests of 10 generators × ${TOPICS} topics × 5 judges in ${simulatedSeconds.toFixed(1)} s`);
+console.log(
+  `${TESTS} simulated tests of 10 generators × ${TOPICS} topics × 5 judges in ${simulatedSeconds.toFixed(1)} s`,
+);
 const percent = (part: number, whole: number) => Math.round((100 * part) / Math.max(1, whole));
 console.log(`true best inside top tie group: ${percent(bestInTopGroup, TESTS)}%`);
 console.log(`planted biased judge flagged: ${percent(plantedFlagged, planted)}%`);

@@ -26,7 +26,11 @@ const concurrency = Number(values.concurrency);
 const TOPICS = Number(values.topics);
 // Slow writers (2.8-3.5 s a call at scale 1) and quick judges (0.65-0.9 s).
 const GENERATORS = ["deepseek/deepseek-r1", "openai/o4-mini", "google/gemini-2.5-pro", "anthropic/claude-opus-4"];
-const EVALUATORS = ["meta-llama/llama-3.1-8b-instruct", "anthropic/claude-3-haiku", "mistralai/mistral-small-3.1-24b-instruct"];
+const EVALUATORS = [
+  "meta-llama/llama-3.1-8b-instruct",
+  "anthropic/claude-3-haiku",
+  "mistralai/mistral-small-3.1-24b-instruct",
+];
 
 /** Before: the spec's percentage and one pace for all work, as lib/progress had them. */
 function before(test: Doc<"tests">, now: number) {
@@ -54,7 +58,11 @@ function after(test: Doc<"tests">, now: number) {
   const remaining = estimateTimeRemaining({
     startedAt: test.startedAt ?? now,
     now,
-    generation: { done: test.finishedCalls - judged, expected: expected.generation, busyMs: test.generationCallMs ?? 0 },
+    generation: {
+      done: test.finishedCalls - judged,
+      expected: expected.generation,
+      busyMs: test.generationCallMs ?? 0,
+    },
     judging: { done: judged, expected: Math.max(expected.judging, judged), busyMs: test.judgeCallMs ?? 0 },
   });
   return { percentage: test.progress.percentage, remaining };
@@ -65,7 +73,12 @@ const backend = await startBackend({
   port: 0,
   sitePort: 0,
   quiet: true,
-  env: { GATEWAY_BASE_URL: gateway.url, OPENROUTER_API_KEY: "dev-gateway-key", GATEWAY_BACKOFF_SCALE: "0", AUTH_LOG_LEVEL: "ERROR" },
+  env: {
+    GATEWAY_BASE_URL: gateway.url,
+    OPENROUTER_API_KEY: "dev-gateway-key",
+    GATEWAY_BACKOFF_SCALE: "0",
+    AUTH_LOG_LEVEL: "ERROR",
+  },
 });
 const t = backend.t;
 try {
@@ -76,7 +89,10 @@ try {
   await t.run(async (ctx) => {
     await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
   });
-  await t.action(api.auth.signIn, { provider: "password", params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" } });
+  await t.action(api.auth.signIn, {
+    provider: "password",
+    params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" },
+  });
   const userId = (await t.run(async (ctx) => (await ctx.db.query("users").first())!._id)) as Id<"users">;
   const sessionId = await t.run(async (ctx) => (await ctx.db.query("authSessions").first())!._id);
   const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
@@ -85,7 +101,12 @@ try {
     taskType: "general",
     userPrompt: "Write a short product description.",
     personas: [{ id: "p0", name: "Shop owner", description: "A voice", systemPrompt: "You run a small shop." }],
-    topics: Array.from({ length: TOPICS }, (_, i) => ({ id: `t${i}`, title: `Topic ${i}`, description: "A scenario", prompt: `Scenario ${i}: a small shop sells item ${i}.` })),
+    topics: Array.from({ length: TOPICS }, (_, i) => ({
+      id: `t${i}`,
+      title: `Topic ${i}`,
+      description: "A scenario",
+      prompt: `Scenario ${i}: a small shop sells item ${i}.`,
+    })),
     generatorModels: GENERATORS.map((id) => ({ id, name: id })),
     evaluatorModels: EVALUATORS.map((id) => ({ id, name: id })),
     responsesPerTopic: 2,
@@ -94,7 +115,12 @@ try {
     scoringParameters: { scale: "rating" as const, includeExplanations: false },
   };
   const { testId } = await as.mutation(api.tests.create, { configuration });
-  const samples: { at: number; judging: boolean; before: ReturnType<typeof before>; after: ReturnType<typeof after> }[] = [];
+  const samples: {
+    at: number;
+    judging: boolean;
+    before: ReturnType<typeof before>;
+    after: ReturnType<typeof after>;
+  }[] = [];
   const read = async () => (await t.run(async (ctx) => await ctx.db.get("tests", testId))) as Doc<"tests">;
   let test = await read();
   while (test.status !== "completed" && test.status !== "failed") {
@@ -102,12 +128,18 @@ try {
     test = await read();
     const now = Date.now();
     if (test.status === "running") {
-      samples.push({ at: now, judging: (test.judgeCallsFinished ?? 0) > 0, before: before(test, now), after: after(test, now) });
+      samples.push({
+        at: now,
+        judging: (test.judgeCallsFinished ?? 0) > 0,
+        before: before(test, now),
+        after: after(test, now),
+      });
     }
   }
   const end = test.completedAt ?? Date.now();
 
-  const largestFall = (series: number[]) => series.reduce((fall, value, index) => Math.max(fall, (series[index - 1] ?? value) - value), 0);
+  const largestFall = (series: number[]) =>
+    series.reduce((fall, value, index) => Math.max(fall, (series[index - 1] ?? value) - value), 0);
   const judging = samples.filter((sample) => sample.judging && end - sample.at > 1000);
   const relativeError = (pick: (sample: (typeof samples)[number]) => number | null) =>
     percentile(
@@ -124,7 +156,9 @@ try {
     `test ${test.status}: ${test.finishedCalls} calls (${test.judgeCallsFinished ?? 0} judge calls), ` +
       `${((end - (test.startedAt ?? end)) / 1000).toFixed(1)} s, ${samples.length} samples`,
   );
-  console.log(`largest fall of the percentage: before ${largestFall(samples.map((s) => s.before.percentage))} points, after ${largestFall(samples.map((s) => s.after.percentage))} points`);
+  console.log(
+    `largest fall of the percentage: before ${largestFall(samples.map((s) => s.before.percentage))} points, after ${largestFall(samples.map((s) => s.after.percentage))} points`,
+  );
   const beforeError = relativeError((sample) => sample.before.remaining);
   const afterError = relativeError((sample) => sample.after.remaining);
   console.log(

@@ -30,7 +30,13 @@ const { values } = parseArgs({
 const latencyMs = Number(values.latency);
 const concurrency = Number(values.concurrency);
 
-const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001", "deepseek/deepseek-chat", "mistralai/mistral-small-3.1-24b-instruct"];
+const GENERATORS = [
+  "openai/gpt-4o-mini",
+  "anthropic/claude-3.5-haiku",
+  "google/gemini-2.0-flash-001",
+  "deepseek/deepseek-chat",
+  "mistralai/mistral-small-3.1-24b-instruct",
+];
 const EVALUATORS = ["meta-llama/llama-3.3-70b-instruct", "qwen/qwen-2.5-72b-instruct"];
 const PERSONAS = 5;
 const TOPICS = 6;
@@ -42,7 +48,12 @@ const backend = await startBackend({
   sitePort: 0,
   quiet: true,
   dataDir,
-  env: { GATEWAY_BASE_URL: gateway.url, OPENROUTER_API_KEY: "dev-gateway-key", GATEWAY_BACKOFF_SCALE: "0", AUTH_LOG_LEVEL: "ERROR" },
+  env: {
+    GATEWAY_BASE_URL: gateway.url,
+    OPENROUTER_API_KEY: "dev-gateway-key",
+    GATEWAY_BACKOFF_SCALE: "0",
+    AUTH_LOG_LEVEL: "ERROR",
+  },
 });
 const t = backend.t;
 const clients: ConvexClient[] = [];
@@ -52,7 +63,10 @@ try {
   await t.run(async (ctx) => {
     await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
   });
-  await t.action(api.auth.signIn, { provider: "password", params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" } });
+  await t.action(api.auth.signIn, {
+    provider: "password",
+    params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" },
+  });
   const userId = (await t.run(async (ctx) => (await ctx.db.query("users").first())!._id)) as Id<"users">;
   const sessionId = await t.run(async (ctx) => (await ctx.db.query("authSessions").first())!._id);
   const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
@@ -68,8 +82,18 @@ try {
     name: "Pipeline benchmark",
     taskType: "general",
     userPrompt: "Write a short product description.",
-    personas: Array.from({ length: PERSONAS }, (_, i) => ({ id: `p${i}`, name: `Persona ${i}`, description: "A voice", systemPrompt: `You are writer number ${i}.` })),
-    topics: Array.from({ length: TOPICS }, (_, i) => ({ id: `t${i}`, title: `Topic ${i}`, description: "A scenario", prompt: `Scenario ${i}: a small shop sells item ${i}.` })),
+    personas: Array.from({ length: PERSONAS }, (_, i) => ({
+      id: `p${i}`,
+      name: `Persona ${i}`,
+      description: "A voice",
+      systemPrompt: `You are writer number ${i}.`,
+    })),
+    topics: Array.from({ length: TOPICS }, (_, i) => ({
+      id: `t${i}`,
+      title: `Topic ${i}`,
+      description: "A scenario",
+      prompt: `Scenario ${i}: a small shop sells item ${i}.`,
+    })),
     generatorModels: GENERATORS.map((id) => ({ id, name: id })),
     evaluatorModels: EVALUATORS.map((id) => ({ id, name: id })),
     responsesPerTopic: 1,
@@ -105,7 +129,9 @@ try {
     const wallMs = performance.now() - started;
     const calls = gateway.stats.chatCalls - callsBefore;
     // Fixed latency: ceil(calls/C) × L. Catalog latencies: what the calls took, C at a time.
-    const idealMs = watched ? (test.totalLatencyMs as number) / concurrency : Math.ceil(calls / concurrency) * latencyMs;
+    const idealMs = watched
+      ? (test.totalLatencyMs as number) / concurrency
+      : Math.ceil(calls / concurrency) * latencyMs;
     return { status: test.status as string, wallMs, calls, idealMs, ratio: wallMs / idealMs };
   };
 
@@ -114,16 +140,25 @@ try {
   const count = (...ops: string[]) => ops.reduce((sum, op) => sum + (syscallCounts.get(op) ?? 0), 0);
   const writes = count("1.0/insert", "1.0/shallowMerge", "1.0/replace", "1.0/remove");
   const invocations = [...invocationCounts.values()].reduce((sum, n) => sum + n, 0);
-  const byFunction = [...invocationCounts.entries()].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(", ");
+  const byFunction = [...invocationCounts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, n]) => `${name} ${n}`)
+    .join(", ");
   gateway.settings.fixedLatencyMs = null;
   const real = await run(true);
 
   console.log(`store: ${dataDir ? "SQLite (data folder)" : "in memory"}; concurrency C = ${concurrency}`);
   console.log(`fixed latency L = ${latencyMs} ms, no client: test ${fixed.status}, ${fixed.calls} gateway calls`);
-  console.log(`  wall time ${(fixed.wallMs / 1000).toFixed(2)} s, ideal ceil(calls/C)×L ${(fixed.idealMs / 1000).toFixed(2)} s, ratio ${fixed.ratio.toFixed(3)}  (target ≤ 1.25)`);
+  console.log(
+    `  wall time ${(fixed.wallMs / 1000).toFixed(2)} s, ideal ceil(calls/C)×L ${(fixed.idealMs / 1000).toFixed(2)} s, ratio ${fixed.ratio.toFixed(3)}  (target ≤ 1.25)`,
+  );
   console.log(`catalog latencies, monitor and results subscribed: test ${real.status}, ${real.calls} gateway calls`);
-  console.log(`  wall time ${(real.wallMs / 1000).toFixed(2)} s, ideal Σlatency/C ${(real.idealMs / 1000).toFixed(2)} s, ratio ${real.ratio.toFixed(3)}`);
-  console.log(`function invocations ${(invocations / fixed.calls).toFixed(2)} per gateway call (${invocations} in all: ${byFunction})`);
+  console.log(
+    `  wall time ${(real.wallMs / 1000).toFixed(2)} s, ideal Σlatency/C ${(real.idealMs / 1000).toFixed(2)} s, ratio ${real.ratio.toFixed(3)}`,
+  );
+  console.log(
+    `function invocations ${(invocations / fixed.calls).toFixed(2)} per gateway call (${invocations} in all: ${byFunction})`,
+  );
   console.log(`documents written    ${(writes / fixed.calls).toFixed(2)} per gateway call (${writes} in all)`);
 } finally {
   await Promise.all(clients.map((client) => client.close()));

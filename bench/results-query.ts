@@ -46,8 +46,15 @@ type Viewer = { testId: Id<"tests">; as: ReturnType<typeof t.withIdentity> };
 
 async function userWith(email: string, responses: number): Promise<Viewer> {
   const userId = await t.run(async (ctx) => await ctx.db.insert("users", { email, testCount: 1 }));
-  const testId = await seedFinishedTest(runner, { userId, responses, evaluationsPerResponse: EVALUATIONS_PER_RESPONSE, chunk: 1000 });
-  const sessionId = await t.run((ctx) => ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }));
+  const testId = await seedFinishedTest(runner, {
+    userId,
+    responses,
+    evaluationsPerResponse: EVALUATIONS_PER_RESPONSE,
+    chunk: 1000,
+  });
+  const sessionId = await t.run((ctx) =>
+    ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
+  );
   return { testId, as: t.withIdentity({ subject: `${userId}|${sessionId}` }) };
 }
 
@@ -103,11 +110,16 @@ const QUERIES: [string, (viewer: Viewer) => Promise<unknown>][] = [
   ["results.get", (viewer) => viewer.as.query(api.results.get, { testId: viewer.testId })],
   [
     "results.responses (20)",
-    (viewer) => viewer.as.query(api.results.responses, { testId: viewer.testId, paginationOpts: { numItems: 20, cursor: null } }),
+    (viewer) =>
+      viewer.as.query(api.results.responses, { testId: viewer.testId, paginationOpts: { numItems: 20, cursor: null } }),
   ],
   [
     "results.evaluations (10)",
-    (viewer) => viewer.as.query(api.results.evaluations, { testId: viewer.testId, paginationOpts: { numItems: 10, cursor: null } }),
+    (viewer) =>
+      viewer.as.query(api.results.evaluations, {
+        testId: viewer.testId,
+        paginationOpts: { numItems: 10, cursor: null },
+      }),
   ],
 ];
 
@@ -123,7 +135,10 @@ console.log(`${pad("query", 28)}${pad(`${BIG} resp.`, 22)}${pad(`${SMALL} resp.`
 let bigTotal = 0;
 let smallTotal = 0;
 for (const [name, run] of QUERIES) {
-  const { big: b, small: s } = await measurePair(() => run(big), () => run(small));
+  const { big: b, small: s } = await measurePair(
+    () => run(big),
+    () => run(small),
+  );
   bigTotal += b.ms;
   smallTotal += s.ms;
   console.log(
@@ -131,7 +146,9 @@ for (const [name, run] of QUERIES) {
   );
 }
 // Raw Responses and Evaluations are closed by default: their pages subscribe once opened.
-console.log(`${pad("page with both lists open", 28)}${pad(`${bigTotal.toFixed(2)} ms`, 22)}${pad(`${smallTotal.toFixed(2)} ms`, 22)}${(bigTotal / smallTotal).toFixed(2)}`);
+console.log(
+  `${pad("page with both lists open", 28)}${pad(`${bigTotal.toFixed(2)} ms`, 22)}${pad(`${smallTotal.toFixed(2)} ms`, 22)}${(bigTotal / smallTotal).toFixed(2)}`,
+);
 const history = await measurePair(
   () => big.as.query(api.history.list, {}),
   () => small.as.query(api.history.list, {}),
@@ -142,6 +159,16 @@ console.log(
   `${pad("history.list", 28)}${pad(`${historyBig.ms.toFixed(2)} ms, ${historyBig.reads} docs`, 22)}${pad(`${historySmall.ms.toFixed(2)} ms, ${historySmall.reads} docs`, 22)}${(historyBig.ms / historySmall.ms).toFixed(2)}`,
 );
 const collectAll = await measure(() =>
-  t.run(async (ctx) => (await ctx.db.query("responses").withIndex("by_test", (q) => q.eq("testId", big.testId)).collect()).length),
+  t.run(
+    async (ctx) =>
+      (
+        await ctx.db
+          .query("responses")
+          .withIndex("by_test", (q) => q.eq("testId", big.testId))
+          .collect()
+      ).length,
+  ),
 );
-console.log(`\nfor contrast, one unbounded read of all ${BIG} responses: ${collectAll.ms.toFixed(2)} ms, ${collectAll.reads} docs`);
+console.log(
+  `\nfor contrast, one unbounded read of all ${BIG} responses: ${collectAll.ms.toFixed(2)} ms, ${collectAll.reads} docs`,
+);

@@ -35,9 +35,16 @@ const backend = await startBackend({ port: 0, sitePort: 0, quiet: true, dataDir,
 const t = backend.t;
 const clients: ConvexClient[] = [];
 try {
-  const owner = (await t.run(async (ctx) => await ctx.db.insert("users", { email: "owner@example.com" }))) as Id<"users">;
+  const owner = (await t.run(
+    async (ctx) => await ctx.db.insert("users", { email: "owner@example.com" }),
+  )) as Id<"users">;
   const seeded = Date.now();
-  const testId = await seedFinishedTest(t as unknown as Runner, { userId: owner, responses: RESPONSES, evaluationsPerResponse: 3, chunk: 500 });
+  const testId = await seedFinishedTest(t as unknown as Runner, {
+    userId: owner,
+    responses: RESPONSES,
+    evaluationsPerResponse: 3,
+    chunk: 500,
+  });
   console.log(`seeded a test of ${RESPONSES} responses in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
   const shareId = (await t.run(async (ctx) => {
     const id = "bench-share-0123456789";
@@ -70,12 +77,17 @@ try {
     client.setAuth(async () => token);
     const clientId = `bench-viewer-${i}-abcdef`;
     await new Promise<void>((resolve, reject) => {
-      const unsubscribe = client.onUpdate(api.shares.view, { shareId }, (view) => {
-        if (view) {
-          unsubscribe();
-          resolve();
-        }
-      }, reject);
+      const unsubscribe = client.onUpdate(
+        api.shares.view,
+        { shareId },
+        (view) => {
+          if (view) {
+            unsubscribe();
+            resolve();
+          }
+        },
+        reject,
+      );
     });
     client.onUpdate(api.shares.view, { shareId }, () => {});
     client.onUpdate(api.presence.viewers, { room, clientId }, () => {});
@@ -103,10 +115,16 @@ try {
   const cpu = process.cpuUsage(cpuBefore);
   samples.sort((a, b) => a - b);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  console.log(`store: ${dataDir ? "SQLite (data folder)" : "in memory"}; ${VIEWERS} viewers, ${RESPONSES} responses, ${samples.length} heartbeats in ${(wallMs / 1000).toFixed(1)} s`);
-  console.log(`heartbeat round trip  median ${at(0.5).toFixed(0)} ms   p95 ${at(0.95).toFixed(0)} ms   (target p95 < 250 ms)`);
+  console.log(
+    `store: ${dataDir ? "SQLite (data folder)" : "in memory"}; ${VIEWERS} viewers, ${RESPONSES} responses, ${samples.length} heartbeats in ${(wallMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `heartbeat round trip  median ${at(0.5).toFixed(0)} ms   p95 ${at(0.95).toFixed(0)} ms   (target p95 < 250 ms)`,
+  );
   const cpuMs = (cpu.user + cpu.system) / 1000;
-  console.log(`backend CPU           ${((cpuMs / wallMs) * 100).toFixed(0)}% of a core, ${(cpuMs / samples.length).toFixed(1)} ms per heartbeat (viewers' clients included)`);
+  console.log(
+    `backend CPU           ${((cpuMs / wallMs) * 100).toFixed(0)}% of a core, ${(cpuMs / samples.length).toFixed(1)} ms per heartbeat (viewers' clients included)`,
+  );
 } finally {
   await Promise.all(clients.map((client) => client.close()));
   await backend.close();

@@ -8,7 +8,15 @@ import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import type { TeamRole } from "./lib/teams";
 import { api } from "./_generated/api";
-import { createUser, modules, newTest, sampleConfiguration, sampleTemplateData, seedCatalog, type TestConvex } from "./test.helpers";
+import {
+  createUser,
+  modules,
+  newTest,
+  sampleConfiguration,
+  sampleTemplateData,
+  seedCatalog,
+  type TestConvex,
+} from "./test.helpers";
 
 type Fixture = {
   owner: { userId: Id<"users"> };
@@ -72,7 +80,14 @@ const ACCESS: Record<string, Access> = {
   "templates:get": { who: "user", args: (fx) => ({ templateId: fx.privateTemplateId }) },
   "templates:create": {
     who: "user",
-    args: () => ({ name: "N", description: "D", category: "general", isPublic: false, tags: [], templateData: sampleTemplateData }),
+    args: () => ({
+      name: "N",
+      description: "D",
+      category: "general",
+      isPublic: false,
+      tags: [],
+      templateData: sampleTemplateData,
+    }),
   },
   "templates:remove": { who: "user", ownerOnly: true, args: (fx) => ({ templateId: fx.privateTemplateId }) },
   "templates:setVisibility": {
@@ -94,10 +109,26 @@ const ACCESS: Record<string, Access> = {
   "payments:testRefund": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "tests:remove": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "results:get": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
-  "results:responses": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 20, cursor: null } }) },
-  "results:evaluations": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 10, cursor: null } }) },
-  "results:exportResponses": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }) },
-  "results:exportEvaluations": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }) },
+  "results:responses": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 20, cursor: null } }),
+  },
+  "results:evaluations": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 10, cursor: null } }),
+  },
+  "results:exportResponses": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }),
+  },
+  "results:exportEvaluations": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }),
+  },
   "results:juryStats": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "history:list": { who: "user" },
   "shares:enable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
@@ -108,7 +139,10 @@ const ACCESS: Record<string, Access> = {
   "presence:heartbeat": { who: "anyone" },
   "presence:leave": { who: "anyone" },
   "presence:viewers": { who: "anyone" },
-  "profile:changePassword": { who: "user", args: () => ({ currentPassword: "old-password", newPassword: "new-password" }) },
+  "profile:changePassword": {
+    who: "user",
+    args: () => ({ currentPassword: "old-password", newPassword: "new-password" }),
+  },
   "dashboard:home": { who: "user" },
   "billing:overview": { who: "user" },
   "billing:teamSpend": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId }) },
@@ -138,10 +172,22 @@ const ACCESS: Record<string, Access> = {
   "teams:invitations": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId }) },
   "teams:rename": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId, name: "Renamed" }) },
   "teams:remove": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId }) },
-  "teams:invite": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId, email: "new@example.com", role: "member" }) },
+  "teams:invite": {
+    who: "team",
+    minimum: "owner",
+    args: (team) => ({ teamId: team.teamId, email: "new@example.com", role: "member" }),
+  },
   "teams:revokeInvitation": { who: "team", minimum: "owner", args: (team) => ({ invitationId: team.invitationId }) },
-  "teams:setRole": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId, userId: team.targetId, role: "viewer" }) },
-  "teams:removeMember": { who: "team", minimum: "owner", args: (team) => ({ teamId: team.teamId, userId: team.targetId }) },
+  "teams:setRole": {
+    who: "team",
+    minimum: "owner",
+    args: (team) => ({ teamId: team.teamId, userId: team.targetId, role: "viewer" }),
+  },
+  "teams:removeMember": {
+    who: "team",
+    minimum: "owner",
+    args: (team) => ({ teamId: team.teamId, userId: team.targetId }),
+  },
   "teams:leave": { who: "team", minimum: "viewer", args: (team) => ({ teamId: team.teamId }) },
   // The link's token is the secret; only the invited address can accept or decline (teams.test.ts).
   "teams:invitation": { who: "anyone" },
@@ -186,7 +232,7 @@ async function publicFunctions(): Promise<Map<string, RegisteredFunction>> {
   for (const [path, load] of Object.entries(modules)) {
     if (path.includes("_generated") || path.includes(".helpers.") || path.startsWith("./lib/")) continue;
     const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
-    const exports = (await (load as () => Promise<Record<string, unknown>>)());
+    const exports = await (load as () => Promise<Record<string, unknown>>)();
     for (const [name, value] of Object.entries(exports)) {
       const fn = value as RegisteredFunction;
       if (typeof value === "function" && fn.isPublic && (fn.isQuery || fn.isMutation || fn.isAction)) {
@@ -197,7 +243,12 @@ async function publicFunctions(): Promise<Map<string, RegisteredFunction>> {
   return found;
 }
 
-async function call(t: TestConvex | ReturnType<TestConvex["withIdentity"]>, name: string, fn: RegisteredFunction, args: Record<string, unknown>) {
+async function call(
+  t: TestConvex | ReturnType<TestConvex["withIdentity"]>,
+  name: string,
+  fn: RegisteredFunction,
+  args: Record<string, unknown>,
+) {
   if (fn.isQuery) return await t.query(makeFunctionReference<"query">(name), args);
   if (fn.isMutation) return await t.mutation(makeFunctionReference<"mutation">(name), args);
   return await t.action(makeFunctionReference<"action">(name), args);
@@ -214,8 +265,16 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
 }
 
 async function jobAndAlertOf(ctx: MutationCtx, testId: Id<"tests">) {
-  const job = (await ctx.db.query("jobs").withIndex("by_test", (q) => q.eq("testId", testId)).unique())!;
-  const alertId = await ctx.db.insert("alerts", { kind: "stuck_job", jobId: job._id, message: "Stuck", resolved: false });
+  const job = (await ctx.db
+    .query("jobs")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .unique())!;
+  const alertId = await ctx.db.insert("alerts", {
+    kind: "stuck_job",
+    jobId: job._id,
+    message: "Stuck",
+    resolved: false,
+  });
   return { jobId: job._id, alertId };
 }
 
@@ -246,7 +305,13 @@ async function teamFixture(t: TestConvex, owner?: Awaited<ReturnType<typeof crea
     invitationId,
     token,
     targetId: member.userId,
-    callers: { owner: teamOwner.as, member: member.as, viewer: viewer.as, outsider: outsider.as, "removed member": removed.as },
+    callers: {
+      owner: teamOwner.as,
+      member: member.as,
+      viewer: viewer.as,
+      outsider: outsider.as,
+      "removed member": removed.as,
+    },
   };
 }
 
@@ -254,7 +319,10 @@ async function teamFixture(t: TestConvex, owner?: Awaited<ReturnType<typeof crea
 async function teamTestFixture(t: TestConvex): Promise<TeamFixture & { testId: Id<"tests"> }> {
   const team = await teamFixture(t);
   await seedCatalog(t, ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"]);
-  const { testId } = await team.callers.member.mutation(api.tests.create, { configuration: sampleConfiguration(), teamId: team.teamId });
+  const { testId } = await team.callers.member.mutation(api.tests.create, {
+    configuration: sampleConfiguration(),
+    teamId: team.teamId,
+  });
   return { ...team, testId };
 }
 
@@ -267,8 +335,20 @@ async function fixture(t: TestConvex): Promise<Fixture> {
     testId,
     ...(await jobAndAlertOf(ctx, testId)),
     owner: { userId: owner.userId },
-    personaId: await ctx.db.insert("personas", { userId: owner.userId, name: "P", description: "D", systemPrompt: "S", updatedAt: 0 }),
-    topicId: await ctx.db.insert("topics", { userId: owner.userId, title: "T", description: "D", prompt: "P", updatedAt: 0 }),
+    personaId: await ctx.db.insert("personas", {
+      userId: owner.userId,
+      name: "P",
+      description: "D",
+      systemPrompt: "S",
+      updatedAt: 0,
+    }),
+    topicId: await ctx.db.insert("topics", {
+      userId: owner.userId,
+      title: "T",
+      description: "D",
+      prompt: "P",
+      updatedAt: 0,
+    }),
     privateTemplateId: await ctx.db.insert("templates", {
       userId: owner.userId,
       name: "Mine",
@@ -386,7 +466,9 @@ describe("access table", () => {
         const outside = caller === "outsider" || caller === "removed member";
         const allowed =
           "starter" in teamAccess ? caller === "member" : !outside && rank[caller] >= rank[teamAccess.minimum];
-        expected.push(`${name} ${caller}: ${allowed ? "allowed" : `refused (${outside || "starter" in teamAccess ? "NOT_FOUND" : "FORBIDDEN"})`}`);
+        expected.push(
+          `${name} ${caller}: ${allowed ? "allowed" : `refused (${outside || "starter" in teamAccess ? "NOT_FOUND" : "FORBIDDEN"})`}`,
+        );
       }
     }
     expect(outcomes).toEqual(expected);

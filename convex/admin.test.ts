@@ -41,7 +41,13 @@ async function createTest(t: TestConvex, as: Awaited<ReturnType<typeof createUse
   const { testId } = await as.mutation(api.tests.create, {
     configuration: sampleConfiguration(MODELS.slice(0, 2), MODELS.slice(2), { name }),
   });
-  const jobId = await t.run(async (ctx) => (await ctx.db.query("jobs").withIndex("by_test", (q) => q.eq("testId", testId)).unique())!._id);
+  const jobId = await t.run(
+    async (ctx) =>
+      (await ctx.db
+        .query("jobs")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .unique())!._id,
+  );
   return { testId, jobId };
 }
 
@@ -61,16 +67,34 @@ async function work(t: TestConvex, testId: Id<"tests">, outcome: Outcome) {
 }
 
 const failed = (error: string): Outcome => ({ kind: "failed", error, ...NO_USAGE });
-const generated = (answers: string[]): Outcome => ({ kind: "generated", answers, ...NO_USAGE, promptTokens: 10, completionTokens: 20 });
+const generated = (answers: string[]): Outcome => ({
+  kind: "generated",
+  answers,
+  ...NO_USAGE,
+  promptTokens: 10,
+  completionTokens: 20,
+});
 
 async function rows(t: TestConvex, testId: Id<"tests">, jobId: Id<"jobs">) {
   return await t.run(async (ctx) => ({
     test: (await ctx.db.get("tests", testId))!,
     job: (await ctx.db.get("jobs", jobId))!,
-    calls: await ctx.db.query("calls").withIndex("by_test_status", (q) => q.eq("testId", testId)).collect(),
-    responses: await ctx.db.query("responses").withIndex("by_test", (q) => q.eq("testId", testId)).collect(),
-    evaluations: await ctx.db.query("evaluations").withIndex("by_test", (q) => q.eq("testId", testId)).collect(),
-    stats: await ctx.db.query("modelStats").withIndex("by_test_model_persona", (q) => q.eq("testId", testId)).collect(),
+    calls: await ctx.db
+      .query("calls")
+      .withIndex("by_test_status", (q) => q.eq("testId", testId))
+      .collect(),
+    responses: await ctx.db
+      .query("responses")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect(),
+    evaluations: await ctx.db
+      .query("evaluations")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect(),
+    stats: await ctx.db
+      .query("modelStats")
+      .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+      .collect(),
   }));
 }
 
@@ -107,7 +131,13 @@ describe("retry", () => {
     expect(after.job).toMatchObject({ status: "queued", retryCount: 1 });
     expect(after.job.errorMessage).toBeUndefined();
     expect(after.job.completedAt).toBeUndefined();
-    expect(after.test).toMatchObject({ status: "pending", failedCalls: 0, finishedCalls: 0, missingResponses: 0, totalCalls: 2 });
+    expect(after.test).toMatchObject({
+      status: "pending",
+      failedCalls: 0,
+      finishedCalls: 0,
+      missingResponses: 0,
+      totalCalls: 2,
+    });
     expect(after.test.completedAt).toBeUndefined();
     expect(after.test.errorMessage).toBeUndefined();
     expect(after.calls.map((call) => [call.status, call.attempts, call.error])).toEqual([
@@ -143,7 +173,10 @@ describe("retry", () => {
     const { t, admin, user } = await setup();
     const { jobId } = await createTest(t, user.as);
     await t.run(async (ctx) => ctx.db.delete("jobs", jobId));
-    expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toEqual({ code: "NOT_FOUND", message: "Job not found" });
+    expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toEqual({
+      code: "NOT_FOUND",
+      message: "Job not found",
+    });
   });
 });
 
@@ -181,7 +214,9 @@ describe("force restart", () => {
     await dispatch(t);
     await work(t, testId, generated(["A", "B"]));
     await work(t, testId, failed("Request timeout"));
-    await t.run(async (ctx) => ctx.db.patch("jobs", jobId, { retryCount: 2, errorMessage: "Request timeout", progressData: { x: 1 } }));
+    await t.run(async (ctx) =>
+      ctx.db.patch("jobs", jobId, { retryCount: 2, errorMessage: "Request timeout", progressData: { x: 1 } }),
+    );
     const before = await rows(t, testId, jobId);
     expect(before.responses).toHaveLength(2);
     expect(before.calls).toHaveLength(3); // the pair ended, so its judge call exists
@@ -202,7 +237,9 @@ describe("force restart", () => {
       totalCostUsd: 0,
     });
     expect(after.test.startedAt).toBeUndefined();
-    expect([after.calls, after.responses, after.evaluations, after.stats].map((list) => list.length)).toEqual([0, 0, 0, 0]);
+    expect([after.calls, after.responses, after.evaluations, after.stats].map((list) => list.length)).toEqual([
+      0, 0, 0, 0,
+    ]);
 
     await dispatch(t);
     const restarted = await rows(t, testId, jobId);
@@ -232,7 +269,9 @@ describe("force restart", () => {
     }
     expect(state.job).toMatchObject({ status: "queued", retryCount: 0, progressData: {} });
     expect(state.job.startedAt).toBeUndefined();
-    expect([state.calls, state.responses, state.evaluations, state.stats].map((list) => list.length)).toEqual([0, 0, 0, 0]);
+    expect([state.calls, state.responses, state.evaluations, state.stats].map((list) => list.length)).toEqual([
+      0, 0, 0, 0,
+    ]);
   });
 
   test("a job waiting for payment is not restarted", async () => {
@@ -256,7 +295,9 @@ describe("priority", () => {
     await dispatch(t);
     expect((await rows(t, second.testId, second.jobId)).job.status).toBe("processing");
     expect((await rows(t, first.testId, first.jobId)).job.status).toBe("queued");
-    expect(await errorOf(admin.as.mutation(api.admin.setJobPriority, { jobId: first.jobId, priority: 1.5 }))).toMatchObject({
+    expect(
+      await errorOf(admin.as.mutation(api.admin.setJobPriority, { jobId: first.jobId, priority: 1.5 })),
+    ).toMatchObject({
       code: "INVALID_INPUT",
     });
   });
@@ -269,14 +310,24 @@ describe("delete job", () => {
     await dispatch(t);
     await work(t, testId, generated(["A", "B"]));
     const paymentId = await t.run(async (ctx) =>
-      ctx.db.insert("payments", { userId: user.userId, testId, testName: "Coffee taglines", amountCents: 250, currency: "usd", status: "paid" }),
+      ctx.db.insert("payments", {
+        userId: user.userId,
+        testId,
+        testName: "Coffee taglines",
+        amountCents: 250,
+        currency: "usd",
+        status: "paid",
+      }),
     );
     await admin.as.mutation(api.admin.deleteJob, { jobId });
     await t.finishAllScheduledFunctions(vi.runAllTimers);
     const left = await t.run(async (ctx) => ({
       job: await ctx.db.get("jobs", jobId),
       test: await ctx.db.get("tests", testId),
-      responses: await ctx.db.query("responses").withIndex("by_test", (q) => q.eq("testId", testId)).collect(),
+      responses: await ctx.db
+        .query("responses")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .collect(),
       payment: await ctx.db.get("payments", paymentId),
       jobs: await readCounter(ctx, "jobs"),
     }));
@@ -293,7 +344,9 @@ describe("admin rights", () => {
       message: "You are the only admin. Make another user an admin before removing your own admin rights.",
     });
     await admin.as.mutation(api.admin.setAdmin, { userId: user.userId, isAdmin: true });
-    expect((await user.as.query(api.admin.listUsers, {})).users.find((row) => row.email === "ada@example.com")?.isAdmin).toBe(true);
+    expect(
+      (await user.as.query(api.admin.listUsers, {})).users.find((row) => row.email === "ada@example.com")?.isAdmin,
+    ).toBe(true);
     await admin.as.mutation(api.admin.setAdmin, { userId: admin.userId, isAdmin: false });
     expect(await t.run(async (ctx) => (await ctx.db.get("users", admin.userId))!.isAdmin)).toBe(false);
     expect(await errorOf(admin.as.query(api.admin.stats, {}))).toMatchObject({ code: "FORBIDDEN" });
@@ -305,10 +358,20 @@ describe("delete user", () => {
     const { t, admin, user } = await setup();
     const { testId } = await createTest(t, user.as);
     const ids = await t.run(async (ctx) => {
-      const accountId = await ctx.db.insert("authAccounts", { userId: user.userId, provider: "password", providerAccountId: "ada@example.com" });
+      const accountId = await ctx.db.insert("authAccounts", {
+        userId: user.userId,
+        provider: "password",
+        providerAccountId: "ada@example.com",
+      });
       const sessionId = await ctx.db.insert("authSessions", { userId: user.userId, expirationTime: Date.now() + 1e6 });
       await ctx.db.insert("authRefreshTokens", { sessionId, expirationTime: Date.now() + 1e6 });
-      await ctx.db.insert("personas", { userId: user.userId, name: "P", description: "D", systemPrompt: "S", updatedAt: 0 });
+      await ctx.db.insert("personas", {
+        userId: user.userId,
+        name: "P",
+        description: "D",
+        systemPrompt: "S",
+        updatedAt: 0,
+      });
       await ctx.db.insert("apiKeys", { userId: user.userId, ciphertext: "c", iv: "i", last4: "1234" });
       const paymentId = await ctx.db.insert("payments", {
         userId: user.userId,
@@ -326,7 +389,9 @@ describe("delete user", () => {
       });
       return { accountId, sessionId, paymentId, creditId };
     });
-    expect(await errorOf(admin.as.mutation(api.admin.deleteUser, { userId: admin.userId }))).toMatchObject({ code: "CONFLICT" });
+    expect(await errorOf(admin.as.mutation(api.admin.deleteUser, { userId: admin.userId }))).toMatchObject({
+      code: "CONFLICT",
+    });
 
     await admin.as.mutation(api.admin.deleteUser, { userId: user.userId });
     await t.finishAllScheduledFunctions(vi.runAllTimers);
@@ -342,7 +407,16 @@ describe("delete user", () => {
       payment: await ctx.db.get("payments", ids.paymentId),
       credit: await ctx.db.get("creditTransactions", ids.creditId),
     }));
-    expect(left).toMatchObject({ user: null, account: null, session: null, tokens: 0, test: null, personas: 0, apiKeys: 0, jobs: 0 });
+    expect(left).toMatchObject({
+      user: null,
+      account: null,
+      session: null,
+      tokens: 0,
+      test: null,
+      personas: 0,
+      apiKeys: 0,
+      jobs: 0,
+    });
     expect(left.payment).toMatchObject({ amountCents: 300 });
     expect(left.credit).toMatchObject({ amountCents: 300 });
     const listed = await admin.as.query(api.admin.listUsers, {});
@@ -397,7 +471,14 @@ describe("overview", () => {
       };
     });
     expect(stats).toEqual(truth);
-    expect(stats).toMatchObject({ totalJobs: 6, completedJobs: 1, cancelledJobs: 1, queuedJobs: 3, processingJobs: 1, totalRevenueCents: 1234 });
+    expect(stats).toMatchObject({
+      totalJobs: 6,
+      completedJobs: 1,
+      cancelledJobs: 1,
+      queuedJobs: 3,
+      processingJobs: 1,
+      totalRevenueCents: 1234,
+    });
 
     const jobs = await admin.as.query(api.admin.listJobs, {});
     expect(jobs.total).toBe(6);
@@ -418,7 +499,11 @@ describe("overview", () => {
 
     const later = now + 61 * 60_000;
     health = await admin.as.query(api.admin.health, { now: later });
-    expect(health).toMatchObject({ stuckJobs: 1, isHealthy: false, stuck: [{ _id: jobId, testName: "Coffee taglines" }] });
+    expect(health).toMatchObject({
+      stuckJobs: 1,
+      isHealthy: false,
+      stuck: [{ _id: jobId, testName: "Coffee taglines" }],
+    });
 
     for (let index = 0; index < 10; index++) await createTest(t, user.as, `Queued ${index}`);
     expect(await admin.as.query(api.admin.health, { now })).toMatchObject({ queuedJobs: 10, isHealthy: false });

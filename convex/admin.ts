@@ -6,13 +6,7 @@ import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { adminMutation, adminQuery, fail, internalMutation } from "./functions";
-import {
-  ADMIN_LIST_LIMIT,
-  HEALTH_WINDOW_MS,
-  isStuckJob,
-  isSystemHealthy,
-  successRate,
-} from "./lib/jobAnalysis";
+import { ADMIN_LIST_LIMIT, HEALTH_WINDOW_MS, isStuckJob, isSystemHealthy, successRate } from "./lib/jobAnalysis";
 import * as adminModel from "./model/admin";
 import { readCounter } from "./model/counters";
 import { alertKind, jobStatus, testStatus } from "./validators";
@@ -36,17 +30,25 @@ export const stats = adminQuery({
     successRate: v.number(),
   }),
   handler: async (ctx) => {
-    const [totalUsers, totalJobs, queuedJobs, processingJobs, completedJobs, failedJobs, cancelledJobs, totalRevenueCents] =
-      await Promise.all([
-        readCounter(ctx, "users"),
-        readCounter(ctx, "jobs"),
-        readCounter(ctx, "jobs:queued"),
-        readCounter(ctx, "jobs:processing"),
-        readCounter(ctx, "jobs:completed"),
-        readCounter(ctx, "jobs:failed"),
-        readCounter(ctx, "jobs:cancelled"),
-        readCounter(ctx, "revenueCents"),
-      ]);
+    const [
+      totalUsers,
+      totalJobs,
+      queuedJobs,
+      processingJobs,
+      completedJobs,
+      failedJobs,
+      cancelledJobs,
+      totalRevenueCents,
+    ] = await Promise.all([
+      readCounter(ctx, "users"),
+      readCounter(ctx, "jobs"),
+      readCounter(ctx, "jobs:queued"),
+      readCounter(ctx, "jobs:processing"),
+      readCounter(ctx, "jobs:completed"),
+      readCounter(ctx, "jobs:failed"),
+      readCounter(ctx, "jobs:cancelled"),
+      readCounter(ctx, "revenueCents"),
+    ]);
     return {
       totalUsers,
       totalJobs,
@@ -174,7 +176,16 @@ export const deleteUserData = internalMutation({
 // ---------------------------------------------------------------- jobs
 
 /** The job fields an admin row shows as stored; the optional times and error become null. */
-const JOB_ROW_FIELDS = ["testId", "userId", "testName", "status", "priority", "retryCount", "maxRetries", "amountCents"] as const;
+const JOB_ROW_FIELDS = [
+  "testId",
+  "userId",
+  "testName",
+  "status",
+  "priority",
+  "retryCount",
+  "maxRetries",
+  "amountCents",
+] as const;
 
 const adminJob = schema.tables.jobs.validator.pick(...JOB_ROW_FIELDS).extend({
   _id: v.id("jobs"),
@@ -216,7 +227,10 @@ export const listJobs = adminQuery({
           .order("desc")
           .take(count)
       : await ctx.db.query("jobs").order("desc").take(count);
-    const emails = await emailsOf(ctx, jobs.map((job) => job.userId));
+    const emails = await emailsOf(
+      ctx,
+      jobs.map((job) => job.userId),
+    );
     return {
       jobs: jobs.map((job) => jobRow(job, emails)),
       total: await readCounter(ctx, status ? `jobs:${status}` : "jobs"),

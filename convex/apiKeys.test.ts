@@ -55,7 +55,8 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 300)}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 300)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -94,8 +95,13 @@ describe("own API key", () => {
   test("a malformed key is refused", async () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
-    expect(await errorOf(ada.as.action(api.apiKeys.save, { key: "short" }))).toMatchObject({ code: "INVALID_INPUT", field: "key" });
-    expect(await errorOf(ada.as.action(api.apiKeys.save, { key: "has a space inside it" }))).toMatchObject({ code: "INVALID_INPUT" });
+    expect(await errorOf(ada.as.action(api.apiKeys.save, { key: "short" }))).toMatchObject({
+      code: "INVALID_INPUT",
+      field: "key",
+    });
+    expect(await errorOf(ada.as.action(api.apiKeys.save, { key: "has a space inside it" }))).toMatchObject({
+      code: "INVALID_INPUT",
+    });
   });
 
   test("a key the gateway refuses is not saved: the gateway's reason is shown and the saved key stays", async () => {
@@ -127,7 +133,9 @@ describe("own API key", () => {
     try {
       const refused = await errorOf(ada.as.action(api.apiKeys.save, { key: OWN_KEY }));
       expect(refused).toMatchObject({ code: "UNAVAILABLE", field: "key" });
-      expect(refused.message).toMatch(/^The key was not saved: it could not be checked with the gateway \(Network error/);
+      expect(refused.message).toMatch(
+        /^The key was not saved: it could not be checked with the gateway \(Network error/,
+      );
     } finally {
       process.env.GATEWAY_BASE_URL = reachable;
     }
@@ -185,7 +193,9 @@ describe("own API key", () => {
     await saveAccepted(ada, OWN_KEY);
     // The gateway accepts only the user's key: a call on the deployment's key would fail.
     gateway.settings.apiKey = OWN_KEY;
-    const created = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration(GENERATORS, EVALUATORS) });
+    const created = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS),
+    });
     expect(created.paymentRequired).toBe(false);
     const final = await waitFor(
       () => t.run(async (ctx) => (await ctx.db.get("tests", created.testId))!),
@@ -206,10 +216,15 @@ describe("own API key", () => {
       // Hold the dispatcher back: the key is removed between creation and the first call.
       await ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 });
     });
-    const created = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration(GENERATORS, EVALUATORS) });
+    const created = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS),
+    });
     await ada.as.mutation(api.apiKeys.remove, {});
     await t.run(async (ctx) => {
-      const row = (await ctx.db.query("settings").withIndex("by_key", (q) => q.eq("key", "maxProcessingJobs")).first())!;
+      const row = (await ctx.db
+        .query("settings")
+        .withIndex("by_key", (q) => q.eq("key", "maxProcessingJobs"))
+        .first())!;
       await ctx.db.delete("settings", row._id);
     });
     await t.mutation(makeFunctionReference<"mutation">("runner:dispatch"), {});
@@ -225,7 +240,10 @@ describe("own API key", () => {
 
 /** Arguments for any public query, built from its validator with ids from the fixture. */
 function argsFor(exportArgs: string, ids: Partial<Record<TableNames, string>>): Record<string, unknown> | null {
-  const parsed = JSON.parse(exportArgs) as { type: string; value?: Record<string, { fieldType: { type: string; tableName?: string }; optional: boolean }> };
+  const parsed = JSON.parse(exportArgs) as {
+    type: string;
+    value?: Record<string, { fieldType: { type: string; tableName?: string }; optional: boolean }>;
+  };
   if (parsed.type !== "object") return {};
   const args: Record<string, unknown> = {};
   for (const [name, { fieldType, optional }] of Object.entries(parsed.value ?? {})) {
@@ -247,12 +265,26 @@ describe("a saved key is never returned", () => {
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const ada = await createUser(t, "ada@example.com", { isAdmin: true });
     await saveAccepted(ada, OWN_KEY);
-    const { testId } = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration(GENERATORS, EVALUATORS) });
+    const { testId } = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS),
+    });
     const ids: Partial<Record<TableNames, string>> = await t.run(async (ctx) => ({
       tests: testId,
       users: ada.userId,
-      personas: await ctx.db.insert("personas", { userId: ada.userId, name: "P", description: "D", systemPrompt: "S", updatedAt: 0 }),
-      topics: await ctx.db.insert("topics", { userId: ada.userId, title: "T", description: "D", prompt: "P", updatedAt: 0 }),
+      personas: await ctx.db.insert("personas", {
+        userId: ada.userId,
+        name: "P",
+        description: "D",
+        systemPrompt: "S",
+        updatedAt: 0,
+      }),
+      topics: await ctx.db.insert("topics", {
+        userId: ada.userId,
+        title: "T",
+        description: "D",
+        prompt: "P",
+        updatedAt: 0,
+      }),
       apiKeys: (await ctx.db.query("apiKeys").first())!._id,
     }));
     const ciphertext = await t.run(async (ctx) => (await ctx.db.query("apiKeys").first())!.ciphertext);
@@ -273,7 +305,10 @@ describe("a saved key is never returned", () => {
           continue; // a refusal returns nothing
         }
         const text = JSON.stringify(output) ?? "";
-        expect([`${moduleName}:${name}`, text.includes(OWN_KEY) || text.includes(ciphertext)]).toEqual([`${moduleName}:${name}`, false]);
+        expect([`${moduleName}:${name}`, text.includes(OWN_KEY) || text.includes(ciphertext)]).toEqual([
+          `${moduleName}:${name}`,
+          false,
+        ]);
         checked++;
       }
     }

@@ -4,7 +4,13 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { fail, internalMutation, internalQuery, userAction, userMutation, userQuery } from "./functions";
-import { decryptApiKey, encryptApiKey, isKeyStorageConfigured, maskApiKey, type EncryptedKey } from "./model/apiKeyCrypto";
+import {
+  decryptApiKey,
+  encryptApiKey,
+  isKeyStorageConfigured,
+  maskApiKey,
+  type EncryptedKey,
+} from "./model/apiKeyCrypto";
 import { apiKeySchema, problemsOf } from "./lib/forms";
 import { rejectProblems } from "./model/validation";
 import { UNREADABLE_KEY_MESSAGE } from "./model/testGateway";
@@ -53,7 +59,9 @@ async function verifyKeyWithGateway(key: string): Promise<void> {
     const rejected = error instanceof GatewayError && (error.status === 401 || error.status === 403);
     const reason = gatewayReason(error);
     if (rejected) fail("INVALID_INPUT", reason, { field: "key" });
-    fail("UNAVAILABLE", `The key was not saved: it could not be checked with the gateway (${reason}). Try again.`, { field: "key" });
+    fail("UNAVAILABLE", `The key was not saved: it could not be checked with the gateway (${reason}). Try again.`, {
+      field: "key",
+    });
   }
 }
 
@@ -160,7 +168,11 @@ export const check = userAction({
       await checkKey(config);
       const models = await listModels(config);
       const count = models.length;
-      return { ok: true, modelCount: count, message: `Your key works: it can see ${count} model${count === 1 ? "" : "s"}.` };
+      return {
+        ok: true,
+        modelCount: count,
+        message: `Your key works: it can see ${count} model${count === 1 ? "" : "s"}.`,
+      };
     } catch (error) {
       return { ok: false, message: gatewayReason(error) };
     }

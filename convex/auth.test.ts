@@ -62,14 +62,20 @@ describe("accounts", () => {
     expect(user?.isAdmin).toBe(false);
     await t.mutation(internal.users.grantAdmin, { email: " BOSS@example.com " });
     expect((await t.run((ctx) => ctx.db.get("users", user!._id)))?.isAdmin).toBe(true);
-    await expect(t.mutation(internal.users.grantAdmin, { email: "nobody@example.com" })).rejects.toThrow(/sign up first/);
+    await expect(t.mutation(internal.users.grantAdmin, { email: "nobody@example.com" })).rejects.toThrow(
+      /sign up first/,
+    );
   });
 
   test("the viewer query returns the signed-in user and null when signed out", async () => {
     const t = newTest();
     expect(await t.query(api.users.viewer, {})).toBeNull();
     const { userId, as } = await createUser(t, "grace@example.com", { isAdmin: true });
-    expect(await as.query(api.users.viewer, {})).toMatchObject({ _id: userId, email: "grace@example.com", isAdmin: true });
+    expect(await as.query(api.users.viewer, {})).toMatchObject({
+      _id: userId,
+      email: "grace@example.com",
+      isAdmin: true,
+    });
   });
 
   test("a token is refused by every kind of function once its session is signed out", async () => {
@@ -82,7 +88,9 @@ describe("accounts", () => {
     await device.action(api.auth.signOut, {});
 
     await expect(device.query(api.profile.get, {})).rejects.toThrow(/Please sign in/);
-    await expect(device.mutation(api.profile.update, { fullName: "Eve", avatarUrl: null })).rejects.toThrow(/Please sign in/);
+    await expect(device.mutation(api.profile.update, { fullName: "Eve", avatarUrl: null })).rejects.toThrow(
+      /Please sign in/,
+    );
     await expect(device.action(api.apiKeys.check, {})).rejects.toThrow(/Please sign in/);
     expect(await device.query(api.users.viewer, {})).toBeNull();
     expect(await device.query(api.auth.isAuthenticated, {})).toBe(false);
@@ -95,7 +103,12 @@ describe("accounts", () => {
     await signIn(t, "ada@example.com", "correct horse", "signUp");
     await signIn(t, "bob@example.com", "correct horse", "signUp");
     const [adaSession] = await t.run((ctx) => ctx.db.query("authSessions").collect());
-    const bob = await t.run((ctx) => ctx.db.query("users").withIndex("email", (q) => q.eq("email", "bob@example.com")).unique());
+    const bob = await t.run((ctx) =>
+      ctx.db
+        .query("users")
+        .withIndex("email", (q) => q.eq("email", "bob@example.com"))
+        .unique(),
+    );
     const forged = t.withIdentity({ subject: `${bob!._id}|${adaSession._id}` });
     await expect(forged.query(api.profile.get, {})).rejects.toThrow(/Please sign in/);
   });

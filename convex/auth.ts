@@ -22,7 +22,11 @@ function emailCode(id: string, subject: string, intro: string) {
       return String(digits[0] % 1_000_000).padStart(6, "0");
     },
     async sendVerificationRequest({ identifier, token }) {
-      await sendEmail({ to: identifier, subject, text: `${intro}\n\nYour code: ${token}\n\nIt expires in 15 minutes.` });
+      await sendEmail({
+        to: identifier,
+        subject,
+        text: `${intro}\n\nYour code: ${token}\n\nIt expires in 15 minutes.`,
+      });
     },
   });
 }
@@ -146,7 +150,8 @@ const LIBRARY_ERRORS: ReadonlyArray<{ when: (raw: string) => boolean; code: Erro
     message: "Email is not set up on this site, so codes and links cannot be sent.",
   },
   {
-    when: (raw) => raw.startsWith("Missing `") || raw.startsWith("Cannot sign in: Missing") || raw === "Invalid password",
+    when: (raw) =>
+      raw.startsWith("Missing `") || raw.startsWith("Cannot sign in: Missing") || raw === "Invalid password",
     code: "INVALID_INPUT",
     message: "Please fill in every field and try again.",
   },
@@ -175,7 +180,9 @@ export function plainAuthError(error: unknown): ConvexError<Record<string, Value
  */
 function isGuessFailure(raw: string): boolean {
   if (raw.startsWith("Account ") && raw.endsWith(" already exists")) return true;
-  return ["InvalidSecret", "InvalidAccountId", "Invalid credentials", "Invalid code", "Could not verify code"].includes(raw);
+  return ["InvalidSecret", "InvalidAccountId", "Invalid credentials", "Invalid code", "Could not verify code"].includes(
+    raw,
+  );
 }
 
 const MAX_PROVIDER_LENGTH = 64;
@@ -256,10 +263,15 @@ export const signIn = publicAction({
     for (const key of ["password", "newPassword", "code"]) {
       const value = params[key];
       if (value !== undefined && (typeof value !== "string" || value.length > MAX_SECRET_LENGTH)) {
-        refuse("INVALID_INPUT", key === "code" ? "That code is invalid or has expired." : "Invalid email or password.", key);
+        refuse(
+          "INVALID_INPUT",
+          key === "code" ? "That code is invalid or has expired." : "Invalid email or password.",
+          key,
+        );
       }
     }
-    const device = typeof params.device === "string" && params.device.length <= MAX_DEVICE_LENGTH ? params.device : null;
+    const device =
+      typeof params.device === "string" && params.device.length <= MAX_DEVICE_LENGTH ? params.device : null;
     delete params.device;
     const deviceHash = device === null ? null : await hashDevice(device);
 

@@ -51,7 +51,11 @@ describe("accounts with an email sender", () => {
     expect(started.tokens ?? null).toBeNull();
     expect(mailbox.messages.at(-1)?.subject).toBe("Verify your ModelJury email");
     await expect(signIn(t, { email: "ada@example.com", code: "000000", flow: "email-verification" })).rejects.toThrow();
-    const verified = await signIn(t, { email: "ada@example.com", code: lastCodeFor("ada@example.com"), flow: "email-verification" });
+    const verified = await signIn(t, {
+      email: "ada@example.com",
+      code: lastCodeFor("ada@example.com"),
+      flow: "email-verification",
+    });
     expect(verified.tokens?.token).toBeTruthy();
     const user = await t.run((ctx) => ctx.db.query("users").first());
     expect(user?.emailVerificationTime).toBeGreaterThan(0);
@@ -89,11 +93,14 @@ describe("accounts with an email sender", () => {
     const started = await t.action(api.auth.signIn, { provider: "email-code", params: { email: "Cleo@Example.com" } });
     expect(started.started).toBe(true);
     expect(mailbox.latestTo("cleo@example.com")?.subject).toBe("Your ModelJury sign-in code");
-    await expect(t.action(api.auth.signIn, { provider: "email-code", params: { email: "cleo@example.com", code: "000000" } })).rejects.toThrow(
-      "That code is invalid or has expired. Ask for a new one and try again.",
-    );
+    await expect(
+      t.action(api.auth.signIn, { provider: "email-code", params: { email: "cleo@example.com", code: "000000" } }),
+    ).rejects.toThrow("That code is invalid or has expired. Ask for a new one and try again.");
     const code = lastCodeFor("cleo@example.com");
-    const signedIn = await t.action(api.auth.signIn, { provider: "email-code", params: { email: "cleo@example.com", code } });
+    const signedIn = await t.action(api.auth.signIn, {
+      provider: "email-code",
+      params: { email: "cleo@example.com", code },
+    });
     expect(signedIn.tokens?.token).toBeTruthy();
     const user = await t.run((ctx) => ctx.db.query("users").first());
     expect(user).toMatchObject({ email: "cleo@example.com", isAdmin: false });

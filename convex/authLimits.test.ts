@@ -36,7 +36,10 @@ describe("password rule (sign-up; reset and change use the same one)", () => {
   test("8 to 128 characters, not only whitespace", async () => {
     const t = newTest();
     const up = (password: string) => signIn(t, { email: "ada@example.com", password, flow: "signUp" });
-    expect(await errorOf(up("seven77"))).toMatchObject({ code: "INVALID_INPUT", message: "Password must be at least 8 characters." });
+    expect(await errorOf(up("seven77"))).toMatchObject({
+      code: "INVALID_INPUT",
+      message: "Password must be at least 8 characters.",
+    });
     expect(await errorOf(up(" \t        "))).toMatchObject({ message: "Password cannot be only spaces." });
     expect(await errorOf(up("x".repeat(129)))).toMatchObject({ message: "Password must be at most 128 characters." });
     expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(0);
@@ -90,10 +93,12 @@ describe("plain errors", () => {
       code: "UNAVAILABLE",
       message: "Email is not set up on this site, so codes and links cannot be sent.",
     });
-    expect(await errorOf(signIn(t, { email: "ada@example.com", password: "correct horse", flow: "sideways" }))).toEqual({
-      code: "INVALID_INPUT",
-      message: "Please fill in every field and try again.",
-    });
+    expect(await errorOf(signIn(t, { email: "ada@example.com", password: "correct horse", flow: "sideways" }))).toEqual(
+      {
+        code: "INVALID_INPUT",
+        message: "Please fill in every field and try again.",
+      },
+    );
   });
 });
 
@@ -107,12 +112,15 @@ describe("limits", () => {
   test("a stranger's wrong passwords slow the account down but never lock its owner out", async () => {
     const t = newTest();
     await owner(t);
-    for (let i = 0; i < 5; i++) expect(await errorOf(attempt(t, `guess ${i}`))).toMatchObject({ message: "Invalid email or password." });
+    for (let i = 0; i < 5; i++)
+      expect(await errorOf(attempt(t, `guess ${i}`))).toMatchObject({ message: "Invalid email or password." });
     // Past the free failures, strangers must wait (and their tries are not even checked).
     for (let i = 0; i < 10; i++) {
       const refused = await errorOf(attempt(t, `guess more ${i}`));
       expect(refused.code).toBe("RATE_LIMITED");
-      expect(refused.message).toMatch(/^Too many failed attempts for this account\. Please wait [1-5] seconds? and try again/);
+      expect(refused.message).toMatch(
+        /^Too many failed attempts for this account\. Please wait [1-5] seconds? and try again/,
+      );
     }
     // The owner's browser signed in here before: the correct password goes straight through.
     expect((await attempt(t, "correct horse", "ada-laptop")).tokens?.token).toBeTruthy();
@@ -124,9 +132,13 @@ describe("limits", () => {
     const t = newTest();
     await owner(t);
     for (let i = 0; i < 5; i++) {
-      expect(await errorOf(signIn(t, { email: "ada@example.com", password: `guess number ${i}`, flow: "signUp" }))).toMatchObject({ code: "CONFLICT" });
+      expect(
+        await errorOf(signIn(t, { email: "ada@example.com", password: `guess number ${i}`, flow: "signUp" })),
+      ).toMatchObject({ code: "CONFLICT" });
     }
-    expect(await errorOf(signIn(t, { email: "ada@example.com", password: "correct horse", flow: "signUp" }))).toMatchObject({
+    expect(
+      await errorOf(signIn(t, { email: "ada@example.com", password: "correct horse", flow: "signUp" })),
+    ).toMatchObject({
       code: "RATE_LIMITED",
     });
   });
@@ -155,7 +167,10 @@ describe("limits", () => {
     expect((await attempt(t, "correct horse", "ada-laptop")).tokens?.token).toBeTruthy();
     // A minute later the window is open again.
     await t.run(async (ctx) => {
-      const window = (await ctx.db.query("authRateWindows").withIndex("by_name", (q) => q.eq("name", "failedSignIns")).unique())!;
+      const window = (await ctx.db
+        .query("authRateWindows")
+        .withIndex("by_name", (q) => q.eq("name", "failedSignIns"))
+        .unique())!;
       await ctx.db.patch("authRateWindows", window._id, { windowStart: Date.now() - 61_000 });
     });
     expect((await attempt(t, "correct horse")).tokens?.token).toBeTruthy();
@@ -164,9 +179,15 @@ describe("limits", () => {
   test("sign-ups are limited per minute across the deployment", async () => {
     const t = newTest();
     await t.run((ctx) =>
-      ctx.db.insert("authRateWindows", { name: "signUps", windowStart: Date.now(), count: GLOBAL_LIMITS.signUpsPerMinute - 1 }),
+      ctx.db.insert("authRateWindows", {
+        name: "signUps",
+        windowStart: Date.now(),
+        count: GLOBAL_LIMITS.signUpsPerMinute - 1,
+      }),
     );
-    expect((await signIn(t, { email: "last@example.com", password: "correct horse", flow: "signUp" })).tokens).toBeTruthy();
+    expect(
+      (await signIn(t, { email: "last@example.com", password: "correct horse", flow: "signUp" })).tokens,
+    ).toBeTruthy();
     expect(await errorOf(signIn(t, { email: "late@example.com", password: "correct horse", flow: "signUp" }))).toEqual({
       code: "RATE_LIMITED",
       message: THROTTLE_MESSAGES.signUps,

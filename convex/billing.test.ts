@@ -30,7 +30,11 @@ describe("billing", () => {
   test("a new user has nothing", async () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
-    expect(await ada.as.query(api.billing.overview, {})).toEqual({ payments: [], creditTransactions: [], testsCompleted: 0 });
+    expect(await ada.as.query(api.billing.overview, {})).toEqual({
+      payments: [],
+      creditTransactions: [],
+      testsCompleted: 0,
+    });
   });
 
   test("the 20 newest payments and 50 newest credit transactions of the caller only", async () => {

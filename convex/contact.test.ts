@@ -4,7 +4,12 @@ import { api } from "./_generated/api";
 import { CONTACT_MESSAGES, CONTACT_SUBJECTS } from "./lib/contact";
 import { createUser, newTest } from "./test.helpers";
 
-const VALID = { name: "Ada Lovelace", email: "Ada@Example.com", subject: "Bug Report", message: "The export button does nothing." };
+const VALID = {
+  name: "Ada Lovelace",
+  email: "Ada@Example.com",
+  subject: "Bug Report",
+  message: "The export button does nothing.",
+};
 
 async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
   try {
@@ -30,7 +35,12 @@ describe("contact form", () => {
     const admin = await createUser(t, "boss@example.com", { isAdmin: true });
     const messages = await admin.as.query(api.contact.list, {});
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com", subject: "Bug Report", emailed: false });
+    expect(messages[0]).toMatchObject({
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      subject: "Bug Report",
+      emailed: false,
+    });
     const plain = await createUser(t, "plain@example.com");
     expect(await errorOf(plain.as.query(api.contact.list, {}))).toMatchObject({ code: "FORBIDDEN" });
   });
@@ -46,7 +56,11 @@ describe("contact form", () => {
       [{ message: "x".repeat(5001) }, "message", CONTACT_MESSAGES.messageTooLong],
     ];
     for (const [change, field, message] of cases) {
-      expect(await errorOf(t.mutation(api.contact.submit, { ...VALID, ...change }))).toEqual({ code: "INVALID_INPUT", field, message });
+      expect(await errorOf(t.mutation(api.contact.submit, { ...VALID, ...change }))).toEqual({
+        code: "INVALID_INPUT",
+        field,
+        message,
+      });
     }
     // The counter says n/1000, but a longer message is accepted.
     await t.mutation(api.contact.submit, { ...VALID, message: "y".repeat(1500) });
@@ -62,7 +76,9 @@ describe("contact form", () => {
     const fetchSpy = vi.fn(async () => new Response("{}", { status: 200 }));
     vi.stubGlobal("fetch", fetchSpy);
     const t = newTest();
-    expect(await t.mutation(api.contact.submit, { ...VALID, website: "https://spam.example" })).toEqual({ received: true });
+    expect(await t.mutation(api.contact.submit, { ...VALID, website: "https://spam.example" })).toEqual({
+      received: true,
+    });
     // Even an invalid bot submission gets the same answer.
     expect(await t.mutation(api.contact.submit, { ...VALID, email: "bad", website: "x" })).toEqual({ received: true });
     expect(await t.run((ctx) => ctx.db.query("contactMessages").collect())).toHaveLength(0);

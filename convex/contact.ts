@@ -62,7 +62,9 @@ export const messageToDeliver = internalQuery({
   ),
   handler: async (ctx, { messageId }) => {
     const row = await ctx.db.get("contactMessages", messageId);
-    return row ? { name: row.name, email: row.email, subject: row.subject, message: row.message, emailed: row.emailed } : null;
+    return row
+      ? { name: row.name, email: row.email, subject: row.subject, message: row.message, emailed: row.emailed }
+      : null;
   },
 });
 
@@ -70,7 +72,8 @@ export const markEmailed = internalMutation({
   args: { messageId: v.id("contactMessages") },
   returns: v.null(),
   handler: async (ctx, { messageId }) => {
-    if (await ctx.db.get("contactMessages", messageId)) await ctx.db.patch("contactMessages", messageId, { emailed: true });
+    if (await ctx.db.get("contactMessages", messageId))
+      await ctx.db.patch("contactMessages", messageId, { emailed: true });
     return null;
   },
 });

@@ -29,7 +29,7 @@ async function waitForEnd(t: TestConvex, testId: Id<"tests">) {
     const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
     if (test.status === "completed" || test.status === "failed" || test.status === "cancelled") {
       await t.finishInProgressScheduledFunctions();
-      return (await t.run(async (ctx) => (await ctx.db.get("tests", testId))!));
+      return await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
     }
     if (Date.now() - started > 20_000) throw new Error(`test still ${test.status}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -41,7 +41,15 @@ describe("dashboard home", () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
     expect(await ada.as.query(api.dashboard.home, {})).toEqual({
-      stats: { totalTests: 0, completedTests: 0, totalSpentCents: 0, averageSpentCents: 0, responses: 0, evaluations: 0, savedAssets: 0 },
+      stats: {
+        totalTests: 0,
+        completedTests: 0,
+        totalSpentCents: 0,
+        averageSpentCents: 0,
+        responses: 0,
+        evaluations: 0,
+        savedAssets: 0,
+      },
       recentTests: [],
       personas: { total: 0, items: [] },
       topics: { total: 0, items: [] },
@@ -55,7 +63,13 @@ describe("dashboard home", () => {
     // Saved before the counter existed: no personaCount on the user.
     await t.run(async (ctx) => {
       for (let index = 0; index < 3; index++) {
-        await ctx.db.insert("personas", { userId: ada.userId, name: `Old ${index}`, description: "D", systemPrompt: "S", updatedAt: index });
+        await ctx.db.insert("personas", {
+          userId: ada.userId,
+          name: `Old ${index}`,
+          description: "D",
+          systemPrompt: "S",
+          updatedAt: index,
+        });
       }
     });
     expect((await ada.as.query(api.dashboard.home, {})).personas.total).toBe(3);
@@ -76,7 +90,9 @@ describe("dashboard home", () => {
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
 
-    const first = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration(GENERATORS, EVALUATORS) });
+    const first = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS),
+    });
     const finished = await waitForEnd(t, first.testId);
     expect(finished.status).toBe("completed");
 
@@ -85,7 +101,9 @@ describe("dashboard home", () => {
     const second = await ada.as.mutation(api.tests.create, {
       configuration: sampleConfiguration(GENERATORS, EVALUATORS, { name: "Held back" }),
     });
-    await expect(ada.as.mutation(api.tests.cancel, { testId: second.testId })).rejects.toThrow("Only a running test can be stopped.");
+    await expect(ada.as.mutation(api.tests.cancel, { testId: second.testId })).rejects.toThrow(
+      "Only a running test can be stopped.",
+    );
 
     // A settled payment of $4.00 (as the Stripe webhook settles it).
     await t.run(async (ctx) => {
@@ -124,12 +142,22 @@ describe("dashboard home", () => {
     expect(finished.evaluationsCount).toBeGreaterThan(0);
     expect(home.recentTests).toHaveLength(10);
     expect(home.recentTests[0]).toMatchObject({ name: "Queued 9", status: "pending", modelCount: 2 });
-    expect(home.recentTests.map((row) => row.createdAt)).toEqual([...home.recentTests.map((row) => row.createdAt)].sort((a, b) => b - a));
+    expect(home.recentTests.map((row) => row.createdAt)).toEqual(
+      [...home.recentTests.map((row) => row.createdAt)].sort((a, b) => b - a),
+    );
     expect(home.personas.total).toBe(7);
-    expect(home.personas.items.map((persona) => persona.name)).toEqual(["Persona 6", "Persona 5", "Persona 4", "Persona 3", "Persona 2"]);
+    expect(home.personas.items.map((persona) => persona.name)).toEqual([
+      "Persona 6",
+      "Persona 5",
+      "Persona 4",
+      "Persona 3",
+      "Persona 2",
+    ]);
     expect(home.topics).toMatchObject({ total: 1, items: [{ title: "Coffee", prompt: "P" }] });
     expect(home.activity.length).toBeLessThanOrEqual(8);
-    expect(home.activity.map((entry) => entry.at)).toEqual([...home.activity.map((entry) => entry.at)].sort((a, b) => b - a));
+    expect(home.activity.map((entry) => entry.at)).toEqual(
+      [...home.activity.map((entry) => entry.at)].sort((a, b) => b - a),
+    );
     // Activity draws on 5 tests, 3 personas and 3 topics (spec part 1 §9).
     expect(home.activity.filter((entry) => entry.kind === "persona_saved").length).toBeLessThanOrEqual(3);
     expect(home.activity.filter((entry) => entry.kind.startsWith("test_")).length).toBeLessThanOrEqual(5);

@@ -115,7 +115,13 @@ describe("dispatch within Convex's transaction limits", () => {
       ),
     );
     for (const entry of state) {
-      expect(entry).toEqual({ status: "running", job: "processing", totalCalls: 1000, generationCalls: 1000, keys: 1000 });
+      expect(entry).toEqual({
+        status: "running",
+        job: "processing",
+        totalCalls: 1000,
+        generationCalls: 1000,
+        keys: 1000,
+      });
     }
   }, 120_000);
 
@@ -161,7 +167,13 @@ describe("dispatch within Convex's transaction limits", () => {
     expect((await testRow()).totalCalls).toBe(5);
     while (await answerNext());
     const done = await testRow();
-    expect(done).toMatchObject({ status: "completed", finishedCalls: 6, totalCalls: 6, responsesCount: 4, evaluationsCount: 4 });
+    expect(done).toMatchObject({
+      status: "completed",
+      finishedCalls: 6,
+      totalCalls: 6,
+      responsesCount: 4,
+      evaluationsCount: 4,
+    });
     expect(await failedScheduledFunctions(t)).toEqual([]);
   });
 
@@ -171,11 +183,20 @@ describe("dispatch within Convex's transaction limits", () => {
     const user = await createUser(t, "ada@example.com");
     await setSetting(t, "perTestConcurrency", 0);
     const personas = (count: number) =>
-      Array.from({ length: count }, (_, i) => ({ id: `p${i}`, name: `Persona ${i}`, description: "A voice", systemPrompt: "Hi." }));
+      Array.from({ length: count }, (_, i) => ({
+        id: `p${i}`,
+        name: `Persona ${i}`,
+        description: "A voice",
+        systemPrompt: "Hi.",
+      }));
     const create = async (name: string, personaCount: number) =>
       (
         await user.as.mutation(api.tests.create, {
-          configuration: sampleConfiguration(GENERATORS, [EVALUATORS[0]], { name, personas: personas(personaCount), responsesPerTopic: 1 }),
+          configuration: sampleConfiguration(GENERATORS, [EVALUATORS[0]], {
+            name,
+            personas: personas(personaCount),
+            responsesPerTopic: 1,
+          }),
         })
       ).testId;
     const kept = await create("Kept", 3); // 30 generation calls
@@ -189,7 +210,12 @@ describe("dispatch within Convex's transaction limits", () => {
           .withIndex("by_test_status", (q) => q.eq("testId", testId))
           .collect();
         for (const call of calls) {
-          await ctx.db.patch("calls", call._id, { status: "leased", attempts: 1, leaseId: `${call._id}:1`, leaseExpiresAt: Date.now() - 1 });
+          await ctx.db.patch("calls", call._id, {
+            status: "leased",
+            attempts: 1,
+            leaseId: `${call._id}:1`,
+            leaseExpiresAt: Date.now() - 1,
+          });
         }
       }
       await ctx.db.delete("tests", deleted);

@@ -29,7 +29,9 @@ async function setup() {
 async function createDraft(t: TestConvex, as: Awaited<ReturnType<typeof createUser>>["as"], name: string) {
   process.env.STRIPE_SECRET_KEY = "sk_test_drafts";
   try {
-    const created = await as.mutation(api.tests.create, { configuration: sampleConfiguration(GENERATORS, EVALUATORS, { name }) });
+    const created = await as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS, { name }),
+    });
     expect(created.paymentRequired).toBe(true);
     return created.testId;
   } finally {
@@ -60,15 +62,21 @@ describe("unpaid drafts", () => {
 
     const home = await ada.as.query(api.dashboard.home, {});
     expect(home.stats.totalTests).toBe(0);
-    expect(home.recentTests).toEqual([expect.objectContaining({ _id: draftId, status: "pending", awaitingPayment: true })]);
+    expect(home.recentTests).toEqual([
+      expect.objectContaining({ _id: draftId, status: "pending", awaitingPayment: true }),
+    ]);
     expect(home.recentTests[0].priceCents).toBeGreaterThanOrEqual(200);
     const history = await ada.as.query(api.history.list, {});
     expect(history.tests).toEqual([expect.objectContaining({ _id: draftId, awaitingPayment: true })]);
     expect(await ada.as.query(api.tests.current, {})).toBeNull();
-    await expect(ada.as.mutation(api.tests.cancel, { testId: draftId })).rejects.toThrow("Only a running test can be stopped.");
+    await expect(ada.as.mutation(api.tests.cancel, { testId: draftId })).rejects.toThrow(
+      "Only a running test can be stopped.",
+    );
 
     // A later run that needs no payment (free mode) is the monitor's test, not the draft.
-    const free = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration(GENERATORS, EVALUATORS) });
+    const free = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS),
+    });
     expect(await ada.as.query(api.tests.current, {})).toBe(free.testId);
     expect((await ada.as.query(api.dashboard.home, {})).stats.totalTests).toBe(1);
 
@@ -79,7 +87,10 @@ describe("unpaid drafts", () => {
     expect(paid.recentTests.find((row) => row._id === draftId)?.awaitingPayment).toBe(false);
     // A replayed settlement counts nothing twice.
     await t.run(async (ctx) => {
-      const payment = (await ctx.db.query("payments").withIndex("by_test", (q) => q.eq("testId", draftId)).first())!;
+      const payment = (await ctx.db
+        .query("payments")
+        .withIndex("by_test", (q) => q.eq("testId", draftId))
+        .first())!;
       await settlePayment(ctx, payment, { amountCents: payment.amountCents, currency: "usd" });
     });
     expect((await ada.as.query(api.dashboard.home, {})).stats.totalTests).toBe(2);
@@ -107,10 +118,16 @@ describe("unpaid drafts", () => {
     const rows = await t.run(async (ctx) => ({
       draft: (await ctx.db.get("tests", draftId))!,
       fresh: (await ctx.db.get("tests", freshId))!,
-      job: (await ctx.db.query("jobs").withIndex("by_test", (q) => q.eq("testId", draftId)).unique())!,
+      job: (await ctx.db
+        .query("jobs")
+        .withIndex("by_test", (q) => q.eq("testId", draftId))
+        .unique())!,
       scheduled: await ctx.db.system.query("_scheduled_functions").collect(),
     }));
-    expect(rows.draft).toMatchObject({ status: "cancelled", progress: { currentPhase: "Cancelled - Timeout", percentage: 0 } });
+    expect(rows.draft).toMatchObject({
+      status: "cancelled",
+      progress: { currentPhase: "Cancelled - Timeout", percentage: 0 },
+    });
     expect(rows.job.status).toBe("cancelled");
     expect(rows.fresh.status).toBe("pending");
     const expiries = rows.scheduled.filter((job) => job.name.includes("expireTestCheckouts"));

@@ -73,7 +73,13 @@ async function runByHand(t: TestConvex, testId: Id<"tests">): Promise<number[]> 
             latencyMs: 300,
             costUsd: JUDGE_COST,
           };
-    item = await t.mutation(internal.runner.record, { testId, callId: item.callId, leaseId: item.leaseId, outcome, continueChunk: true });
+    item = await t.mutation(internal.runner.record, {
+      testId,
+      callId: item.callId,
+      leaseId: item.leaseId,
+      outcome,
+      continueChunk: true,
+    });
     percentages.push(await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.progress.percentage));
   }
   return percentages;
@@ -112,16 +118,28 @@ describe("figures that add up", () => {
     const row = history.tests.find((entry) => entry._id === testId)!;
     expect(row.totalCostUsd).toBeCloseTo(results.metrics.totalCostUsd, 12);
     // ...and the page lists every judge cost item by item, and every answer's cost.
-    const evaluations = await ada.as.query(api.results.evaluations, { testId, paginationOpts: { numItems: 100, cursor: null } });
-    const responses = await ada.as.query(api.results.responses, { testId, paginationOpts: { numItems: 100, cursor: null } });
+    const evaluations = await ada.as.query(api.results.evaluations, {
+      testId,
+      paginationOpts: { numItems: 100, cursor: null },
+    });
+    const responses = await ada.as.query(api.results.responses, {
+      testId,
+      paginationOpts: { numItems: 100, cursor: null },
+    });
     expect(evaluations.page.reduce((sum, row) => sum + row.costUsd, 0)).toBeCloseTo(results.metrics.judgingCostUsd, 12);
-    expect(responses.page.reduce((sum, row) => sum + row.costUsd, 0)).toBeCloseTo(results.metrics.generationCostUsd, 12);
+    expect(responses.page.reduce((sum, row) => sum + row.costUsd, 0)).toBeCloseTo(
+      results.metrics.generationCostUsd,
+      12,
+    );
   });
 
   test("each judge call's evaluations say which label showed which answer, listed once per call", async () => {
     const { t, ada, testId } = await setup();
     await runByHand(t, testId);
-    const { page } = await ada.as.query(api.results.evaluations, { testId, paginationOpts: { numItems: 100, cursor: null } });
+    const { page } = await ada.as.query(api.results.evaluations, {
+      testId,
+      paginationOpts: { numItems: 100, cursor: null },
+    });
     expect(page).toHaveLength(2 * TOPICS);
     const byCall = new Map<string, typeof page>();
     for (const row of page) byCall.set(row.callId!, [...(byCall.get(row.callId!) ?? []), row]);
@@ -175,10 +193,31 @@ describe("figures that add up", () => {
       vi.setSystemTime(clock);
       const outcome =
         item.kind === "generate"
-          ? { kind: "generated" as const, answers: ["An answer."], promptTokens: 10, completionTokens: 20, latencyMs: 1_000, costUsd: 0 }
-          : { kind: "rated" as const, scores: { accuracy: 7 }, explanation: "Fine.", promptTokens: 10, completionTokens: 20, latencyMs: 20_000, costUsd: 0 };
+          ? {
+              kind: "generated" as const,
+              answers: ["An answer."],
+              promptTokens: 10,
+              completionTokens: 20,
+              latencyMs: 1_000,
+              costUsd: 0,
+            }
+          : {
+              kind: "rated" as const,
+              scores: { accuracy: 7 },
+              explanation: "Fine.",
+              promptTokens: 10,
+              completionTokens: 20,
+              latencyMs: 20_000,
+              costUsd: 0,
+            };
       if (item.kind === "evaluate") judged++;
-      item = await t.mutation(internal.runner.record, { testId, callId: item.callId, leaseId: item.leaseId, outcome, continueChunk: true });
+      item = await t.mutation(internal.runner.record, {
+        testId,
+        callId: item.callId,
+        leaseId: item.leaseId,
+        outcome,
+        continueChunk: true,
+      });
     }
     const { test: running } = await ada.as.query(api.tests.monitor, { testId });
     expect(running.status).toBe("running");

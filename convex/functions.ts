@@ -1,11 +1,6 @@
 // The only place public functions are built. Every domain module imports its builders
 // from here so that each public function states who may call it.
-import {
-  customAction,
-  customCtx,
-  customMutation,
-  customQuery,
-} from "convex-helpers/server/customFunctions";
+import { customAction, customCtx, customMutation, customQuery } from "convex-helpers/server/customFunctions";
 import { makeFunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
@@ -81,7 +76,10 @@ export const publicMutation = mutation;
 export const publicAction = action;
 
 /** Signed-in users; `ctx.user` is the caller. */
-export const userQuery = customQuery(query, customCtx(async (ctx) => ({ user: await requireUser(ctx) })));
+export const userQuery = customQuery(
+  query,
+  customCtx(async (ctx) => ({ user: await requireUser(ctx) })),
+);
 export const userMutation = customMutation(
   mutation,
   customCtx(async (ctx) => ({ user: await requireUser(ctx) })),
@@ -105,7 +103,10 @@ export const userAction = customAction(
 );
 
 /** Admins only (`isAdmin` read on the server, never trusted from the client). */
-export const adminQuery = customQuery(query, customCtx(async (ctx) => ({ user: await requireAdmin(ctx) })));
+export const adminQuery = customQuery(
+  query,
+  customCtx(async (ctx) => ({ user: await requireAdmin(ctx) })),
+);
 export const adminMutation = customMutation(
   mutation,
   customCtx(async (ctx) => ({ user: await requireAdmin(ctx) })),

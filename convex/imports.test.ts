@@ -57,7 +57,9 @@ describe("convex/ import graph", () => {
     const crossings = [...graph]
       .filter(([module]) => isTopLevel(module))
       .flatMap(([module, targets]) =>
-        targets.filter((target) => isDomain(target) && !(WIRING[module] ?? []).includes(target)).map((target) => `${module} → ${target}`),
+        targets
+          .filter((target) => isDomain(target) && !(WIRING[module] ?? []).includes(target))
+          .map((target) => `${module} → ${target}`),
       );
     expect(crossings).toEqual([]);
   });

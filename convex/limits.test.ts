@@ -36,7 +36,12 @@ async function storedTests(t: TestConvex) {
   }));
 }
 
-const persona = (id: string) => ({ id, name: `Persona ${id.slice(0, 8)}`, description: "Someone", systemPrompt: "Be someone." });
+const persona = (id: string) => ({
+  id,
+  name: `Persona ${id.slice(0, 8)}`,
+  description: "Someone",
+  systemPrompt: "Be someone.",
+});
 const topic = (id: string) => ({ id, title: `Topic ${id}`, description: "Something", prompt: "Talk about something." });
 
 describe("a test's configuration (tests.create)", () => {
@@ -86,7 +91,11 @@ describe("a test's configuration (tests.create)", () => {
     for (const responsesPerTopic of [Number.NaN, Infinity, -Infinity, -1, 1e9, 2.5]) {
       expect([responsesPerTopic, await refusal(create({ responsesPerTopic }))]).toEqual([
         responsesPerTopic,
-        { code: "INVALID_INPUT", field: "responsesPerTopic", message: "Responses per topic must be a whole number from 1 to 10." },
+        {
+          code: "INVALID_INPUT",
+          field: "responsesPerTopic",
+          message: "Responses per topic must be a whole number from 1 to 10.",
+        },
       ]);
     }
     expect(await storedTests(t)).toEqual({ tests: 0, jobs: 0 });
@@ -96,7 +105,13 @@ describe("a test's configuration (tests.create)", () => {
     const { t, create } = await setup();
     const personas = Array.from({ length: 10 }, (_, i) => ({ ...persona(`p${i}`), systemPrompt: "s".repeat(10_000) }));
     const topics = Array.from({ length: 10 }, (_, i) => ({ ...topic(`t${i}`), prompt: "p".repeat(10_000) }));
-    const largest = { personas, topics, userPrompt: "u".repeat(10_000), rankingPrompt: "r".repeat(5_000), responsesPerTopic: 1 };
+    const largest = {
+      personas,
+      topics,
+      userPrompt: "u".repeat(10_000),
+      rankingPrompt: "r".repeat(5_000),
+      responsesPerTopic: 1,
+    };
     const created = await create(largest);
     expect(created.testId).toBeTruthy();
 
@@ -113,18 +128,25 @@ describe("saved personas and topics", () => {
   test("a field over its limit is refused with the field and the limit; nothing is written", async () => {
     const { t, ada } = await setup();
     const persona = { name: "Pirate", description: "Talks like a pirate", systemPrompt: "Arr." };
-    expect(await refusal(ada.as.mutation(api.personas.create, { ...persona, systemPrompt: "x".repeat(10_001) }))).toEqual({
+    expect(
+      await refusal(ada.as.mutation(api.personas.create, { ...persona, systemPrompt: "x".repeat(10_001) })),
+    ).toEqual({
       code: "INVALID_INPUT",
       field: "systemPrompt",
       message: "System prompt must be 10,000 characters or fewer.",
     });
-    expect(await refusal(ada.as.mutation(api.topics.create, { title: "x".repeat(101), description: "d", prompt: "p" }))).toEqual({
+    expect(
+      await refusal(ada.as.mutation(api.topics.create, { title: "x".repeat(101), description: "d", prompt: "p" })),
+    ).toEqual({
       code: "INVALID_INPUT",
       field: "title",
       message: "Topic title must be 100 characters or fewer.",
     });
-    expect(await t.run(async (ctx) => [(await ctx.db.query("personas").collect()).length, (await ctx.db.query("topics").collect()).length])).toEqual([
-      0, 0,
-    ]);
+    expect(
+      await t.run(async (ctx) => [
+        (await ctx.db.query("personas").collect()).length,
+        (await ctx.db.query("topics").collect()).length,
+      ]),
+    ).toEqual([0, 0]);
   });
 });

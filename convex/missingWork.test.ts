@@ -17,7 +17,9 @@ async function setup() {
   // No workers: this test plays the worker.
   await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 }));
   const ada = await createUser(t, "ada@example.com");
-  const { testId } = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration([GENERATOR], [EVALUATOR]) });
+  const { testId } = await ada.as.mutation(api.tests.create, {
+    configuration: sampleConfiguration([GENERATOR], [EVALUATOR]),
+  });
   await t.mutation(internal.runner.dispatch, {});
   return { t, ada, testId };
 }
@@ -87,7 +89,12 @@ describe("missing work", () => {
       testId,
       callId: judge.callId,
       leaseId: judge.leaseId,
-      outcome: { kind: "ranked", ranking: judge.labels.map((entry) => entry.responseId), explanation: "", ...usage(0.003) },
+      outcome: {
+        kind: "ranked",
+        ranking: judge.labels.map((entry) => entry.responseId),
+        explanation: "",
+        ...usage(0.003),
+      },
       continueChunk: true,
     });
     const done = await testRow(t, testId);
@@ -109,7 +116,12 @@ describe("missing work", () => {
     expect(after.totalCostUsd).toBeCloseTo(0.018, 10);
     expect(after.resultsSummary!.analysisSummary.totalCost).toBeCloseTo(0.018, 10);
     expect(after.responsesCount).toBe(done.responsesCount);
-    const responses = await t.run((ctx) => ctx.db.query("responses").withIndex("by_test", (q) => q.eq("testId", testId)).collect());
+    const responses = await t.run((ctx) =>
+      ctx.db
+        .query("responses")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .collect(),
+    );
     expect(responses.map((row) => row.content).sort()).toEqual(["One.", "Two."]);
   });
 });

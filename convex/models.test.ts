@@ -43,7 +43,9 @@ describe("model catalog", () => {
     expect(ids.has("mistralai/mistral-7b-instruct:free")).toBe(false); // FREE
     expect(ids.has("openai/o1-pro")).toBe(false); // above the price filter
     expect(models.every((model) => model.tier !== "FREE" && model.tier === tierOf(model.pricing))).toBe(true);
-    expect(new Set(models.map((model) => model.tier))).toEqual(new Set(["BUDGET", "STANDARD", "PREMIUM", "ENTERPRISE"]));
+    expect(new Set(models.map((model) => model.tier))).toEqual(
+      new Set(["BUDGET", "STANDARD", "PREMIUM", "ENTERPRISE"]),
+    );
     expect(models.find((model) => model.id === "qwen/qwq-32b")?.contextLength).toBe(4096);
     expect([...models].sort(compareModels).map((model) => model.id)).toEqual(models.map((model) => model.id));
   });
@@ -91,14 +93,30 @@ describe("model catalog", () => {
     const pagePrices = Object.fromEntries(models.map((model) => [model.id, model.pricing]));
     const configurations = [
       sampleConfiguration(["openai/gpt-4o-mini"], ["google/gemini-2.0-flash-001"]),
-      sampleConfiguration(["anthropic/claude-opus-4", "openai/gpt-4.1"], ["google/gemini-2.5-pro"], { responsesPerTopic: 5 }),
-      sampleConfiguration(["x-ai/grok-3", "anthropic/claude-sonnet-4", "mistralai/mistral-large"], ["openai/gpt-4o", "deepseek/deepseek-chat"], {
-        responsesPerTopic: 10,
-        personas: [1, 2, 3].map((n) => ({ id: `p${n}`, name: `Persona ${n}`, description: "A voice", systemPrompt: `You are voice ${n}.` })),
-        topics: [1, 2, 3].map((n) => ({ id: `t${n}`, title: `Topic ${n}`, description: "A scenario", prompt: `Scenario ${n}.` })),
-        scoringParameters: { scale: "rating", includeExplanations: true },
-        evaluationCriteria: { accuracy: true, creativity: true, clarity: true, relevance: false, style: false },
+      sampleConfiguration(["anthropic/claude-opus-4", "openai/gpt-4.1"], ["google/gemini-2.5-pro"], {
+        responsesPerTopic: 5,
       }),
+      sampleConfiguration(
+        ["x-ai/grok-3", "anthropic/claude-sonnet-4", "mistralai/mistral-large"],
+        ["openai/gpt-4o", "deepseek/deepseek-chat"],
+        {
+          responsesPerTopic: 10,
+          personas: [1, 2, 3].map((n) => ({
+            id: `p${n}`,
+            name: `Persona ${n}`,
+            description: "A voice",
+            systemPrompt: `You are voice ${n}.`,
+          })),
+          topics: [1, 2, 3].map((n) => ({
+            id: `t${n}`,
+            title: `Topic ${n}`,
+            description: "A scenario",
+            prompt: `Scenario ${n}.`,
+          })),
+          scoringParameters: { scale: "rating", includeExplanations: true },
+          evaluationCriteria: { accuracy: true, creativity: true, clarity: true, relevance: false, style: false },
+        },
+      ),
     ];
     const prices = [];
     for (const configuration of configurations) {

@@ -57,7 +57,10 @@ export const requestRefresh = userMutation({
     const now = Date.now();
     const newest = await ctx.db.query("llmModels").withIndex("by_last_updated").order("desc").first();
     if (!isCatalogStale(newest?.lastUpdated, now)) return false;
-    const marker = await ctx.db.query("settings").withIndex("by_key", (q) => q.eq("key", REFRESH_KEY)).unique();
+    const marker = await ctx.db
+      .query("settings")
+      .withIndex("by_key", (q) => q.eq("key", REFRESH_KEY))
+      .unique();
     if (marker && now - marker.value < REFRESH_DEBOUNCE_MS) return true;
     if (marker) await ctx.db.patch("settings", marker._id, { value: now });
     else await ctx.db.insert("settings", { key: REFRESH_KEY, value: now });
@@ -73,7 +76,10 @@ export const refresh = internalAction({
   handler: async (ctx) => {
     const raw = await listModels(gatewayConfig());
     const models = filterCatalog(raw.map(normalizeGatewayModel).filter((model) => model !== null));
-    await ctx.runMutation(internal.models.replaceCatalog, { models: models.slice(0, MAX_CATALOG_SIZE), now: Date.now() });
+    await ctx.runMutation(internal.models.replaceCatalog, {
+      models: models.slice(0, MAX_CATALOG_SIZE),
+      now: Date.now(),
+    });
     return { listed: models.length, fetched: raw.length };
   },
 });
@@ -126,5 +132,3 @@ export const lastUpdated = internalQuery({
     return newest?.lastUpdated ?? null;
   },
 });
-
-

@@ -43,7 +43,11 @@ async function pricedTest() {
 }
 
 function webhook(t: TestConvex, payload: string, signature: string) {
-  return t.fetch("/stripe/webhook", { method: "POST", body: payload, headers: { "Stripe-Signature": signature, "Content-Type": "application/json" } });
+  return t.fetch("/stripe/webhook", {
+    method: "POST",
+    body: payload,
+    headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+  });
 }
 
 function completedEvent(sessionId: string, amount: number, currency = "usd") {
@@ -51,15 +55,26 @@ function completedEvent(sessionId: string, amount: number, currency = "usd") {
     id: `evt_${sessionId}`,
     object: "event",
     type: "checkout.session.completed",
-    data: { object: { id: sessionId, object: "checkout.session", payment_status: "paid", amount_total: amount, currency } },
+    data: {
+      object: { id: sessionId, object: "checkout.session", payment_status: "paid", amount_total: amount, currency },
+    },
   });
 }
 
 async function ledger(t: TestConvex, testId: Id<"tests">) {
   return await t.run(async (ctx) => ({
-    payments: await ctx.db.query("payments").withIndex("by_test", (q) => q.eq("testId", testId)).collect(),
-    credits: await ctx.db.query("creditTransactions").withIndex("by_test", (q) => q.eq("testId", testId)).collect(),
-    jobs: await ctx.db.query("jobs").withIndex("by_test", (q) => q.eq("testId", testId)).collect(),
+    payments: await ctx.db
+      .query("payments")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect(),
+    credits: await ctx.db
+      .query("creditTransactions")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect(),
+    jobs: await ctx.db
+      .query("jobs")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect(),
     user: await ctx.db.query("users").first(),
   }));
 }
@@ -96,7 +111,10 @@ describe("payments", () => {
     }
     const { payments, credits, jobs, user: row } = await ledger(t, testId);
     expect(payments).toMatchObject([{ status: "paid", amountCents: priceCents, stripeSessionId: sessionId }]);
-    expect(credits.map((c) => [c.type, c.amountCents]).sort()).toEqual([["purchase", priceCents], ["test_cost", priceCents]]);
+    expect(credits.map((c) => [c.type, c.amountCents]).sort()).toEqual([
+      ["purchase", priceCents],
+      ["test_cost", priceCents],
+    ]);
     expect(jobs).toMatchObject([{ status: "queued" }]);
     expect(row?.totalSpentCents).toBe(priceCents);
   });
@@ -155,7 +173,8 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 800)}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 800)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -192,7 +211,11 @@ describe("one charge per test", () => {
       user.as.action(api.payments.createCheckout, { testId }),
       user.as.action(api.payments.createCheckout, { testId }),
     ]);
-    expect([retry.sessionId, tabC.sessionId, tabD.sessionId]).toEqual([first.sessionId, first.sessionId, first.sessionId]);
+    expect([retry.sessionId, tabC.sessionId, tabD.sessionId]).toEqual([
+      first.sessionId,
+      first.sessionId,
+      first.sessionId,
+    ]);
     expect(tabD.url).toBe(first.url);
     await waitFor(
       () => Promise.resolve(openSessionsOf(testId, since).map((session) => session.id)),
@@ -207,13 +230,23 @@ describe("one charge per test", () => {
       const tabA = await user.as.action(api.payments.createCheckout, { testId });
       // A second session for the same test, as an older tab or a checkout that died before answering left it.
       const tabB = await devStripe().checkout.sessions.create({
-          mode: "payment",
-          line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: priceCents, product_data: { name: "ModelJury test" } } }],
-          metadata: { testId, userId: user.userId, testName: "Coffee taglines" },
-          success_url: "http://127.0.0.1:5173/dashboard/monitor",
-        });
+        mode: "payment",
+        line_items: [
+          {
+            quantity: 1,
+            price_data: { currency: "usd", unit_amount: priceCents, product_data: { name: "ModelJury test" } },
+          },
+        ],
+        metadata: { testId, userId: user.userId, testName: "Coffee taglines" },
+        success_url: "http://127.0.0.1:5173/dashboard/monitor",
+      });
       if (recorded) {
-        await t.mutation(internal.payments.recordCheckout, { testId, userId: user.userId, sessionId: tabB.id, amountCents: priceCents });
+        await t.mutation(internal.payments.recordCheckout, {
+          testId,
+          userId: user.userId,
+          sessionId: tabB.id,
+          amountCents: priceCents,
+        });
       }
       const before = stripeServer.events.length;
       expect(await payOnStripe(tabA.sessionId)).toBe(303);
@@ -222,16 +255,31 @@ describe("one charge per test", () => {
       await forwardEvents(t, before); // Stripe retries deliveries: still one of each
 
       const paidB = stripeServer.sessions.get(tabB.id)!;
-      await waitFor(() => Promise.resolve(refundsOf(paidB.payment_intent ?? undefined)), (refunds) => refunds.length > 0);
-      const { payments, credits, jobs, user: row } = await waitFor(
+      await waitFor(
+        () => Promise.resolve(refundsOf(paidB.payment_intent ?? undefined)),
+        (refunds) => refunds.length > 0,
+      );
+      const {
+        payments,
+        credits,
+        jobs,
+        user: row,
+      } = await waitFor(
         () => ledger(t, testId),
         (state) => state.payments.some((payment) => payment.status === "refunded"),
       );
       expect(payments.map((payment) => [payment.stripeSessionId, payment.status]).sort()).toEqual(
-        [[tabA.sessionId, "paid"], [tabB.id, "refunded"]].sort(),
+        [
+          [tabA.sessionId, "paid"],
+          [tabB.id, "refunded"],
+        ].sort(),
       );
       expect(credits.map((c) => [c.type, c.amountCents]).sort()).toEqual(
-        [["purchase", priceCents], ["refund", priceCents], ["test_cost", priceCents]].sort(),
+        [
+          ["purchase", priceCents],
+          ["refund", priceCents],
+          ["test_cost", priceCents],
+        ].sort(),
       );
       expect(jobs).toMatchObject([{ status: "queued" }]);
       expect(row?.totalSpentCents).toBe(priceCents);
@@ -250,9 +298,13 @@ describe("one charge per test", () => {
       id: "evt_expired",
       object: "event",
       type: "checkout.session.expired",
-      data: { object: { id: second.sessionId, object: "checkout.session", status: "expired", payment_status: "unpaid" } },
+      data: {
+        object: { id: second.sessionId, object: "checkout.session", status: "expired", payment_status: "unpaid" },
+      },
     });
-    expect((await webhook(t, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))).status).toBe(200);
+    expect(
+      (await webhook(t, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))).status,
+    ).toBe(200);
     const third = await user.as.action(api.payments.createCheckout, { testId });
     expect(third.sessionId).not.toBe(second.sessionId);
     const { payments } = await ledger(t, testId);
@@ -267,16 +319,29 @@ describe("one charge per test", () => {
     const { t, user, testId, priceCents } = await pricedTest();
     const tabA = await user.as.action(api.payments.createCheckout, { testId });
     const other = await devStripe().checkout.sessions.create({
-        mode: "payment",
-        line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: priceCents, product_data: { name: "ModelJury test" } } }],
-        metadata: { testId, userId: user.userId },
-        success_url: "http://127.0.0.1:5173/dashboard/monitor",
-      });
-    await t.mutation(internal.payments.recordCheckout, { testId, userId: user.userId, sessionId: other.id, amountCents: priceCents });
+      mode: "payment",
+      line_items: [
+        {
+          quantity: 1,
+          price_data: { currency: "usd", unit_amount: priceCents, product_data: { name: "ModelJury test" } },
+        },
+      ],
+      metadata: { testId, userId: user.userId },
+      success_url: "http://127.0.0.1:5173/dashboard/monitor",
+    });
+    await t.mutation(internal.payments.recordCheckout, {
+      testId,
+      userId: user.userId,
+      sessionId: other.id,
+      amountCents: priceCents,
+    });
     const before = stripeServer.events.length;
     await payOnStripe(tabA.sessionId);
     await forwardEvents(t, before);
-    await waitFor(() => Promise.resolve(stripeServer.sessions.get(other.id)!.status), (status) => status === "expired");
+    await waitFor(
+      () => Promise.resolve(stripeServer.sessions.get(other.id)!.status),
+      (status) => status === "expired",
+    );
     expect(await payOnStripe(other.id)).toBe(409);
   });
 });
@@ -286,7 +351,10 @@ describe("Delete before paying", () => {
     const { t, user, testId } = await pricedTest();
     const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
     await user.as.mutation(api.tests.remove, { testId });
-    await waitFor(() => Promise.resolve(stripeServer.sessions.get(sessionId)!.status), (status) => status === "expired");
+    await waitFor(
+      () => Promise.resolve(stripeServer.sessions.get(sessionId)!.status),
+      (status) => status === "expired",
+    );
     expect(await payOnStripe(sessionId)).toBe(409);
     const payments = await t.run((ctx) => ctx.db.query("payments").collect());
     expect(payments).toMatchObject([{ stripeSessionId: sessionId, status: "cancelled" }]);
@@ -300,7 +368,10 @@ describe("Delete before paying", () => {
     await user.as.mutation(api.tests.remove, { testId });
     await forwardEvents(t, before);
     const paymentIntent = stripeServer.sessions.get(sessionId)!.payment_intent ?? undefined;
-    await waitFor(() => Promise.resolve(refundsOf(paymentIntent)), (refunds) => refunds.length === 1);
+    await waitFor(
+      () => Promise.resolve(refundsOf(paymentIntent)),
+      (refunds) => refunds.length === 1,
+    );
     const billing = await waitFor(
       () => user.as.query(api.billing.overview, {}),
       (overview) => overview.payments[0]?.status === "refunded",
@@ -324,9 +395,19 @@ describe("the amount paid is checked", () => {
       const admin = await createUser(t, "root@example.com", { isAdmin: true });
       const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
       const payload = completedEvent(sessionId, amount || priceCents, currency);
-      expect((await webhook(t, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))).status).toBe(200);
+      expect(
+        (await webhook(t, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET })))
+          .status,
+      ).toBe(200);
       const { payments, credits, jobs, user: row } = await ledger(t, testId);
-      expect(payments).toMatchObject([{ status: "amount_mismatch", amountCents: priceCents, receivedCents: amount || priceCents, receivedCurrency: currency }]);
+      expect(payments).toMatchObject([
+        {
+          status: "amount_mismatch",
+          amountCents: priceCents,
+          receivedCents: amount || priceCents,
+          receivedCurrency: currency,
+        },
+      ]);
       expect(credits).toHaveLength(0);
       expect(jobs).toMatchObject([{ status: "pending_payment" }]);
       expect(row?.totalSpentCents).toBe(0);
@@ -347,12 +428,19 @@ describe("a paid test that fails is refunded", () => {
       await payOnStripe(sessionId);
       await forwardEvents(t, before);
       await t.run(async (ctx) => {
-        const setting = await ctx.db.query("settings").withIndex("by_key", (q) => q.eq("key", "maxProcessingJobs")).unique();
+        const setting = await ctx.db
+          .query("settings")
+          .withIndex("by_key", (q) => q.eq("key", "maxProcessingJobs"))
+          .unique();
         await ctx.db.patch("settings", setting!._id, { value: 5 });
       });
       await t.mutation(internal.runner.dispatch, {}); // the gateway at 127.0.0.1:9 refuses every call
       const paymentIntent = stripeServer.sessions.get(sessionId)!.payment_intent ?? undefined;
-      await waitFor(() => Promise.resolve(refundsOf(paymentIntent)), (refunds) => refunds.length === 1, 30_000);
+      await waitFor(
+        () => Promise.resolve(refundsOf(paymentIntent)),
+        (refunds) => refunds.length === 1,
+        30_000,
+      );
       const state = await waitFor(
         () => ledger(t, testId),
         (current) => current.payments[0]?.status === "refunded",
@@ -362,11 +450,18 @@ describe("a paid test that fails is refunded", () => {
       expect(test?.errorMessage).toMatch(/^No responses were generated: .+/);
       expect(state.payments).toMatchObject([{ status: "refunded", refundReason: test?.errorMessage }]);
       expect(state.credits.map((c) => [c.type, c.amountCents]).sort()).toEqual(
-        [["purchase", priceCents], ["refund", priceCents], ["test_cost", priceCents]].sort(),
+        [
+          ["purchase", priceCents],
+          ["refund", priceCents],
+          ["test_cost", priceCents],
+        ].sort(),
       );
       expect(state.user?.totalSpentCents).toBe(0);
       expect(refundsOf(paymentIntent)).toMatchObject([{ amount: priceCents, reason: "requested_by_customer" }]);
-      expect(await user.as.query(api.payments.testRefund, { testId })).toMatchObject({ state: "refunded", amountCents: priceCents });
+      expect(await user.as.query(api.payments.testRefund, { testId })).toMatchObject({
+        state: "refunded",
+        amountCents: priceCents,
+      });
       // Asking again (a replayed finish) refunds nothing more.
       await t.action(internal.payments.refundTest, { testId, reason: "again" });
       expect(refundsOf(paymentIntent)).toHaveLength(1);
@@ -385,11 +480,21 @@ describe("a paid test that fails is refunded", () => {
     await t.run((ctx) => ctx.db.patch("tests", testId, { lastProgressAt: Date.now() - 2 * 60 * 60 * 1000 }));
     expect(await t.mutation(internal.runner.cancelStaleTests, {})).toBe(1);
     const paymentIntent = stripeServer.sessions.get(sessionId)!.payment_intent ?? undefined;
-    await waitFor(() => Promise.resolve(refundsOf(paymentIntent)), (refunds) => refunds.length === 1);
-    const state = await waitFor(() => ledger(t, testId), (current) => current.payments[0]?.status === "refunded");
+    await waitFor(
+      () => Promise.resolve(refundsOf(paymentIntent)),
+      (refunds) => refunds.length === 1,
+    );
+    const state = await waitFor(
+      () => ledger(t, testId),
+      (current) => current.payments[0]?.status === "refunded",
+    );
     expect(state.payments[0]!.refundReason).toContain("Cancelled - Timeout");
     expect(state.credits.map((c) => [c.type, c.amountCents]).sort()).toEqual(
-      [["purchase", priceCents], ["refund", priceCents], ["test_cost", priceCents]].sort(),
+      [
+        ["purchase", priceCents],
+        ["refund", priceCents],
+        ["test_cost", priceCents],
+      ].sort(),
     );
     expect(state.user?.totalSpentCents).toBe(0);
   });
@@ -426,7 +531,9 @@ describe("a paid test that fails is refunded", () => {
     const key = process.env.STRIPE_SECRET_KEY;
     delete process.env.STRIPE_SECRET_KEY;
     try {
-      const { testId, paymentRequired } = await user.as.mutation(api.tests.create, { configuration: sampleConfiguration() });
+      const { testId, paymentRequired } = await user.as.mutation(api.tests.create, {
+        configuration: sampleConfiguration(),
+      });
       expect(paymentRequired).toBe(false);
       await t.action(internal.payments.refundTest, { testId, reason: "No responses were generated." });
       await t.action(internal.payments.expireTestCheckouts, { testId });

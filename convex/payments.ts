@@ -26,7 +26,12 @@ const StripeError = Stripe.errors.StripeError;
 /** A refund Stripe could not make is tried again after these waits, then reported to admins. */
 const REFUND_RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
 
-const openCheckout = v.object({ sessionId: v.string(), amountCents: v.number(), currency: v.string(), url: v.optional(v.string()) });
+const openCheckout = v.object({
+  sessionId: v.string(),
+  amountCents: v.number(),
+  currency: v.string(),
+  url: v.optional(v.string()),
+});
 
 type PayableTest = {
   name: string;
@@ -122,7 +127,8 @@ async function reuseOrEnd(
     await ctx.runMutation(internal.payments.markPaid, receivedOf(session));
     fail("CONFLICT", "This test does not need a payment.");
   }
-  const sameAmount = open.amountCents === priceCents && session.amount_total === priceCents && session.currency === QUOTE_CURRENCY;
+  const sameAmount =
+    open.amountCents === priceCents && session.amount_total === priceCents && session.currency === QUOTE_CURRENCY;
   if (session.status === "open" && sameAmount && session.url) return { url: session.url, sessionId: session.id };
   await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: open.sessionId });
   if (session.status === "open") await expireSession(ctx, stripe, session.id);
@@ -193,7 +199,13 @@ export const payableTest = internalQuery({
  * the same test and amount (ours unless another tab got there first).
  */
 export const recordCheckout = internalMutation({
-  args: { testId: v.id("tests"), userId: v.id("users"), sessionId: v.string(), amountCents: v.number(), url: v.optional(v.string()) },
+  args: {
+    testId: v.id("tests"),
+    userId: v.id("users"),
+    sessionId: v.string(),
+    amountCents: v.number(),
+    url: v.optional(v.string()),
+  },
   returns: v.union(v.null(), v.object({ sessionId: v.string(), url: v.string() })),
   handler: async (ctx, args) => {
     const test = await ctx.db.get("tests", args.testId);
@@ -214,7 +226,11 @@ export const recordCheckout = internalMutation({
       .order("asc")
       .take(20);
     const first = payments.find(
-      (payment) => payment.status === "pending" && payment.amountCents === args.amountCents && payment.checkoutUrl && payment.stripeSessionId,
+      (payment) =>
+        payment.status === "pending" &&
+        payment.amountCents === args.amountCents &&
+        payment.checkoutUrl &&
+        payment.stripeSessionId,
     );
     return first ? { sessionId: first.stripeSessionId!, url: first.checkoutUrl! } : null;
   },
@@ -229,7 +245,8 @@ export const markCheckoutEnded = internalMutation({
       .query("payments")
       .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
       .unique();
-    if (payment && payment.status === "pending") await ctx.db.patch("payments", payment._id, { status: "cancelled", checkoutUrl: undefined });
+    if (payment && payment.status === "pending")
+      await ctx.db.patch("payments", payment._id, { status: "cancelled", checkoutUrl: undefined });
     return null;
   },
 });
@@ -262,7 +279,9 @@ export const markPaid = internalMutation({
       const test = testId ? await ctx.db.get("tests", testId) : null;
       const paymentId = await ctx.db.insert("payments", {
         userId,
-        ...(test && test.userId === userId ? { testId: test._id, ...(test.teamId === undefined ? {} : { teamId: test.teamId }) } : {}),
+        ...(test && test.userId === userId
+          ? { testId: test._id, ...(test.teamId === undefined ? {} : { teamId: test.teamId }) }
+          : {}),
         testName: test?.name ?? args.testName ?? "Deleted test",
         stripeSessionId: args.sessionId,
         amountCents: test?.priceCents ?? args.amountCents,
@@ -305,13 +324,18 @@ export const verify = userAction({
 
 export const sessionOwner = internalQuery({
   args: { sessionId: v.string() },
-  returns: v.union(v.null(), v.object({ userId: v.id("users"), testId: v.union(v.null(), v.id("tests")), amountCents: v.number() })),
+  returns: v.union(
+    v.null(),
+    v.object({ userId: v.id("users"), testId: v.union(v.null(), v.id("tests")), amountCents: v.number() }),
+  ),
   handler: async (ctx, { sessionId }) => {
     const payment = await ctx.db
       .query("payments")
       .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
       .unique();
-    return payment ? { userId: payment.userId, testId: payment.testId ?? null, amountCents: payment.amountCents } : null;
+    return payment
+      ? { userId: payment.userId, testId: payment.testId ?? null, amountCents: payment.amountCents }
+      : null;
   },
 });
 
@@ -379,8 +403,13 @@ export const refundPayment = internalAction({
 });
 
 async function refund(ctx: ActionCtx, paymentId: Id<"payments">, attempt: number): Promise<void> {
-  const payment: { status: string; sessionId?: string; paymentIntentId?: string; amountCents: number; duplicate?: boolean } | null =
-    await ctx.runQuery(internal.payments.refundable, { paymentId });
+  const payment: {
+    status: string;
+    sessionId?: string;
+    paymentIntentId?: string;
+    amountCents: number;
+    duplicate?: boolean;
+  } | null = await ctx.runQuery(internal.payments.refundable, { paymentId });
   if (!payment || payment.status === "refunded") return;
   try {
     const stripe = stripeClient();
@@ -431,8 +460,11 @@ export const refundable = internalQuery({
     const payment = await ctx.db.get("payments", paymentId);
     if (!payment) return null;
     // Only money that arrived and is owed back: a paid test's payment asked for, or one that landed unwanted.
-    const owed = payment.status === "refund_pending" || ((payment.status === "paid" || payment.status === "completed") && payment.refundReason !== undefined);
-    if (!owed) return payment.status === "refunded" ? { status: payment.status, amountCents: payment.amountCents } : null;
+    const owed =
+      payment.status === "refund_pending" ||
+      ((payment.status === "paid" || payment.status === "completed") && payment.refundReason !== undefined);
+    if (!owed)
+      return payment.status === "refunded" ? { status: payment.status, amountCents: payment.amountCents } : null;
     return {
       status: payment.status,
       ...(payment.stripeSessionId ? { sessionId: payment.stripeSessionId } : {}),
@@ -492,11 +524,16 @@ export const testRefund = userQuery({
       .query("payments")
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .take(20);
-    const refunded = payments.find((payment) => payment.status === "refunded" && payment.refundReason !== REFUND_REASONS.duplicate);
-    if (refunded) return { state: "refunded" as const, amountCents: refunded.amountCents, refundedAt: refunded.refundedAt };
+    const refunded = payments.find(
+      (payment) => payment.status === "refunded" && payment.refundReason !== REFUND_REASONS.duplicate,
+    );
+    if (refunded)
+      return { state: "refunded" as const, amountCents: refunded.amountCents, refundedAt: refunded.refundedAt };
     // A failed test's payment is owed back from the moment it failed, before the refund is asked for.
     const asked = payments.find(
-      (payment) => (payment.status === "paid" || payment.status === "completed") && (payment.refundReason !== undefined || test.status === "failed"),
+      (payment) =>
+        (payment.status === "paid" || payment.status === "completed") &&
+        (payment.refundReason !== undefined || test.status === "failed"),
     );
     if (asked) return { state: "pending" as const, amountCents: asked.amountCents };
     return { state: "none" as const, amountCents: 0 };

@@ -8,8 +8,16 @@ describe("personas and topics", () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
-    await ada.as.mutation(api.personas.create, { name: "Pirate", description: "Arr", systemPrompt: "Talk like a pirate." });
-    await ada.as.mutation(api.personas.create, { name: "Poet", description: "Rhymes", systemPrompt: "Answer in verse." });
+    await ada.as.mutation(api.personas.create, {
+      name: "Pirate",
+      description: "Arr",
+      systemPrompt: "Talk like a pirate.",
+    });
+    await ada.as.mutation(api.personas.create, {
+      name: "Poet",
+      description: "Rhymes",
+      systemPrompt: "Answer in verse.",
+    });
     await bob.as.mutation(api.personas.create, { name: "Robot", description: "Beeps", systemPrompt: "Beep." });
     const mine = await ada.as.query(api.personas.list, {});
     expect(mine.total).toBe(2);
@@ -37,8 +45,16 @@ describe("personas and topics", () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
-    const personaId = await ada.as.mutation(api.personas.create, { name: "Pirate", description: "Arr", systemPrompt: "Arr." });
-    const topicId = await ada.as.mutation(api.topics.create, { title: "Coffee", description: "Shop", prompt: "Sell coffee." });
+    const personaId = await ada.as.mutation(api.personas.create, {
+      name: "Pirate",
+      description: "Arr",
+      systemPrompt: "Arr.",
+    });
+    const topicId = await ada.as.mutation(api.topics.create, {
+      title: "Coffee",
+      description: "Shop",
+      prompt: "Sell coffee.",
+    });
     await expect(
       bob.as.mutation(api.personas.update, { personaId, name: "Hacked", description: "x", systemPrompt: "x" }),
     ).rejects.toThrow(/not found/);
@@ -50,7 +66,11 @@ describe("personas and topics", () => {
   test("the owner edits and deletes a topic", async () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
-    const topicId = await ada.as.mutation(api.topics.create, { title: "Coffee", description: "Shop", prompt: "Sell coffee." });
+    const topicId = await ada.as.mutation(api.topics.create, {
+      title: "Coffee",
+      description: "Shop",
+      prompt: "Sell coffee.",
+    });
     await ada.as.mutation(api.topics.update, { topicId, title: " Tea ", description: "Shop", prompt: "Sell tea." });
     expect((await ada.as.query(api.topics.list, {})).items[0]).toMatchObject({ title: "Tea", prompt: "Sell tea." });
     await ada.as.mutation(api.topics.remove, { topicId });

@@ -50,34 +50,55 @@ describe("presence", () => {
     expect(seenByBob.count).toBe(2);
     expect(seenByBob.viewers.map((viewer) => viewer.label).sort()).toEqual(["AL", "anonymous viewer"]);
     expect(JSON.stringify(seenByBob)).not.toContain(owner.userId);
-    expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual({ count: 2, viewers: [] });
+    expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual({
+      count: 2,
+      viewers: [],
+    });
   });
 
   test("anonymous callers reach a room only through an active share", async () => {
     const { t, owner, testId, shareId } = await setup();
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON }))).toBe("NOT_FOUND");
-    expect(await t.query(api.presence.viewers, { room: `test:${testId}`, clientId: ANON })).toEqual({ count: 0, viewers: [] });
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON }))).toBe("NOT_FOUND");
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON }))).toBe("NOT_FOUND");
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await t.query(api.presence.viewers, { room: `test:${testId}`, clientId: ANON })).toEqual({
+      count: 0,
+      viewers: [],
+    });
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON }))).toBe(
+      "NOT_FOUND",
+    );
 
     await owner.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "owner-tab-0001" });
     await owner.as.mutation(api.shares.disable, { testId });
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON }))).toBe("NOT_FOUND");
-    expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual({ count: 0, viewers: [] });
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual({
+      count: 0,
+      viewers: [],
+    });
   });
 
   test("another signed-in user cannot join or read the owner's room by test id", async () => {
     const { t, testId } = await setup();
     const other = await createUser(t, "other@example.com");
-    expect(await errorCode(other.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "other-tab-0001" }))).toBe(
-      "NOT_FOUND",
-    );
+    expect(
+      await errorCode(
+        other.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "other-tab-0001" }),
+      ),
+    ).toBe("NOT_FOUND");
     expect(await other.as.query(api.presence.viewers, { room: `test:${testId}` })).toEqual({ count: 0, viewers: [] });
   });
 
   test("anonymous client ids must look like ours", async () => {
     const { t, shareId } = await setup();
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: "x" }))).toBe("INVALID_INPUT");
+    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: "x" }))).toBe(
+      "INVALID_INPUT",
+    );
   });
 
   test("a viewer who leaves is gone at once; one who vanishes is gone within 15 seconds", async () => {

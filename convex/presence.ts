@@ -151,7 +151,9 @@ export const viewers = publicQuery({
     const others = rows.filter((row) => row.viewerKey !== self && row.lastSeen >= reference - PRESENCE_TTL_MS);
     return {
       count: others.length,
-      viewers: user ? others.map((row) => ({ id: row._id, label: row.label, anonymous: row.viewerKey.startsWith("anon:") })) : [],
+      viewers: user
+        ? others.map((row) => ({ id: row._id, label: row.label, anonymous: row.viewerKey.startsWith("anon:") }))
+        : [],
     };
   },
 });

@@ -51,7 +51,9 @@ describe("profile", () => {
     const mine = await ada.as.query(api.profile.get, {});
     expect(mine).toMatchObject({ id: ada.userId, email: "ada@example.com", fullName: "Ada Lovelace", avatarUrl: null });
     expect(await bob.as.query(api.profile.get, {})).toMatchObject({ id: bob.userId, fullName: "Bob" });
-    expect(await errorOf(ada.as.mutation(api.profile.update, { fullName: null, avatarUrl: "javascript:alert(1)" }))).toMatchObject({
+    expect(
+      await errorOf(ada.as.mutation(api.profile.update, { fullName: null, avatarUrl: "javascript:alert(1)" })),
+    ).toMatchObject({
       code: "INVALID_INPUT",
       field: "avatarUrl",
     });
@@ -62,7 +64,11 @@ describe("change password", () => {
   test("a wrong current password is refused and nothing changes", async () => {
     const t = newTest();
     const { as } = await signedUp(t);
-    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "wrong-password", newPassword: "second-password" }))).toEqual({
+    expect(
+      await errorOf(
+        as.action(api.profile.changePassword, { currentPassword: "wrong-password", newPassword: "second-password" }),
+      ),
+    ).toEqual({
       code: "INVALID_INPUT",
       field: "currentPassword",
       message: "Current password is incorrect.",
@@ -74,35 +80,60 @@ describe("change password", () => {
     const t = newTest();
     const { as } = await signedUp(t);
     for (let i = 0; i < 5; i++) {
-      expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: `wrong-password-${i}`, newPassword: "second-password" }))).toMatchObject({
+      expect(
+        await errorOf(
+          as.action(api.profile.changePassword, {
+            currentPassword: `wrong-password-${i}`,
+            newPassword: "second-password",
+          }),
+        ),
+      ).toMatchObject({
         message: "Current password is incorrect.",
       });
     }
-    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "second-password" }))).toMatchObject({
+    expect(
+      await errorOf(
+        as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "second-password" }),
+      ),
+    ).toMatchObject({
       code: "RATE_LIMITED",
       field: "currentPassword",
     });
     // One back-off per account: sign-in from an unknown browser waits too.
-    await expect(signIn(t, "ada@example.com", "first-password", "signIn")).rejects.toThrow(/Too many failed attempts for this account/);
+    await expect(signIn(t, "ada@example.com", "first-password", "signIn")).rejects.toThrow(
+      /Too many failed attempts for this account/,
+    );
   });
 
   test("a short or unchanged new password is refused", async () => {
     const t = newTest();
     const { as } = await signedUp(t);
-    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "short" }))).toMatchObject({
+    expect(
+      await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "short" })),
+    ).toMatchObject({
       code: "INVALID_INPUT",
       field: "newPassword",
       message: "Password must be at least 8 characters.",
     });
     expect(
-      await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "first-password" })),
+      await errorOf(
+        as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "first-password" }),
+      ),
     ).toMatchObject({ field: "newPassword" });
     // The sign-up rule, the same here: not only whitespace, at most 128 characters.
-    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: " ".repeat(12) }))).toMatchObject({
+    expect(
+      await errorOf(
+        as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: " ".repeat(12) }),
+      ),
+    ).toMatchObject({
       field: "newPassword",
       message: "Password cannot be only spaces.",
     });
-    expect(await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "y".repeat(129) }))).toMatchObject({
+    expect(
+      await errorOf(
+        as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "y".repeat(129) }),
+      ),
+    ).toMatchObject({
       field: "newPassword",
       message: "Password must be at most 128 characters.",
     });

@@ -1,10 +1,14 @@
-import { getAuthSessionId, invalidateSessions, modifyAccountCredentials, retrieveAccount } from "@convex-dev/auth/server";
+import {
+  getAuthSessionId,
+  invalidateSessions,
+  modifyAccountCredentials,
+  retrieveAccount,
+} from "@convex-dev/auth/server";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { fail, internalQuery, userAction, userMutation, userQuery } from "./functions";
 import { passwordChangeSchema, problemsOf, profileSchema } from "./lib/forms";
 import { rejectProblems } from "./model/validation";
-
 
 export const get = userQuery({
   args: {},
@@ -65,24 +69,36 @@ export const changePassword = userAction({
   handler: async (ctx, { currentPassword, newPassword }) => {
     // The same rule as sign-up and reset (lib/credentials.ts); the auth library does not check a change.
     // (The Change Password form's schema, convex/lib/forms, without the confirmation.)
-    const newPasswordProblem = problemsOf(passwordChangeSchema, { currentPassword, newPassword }).find((p) => p.field === "newPassword");
+    const newPasswordProblem = problemsOf(passwordChangeSchema, { currentPassword, newPassword }).find(
+      (p) => p.field === "newPassword",
+    );
     if (newPasswordProblem) fail("INVALID_INPUT", newPasswordProblem.message, { field: "newPassword" });
-    if (currentPassword.length > MAX_SECRET_LENGTH) fail("INVALID_INPUT", "Current password is incorrect.", { field: "currentPassword" });
+    if (currentPassword.length > MAX_SECRET_LENGTH)
+      fail("INVALID_INPUT", "Current password is incorrect.", { field: "currentPassword" });
     const accountId: string | null = await ctx.runQuery(internal.profile.passwordAccountOf, { userId: ctx.userId });
     if (accountId === null) fail("NOT_FOUND", "This account does not sign in with a password.");
     // Guesses of the current password meet the same back-off as sign-in guesses (model/authThrottle.ts).
-    const refusal: string | null = await ctx.runMutation(internal.auth.admitAttempt, { email: accountId, kind: "signIn", deviceHash: null });
+    const refusal: string | null = await ctx.runMutation(internal.auth.admitAttempt, {
+      email: accountId,
+      kind: "signIn",
+      deviceHash: null,
+    });
     if (refusal !== null) fail("RATE_LIMITED", refusal, { field: "currentPassword" });
     try {
       await retrieveAccount(ctx, { provider: PASSWORD_PROVIDER, account: { id: accountId, secret: currentPassword } });
     } catch (error) {
       if (error instanceof Error && error.message.includes("TooManyFailedAttempts")) {
-        fail("RATE_LIMITED", "Too many failed attempts. Please wait a few minutes and try again.", { field: "currentPassword" });
+        fail("RATE_LIMITED", "Too many failed attempts. Please wait a few minutes and try again.", {
+          field: "currentPassword",
+        });
       }
       await ctx.runMutation(internal.auth.recordFailedAttempt, { email: accountId });
       fail("INVALID_INPUT", "Current password is incorrect.", { field: "currentPassword" });
     }
-    await modifyAccountCredentials(ctx, { provider: PASSWORD_PROVIDER, account: { id: accountId, secret: newPassword } });
+    await modifyAccountCredentials(ctx, {
+      provider: PASSWORD_PROVIDER,
+      account: { id: accountId, secret: newPassword },
+    });
     const sessionId = await getAuthSessionId(ctx);
     await invalidateSessions(ctx, { userId: ctx.userId, except: sessionId ? [sessionId] : [] });
     return null;

@@ -80,7 +80,13 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
       configuration,
       status: options.status ?? "completed",
       progress: { currentPhase: "Completed", percentage: 100 },
-      estimate: { generationCost: 0.01, evaluationCost: 0.02, totalCost: 0.03, totalQueries: 10, estimatedTokens: 1000 },
+      estimate: {
+        generationCost: 0.01,
+        evaluationCost: 0.02,
+        totalCost: 0.03,
+        totalQueries: 10,
+        estimatedTokens: 1000,
+      },
       priceCents: 200,
       usesOwnKey: false,
       expectedResponses: options.responses,
@@ -160,14 +166,25 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
   const bump = (modelId: string, personaId: string, model: number) => {
     for (const scope of ["", personaId]) {
       const key = `${modelId}|${scope}`;
-      const row = sums.get(key) ?? { modelId, personaId: scope, responses: 0, tokens: 0, costUsd: 0, latencyMsSum: 0, latencyBuckets: [], scoreSum: 0, scoreCount: 0 };
+      const row = sums.get(key) ?? {
+        modelId,
+        personaId: scope,
+        responses: 0,
+        tokens: 0,
+        costUsd: 0,
+        latencyMsSum: 0,
+        latencyBuckets: [],
+        scoreSum: 0,
+        scoreCount: 0,
+      };
       row.responses += 1;
       row.tokens += 100;
       row.costUsd += costOf(model);
       row.latencyMsSum += latencyOf(model);
       row.latencyBuckets = addLatency(row.latencyBuckets, latencyOf(model));
       // Every answer's latency on the all-personas row, as the pipeline keeps it (≤ 1,000 per model).
-      if (scope === "" && row.responses <= MAX_KEPT_LATENCIES) row.latenciesMs = insertSorted(row.latenciesMs ?? [], latencyOf(model));
+      if (scope === "" && row.responses <= MAX_KEPT_LATENCIES)
+        row.latenciesMs = insertSorted(row.latenciesMs ?? [], latencyOf(model));
       row.scoreSum += averageOf(model) * perResponse;
       row.scoreCount += perResponse;
       sums.set(key, row);
@@ -219,9 +236,16 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
     for (const row of sums.values()) {
       // Larger seeds than a test can have are stored as older tests were: histogram only.
       const { latenciesMs, ...rest } = row;
-      await ctx.db.insert("modelStats", { testId, ...rest, ...(latenciesMs && row.responses <= MAX_KEPT_LATENCIES ? { latenciesMs } : {}) });
+      await ctx.db.insert("modelStats", {
+        testId,
+        ...rest,
+        ...(latenciesMs && row.responses <= MAX_KEPT_LATENCIES ? { latenciesMs } : {}),
+      });
     }
-    const rankings = rankModels([...sums.values()].filter((row) => row.personaId === ""), models);
+    const rankings = rankModels(
+      [...sums.values()].filter((row) => row.personaId === ""),
+      models,
+    );
     const analysisSummary = summarize({
       expectedResponses: options.responses,
       actualResponses: options.responses,

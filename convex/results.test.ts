@@ -16,7 +16,12 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
 async function setup(responses = 40, evaluationsPerResponse = 3) {
   const t = newTest();
   const owner = await createUser(t, "owner@example.com");
-  const testId = await seedFinishedTest(t, { userId: owner.userId, responses, evaluationsPerResponse, withPayment: true });
+  const testId = await seedFinishedTest(t, {
+    userId: owner.userId,
+    responses,
+    evaluationsPerResponse,
+    withPayment: true,
+  });
   return { t, owner, testId };
 }
 
@@ -30,12 +35,17 @@ describe("results.get", () => {
     // Half the answers at 800 ms, half at 1200 ms.
     expect(results.metrics.averageResponseTimeMs).toBe(1000);
     // Model 1 (Claude) scores 7.5, model 0 (GPT) 6.5: the better one ranks first.
-    expect(results.rankings.map((ranking) => [ranking.modelName, ranking.averageScore, ranking.totalResponses])).toEqual([
+    expect(
+      results.rankings.map((ranking) => [ranking.modelName, ranking.averageScore, ranking.totalResponses]),
+    ).toEqual([
       [SEED_MODELS[1].name, 7.5, 20],
       [SEED_MODELS[0].name, 6.5, 20],
     ]);
     expect(results.personaBreakdown.map((persona) => persona.personaName)).toEqual(["Pirate", "Poet"]);
-    expect(results.personaBreakdown[0].rankings[0]).toMatchObject({ modelName: SEED_MODELS[1].name, totalResponses: 10 });
+    expect(results.personaBreakdown[0].rankings[0]).toMatchObject({
+      modelName: SEED_MODELS[1].name,
+      totalResponses: 10,
+    });
 
     const [best, cheaper] = results.models;
     expect(best).toMatchObject({ modelName: SEED_MODELS[1].name, averageScore: 7.5, responses: 20 });
@@ -58,10 +68,14 @@ describe("results.get", () => {
   test("a model that is dearer and no better is off the frontier", async () => {
     const { t, owner, testId } = await setup(8, 1);
     await t.run(async (ctx) => {
-      const rows = await ctx.db.query("modelStats").withIndex("by_test_model_persona", (q) => q.eq("testId", testId)).collect();
+      const rows = await ctx.db
+        .query("modelStats")
+        .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+        .collect();
       for (const row of rows) {
         // Make the cheaper model also the better one.
-        if (row.modelId === SEED_MODELS[0].id) await ctx.db.patch("modelStats", row._id, { scoreSum: row.scoreCount * 9.9 });
+        if (row.modelId === SEED_MODELS[0].id)
+          await ctx.db.patch("modelStats", row._id, { scoreSum: row.scoreCount * 9.9 });
       }
     });
     const results = await owner.as.query(api.results.get, { testId });
@@ -82,7 +96,10 @@ describe("results.get", () => {
 describe("results lists", () => {
   test("responses come 20 at a time in arrival order, with names, cost and score", async () => {
     const { owner, testId } = await setup(45, 2);
-    const first = await owner.as.query(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: null } });
+    const first = await owner.as.query(api.results.responses, {
+      testId,
+      paginationOpts: { numItems: 20, cursor: null },
+    });
     expect(first.page).toHaveLength(20);
     expect(first.isDone).toBe(false);
     expect(first.page[0]).toMatchObject({
@@ -95,21 +112,33 @@ describe("results lists", () => {
       evaluationCount: 2,
     });
     expect(first.page[0].content).toContain("Answer 1");
-    const second = await owner.as.query(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: first.continueCursor } });
-    const third = await owner.as.query(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: second.continueCursor } });
+    const second = await owner.as.query(api.results.responses, {
+      testId,
+      paginationOpts: { numItems: 20, cursor: first.continueCursor },
+    });
+    const third = await owner.as.query(api.results.responses, {
+      testId,
+      paginationOpts: { numItems: 20, cursor: second.continueCursor },
+    });
     expect(third.page).toHaveLength(5);
     expect(third.isDone).toBe(true);
   });
 
   test("a client cannot ask for an unbounded page", async () => {
     const { owner, testId } = await setup(150, 0);
-    const page = await owner.as.query(api.results.responses, { testId, paginationOpts: { numItems: 100_000, cursor: null } });
+    const page = await owner.as.query(api.results.responses, {
+      testId,
+      paginationOpts: { numItems: 100_000, cursor: null },
+    });
     expect(page.page).toHaveLength(100);
   });
 
   test("evaluations come 10 at a time with the judge's name and the answer judged", async () => {
     const { owner, testId } = await setup(10, 3);
-    const first = await owner.as.query(api.results.evaluations, { testId, paginationOpts: { numItems: 10, cursor: null } });
+    const first = await owner.as.query(api.results.evaluations, {
+      testId,
+      paginationOpts: { numItems: 10, cursor: null },
+    });
     expect(first.page).toHaveLength(10);
     expect(first.page[0]).toMatchObject({
       evaluatorName: "Gemini 2.0 Flash",
@@ -126,10 +155,13 @@ describe("results lists", () => {
     let responses = 0;
     let pages = 0;
     for (;;) {
-      const page: { page: unknown[]; isDone: boolean; continueCursor: string } = await owner.as.query(api.results.exportResponses, {
-        testId,
-        paginationOpts: { numItems: 10_000, cursor },
-      });
+      const page: { page: unknown[]; isDone: boolean; continueCursor: string } = await owner.as.query(
+        api.results.exportResponses,
+        {
+          testId,
+          paginationOpts: { numItems: 10_000, cursor },
+        },
+      );
       responses += page.page.length;
       pages++;
       if (page.isDone) break;
@@ -137,7 +169,10 @@ describe("results lists", () => {
     }
     expect(responses).toBe(1200);
     expect(pages).toBe(3);
-    const evaluations = await owner.as.query(api.results.exportEvaluations, { testId, paginationOpts: { numItems: 2000, cursor: null } });
+    const evaluations = await owner.as.query(api.results.exportEvaluations, {
+      testId,
+      paginationOpts: { numItems: 2000, cursor: null },
+    });
     expect(evaluations.page).toHaveLength(1000);
     expect(evaluations.page[0]).toMatchObject({ scores: { accuracy: 6, creativity: 7 } });
   });
@@ -149,10 +184,18 @@ describe("access", () => {
     const intruder = await createUser(t, "intruder@example.com");
     const page = { numItems: 10, cursor: null };
     expect(await errorCode(intruder.as.query(api.results.get, { testId }))).toBe("NOT_FOUND");
-    expect(await errorCode(intruder.as.query(api.results.responses, { testId, paginationOpts: page }))).toBe("NOT_FOUND");
-    expect(await errorCode(intruder.as.query(api.results.evaluations, { testId, paginationOpts: page }))).toBe("NOT_FOUND");
-    expect(await errorCode(intruder.as.query(api.results.exportResponses, { testId, paginationOpts: page }))).toBe("NOT_FOUND");
-    expect(await errorCode(intruder.as.query(api.results.exportEvaluations, { testId, paginationOpts: page }))).toBe("NOT_FOUND");
+    expect(await errorCode(intruder.as.query(api.results.responses, { testId, paginationOpts: page }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await errorCode(intruder.as.query(api.results.evaluations, { testId, paginationOpts: page }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await errorCode(intruder.as.query(api.results.exportResponses, { testId, paginationOpts: page }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await errorCode(intruder.as.query(api.results.exportEvaluations, { testId, paginationOpts: page }))).toBe(
+      "NOT_FOUND",
+    );
     expect(await errorCode(intruder.as.mutation(api.shares.enable, { testId }))).toBe("NOT_FOUND");
     expect(await errorCode(intruder.as.mutation(api.shares.disable, { testId }))).toBe("NOT_FOUND");
     expect(await errorCode(intruder.as.mutation(api.tests.remove, { testId }))).toBe("NOT_FOUND");

@@ -246,7 +246,10 @@ export const exportResponses = userQuery({
 });
 
 /** The label a ranking showed this evaluation's answer under, when it keeps its call's labels. */
-function labelOf(evaluation: { responseId: Id<"responses">; labels?: { label: string; responseId: Id<"responses"> }[] }) {
+function labelOf(evaluation: {
+  responseId: Id<"responses">;
+  labels?: { label: string; responseId: Id<"responses"> }[];
+}) {
   const label = evaluation.labels?.find((entry) => entry.responseId === evaluation.responseId)?.label;
   return label === undefined ? {} : { label };
 }

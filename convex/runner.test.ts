@@ -51,7 +51,8 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 500)}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -59,10 +60,22 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
 async function snapshot(t: TestConvex, testId: Id<"tests">) {
   return await t.run(async (ctx) => {
     const testDoc = (await ctx.db.get("tests", testId))!;
-    const calls = await ctx.db.query("calls").withIndex("by_test_status", (q) => q.eq("testId", testId)).collect();
-    const responses = await ctx.db.query("responses").withIndex("by_test", (q) => q.eq("testId", testId)).collect();
-    const evaluations = await ctx.db.query("evaluations").withIndex("by_test", (q) => q.eq("testId", testId)).collect();
-    const job = await ctx.db.query("jobs").withIndex("by_test", (q) => q.eq("testId", testId)).unique();
+    const calls = await ctx.db
+      .query("calls")
+      .withIndex("by_test_status", (q) => q.eq("testId", testId))
+      .collect();
+    const responses = await ctx.db
+      .query("responses")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect();
+    const evaluations = await ctx.db
+      .query("evaluations")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect();
+    const job = await ctx.db
+      .query("jobs")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique();
     return { test: testDoc, calls, responses, evaluations, job };
   });
 }
@@ -78,44 +91,47 @@ async function runToEnd(t: TestConvex, testId: Id<"tests">) {
 }
 
 describe("pipeline", () => {
-  test.each(["ranking", "rating"] as const)("2 generators × 2 evaluators × 2 personas × 2 topics × 2 responses, %s scale", async (scale) => {
-    const { t, user } = await setup();
-    const { testId, paymentRequired } = await user.as.mutation(api.tests.create, { configuration: twoByTwo(scale) });
-    expect(paymentRequired).toBe(false); // free mode: no Stripe key configured
-    const { test: done, calls, responses, evaluations, job } = await runToEnd(t, testId);
+  test.each(["ranking", "rating"] as const)(
+    "2 generators × 2 evaluators × 2 personas × 2 topics × 2 responses, %s scale",
+    async (scale) => {
+      const { t, user } = await setup();
+      const { testId, paymentRequired } = await user.as.mutation(api.tests.create, { configuration: twoByTwo(scale) });
+      expect(paymentRequired).toBe(false); // free mode: no Stripe key configured
+      const { test: done, calls, responses, evaluations, job } = await runToEnd(t, testId);
 
-    const generationCalls = calls.filter((call) => call.kind === "generate");
-    const evaluationCalls = calls.filter((call) => call.kind === "evaluate");
-    expect(generationCalls).toHaveLength(8); // 2 models × 2 personas × 2 topics
-    // ranking: one per evaluator per persona × topic pair; rating: one per evaluator per answer
-    expect(evaluationCalls).toHaveLength(scale === "ranking" ? 2 * 4 : 2 * 16);
-    expect(responses).toHaveLength(16);
-    expect(evaluations).toHaveLength(32); // every answer scored once by each evaluator
-    expect(done).toMatchObject({ status: "completed", responsesCount: 16, evaluationsCount: 32, failedCalls: 0 });
-    expect(done.progress).toMatchObject({ currentPhase: "Completed", percentage: 100 });
-    expect(job).toMatchObject({ status: "completed" });
-    expect(job?.completedAt).toBeGreaterThan(0);
+      const generationCalls = calls.filter((call) => call.kind === "generate");
+      const evaluationCalls = calls.filter((call) => call.kind === "evaluate");
+      expect(generationCalls).toHaveLength(8); // 2 models × 2 personas × 2 topics
+      // ranking: one per evaluator per persona × topic pair; rating: one per evaluator per answer
+      expect(evaluationCalls).toHaveLength(scale === "ranking" ? 2 * 4 : 2 * 16);
+      expect(responses).toHaveLength(16);
+      expect(evaluations).toHaveLength(32); // every answer scored once by each evaluator
+      expect(done).toMatchObject({ status: "completed", responsesCount: 16, evaluationsCount: 32, failedCalls: 0 });
+      expect(done.progress).toMatchObject({ currentPhase: "Completed", percentage: 100 });
+      expect(job).toMatchObject({ status: "completed" });
+      expect(job?.completedAt).toBeGreaterThan(0);
 
-    const summary = done.resultsSummary!;
-    expect(summary.modelRankings.map((r) => r.modelId).sort()).toEqual([...GENERATORS].sort());
-    for (const ranking of summary.modelRankings) {
-      expect(ranking.totalResponses).toBe(8);
-      expect(ranking.averageScore).toBeGreaterThan(0);
-      expect(ranking.averageScore).toBeLessThanOrEqual(10);
-    }
-    expect(summary.analysisSummary).toMatchObject({ totalTests: 16, completionRate: 1 });
-    expect(summary.analysisSummary.topPerformers).toHaveLength(2);
-    const costOfRows =
-      responses.reduce((sum, row) => sum + row.costUsd, 0) + evaluations.reduce((sum, row) => sum + row.costUsd, 0);
-    expect(summary.analysisSummary.totalCost).toBeCloseTo(costOfRows, 10);
-    if (scale === "ranking") {
-      // Each judge ranked the 4 answers of a pair: scores (N − rank)/N × 10 → 10, 7.5, 5, 2.5.
-      const scores = evaluations.map((row) => row.scores.overall).sort((a, b) => b - a);
-      expect(new Set(scores)).toEqual(new Set([10, 7.5, 5, 2.5]));
-    } else {
-      expect(evaluations.every((row) => Object.keys(row.scores).sort().join() === "accuracy,creativity")).toBe(true);
-    }
-  });
+      const summary = done.resultsSummary!;
+      expect(summary.modelRankings.map((r) => r.modelId).sort()).toEqual([...GENERATORS].sort());
+      for (const ranking of summary.modelRankings) {
+        expect(ranking.totalResponses).toBe(8);
+        expect(ranking.averageScore).toBeGreaterThan(0);
+        expect(ranking.averageScore).toBeLessThanOrEqual(10);
+      }
+      expect(summary.analysisSummary).toMatchObject({ totalTests: 16, completionRate: 1 });
+      expect(summary.analysisSummary.topPerformers).toHaveLength(2);
+      const costOfRows =
+        responses.reduce((sum, row) => sum + row.costUsd, 0) + evaluations.reduce((sum, row) => sum + row.costUsd, 0);
+      expect(summary.analysisSummary.totalCost).toBeCloseTo(costOfRows, 10);
+      if (scale === "ranking") {
+        // Each judge ranked the 4 answers of a pair: scores (N − rank)/N × 10 → 10, 7.5, 5, 2.5.
+        const scores = evaluations.map((row) => row.scores.overall).sort((a, b) => b - a);
+        expect(new Set(scores)).toEqual(new Set([10, 7.5, 5, 2.5]));
+      } else {
+        expect(evaluations.every((row) => Object.keys(row.scores).sort().join() === "accuracy,creativity")).toBe(true);
+      }
+    },
+  );
 
   test("with faults on, every test finishes, no key is recorded twice and cost is counted once", async () => {
     gateway.settings.faults = { rate429: 0.2, rate500: 0.05, rateTimeout: 0.05, rateMalformed: 0.05 };
@@ -191,7 +207,10 @@ describe("pipeline", () => {
     });
     const { testId } = await user.as.mutation(api.tests.create, { configuration: twoByTwo("ranking") });
     await t.run(async (ctx) => {
-      const row = await ctx.db.query("settings").withIndex("by_key", (q) => q.eq("key", "maxProcessingJobs")).unique();
+      const row = await ctx.db
+        .query("settings")
+        .withIndex("by_key", (q) => q.eq("key", "maxProcessingJobs"))
+        .unique();
       await ctx.db.patch("settings", row!._id, { value: 10 });
       await ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 }); // no workers yet
     });
@@ -205,7 +224,10 @@ describe("pipeline", () => {
     expect(claimed).not.toBeNull();
     await t.run(async (ctx) => {
       await ctx.db.patch("calls", claimed!.callId, { leaseExpiresAt: Date.now() - 1 });
-      const row = await ctx.db.query("settings").withIndex("by_key", (q) => q.eq("key", "perTestConcurrency")).unique();
+      const row = await ctx.db
+        .query("settings")
+        .withIndex("by_key", (q) => q.eq("key", "perTestConcurrency"))
+        .unique();
       await ctx.db.patch("settings", row!._id, { value: 4 });
     });
     expect(await t.mutation(internal.runner.reclaimLeases, {})).toBe(1);
@@ -219,7 +241,14 @@ describe("pipeline", () => {
       testId,
       callId: claimed!.callId,
       leaseId: claimed!.leaseId,
-      outcome: { kind: "generated", answers: ["late", "late again"], promptTokens: 1, completionTokens: 1, latencyMs: 1, costUsd: 1 },
+      outcome: {
+        kind: "generated",
+        answers: ["late", "late again"],
+        promptTokens: 1,
+        completionTokens: 1,
+        latencyMs: 1,
+        costUsd: 1,
+      },
       continueChunk: true,
     });
     expect(late).toBeNull();
@@ -234,10 +263,16 @@ describe("pipeline", () => {
     gateway.settings.latencyScale = 0.05;
     try {
       const { testId } = await user.as.mutation(api.tests.create, { configuration: twoByTwo("rating") });
-      await waitFor(() => snapshot(t, testId), (s) => s.test.responsesCount > 0);
+      await waitFor(
+        () => snapshot(t, testId),
+        (s) => s.test.responsesCount > 0,
+      );
       await user.as.mutation(api.tests.cancel, { testId });
       const cancelled = await snapshot(t, testId);
-      expect(cancelled.test).toMatchObject({ status: "cancelled", progress: { currentPhase: "Cancelled", percentage: 0 } });
+      expect(cancelled.test).toMatchObject({
+        status: "cancelled",
+        progress: { currentPhase: "Cancelled", percentage: 0 },
+      });
       expect(cancelled.job).toMatchObject({ status: "cancelled" });
       const callsBefore = gateway.stats.chatCalls;
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -24,7 +24,6 @@ import { endTest } from "./model/testEnding";
 const STALE_TEST_MS = 60 * 60 * 1000;
 const STALE_REFUND_REASON = "The test made no progress for an hour and was stopped (Cancelled - Timeout).";
 
-
 export const dispatch = internalMutation({
   args: {},
   returns: v.number(),
@@ -52,7 +51,13 @@ export const claim = internalMutation({
  * of a chunk the worker is rescheduled instead, so no action runs for long.
  */
 export const record = internalMutation({
-  args: { testId: v.id("tests"), callId: v.id("calls"), leaseId: v.string(), outcome: callOutcome, continueChunk: v.boolean() },
+  args: {
+    testId: v.id("tests"),
+    callId: v.id("calls"),
+    leaseId: v.string(),
+    outcome: callOutcome,
+    continueChunk: v.boolean(),
+  },
   returns: v.union(v.null(), workItem),
   handler: async (ctx, { testId, callId, leaseId, outcome, continueChunk }) => {
     const current = await recordOutcome(ctx, callId, leaseId, outcome);
@@ -89,10 +94,15 @@ function parseReply(item: WorkItem, content: string, spent: Usage): Parsed {
     return { ok: true, outcome: { kind: "generated", answers: reply.answers, ...spent } };
   }
   if (item.scale === "ranking") {
-    const reply = parseRankingReply(content, item.labels.map((entry) => entry.label));
+    const reply = parseRankingReply(
+      content,
+      item.labels.map((entry) => entry.label),
+    );
     if (reply.malformed) return { ok: false, problem: reply.reason };
     const byLabel = new Map(item.labels.map((entry) => [entry.label, entry.responseId]));
-    const ranking = reply.ranking.map((label) => byLabel.get(label)).filter((id): id is Id<"responses"> => id !== undefined);
+    const ranking = reply.ranking
+      .map((label) => byLabel.get(label))
+      .filter((id): id is Id<"responses"> => id !== undefined);
     return { ok: true, outcome: { kind: "ranked", ranking, explanation: reply.explanation, ...spent } };
   }
   const reply = parseRatingReply(content, item.criteria);
@@ -102,7 +112,8 @@ function parseReply(item: WorkItem, content: string, spent: Usage): Parsed {
 
 /** One call: the gateway, the reply parsed, and one more request when the reply is unusable. */
 async function perform(item: WorkItem, gateway: { config: GatewayConfig } | { error: string }): Promise<Outcome> {
-  if ("error" in gateway) return { kind: "failed", error: gateway.error, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
+  if ("error" in gateway)
+    return { kind: "failed", error: gateway.error, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
   const config = gateway.config;
   let spent: Usage = { promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
   let messages: ChatMessage[] = item.messages;

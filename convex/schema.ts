@@ -266,8 +266,7 @@ export default defineSchema({
     latenciesMs: v.optional(v.array(v.number())),
     scoreSum: v.number(),
     scoreCount: v.number(),
-  })
-    .index("by_test_model_persona", ["testId", "modelId", "personaId"]),
+  }).index("by_test_model_persona", ["testId", "modelId", "personaId"]),
 
   // The jury statistics of a test (issue 13), recomputed off the write path by
   // model/juryStats.ts: one row per test, read by the monitor, results, shared page and exports.

@@ -7,7 +7,12 @@ import { createUser, newTest } from "./test.helpers";
 async function setup() {
   const t = newTest();
   const owner = await createUser(t, "owner.person@example.com", { fullName: "Owner Person" });
-  const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 24, evaluationsPerResponse: 2, withPayment: true });
+  const testId = await seedFinishedTest(t, {
+    userId: owner.userId,
+    responses: 24,
+    evaluationsPerResponse: 2,
+    withPayment: true,
+  });
   return { t, owner, testId };
 }
 
@@ -38,7 +43,17 @@ describe("sharing", () => {
 
     const text = JSON.stringify(shared);
     const user = await t.run(async (ctx) => (await ctx.db.get("users", owner.userId))!);
-    for (const secret of [user.email!, "owner.person", "Owner Person", owner.userId, testId, "payment", "amountCents", "stripe", "userId"]) {
+    for (const secret of [
+      user.email!,
+      "owner.person",
+      "Owner Person",
+      owner.userId,
+      testId,
+      "payment",
+      "amountCents",
+      "stripe",
+      "userId",
+    ]) {
       expect(text).not.toContain(secret);
     }
   });

@@ -4,7 +4,15 @@
 // a new id, so a link that was once withdrawn never works again.
 import { v } from "convex/values";
 import { publicQuery, userMutation } from "./functions";
-import { isValidTest, metricsOf, metricsValidator, namesOf, rankingsOf, rankingValidator, statsRowsOf } from "./model/results";
+import {
+  isValidTest,
+  metricsOf,
+  metricsValidator,
+  namesOf,
+  rankingsOf,
+  rankingValidator,
+  statsRowsOf,
+} from "./model/results";
 import { missingWorkOf, missingWorkValidator } from "./model/tests";
 import { requireTest } from "./model/testAccess";
 import { newShareId } from "./lib/shareId";

@@ -41,7 +41,10 @@ describe("team tests", () => {
     const { testId } = await member.as.mutation(api.tests.create, { configuration, teamId });
     const { test: row, job } = await t.run(async (ctx) => ({
       test: await ctx.db.get("tests", testId),
-      job: await ctx.db.query("jobs").withIndex("by_test", (q) => q.eq("testId", testId)).unique(),
+      job: await ctx.db
+        .query("jobs")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .unique(),
     }));
     expect(row?.teamId).toBe(teamId);
     expect(row?.userId).toBe(member.userId);
@@ -66,21 +69,28 @@ describe("team tests", () => {
 
     await owner.as.mutation(api.teams.removeMember, { teamId, userId: member.userId });
     expect(await codeOf(member.as.query(api.results.get, { testId }))).toBe("NOT_FOUND");
-    await expect(member.as.query(api.results.get, { testId })).rejects.toMatchObject({ data: { message: TEAM_MESSAGES.testAccessLost } });
+    await expect(member.as.query(api.results.get, { testId })).rejects.toMatchObject({
+      data: { message: TEAM_MESSAGES.testAccessLost },
+    });
     expect(await codeOf(member.as.query(api.tests.monitor, { testId }))).toBe("NOT_FOUND");
     expect(await codeOf(member.as.mutation(api.tests.cancel, { testId }))).toBe("NOT_FOUND");
     expect(await member.as.query(api.tests.current, { testId })).toBeNull();
-    expect(await codeOf(member.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "member-client-1" }))).toBe(
-      "NOT_FOUND",
-    );
+    expect(
+      await codeOf(member.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "member-client-1" })),
+    ).toBe("NOT_FOUND");
   });
 
   test("lists show the chosen space: a team's history, dashboard and monitor hold its tests, the personal ones only personal tests", async () => {
     const t = newTest();
     const { teamId, owner, member, viewer, outsider } = await team(t);
     const configuration = sampleConfiguration();
-    const { testId: teamTest } = await member.as.mutation(api.tests.create, { configuration: { ...configuration, name: "Team run" }, teamId });
-    const { testId: personal } = await member.as.mutation(api.tests.create, { configuration: { ...configuration, name: "Mine" } });
+    const { testId: teamTest } = await member.as.mutation(api.tests.create, {
+      configuration: { ...configuration, name: "Team run" },
+      teamId,
+    });
+    const { testId: personal } = await member.as.mutation(api.tests.create, {
+      configuration: { ...configuration, name: "Mine" },
+    });
 
     const teamHistory = await viewer.as.query(api.history.list, { teamId });
     expect(teamHistory.tests.map((row) => row.name)).toEqual(["Team run"]);
@@ -117,7 +127,10 @@ describe("team tests", () => {
     const paid = async (userId: Id<"users">, testId: Id<"tests">, sessionId: string, amountCents: number) => {
       await t.mutation(internal.payments.recordCheckout, { testId, userId, sessionId, amountCents });
       await t.run(async (ctx) => {
-        const payment = (await ctx.db.query("payments").withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId)).unique())!;
+        const payment = (await ctx.db
+          .query("payments")
+          .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
+          .unique())!;
         await recordPurchase(ctx, payment, amountCents);
       });
     };

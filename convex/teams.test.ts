@@ -73,7 +73,10 @@ describe("teams", () => {
     const carol = await createUser(t, "carol@example.com");
     await carol.as.mutation(api.teams.accept, { token });
     expect(await carol.as.query(api.teams.mine, {})).toEqual([{ teamId, name: "Acme", role: "member" }]);
-    expect(await refusal(carol.as.mutation(api.teams.accept, { token }))).toEqual({ code: "CONFLICT", message: TEAM_MESSAGES.invitationUsed });
+    expect(await refusal(carol.as.mutation(api.teams.accept, { token }))).toEqual({
+      code: "CONFLICT",
+      message: TEAM_MESSAGES.invitationUsed,
+    });
   });
 
   test("an expired invitation is refused; a revoked or declined one too, and an unknown token says so", async () => {
@@ -84,7 +87,10 @@ describe("teams", () => {
       const dan = await createUser(t, "dan@example.com");
       const { token } = await ann.as.mutation(api.teams.invite, { teamId, email: "dan@example.com", role: "viewer" });
       vi.advanceTimersByTime(TEAM_LIMITS.invitationTtlMs + 1);
-      expect(await refusal(dan.as.mutation(api.teams.accept, { token }))).toEqual({ code: "CONFLICT", message: TEAM_MESSAGES.invitationExpired });
+      expect(await refusal(dan.as.mutation(api.teams.accept, { token }))).toEqual({
+        code: "CONFLICT",
+        message: TEAM_MESSAGES.invitationExpired,
+      });
       expect(await dan.as.query(api.teams.mine, {})).toEqual([]);
 
       const again = await ann.as.mutation(api.teams.invite, { teamId, email: "dan@example.com", role: "viewer" });
@@ -97,7 +103,9 @@ describe("teams", () => {
 
       const third = await ann.as.mutation(api.teams.invite, { teamId, email: "dan@example.com", role: "viewer" });
       await dan.as.mutation(api.teams.decline, { token: third.token });
-      expect(await refusal(dan.as.mutation(api.teams.accept, { token: third.token }))).toMatchObject({ code: "CONFLICT" });
+      expect(await refusal(dan.as.mutation(api.teams.accept, { token: third.token }))).toMatchObject({
+        code: "CONFLICT",
+      });
       expect(await refusal(dan.as.mutation(api.teams.accept, { token: "not-a-real-token" }))).toEqual({
         code: "NOT_FOUND",
         message: TEAM_MESSAGES.invitationNotFound,
@@ -115,9 +123,13 @@ describe("teams", () => {
     const second = await ann.as.mutation(api.teams.invite, { teamId, email: "ZED@example.com", role: "member" });
     expect((await ann.as.query(api.teams.invitations, { teamId })).map((row) => row.token)).toEqual([second.token]);
     const zed = await createUser(t, "zed@example.com");
-    expect(await refusal(zed.as.mutation(api.teams.accept, { token: first.token }))).toMatchObject({ code: "CONFLICT" });
+    expect(await refusal(zed.as.mutation(api.teams.accept, { token: first.token }))).toMatchObject({
+      code: "CONFLICT",
+    });
     await zed.as.mutation(api.teams.accept, { token: second.token });
-    expect(await refusal(ann.as.mutation(api.teams.invite, { teamId, email: "zed@example.com", role: "viewer" }))).toEqual({
+    expect(
+      await refusal(ann.as.mutation(api.teams.invite, { teamId, email: "zed@example.com", role: "viewer" })),
+    ).toEqual({
       code: "CONFLICT",
       message: TEAM_MESSAGES.alreadyMember,
     });
@@ -128,7 +140,10 @@ describe("teams", () => {
     const { teamId, ann, bob } = await acme(t);
     expect((await bob.as.query(api.teams.get, { teamId })).name).toBe("Acme");
     await ann.as.mutation(api.teams.removeMember, { teamId, userId: bob.userId });
-    expect(await refusal(bob.as.query(api.teams.get, { teamId }))).toEqual({ code: "NOT_FOUND", message: TEAM_MESSAGES.notFound });
+    expect(await refusal(bob.as.query(api.teams.get, { teamId }))).toEqual({
+      code: "NOT_FOUND",
+      message: TEAM_MESSAGES.notFound,
+    });
     expect(await refusal(bob.as.mutation(api.teams.leave, { teamId }))).toMatchObject({ code: "NOT_FOUND" });
     expect(await bob.as.query(api.teams.mine, {})).toEqual([]);
   });
@@ -136,7 +151,10 @@ describe("teams", () => {
   test("the last owner cannot leave, be removed or be demoted; with a second owner they can", async () => {
     const t = newTest();
     const { teamId, ann, bob } = await acme(t);
-    expect(await refusal(ann.as.mutation(api.teams.leave, { teamId }))).toEqual({ code: "CONFLICT", message: TEAM_MESSAGES.lastOwnerLeave });
+    expect(await refusal(ann.as.mutation(api.teams.leave, { teamId }))).toEqual({
+      code: "CONFLICT",
+      message: TEAM_MESSAGES.lastOwnerLeave,
+    });
     expect(await refusal(ann.as.mutation(api.teams.removeMember, { teamId, userId: ann.userId }))).toEqual({
       code: "CONFLICT",
       message: TEAM_MESSAGES.lastOwnerRemove,
@@ -160,11 +178,20 @@ describe("teams", () => {
     const t = newTest();
     const { teamId, bob, vic } = await acme(t);
     const invite = { teamId, email: "x@example.com", role: "member" as const };
-    expect(await refusal(vic.as.mutation(api.teams.invite, invite))).toEqual({ code: "FORBIDDEN", message: TEAM_MESSAGES.ownersOnly });
+    expect(await refusal(vic.as.mutation(api.teams.invite, invite))).toEqual({
+      code: "FORBIDDEN",
+      message: TEAM_MESSAGES.ownersOnly,
+    });
     expect(await refusal(bob.as.mutation(api.teams.invite, invite))).toMatchObject({ code: "FORBIDDEN" });
-    expect(await refusal(vic.as.mutation(api.teams.rename, { teamId, name: "Mine" }))).toMatchObject({ code: "FORBIDDEN" });
-    expect(await refusal(bob.as.mutation(api.teams.setRole, { teamId, userId: bob.userId, role: "owner" }))).toMatchObject({ code: "FORBIDDEN" });
-    expect(await refusal(bob.as.mutation(api.teams.removeMember, { teamId, userId: vic.userId }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await refusal(vic.as.mutation(api.teams.rename, { teamId, name: "Mine" }))).toMatchObject({
+      code: "FORBIDDEN",
+    });
+    expect(
+      await refusal(bob.as.mutation(api.teams.setRole, { teamId, userId: bob.userId, role: "owner" })),
+    ).toMatchObject({ code: "FORBIDDEN" });
+    expect(await refusal(bob.as.mutation(api.teams.removeMember, { teamId, userId: vic.userId }))).toMatchObject({
+      code: "FORBIDDEN",
+    });
     expect(await refusal(bob.as.mutation(api.teams.remove, { teamId }))).toMatchObject({ code: "FORBIDDEN" });
     await vic.as.mutation(api.teams.leave, { teamId });
     expect(await vic.as.query(api.teams.mine, {})).toEqual([]);
@@ -244,7 +271,9 @@ describe("teams and the rest of the app", () => {
     for (let i = 0; i < TEAM_LIMITS.invitationsPerHour; i++) {
       await ann.as.mutation(api.teams.invite, { teamId, email: `p${i}@example.com`, role: "viewer" });
     }
-    expect(await refusal(ann.as.mutation(api.teams.invite, { teamId, email: "one-more@example.com", role: "viewer" }))).toEqual({
+    expect(
+      await refusal(ann.as.mutation(api.teams.invite, { teamId, email: "one-more@example.com", role: "viewer" })),
+    ).toEqual({
       code: "RATE_LIMITED",
       message: TEAM_MESSAGES.tooManyInvitations,
     });

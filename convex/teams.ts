@@ -5,10 +5,28 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { fail, internalAction, internalMutation, internalQuery, publicQuery, requireTeamRole, userMutation, userQuery, currentUser } from "./functions";
+import {
+  fail,
+  internalAction,
+  internalMutation,
+  internalQuery,
+  publicQuery,
+  requireTeamRole,
+  userMutation,
+  userQuery,
+  currentUser,
+} from "./functions";
 import { emailProblem, normalizeEmail } from "./lib/credentials";
 import { withoutTrailingSlashes } from "./lib/text";
-import { invitationProblem, invitationStatus, invitePath, lastOwnerProblem, TEAM_LIMITS, TEAM_MESSAGES, ROLE_LABELS } from "./lib/teams";
+import {
+  invitationProblem,
+  invitationStatus,
+  invitePath,
+  lastOwnerProblem,
+  TEAM_LIMITS,
+  TEAM_MESSAGES,
+  ROLE_LABELS,
+} from "./lib/teams";
 import { isEmailConfigured, sendEmail } from "./model/email";
 import {
   addMember,
@@ -217,7 +235,14 @@ export const invitationToSend = internalQuery({
   args: { invitationId: v.id("invitations") },
   returns: v.union(
     v.null(),
-    v.object({ email: v.string(), teamName: v.string(), inviter: v.string(), role: teamRole, token: v.string(), expiresAt: v.number() }),
+    v.object({
+      email: v.string(),
+      teamName: v.string(),
+      inviter: v.string(),
+      role: teamRole,
+      token: v.string(),
+      expiresAt: v.number(),
+    }),
   ),
   handler: async (ctx, { invitationId }) => {
     const invitation = await ctx.db.get("invitations", invitationId);
@@ -373,7 +398,10 @@ export const setRole = userMutation({
     await requireTeamRole(ctx, args.teamId, "owner");
     const target = await targetMembership(ctx, args.teamId, args.userId);
     if (target.role === args.role) return null;
-    const problem = lastOwnerProblem(await ownerCount(ctx, args.teamId), target.role, { kind: "setRole", role: args.role });
+    const problem = lastOwnerProblem(await ownerCount(ctx, args.teamId), target.role, {
+      kind: "setRole",
+      role: args.role,
+    });
     if (problem !== null) fail("CONFLICT", problem);
     await ctx.db.patch("memberships", target._id, { role: args.role });
     return null;

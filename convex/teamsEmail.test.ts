@@ -26,7 +26,11 @@ describe("team invitations by email", () => {
     const t = newTest();
     const ann = await createUser(t, "ann@example.com", { fullName: "Ann Lee" });
     const { teamId } = await ann.as.mutation(api.teams.create, { name: "Acme" });
-    const { token, emailed } = await ann.as.mutation(api.teams.invite, { teamId, email: "Bob@Example.com", role: "viewer" });
+    const { token, emailed } = await ann.as.mutation(api.teams.invite, {
+      teamId,
+      email: "Bob@Example.com",
+      role: "viewer",
+    });
     expect(emailed).toBe(true);
     // The scheduled sender runs on its own, as on a deployment.
     await vi.waitFor(() => expect(mailbox.messages).toHaveLength(1), { timeout: 10_000 });

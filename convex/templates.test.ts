@@ -5,7 +5,13 @@ import { MAX_STORED_BYTES, storedBytes } from "./lib/limits";
 import type { TemplateData } from "./validators";
 import { createUser, newTest, sampleTemplateData } from "./test.helpers";
 
-const base = { name: "Launch copy", description: "Taglines for launches", category: "marketing" as const, isPublic: false, tags: [] as string[] };
+const base = {
+  name: "Launch copy",
+  description: "Taglines for launches",
+  category: "marketing" as const,
+  isPublic: false,
+  tags: [] as string[],
+};
 
 describe("templates", () => {
   test("name and description are required, trimmed", async () => {
@@ -45,8 +51,16 @@ describe("templates", () => {
     const t = newTest();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
-    const quiet = await ada.as.mutation(api.templates.create, { ...base, name: "Quiet", templateData: sampleTemplateData });
-    const popular = await ada.as.mutation(api.templates.create, { ...base, name: "Popular", templateData: sampleTemplateData });
+    const quiet = await ada.as.mutation(api.templates.create, {
+      ...base,
+      name: "Quiet",
+      templateData: sampleTemplateData,
+    });
+    const popular = await ada.as.mutation(api.templates.create, {
+      ...base,
+      name: "Popular",
+      templateData: sampleTemplateData,
+    });
     expect(await t.query(api.templates.listPublic, {})).toEqual([]);
     expect(await bob.as.query(api.templates.get, { templateId: quiet })).toBeNull();
     await ada.as.mutation(api.templates.setVisibility, { templateId: quiet, isPublic: true });
@@ -54,13 +68,20 @@ describe("templates", () => {
     await bob.as.mutation(api.templates.recordUse, { templateId: popular });
     await bob.as.mutation(api.templates.recordUse, { templateId: popular });
     const library = await t.query(api.templates.listPublic, {});
-    expect(library.map((row) => [row.name, row.usageCount])).toEqual([["Popular", 2], ["Quiet", 0]]);
+    expect(library.map((row) => [row.name, row.usageCount])).toEqual([
+      ["Popular", 2],
+      ["Quiet", 0],
+    ]);
     expect(library.every((row) => !("userId" in row))).toBe(true);
     // Only the owner may change or delete; another user can copy a public one.
     await expect(bob.as.mutation(api.templates.remove, { templateId: popular })).rejects.toThrow(/not found/);
-    await expect(bob.as.mutation(api.templates.setVisibility, { templateId: popular, isPublic: false })).rejects.toThrow(/not found/);
+    await expect(
+      bob.as.mutation(api.templates.setVisibility, { templateId: popular, isPublic: false }),
+    ).rejects.toThrow(/not found/);
     const copy = await bob.as.mutation(api.templates.saveCopy, { templateId: popular });
-    expect((await bob.as.query(api.templates.listOwn, {})).map((row) => [row._id, row.isPublic, row.isOwn])).toEqual([[copy, false, true]]);
+    expect((await bob.as.query(api.templates.listOwn, {})).map((row) => [row._id, row.isPublic, row.isOwn])).toEqual([
+      [copy, false, true],
+    ]);
     await ada.as.mutation(api.templates.remove, { templateId: quiet });
     expect((await t.query(api.templates.listPublic, {})).map((row) => row.name)).toEqual(["Popular"]);
   });
@@ -78,14 +99,24 @@ describe("templates", () => {
     const persona = { name: "Pirate", description: "Talks like a pirate", systemPrompt: "Arr." };
     const topic = { title: "Coffee", description: "A coffee shop", prompt: "Sell coffee." };
     const cases: [string, Partial<TemplateData>, string, RegExp][] = [
-      ["a huge prompt", { userPrompt: "x".repeat(10_001) }, "templateData.userPrompt", /^The prompt must be at most 10,000 characters\.$/],
+      [
+        "a huge prompt",
+        { userPrompt: "x".repeat(10_001) },
+        "templateData.userPrompt",
+        /^The prompt must be at most 10,000 characters\.$/,
+      ],
       [
         "a huge ranking prompt",
         { evaluationConfig: { ...sampleTemplateData.evaluationConfig, rankingPrompt: "x".repeat(5_001) } },
         "templateData.evaluationConfig.rankingPrompt",
         /at most 5,000 characters/,
       ],
-      ["11 personas", { personas: Array.from({ length: 11 }, () => persona) }, "templateData.personas", /^Personas: at most 10 allowed \(got 11\)\.$/],
+      [
+        "11 personas",
+        { personas: Array.from({ length: 11 }, () => persona) },
+        "templateData.personas",
+        /^Personas: at most 10 allowed \(got 11\)\.$/,
+      ],
       ["11 topics", { topics: Array.from({ length: 11 }, () => topic) }, "templateData.topics", /at most 10 allowed/],
       [
         "a persona's system prompt over 10,000",
@@ -116,7 +147,9 @@ describe("templates", () => {
       test(`${what} is refused with the field named, and nothing is stored`, async () => {
         const t = newTest();
         const ada = await createUser(t, "ada@example.com");
-        const refused = await refusal(ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, ...over } }));
+        const refused = await refusal(
+          ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, ...over } }),
+        );
         expect(refused).toMatchObject({ code: "INVALID_INPUT", field });
         expect(refused.message).toMatch(message);
         expect(await t.run((ctx) => ctx.db.query("templates").collect())).toEqual([]);
@@ -128,15 +161,25 @@ describe("templates", () => {
       const ada = await createUser(t, "ada@example.com");
       for (const responsesPerTopic of [Number.NaN, Infinity, -Infinity, -1, 0, 1e9, 2.5, 11]) {
         const refused = await refusal(
-          ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, responsesPerTopic } }),
+          ada.as.mutation(api.templates.create, {
+            ...base,
+            templateData: { ...sampleTemplateData, responsesPerTopic },
+          }),
         );
         expect([responsesPerTopic, refused]).toEqual([
           responsesPerTopic,
-          { code: "INVALID_INPUT", field: "templateData.responsesPerTopic", message: "Responses per topic must be a whole number from 1 to 10." },
+          {
+            code: "INVALID_INPUT",
+            field: "templateData.responsesPerTopic",
+            message: "Responses per topic must be a whole number from 1 to 10.",
+          },
         ]);
       }
       expect(await t.run((ctx) => ctx.db.query("templates").collect())).toEqual([]);
-      await ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, responsesPerTopic: 10 } });
+      await ada.as.mutation(api.templates.create, {
+        ...base,
+        templateData: { ...sampleTemplateData, responsesPerTopic: 10 },
+      });
       expect((await ada.as.query(api.templates.listOwn, {}))[0]?.templateData.responsesPerTopic).toBe(10);
     });
 
@@ -146,8 +189,16 @@ describe("templates", () => {
       const full = {
         ...sampleTemplateData,
         userPrompt: "u".repeat(10_000),
-        personas: Array.from({ length: 10 }, () => ({ name: "n".repeat(100), description: "d".repeat(500), systemPrompt: "s".repeat(10_000) })),
-        topics: Array.from({ length: 10 }, () => ({ title: "t".repeat(100), description: "d".repeat(500), prompt: "p".repeat(10_000) })),
+        personas: Array.from({ length: 10 }, () => ({
+          name: "n".repeat(100),
+          description: "d".repeat(500),
+          systemPrompt: "s".repeat(10_000),
+        })),
+        topics: Array.from({ length: 10 }, () => ({
+          title: "t".repeat(100),
+          description: "d".repeat(500),
+          prompt: "p".repeat(10_000),
+        })),
       };
       await ada.as.mutation(api.templates.create, { ...base, templateData: full });
       // The same number of characters as three-byte text (e.g. CJK) is over 600 KB.
@@ -195,7 +246,8 @@ describe("templates", () => {
         personas: Array.from({ length: 10 }, () => ({ name: "n", description: "d", systemPrompt: "s".repeat(10_000) })),
         topics: Array.from({ length: 10 }, () => ({ title: "t", description: "d", prompt: "p".repeat(10_000) })),
       };
-      for (let i = 0; i < 24; i++) await ada.as.mutation(api.templates.create, { ...base, isPublic: true, templateData: big });
+      for (let i = 0; i < 24; i++)
+        await ada.as.mutation(api.templates.create, { ...base, isPublic: true, templateData: big });
       const library = await t.query(api.templates.listPublic, {});
       const bytes = storedBytes(library);
       expect(bytes).toBeLessThanOrEqual(4 * 1024 * 1024);

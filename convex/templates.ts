@@ -143,7 +143,10 @@ export const create = userMutation({
     );
     args.templateData.topics.forEach((topic, index) =>
       rejectProblems(
-        validateTopic(topic).map((p) => ({ field: `templateData.topics.${index}.${p.field}`, message: `Topic ${index + 1}: ${p.message}` })),
+        validateTopic(topic).map((p) => ({
+          field: `templateData.topics.${index}.${p.field}`,
+          message: `Topic ${index + 1}: ${p.message}`,
+        })),
       ),
     );
     await requireTemplateSlot(ctx, ctx.user._id, args);

@@ -34,7 +34,9 @@ export async function createUser(
     }),
   );
   // A real auth session: the access builders refuse a token whose session has ended.
-  const sessionId = await t.run((ctx) => ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }));
+  const sessionId = await t.run((ctx) =>
+    ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
+  );
   return { userId, as: t.withIdentity({ subject: `${userId}|${sessionId}`, email }) };
 }
 

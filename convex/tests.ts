@@ -40,12 +40,21 @@ export const create = userMutation({
       );
     }
     const catalog = await priceCatalog(ctx);
-    const models = await modelNames(ctx, [...configuration.generatorModels, ...configuration.evaluatorModels].map((m) => m.id));
+    const models = await modelNames(
+      ctx,
+      [...configuration.generatorModels, ...configuration.evaluatorModels].map((m) => m.id),
+    );
     const withNames = {
       ...configuration,
       name: configuration.name.trim() || "Unnamed Test",
-      generatorModels: configuration.generatorModels.map((model) => ({ id: model.id, name: models.get(model.id) ?? model.id })),
-      evaluatorModels: configuration.evaluatorModels.map((model) => ({ id: model.id, name: models.get(model.id) ?? model.id })),
+      generatorModels: configuration.generatorModels.map((model) => ({
+        id: model.id,
+        name: models.get(model.id) ?? model.id,
+      })),
+      evaluatorModels: configuration.evaluatorModels.map((model) => ({
+        id: model.id,
+        name: models.get(model.id) ?? model.id,
+      })),
     };
     const { estimate, priceCents } = quote(withNames, catalog);
     const usesOwnKey = await hasOwnKey(ctx, ctx.user._id);
@@ -162,11 +171,19 @@ export const current = userQuery({
       return test && (await testAccessOf(ctx, test, ctx.user._id)) !== null ? test._id : null;
     }
     const inSpace = (test: Doc<"tests">) => test.teamId === teamId;
-    const running = await (await testsOfSpaceByStatus(ctx, teamId, "running")).order("desc").take(CURRENT_PENDING_SCANNED);
+    const running = await (
+      await testsOfSpaceByStatus(ctx, teamId, "running")
+    )
+      .order("desc")
+      .take(CURRENT_PENDING_SCANNED);
     const shown = running.find(inSpace);
     if (shown) return shown._id;
     // A pending test waiting for a worker, never an unpaid draft (it is paid from the dashboard).
-    const pending = await (await testsOfSpaceByStatus(ctx, teamId, "pending")).order("desc").take(CURRENT_PENDING_SCANNED);
+    const pending = await (
+      await testsOfSpaceByStatus(ctx, teamId, "pending")
+    )
+      .order("desc")
+      .take(CURRENT_PENDING_SCANNED);
     return pending.find((test) => inSpace(test) && test.awaitingPayment !== true)?._id ?? null;
   },
 });

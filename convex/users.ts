@@ -56,7 +56,8 @@ export const grantAdmin = internalMutation({
       .query("users")
       .withIndex("email", (q) => q.eq("email", normalizeEmail(email)))
       .first();
-    if (user === null) throw new Error(`No account with the email ${normalizeEmail(email).slice(0, 254)}: sign up first.`);
+    if (user === null)
+      throw new Error(`No account with the email ${normalizeEmail(email).slice(0, 254)}: sign up first.`);
     await ctx.db.patch("users", user._id, { isAdmin: true, updatedAt: Date.now() });
     return user._id;
   },

@@ -167,14 +167,24 @@ export const callStatus = v.union(
 );
 
 // ── The runner's worker protocol (runner.claim / runner.record) ──
-export const usage = v.object({ promptTokens: v.number(), completionTokens: v.number(), latencyMs: v.number(), costUsd: v.number() });
+export const usage = v.object({
+  promptTokens: v.number(),
+  completionTokens: v.number(),
+  latencyMs: v.number(),
+  costUsd: v.number(),
+});
 export type Usage = Infer<typeof usage>;
 const usageFields = usage.fields;
 /** What a worker brings back from one gateway call (runner.record). */
 export const callOutcome = v.union(
   v.object({ kind: v.literal("generated"), answers: v.array(v.string()), ...usageFields }),
   v.object({ kind: v.literal("ranked"), ranking: v.array(v.id("responses")), explanation: v.string(), ...usageFields }),
-  v.object({ kind: v.literal("rated"), scores: v.record(v.string(), v.number()), explanation: v.string(), ...usageFields }),
+  v.object({
+    kind: v.literal("rated"),
+    scores: v.record(v.string(), v.number()),
+    explanation: v.string(),
+    ...usageFields,
+  }),
   v.object({ kind: v.literal("failed"), error: v.string(), ...usageFields }),
 );
 export type Outcome = Infer<typeof callOutcome>;
@@ -188,7 +198,9 @@ export const workItem = v.object({
   modelId: v.string(),
   promptPrice: v.number(),
   completionPrice: v.number(),
-  messages: v.array(v.object({ role: v.union(v.literal("system"), v.literal("user"), v.literal("assistant")), content: v.string() })),
+  messages: v.array(
+    v.object({ role: v.union(v.literal("system"), v.literal("user"), v.literal("assistant")), content: v.string() }),
+  ),
   maxTokens: v.number(),
   answersWanted: v.number(),
   labels: v.array(v.object({ label: v.string(), responseId: v.id("responses") })),
@@ -202,7 +214,14 @@ const nullableNumber = v.union(v.number(), v.null());
 const agreementFigureFields = {
   method: v.union(v.literal("kendall-w"), v.literal("krippendorff-alpha-interval")),
   value: nullableNumber,
-  band: v.union(v.literal("none"), v.literal("weak"), v.literal("moderate"), v.literal("strong"), v.literal("very strong"), v.null()),
+  band: v.union(
+    v.literal("none"),
+    v.literal("weak"),
+    v.literal("moderate"),
+    v.literal("strong"),
+    v.literal("very strong"),
+    v.null(),
+  ),
   label: v.string(),
 };
 const biasCheck = { pValue: nullableNumber, flagged: v.boolean() };
@@ -227,8 +246,12 @@ export const juryStatsValidator = v.object({
       scores: v.number(),
       generationCostUsd: v.number(),
       judgingCostUsd: v.number(),
-      criteria: v.array(v.object({ criterion: v.string(), mean: nullableNumber, interval: v.union(statsInterval, v.null()) })),
-      byJudge: v.array(v.object({ judgeModelId: v.string(), mean: nullableNumber, interval: v.union(statsInterval, v.null()) })),
+      criteria: v.array(
+        v.object({ criterion: v.string(), mean: nullableNumber, interval: v.union(statsInterval, v.null()) }),
+      ),
+      byJudge: v.array(
+        v.object({ judgeModelId: v.string(), mean: nullableNumber, interval: v.union(statsInterval, v.null()) }),
+      ),
     }),
   ),
   winRates: v.object({ modelIds: v.array(v.string()), matrix: v.array(v.array(nullableNumber)) }),
@@ -244,9 +267,18 @@ export const juryStatsValidator = v.object({
       calls: v.number(),
       scores: v.number(),
       costUsd: v.number(),
-      agreement: v.object({ method: v.union(v.literal("kendall-tau-b"), v.literal("spearman")), value: nullableNumber }),
+      agreement: v.object({
+        method: v.union(v.literal("kendall-tau-b"), v.literal("spearman")),
+        value: nullableNumber,
+      }),
       position: v.union(
-        v.object({ calls: v.number(), firstRate: v.number(), chance: v.number(), pValue: v.number(), flagged: v.boolean() }),
+        v.object({
+          calls: v.number(),
+          firstRate: v.number(),
+          chance: v.number(),
+          pValue: v.number(),
+          flagged: v.boolean(),
+        }),
         v.null(),
       ),
       positionConsistency: nullableNumber,

@@ -1,11 +1,11 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage } from "node:http";
 
 /** A request's body as text; past `maxBytes` the request is dropped with the caller's error. */
 export function readBody(req: IncomingMessage, maxBytes: number, tooLarge: () => Error): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
         reject(tooLarge());
@@ -14,7 +14,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, tooLarge: () =>
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
   });
 }

@@ -4,31 +4,31 @@
  * (dev/start.ts) and the browser tests (e2e/harness.ts) both start it from here.
  */
 
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { InlineConfig, ViteDevServer } from 'vite';
-import { loadOrCreateSecret } from './backend/keys';
-import { startBackend, type RunningBackend, type StoreInfo } from './backend/server';
-import { DEFAULT_GATEWAY_API_KEY, startGateway, type RunningGateway } from './gateway/server';
-import { startMail, type RunningMail } from './mail/server';
-import { seedDemoData, ADMIN_ACCOUNT, DEMO_ACCOUNT, type Credentials } from './seed';
-import { DEFAULT_STRIPE_SECRET_KEY, DEFAULT_WEBHOOK_SECRET, startStripe } from './stripe/server';
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { InlineConfig, ViteDevServer } from "vite";
+import { loadOrCreateSecret } from "./backend/keys";
+import { startBackend, type RunningBackend, type StoreInfo } from "./backend/server";
+import { DEFAULT_GATEWAY_API_KEY, startGateway, type RunningGateway } from "./gateway/server";
+import { startMail, type RunningMail } from "./mail/server";
+import { seedDemoData, ADMIN_ACCOUNT, DEMO_ACCOUNT, type Credentials } from "./seed";
+import { DEFAULT_STRIPE_SECRET_KEY, DEFAULT_WEBHOOK_SECRET, startStripe } from "./stripe/server";
 
 type RunningStripe = Awaited<ReturnType<typeof startStripe>>;
 
-export type StackRole = 'app' | 'backend' | 'site' | 'gateway' | 'stripe';
+export type StackRole = "app" | "backend" | "site" | "gateway" | "stripe";
 export type StackPorts = Record<StackRole, number>;
 
 /** What each port is called in messages, and the environment variable dev/start.ts reads it from. */
 export const PORT_SETTINGS: Readonly<Record<StackRole, { label: string; env: string; fallback: number }>> = {
-  app: { label: 'app', env: 'MJ_APP_PORT', fallback: 5173 },
-  backend: { label: 'Convex backend', env: 'MJ_BACKEND_PORT', fallback: 3210 },
-  site: { label: 'Convex HTTP actions', env: 'MJ_SITE_PORT', fallback: 3211 },
-  gateway: { label: 'model gateway', env: 'MJ_GATEWAY_PORT', fallback: 3220 },
-  stripe: { label: 'Stripe', env: 'MJ_STRIPE_PORT', fallback: 3230 },
+  app: { label: "app", env: "MJ_APP_PORT", fallback: 5173 },
+  backend: { label: "Convex backend", env: "MJ_BACKEND_PORT", fallback: 3210 },
+  site: { label: "Convex HTTP actions", env: "MJ_SITE_PORT", fallback: 3211 },
+  gateway: { label: "model gateway", env: "MJ_GATEWAY_PORT", fallback: 3220 },
+  stripe: { label: "Stripe", env: "MJ_STRIPE_PORT", fallback: 3230 },
 };
 
 export const DEFAULT_PORTS: StackPorts = {
@@ -66,22 +66,22 @@ export interface RealGateway {
   apiKey: string;
 }
 
-export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
+export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
 
 /**
  * The real gateway `npm start` uses, from the environment or, below it, `.env.local`:
  * OPENROUTER_API_KEY (OpenRouter, or GATEWAY_BASE_URL when set), or GATEWAY_BASE_URL with
  * GATEWAY_API_KEY for another OpenAI-compatible server. MJ_GATEWAY=dev keeps the dev gateway.
  */
-export function realGatewayFrom(env: Record<string, string | undefined>, envFileText = ''): RealGateway | null {
+export function realGatewayFrom(env: Record<string, string | undefined>, envFileText = ""): RealGateway | null {
   const file = parseEnvFile(envFileText);
-  const setting = (name: string) => (env[name]?.trim() || file[name]?.trim()) || undefined;
-  if (setting('MJ_GATEWAY') === 'dev') return null;
-  const baseUrl = setting('GATEWAY_BASE_URL');
-  const apiKey = setting('OPENROUTER_API_KEY') ?? setting('GATEWAY_API_KEY');
+  const setting = (name: string) => env[name]?.trim() || file[name]?.trim() || undefined;
+  if (setting("MJ_GATEWAY") === "dev") return null;
+  const baseUrl = setting("GATEWAY_BASE_URL");
+  const apiKey = setting("OPENROUTER_API_KEY") ?? setting("GATEWAY_API_KEY");
   if (apiKey === undefined && baseUrl === undefined) return null;
   // A local server (Ollama) may take no key at all; the app still sends one.
-  return { baseUrl: (baseUrl ?? OPENROUTER_BASE_URL).replace(/\/+$/, ''), apiKey: apiKey ?? 'local' };
+  return { baseUrl: (baseUrl ?? OPENROUTER_BASE_URL).replace(/\/+$/, ""), apiKey: apiKey ?? "local" };
 }
 
 /** KEY=VALUE lines of a dotenv file (comments, `export ` and quotes allowed). */
@@ -92,7 +92,7 @@ export function parseEnvFile(text: string): Record<string, string> {
     if (!match) continue;
     let value = match[2];
     if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
-    else value = value.replace(/\s+#.*$/, '');
+    else value = value.replace(/\s+#.*$/, "");
     values[match[1]] = value;
   }
   return values;
@@ -101,9 +101,9 @@ export function parseEnvFile(text: string): Record<string, string> {
 /** `.env.local` of the checkout, or '' when there is none. */
 export function readEnvLocal(): string {
   try {
-    return readFileSync(join(REPO_ROOT, '.env.local'), 'utf8');
+    return readFileSync(join(REPO_ROOT, ".env.local"), "utf8");
   } catch {
-    return '';
+    return "";
   }
 }
 
@@ -136,19 +136,19 @@ export class PortInUseError extends Error {
   ) {
     const { label, env } = PORT_SETTINGS[role];
     super(`Port ${port} (${label}, set ${env}) is already in use. Stop whatever is using it or choose another port.`);
-    this.name = 'PortInUseError';
+    this.name = "PortInUseError";
   }
 }
 
-const LOOPBACK = '127.0.0.1';
-const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const LOOPBACK = "127.0.0.1";
+const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WAIT_TIMEOUT_MS = 30_000;
 
 function isAddressInUse(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') return true;
+  if (typeof error !== "object" || error === null) return false;
+  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") return true;
   // The backend and Vite wrap the listen error in their own message.
-  const message = error instanceof Error ? error.message : '';
+  const message = error instanceof Error ? error.message : "";
   return /already in use|EADDRINUSE/i.test(message);
 }
 
@@ -157,10 +157,10 @@ function probePort(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createNetServer();
     server.unref();
-    server.once('error', reject);
+    server.once("error", reject);
     server.listen({ port, host: LOOPBACK, exclusive: true }, () => {
       const address = server.address();
-      const bound = typeof address === 'object' && address !== null ? address.port : port;
+      const bound = typeof address === "object" && address !== null ? address.port : port;
       server.close(() => resolve(bound));
     });
   });
@@ -231,7 +231,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       try {
         await stop();
       } catch (error) {
-        console.error('[stack] while stopping:', error);
+        console.error("[stack] while stopping:", error);
       }
     }
   };
@@ -241,27 +241,29 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     const appPort = ports.app === 0 ? await probePort(0) : ports.app;
     const appUrl = `http://${LOOPBACK}:${appPort}`;
 
-    const gateway = await starting('gateway', ports.gateway, () =>
+    const gateway = await starting("gateway", ports.gateway, () =>
       startGateway({ port: ports.gateway, host: LOOPBACK, latencyScale: options.latencyScale ?? 1 }),
     );
     stops.push(() => gateway.close());
 
     // The webhook target is the backend's site URL, known once the backend listens.
-    const stripe = await starting('stripe', ports.stripe, () =>
+    const stripe = await starting("stripe", ports.stripe, () =>
       startStripe({
         port: ports.stripe,
         host: LOOPBACK,
         secretKey: DEFAULT_STRIPE_SECRET_KEY,
-        webhookUrl: 'http://127.0.0.1:9/backend-not-started',
+        webhookUrl: "http://127.0.0.1:9/backend-not-started",
         webhookSecret: DEFAULT_WEBHOOK_SECRET,
       }),
     );
     stops.push(() => stripe.close());
 
     // The dev mailbox (dev/mail): always up; the backend sends email to it with MJ_EMAIL=on.
-    const emailOn = process.env.MJ_EMAIL === 'on';
+    const emailOn = process.env.MJ_EMAIL === "on";
     const mailPort = ports.backend === 0 ? 0 : Number(process.env.MJ_MAIL_PORT ?? 3240);
-    const mail = await startMail({ port: mailPort, host: LOOPBACK }).catch(() => startMail({ port: 0, host: LOOPBACK }));
+    const mail = await startMail({ port: mailPort, host: LOOPBACK }).catch(() =>
+      startMail({ port: 0, host: LOOPBACK }),
+    );
     stops.push(() => mail.close());
 
     const modelGateway = options.realGateway ?? { baseUrl: gateway.url, apiKey: DEFAULT_GATEWAY_API_KEY };
@@ -278,18 +280,28 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         STRIPE_WEBHOOK_SECRET: DEFAULT_WEBHOOK_SECRET,
         STRIPE_API_HOST: LOOPBACK,
         STRIPE_API_PORT: String(stripe.port),
-        STRIPE_API_PROTOCOL: 'http',
+        STRIPE_API_PROTOCOL: "http",
         SITE_URL: appUrl,
         ADMIN_EMAILS: ADMIN_ACCOUNT.email,
-        ...(emailOn ? { RESEND_API_KEY: mail.apiKey, RESEND_BASE_URL: mail.url, AUTH_EMAIL_FROM: 'ModelJury <no-reply@modeljury.dev>' } : {}),
+        ...(emailOn
+          ? {
+              RESEND_API_KEY: mail.apiKey,
+              RESEND_BASE_URL: mail.url,
+              AUTH_EMAIL_FROM: "ModelJury <no-reply@modeljury.dev>",
+            }
+          : {}),
         // Users' own gateway keys are stored encrypted: with a data folder the secret is kept there.
         API_KEY_ENCRYPTION_SECRET:
           process.env.API_KEY_ENCRYPTION_SECRET ??
           (options.dataDir
-            ? await loadOrCreateSecret(join(options.dataDir, 'secrets.json'), 'API_KEY_ENCRYPTION_SECRET', options.fresh ?? false)
-            : randomBytes(32).toString('base64')),
+            ? await loadOrCreateSecret(
+                join(options.dataDir, "secrets.json"),
+                "API_KEY_ENCRYPTION_SECRET",
+                options.fresh ?? false,
+              )
+            : randomBytes(32).toString("base64")),
         // @convex-dev/auth logs every sign-in at INFO.
-        AUTH_LOG_LEVEL: process.env.AUTH_LOG_LEVEL ?? 'WARN',
+        AUTH_LOG_LEVEL: process.env.AUTH_LOG_LEVEL ?? "WARN",
       },
     });
     stops.push(() => backend.close());
@@ -297,13 +309,17 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
 
     // Vite and the seed need nothing from each other: they run side by side.
     const starts = await Promise.allSettled([
-      starting('app', appPort, () => startVite(appPort, backend.url, options.watch ?? true, options.vite ?? {})).then((vite) => {
-        stops.push(() => vite.close());
-        return vite;
-      }),
-      options.seed ? seedDemoData({ backend, gateway, stripe, runDemoTest: !options.realGateway, mail }) : Promise.resolve(),
+      starting("app", appPort, () => startVite(appPort, backend.url, options.watch ?? true, options.vite ?? {})).then(
+        (vite) => {
+          stops.push(() => vite.close());
+          return vite;
+        },
+      ),
+      options.seed
+        ? seedDemoData({ backend, gateway, stripe, runDemoTest: !options.realGateway, mail })
+        : Promise.resolve(),
     ]);
-    for (const start of starts) if (start.status === 'rejected') throw start.reason;
+    for (const start of starts) if (start.status === "rejected") throw start.reason;
     const vite = (starts[0] as PromiseFulfilledResult<ViteDevServer>).value;
 
     await Promise.all([
@@ -339,33 +355,46 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
 }
 
 /** The backend listens on two ports; its own message says which, and we name the setting. */
-async function startBackendNamingPorts(ports: StackPorts, options: Parameters<typeof startBackend>[0]): Promise<RunningBackend> {
+async function startBackendNamingPorts(
+  ports: StackPorts,
+  options: Parameters<typeof startBackend>[0],
+): Promise<RunningBackend> {
   try {
     return await startBackend(options);
   } catch (error) {
     if (!isAddressInUse(error)) throw error;
-    const message = error instanceof Error ? error.message : '';
-    const role: StackRole = message.includes('HTTP actions') ? 'site' : 'backend';
+    const message = error instanceof Error ? error.message : "";
+    const role: StackRole = message.includes("HTTP actions") ? "site" : "backend";
     throw new PortInUseError(role, ports[role]);
   }
 }
 
-async function startVite(port: number, convexUrl: string, watch: boolean, overrides: InlineConfig): Promise<ViteDevServer> {
+async function startVite(
+  port: number,
+  convexUrl: string,
+  watch: boolean,
+  overrides: InlineConfig,
+): Promise<ViteDevServer> {
   // Vite hands VITE_* variables of process.env to the app, ahead of any .env file.
   process.env.VITE_CONVEX_URL = convexUrl;
-  const { createServer, mergeConfig } = await import('vite');
-  const server = await createServer(mergeConfig({
-    configFile: `${REPO_ROOT}vite.config.ts`,
-    root: REPO_ROOT,
-    logLevel: 'warn',
-    clearScreen: false,
-    server: {
-      port,
-      strictPort: true,
-      host: LOOPBACK,
-      ...(watch ? {} : { hmr: false, watch: null }),
-    },
-  } satisfies InlineConfig, overrides));
+  const { createServer, mergeConfig } = await import("vite");
+  const server = await createServer(
+    mergeConfig(
+      {
+        configFile: `${REPO_ROOT}vite.config.ts`,
+        root: REPO_ROOT,
+        logLevel: "warn",
+        clearScreen: false,
+        server: {
+          port,
+          strictPort: true,
+          host: LOOPBACK,
+          ...(watch ? {} : { hmr: false, watch: null }),
+        },
+      } satisfies InlineConfig,
+      overrides,
+    ),
+  );
   try {
     await server.listen();
   } catch (error) {

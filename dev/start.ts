@@ -14,9 +14,9 @@
  * the environment or .env.local (MJ_GATEWAY=dev keeps the dev gateway).
  */
 
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { DEFAULT_GATEWAY_API_KEY } from './gateway/server';
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { DEFAULT_GATEWAY_API_KEY } from "./gateway/server";
 import {
   PORT_SETTINGS,
   readEnvLocal,
@@ -26,12 +26,12 @@ import {
   type RunningStack,
   type StackPorts,
   type StackRole,
-} from './stack';
+} from "./stack";
 
-const DEFAULT_DATA_DIR = fileURLToPath(new URL('./.data', import.meta.url));
+const DEFAULT_DATA_DIR = fileURLToPath(new URL("./.data", import.meta.url));
 
 /** Opens the banner; e2e/start.e2e.ts waits for it. */
-const READY_LINE = 'ModelJury is running';
+const READY_LINE = "ModelJury is running";
 
 class SettingError extends Error {}
 
@@ -50,23 +50,25 @@ function latencySetting(): number {
   const raw = process.env.MJ_LATENCY_SCALE?.trim();
   if (!raw) return 1;
   const scale = Number(raw);
-  if (!Number.isFinite(scale) || scale < 0) throw new SettingError(`MJ_LATENCY_SCALE=${raw} must be a number of 0 or more.`);
+  if (!Number.isFinite(scale) || scale < 0)
+    throw new SettingError(`MJ_LATENCY_SCALE=${raw} must be a number of 0 or more.`);
   return scale;
 }
 
 function freshSetting(): boolean {
-  const { values } = parseArgs({ options: { fresh: { type: 'boolean', default: false } }, strict: false });
+  const { values } = parseArgs({ options: { fresh: { type: "boolean", default: false } }, strict: false });
   const raw = process.env.MJ_FRESH?.trim().toLowerCase();
-  return values.fresh === true || raw === '1' || raw === 'true' || raw === 'yes';
+  return values.fresh === true || raw === "1" || raw === "true" || raw === "yes";
 }
 
 function describeStore(stack: RunningStack, fresh: boolean): string {
   const store = stack.store;
-  if (!store) return 'in memory (gone when you stop)';
+  if (!store) return "in memory (gone when you stop)";
   const { users = 0, tests = 0, responses = 0, evaluations = 0 } = store.tables;
-  const size = store.bytes >= 1024 * 1024 ? `${(store.bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(store.bytes / 1024)} KB`;
+  const size =
+    store.bytes >= 1024 * 1024 ? `${(store.bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(store.bytes / 1024)} KB`;
   const held = fresh
-    ? 'started empty (--fresh)'
+    ? "started empty (--fresh)"
     : `${store.documents} documents: ${users} users, ${tests} tests, ${responses} responses, ${evaluations} evaluations; ${size}`;
   return `${store.file} (${held})`;
 }
@@ -76,24 +78,24 @@ function banner(stack: RunningStack, fresh: boolean): string {
     ? `  Model gateway   ${stack.modelGateway.url}   REAL: tests call real models (set MJ_GATEWAY=dev for the dev gateway)`
     : `  Model gateway   ${stack.gatewayUrl}   dev gateway, key ${DEFAULT_GATEWAY_API_KEY}`;
   return [
-    '',
-    `  ${READY_LINE} (${stack.modelGateway.real ? 'local Convex backend, REAL model gateway' : 'offline: local Convex backend, dev model gateway'}, dev Stripe)`,
-    '',
+    "",
+    `  ${READY_LINE} (${stack.modelGateway.real ? "local Convex backend, REAL model gateway" : "offline: local Convex backend, dev model gateway"}, dev Stripe)`,
+    "",
     `  App      ${stack.appUrl}`,
     `  Demo     ${stack.demo.email} / ${stack.demo.password}`,
     `  Admin    ${stack.admin.email} / ${stack.admin.password}`,
-    '',
+    "",
     `  Convex backend  ${stack.backendUrl}   HTTP actions ${stack.siteUrl}`,
     gatewayLine,
     `  Stripe          ${stack.stripeUrl}   test mode: pay on its checkout page`,
-    `  Mail            ${stack.mail.url}   ${stack.mail.emailOn ? 'inbox: verification, reset, sign-in links and codes, contact mail' : 'inbox (email is off: MJ_EMAIL=on npm start sends verification, reset, sign-in links and codes here)'}`,
+    `  Mail            ${stack.mail.url}   ${stack.mail.emailOn ? "inbox: verification, reset, sign-in links and codes, contact mail" : "inbox (email is off: MJ_EMAIL=on npm start sends verification, reset, sign-in links and codes here)"}`,
     `  Data            ${describeStore(stack, fresh)}`,
-    '',
+    "",
     stack.store
-      ? '  Data is kept between starts; `npm start -- --fresh` starts empty. Press Ctrl-C to stop.'
-      : '  Press Ctrl-C to stop.',
-    '',
-  ].join('\n');
+      ? "  Data is kept between starts; `npm start -- --fresh` starts empty. Press Ctrl-C to stop."
+      : "  Press Ctrl-C to stop.",
+    "",
+  ].join("\n");
 }
 
 async function main(): Promise<void> {
@@ -104,11 +106,11 @@ async function main(): Promise<void> {
   const realGateway: RealGateway | undefined = realGatewayFrom(process.env, readEnvLocal()) ?? undefined;
   try {
     ports = {
-      app: portSetting('app'),
-      backend: portSetting('backend'),
-      site: portSetting('site'),
-      gateway: portSetting('gateway'),
-      stripe: portSetting('stripe'),
+      app: portSetting("app"),
+      backend: portSetting("backend"),
+      site: portSetting("site"),
+      gateway: portSetting("gateway"),
+      stripe: portSetting("stripe"),
     };
     latencyScale = latencySetting();
   } catch (error) {
@@ -141,11 +143,11 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 
   console.log(
-    `Starting ModelJury${realGateway ? ` with the real model gateway ${realGateway.baseUrl}` : ' offline'} (gateway, Stripe, Convex backend, Vite) and seeding demo data…`,
+    `Starting ModelJury${realGateway ? ` with the real model gateway ${realGateway.baseUrl}` : " offline"} (gateway, Stripe, Convex backend, Vite) and seeding demo data…`,
   );
   try {
     stack = await startStack({ ports, latencyScale, seed: true, quiet: true, dataDir, fresh, realGateway });

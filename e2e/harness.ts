@@ -11,13 +11,13 @@
  * the browser's errors and leaves screenshots in test-results/e2e/.
  */
 
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { startStack, type RunningStack, type StackOptions } from '../dev/stack';
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { startStack, type RunningStack, type StackOptions } from "../dev/stack";
 
-const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Screenshots of failed tests (git-ignored). */
 const FAILURE_DIR = `${REPO_ROOT}test-results/e2e`;
 /**
@@ -26,7 +26,7 @@ const FAILURE_DIR = `${REPO_ROOT}test-results/e2e`;
  */
 const VITE_CACHE_DIR = `${REPO_ROOT}node_modules/.vite/e2e`;
 
-export const PASSWORD = 'e2e-password-123';
+export const PASSWORD = "e2e-password-123";
 
 /** How long a step may take to show in the browser (the app talks to a local backend). */
 export const UI_TIMEOUT_MS = 15_000;
@@ -36,13 +36,13 @@ const NAVIGATION_TIMEOUT_MS = 30_000;
 const WARM_UP_TIMEOUT_MS = 90_000;
 
 const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 
 export interface E2E {
@@ -57,11 +57,11 @@ export interface E2E {
 }
 
 export interface E2EOptions {
-  stack?: Omit<StackOptions, 'ports'>;
+  stack?: Omit<StackOptions, "ports">;
 }
 
 export async function launchChromium(): Promise<Browser> {
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   try {
     return await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   } catch (error) {
@@ -86,10 +86,10 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
     }),
     launchChromium(),
   ]);
-  if (startedStack.status === 'rejected' || launchedBrowser.status === 'rejected') {
-    if (startedStack.status === 'fulfilled') await startedStack.value.close();
-    if (launchedBrowser.status === 'fulfilled') await launchedBrowser.value.close();
-    throw startedStack.status === 'rejected' ? startedStack.reason : (launchedBrowser as PromiseRejectedResult).reason;
+  if (startedStack.status === "rejected" || launchedBrowser.status === "rejected") {
+    if (startedStack.status === "fulfilled") await startedStack.value.close();
+    if (launchedBrowser.status === "fulfilled") await launchedBrowser.value.close();
+    throw startedStack.status === "rejected" ? startedStack.reason : (launchedBrowser as PromiseRejectedResult).reason;
   }
   const stack = startedStack.value;
   const browser = launchedBrowser.value;
@@ -98,7 +98,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
     const context = await browser.newContext({ baseURL: stack.appUrl });
     context.setDefaultTimeout(UI_TIMEOUT_MS);
     context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
-    context.on('page', (page) => recordBrowserLog(page, browserLog));
+    context.on("page", (page) => recordBrowserLog(page, browserLog));
     return context;
   };
   try {
@@ -118,7 +118,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
       return await context.newPage();
     },
     close: async () => {
-      await browser.close().catch((error: unknown) => console.error('[e2e] closing Chromium:', error));
+      await browser.close().catch((error: unknown) => console.error("[e2e] closing Chromium:", error));
       await stack.close();
     },
   };
@@ -140,12 +140,12 @@ export function useE2E(options: E2EOptions = {}): E2E {
     running?.browserLog.splice(0);
   });
   afterEach(async (context) => {
-    if (running && context.task.result?.state === 'fail') await reportFailure(running, context.task.name);
+    if (running && context.task.result?.state === "fail") await reportFailure(running, context.task.name);
     // Contexts a failing test left open would carry its session into the next test.
     for (const context of running?.browser.contexts() ?? []) await context.close().catch(() => undefined);
   });
   const current = () => {
-    if (!running) throw new Error('The e2e stack is not running (use it inside a test).');
+    if (!running) throw new Error("The e2e stack is not running (use it inside a test).");
     return running;
   };
   return {
@@ -172,9 +172,9 @@ async function warmUp(browser: Browser, stack: RunningStack): Promise<void> {
   context.setDefaultTimeout(WARM_UP_TIMEOUT_MS);
   try {
     const page = await context.newPage();
-    await page.goto('/login');
+    await page.goto("/login");
     await signIn(page, stack.demo.email, stack.demo.password);
-    await page.getByRole('button', { name: 'User menu' }).waitFor();
+    await page.getByRole("button", { name: "User menu" }).waitFor();
   } finally {
     await context.close();
   }
@@ -182,25 +182,26 @@ async function warmUp(browser: Browser, stack: RunningStack): Promise<void> {
 
 function recordBrowserLog(page: Page, log: string[]): void {
   const at = () => new URL(page.url()).pathname;
-  page.on('pageerror', (error) => log.push(`page error at ${at()}: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') log.push(`console error at ${at()}: ${message.text()}`);
+  page.on("pageerror", (error) => log.push(`page error at ${at()}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") log.push(`console error at ${at()}: ${message.text()}`);
   });
-  page.on('requestfailed', (request) => {
-    const reason = request.failure()?.errorText ?? '';
+  page.on("requestfailed", (request) => {
+    const reason = request.failure()?.errorText ?? "";
     // Requests a navigation cut short are not failures.
-    if (reason !== 'net::ERR_ABORTED') log.push(`request failed: ${request.method()} ${request.url()} ${reason}`);
+    if (reason !== "net::ERR_ABORTED") log.push(`request failed: ${request.method()} ${request.url()} ${reason}`);
   });
-  page.on('response', (response) => {
-    if (response.status() >= 500) log.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+  page.on("response", (response) => {
+    if (response.status() >= 500)
+      log.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
   });
 }
 
 async function reportFailure(running: E2E, testName: string): Promise<void> {
   const pages = running.browser.contexts().flatMap((context) => context.pages());
-  const slug = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+  const slug = testName.replace(/[^a-z0-9]+/gi, "-").slice(0, 80);
   mkdirSync(FAILURE_DIR, { recursive: true });
-  const lines = [`[e2e] "${testName}" failed; open pages: ${pages.map((page) => page.url()).join(', ') || 'none'}`];
+  const lines = [`[e2e] "${testName}" failed; open pages: ${pages.map((page) => page.url()).join(", ") || "none"}`];
   for (const [index, page] of pages.entries()) {
     const path = `${FAILURE_DIR}/${slug}-${index + 1}.png`;
     const saved = await page.screenshot({ path, fullPage: true, timeout: 5_000 }).then(
@@ -210,19 +211,19 @@ async function reportFailure(running: E2E, testName: string): Promise<void> {
     if (saved) lines.push(`[e2e] screenshot: ${path}`);
   }
   lines.push(...running.browserLog.map((entry) => `[e2e] ${entry}`));
-  console.error(lines.join('\n'));
+  console.error(lines.join("\n"));
 }
 
 let emailCounter = 0;
 /** An address no other test of this run uses. */
-export function uniqueEmail(prefix = 'user'): string {
+export function uniqueEmail(prefix = "user"): string {
   emailCounter += 1;
   return `${prefix}-${Date.now().toString(36)}-${emailCounter}@example.com`;
 }
 
 /** The part of the address the dashboard greets ('Welcome back, {name}'). */
 export function greetingNameOf(email: string): string {
-  return email.split('@')[0] ?? email;
+  return email.split("@")[0] ?? email;
 }
 
 function onPath(page: Page, path: string): boolean {
@@ -230,9 +231,9 @@ function onPath(page: Page, path: string): boolean {
 }
 
 async function submitCredentials(page: Page, email: string, password: string, button: string): Promise<void> {
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: button, exact: true }).click();
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: button, exact: true }).click();
 }
 
 /**
@@ -240,9 +241,9 @@ async function submitCredentials(page: Page, email: string, password: string, bu
  * the app has moved on from it.
  */
 export async function signUp(page: Page, email: string, password: string): Promise<void> {
-  if (!onPath(page, '/signup')) await page.goto('/signup');
-  await submitCredentials(page, email, password, 'Sign Up');
-  await page.waitForURL((url) => url.pathname !== '/signup');
+  if (!onPath(page, "/signup")) await page.goto("/signup");
+  await submitCredentials(page, email, password, "Sign Up");
+  await page.waitForURL((url) => url.pathname !== "/signup");
 }
 
 /**
@@ -250,9 +251,9 @@ export async function signUp(page: Page, email: string, password: string): Promi
  * `redirect` parameter is kept) and waits until the app has moved on from it.
  */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
-  if (!onPath(page, '/login')) await page.goto('/login');
-  await submitCredentials(page, email, password, 'Sign In');
-  await page.waitForURL((url) => url.pathname !== '/login');
+  if (!onPath(page, "/login")) await page.goto("/login");
+  await submitCredentials(page, email, password, "Sign In");
+  await page.waitForURL((url) => url.pathname !== "/login");
 }
 
 /**
@@ -261,10 +262,10 @@ export async function signIn(page: Page, email: string, password: string): Promi
  * between would come back signed in).
  */
 export async function signOut(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'User menu' }).click();
-  await page.getByRole('menuitem', { name: 'Sign Out' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-  await page.waitForFunction(() => !Object.keys(localStorage).some((key) => key.startsWith('__convexAuthJWT')));
+  await page.getByRole("button", { name: "User menu" }).click();
+  await page.getByRole("menuitem", { name: "Sign Out" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.waitForFunction(() => !Object.keys(localStorage).some((key) => key.startsWith("__convexAuthJWT")));
 }
 
 /** The session token the app keeps in localStorage (@convex-dev/auth), for acting as its user from Node. */
@@ -272,7 +273,7 @@ export async function sessionTokenOf(page: Page): Promise<string> {
   const token = await page.evaluate(() => {
     for (let index = 0; index < localStorage.length; index += 1) {
       const key = localStorage.key(index);
-      if (key?.startsWith('__convexAuthJWT')) return localStorage.getItem(key);
+      if (key?.startsWith("__convexAuthJWT")) return localStorage.getItem(key);
     }
     return null;
   });

@@ -2,16 +2,16 @@
 // shares it, an anonymous visitor opens the link and sees the rankings (and each sees the other
 // in the viewers), a new test shared while it runs updates the anonymous page live, turning
 // sharing off shows 'Shared Test Not Found', and a test is deleted from the history.
-import type { Page } from 'playwright-core';
-import { describe, expect, test } from 'vitest';
-import { api, internal } from '../convex/_generated/api';
-import type { Id } from '../convex/_generated/dataModel';
-import type { MutationCtx } from '../convex/_generated/server';
-import { setJobStatus } from '../convex/model/jobs';
-import { signIn, UI_TIMEOUT_MS, useE2E } from './harness';
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { api, internal } from "../convex/_generated/api";
+import type { Id } from "../convex/_generated/dataModel";
+import type { MutationCtx } from "../convex/_generated/server";
+import { setJobStatus } from "../convex/model/jobs";
+import { signIn, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();
-const SEEDED_TEST = 'Support replies: tone and accuracy';
+const SEEDED_TEST = "Support replies: tone and accuracy";
 
 async function run<T>(fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
   return (await e2e.stack.backend.t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;
@@ -20,38 +20,43 @@ async function run<T>(fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
 async function demoIdentity() {
   const userId = await run(async (ctx) => {
     const user = await ctx.db
-      .query('users')
-      .withIndex('email', (q) => q.eq('email', e2e.stack.demo.email))
+      .query("users")
+      .withIndex("email", (q) => q.eq("email", e2e.stack.demo.email))
       .unique();
     return user!._id;
   });
   // A real auth session: the backend refuses a token whose session does not exist.
-  const sessionId = await run((ctx) => ctx.db.insert('authSessions', { userId, expirationTime: Date.now() + 3_600_000 }));
+  const sessionId = await run((ctx) =>
+    ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
+  );
   return e2e.stack.backend.t.withIdentity({ subject: `${userId}|${sessionId}`, email: e2e.stack.demo.email });
 }
 
 /** A new test of the demo user, queued but not yet started (the next dispatch starts it). */
-async function queuedTest(name: string): Promise<Id<'tests'>> {
+async function queuedTest(name: string): Promise<Id<"tests">> {
   const demo = await demoIdentity();
-  const models = await run(async (ctx) => (await ctx.db.query('llmModels').take(3)).map((row) => row.modelId));
+  const models = await run(async (ctx) => (await ctx.db.query("llmModels").take(3)).map((row) => row.modelId));
   const { testId } = await demo.mutation(api.tests.create, {
     configuration: {
       name,
-      taskType: 'general',
-      userPrompt: 'Write a one-line tagline for a bike repair shop.',
-      personas: [{ id: 'p1', name: 'Copywriter', description: 'Short and punchy', systemPrompt: 'Be brief.' }],
-      topics: [{ id: 't1', title: 'Bikes', description: 'Bike repair', prompt: 'We repair city bikes.' }],
+      taskType: "general",
+      userPrompt: "Write a one-line tagline for a bike repair shop.",
+      personas: [{ id: "p1", name: "Copywriter", description: "Short and punchy", systemPrompt: "Be brief." }],
+      topics: [{ id: "t1", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." }],
       generatorModels: models.slice(0, 2).map((id) => ({ id, name: id })),
       evaluatorModels: models.slice(2, 3).map((id) => ({ id, name: id })),
       responsesPerTopic: 2,
-      rankingPrompt: '',
+      rankingPrompt: "",
       evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
-      scoringParameters: { scale: 'ranking', includeExplanations: true },
+      scoringParameters: { scale: "ranking", includeExplanations: true },
     },
   });
   await run(async (ctx) => {
-    const job = (await ctx.db.query('jobs').withIndex('by_test', (q) => q.eq('testId', testId)).unique())!;
-    if (job.status === 'pending_payment') await setJobStatus(ctx, job, 'queued');
+    const job = (await ctx.db
+      .query("jobs")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique())!;
+    if (job.status === "pending_payment") await setJobStatus(ctx, job, "queued");
   });
   return testId;
 }
@@ -63,103 +68,110 @@ async function signedInDemo(): Promise<Page> {
 }
 
 async function openSeededResults(page: Page): Promise<void> {
-  await page.goto('/dashboard/history');
-  await page.getByRole('link', { name: `View results of ${SEEDED_TEST}` }).click();
-  await page.getByRole('heading', { level: 1, name: SEEDED_TEST }).waitFor();
+  await page.goto("/dashboard/history");
+  await page.getByRole("link", { name: `View results of ${SEEDED_TEST}` }).click();
+  await page.getByRole("heading", { level: 1, name: SEEDED_TEST }).waitFor();
 }
 
-describe('results, sharing and history', () => {
-  test('the seeded test shows every section, its responses and evaluations', async () => {
+describe("results, sharing and history", () => {
+  test("the seeded test shows every section, its responses and evaluations", async () => {
     const page = await signedInDemo();
     await openSeededResults(page);
-    for (const label of ['Total Responses', 'Evaluations', 'Average Response Time', 'Completion Rate']) {
+    for (const label of ["Total Responses", "Evaluations", "Average Response Time", "Completion Rate"]) {
       await page.getByText(label, { exact: true }).first().waitFor();
     }
-    expect(await page.getByTestId('stat-completion-rate').textContent()).toBe('100.0%');
-    for (const section of ['Overall Model Rankings', 'Cost, Quality and Speed', 'Performance by Persona']) {
-      expect(await page.getByRole('button', { name: new RegExp(section) }).getAttribute('aria-expanded')).toBe('true');
+    expect(await page.getByTestId("stat-completion-rate").textContent()).toBe("100.0%");
+    for (const section of ["Overall Model Rankings", "Cost, Quality and Speed", "Performance by Persona"]) {
+      expect(await page.getByRole("button", { name: new RegExp(section) }).getAttribute("aria-expanded")).toBe("true");
     }
     // The seeded test is judged, so its rankings carry the jury's intervals.
-    const rankings = page.getByRole('list', { name: 'Model rankings with 95% intervals' }).getByTestId('confidence-row');
+    const rankings = page
+      .getByRole("list", { name: "Model rankings with 95% intervals" })
+      .getByTestId("confidence-row");
     await rankings.first().waitFor();
     expect(await rankings.count()).toBe(2);
-    await page.getByRole('table', { name: 'Average score by persona and model' }).waitFor();
-    await page.locator('[data-slot=chart] svg').first().waitFor();
+    await page.getByRole("table", { name: "Average score by persona and model" }).waitFor();
+    await page.locator("[data-slot=chart] svg").first().waitFor();
 
-    await page.getByRole('button', { name: /Raw Responses/ }).click();
-    const responses = page.getByRole('list', { name: 'Raw responses' }).getByTestId('response-row');
+    await page.getByRole("button", { name: /Raw Responses/ }).click();
+    const responses = page.getByRole("list", { name: "Raw responses" }).getByTestId("response-row");
     await responses.first().waitFor();
     expect(await responses.count()).toBe(16);
-    await page.getByRole('button', { name: /View full response/ }).first().click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByText('Cost', { exact: true }).waitFor();
+    await page
+      .getByRole("button", { name: /View full response/ })
+      .first()
+      .click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Cost", { exact: true }).waitFor();
     expect(await dialog.getByText(/^\$0\.\d{6}$/).count()).toBe(1);
-    await page.keyboard.press('Escape');
+    await page.keyboard.press("Escape");
 
-    await page.getByRole('button', { name: /^Evaluations/ }).click();
-    const evaluations = page.getByRole('list', { name: 'Evaluations' }).getByTestId('evaluation-row');
+    await page.getByRole("button", { name: /^Evaluations/ }).click();
+    const evaluations = page.getByRole("list", { name: "Evaluations" }).getByTestId("evaluation-row");
     await evaluations.first().waitFor();
     expect(await evaluations.count()).toBe(10);
-    await page.getByRole('button', { name: 'Load more evaluations' }).click();
+    await page.getByRole("button", { name: "Load more evaluations" }).click();
     await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid=evaluation-row]').length === 16,
+      () => document.querySelectorAll("[data-testid=evaluation-row]").length === 16,
       undefined,
       { timeout: UI_TIMEOUT_MS },
     );
   });
 
-  test('sharing: an anonymous visitor sees the rankings live, and nothing once sharing is off', async () => {
+  test("sharing: an anonymous visitor sees the rankings live, and nothing once sharing is off", async () => {
     const owner = await signedInDemo();
     await openSeededResults(owner);
-    await owner.getByRole('button', { name: 'Share Results' }).click();
-    await owner.getByRole('switch', { name: 'Public sharing' }).click();
-    const linkField = owner.getByLabel('Shareable link');
+    await owner.getByRole("button", { name: "Share Results" }).click();
+    await owner.getByRole("switch", { name: "Public sharing" }).click();
+    const linkField = owner.getByLabel("Shareable link");
     await linkField.waitFor();
     const link = await linkField.inputValue();
     expect(link).toMatch(/\/shared\/[A-Za-z0-9_-]{22}$/);
 
     const visitor = await (await e2e.newContext()).newPage();
     await visitor.goto(link);
-    await visitor.getByRole('heading', { level: 1, name: SEEDED_TEST }).waitFor();
-    const visitorRankings = visitor.getByRole('list', { name: 'Model rankings with 95% intervals' }).getByTestId('confidence-row');
+    await visitor.getByRole("heading", { level: 1, name: SEEDED_TEST }).waitFor();
+    const visitorRankings = visitor
+      .getByRole("list", { name: "Model rankings with 95% intervals" })
+      .getByTestId("confidence-row");
     await visitorRankings.first().waitFor();
     expect(await visitorRankings.count()).toBe(2);
     expect(await visitor.content()).not.toContain(e2e.stack.demo.email);
     // Each sees the other: the visitor (anonymous) only as a count, the owner as an anonymous viewer.
-    await visitor.getByRole('group', { name: '1 other viewing' }).waitFor();
-    await owner.keyboard.press('Escape');
-    await owner.getByRole('group', { name: 'Also viewing: anonymous viewer' }).waitFor();
+    await visitor.getByRole("group", { name: "1 other viewing" }).waitFor();
+    await owner.keyboard.press("Escape");
+    await owner.getByRole("group", { name: "Also viewing: anonymous viewer" }).waitFor();
 
     // A new test, shared before it starts: the visitor's page follows it to the end.
-    const testId = await queuedTest('Live share check');
+    const testId = await queuedTest("Live share check");
     const demo = await demoIdentity();
     const { shareId } = await demo.mutation(api.shares.enable, { testId });
     await visitor.goto(`/shared/${shareId}`);
-    await visitor.getByRole('heading', { level: 1, name: 'Live share check' }).waitFor();
-    expect(await visitor.getByTestId('stat-total-responses').textContent()).toBe('0');
+    await visitor.getByRole("heading", { level: 1, name: "Live share check" }).waitFor();
+    expect(await visitor.getByTestId("stat-total-responses").textContent()).toBe("0");
     await e2e.stack.backend.t.mutation(internal.runner.dispatch, {});
-    await visitor.locator('[data-slot=status-badge][data-status=completed]').waitFor({ timeout: 60_000 });
-    expect(await visitor.getByTestId('stat-total-responses').textContent()).toBe('4');
+    await visitor.locator("[data-slot=status-badge][data-status=completed]").waitFor({ timeout: 60_000 });
+    expect(await visitor.getByTestId("stat-total-responses").textContent()).toBe("4");
 
     // Turning sharing off ends it for the page already open.
     await owner.goto(`/dashboard/results/${testId}`);
-    await owner.getByRole('button', { name: 'Manage Sharing' }).click();
-    await owner.getByRole('switch', { name: 'Public sharing' }).click();
-    await visitor.getByRole('heading', { name: 'Shared Test Not Found' }).waitFor();
-    await visitor.getByText('Shared test not found or no longer available').waitFor();
+    await owner.getByRole("button", { name: "Manage Sharing" }).click();
+    await owner.getByRole("switch", { name: "Public sharing" }).click();
+    await visitor.getByRole("heading", { name: "Shared Test Not Found" }).waitFor();
+    await visitor.getByText("Shared test not found or no longer available").waitFor();
   });
 
-  test('a test is deleted from the history', async () => {
-    await queuedTest('Delete me');
+  test("a test is deleted from the history", async () => {
+    await queuedTest("Delete me");
     const page = await signedInDemo();
-    await page.goto('/dashboard/history');
-    await page.getByRole('heading', { name: 'Delete me' }).waitFor();
-    const before = await page.getByTestId('history-row').count();
-    await page.getByRole('button', { name: 'Delete Delete me' }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Test' }).click();
-    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
-    await page.getByRole('heading', { name: 'Delete me' }).waitFor({ state: 'detached' });
-    expect(await page.getByTestId('history-row').count()).toBe(before - 1);
-    expect(await page.getByTestId('history-count').textContent()).toBe(`${before - 1} of ${before - 1} tests`);
+    await page.goto("/dashboard/history");
+    await page.getByRole("heading", { name: "Delete me" }).waitFor();
+    const before = await page.getByTestId("history-row").count();
+    await page.getByRole("button", { name: "Delete Delete me" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete Test" }).click();
+    await page.getByRole("alertdialog").waitFor({ state: "detached" });
+    await page.getByRole("heading", { name: "Delete me" }).waitFor({ state: "detached" });
+    expect(await page.getByTestId("history-row").count()).toBe(before - 1);
+    expect(await page.getByTestId("history-count").textContent()).toBe(`${before - 1} of ${before - 1} tests`);
   });
 });

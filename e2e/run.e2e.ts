@@ -6,23 +6,23 @@
 // So that both browsers watch the run from its first step, the test holds the queue (no job may
 // start) until both show the paid, queued test; then it lets the job go with the gateway slowed
 // down and one call in flight at a time, so each step shows for a moment.
-import type { Page } from 'playwright-core';
-import { describe, expect, test } from 'vitest';
-import { internal } from '../convex/_generated/api';
-import type { MutationCtx } from '../convex/_generated/server';
-import type { SettingKey } from '../convex/model/settings';
-import { signIn, UI_TIMEOUT_MS, useE2E } from './harness';
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { internal } from "../convex/_generated/api";
+import type { MutationCtx } from "../convex/_generated/server";
+import type { SettingKey } from "../convex/model/settings";
+import { signIn, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();
 
-const TEMPLATE_ID = 'marketing-copy';
-const TEMPLATE_NAME = 'Marketing Copy Optimization';
-const KEPT_GENERATORS = ['Google: Gemini 2.0 Flash', 'Meta: Llama 3.3 70B Instruct'];
-const DROPPED_GENERATORS = ['OpenAI: GPT-4o', 'Anthropic: Claude Sonnet 4'];
-const KEPT_EVALUATOR = 'OpenAI: GPT-4.1';
-const DROPPED_EVALUATOR = 'Google: Gemini 2.5 Pro';
-const DROPPED_PERSONA = 'B2B Product Marketer';
-const DROPPED_TOPICS = ['Feature launch email', 'Paid social ad variants'];
+const TEMPLATE_ID = "marketing-copy";
+const TEMPLATE_NAME = "Marketing Copy Optimization";
+const KEPT_GENERATORS = ["Google: Gemini 2.0 Flash", "Meta: Llama 3.3 70B Instruct"];
+const DROPPED_GENERATORS = ["OpenAI: GPT-4o", "Anthropic: Claude Sonnet 4"];
+const KEPT_EVALUATOR = "OpenAI: GPT-4.1";
+const DROPPED_EVALUATOR = "Google: Gemini 2.5 Pro";
+const DROPPED_PERSONA = "B2B Product Marketer";
+const DROPPED_TOPICS = ["Feature launch email", "Paid social ad variants"];
 /** 2 generators × 2 personas × 1 topic × 2 responses. */
 const EXPECTED_RESPONSES = 8;
 /** Per gateway call while the test runs: six calls one after another take a few seconds. */
@@ -36,16 +36,22 @@ async function run<T>(fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
 /** Sets a deployment setting and returns a function that puts the previous value back. */
 async function overrideSetting(key: SettingKey, value: number): Promise<() => Promise<void>> {
   const previous = await run(async (ctx) => {
-    const row = await ctx.db.query('settings').withIndex('by_key', (q) => q.eq('key', key)).unique();
-    if (row) await ctx.db.patch('settings', row._id, { value });
-    else await ctx.db.insert('settings', { key, value });
+    const row = await ctx.db
+      .query("settings")
+      .withIndex("by_key", (q) => q.eq("key", key))
+      .unique();
+    if (row) await ctx.db.patch("settings", row._id, { value });
+    else await ctx.db.insert("settings", { key, value });
     return row?.value ?? null;
   });
   return async () => {
     await run(async (ctx) => {
-      const row = (await ctx.db.query('settings').withIndex('by_key', (q) => q.eq('key', key)).unique())!;
-      if (previous === null) await ctx.db.delete('settings', row._id);
-      else await ctx.db.patch('settings', row._id, { value: previous });
+      const row = (await ctx.db
+        .query("settings")
+        .withIndex("by_key", (q) => q.eq("key", key))
+        .unique())!;
+      if (previous === null) await ctx.db.delete("settings", row._id);
+      else await ctx.db.patch("settings", row._id, { value: previous });
     });
   };
 }
@@ -76,19 +82,25 @@ async function watchMonitor(page: Page): Promise<void> {
     const monitorWindow = window as MonitorWindow;
     const counter = (label: string) => {
       const paragraphs = document.querySelectorAll(`[role=group][aria-label="${label}"] p`);
-      return paragraphs[paragraphs.length - 1]?.textContent?.trim() ?? '';
+      return paragraphs[paragraphs.length - 1]?.textContent?.trim() ?? "";
     };
     const rankings = () => {
       const region = document.querySelector('[role=region][aria-label="Current Rankings"]');
-      if (!region) return '';
-      const rows = Array.from(region.querySelectorAll('ol > li'), (row) => (row.textContent ?? '').replace(/\s+/g, ' ').trim());
-      return rows.length > 0 ? rows.join(' | ') : (region.textContent ?? '').includes('No rankings available') ? 'No rankings available' : '';
+      if (!region) return "";
+      const rows = Array.from(region.querySelectorAll("ol > li"), (row) =>
+        (row.textContent ?? "").replace(/\s+/g, " ").trim(),
+      );
+      return rows.length > 0
+        ? rows.join(" | ")
+        : (region.textContent ?? "").includes("No rankings available")
+          ? "No rankings available"
+          : "";
     };
     monitorWindow.__monitorSnapshot = () => ({
-      responses: counter('Responses Generated'),
-      evaluations: counter('Evaluations Completed'),
+      responses: counter("Responses Generated"),
+      evaluations: counter("Evaluations Completed"),
       rankings: rankings(),
-      status: document.querySelector('[data-slot=status-badge]')?.getAttribute('data-status') ?? '',
+      status: document.querySelector("[data-slot=status-badge]")?.getAttribute("data-status") ?? "",
     });
     const history: MonitorHistory = { responses: [], rankings: [] };
     monitorWindow.__monitorHistory = history;
@@ -121,108 +133,124 @@ function countOf(counter: string): number {
 /** Counts full page loads from now on (a reload or a navigation away and back). */
 function countLoads(page: Page): () => number {
   let loads = 0;
-  page.on('load', () => (loads += 1));
+  page.on("load", () => (loads += 1));
   return () => loads;
 }
 
-function section(page: Page, id: 'configuration' | 'personas' | 'topics' | 'generators' | 'evaluators') {
+function section(page: Page, id: "configuration" | "personas" | "topics" | "generators" | "evaluators") {
   return page.getByTestId(`setup-section-${id}`);
 }
 
 async function totalPrice(page: Page): Promise<string> {
-  return ((await page.getByTestId('setup-total-price').textContent()) ?? '').trim();
+  return ((await page.getByTestId("setup-total-price").textContent()) ?? "").trim();
 }
 
 /** Applies the template and cuts it down through the page to the small test of this journey. */
 async function setUpSmallTest(page: Page, testName: string): Promise<void> {
-  await page.goto('/dashboard/setup');
+  await page.goto("/dashboard/setup");
   await page.getByTestId(`template-card-${TEMPLATE_ID}`).click();
-  const detail = page.getByTestId('template-detail');
+  const detail = page.getByTestId("template-detail");
   // Suggested models show by name once the catalog is in (applying earlier selects no models).
   await detail.getByText(DROPPED_GENERATORS[0]!, { exact: true }).waitFor();
-  await detail.getByRole('button', { name: 'Apply This Template' }).click();
-  await page.getByTestId('applied-template').getByText(TEMPLATE_NAME).waitFor();
+  await detail.getByRole("button", { name: "Apply This Template" }).click();
+  await page.getByTestId("applied-template").getByText(TEMPLATE_NAME).waitFor();
 
-  const configuration = section(page, 'configuration');
-  await configuration.getByLabel('Test Name').fill(testName);
-  await configuration.getByLabel('Responses per Topic').fill('2');
+  const configuration = section(page, "configuration");
+  await configuration.getByLabel("Test Name").fill(testName);
+  await configuration.getByLabel("Responses per Topic").fill("2");
 
-  await section(page, 'personas').getByRole('button', { name: `Remove persona ${DROPPED_PERSONA}` }).click();
-  await expect.poll(() => page.getByTestId('persona-count').textContent()).toMatch(/^2 of \d+ personas$/);
-  for (const topic of DROPPED_TOPICS) await section(page, 'topics').getByRole('button', { name: `Remove topic ${topic}` }).click();
-  await expect.poll(() => page.getByTestId('topic-count').textContent()).toMatch(/^1 of \d+ topics$/);
+  await section(page, "personas")
+    .getByRole("button", { name: `Remove persona ${DROPPED_PERSONA}` })
+    .click();
+  await expect.poll(() => page.getByTestId("persona-count").textContent()).toMatch(/^2 of \d+ personas$/);
+  for (const topic of DROPPED_TOPICS)
+    await section(page, "topics")
+      .getByRole("button", { name: `Remove topic ${topic}` })
+      .click();
+  await expect.poll(() => page.getByTestId("topic-count").textContent()).toMatch(/^1 of \d+ topics$/);
 
   // The template's models are ticked once the catalog is in.
-  const generators = section(page, 'generators');
-  const evaluators = section(page, 'evaluators');
-  await expect.poll(() => generators.getByRole('checkbox', { checked: true }).count(), { timeout: UI_TIMEOUT_MS }).toBe(4);
-  for (const name of DROPPED_GENERATORS) await generators.getByRole('checkbox', { name, exact: true }).click();
-  await evaluators.getByRole('checkbox', { name: DROPPED_EVALUATOR, exact: true }).click();
-  await expect.poll(() => page.getByTestId('generator-selected-count').textContent()).toMatch(/^2 of \d+ selected$/);
-  await expect.poll(() => page.getByTestId('evaluator-selected-count').textContent()).toMatch(/^1 of \d+ selected$/);
-  for (const name of KEPT_GENERATORS) expect(await generators.getByRole('checkbox', { name, exact: true }).isChecked()).toBe(true);
-  expect(await evaluators.getByRole('checkbox', { name: KEPT_EVALUATOR, exact: true }).isChecked()).toBe(true);
+  const generators = section(page, "generators");
+  const evaluators = section(page, "evaluators");
+  await expect
+    .poll(() => generators.getByRole("checkbox", { checked: true }).count(), { timeout: UI_TIMEOUT_MS })
+    .toBe(4);
+  for (const name of DROPPED_GENERATORS) await generators.getByRole("checkbox", { name, exact: true }).click();
+  await evaluators.getByRole("checkbox", { name: DROPPED_EVALUATOR, exact: true }).click();
+  await expect.poll(() => page.getByTestId("generator-selected-count").textContent()).toMatch(/^2 of \d+ selected$/);
+  await expect.poll(() => page.getByTestId("evaluator-selected-count").textContent()).toMatch(/^1 of \d+ selected$/);
+  for (const name of KEPT_GENERATORS)
+    expect(await generators.getByRole("checkbox", { name, exact: true }).isChecked()).toBe(true);
+  expect(await evaluators.getByRole("checkbox", { name: KEPT_EVALUATOR, exact: true }).isChecked()).toBe(true);
 }
 
-describe('running a test', () => {
-  test('setup → payment → checkout left → Complete Payment from the dashboard → dev Stripe checkout → live monitor in two browsers → results', async () => {
+describe("running a test", () => {
+  test("setup → payment → checkout left → Complete Payment from the dashboard → dev Stripe checkout → live monitor in two browsers → results", async () => {
     const { gateway } = e2e.stack;
     const page = await e2e.newPage();
     await signIn(page, e2e.stack.demo.email, e2e.stack.demo.password);
     const testName = `E2E run ${Date.now().toString(36)}`;
     await setUpSmallTest(page, testName);
 
-    const runButton = page.getByRole('button', { name: 'Run Test' });
+    const runButton = page.getByRole("button", { name: "Run Test" });
     await expect.poll(() => runButton.isEnabled(), { timeout: UI_TIMEOUT_MS }).toBe(true);
-    expect(await page.getByTestId('run-test-hints').count()).toBe(0);
+    expect(await page.getByTestId("run-test-hints").count()).toBe(0);
     await expect.poll(() => totalPrice(page)).toMatch(/^\$\d+\.\d\d$/);
     const price = await totalPrice(page);
 
     // Nothing may start until both browsers watch; then calls are slow and one at a time.
-    const restores = [await overrideSetting('maxProcessingJobs', 0), await overrideSetting('perTestConcurrency', 1)];
+    const restores = [await overrideSetting("maxProcessingJobs", 0), await overrideSetting("perTestConcurrency", 1)];
     const previousLatency = gateway.settings.fixedLatencyMs;
     gateway.settings.fixedLatencyMs = CALL_LATENCY_MS;
     try {
       // Complete Payment shows the page's price; Pay leads to the checkout, which asks the same.
       await runButton.click();
-      const paymentDialog = page.getByRole('dialog', { name: 'Complete Payment' });
-      expect(await paymentDialog.getByTestId('payment-total').textContent()).toBe(price);
-      await paymentDialog.getByRole('button', { name: `Pay ${price}` }).click();
+      const paymentDialog = page.getByRole("dialog", { name: "Complete Payment" });
+      expect(await paymentDialog.getByTestId("payment-total").textContent()).toBe(price);
+      await paymentDialog.getByRole("button", { name: `Pay ${price}` }).click();
       await page.waitForURL((url) => url.origin === new URL(e2e.stack.stripeUrl).origin);
 
       // Leaving the checkout leaves a draft, not a run: the dashboard offers Complete Payment for it.
-      await page.getByTestId('cancel').click();
-      await page.waitForURL((url) => url.pathname === '/dashboard/setup');
-      await page.goto('/dashboard');
-      const draftRow = page.getByRole('list', { name: 'Recent tests' }).getByRole('listitem', { name: `${testName}, Pending Payment` });
-      await draftRow.getByRole('button', { name: `Complete Payment for ${testName}` }).click();
-      await page.getByRole('dialog', { name: 'Complete Payment' }).getByRole('button', { name: `Pay ${price}` }).click();
+      await page.getByTestId("cancel").click();
+      await page.waitForURL((url) => url.pathname === "/dashboard/setup");
+      await page.goto("/dashboard");
+      const draftRow = page
+        .getByRole("list", { name: "Recent tests" })
+        .getByRole("listitem", { name: `${testName}, Pending Payment` });
+      await draftRow.getByRole("button", { name: `Complete Payment for ${testName}` }).click();
+      await page
+        .getByRole("dialog", { name: "Complete Payment" })
+        .getByRole("button", { name: `Pay ${price}` })
+        .click();
       await page.waitForURL((url) => url.origin === new URL(e2e.stack.stripeUrl).origin);
-      expect(await page.getByTestId('amount').textContent()).toBe(price);
-      expect(await page.getByTestId('test-name').textContent()).toBe(testName);
-      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      expect(await page.getByTestId("amount").textContent()).toBe(price);
+      expect(await page.getByTestId("test-name").textContent()).toBe(testName);
+      await page.getByRole("button", { name: "Pay", exact: true }).click();
 
       // Back on the monitor once the payment is confirmed: the test is paid for and queued.
       await page.waitForURL(
-        (url) => url.pathname === '/dashboard/monitor' && url.searchParams.has('testId') && !url.searchParams.has('session_id'),
+        (url) =>
+          url.pathname === "/dashboard/monitor" &&
+          url.searchParams.has("testId") &&
+          !url.searchParams.has("session_id"),
       );
       const monitorUrl = new URL(page.url());
-      const testId = monitorUrl.searchParams.get('testId')!;
-      await page.getByRole('heading', { level: 1, name: testName }).waitFor();
-      await page.getByRole('alert').getByText('Queued', { exact: true }).waitFor();
+      const testId = monitorUrl.searchParams.get("testId")!;
+      await page.getByRole("heading", { level: 1, name: testName }).waitFor();
+      await page.getByRole("alert").getByText("Queued", { exact: true }).waitFor();
       await watchMonitor(page);
       const loadsOfFirst = countLoads(page);
       expect(await snapshotOf(page)).toMatchObject({
         responses: `0 / ${EXPECTED_RESPONSES}`,
-        rankings: 'No rankings available',
-        status: 'pending',
+        rankings: "No rankings available",
+        status: "pending",
       });
 
       // A second browser of the same user opens the same address and sees the same test.
       const second = await e2e.newPage();
       await signIn(second, e2e.stack.demo.email, e2e.stack.demo.password);
       await second.goto(`${monitorUrl.pathname}${monitorUrl.search}`);
-      await second.getByRole('heading', { level: 1, name: testName }).waitFor();
+      await second.getByRole("heading", { level: 1, name: testName }).waitFor();
       await watchMonitor(second);
       const loadsOfSecond = countLoads(second);
       expect(await snapshotOf(second)).toEqual(await snapshotOf(page));
@@ -230,7 +258,7 @@ describe('running a test', () => {
       // The job goes: both pages follow it step by step.
       await restores.shift()!();
       await e2e.stack.backend.t.mutation(internal.runner.dispatch, {});
-      await page.locator('[data-slot=status-badge][data-status=running]').waitFor();
+      await page.locator("[data-slot=status-badge][data-status=running]").waitFor();
       await expect
         .poll(async () => countOf((await snapshotOf(page)).responses), { timeout: RUN_TIMEOUT_MS })
         .toBeGreaterThan(0);
@@ -238,18 +266,23 @@ describe('running a test', () => {
       await expect
         .poll(async () => {
           const [first, other] = await Promise.all([snapshotOf(page), snapshotOf(second)]);
-          return other.responses === first.responses && other.rankings === first.rankings ? 'same' : `${first.responses} vs ${other.responses}`;
+          return other.responses === first.responses && other.rankings === first.rankings
+            ? "same"
+            : `${first.responses} vs ${other.responses}`;
         })
-        .toBe('same');
+        .toBe("same");
 
       for (const each of [page, second]) {
-        await each.getByRole('alert').getByText('Test completed').waitFor({ timeout: RUN_TIMEOUT_MS });
+        await each.getByRole("alert").getByText("Test completed").waitFor({ timeout: RUN_TIMEOUT_MS });
       }
       const [finalFirst, finalSecond] = [await snapshotOf(page), await snapshotOf(second)];
-      expect(finalFirst).toMatchObject({ responses: `${EXPECTED_RESPONSES} / ${EXPECTED_RESPONSES}`, status: 'completed' });
+      expect(finalFirst).toMatchObject({
+        responses: `${EXPECTED_RESPONSES} / ${EXPECTED_RESPONSES}`,
+        status: "completed",
+      });
       expect(finalFirst.evaluations).toMatch(/^(\d+) \/ \1$/);
       expect(finalSecond).toEqual(finalFirst);
-      const rankedModels = finalFirst.rankings.split(' | ');
+      const rankedModels = finalFirst.rankings.split(" | ");
       expect(rankedModels).toHaveLength(KEPT_GENERATORS.length);
       for (const name of KEPT_GENERATORS) expect(rankedModels.some((row) => row.includes(name))).toBe(true);
 
@@ -261,21 +294,25 @@ describe('running a test', () => {
         const counts = history.responses.map(countOf);
         expect(counts[0]).toBe(0);
         expect(counts.at(-1)).toBe(EXPECTED_RESPONSES);
-        expect(counts.some((count) => count > 0 && count < EXPECTED_RESPONSES), `responses seen: ${history.responses.join(', ')}`).toBe(true);
+        expect(
+          counts.some((count) => count > 0 && count < EXPECTED_RESPONSES),
+          `responses seen: ${history.responses.join(", ")}`,
+        ).toBe(true);
         expect(counts).toEqual([...counts].sort((a, b) => a - b));
-        expect(history.rankings[0]).toBe('No rankings available');
+        expect(history.rankings[0]).toBe("No rankings available");
         expect(history.rankings.at(-1)).toBe(finalFirst.rankings);
       }
       await second.context().close();
 
       // The finished test links to its results.
-      await page.getByRole('link', { name: 'View Results' }).click();
+      await page.getByRole("link", { name: "View Results" }).click();
       await page.waitForURL((url) => url.pathname === `/dashboard/results/${testId}`);
-      await page.getByRole('heading', { level: 1, name: testName }).waitFor();
+      await page.getByRole("heading", { level: 1, name: testName }).waitFor();
     } finally {
       gateway.settings.fixedLatencyMs = previousLatency;
       // Best effort: a failure here must not hide the journey's own.
-      for (const restore of restores) await restore().catch((error: unknown) => console.error('[e2e] restoring a setting:', error));
+      for (const restore of restores)
+        await restore().catch((error: unknown) => console.error("[e2e] restoring a setting:", error));
     }
     await page.context().close();
   });

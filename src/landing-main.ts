@@ -33,7 +33,10 @@ function applyTheme(): void {
   }
 }
 
-const location = { pathname: window.location.pathname, search: Object.fromEntries(new URLSearchParams(window.location.search)) };
+const location = {
+  pathname: window.location.pathname,
+  search: Object.fromEntries(new URLSearchParams(window.location.search)),
+};
 const paymentReturn = paymentReturnRewrite(location, hasStoredSession());
 
 if (paymentReturn !== null) {

@@ -87,7 +87,13 @@ export interface BuiltinTemplateData {
   topics: { title: string; description: string; prompt: string }[];
   evaluationConfig: {
     rankingPrompt: string;
-    evaluationCriteria: { accuracy: boolean; creativity: boolean; clarity: boolean; relevance: boolean; style: boolean };
+    evaluationCriteria: {
+      accuracy: boolean;
+      creativity: boolean;
+      clarity: boolean;
+      relevance: boolean;
+      style: boolean;
+    };
     scoringParameters: { scale: ScoringParameters["scale"]; includeExplanations: boolean };
   };
   suggestedModels: { generators: string[]; evaluators: string[] };
@@ -375,7 +381,7 @@ const CUSTOMER_SERVICE: BuiltinTemplate = {
       title: "Login failure after password reset",
       description: "Troubleshooting a locked-out user of a web app under time pressure.",
       prompt:
-        'Customer message: "I reset my password twice today and I still can\'t log in. It keeps saying ' +
+        "Customer message: \"I reset my password twice today and I still can't log in. It keeps saying " +
         "'invalid credentials'. I have a client presentation in an hour and all my files are in your app!\" " +
         "Known facts: after 5 failed attempts an account is locked for 15 minutes, and the message stays " +
         "'invalid credentials' during the lock; password managers often autofill the old password; a reset " +
@@ -386,7 +392,7 @@ const CUSTOMER_SERVICE: BuiltinTemplate = {
       title: "Subscription cancellation request",
       description: "A customer who wants to cancel because the plan costs too much for their usage.",
       prompt:
-        "Customer message: \"Please cancel my subscription. It's just too expensive for how often I use it.\" " +
+        'Customer message: "Please cancel my subscription. It\'s just too expensive for how often I use it." ' +
         "Account: Premium plan at $24 per month, renewing on the 14th; the customer uses the product about " +
         "twice a month. Policy: customers can cancel at any time and keep access until the end of the paid " +
         "period; the Basic plan costs $8 per month and includes every feature this customer has used in the " +
@@ -504,7 +510,7 @@ const CODE_GENERATION: BuiltinTemplate = {
         "handles errors properly and is easier to test:\n\n" +
         "```js\n" +
         "async function searchUsers(db, name, sortBy) {\n" +
-        "  const sql = \"SELECT id, name, email FROM users WHERE name LIKE '%\" + name + \"%' ORDER BY \" + sortBy;\n" +
+        '  const sql = "SELECT id, name, email FROM users WHERE name LIKE \'%" + name + "%\' ORDER BY " + sortBy;\n' +
         "  const result = await db.query(sql);\n" +
         "  return result.rows;\n" +
         "}\n" +
@@ -525,12 +531,7 @@ const CODE_GENERATION: BuiltinTemplate = {
     scoringParameters: { scale: "rating", includeExplanations: true },
   },
   suggestedModels: {
-    generators: [
-      "anthropic/claude-sonnet-4",
-      "openai/gpt-4.1",
-      "deepseek/deepseek-chat",
-      "qwen/qwen-2.5-72b-instruct",
-    ],
+    generators: ["anthropic/claude-sonnet-4", "openai/gpt-4.1", "deepseek/deepseek-chat", "qwen/qwen-2.5-72b-instruct"],
     evaluators: ["openai/gpt-4o", "google/gemini-2.5-pro"],
   },
   pricing: { estimatedCostRange: "$2.00-6.00", complexity: "high" },
@@ -823,8 +824,7 @@ export const MODEL_BUNDLES: readonly ModelBundle[] = [
   bundle({
     id: "standard-creative",
     name: "Standard Creative",
-    description:
-      "Capable mid-priced writers with distinct voices, for marketing copy, storytelling and brand content.",
+    description: "Capable mid-priced writers with distinct voices, for marketing copy, storytelling and brand content.",
     category: "standard",
     generatorModelIds: [
       "openai/gpt-4o",

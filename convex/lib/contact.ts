@@ -47,12 +47,19 @@ export interface ContactInput {
 
 /** Spec part 2 §5 (contact): every field required, a valid email, one of the subjects. Lengths count trimmed text. */
 export const contactSchema = z.object({
-  name: z.string().trim().min(1, CONTACT_MESSAGES.nameRequired).max(CONTACT_LIMITS.maxNameLength, CONTACT_MESSAGES.nameTooLong),
+  name: z
+    .string()
+    .trim()
+    .min(1, CONTACT_MESSAGES.nameRequired)
+    .max(CONTACT_LIMITS.maxNameLength, CONTACT_MESSAGES.nameTooLong),
   email: z
     .string()
     .trim()
     .min(1, CONTACT_MESSAGES.emailRequired)
-    .refine((email) => email.length <= CONTACT_LIMITS.maxEmailLength && isValidEmail(email), CONTACT_MESSAGES.emailInvalid),
+    .refine(
+      (email) => email.length <= CONTACT_LIMITS.maxEmailLength && isValidEmail(email),
+      CONTACT_MESSAGES.emailInvalid,
+    ),
   subject: z.string().refine(isContactSubject, CONTACT_MESSAGES.subjectRequired),
   message: z
     .string()

@@ -18,11 +18,19 @@ import { PERSONA_LIMITS } from "./limits";
 
 describe("form schemas shared by the forms and the Convex functions", () => {
   it("name each field's first problem, in field order", () => {
-    expect(problemsOf(personaSchema, { name: "  ", description: "x".repeat(PERSONA_LIMITS.maxDescriptionLength + 1), systemPrompt: "Be kind." })).toEqual([
+    expect(
+      problemsOf(personaSchema, {
+        name: "  ",
+        description: "x".repeat(PERSONA_LIMITS.maxDescriptionLength + 1),
+        systemPrompt: "Be kind.",
+      }),
+    ).toEqual([
       { field: "name", message: "Persona name is required." },
       { field: "description", message: "Persona description must be 500 characters or fewer." },
     ]);
-    expect(personaSchema.parse({ name: " Pirate ", description: " Arr ", systemPrompt: " Talk like a pirate. " })).toEqual({
+    expect(
+      personaSchema.parse({ name: " Pirate ", description: " Arr ", systemPrompt: " Talk like a pirate. " }),
+    ).toEqual({
       name: "Pirate",
       description: "Arr",
       systemPrompt: "Talk like a pirate.",
@@ -37,7 +45,10 @@ describe("form schemas shared by the forms and the Convex functions", () => {
   });
 
   it("store a profile trimmed, empty as null, and refuse an avatar that is not an http(s) URL", () => {
-    expect(profileSchema.parse({ fullName: "  Ada  ", avatarUrl: "   " })).toEqual({ fullName: "Ada", avatarUrl: null });
+    expect(profileSchema.parse({ fullName: "  Ada  ", avatarUrl: "   " })).toEqual({
+      fullName: "Ada",
+      avatarUrl: null,
+    });
     expect(problemsOf(profileSchema, { fullName: "x".repeat(101), avatarUrl: "javascript:alert(1)" })).toEqual([
       { field: "fullName", message: PROFILE_MESSAGES.fullNameTooLong },
       { field: "avatarUrl", message: PROFILE_MESSAGES.avatarUrlInvalid },
@@ -52,14 +63,18 @@ describe("form schemas shared by the forms and the Convex functions", () => {
   });
 
   it("check a password change: the form shows every problem at once, the server needs no confirmation", () => {
-    expect(problemsOf(passwordChangeFormSchema, { currentPassword: "", newPassword: "short", confirmPassword: "other" })).toEqual([
+    expect(
+      problemsOf(passwordChangeFormSchema, { currentPassword: "", newPassword: "short", confirmPassword: "other" }),
+    ).toEqual([
       { field: "currentPassword", message: PASSWORD_CHANGE_MESSAGES.currentRequired },
       { field: "newPassword", message: CREDENTIAL_MESSAGES.passwordTooShort },
       { field: "confirmPassword", message: PASSWORD_CHANGE_MESSAGES.mismatch },
     ]);
-    expect(problemsOf(passwordChangeSchema, { currentPassword: "same-password", newPassword: "same-password" })).toEqual([
-      { field: "newPassword", message: PASSWORD_CHANGE_MESSAGES.mustDiffer },
-    ]);
-    expect(problemsOf(passwordChangeSchema, { currentPassword: "old-password", newPassword: "new-password" })).toEqual([]);
+    expect(
+      problemsOf(passwordChangeSchema, { currentPassword: "same-password", newPassword: "same-password" }),
+    ).toEqual([{ field: "newPassword", message: PASSWORD_CHANGE_MESSAGES.mustDiffer }]);
+    expect(problemsOf(passwordChangeSchema, { currentPassword: "old-password", newPassword: "new-password" })).toEqual(
+      [],
+    );
   });
 });

@@ -66,7 +66,13 @@ export const responsesPerTopicField = z
   .trim()
   .regex(/^\d{1,3}$/, RESPONSES_PER_TOPIC_MESSAGE)
   .transform(Number)
-  .pipe(z.number().int().min(TEST_LIMITS.minResponsesPerTopic, RESPONSES_PER_TOPIC_MESSAGE).max(TEST_LIMITS.maxResponsesPerTopic, RESPONSES_PER_TOPIC_MESSAGE));
+  .pipe(
+    z
+      .number()
+      .int()
+      .min(TEST_LIMITS.minResponsesPerTopic, RESPONSES_PER_TOPIC_MESSAGE)
+      .max(TEST_LIMITS.maxResponsesPerTopic, RESPONSES_PER_TOPIC_MESSAGE),
+  );
 
 export const PROFILE_LIMITS = { maxFullNameLength: 100, maxAvatarUrlLength: 2048 } as const;
 export const PROFILE_MESSAGES = {

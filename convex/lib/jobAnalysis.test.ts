@@ -68,7 +68,9 @@ describe("analyzeJob", () => {
   test("Max Retries Reached when the retry count reaches the maximum", () => {
     const analysis = analyzeJob(job({ retryCount: 3, maxRetries: 3 }), NOW);
     expect(types(analysis.errors)).toContain("Max Retries Reached");
-    expect(analysis.errors.find((e) => e.type === "Max Retries Reached")?.message).toBe("Job failed after 3 retry attempts");
+    expect(analysis.errors.find((e) => e.type === "Max Retries Reached")?.message).toBe(
+      "Job failed after 3 retry attempts",
+    );
     expect(analysis.suggestions).toContain(HINTS.manualRetry);
     expect(types(analyzeJob(job({ retryCount: 2, maxRetries: 3 }), NOW).errors)).not.toContain("Max Retries Reached");
   });

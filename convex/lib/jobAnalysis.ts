@@ -30,7 +30,10 @@ export function processingSince(job: { startedAt?: number; _creationTime: number
   return job.startedAt ?? job._creationTime;
 }
 
-export function isStuckJob(job: { status: JobStatus; startedAt?: number; _creationTime: number }, now: number): boolean {
+export function isStuckJob(
+  job: { status: JobStatus; startedAt?: number; _creationTime: number },
+  now: number,
+): boolean {
   return job.status === "processing" && now - processingSince(job) >= STUCK_JOB_MS;
 }
 
@@ -50,7 +53,8 @@ export function healthWarnings(health: { stuckJobs: number; queuedJobs: number }
   if (health.stuckJobs > 0) {
     lines.push(`${health.stuckJobs} stuck ${health.stuckJobs === 1 ? "job" : "jobs"} (processing for over 1 hour).`);
   }
-  if (health.queuedJobs >= QUEUE_BACKLOG_THRESHOLD) lines.push(`High queue backlog: ${health.queuedJobs} jobs waiting.`);
+  if (health.queuedJobs >= QUEUE_BACKLOG_THRESHOLD)
+    lines.push(`High queue backlog: ${health.queuedJobs} jobs waiting.`);
   return lines;
 }
 
@@ -126,7 +130,11 @@ export function analyzeJob(job: AnalyzedJob, now: number): JobAnalysis {
       suggestions.push(HINTS.manualRetry);
     }
     if (job.responsesCount === 0) {
-      errors.push({ type: "No Responses Generated", message: "The job failed before any response was generated.", timestamp: at });
+      errors.push({
+        type: "No Responses Generated",
+        message: "The job failed before any response was generated.",
+        timestamp: at,
+      });
       suggestions.push(HINTS.noResponses);
     } else {
       warnings.push({
@@ -140,7 +148,11 @@ export function analyzeJob(job: AnalyzedJob, now: number): JobAnalysis {
 
   if (isStuckJob(job, now)) {
     const minutes = Math.floor((now - processingSince(job)) / MINUTE);
-    warnings.push({ type: "Stuck Job", message: `The job has been processing for ${minutes} minutes.`, timestamp: processingSince(job) });
+    warnings.push({
+      type: "Stuck Job",
+      message: `The job has been processing for ${minutes} minutes.`,
+      timestamp: processingSince(job),
+    });
     suggestions.push(HINTS.stuck);
   }
 

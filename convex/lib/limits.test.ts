@@ -1,6 +1,13 @@
 import { describe, expect, test } from "vitest";
 import type { Problem } from "./types";
-import { checkWholeNumber, configurationLimitProblems, formatBytes, MAX_STORED_BYTES, storedBytes, templateDataLimitProblems } from "./limits";
+import {
+  checkWholeNumber,
+  configurationLimitProblems,
+  formatBytes,
+  MAX_STORED_BYTES,
+  storedBytes,
+  templateDataLimitProblems,
+} from "./limits";
 
 describe("limits", () => {
   test("stored size counts UTF-8 bytes of the JSON, so wide characters count more", () => {
@@ -12,7 +19,8 @@ describe("limits", () => {
 
   test("whole numbers only, within the range", () => {
     const problems: Problem[] = [];
-    for (const value of [Number.NaN, Infinity, -Infinity, -1, 0, 2.5, 11, 1e9]) checkWholeNumber(problems, "n", "N", value, 1, 10);
+    for (const value of [Number.NaN, Infinity, -Infinity, -1, 0, 2.5, 11, 1e9])
+      checkWholeNumber(problems, "n", "N", value, 1, 10);
     expect(problems).toHaveLength(8);
     checkWholeNumber(problems, "n", "N", 1, 1, 10);
     checkWholeNumber(problems, "n", "N", 10, 1, 10);
@@ -25,7 +33,9 @@ describe("limits", () => {
     const persona = { id: "p1", name: "P", description: "D", systemPrompt: "S" };
     const topic = { id: "t1", title: "T", description: "D", prompt: "P" };
     expect(configurationLimitProblems({ ...base, personas: [persona], topics: [topic] })).toEqual([]);
-    expect(configurationLimitProblems({ ...base, personas: [persona, persona], topics: [topic] }).map((p) => p.field)).toEqual(["personas"]);
+    expect(
+      configurationLimitProblems({ ...base, personas: [persona, persona], topics: [topic] }).map((p) => p.field),
+    ).toEqual(["personas"]);
     expect(configurationLimitProblems({ ...base, personas: [persona], topics: [{ ...topic, id: " " }] })).toEqual([
       { field: "topics", message: "Every topic needs an id." },
     ]);
@@ -40,7 +50,10 @@ describe("limits", () => {
       suggestedModels: { generators: ["a/b", "a/b"], evaluators: [] },
     };
     expect(templateDataLimitProblems(data)).toEqual([
-      { field: "templateData.suggestedModels.generators", message: "Suggested generator models: each model can only be listed once." },
+      {
+        field: "templateData.suggestedModels.generators",
+        message: "Suggested generator models: each model can only be listed once.",
+      },
     ]);
   });
 });

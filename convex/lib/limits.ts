@@ -87,7 +87,9 @@ export function storedBytes(value: unknown): number {
 }
 
 export function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${count(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB` : `${count(Math.ceil(bytes / 1024))} KB`;
+  return bytes >= 1024 * 1024
+    ? `${count(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`
+    : `${count(Math.ceil(bytes / 1024))} KB`;
 }
 
 /** Problems are pushed onto `problems`; each names its field and the limit. */
@@ -95,12 +97,26 @@ export function checkLength(problems: Problem[], field: string, label: string, v
   if (value.length > max) problems.push({ field, message: tooLongMessage(label, max) });
 }
 
-export function checkCount(problems: Problem[], field: string, label: string, items: readonly unknown[], max: number): void {
-  if (items.length > max) problems.push({ field, message: `${label}: at most ${count(max)} allowed (got ${count(items.length)}).` });
+export function checkCount(
+  problems: Problem[],
+  field: string,
+  label: string,
+  items: readonly unknown[],
+  max: number,
+): void {
+  if (items.length > max)
+    problems.push({ field, message: `${label}: at most ${count(max)} allowed (got ${count(items.length)}).` });
 }
 
 /** A whole number within [min, max]; NaN, ±Infinity and fractions are refused. */
-export function checkWholeNumber(problems: Problem[], field: string, label: string, value: number, min: number, max: number): void {
+export function checkWholeNumber(
+  problems: Problem[],
+  field: string,
+  label: string,
+  value: number,
+  min: number,
+  max: number,
+): void {
   if (!Number.isInteger(value) || value < min || value > max) {
     problems.push({ field, message: `${label} must be a whole number from ${count(min)} to ${count(max)}.` });
   }
@@ -149,7 +165,9 @@ export function configurationLimitProblems(config: {
     // Answers are keyed by persona and topic id: an empty or repeated id would merge them.
     const ids = items.flatMap((item) => (item.id === undefined ? [] : [item.id]));
     if (ids.some((id) => !id.trim())) problems.push({ field, message: `Every ${label} needs an id.` });
-    ids.forEach((id, index) => checkLength(problems, `${field}.${index}.id`, `A ${label} id`, id, TEST_LIMITS.maxItemIdLength));
+    ids.forEach((id, index) =>
+      checkLength(problems, `${field}.${index}.id`, `A ${label} id`, id, TEST_LIMITS.maxItemIdLength),
+    );
     checkUnique(problems, field, `Each ${label} can only be added once (two have the same id).`, ids);
   }
   checkModelIds(problems, "generatorModels", "Generator", config.generatorModels);
@@ -192,7 +210,9 @@ export function templateDataLimitProblems(data: TemplateDataInput): Problem[] {
     const ids = data.suggestedModels[role];
     const field = `templateData.suggestedModels.${role}`;
     checkCount(problems, field, label, ids, max);
-    ids.forEach((id, index) => checkLength(problems, `${field}.${index}`, "A model id", id, TEST_LIMITS.maxModelIdLength));
+    ids.forEach((id, index) =>
+      checkLength(problems, `${field}.${index}`, "A model id", id, TEST_LIMITS.maxModelIdLength),
+    );
     checkUnique(problems, field, `${label}: each model can only be listed once.`, ids);
   }
   if (data.responsesPerTopic !== undefined) {

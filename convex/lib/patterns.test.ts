@@ -29,7 +29,10 @@ function regexLiterals(path: string): { where: string; regex: RegExp }[] {
       const text = node.getText(file);
       const end = text.lastIndexOf("/");
       const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
-      found.push({ where: `${relative(ROOT, path)}:${line} ${text}`, regex: new RegExp(text.slice(1, end), text.slice(end + 1).replace("g", "")) });
+      found.push({
+        where: `${relative(ROOT, path)}:${line} ${text}`,
+        regex: new RegExp(text.slice(1, end), text.slice(end + 1).replace("g", "")),
+      });
     }
     ts.forEachChild(node, visit);
   };
@@ -40,7 +43,10 @@ function regexLiterals(path: string): { where: string; regex: RegExp }[] {
 const PREFIXES = ["", "a", "a@", "[", "```", "```a", "http://", "answer "];
 const CHARS = [" ", "\t", "\n", ".", "/", "@", "a", "0", "`", "-", "_", "[", "]", ":"];
 const PAIRED = [" ", ".", "a", "/", "@", "`"];
-const FILLERS = [...CHARS, ...PAIRED.flatMap((first) => PAIRED.filter((second) => second !== first).map((second) => first + second))];
+const FILLERS = [
+  ...CHARS,
+  ...PAIRED.flatMap((first) => PAIRED.filter((second) => second !== first).map((second) => first + second)),
+];
 const SUFFIXES = ["\u0000", "@"];
 /** Doubling lengths: a runaway (cubic) pattern is caught at a small size before it can hang the run. */
 const LENGTHS = [250, 500, 1000, 2000, 4000, 8000];
@@ -67,7 +73,10 @@ function worstCase(regex: RegExp): { ms: number; input: string } {
           const input = prefix + filler.repeat(Math.ceil(length / filler.length)) + suffix;
           const ms = timed(regex, input);
           if (ms > worst.ms) {
-            worst = { ms, input: `${JSON.stringify(prefix)} + ${JSON.stringify(filler)} × ${length} + ${JSON.stringify(suffix)}` };
+            worst = {
+              ms,
+              input: `${JSON.stringify(prefix)} + ${JSON.stringify(filler)} × ${length} + ${JSON.stringify(suffix)}`,
+            };
           }
           if (ms > BUDGET_MS) return worst;
         }

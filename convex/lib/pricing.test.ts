@@ -55,7 +55,10 @@ describe("estimateCost", () => {
   });
 
   it("prices one ranking per persona-topic pair per evaluator", () => {
-    const estimate = estimateCost(config({ scoringParameters: { scale: "ranking", includeExplanations: true } }), catalog);
+    const estimate = estimateCost(
+      config({ scoringParameters: { scale: "ranking", includeExplanations: true } }),
+      catalog,
+    );
     // ranking: (20 + 500 × 2 answers) × 1e-6 + 400 × 1e-6 = 0.00142
     expect(estimate.evaluationCost).toBeCloseTo(0.00142, 12);
     expect(estimate.totalCost).toBeCloseTo(0.00345, 12);
@@ -64,24 +67,37 @@ describe("estimateCost", () => {
 
   it("with 'Judge in both orders' prices every ranking call twice (the doubled evaluation count), and nothing extra for ratings", () => {
     const once = estimateCost(config({ scoringParameters: { scale: "ranking", includeExplanations: true } }), catalog);
-    const both = estimateCost(config({ scoringParameters: { scale: "ranking", includeExplanations: true, bothOrders: true } }), catalog);
+    const both = estimateCost(
+      config({ scoringParameters: { scale: "ranking", includeExplanations: true, bothOrders: true } }),
+      catalog,
+    );
     // ranking twice: 2 × ((20 + 500 × 2) × 1e-6 + 400 × 1e-6) = 0.00284
     expect(both.evaluationCost).toBeCloseTo(0.00284, 12);
     expect(both.generationCost).toBe(once.generationCost);
     expect(both.estimatedTokens).toBe(1030 + 2 * 1420);
-    expect(quote(config({ scoringParameters: { scale: "ranking", includeExplanations: true, bothOrders: true } }), catalog).priceCents).toBe(
-      priceCents(0.00203 + 0.00284),
+    expect(
+      quote(config({ scoringParameters: { scale: "ranking", includeExplanations: true, bothOrders: true } }), catalog)
+        .priceCents,
+    ).toBe(priceCents(0.00203 + 0.00284));
+    const rating = estimateCost(
+      config({ scoringParameters: { scale: "rating", includeExplanations: true, bothOrders: true } }),
+      catalog,
     );
-    const rating = estimateCost(config({ scoringParameters: { scale: "rating", includeExplanations: true, bothOrders: true } }), catalog);
     expect(rating.evaluationCost).toBeCloseTo(0.00154, 12);
   });
 
   it("with 'Judges skip answers from their own family' prices no judging of a judge's own family's answers", () => {
     const judges = { generatorModels: ["gen/a", "judge/x"], evaluatorModels: ["judge/j"] };
-    const rating = estimateCost(config({ ...judges, scoringParameters: { scale: "rating", includeExplanations: true, skipOwnFamily: true } }), catalog);
+    const rating = estimateCost(
+      config({ ...judges, scoringParameters: { scale: "rating", includeExplanations: true, skipOwnFamily: true } }),
+      catalog,
+    );
     // only gen/a's 2 answers are rated: 2 × ((20 + 500) × 1e-6 + 250 × 1e-6)
     expect(rating.evaluationCost).toBeCloseTo(0.00154, 12);
-    const ranking = estimateCost(config({ ...judges, scoringParameters: { scale: "ranking", includeExplanations: true, skipOwnFamily: true } }), catalog);
+    const ranking = estimateCost(
+      config({ ...judges, scoringParameters: { scale: "ranking", includeExplanations: true, skipOwnFamily: true } }),
+      catalog,
+    );
     // one ranking of gen/a's 2 answers, not 4: (20 + 500 × 2) × 1e-6 + 400 × 1e-6
     expect(ranking.evaluationCost).toBeCloseTo(0.00142, 12);
   });
@@ -91,7 +107,10 @@ describe("estimateCost", () => {
       config({
         personas: [persona, { ...persona, name: "Critic" }],
         topics: [topic, topic, topic],
-        generatorModels: [{ id: "gen/a", name: "A" }, { id: "gen/b", name: "B" }],
+        generatorModels: [
+          { id: "gen/a", name: "A" },
+          { id: "gen/b", name: "B" },
+        ],
         evaluatorModels: ["judge/j", "judge/unknown"],
         responsesPerTopic: 1,
       }),
@@ -257,9 +276,7 @@ describe("validateTestConfig", () => {
   });
 
   it("lists every missing part", () => {
-    const problems = validateTestConfig(
-      config({ generatorModels: [], evaluatorModels: [], personas: [], topics: [] }),
-    );
+    const problems = validateTestConfig(config({ generatorModels: [], evaluatorModels: [], personas: [], topics: [] }));
     expect(problems.map((problem) => problem.message)).toEqual([
       "Select at least one generator model.",
       "Select at least one evaluator model.",
@@ -284,14 +301,17 @@ describe("validateTestConfig", () => {
         { field: "responsesPerTopic", message: "Responses per topic must be a whole number from 1 to 10." },
       ]);
     }
-    expect(validateTestConfig(config({ evaluationCriteria: { ...DEFAULT_EVALUATION_CRITERIA, accuracy: false } }))).toEqual([
-      { field: "evaluationCriteria", message: "Select at least one evaluation criterion." },
-    ]);
+    expect(
+      validateTestConfig(config({ evaluationCriteria: { ...DEFAULT_EVALUATION_CRITERIA, accuracy: false } })),
+    ).toEqual([{ field: "evaluationCriteria", message: "Select at least one evaluation criterion." }]);
   });
 
   it("rejects duplicates and too many models", () => {
     const problems = validateTestConfig(
-      config({ generatorModels: ["gen/a", { id: "gen/a", name: "A" }], evaluatorModels: ["1", "2", "3", "4", "5", "6"] }),
+      config({
+        generatorModels: ["gen/a", { id: "gen/a", name: "A" }],
+        evaluatorModels: ["1", "2", "3", "4", "5", "6"],
+      }),
     );
     expect(problems.map((problem) => problem.message)).toEqual([
       "Each generator model can only be selected once.",
@@ -319,12 +339,18 @@ describe("validateTestConfig", () => {
       },
     ]);
     // the same on the ranking scale is 400 + 100 × 5 = 900 calls
-    expect(validateTestConfig({ ...big, scoringParameters: { scale: "ranking", includeExplanations: true } })).toEqual([]);
+    expect(validateTestConfig({ ...big, scoringParameters: { scale: "ranking", includeExplanations: true } })).toEqual(
+      [],
+    );
   });
 
   it("limits how many answers one ranking compares", () => {
     const ids = Array.from({ length: 5 }, (_, index) => `gen/${index}`);
-    const ranking = config({ generatorModels: ids, responsesPerTopic: 9, scoringParameters: { scale: "ranking", includeExplanations: true } });
+    const ranking = config({
+      generatorModels: ids,
+      responsesPerTopic: 9,
+      scoringParameters: { scale: "ranking", includeExplanations: true },
+    });
     expect(5 * 9).toBeGreaterThan(LIMITS.maxAnswersPerRanking);
     expect(validateTestConfig(ranking).map((problem) => problem.field)).toEqual(["scoringParameters"]);
     expect(validateTestConfig({ ...ranking, responsesPerTopic: 8 })).toEqual([]);

@@ -35,7 +35,11 @@ export interface EstimateInput {
   readonly topics: readonly Pick<TopicInput, "prompt">[];
   readonly userPrompt: string;
   readonly responsesPerTopic: number;
-  readonly scoringParameters: { readonly scale: EvaluationScale; readonly bothOrders?: boolean; readonly skipOwnFamily?: boolean };
+  readonly scoringParameters: {
+    readonly scale: EvaluationScale;
+    readonly bothOrders?: boolean;
+    readonly skipOwnFamily?: boolean;
+  };
 }
 
 /** The provider part of a model id ("openai/gpt-4o" → "openai"): a model's family. */
@@ -58,7 +62,9 @@ export function judgeWorkPerPair(
   const generatorIds = config.generatorModels.map(modelIdOf);
   const all = generatorIds.length * responsesPerTopic;
   const { scale, bothOrders, skipOwnFamily } = config.scoringParameters;
-  const answers = skipOwnFamily ? generatorIds.filter((id) => familyOf(id) !== familyOf(evaluatorId)).length * responsesPerTopic : all;
+  const answers = skipOwnFamily
+    ? generatorIds.filter((id) => familyOf(id) !== familyOf(evaluatorId)).length * responsesPerTopic
+    : all;
   if (scale === "rating") return { answers, calls: answers, evaluations: answers };
   if (answers === 0 || (answers < 2 && answers < all)) return { answers, calls: 0, evaluations: 0 };
   const orders = bothOrders && answers > 1 ? 2 : 1;
@@ -113,8 +119,7 @@ export function estimateCost(config: EstimateInput, catalog: PriceCatalog): Cost
       const generationPromptTokens = textTokens(persona.systemPrompt + topic.prompt + config.userPrompt);
       for (const modelId of generatorIds) {
         const price = priceOf(catalog, modelId);
-        generationCost +=
-          generationPromptTokens * price.prompt + generationCompletionTokens * price.completion;
+        generationCost += generationPromptTokens * price.prompt + generationCompletionTokens * price.completion;
         estimatedTokens += generationPromptTokens + generationCompletionTokens;
       }
       if (answersPerPair === 0) continue;
@@ -123,10 +128,11 @@ export function estimateCost(config: EstimateInput, catalog: PriceCatalog): Cost
       for (const modelId of evaluatorIds) {
         const work = judgeWorkPerPair(config, modelId);
         const judgeCalls = work.calls;
-        const judgePromptTokens = ranking ? questionTokens + TOKENS_PER_RESPONSE * work.answers : questionTokens + TOKENS_PER_RESPONSE;
+        const judgePromptTokens = ranking
+          ? questionTokens + TOKENS_PER_RESPONSE * work.answers
+          : questionTokens + TOKENS_PER_RESPONSE;
         const price = priceOf(catalog, modelId);
-        evaluationCost +=
-          judgeCalls * (judgePromptTokens * price.prompt + judgeCompletionTokens * price.completion);
+        evaluationCost += judgeCalls * (judgePromptTokens * price.prompt + judgeCompletionTokens * price.completion);
         estimatedTokens += judgeCalls * (judgePromptTokens + judgeCompletionTokens);
       }
     }
@@ -223,7 +229,10 @@ export const LIMITS = TEST_LIMITS;
 
 /** Calls a test makes; see CallCounts. */
 export function countCalls(
-  config: Pick<EstimateInput, "generatorModels" | "evaluatorModels" | "personas" | "topics" | "responsesPerTopic" | "scoringParameters">,
+  config: Pick<
+    EstimateInput,
+    "generatorModels" | "evaluatorModels" | "personas" | "topics" | "responsesPerTopic" | "scoringParameters"
+  >,
 ): CallCounts {
   const pairs = config.personas.length * config.topics.length;
   const generators = config.generatorModels.length;
@@ -251,7 +260,13 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function checkModelList(problems: Problem[], field: string, refs: readonly ModelRef[], label: string, max: number): void {
+function checkModelList(
+  problems: Problem[],
+  field: string,
+  refs: readonly ModelRef[],
+  label: string,
+  max: number,
+): void {
   if (refs.length === 0) problems.push({ field, message: `Select at least one ${label} model.` });
   if (refs.length > max) problems.push({ field, message: `Select at most ${max} ${label} models.` });
   const ids = refs.map(modelIdOf);
@@ -279,7 +294,10 @@ export function validateTestConfig(config: TestConfig): Problem[] {
   }
   config.personas.forEach((persona, index) => {
     for (const problem of validatePersona(persona)) {
-      problems.push({ field: `personas.${index}.${problem.field}`, message: `Persona ${index + 1}: ${problem.message}` });
+      problems.push({
+        field: `personas.${index}.${problem.field}`,
+        message: `Persona ${index + 1}: ${problem.message}`,
+      });
     }
   });
 

@@ -91,7 +91,11 @@ describe("computeProgress", () => {
 
   it("finalizes at 95% once everything is in", () => {
     const info = computeProgress(config, { actualResponses: 24, actualEvaluations: 72 });
-    expect(info).toMatchObject({ phase: "Finalizing Results", progress: 95, details: "All responses and evaluations completed" });
+    expect(info).toMatchObject({
+      phase: "Finalizing Results",
+      progress: 95,
+      details: "All responses and evaluations completed",
+    });
   });
 
   it("counts answers recorded as missing as done, and expects no evaluations for them", () => {
@@ -100,7 +104,9 @@ describe("computeProgress", () => {
     expect(info.phase).toBe("Collecting Evaluations");
     expect(info.expectedEvaluations).toBe(66);
     expect(info.evaluationProgress).toBe(90);
-    expect(computeProgress(config, { ...counts, actualEvaluations: 63, missingEvaluations: 3 }).phase).toBe("Finalizing Results");
+    expect(computeProgress(config, { ...counts, actualEvaluations: 63, missingEvaluations: 3 }).phase).toBe(
+      "Finalizing Results",
+    );
   });
 
   it("skips evaluation when there are no evaluators", () => {
@@ -109,7 +115,12 @@ describe("computeProgress", () => {
   });
 
   it("has an initial label", () => {
-    expect(initialProgress(config)).toMatchObject({ phase: "Initializing", progress: 0, expectedResponses: 24, expectedEvaluations: 72 });
+    expect(initialProgress(config)).toMatchObject({
+      phase: "Initializing",
+      progress: 0,
+      expectedResponses: 24,
+      expectedEvaluations: 72,
+    });
     expect(initialProgress(null).expectedResponses).toBe(0);
   });
 });
@@ -170,7 +181,11 @@ describe("time estimates", () => {
     };
     expect(estimateTimeRemaining(pace)).toBeNull();
     expect(formatTimeRemaining(estimateTimeRemaining(pace))).toBe("Calculating...");
-    const done = { ...pace, generation: { done: 10, expected: 10, busyMs: 9_000 }, judging: { done: 10, expected: 10, busyMs: 1_000 } };
+    const done = {
+      ...pace,
+      generation: { done: 10, expected: 10, busyMs: 9_000 },
+      judging: { done: 10, expected: 10, busyMs: 1_000 },
+    };
     expect(estimateTimeRemaining(done)).toBe(0);
   });
 });
@@ -193,7 +208,10 @@ describe("progress in calls", () => {
       judging: 200,
     });
     // Rating: one judge call per answer and judge, none for an answer recorded as missing.
-    expect(expectedCallsOf({ ...config, scoringParameters: { scale: "rating" } }, 4)).toEqual({ generation: 12, judging: 60 });
+    expect(expectedCallsOf({ ...config, scoringParameters: { scale: "rating" } }, 4)).toEqual({
+      generation: 12,
+      judging: 60,
+    });
   });
 
   it("leaves out the answers a judge of the same family skips", () => {
@@ -269,7 +287,13 @@ describe("progress in calls", () => {
   it("counts an answer recorded as missing as done, and needs no judge call for it on the rating scale", () => {
     const rating = { ...config, scoringParameters: { scale: "rating" as const } };
     // 12 generation calls + 72 rating calls; 2 answers missing leaves 66 rating calls.
-    const counts = { actualResponses: 22, missingResponses: 2, actualEvaluations: 30, finishedCalls: 42, createdCalls: 78 };
+    const counts = {
+      actualResponses: 22,
+      missingResponses: 2,
+      actualEvaluations: 30,
+      finishedCalls: 42,
+      createdCalls: 78,
+    };
     expect(computeProgress(rating, counts).progress).toBe(Math.floor((95 * 42) / 78));
   });
 });

@@ -141,8 +141,12 @@ export function expectedCallsOf(config: ProgressConfig, missingResponses = 0): {
     }, 0);
   } else {
     // A missing answer needs no judge: at least the fewest judges any answer has.
-    const fewestJudges = generatorIds.length === 0 ? 0 : Math.min(...generatorIds.map((generator) => unrelated(evaluatorIds, generator)));
-    judging = Math.max(0, judged.reduce((sum, seen) => sum + seen * pairs * perTopic, 0) - missingResponses * fewestJudges);
+    const fewestJudges =
+      generatorIds.length === 0 ? 0 : Math.min(...generatorIds.map((generator) => unrelated(evaluatorIds, generator)));
+    judging = Math.max(
+      0,
+      judged.reduce((sum, seen) => sum + seen * pairs * perTopic, 0) - missingResponses * fewestJudges,
+    );
   }
   return { generation: generatorIds.length * pairs, judging };
 }
@@ -288,7 +292,8 @@ export function callRates(pace: CallPace): { generation: number | null; judging:
   const busy = pace.generation.busyMs + pace.judging.busyMs;
   if (elapsed <= 0 || busy <= 0) return { generation: null, judging: null };
   const concurrency = busy / elapsed;
-  const rateOf = (kind: CallPace["generation"]) => (kind.done > 0 && kind.busyMs > 0 ? (concurrency * kind.done * 1000) / kind.busyMs : null);
+  const rateOf = (kind: CallPace["generation"]) =>
+    kind.done > 0 && kind.busyMs > 0 ? (concurrency * kind.done * 1000) / kind.busyMs : null;
   const generation = rateOf(pace.generation);
   const judging = rateOf(pace.judging);
   return { generation: generation ?? judging, judging: judging ?? generation };

@@ -74,8 +74,15 @@ describe("ranking prompt", () => {
   it("the reversed call of 'Judge in both orders' shows the same answers back to front, still labelled A, B, C in the order shown", () => {
     const key = "test-1:rank:judge:p1:t1";
     const forward = buildRankingMessages({ question: "Q", answers, includeExplanations: false, seed: key });
-    const reverse = buildRankingMessages({ question: "Q", answers, includeExplanations: false, seed: reverseRankingKey(key) });
-    expect(reverse.labels.map((entry) => entry.responseId)).toEqual(forward.labels.map((entry) => entry.responseId).reverse());
+    const reverse = buildRankingMessages({
+      question: "Q",
+      answers,
+      includeExplanations: false,
+      seed: reverseRankingKey(key),
+    });
+    expect(reverse.labels.map((entry) => entry.responseId)).toEqual(
+      forward.labels.map((entry) => entry.responseId).reverse(),
+    );
     expect(reverse.labels.map((entry) => entry.label)).toEqual(["A", "B", "C"]);
     const firstShown = answers.find((answer) => answer.responseId === reverse.labels[0]!.responseId)!;
     expect(reverse.messages[1]!.content).toContain(`[A]\n${firstShown.content}`);
@@ -103,7 +110,9 @@ describe("ranking prompt", () => {
     expect(user).toContain('{"ranking":["B","A",...],"explanation":"..."}');
     expect(user).toContain("every label (A, B, C) exactly once, from best to worst");
     // the same seed shows the same order again (a retry sees what the first call saw)
-    expect(buildRankingMessages({ question: "q", answers, includeExplanations: true, seed: "test-1:p1:t1:judge" }).labels).toEqual(labels);
+    expect(
+      buildRankingMessages({ question: "q", answers, includeExplanations: true, seed: "test-1:p1:t1:judge" }).labels,
+    ).toEqual(labels);
   });
 
   it("uses the test's ranking prompt, criteria and persona", () => {
@@ -151,7 +160,8 @@ describe("retry messages", () => {
       { role: "assistant", content: "B > A" },
       {
         role: "user",
-        content: "That reply could not be used: No JSON object was found. Reply again in exactly the format asked for, with JSON only.",
+        content:
+          "That reply could not be used: No JSON object was found. Reply again in exactly the format asked for, with JSON only.",
       },
     ]);
   });
@@ -171,11 +181,21 @@ describe("previews", () => {
   });
 
   it("previews the first persona and topic", () => {
-    const preview = generationPromptPreview({ personas: [persona], topics: [topic], userPrompt: "Keep it short.", responsesPerTopic: 2 });
+    const preview = generationPromptPreview({
+      personas: [persona],
+      topics: [topic],
+      userPrompt: "Keep it short.",
+      responsesPerTopic: 2,
+    });
     expect(preview).toContain('Persona "Teacher", topic "Fractions".');
     expect(preview).toContain("System:\nYou teach.");
     expect(preview).toContain("User:\nExplain fractions.\n\nKeep it short.\n\nWrite exactly 2 different responses");
-    const many = generationPromptPreview({ personas: [persona, persona], topics: [topic, topic, topic], userPrompt: "", responsesPerTopic: 1 });
+    const many = generationPromptPreview({
+      personas: [persona, persona],
+      topics: [topic, topic, topic],
+      userPrompt: "",
+      responsesPerTopic: 1,
+    });
     expect(many).toContain("each of the 6 persona and topic pairs");
   });
 
@@ -199,11 +219,17 @@ describe("previews", () => {
       topics: [topic],
       personas: [persona],
     };
-    const ranking = evaluationPromptPreview({ ...base, scoringParameters: { scale: "ranking", includeExplanations: true } });
+    const ranking = evaluationPromptPreview({
+      ...base,
+      scoringParameters: { scale: "ranking", includeExplanations: true },
+    });
     expect(ranking).toContain(DEFAULT_RANKING_PROMPT);
     expect(ranking).toContain("[A]\n(an answer from a generator model)");
     expect(ranking).toContain("<question>\nExplain fractions.\n\nKeep it short.\n</question>");
-    const rating = evaluationPromptPreview({ ...base, scoringParameters: { scale: "rating", includeExplanations: false } });
+    const rating = evaluationPromptPreview({
+      ...base,
+      scoringParameters: { scale: "rating", includeExplanations: false },
+    });
     expect(rating).toContain('{"scores":{"accuracy":<1-10>}}');
   });
 });

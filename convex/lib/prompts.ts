@@ -57,7 +57,10 @@ export function buildGenerationMessages(input: GenerationPromptInput): ChatMessa
     "and nothing else: no introduction, no numbering, no code fences.";
   const messages: ChatMessage[] = [];
   if (input.systemPrompt.trim()) messages.push({ role: "system", content: input.systemPrompt.trim() });
-  messages.push({ role: "user", content: [combinePrompt(input.topicPrompt, input.userPrompt), instruction].filter(Boolean).join("\n\n") });
+  messages.push({
+    role: "user",
+    content: [combinePrompt(input.topicPrompt, input.userPrompt), instruction].filter(Boolean).join("\n\n"),
+  });
   return messages;
 }
 
@@ -126,7 +129,9 @@ export function isReverseRankingKey(key: string): boolean {
  */
 export function shownOrder<T>(items: readonly T[], key: string | number): T[] {
   const text = String(key);
-  return isReverseRankingKey(text) ? seededShuffle(items, text.slice(0, -REVERSE_KEY_SUFFIX.length)).reverse() : seededShuffle(items, text);
+  return isReverseRankingKey(text)
+    ? seededShuffle(items, text.slice(0, -REVERSE_KEY_SUFFIX.length)).reverse()
+    : seededShuffle(items, text);
 }
 
 export interface JudgedAnswer {
@@ -217,11 +222,11 @@ export interface RatingPromptInput {
 
 /** One judge call scoring one answer from 1 to 10 on each selected criterion. */
 export function buildRatingMessages(input: RatingPromptInput): ChatMessage[] {
-  const criteriaList = input.criteria.map((criterion) => `- ${criterion}: ${CRITERION_DESCRIPTIONS[criterion]}`).join("\n");
+  const criteriaList = input.criteria
+    .map((criterion) => `- ${criterion}: ${CRITERION_DESCRIPTIONS[criterion]}`)
+    .join("\n");
   const scores = input.criteria.map((criterion) => `"${criterion}":<${RATING_MIN}-${RATING_MAX}>`).join(",");
-  const example = input.includeExplanations
-    ? `{"scores":{${scores}},"explanation":"..."}`
-    : `{"scores":{${scores}}}`;
+  const example = input.includeExplanations ? `{"scores":{${scores}},"explanation":"..."}` : `{"scores":{${scores}}}`;
   const user = [
     `Rate the answer below on each criterion with a whole number from ${RATING_MIN} (poor) to ${RATING_MAX} (excellent).`,
     `Criteria:\n${criteriaList}`,
@@ -256,7 +261,9 @@ export function buildRetryMessages(original: readonly ChatMessage[], reply: stri
 }
 
 function formatMessages(messages: readonly ChatMessage[]): string {
-  return messages.map((message) => `${message.role === "system" ? "System" : "User"}:\n${message.content}`).join("\n\n");
+  return messages
+    .map((message) => `${message.role === "system" ? "System" : "User"}:\n${message.content}`)
+    .join("\n\n");
 }
 
 export interface GenerationPreviewInput {
@@ -302,7 +309,9 @@ export function evaluationPromptPreview(config: EvaluationPreviewInput): string 
   const criteria = selectedCriteria(config.evaluationCriteria);
   if (criteria.length === 0) return PREVIEW_TEXTS.noCriteria;
   const topic = config.topics[0];
-  const question = topic ? combinePrompt(topic.prompt, config.userPrompt) : config.userPrompt.trim() || QUESTION_PLACEHOLDER;
+  const question = topic
+    ? combinePrompt(topic.prompt, config.userPrompt)
+    : config.userPrompt.trim() || QUESTION_PLACEHOLDER;
   const persona = config.personas[0];
   const includeExplanations = config.scoringParameters.includeExplanations;
   if (config.scoringParameters.scale === "ranking") {
@@ -320,5 +329,7 @@ export function evaluationPromptPreview(config: EvaluationPreviewInput): string 
     });
     return formatMessages(messages);
   }
-  return formatMessages(buildRatingMessages({ question, answer: ANSWER_PLACEHOLDER, criteria, persona, includeExplanations }));
+  return formatMessages(
+    buildRatingMessages({ question, answer: ANSWER_PLACEHOLDER, criteria, persona, includeExplanations }),
+  );
 }

@@ -12,9 +12,17 @@ describe("parseGenerationReply", () => {
   });
 
   it("tolerates fences, leading prose, raw newlines and trailing commas", () => {
-    const reply = 'Sure! Here are your responses:\n```json\n[\n  "Line one\nline two",\n  "Another",\n]\n```\nHope that helps.';
-    expect(parseGenerationReply(reply, 2)).toEqual({ answers: ["Line one\nline two", "Another"], missing: 0, malformed: false });
-    expect(parseGenerationReply('Here are [2] answers: ["a [bracketed] one", "b"]', 2).answers).toEqual(["a [bracketed] one", "b"]);
+    const reply =
+      'Sure! Here are your responses:\n```json\n[\n  "Line one\nline two",\n  "Another",\n]\n```\nHope that helps.';
+    expect(parseGenerationReply(reply, 2)).toEqual({
+      answers: ["Line one\nline two", "Another"],
+      missing: 0,
+      malformed: false,
+    });
+    expect(parseGenerationReply('Here are [2] answers: ["a [bracketed] one", "b"]', 2).answers).toEqual([
+      "a [bracketed] one",
+      "b",
+    ]);
   });
 
   it("accepts a wrapper object and answer objects", () => {
@@ -23,7 +31,11 @@ describe("parseGenerationReply", () => {
   });
 
   it("reports missing answers without padding them", () => {
-    expect(parseGenerationReply('["only one", "", 42]', 3)).toEqual({ answers: ["only one"], missing: 2, malformed: false });
+    expect(parseGenerationReply('["only one", "", 42]', 3)).toEqual({
+      answers: ["only one"],
+      missing: 2,
+      malformed: false,
+    });
   });
 
   it("keeps at most the number asked for", () => {
@@ -123,7 +135,10 @@ describe("parseRatingReply", () => {
       malformed: true,
       reason: `${rule} accuracy is "great".`,
     });
-    expect(parseRatingReply('{"scores":{"accuracy":8}}', criteria)).toEqual({ malformed: true, reason: `${rule} Missing: clarity.` });
+    expect(parseRatingReply('{"scores":{"accuracy":8}}', criteria)).toEqual({
+      malformed: true,
+      reason: `${rule} Missing: clarity.`,
+    });
     expect(parseRatingReply('{"scores":{"accuracy":8,"clarity":7,"style":9}}', criteria)).toEqual({
       malformed: true,
       reason: `${rule} Unexpected key: style.`,

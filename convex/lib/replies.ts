@@ -287,7 +287,10 @@ export function parseRatingReply(reply: string, criteria: readonly string[]): Ra
       explanation = wrapped.data.explanation?.trim() ?? "";
     } else {
       const flat = flatRatingSchema.safeParse(value);
-      if (flat.success && wanted.some((criterion) => Object.keys(flat.data).some((key) => key.trim().toLowerCase() === criterion))) {
+      if (
+        flat.success &&
+        wanted.some((criterion) => Object.keys(flat.data).some((key) => key.trim().toLowerCase() === criterion))
+      ) {
         const { explanation: flatExplanation, ...rest } = flat.data;
         rawScores = rest;
         explanation = typeof flatExplanation === "string" ? flatExplanation.trim() : "";

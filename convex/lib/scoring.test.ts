@@ -129,9 +129,27 @@ describe("model rankings", () => {
       ],
       models,
     );
-    expect(breakdown.map((entry) => [entry.personaName, entry.rankings.map((ranking) => [ranking.modelName, ranking.averageScore])])).toEqual([
-      ["Critic", [["Model A", 10], ["Model B", 9.5]]],
-      ["Teacher", [["Model B", 9], ["Model A", 7], ["c", 0]]],
+    expect(
+      breakdown.map((entry) => [
+        entry.personaName,
+        entry.rankings.map((ranking) => [ranking.modelName, ranking.averageScore]),
+      ]),
+    ).toEqual([
+      [
+        "Critic",
+        [
+          ["Model A", 10],
+          ["Model B", 9.5],
+        ],
+      ],
+      [
+        "Teacher",
+        [
+          ["Model B", 9],
+          ["Model A", 7],
+          ["c", 0],
+        ],
+      ],
     ]);
   });
 });
@@ -156,7 +174,9 @@ describe("summarize", () => {
   });
 
   it("handles a test with nothing recorded", () => {
-    expect(summarize({ expectedResponses: 0, actualResponses: 0, totalCost: 0, totalLatencyMs: 0, rankings: [] })).toEqual({
+    expect(
+      summarize({ expectedResponses: 0, actualResponses: 0, totalCost: 0, totalLatencyMs: 0, rankings: [] }),
+    ).toEqual({
       totalTests: 0,
       totalCost: 0,
       averageLatency: 0,
@@ -192,7 +212,12 @@ describe("paretoFrontier", () => {
   });
 
   it("keeps identical points and handles the empty case", () => {
-    expect(paretoFrontier([{ id: "x", cost: 1, score: 1 }, { id: "y", cost: 1, score: 1 }])).toEqual(["x", "y"]);
+    expect(
+      paretoFrontier([
+        { id: "x", cost: 1, score: 1 },
+        { id: "y", cost: 1, score: 1 },
+      ]),
+    ).toEqual(["x", "y"]);
     expect(paretoFrontier([])).toEqual([]);
   });
 });

@@ -26,7 +26,10 @@ export interface RankedScore {
 }
 
 /** A judge's order (best first) → one score per answer. */
-export function scoresFromRanking(rankedResponseIds: readonly string[], outOf = rankedResponseIds.length): RankedScore[] {
+export function scoresFromRanking(
+  rankedResponseIds: readonly string[],
+  outOf = rankedResponseIds.length,
+): RankedScore[] {
   return rankedResponseIds.map((responseId, rank) => ({
     responseId,
     position: rank + 1,
@@ -82,7 +85,10 @@ export function tallyScores(
   responses: readonly { readonly id: string; readonly modelId: string; readonly personaId?: string }[],
   evaluations: readonly { readonly responseId: string; readonly scores: Readonly<Record<string, number>> }[],
 ): ScoreTally[] {
-  const tallies = new Map<string, { modelId: string; personaId?: string; responses: number; scoreSum: number; scoreCount: number }>();
+  const tallies = new Map<
+    string,
+    { modelId: string; personaId?: string; responses: number; scoreSum: number; scoreCount: number }
+  >();
   const tallyOfResponse = new Map<string, { scoreSum: number; scoreCount: number }>();
   for (const response of responses) {
     const key = JSON.stringify([response.modelId, response.personaId ?? null]);
@@ -267,7 +273,22 @@ export function insertSorted(sorted: readonly number[], value: number, count = 1
  * (bound[i − 1], bound[i]]; the last bucket is open-ended.
  */
 export const LATENCY_BUCKET_BOUNDS_MS: readonly number[] = [
-  250, 500, 750, 1_000, 1_500, 2_000, 3_000, 4_000, 5_000, 7_500, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000,
+  250,
+  500,
+  750,
+  1_000,
+  1_500,
+  2_000,
+  3_000,
+  4_000,
+  5_000,
+  7_500,
+  10_000,
+  15_000,
+  20_000,
+  30_000,
+  45_000,
+  60_000,
   Number.POSITIVE_INFINITY,
 ];
 

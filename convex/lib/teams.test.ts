@@ -1,5 +1,13 @@
 import { describe, expect, test } from "vitest";
-import { hasRole, invitationProblem, invitationStatus, lastOwnerProblem, TEAM_LIMITS, TEAM_MESSAGES, teamNameProblem } from "./teams";
+import {
+  hasRole,
+  invitationProblem,
+  invitationStatus,
+  lastOwnerProblem,
+  TEAM_LIMITS,
+  TEAM_MESSAGES,
+  teamNameProblem,
+} from "./teams";
 
 describe("team rules", () => {
   test("roles nest: owner can do what a member can, a member what a viewer can, not the other way", () => {
@@ -22,9 +30,15 @@ describe("team rules", () => {
     expect(invitationStatus(invitation, invitation.expiresAt)).toBe("expired");
     expect(invitationStatus({ ...invitation, acceptedAt: 2 }, invitation.expiresAt + 1)).toBe("accepted");
     expect(invitationProblem(invitation, " BOB@example.com ", sent)).toBeNull();
-    expect(invitationProblem(invitation, "eve@example.com", sent)).toBe(TEAM_MESSAGES.invitationOtherEmail("bob@example.com", "eve@example.com"));
-    expect(invitationProblem({ ...invitation, revokedAt: 5 }, "bob@example.com", sent)).toBe(TEAM_MESSAGES.invitationRevoked);
-    expect(invitationProblem(invitation, "bob@example.com", invitation.expiresAt)).toBe(TEAM_MESSAGES.invitationExpired);
+    expect(invitationProblem(invitation, "eve@example.com", sent)).toBe(
+      TEAM_MESSAGES.invitationOtherEmail("bob@example.com", "eve@example.com"),
+    );
+    expect(invitationProblem({ ...invitation, revokedAt: 5 }, "bob@example.com", sent)).toBe(
+      TEAM_MESSAGES.invitationRevoked,
+    );
+    expect(invitationProblem(invitation, "bob@example.com", invitation.expiresAt)).toBe(
+      TEAM_MESSAGES.invitationExpired,
+    );
   });
 
   test("the last owner cannot leave, be removed or demoted; another owner, or anyone else, can", () => {

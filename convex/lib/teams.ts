@@ -88,7 +88,11 @@ export function invitationStatus(invitation: InvitationState, now: number): Invi
  * Why the user signed in as `email` cannot accept (or decline) this invitation, or null.
  * The states are checked before the address, so a used link says "used" to anyone.
  */
-export function invitationProblem(invitation: InvitationState & { readonly email: string }, email: string, now: number): string | null {
+export function invitationProblem(
+  invitation: InvitationState & { readonly email: string },
+  email: string,
+  now: number,
+): string | null {
   switch (invitationStatus(invitation, now)) {
     case "accepted":
       return TEAM_MESSAGES.invitationUsed;

@@ -36,7 +36,9 @@ describe("validateTemplateInput", () => {
   });
 
   it("limits the name to 100 and the description to 500 characters", () => {
-    expect(validateTemplateInput({ ...valid, name: "n".repeat(101) })).toBe("Template name must be 100 characters or fewer.");
+    expect(validateTemplateInput({ ...valid, name: "n".repeat(101) })).toBe(
+      "Template name must be 100 characters or fewer.",
+    );
     expect(validateTemplateInput({ ...valid, description: "d".repeat(501) })).toBe(
       "Template description must be 500 characters or fewer.",
     );
@@ -60,7 +62,10 @@ describe("tags", () => {
     expect(addTag(["seo"], "SEO")).toEqual({ tags: ["seo"], error: "That tag has already been added." });
     expect(addTag([], "x".repeat(21))).toEqual({ tags: [], error: "Tags must be 20 characters or fewer." });
     expect(addTag([], "x".repeat(20))).toEqual({ tags: ["x".repeat(20)] });
-    expect(addTag(["a", "b", "c", "d", "e"], "f")).toEqual({ tags: ["a", "b", "c", "d", "e"], error: "You can add up to 5 tags." });
+    expect(addTag(["a", "b", "c", "d", "e"], "f")).toEqual({
+      tags: ["a", "b", "c", "d", "e"],
+      error: "You can add up to 5 tags.",
+    });
     expect(addTag(["a"], "   ")).toEqual({ tags: ["a"] });
   });
 
@@ -85,7 +90,9 @@ describe("categories and labels", () => {
 
 describe("validatePersona and validateTopic", () => {
   it("requires every persona field", () => {
-    expect(validatePersona({ name: "Sarcastic Teenager", description: "Eye-rolling", systemPrompt: "You are..." })).toEqual([]);
+    expect(
+      validatePersona({ name: "Sarcastic Teenager", description: "Eye-rolling", systemPrompt: "You are..." }),
+    ).toEqual([]);
     expect(validatePersona({ name: " ", description: "", systemPrompt: "" })).toEqual([
       { field: "name", message: "Persona name is required." },
       { field: "description", message: "Persona description is required." },
@@ -94,7 +101,9 @@ describe("validatePersona and validateTopic", () => {
   });
 
   it("limits persona lengths", () => {
-    expect(validatePersona({ name: "n".repeat(101), description: "d".repeat(501), systemPrompt: "s".repeat(10_001) })).toEqual([
+    expect(
+      validatePersona({ name: "n".repeat(101), description: "d".repeat(501), systemPrompt: "s".repeat(10_001) }),
+    ).toEqual([
       { field: "name", message: "Persona name must be 100 characters or fewer." },
       { field: "description", message: "Persona description must be 500 characters or fewer." },
       { field: "systemPrompt", message: "System prompt must be 10,000 characters or fewer." },
@@ -102,7 +111,9 @@ describe("validatePersona and validateTopic", () => {
   });
 
   it("requires every topic field and limits their lengths", () => {
-    expect(validateTopic({ title: "Everyday Situations", description: "Daily life", prompt: "Ordering coffee" })).toEqual([]);
+    expect(
+      validateTopic({ title: "Everyday Situations", description: "Daily life", prompt: "Ordering coffee" }),
+    ).toEqual([]);
     expect(validateTopic({ title: "", description: "d".repeat(501), prompt: "" })).toEqual([
       { field: "title", message: "Topic title is required." },
       { field: "description", message: "Topic description must be 500 characters or fewer." },

@@ -61,9 +61,13 @@ export interface TemplateInput {
 export function templateInputProblem(input: TemplateInput): Problem | null {
   const name = input.name.trim();
   const description = input.description.trim();
-  if (!name || !description) return { field: name ? "description" : "name", message: TEMPLATE_MESSAGES.nameAndDescriptionRequired };
+  if (!name || !description)
+    return { field: name ? "description" : "name", message: TEMPLATE_MESSAGES.nameAndDescriptionRequired };
   if (input.personas.length === 0 || input.topics.length === 0) {
-    return { field: input.personas.length === 0 ? "personas" : "topics", message: TEMPLATE_MESSAGES.personaAndTopicRequired };
+    return {
+      field: input.personas.length === 0 ? "personas" : "topics",
+      message: TEMPLATE_MESSAGES.personaAndTopicRequired,
+    };
   }
   if (name.length > TEMPLATE_LIMITS.maxNameLength) return { field: "name", message: TEMPLATE_MESSAGES.nameTooLong };
   if (description.length > TEMPLATE_LIMITS.maxDescriptionLength) {
@@ -72,7 +76,8 @@ export function templateInputProblem(input: TemplateInput): Problem | null {
   if (input.tags) {
     const tags = input.tags.map(normalizeTag);
     if (tags.length > TEMPLATE_LIMITS.maxTags) return { field: "tags", message: TEMPLATE_MESSAGES.tooManyTags };
-    if (tags.some((tag) => tag.length > TEMPLATE_LIMITS.maxTagLength)) return { field: "tags", message: TEMPLATE_MESSAGES.tagTooLong };
+    if (tags.some((tag) => tag.length > TEMPLATE_LIMITS.maxTagLength))
+      return { field: "tags", message: TEMPLATE_MESSAGES.tagTooLong };
     if (new Set(tags).size !== tags.length) return { field: "tags", message: TEMPLATE_MESSAGES.duplicateTag };
   }
   return null;

@@ -38,7 +38,8 @@ describe("tiers", () => {
       [50, 50, "ENTERPRISE"], // exactly 50
       [60, 120, "FLAGSHIP"], // 78
     ];
-    for (const [prompt, completion, tier] of cases) expect(tierOf(price(prompt, completion)), `${prompt}/${completion}`).toBe(tier);
+    for (const [prompt, completion, tier] of cases)
+      expect(tierOf(price(prompt, completion)), `${prompt}/${completion}`).toBe(tier);
   });
 
   it("sorts BUDGET, STANDARD, PREMIUM, ENTERPRISE, FLAGSHIP, then by name", () => {
@@ -51,7 +52,14 @@ describe("tiers", () => {
       { id: "x/s", name: "Omega", tier: "STANDARD" as const },
       { id: "x/e", name: "Mid", tier: "ENTERPRISE" as const },
     ];
-    expect([...models].sort(compareModels).map((model) => model.id)).toEqual(["x/b1", "x/b2", "x/s", "x/p", "x/e", "x/flag"]);
+    expect([...models].sort(compareModels).map((model) => model.id)).toEqual([
+      "x/b1",
+      "x/b2",
+      "x/s",
+      "x/p",
+      "x/e",
+      "x/flag",
+    ]);
   });
 });
 
@@ -111,7 +119,9 @@ describe("normalizeGatewayModel", () => {
       tier: "BUDGET",
       created: Date.UTC(2024, 4, 1),
     });
-    expect(normalizeGatewayModel({ id: "m", provider: "Some Lab", top_provider: { context_length: 8192 } })).toMatchObject({
+    expect(
+      normalizeGatewayModel({ id: "m", provider: "Some Lab", top_provider: { context_length: 8192 } }),
+    ).toMatchObject({
       provider: "Some Lab",
       contextLength: 8192,
       tier: "FREE",
@@ -120,7 +130,9 @@ describe("normalizeGatewayModel", () => {
   });
 
   it("treats unparseable prices as free and rejects entries without an id", () => {
-    expect(normalizeGatewayModel({ id: "x/y", pricing: { prompt: "n/a", completion: "0.001" } })?.pricing.prompt).toBe(0);
+    expect(normalizeGatewayModel({ id: "x/y", pricing: { prompt: "n/a", completion: "0.001" } })?.pricing.prompt).toBe(
+      0,
+    );
     expect(normalizeGatewayModel({ name: "no id" })).toBeNull();
     expect(normalizeGatewayModel("openai/gpt-4o")).toBeNull();
     expect(normalizeGatewayModel(null)).toBeNull();

@@ -62,7 +62,9 @@ export function isListedModel(model: { readonly pricing: CatalogPrice; readonly 
 }
 
 /** The models users may pick (sort them with compareModels for the pickers). */
-export function filterCatalog<M extends { readonly pricing: CatalogPrice; readonly tier?: ModelTier }>(models: readonly M[]): M[] {
+export function filterCatalog<M extends { readonly pricing: CatalogPrice; readonly tier?: ModelTier }>(
+  models: readonly M[],
+): M[] {
   return models.filter(isListedModel);
 }
 
@@ -122,11 +124,14 @@ export function normalizeGatewayModel(raw: unknown): CatalogModel | null {
   const entry = raw as Record<string, unknown>;
   const id = toText(entry.id);
   if (!id) return null;
-  const rawPricing = (typeof entry.pricing === "object" && entry.pricing !== null ? entry.pricing : {}) as Record<string, unknown>;
+  const rawPricing = (typeof entry.pricing === "object" && entry.pricing !== null ? entry.pricing : {}) as Record<
+    string,
+    unknown
+  >;
   const pricing = { prompt: toPrice(rawPricing.prompt), completion: toPrice(rawPricing.completion) };
-  const topProvider = (typeof entry.top_provider === "object" && entry.top_provider !== null
-    ? entry.top_provider
-    : {}) as Record<string, unknown>;
+  const topProvider = (
+    typeof entry.top_provider === "object" && entry.top_provider !== null ? entry.top_provider : {}
+  ) as Record<string, unknown>;
   const created = toCreated(entry.created);
   return {
     id,

@@ -263,11 +263,9 @@ export const PRIORITY_RANGE = { min: -1000, max: 1000 } as const;
 
 export async function setJobPriority(ctx: MutationCtx, job: Doc<"jobs">, priority: number): Promise<void> {
   if (!Number.isInteger(priority) || priority < PRIORITY_RANGE.min || priority > PRIORITY_RANGE.max) {
-    fail(
-      "INVALID_INPUT",
-      `Priority must be a whole number from ${PRIORITY_RANGE.min} to ${PRIORITY_RANGE.max}.`,
-      { field: "priority" },
-    );
+    fail("INVALID_INPUT", `Priority must be a whole number from ${PRIORITY_RANGE.min} to ${PRIORITY_RANGE.max}.`, {
+      field: "priority",
+    });
   }
   await ctx.db.patch("jobs", job._id, { priority });
   // A higher priority may now win a free slot.

@@ -144,11 +144,19 @@ export async function recordFailure(ctx: MutationCtx, email: string, now: number
     return;
   }
   const forgotten = now - backoff.lastFailureAt >= BACKOFF.forgetAfterMs;
-  await ctx.db.patch("authBackoff", backoff._id, { failures: forgotten ? 1 : backoff.failures + 1, lastFailureAt: now });
+  await ctx.db.patch("authBackoff", backoff._id, {
+    failures: forgotten ? 1 : backoff.failures + 1,
+    lastFailureAt: now,
+  });
 }
 
 /** A successful sign-in: the account's failures are cleared and the browser becomes known. */
-export async function recordSuccess(ctx: MutationCtx, email: string, deviceHash: string | null, now: number): Promise<void> {
+export async function recordSuccess(
+  ctx: MutationCtx,
+  email: string,
+  deviceHash: string | null,
+  now: number,
+): Promise<void> {
   const backoff = await ctx.db
     .query("authBackoff")
     .withIndex("by_email", (q) => q.eq("email", email))

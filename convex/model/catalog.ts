@@ -9,5 +9,7 @@ export const MAX_CATALOG_SIZE = 2000;
 /** Prices of the cached catalog for the server-side quote. */
 export async function priceCatalog(ctx: QueryCtx): Promise<PriceCatalog> {
   const rows = await ctx.db.query("llmModels").take(MAX_CATALOG_SIZE);
-  return Object.fromEntries(rows.map((row) => [row.modelId, { prompt: row.pricingPrompt, completion: row.pricingCompletion }]));
+  return Object.fromEntries(
+    rows.map((row) => [row.modelId, { prompt: row.pricingPrompt, completion: row.pricingCompletion }]),
+  );
 }

@@ -73,10 +73,18 @@ async function exchange(config: GatewayConfig, path: string, init: RequestInit):
   const timer = setTimeout(() => controller.abort(), config.timeoutMs ?? GATEWAY_TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetch(`${config.baseUrl}${path}`, { ...init, headers: headers(config), signal: controller.signal });
+    response = await fetch(`${config.baseUrl}${path}`, {
+      ...init,
+      headers: headers(config),
+      signal: controller.signal,
+    });
   } catch (error) {
     const timedOut = controller.signal.aborted;
-    throw new GatewayError(timedOut ? "Request timeout: the model gateway did not answer in time" : `Network error: ${String(error)}`, undefined, true);
+    throw new GatewayError(
+      timedOut ? "Request timeout: the model gateway did not answer in time" : `Network error: ${String(error)}`,
+      undefined,
+      true,
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -85,7 +93,9 @@ async function exchange(config: GatewayConfig, path: string, init: RequestInit):
   if (response.status === 429) {
     const retryAfter = Number(response.headers.get("retry-after"));
     const error = new GatewayError(`HTTP 429: rate limit exceeded`, 429, true);
-    (error as GatewayError & { retryAfterSeconds?: number }).retryAfterSeconds = Number.isFinite(retryAfter) ? retryAfter : undefined;
+    (error as GatewayError & { retryAfterSeconds?: number }).retryAfterSeconds = Number.isFinite(retryAfter)
+      ? retryAfter
+      : undefined;
     throw error;
   }
   let body: unknown;
@@ -95,7 +105,11 @@ async function exchange(config: GatewayConfig, path: string, init: RequestInit):
     body = null;
   }
   if (!response.ok) {
-    throw new GatewayError(`HTTP ${response.status}: ${errorMessageOf(body) ?? (text.slice(0, 300) || response.statusText)}`, response.status, response.status >= 500);
+    throw new GatewayError(
+      `HTTP ${response.status}: ${errorMessageOf(body) ?? (text.slice(0, 300) || response.statusText)}`,
+      response.status,
+      response.status >= 500,
+    );
   }
   if (body === null) throw new GatewayError("API request failed", response.status, true);
   const bodyError = errorMessageOf(body);

@@ -45,7 +45,10 @@ afterAll(async () => {
 /** 3 personas × 10 topics. */
 const UNITS = 30;
 
-function configuration(scoring: Partial<TestConfiguration["scoringParameters"]>, topics = UNITS / 3): TestConfiguration {
+function configuration(
+  scoring: Partial<TestConfiguration["scoringParameters"]>,
+  topics = UNITS / 3,
+): TestConfiguration {
   return sampleConfiguration(GENERATORS, JUDGES, {
     personas: [
       { id: "p1", name: "Parent", description: "A busy parent", systemPrompt: "You are a busy parent." },
@@ -68,7 +71,8 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 500)}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -97,7 +101,13 @@ async function run(config: TestConfiguration): Promise<Run> {
   );
   await t.finishInProgressScheduledFunctions();
   const row = await waitFor(
-    () => t.run((ctx) => ctx.db.query("testStats").withIndex("by_test", (q) => q.eq("testId", testId)).unique()),
+    () =>
+      t.run((ctx) =>
+        ctx.db
+          .query("testStats")
+          .withIndex("by_test", (q) => q.eq("testId", testId))
+          .unique(),
+      ),
     (value) => value !== null && !value.pending && value.stats !== undefined,
   );
   const rows = await t.run(async (ctx) => {
@@ -105,9 +115,18 @@ async function run(config: TestConfiguration): Promise<Run> {
     return {
       testId,
       test: (await ctx.db.get("tests", testId))!,
-      calls: await ctx.db.query("calls").withIndex("by_test_status", (q) => q.eq("testId", testId)).collect(),
-      responses: await ctx.db.query("responses").withIndex("by_test", (q) => q.eq("testId", testId)).collect(),
-      evaluations: await ctx.db.query("evaluations").withIndex("by_test", (q) => q.eq("testId", testId)).collect(),
+      calls: await ctx.db
+        .query("calls")
+        .withIndex("by_test_status", (q) => q.eq("testId", testId))
+        .collect(),
+      responses: await ctx.db
+        .query("responses")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .collect(),
+      evaluations: await ctx.db
+        .query("evaluations")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .collect(),
       stats: row!.stats!,
       recomputations: jobs.filter((job) => job.name.includes("juryStats") && job.name.includes("recompute")).length,
     };
@@ -129,7 +148,12 @@ function firstShownAdvantage(result: Run): number {
   const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const advantages: number[] = [];
   for (const evaluation of result.evaluations) {
-    if (evaluation.evaluatorModelId !== POSITION || evaluation.order !== "forward" || evaluation.labels?.[0]?.responseId !== evaluation.responseId) continue;
+    if (
+      evaluation.evaluatorModelId !== POSITION ||
+      evaluation.order !== "forward" ||
+      evaluation.labels?.[0]?.responseId !== evaluation.responseId
+    )
+      continue;
     const fair = FAIR.flatMap((judge) => byJudgeAndResponse.get(`${judge}|${evaluation.responseId}`) ?? []);
     advantages.push(average(byJudgeAndResponse.get(`${POSITION}|${evaluation.responseId}`)!) - average(fair));
   }
@@ -139,96 +163,126 @@ function firstShownAdvantage(result: Run): number {
 describe("the jury's evidence through the pipeline, with the dev gateway's planted judges", () => {
   let oneOrder: Run;
 
-  test("judge results fill in the stored statistics, coalesced; the biased judges are flagged and no fair one is", { timeout: 300_000 }, async () => {
-    oneOrder = await run(configuration({}));
-    const { stats, evaluations, calls } = oneOrder;
-    const judgeCalls = calls.filter((call) => call.kind === "evaluate");
-    expect(judgeCalls).toHaveLength(UNITS * JUDGES.length);
-    // One recomputation per burst, far fewer than the judge results that asked for one.
-    expect(oneOrder.recomputations).toBeGreaterThan(0);
-    expect(oneOrder.recomputations).toBeLessThan(judgeCalls.length / 4);
-    expect(stats.units).toBe(UNITS);
-    expect(stats.models.every((model) => model.scoreInterval !== null && model.rank !== null)).toBe(true);
+  test(
+    "judge results fill in the stored statistics, coalesced; the biased judges are flagged and no fair one is",
+    { timeout: 300_000 },
+    async () => {
+      oneOrder = await run(configuration({}));
+      const { stats, evaluations, calls } = oneOrder;
+      const judgeCalls = calls.filter((call) => call.kind === "evaluate");
+      expect(judgeCalls).toHaveLength(UNITS * JUDGES.length);
+      // One recomputation per burst, far fewer than the judge results that asked for one.
+      expect(oneOrder.recomputations).toBeGreaterThan(0);
+      expect(oneOrder.recomputations).toBeLessThan(judgeCalls.length / 4);
+      expect(stats.units).toBe(UNITS);
+      expect(stats.models.every((model) => model.scoreInterval !== null && model.rank !== null)).toBe(true);
 
-    const judge = (id: string) => stats.judges.find((entry) => entry.judgeModelId === id)!;
-    expect(judge(POSITION).position!.flagged).toBe(true);
-    expect(judge(SELF).selfPreference.flagged).toBe(true);
-    for (const id of FAIR) expect(judge(id).flagged).toBe(false);
-    // Without both orders there is nothing to pair.
-    expect(judge(POSITION).positionConsistency).toBeNull();
+      const judge = (id: string) => stats.judges.find((entry) => entry.judgeModelId === id)!;
+      expect(judge(POSITION).position!.flagged).toBe(true);
+      expect(judge(SELF).selfPreference.flagged).toBe(true);
+      for (const id of FAIR) expect(judge(id).flagged).toBe(false);
+      // Without both orders there is nothing to pair.
+      expect(judge(POSITION).positionConsistency).toBeNull();
 
-    // Each evaluation keeps which label showed which answer in its call, and names the call.
-    const sample = evaluations.find((evaluation) => evaluation.evaluatorModelId === FAIR[0])!;
-    expect(sample.labels!.map((entry) => entry.label)).toEqual(["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]);
-    expect(new Set(sample.labels!.map((entry) => entry.responseId)).size).toBe(GENERATORS.length);
-    expect(sample).toMatchObject({ callId: expect.any(String), order: "forward" });
-    // The export carries them, with this answer's label and its share of the call's cost.
-    const exported = await oneOrder.user.as.query(api.results.exportEvaluations, {
-      testId: oneOrder.testId,
-      paginationOpts: { numItems: 1000, cursor: null },
-    });
-    const row = exported.page.find((entry) => entry.id === sample._id)!;
-    expect(row).toMatchObject({ callId: sample.callId, order: "forward", costUsd: sample.costUsd, labels: sample.labels });
-    expect(row.label).toBe(sample.labels!.find((entry) => entry.responseId === sample.responseId)!.label);
-  });
+      // Each evaluation keeps which label showed which answer in its call, and names the call.
+      const sample = evaluations.find((evaluation) => evaluation.evaluatorModelId === FAIR[0])!;
+      expect(sample.labels!.map((entry) => entry.label)).toEqual(["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]);
+      expect(new Set(sample.labels!.map((entry) => entry.responseId)).size).toBe(GENERATORS.length);
+      expect(sample).toMatchObject({ callId: expect.any(String), order: "forward" });
+      // The export carries them, with this answer's label and its share of the call's cost.
+      const exported = await oneOrder.user.as.query(api.results.exportEvaluations, {
+        testId: oneOrder.testId,
+        paginationOpts: { numItems: 1000, cursor: null },
+      });
+      const row = exported.page.find((entry) => entry.id === sample._id)!;
+      expect(row).toMatchObject({
+        callId: sample.callId,
+        order: "forward",
+        costUsd: sample.costUsd,
+        labels: sample.labels,
+      });
+      expect(row.label).toBe(sample.labels!.find((entry) => entry.responseId === sample.responseId)!.label);
+    },
+  );
 
-  test("with 'Judge in both orders' every ranking call is made again reversed, consistency is measured and the biased judge moves the ranking less", { timeout: 300_000 }, async () => {
-    const both = await run(configuration({ bothOrders: true }));
-    const judgeCalls = both.calls.filter((call) => call.kind === "evaluate");
-    expect(judgeCalls).toHaveLength(2 * UNITS * JUDGES.length);
-    expect(both.test.totalCalls).toBe(GENERATORS.length * UNITS + 2 * UNITS * JUDGES.length);
-    // The price quoted covered the doubled judging.
-    expect(both.test.estimate.evaluationCost).toBeCloseTo(2 * oneOrder.test.estimate.evaluationCost, 10);
-    expect(both.test.priceCents).toBeGreaterThan(oneOrder.test.priceCents);
+  test(
+    "with 'Judge in both orders' every ranking call is made again reversed, consistency is measured and the biased judge moves the ranking less",
+    { timeout: 300_000 },
+    async () => {
+      const both = await run(configuration({ bothOrders: true }));
+      const judgeCalls = both.calls.filter((call) => call.kind === "evaluate");
+      expect(judgeCalls).toHaveLength(2 * UNITS * JUDGES.length);
+      expect(both.test.totalCalls).toBe(GENERATORS.length * UNITS + 2 * UNITS * JUDGES.length);
+      // The price quoted covered the doubled judging.
+      expect(both.test.estimate.evaluationCost).toBeCloseTo(2 * oneOrder.test.estimate.evaluationCost, 10);
+      expect(both.test.priceCents).toBeGreaterThan(oneOrder.test.priceCents);
 
-    const forwardCall = judgeCalls.find((call) => !call.key.endsWith(":reverse"))!;
-    const shownBy = (callId: Id<"calls">) => both.evaluations.find((evaluation) => evaluation.callId === callId)!.labels!.map((entry) => entry.responseId);
-    const reverseCall = judgeCalls.find((call) => call.key === `${forwardCall.key}:reverse`)!;
-    expect(shownBy(reverseCall._id)).toEqual([...shownBy(forwardCall._id)].reverse());
-    expect(both.evaluations.find((evaluation) => evaluation.callId === reverseCall._id)!.order).toBe("reverse");
+      const forwardCall = judgeCalls.find((call) => !call.key.endsWith(":reverse"))!;
+      const shownBy = (callId: Id<"calls">) =>
+        both.evaluations.find((evaluation) => evaluation.callId === callId)!.labels!.map((entry) => entry.responseId);
+      const reverseCall = judgeCalls.find((call) => call.key === `${forwardCall.key}:reverse`)!;
+      expect(shownBy(reverseCall._id)).toEqual([...shownBy(forwardCall._id)].reverse());
+      expect(both.evaluations.find((evaluation) => evaluation.callId === reverseCall._id)!.order).toBe("reverse");
 
-    const judge = (id: string) => both.stats.judges.find((entry) => entry.judgeModelId === id)!;
-    const consistency = judge(POSITION).positionConsistency!;
-    const fairConsistency = FAIR.map((id) => judge(id).positionConsistency!);
-    expect(consistency).toBeLessThan(fairConsistency.reduce((sum, value) => sum + value, 0) / FAIR.length - 0.05);
-    // The final ranking uses both calls: the answer the biased judge saw first gains far less.
-    const before = firstShownAdvantage(oneOrder);
-    const after = firstShownAdvantage(both);
-    expect(before).toBeGreaterThan(1);
-    expect(after).toBeLessThan(before * 0.7);
-  });
+      const judge = (id: string) => both.stats.judges.find((entry) => entry.judgeModelId === id)!;
+      const consistency = judge(POSITION).positionConsistency!;
+      const fairConsistency = FAIR.map((id) => judge(id).positionConsistency!);
+      expect(consistency).toBeLessThan(fairConsistency.reduce((sum, value) => sum + value, 0) / FAIR.length - 0.05);
+      // The final ranking uses both calls: the answer the biased judge saw first gains far less.
+      const before = firstShownAdvantage(oneOrder);
+      const after = firstShownAdvantage(both);
+      expect(before).toBeGreaterThan(1);
+      expect(after).toBeLessThan(before * 0.7);
+    },
+  );
 
-  test("with 'Judges skip answers from their own family' the self-preferring judge scores none of its family's answers, which keep their place", { timeout: 300_000 }, async () => {
-    const guarded = await run(configuration({ skipOwnFamily: true }));
-    const family = new Map(guarded.responses.map((response) => [response._id, modelFamily(response.modelId)]));
-    const own = guarded.evaluations.filter((evaluation) => family.get(evaluation.responseId) === modelFamily(evaluation.evaluatorModelId));
-    expect(own).toHaveLength(0);
-    const selfCalls = guarded.calls.filter((call) => call.kind === "evaluate" && call.modelId === SELF);
-    expect(selfCalls.every((call) => call.responseIds!.length === GENERATORS.length - 2)).toBe(true);
-    const self = guarded.stats.judges.find((entry) => entry.judgeModelId === SELF)!;
-    expect(self.selfPreference).toMatchObject({ answers: 0, flagged: false });
+  test(
+    "with 'Judges skip answers from their own family' the self-preferring judge scores none of its family's answers, which keep their place",
+    { timeout: 300_000 },
+    async () => {
+      const guarded = await run(configuration({ skipOwnFamily: true }));
+      const family = new Map(guarded.responses.map((response) => [response._id, modelFamily(response.modelId)]));
+      const own = guarded.evaluations.filter(
+        (evaluation) => family.get(evaluation.responseId) === modelFamily(evaluation.evaluatorModelId),
+      );
+      expect(own).toHaveLength(0);
+      const selfCalls = guarded.calls.filter((call) => call.kind === "evaluate" && call.modelId === SELF);
+      expect(selfCalls.every((call) => call.responseIds!.length === GENERATORS.length - 2)).toBe(true);
+      const self = guarded.stats.judges.find((entry) => entry.judgeModelId === SELF)!;
+      expect(self.selfPreference).toMatchObject({ answers: 0, flagged: false });
 
-    // Normalised: a ranking of 8 of 10 answers is scored on the pair's scale (top 10, bottom 1).
-    const selfScores = guarded.evaluations.filter((evaluation) => evaluation.evaluatorModelId === SELF).map((evaluation) => evaluation.scores.overall!);
-    expect(Math.max(...selfScores)).toBe(10);
-    expect(Math.min(...selfScores)).toBeCloseTo(1, 10);
-    // Google's answers are still scored, by the other four judges, and are not pushed down:
-    // without the guard the self-preferring judge lifted them; with it they are judged by the rest.
-    const mean = (run: Run, prefix: string) => {
-      const models = run.stats.models.filter((model) => model.modelId.startsWith(prefix));
-      return models.reduce((sum, model) => sum + model.meanScore!, 0) / models.length;
-    };
-    const googleUnits = guarded.stats.models.filter((model) => model.modelId.startsWith("google/"));
-    expect(googleUnits.every((model) => model.units === UNITS && model.scores === UNITS * (JUDGES.length - 1))).toBe(true);
-    expect(mean(guarded, "google/")).toBeLessThan(mean(oneOrder, "google/"));
+      // Normalised: a ranking of 8 of 10 answers is scored on the pair's scale (top 10, bottom 1).
+      const selfScores = guarded.evaluations
+        .filter((evaluation) => evaluation.evaluatorModelId === SELF)
+        .map((evaluation) => evaluation.scores.overall!);
+      expect(Math.max(...selfScores)).toBe(10);
+      expect(Math.min(...selfScores)).toBeCloseTo(1, 10);
+      // Google's answers are still scored, by the other four judges, and are not pushed down:
+      // without the guard the self-preferring judge lifted them; with it they are judged by the rest.
+      const mean = (run: Run, prefix: string) => {
+        const models = run.stats.models.filter((model) => model.modelId.startsWith(prefix));
+        return models.reduce((sum, model) => sum + model.meanScore!, 0) / models.length;
+      };
+      const googleUnits = guarded.stats.models.filter((model) => model.modelId.startsWith("google/"));
+      expect(googleUnits.every((model) => model.units === UNITS && model.scores === UNITS * (JUDGES.length - 1))).toBe(
+        true,
+      );
+      expect(mean(guarded, "google/")).toBeLessThan(mean(oneOrder, "google/"));
 
-    // Deleting the test deletes its statistics with the rest.
-    await guarded.user.as.mutation(api.tests.remove, { testId: guarded.testId });
-    await waitFor(
-      () => guarded.t.run((ctx) => ctx.db.query("testStats").withIndex("by_test", (q) => q.eq("testId", guarded.testId)).unique()),
-      (row) => row === null,
-    );
-  });
+      // Deleting the test deletes its statistics with the rest.
+      await guarded.user.as.mutation(api.tests.remove, { testId: guarded.testId });
+      await waitFor(
+        () =>
+          guarded.t.run((ctx) =>
+            ctx.db
+              .query("testStats")
+              .withIndex("by_test", (q) => q.eq("testId", guarded.testId))
+              .unique(),
+          ),
+        (row) => row === null,
+      );
+    },
+  );
 });
 
 describe("the judge calls of a persona × topic pair", () => {
@@ -248,8 +302,14 @@ describe("the judge calls of a persona × topic pair", () => {
 
   test("rating with the guard: no rating call of a judge for its own family's answers", () => {
     const calls = judgeCallsOfPair(testOf({ skipOwnFamily: true }), "p1", "t1", answers);
-    expect(calls.filter((call) => call.modelId === SELF).map((call) => call.responseIds[0])).toEqual(["r-openai", "r-qwen"]);
-    expect(calls.filter((call) => call.modelId === "openai/gpt-4o").map((call) => call.responseIds[0])).toEqual(["r-google", "r-qwen"]);
+    expect(calls.filter((call) => call.modelId === SELF).map((call) => call.responseIds[0])).toEqual([
+      "r-openai",
+      "r-qwen",
+    ]);
+    expect(calls.filter((call) => call.modelId === "openai/gpt-4o").map((call) => call.responseIds[0])).toEqual([
+      "r-google",
+      "r-qwen",
+    ]);
     expect(judgeCallsOfPair(testOf({}), "p1", "t1", answers)).toHaveLength(6);
   });
 

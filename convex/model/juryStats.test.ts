@@ -13,8 +13,21 @@ import { seedConfiguration } from "../results.helpers";
 import { createUser, newTest, type TestConvex } from "../test.helpers";
 import { JURY_STATS_PAGE_SIZE, requestJuryStats } from "./juryStats";
 
-const GENERATORS = ["anthropic/claude-opus-4", "openai/gpt-4o-mini", "google/gemini-2.0-flash-001", "qwen/qwen-2.5-72b-instruct", "cohere/command-r7b-12-2024", "meta-llama/llama-3.2-3b-instruct:free"];
-const JUDGES = ["meta-llama/llama-3.1-8b-instruct", "anthropic/claude-sonnet-4", "openai/gpt-4o", "deepseek/deepseek-chat", "x-ai/grok-3"];
+const GENERATORS = [
+  "anthropic/claude-opus-4",
+  "openai/gpt-4o-mini",
+  "google/gemini-2.0-flash-001",
+  "qwen/qwen-2.5-72b-instruct",
+  "cohere/command-r7b-12-2024",
+  "meta-llama/llama-3.2-3b-instruct:free",
+];
+const JUDGES = [
+  "meta-llama/llama-3.1-8b-instruct",
+  "anthropic/claude-sonnet-4",
+  "openai/gpt-4o",
+  "deepseek/deepseek-chat",
+  "x-ai/grok-3",
+];
 const planted = { plantedJudges: true, judgeProfiles: {} };
 
 /** A finished ranking test whose rows look like the pipeline's: answers from the dev gateway, judged by its judges in the order the pipeline shows them. */
@@ -23,7 +36,12 @@ async function seedRankingTest(t: TestConvex, topics: number): Promise<{ testId:
   const base = seedConfiguration();
   const configuration = {
     ...base,
-    topics: Array.from({ length: topics }, (_, index) => ({ id: `t${index}`, title: `Topic ${index}`, description: "", prompt: `Write a launch email for product line ${index}.` })),
+    topics: Array.from({ length: topics }, (_, index) => ({
+      id: `t${index}`,
+      title: `Topic ${index}`,
+      description: "",
+      prompt: `Write a launch email for product line ${index}.`,
+    })),
     generatorModels: GENERATORS.map((id) => ({ id, name: findCatalogModel(id)!.name })),
     evaluatorModels: JUDGES.map((id) => ({ id, name: findCatalogModel(id)!.name })),
     responsesPerTopic: 1,
@@ -37,7 +55,13 @@ async function seedRankingTest(t: TestConvex, topics: number): Promise<{ testId:
       configuration,
       status: "running",
       progress: { currentPhase: "Evaluating", percentage: 80 },
-      estimate: { generationCost: 0.01, evaluationCost: 0.02, totalCost: 0.03, totalQueries: 10, estimatedTokens: 1000 },
+      estimate: {
+        generationCost: 0.01,
+        evaluationCost: 0.02,
+        totalCost: 0.03,
+        totalQueries: 10,
+        estimatedTokens: 1000,
+      },
       priceCents: 200,
       usesOwnKey: false,
       expectedResponses: 0,
@@ -60,7 +84,12 @@ async function seedRankingTest(t: TestConvex, topics: number): Promise<{ testId:
       for (const topic of configuration.topics) {
         const unit: { id: Id<"responses">; content: string }[] = [];
         for (const modelId of GENERATORS) {
-          const [content] = generateAnswers(findCatalogModel(modelId)!, { system: persona.systemPrompt, user: topic.prompt }, 1, 3);
+          const [content] = generateAnswers(
+            findCatalogModel(modelId)!,
+            { system: persona.systemPrompt, user: topic.prompt },
+            1,
+            3,
+          );
           const id = await ctx.db.insert("responses", {
             testId,
             modelId,
@@ -80,7 +109,17 @@ async function seedRankingTest(t: TestConvex, topics: number): Promise<{ testId:
         for (const judge of JUDGES) {
           const key = `${testId}:rank:${judge}:${persona.id}:${topic.id}`;
           const responseIds = unit.map((answer) => answer.id);
-          await ctx.db.insert("calls", { testId, kind: "evaluate", key, status: "succeeded", attempts: 1, modelId: judge, personaId: persona.id, topicId: topic.id, responseIds });
+          await ctx.db.insert("calls", {
+            testId,
+            kind: "evaluate",
+            key,
+            status: "succeeded",
+            attempts: 1,
+            modelId: judge,
+            personaId: persona.id,
+            topicId: topic.id,
+            responseIds,
+          });
           const shown = seededShuffle(unit, key);
           const reply = rankingContent(
             findCatalogModel(judge)!,
@@ -110,11 +149,20 @@ async function seedRankingTest(t: TestConvex, topics: number): Promise<{ testId:
 }
 
 async function scheduledCount(t: TestConvex): Promise<number> {
-  return await t.run(async (ctx) => (await ctx.db.system.query("_scheduled_functions").collect()).filter((job) => job.state.kind === "pending").length);
+  return await t.run(
+    async (ctx) =>
+      (await ctx.db.system.query("_scheduled_functions").collect()).filter((job) => job.state.kind === "pending")
+        .length,
+  );
 }
 
 async function statsRow(t: TestConvex, testId: Id<"tests">) {
-  return await t.run((ctx) => ctx.db.query("testStats").withIndex("by_test", (q) => q.eq("testId", testId)).unique());
+  return await t.run((ctx) =>
+    ctx.db
+      .query("testStats")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique(),
+  );
 }
 
 describe("jury statistics of a test", () => {
@@ -142,7 +190,11 @@ describe("jury statistics of a test", () => {
     expect(stats.models[0]!.scoreInterval!.low).toBeLessThan(stats.models[0]!.meanScore!);
     const positionJudge = stats.judges.find((judge) => judge.judgeModelId === "meta-llama/llama-3.1-8b-instruct")!;
     expect(positionJudge.position!.flagged).toBe(true);
-    expect(stats.judges.filter((judge) => judge.judgeModelId !== positionJudge.judgeModelId).every((judge) => !judge.position!.flagged)).toBe(true);
+    expect(
+      stats.judges
+        .filter((judge) => judge.judgeModelId !== positionJudge.judgeModelId)
+        .every((judge) => !judge.position!.flagged),
+    ).toBe(true);
     expect(stats.costs.judgingUsd).toBeCloseTo(evaluations * 0.0001, 9);
     expect(await scheduledCount(t)).toBe(0);
   });

@@ -197,7 +197,8 @@ export const store = internalMutation({
     });
     // History's winner or tie, kept on the test so its list reads no stats rows.
     const verdict = stats === null ? undefined : juryVerdictOf(stats);
-    if (stats !== null && !sameVerdict(verdict, test.juryVerdict)) await ctx.db.patch("tests", testId, { juryVerdict: verdict });
+    if (stats !== null && !sameVerdict(verdict, test.juryVerdict))
+      await ctx.db.patch("tests", testId, { juryVerdict: verdict });
     if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.model.juryStats.recompute, { testId });
     return null;
   },
@@ -208,22 +209,44 @@ export function juryInput(
   testId: string,
   info: { scale: "ranking" | "rating"; models: { id: string; name: string }[]; judges: string[] },
   responses: readonly JuryResponse[],
-  evaluations: readonly { responseId: string; judgeModelId: string; scores: Record<string, number>; rank?: number; costUsd: number; callId?: string }[],
-  judgeCalls: readonly { id?: string; key: string; judgeModelId: string; personaId: string; topicId: string; responseIds: string[] }[],
+  evaluations: readonly {
+    responseId: string;
+    judgeModelId: string;
+    scores: Record<string, number>;
+    rank?: number;
+    costUsd: number;
+    callId?: string;
+  }[],
+  judgeCalls: readonly {
+    id?: string;
+    key: string;
+    judgeModelId: string;
+    personaId: string;
+    topicId: string;
+    responseIds: string[];
+  }[],
 ) {
   const known = new Map(responses.map((response) => [response.id, response]));
   const ratings: JuryRating[] = [];
   const rankings: JuryRanking[] = [];
   if (info.scale === "rating") {
     for (const evaluation of evaluations) {
-      ratings.push({ judgeModelId: evaluation.judgeModelId, responseId: evaluation.responseId, scores: evaluation.scores, costUsd: evaluation.costUsd });
+      ratings.push({
+        judgeModelId: evaluation.judgeModelId,
+        responseId: evaluation.responseId,
+        scores: evaluation.scores,
+        costUsd: evaluation.costUsd,
+      });
     }
   } else {
     // One group per ranking call: its evaluations, by rank, are its order. Evaluations name their
     // call (both orders of one judge × persona × topic are two calls); older ones are grouped by
     // judge × persona × topic, which had one call.
     const unitKey = (judge: string, personaId: string, topicId: string) => JSON.stringify([judge, personaId, topicId]);
-    const groups = new Map<string, { judgeModelId: string; entries: { responseId: string; rank: number }[]; costUsd: number }>();
+    const groups = new Map<
+      string,
+      { judgeModelId: string; entries: { responseId: string; rank: number }[]; costUsd: number }
+    >();
     for (const evaluation of evaluations) {
       const response = known.get(evaluation.responseId);
       if (!response || evaluation.rank === undefined) continue;
@@ -281,12 +304,18 @@ export const recompute = internalAction({
       return null;
     }
     const readAll = async <T>(
-      query: typeof internal.model.juryStats.responsesPage | typeof internal.model.juryStats.evaluationsPage | typeof internal.model.juryStats.judgeCallsPage,
+      query:
+        | typeof internal.model.juryStats.responsesPage
+        | typeof internal.model.juryStats.evaluationsPage
+        | typeof internal.model.juryStats.judgeCallsPage,
     ): Promise<T[]> => {
       const rows: T[] = [];
       let cursor: string | null = null;
       for (;;) {
-        const result = (await ctx.runQuery(query, { testId, paginationOpts: { numItems: JURY_STATS_PAGE_SIZE, cursor } })) as {
+        const result = (await ctx.runQuery(query, {
+          testId,
+          paginationOpts: { numItems: JURY_STATS_PAGE_SIZE, cursor },
+        })) as {
           page: T[];
           isDone: boolean;
           continueCursor: string;
@@ -297,8 +326,13 @@ export const recompute = internalAction({
       }
     };
     const responses = await readAll<JuryResponse>(internal.model.juryStats.responsesPage);
-    const evaluations = await readAll<Parameters<typeof juryInput>[3][number]>(internal.model.juryStats.evaluationsPage);
-    const judgeCalls = info.scale === "ranking" ? await readAll<Parameters<typeof juryInput>[4][number]>(internal.model.juryStats.judgeCallsPage) : [];
+    const evaluations = await readAll<Parameters<typeof juryInput>[3][number]>(
+      internal.model.juryStats.evaluationsPage,
+    );
+    const judgeCalls =
+      info.scale === "ranking"
+        ? await readAll<Parameters<typeof juryInput>[4][number]>(internal.model.juryStats.judgeCallsPage)
+        : [];
     const stats = computeJuryStats(juryInput(testId, info, responses, evaluations, judgeCalls));
     await ctx.runMutation(internal.model.juryStats.store, { testId, stats, evaluationsSeen: evaluations.length });
     return null;

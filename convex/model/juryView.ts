@@ -66,5 +66,9 @@ export function juryVerdictOf(stats: JuryStatsDoc): JuryVerdict | undefined {
 
 export function sameVerdict(a: JuryVerdict | undefined, b: JuryVerdict | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return a.kind === b.kind && a.leaders.length === b.leaders.length && a.leaders.every((name, index) => name === b.leaders[index]);
+  return (
+    a.kind === b.kind &&
+    a.leaders.length === b.leaders.length &&
+    a.leaders.every((name, index) => name === b.leaders[index])
+  );
 }

@@ -30,7 +30,8 @@ export function stripeClient(): Stripe {
 
 /** What a Checkout Session (from an event or a lookup) says arrived, as markPaid takes it. */
 export function receivedOf(session: Stripe.Checkout.Session) {
-  const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
+  const paymentIntent =
+    typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
   const metadata = session.metadata ?? {};
   return {
     sessionId: session.id,
@@ -77,13 +78,18 @@ async function testAndJob(ctx: MutationCtx, testId: Id<"tests"> | undefined) {
  * stopped, deleted, or a checkout we ended) is refunded, never a second purchase. An amount or
  * currency that differs from the quote queues nothing and raises an admin alert.
  */
-export async function settlePayment(ctx: MutationCtx, payment: Doc<"payments">, received: Received): Promise<SettleOutcome> {
+export async function settlePayment(
+  ctx: MutationCtx,
+  payment: Doc<"payments">,
+  received: Received,
+): Promise<SettleOutcome> {
   if (payment.status !== "pending" && payment.status !== "cancelled" && payment.status !== "failed") return "unchanged";
   const now = Date.now();
   const paymentIntent = received.paymentIntentId ? { stripePaymentIntentId: received.paymentIntentId } : {};
   const { test, job } = await testAndJob(ctx, payment.testId);
   if (!test || !job || test.status !== "pending" || job.status !== "pending_payment") {
-    const alreadyPaid = test !== null && job !== null && job.status !== "pending_payment" && test.status !== "cancelled";
+    const alreadyPaid =
+      test !== null && job !== null && job.status !== "pending_payment" && test.status !== "cancelled";
     await ctx.db.patch("payments", payment._id, {
       status: "refund_pending",
       completedAt: now,
@@ -124,7 +130,12 @@ export async function settlePayment(ctx: MutationCtx, payment: Doc<"payments">, 
  * The bookkeeping of a payment that is the test's price: paid, the ledger's purchase and test
  * cost, the user's total and revenue, and the test's job queued when it waited for this payment.
  */
-export async function recordPurchase(ctx: MutationCtx, payment: Doc<"payments">, amountCents: number, paymentIntentId?: string): Promise<void> {
+export async function recordPurchase(
+  ctx: MutationCtx,
+  payment: Doc<"payments">,
+  amountCents: number,
+  paymentIntentId?: string,
+): Promise<void> {
   const now = Date.now();
   await ctx.db.patch("payments", payment._id, {
     status: "paid",
@@ -155,7 +166,9 @@ export async function recordPurchase(ctx: MutationCtx, payment: Doc<"payments">,
   await incrementCounter(ctx, "revenueCents", amountCents);
   const { test, job } = await testAndJob(ctx, payment.testId);
   if (test && job && job.status === "pending_payment") {
-    await setJobStatus(ctx, job, "queued", { paymentData: { paymentId: payment._id, stripeSessionId: payment.stripeSessionId, amountCents } });
+    await setJobStatus(ctx, job, "queued", {
+      paymentData: { paymentId: payment._id, stripeSessionId: payment.stripeSessionId, amountCents },
+    });
     await recordTestPaid(ctx, test._id);
     await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
   }
@@ -182,7 +195,8 @@ export async function endOpenCheckouts(
     await ctx.db.patch("payments", payment._id, { status: "cancelled", checkoutUrl: undefined });
     if (payment.stripeSessionId) sessionIds.push(payment.stripeSessionId);
   }
-  if (expireLater && sessionIds.length > 0) await ctx.scheduler.runAfter(0, internal.payments.expireSessions, { sessionIds });
+  if (expireLater && sessionIds.length > 0)
+    await ctx.scheduler.runAfter(0, internal.payments.expireSessions, { sessionIds });
   return sessionIds;
 }
 
@@ -190,7 +204,11 @@ export async function endOpenCheckouts(
  * Asks for the refund of a test's paid payment, once: the payment keeps counting as paid until
  * Stripe has made the refund (recordRefund). Returns the payment to refund, or null.
  */
-export async function requestTestRefund(ctx: MutationCtx, testId: Id<"tests">, reason: string): Promise<Id<"payments"> | null> {
+export async function requestTestRefund(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  reason: string,
+): Promise<Id<"payments"> | null> {
   const payments = await ctx.db
     .query("payments")
     .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -212,7 +230,11 @@ export async function recordRefund(
 ): Promise<boolean> {
   if (payment.status === "refunded") return false;
   const wasPaid = payment.status === "paid" || payment.status === "completed";
-  await ctx.db.patch("payments", payment._id, { status: "refunded", stripeRefundId: refund.id, refundedAt: Date.now() });
+  await ctx.db.patch("payments", payment._id, {
+    status: "refunded",
+    stripeRefundId: refund.id,
+    refundedAt: Date.now(),
+  });
   const reason = payment.refundReason ?? REFUND_REASONS.duplicate;
   await ctx.db.insert("creditTransactions", {
     userId: payment.userId,
@@ -224,7 +246,10 @@ export async function recordRefund(
   });
   if (wasPaid) {
     const user = await ctx.db.get("users", payment.userId);
-    if (user) await ctx.db.patch("users", user._id, { totalSpentCents: Math.max(0, (user.totalSpentCents ?? 0) - payment.amountCents) });
+    if (user)
+      await ctx.db.patch("users", user._id, {
+        totalSpentCents: Math.max(0, (user.totalSpentCents ?? 0) - payment.amountCents),
+      });
     await addTeamSpend(ctx, payment, -payment.amountCents);
     await incrementCounter(ctx, "revenueCents", -payment.amountCents);
   }
@@ -234,5 +259,6 @@ export async function recordRefund(
 /** A team test's payment also counts in its team's spend (the team's dashboard). */
 async function addTeamSpend(ctx: MutationCtx, payment: Doc<"payments">, cents: number): Promise<void> {
   const team = payment.teamId === undefined ? null : await ctx.db.get("teams", payment.teamId);
-  if (team) await ctx.db.patch("teams", team._id, { totalSpentCents: Math.max(0, (team.totalSpentCents ?? 0) + cents) });
+  if (team)
+    await ctx.db.patch("teams", team._id, { totalSpentCents: Math.max(0, (team.totalSpentCents ?? 0) + cents) });
 }

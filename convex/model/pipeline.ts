@@ -4,7 +4,13 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internal } from "../_generated/api";
 import { formatTimeRemaining } from "../lib/format";
-import { computeProgress, estimateTimeRemaining, expectedCallsOf, missingWorkSummary, PROGRESS_DETAILS } from "../lib/progress";
+import {
+  computeProgress,
+  estimateTimeRemaining,
+  expectedCallsOf,
+  missingWorkSummary,
+  PROGRESS_DETAILS,
+} from "../lib/progress";
 import {
   buildGenerationMessages,
   buildRankingMessages,
@@ -74,16 +80,23 @@ export async function createGenerationCallBatch(
   const test = await ctx.db.get("tests", testId);
   if (!test || test.status !== "running" || test.callCursor !== cursor) return;
   const config = test.configuration;
-  const pairs = config.personas.flatMap((persona) => config.topics.map((topic) => ({ personaId: persona.id, topicId: topic.id })));
+  const pairs = config.personas.flatMap((persona) =>
+    config.topics.map((topic) => ({ personaId: persona.id, topicId: topic.id })),
+  );
   const batchSize = await readSetting(ctx, "callsPerBatch");
-  const end = Math.min(pairs.length, cursor + Math.max(1, Math.floor(batchSize / Math.max(1, config.generatorModels.length))));
+  const end = Math.min(
+    pairs.length,
+    cursor + Math.max(1, Math.floor(batchSize / Math.max(1, config.generatorModels.length))),
+  );
   let created = 0;
   for (const { personaId, topicId } of pairs.slice(cursor, end)) {
     const existing = fresh
       ? []
       : await ctx.db
           .query("calls")
-          .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("kind", "generate").eq("personaId", personaId).eq("topicId", topicId))
+          .withIndex("by_test_pair", (q) =>
+            q.eq("testId", testId).eq("kind", "generate").eq("personaId", personaId).eq("topicId", topicId),
+          )
           .collect(); // at most one per generator model (≤ LIMITS.maxGeneratorModels)
     const keys = new Set(existing.map((call) => call.key));
     for (const model of config.generatorModels) {
@@ -105,7 +118,8 @@ export async function createGenerationCallBatch(
   }
   const done = end >= pairs.length;
   await ctx.db.patch("tests", testId, { totalCalls: test.totalCalls + created, callCursor: done ? undefined : end });
-  if (done) await finishIfDone(ctx, testId); // a retried job whose calls had all ended
+  if (done)
+    await finishIfDone(ctx, testId); // a retried job whose calls had all ended
   else await ctx.scheduler.runAfter(0, internal.runner.createCalls, { testId, cursor: end, fresh });
   await ensureWorkers(ctx, testId);
 }
@@ -114,7 +128,12 @@ export async function createGenerationCallBatch(
  * Once every generation call of a persona × topic pair has ended, its judge calls are created:
  * ranking, one per evaluator over all the pair's answers; rating, one per evaluator per answer.
  */
-async function createEvaluationCallsIfPairDone(ctx: MutationCtx, test: Doc<"tests">, personaId: string, topicId: string) {
+async function createEvaluationCallsIfPairDone(
+  ctx: MutationCtx,
+  test: Doc<"tests">,
+  personaId: string,
+  topicId: string,
+) {
   const generations = await ctx.db
     .query("calls")
     .withIndex("by_test_pair", (q) =>
@@ -131,14 +150,24 @@ async function createEvaluationCallsIfPairDone(ctx: MutationCtx, test: Doc<"test
   // (≤ 5 × 100), so the pair's judge calls always fit one transaction.
   const existing = await ctx.db
     .query("calls")
-    .withIndex("by_test_pair", (q) => q.eq("testId", test._id).eq("kind", "evaluate").eq("personaId", personaId).eq("topicId", topicId))
+    .withIndex("by_test_pair", (q) =>
+      q.eq("testId", test._id).eq("kind", "evaluate").eq("personaId", personaId).eq("topicId", topicId),
+    )
     .collect();
   const keys = new Set(existing.map((call) => call.key));
   const wanted = judgeCallsOfPair(test, personaId, topicId, responses);
   let created = 0;
   for (const call of wanted) {
     if (keys.has(call.key)) continue;
-    await ctx.db.insert("calls", { testId: test._id, kind: "evaluate", personaId, topicId, ...call, status: "pending", attempts: 0 });
+    await ctx.db.insert("calls", {
+      testId: test._id,
+      kind: "evaluate",
+      personaId,
+      topicId,
+      ...call,
+      status: "pending",
+      attempts: 0,
+    });
     created++;
   }
   return created;
@@ -159,12 +188,19 @@ export function judgeCallsOfPair(
 ): { key: string; modelId: string; responseIds: Id<"responses">[] }[] {
   const { scale, bothOrders, skipOwnFamily } = test.configuration.scoringParameters;
   return test.configuration.evaluatorModels.flatMap((evaluator) => {
-    const judged = skipOwnFamily ? responses.filter((response) => modelFamily(response.modelId) !== modelFamily(evaluator.id)) : responses;
+    const judged = skipOwnFamily
+      ? responses.filter((response) => modelFamily(response.modelId) !== modelFamily(evaluator.id))
+      : responses;
     const responseIds = judged.map((response) => response._id);
     if (scale === "rating") {
-      return responseIds.map((responseId) => ({ key: `${test._id}:rate:${evaluator.id}:${responseId}`, modelId: evaluator.id, responseIds: [responseId] }));
+      return responseIds.map((responseId) => ({
+        key: `${test._id}:rate:${evaluator.id}:${responseId}`,
+        modelId: evaluator.id,
+        responseIds: [responseId],
+      }));
     }
-    if (responseIds.length === 0 || (skipOwnFamily && responseIds.length < 2 && judged.length < responses.length)) return [];
+    if (responseIds.length === 0 || (skipOwnFamily && responseIds.length < 2 && judged.length < responses.length))
+      return [];
     const key = `${test._id}:rank:${evaluator.id}:${personaId}:${topicId}`;
     const forward = { key, modelId: evaluator.id, responseIds };
     return bothOrders && responseIds.length > 1 ? [forward, { ...forward, key: reverseRankingKey(key) }] : [forward];
@@ -200,7 +236,12 @@ async function modelPrices(ctx: MutationCtx, modelId: string) {
   return { promptPrice: row?.pricingPrompt ?? 1e-6, completionPrice: row?.pricingCompletion ?? 1e-6 };
 }
 
-async function buildWorkItem(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"calls">, leaseId: string): Promise<WorkItem> {
+async function buildWorkItem(
+  ctx: MutationCtx,
+  test: Doc<"tests">,
+  call: Doc<"calls">,
+  leaseId: string,
+): Promise<WorkItem> {
   const config = test.configuration;
   const persona = config.personas.find((entry) => entry.id === call.personaId);
   const topic = config.topics.find((entry) => entry.id === call.topicId);
@@ -304,7 +345,14 @@ async function bumpModelStats(
   testId: Id<"tests">,
   modelId: string,
   personaId: string,
-  delta: { responses?: number; tokens?: number; costUsd?: number; latencyMs?: number; scoreSum?: number; scoreCount?: number },
+  delta: {
+    responses?: number;
+    tokens?: number;
+    costUsd?: number;
+    latencyMs?: number;
+    scoreSum?: number;
+    scoreCount?: number;
+  },
 ) {
   for (const scope of ["", personaId]) {
     const row = await ctx.db
@@ -370,7 +418,12 @@ function addCounters(test: Doc<"tests">, delta: Counters) {
   return next;
 }
 
-async function recordGeneration(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"calls">, outcome: Extract<Outcome, { kind: "generated" }>) {
+async function recordGeneration(
+  ctx: MutationCtx,
+  test: Doc<"tests">,
+  call: Doc<"calls">,
+  outcome: Extract<Outcome, { kind: "generated" }>,
+) {
   const wanted = call.answersWanted ?? test.configuration.responsesPerTopic;
   const answers = outcome.answers.slice(0, wanted);
   const share = Math.max(1, answers.length);
@@ -409,7 +462,12 @@ async function recordGeneration(ctx: MutationCtx, test: Doc<"tests">, call: Doc<
   };
   if (missing > 0 && !call.missingRetried) {
     // Missing answers are asked for once more, never padded (ARCHITECTURE §4).
-    await ctx.db.patch("calls", call._id, { status: "pending", answersWanted: missing, missingRetried: true, leaseId: undefined });
+    await ctx.db.patch("calls", call._id, {
+      status: "pending",
+      answersWanted: missing,
+      missingRetried: true,
+      leaseId: undefined,
+    });
     return { counters, ended: false };
   }
   const anyAnswer = answers.length > 0 || call.missingRetried === true;
@@ -451,9 +509,14 @@ async function recordEvaluations(
       ...(entry.rank === undefined ? {} : { rank: entry.rank }),
       costUsd: usage.costUsd / Math.max(1, scored.length),
       callId: call._id,
-      ...(entry.labels ? { labels: entry.labels, order: isReverseRankingKey(call.key) ? ("reverse" as const) : ("forward" as const) } : {}),
+      ...(entry.labels
+        ? { labels: entry.labels, order: isReverseRankingKey(call.key) ? ("reverse" as const) : ("forward" as const) }
+        : {}),
     });
-    await ctx.db.patch("responses", response._id, { scoreSum: response.scoreSum + average, scoreCount: response.scoreCount + 1 });
+    await ctx.db.patch("responses", response._id, {
+      scoreSum: response.scoreSum + average,
+      scoreCount: response.scoreCount + 1,
+    });
     await bumpModelStats(ctx, test._id, response.modelId, response.personaId, { scoreSum: average, scoreCount: 1 });
   }
   await ctx.db.patch("calls", call._id, { status: "succeeded", leaseId: undefined });
@@ -473,7 +536,9 @@ async function recordEvaluations(
 async function pairAnswerCount(ctx: MutationCtx, testId: Id<"tests">, call: Doc<"calls">): Promise<number> {
   const responses = await ctx.db
     .query("responses")
-    .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("personaId", call.personaId).eq("topicId", call.topicId))
+    .withIndex("by_test_pair", (q) =>
+      q.eq("testId", testId).eq("personaId", call.personaId).eq("topicId", call.topicId),
+    )
     .collect(); // bounded by LIMITS.maxAnswersPerRanking
   return responses.length;
 }
@@ -502,7 +567,12 @@ async function recordFailure(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"ca
  * (reclaimed, cancelled, deleted) changes nothing. Updates the test's counters and progress,
  * creates judge calls for a finished pair, and closes the test when nothing is left.
  */
-export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, leaseId: string, outcome: Outcome): Promise<boolean> {
+export async function recordOutcome(
+  ctx: MutationCtx,
+  callId: Id<"calls">,
+  leaseId: string,
+  outcome: Outcome,
+): Promise<boolean> {
   const call = await ctx.db.get("calls", callId);
   if (!call || call.status !== "leased" || call.leaseId !== leaseId) {
     if (call) await countThrownAwaySpend(ctx, call.testId, outcome, call.kind);
@@ -525,9 +595,12 @@ export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, lease
     // The answers the call showed (those that still existed), in the order and under the labels
     // it showed them; a judge that skipped its own family's answers is scored on the pair's scale.
     const shown: Id<"responses">[] = [];
-    for (const responseId of call.responseIds ?? []) if (await ctx.db.get("responses", responseId)) shown.push(responseId);
+    for (const responseId of call.responseIds ?? [])
+      if (await ctx.db.get("responses", responseId)) shown.push(responseId);
     const labels = shownOrder(shown, call.key).map((responseId, index) => ({ label: labelFor(index), responseId }));
-    const outOf = test.configuration.scoringParameters.skipOwnFamily ? await pairAnswerCount(ctx, test._id, call) : outcome.ranking.length;
+    const outOf = test.configuration.scoringParameters.skipOwnFamily
+      ? await pairAnswerCount(ctx, test._id, call)
+      : outcome.ranking.length;
     const ranked = scoresFromRanking(outcome.ranking, Math.max(outOf, outcome.ranking.length));
     counters = await recordEvaluations(
       ctx,
@@ -545,14 +618,25 @@ export async function recordOutcome(ctx: MutationCtx, callId: Id<"calls">, lease
   } else {
     const responseId = call.responseIds?.[0];
     counters = responseId
-      ? await recordEvaluations(ctx, test, call, [{ responseId, scores: outcome.scores, explanation: outcome.explanation }], outcome)
+      ? await recordEvaluations(
+          ctx,
+          test,
+          call,
+          [{ responseId, scores: outcome.scores, explanation: outcome.explanation }],
+          outcome,
+        )
       : await recordFailure(ctx, test, call, "The rated answer no longer exists.");
   }
   await applyCounters(ctx, test, counters, outcome.kind === "failed" ? outcome.error : undefined);
   // Judge results: the jury statistics are recomputed, coalesced per test (model/juryStats).
   if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
   if (ended && call.kind === "generate") {
-    const created = await createEvaluationCallsIfPairDone(ctx, (await ctx.db.get("tests", test._id))!, call.personaId, call.topicId);
+    const created = await createEvaluationCallsIfPairDone(
+      ctx,
+      (await ctx.db.get("tests", test._id))!,
+      call.personaId,
+      call.topicId,
+    );
     if (created > 0) {
       const fresh = (await ctx.db.get("tests", test._id))!;
       await ctx.db.patch("tests", test._id, { totalCalls: fresh.totalCalls + created });
@@ -581,7 +665,10 @@ async function countThrownAwaySpend(ctx: MutationCtx, testId: Id<"tests">, usage
       ? {
           resultsSummary: {
             ...summary,
-            analysisSummary: { ...summary.analysisSummary, totalCost: summary.analysisSummary.totalCost + usage.costUsd },
+            analysisSummary: {
+              ...summary.analysisSummary,
+              totalCost: summary.analysisSummary.totalCost + usage.costUsd,
+            },
           },
         }
       : {}),
@@ -606,8 +693,16 @@ async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta: Counte
   const remaining = estimateTimeRemaining({
     startedAt: test.startedAt ?? now,
     now,
-    generation: { done: next.finishedCalls - judgeCallsDone, expected: expected.generation, busyMs: next.generationCallMs ?? 0 },
-    judging: { done: judgeCallsDone, expected: Math.max(expected.judging, judgeCallsDone), busyMs: next.judgeCallMs ?? 0 },
+    generation: {
+      done: next.finishedCalls - judgeCallsDone,
+      expected: expected.generation,
+      busyMs: next.generationCallMs ?? 0,
+    },
+    judging: {
+      done: judgeCallsDone,
+      expected: Math.max(expected.judging, judgeCallsDone),
+      busyMs: next.judgeCallMs ?? 0,
+    },
   });
   await ctx.db.patch("tests", test._id, {
     ...addCounters(test, delta),
@@ -626,7 +721,8 @@ async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta: Counte
 /** When every call has ended: the summary, and the test and its job closed the same way. */
 export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
   const test = await ctx.db.get("tests", testId);
-  if (!test || test.status !== "running" || test.callCursor !== undefined || test.finishedCalls < test.totalCalls) return;
+  if (!test || test.status !== "running" || test.callCursor !== undefined || test.finishedCalls < test.totalCalls)
+    return;
   const rows = await ctx.db
     .query("modelStats")
     .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
@@ -635,7 +731,12 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
   const rankings = rankModels(
     rows
       .filter((row) => row.personaId === "")
-      .map((row) => ({ modelId: row.modelId, responses: row.responses, scoreSum: row.scoreSum, scoreCount: row.scoreCount })),
+      .map((row) => ({
+        modelId: row.modelId,
+        responses: row.responses,
+        scoreSum: row.scoreSum,
+        scoreCount: row.scoreCount,
+      })),
     models,
   );
   const analysisSummary = summarize({
@@ -711,7 +812,11 @@ async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
     status: "running",
     startedAt: test.startedAt ?? now,
     lastProgressAt: now,
-    progress: { currentPhase: "Starting Response Generation", percentage: 0, details: `Expected ${test.expectedResponses} responses, found 0` },
+    progress: {
+      currentPhase: "Starting Response Generation",
+      percentage: 0,
+      details: `Expected ${test.expectedResponses} responses, found 0`,
+    },
     callCursor: 0,
   });
   // Only a retried job's test has calls already (a restart deletes them before queueing).
@@ -753,7 +858,12 @@ export async function reclaimExpiredLeases(ctx: MutationCtx, now: number): Promi
     }
     if (call.attempts >= maxAttempts) {
       const counters = await recordFailure(ctx, test, call, "The call did not finish after several attempts.");
-      await applyCounters(ctx, (await ctx.db.get("tests", test._id))!, counters, "The call did not finish after several attempts.");
+      await applyCounters(
+        ctx,
+        (await ctx.db.get("tests", test._id))!,
+        counters,
+        "The call did not finish after several attempts.",
+      );
       if (call.kind === "generate") {
         const fresh = (await ctx.db.get("tests", test._id))!;
         const created = await createEvaluationCallsIfPairDone(ctx, fresh, call.personaId, call.topicId);

@@ -4,7 +4,14 @@ import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { LIMITS } from "../lib/pricing";
-import { paretoFrontier, percentile, percentileFromBuckets, personaBreakdown, rankModels, type ScoreTally } from "../lib/scoring";
+import {
+  paretoFrontier,
+  percentile,
+  percentileFromBuckets,
+  personaBreakdown,
+  rankModels,
+  type ScoreTally,
+} from "../lib/scoring";
 import { modelRanking } from "../validators";
 
 /** Every stats row of one test: one per model for all personas ('') and one per model × persona. */
@@ -93,7 +100,10 @@ function tally(row: Doc<"modelStats">): ScoreTally {
 export function costSplitOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
   const judgingCostUsd =
     test.judgingCostUsd ??
-    Math.max(0, test.totalCostUsd - rows.filter((row) => row.personaId === "").reduce((sum, row) => sum + row.costUsd, 0));
+    Math.max(
+      0,
+      test.totalCostUsd - rows.filter((row) => row.personaId === "").reduce((sum, row) => sum + row.costUsd, 0),
+    );
   return { totalCostUsd: test.totalCostUsd, generationCostUsd: test.totalCostUsd - judgingCostUsd, judgingCostUsd };
 }
 
@@ -103,7 +113,8 @@ export function metricsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]
     totalResponses: test.responsesCount,
     evaluations: test.evaluationsCount,
     averageResponseTimeMs: test.responsesCount > 0 ? test.totalLatencyMs / test.responsesCount : 0,
-    completionRate: test.expectedResponses > 0 ? Math.min(1, Math.max(0, test.responsesCount / test.expectedResponses)) : 0,
+    completionRate:
+      test.expectedResponses > 0 ? Math.min(1, Math.max(0, test.responsesCount / test.expectedResponses)) : 0,
     expectedResponses: test.expectedResponses,
     expectedEvaluations: test.expectedEvaluations,
   };
@@ -111,10 +122,7 @@ export function metricsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]
 
 /** Overall rankings, live from the all-personas rows. */
 export function rankingsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
-  return rankModels(
-    rows.filter((row) => row.personaId === "").map(tally),
-    test.configuration.generatorModels,
-  );
+  return rankModels(rows.filter((row) => row.personaId === "").map(tally), test.configuration.generatorModels);
 }
 
 export function breakdownOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
@@ -157,7 +165,8 @@ export function modelChartsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats
 }
 
 function latencyOf(row: Doc<"modelStats"> | undefined) {
-  if (!row || row.responses === 0) return { medianLatencyMs: null, p95LatencyMs: null, maxLatencyMs: null, latencyExact: true };
+  if (!row || row.responses === 0)
+    return { medianLatencyMs: null, p95LatencyMs: null, maxLatencyMs: null, latencyExact: true };
   const sorted = row.latenciesMs;
   if (sorted && sorted.length > 0) {
     return {
@@ -179,7 +188,9 @@ function latencyOf(row: Doc<"modelStats"> | undefined) {
 export function heatmapOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
   const models = rankingsOf(test, rows).map((ranking) => ({ id: ranking.modelId, name: ranking.modelName }));
   const personas = test.configuration.personas.map((persona) => ({ id: persona.id, name: persona.name }));
-  const byKey = new Map(rows.filter((row) => row.personaId !== "").map((row) => [`${row.personaId}\u0000${row.modelId}`, row]));
+  const byKey = new Map(
+    rows.filter((row) => row.personaId !== "").map((row) => [`${row.personaId}\u0000${row.modelId}`, row]),
+  );
   const cells = personas.flatMap((persona) =>
     models.map((model) => {
       const row = byKey.get(`${persona.id}\u0000${model.id}`);

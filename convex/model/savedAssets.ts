@@ -25,7 +25,12 @@ export async function requireOwnAsset<Kind extends SavedAsset>(
 }
 
 /** The owner's items, newest first, without the owner field; `total` counts them all. */
-export async function listOwnAssets<Kind extends SavedAsset>(ctx: QueryCtx, kind: Kind, userId: Id<"users">, limit?: number) {
+export async function listOwnAssets<Kind extends SavedAsset>(
+  ctx: QueryCtx,
+  kind: Kind,
+  userId: Id<"users">,
+  limit?: number,
+) {
   // Queried through the union type, which both tables' by_user index satisfies.
   const table: SavedAsset = kind;
   const rows = (await ctx.db

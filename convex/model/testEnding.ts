@@ -49,7 +49,8 @@ export async function endTest(
     });
     await recordTestEnded(ctx, test, ending.status);
     if (ending.checkouts === "end") await endOpenCheckouts(ctx, test._id);
-    if (ending.checkouts === "expire") await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });
+    if (ending.checkouts === "expire")
+      await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });
     if (ending.refundReason !== undefined) {
       await ctx.scheduler.runAfter(0, internal.payments.refundTest, { testId: test._id, reason: ending.refundReason });
     }

@@ -6,7 +6,8 @@ import type { ActionCtx } from "../_generated/server";
 import { decryptApiKey, type EncryptedKey } from "./apiKeyCrypto";
 import { gatewayConfig, type GatewayConfig } from "./gateway";
 
-export const UNREADABLE_KEY_MESSAGE = "Your saved API key can no longer be read on this deployment. Remove it and save it again.";
+export const UNREADABLE_KEY_MESSAGE =
+  "Your saved API key can no longer be read on this deployment. Remove it and save it again.";
 
 /**
  * The gateway a worker of this test calls: the deployment's, or the owner's own key. When the

@@ -80,7 +80,12 @@ const COUNTER_FIELD = { personas: "personaCount", topics: "topicCount" } as cons
  * How many personas or topics the user has saved: the counter kept by create and remove, or,
  * for a user saved before the counter existed, a count of the rows (capped per user).
  */
-export async function savedAssetCount(ctx: QueryCtx, user: Doc<"users">, kind: SavedAsset, cap: number): Promise<number> {
+export async function savedAssetCount(
+  ctx: QueryCtx,
+  user: Doc<"users">,
+  kind: SavedAsset,
+  cap: number,
+): Promise<number> {
   const counter = user[COUNTER_FIELD[kind]];
   if (counter !== undefined) return counter;
   return (
@@ -92,6 +97,11 @@ export async function savedAssetCount(ctx: QueryCtx, user: Doc<"users">, kind: S
 }
 
 /** Call after inserting or deleting a saved persona or topic, with the count it leaves. */
-export async function setSavedAssetCount(ctx: MutationCtx, user: Doc<"users">, kind: SavedAsset, count: number): Promise<void> {
+export async function setSavedAssetCount(
+  ctx: MutationCtx,
+  user: Doc<"users">,
+  kind: SavedAsset,
+  count: number,
+): Promise<void> {
   await ctx.db.patch("users", user._id, { [COUNTER_FIELD[kind]]: Math.max(0, count) });
 }

@@ -31,7 +31,10 @@ export class CronRunner {
     private readonly log: (message: string) => void,
     private readonly now: () => number = Date.now,
     /** Where run times are kept across restarts; without it every schedule starts afresh. */
-    private readonly runs?: { lastRun(identifier: string): number | undefined; recordRun(identifier: string, at: number): void },
+    private readonly runs?: {
+      lastRun(identifier: string): number | undefined;
+      recordRun(identifier: string, at: number): void;
+    },
   ) {}
 
   start(): void {
@@ -88,33 +91,20 @@ export class CronRunner {
 }
 
 /** The first time after `after` (epoch ms) that the schedule fires. */
-export function nextRunAfter(
-  schedule: CronJobSpec["schedule"],
-  after: number,
-  identifier = "",
-): number {
+export function nextRunAfter(schedule: CronJobSpec["schedule"], after: number, identifier = ""): number {
   switch (schedule.type) {
     case "interval": {
-      const ms =
-        (schedule.seconds ?? 0) * 1000 +
-        (schedule.minutes ?? 0) * 60_000 +
-        (schedule.hours ?? 0) * 3_600_000;
+      const ms = (schedule.seconds ?? 0) * 1000 + (schedule.minutes ?? 0) * 60_000 + (schedule.hours ?? 0) * 3_600_000;
       if (!(ms > 0)) throw new Error("interval must be positive");
       return after + ms;
     }
     case "hourly":
       return nextCronTime(`${schedule.minuteUTC ?? spreadMinute(identifier)} * * * *`, after);
     case "daily":
-      return nextCronTime(
-        `${schedule.minuteUTC ?? spreadMinute(identifier)} ${schedule.hourUTC} * * *`,
-        after,
-      );
+      return nextCronTime(`${schedule.minuteUTC ?? spreadMinute(identifier)} ${schedule.hourUTC} * * *`, after);
     case "weekly": {
       const day = DAYS_OF_WEEK.indexOf(schedule.dayOfWeek);
-      return nextCronTime(
-        `${schedule.minuteUTC ?? spreadMinute(identifier)} ${schedule.hourUTC} * * ${day}`,
-        after,
-      );
+      return nextCronTime(`${schedule.minuteUTC ?? spreadMinute(identifier)} ${schedule.hourUTC} * * ${day}`, after);
     }
     case "monthly":
       return nextCronTime(

@@ -30,7 +30,8 @@ beforeAll(async () => {
   gateway = await startGateway({ port: 0, host: "127.0.0.1", latencyScale: 0 });
 });
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 afterAll(async () => {
   await gateway.close();
@@ -67,7 +68,17 @@ async function startChild(dataDir: string, ports: { api: number; site: number })
   };
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "dev/backend/main.ts", "--port", String(ports.api), "--site-port", String(ports.site), "--data-dir", dataDir],
+    [
+      "--import",
+      "tsx",
+      "dev/backend/main.ts",
+      "--port",
+      String(ports.api),
+      "--site-port",
+      String(ports.site),
+      "--data-dir",
+      dataDir,
+    ],
     { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   children.push(child);
@@ -91,7 +102,10 @@ async function stop(backend: Backend, signal: NodeJS.Signals): Promise<void> {
 
 async function signIn(url: string, flow: "signUp" | "signIn"): Promise<{ client: ConvexHttpClient; token: string }> {
   const client = new ConvexHttpClient(url);
-  const result = (await client.action(api.auth.signIn, { provider: "password", params: { email: EMAIL, password: PASSWORD, flow } })) as {
+  const result = (await client.action(api.auth.signIn, {
+    provider: "password",
+    params: { email: EMAIL, password: PASSWORD, flow },
+  })) as {
     tokens?: { token: string } | null;
   };
   const token = result.tokens?.token;
@@ -136,7 +150,11 @@ function configuration(): TestConfiguration {
 async function userWithTest(url: string) {
   const { client, token } = await signIn(url, "signUp");
   await client.mutation(api.models.requestRefresh, {});
-  await waitFor(() => client.query(api.models.list, {}), (list) => list.models.length > 0, 30_000);
+  await waitFor(
+    () => client.query(api.models.list, {}),
+    (list) => list.models.length > 0,
+    30_000,
+  );
   const { testId, paymentRequired } = await client.mutation(api.tests.create, { configuration: configuration() });
   expect(paymentRequired).toBe(false);
   return { client, token, testId };
@@ -166,7 +184,11 @@ describe("the local backend's data folder", () => {
     const ports = { api: await freePort(), site: await freePort() };
     let backend = await startChild(dataDir, ports);
     const { client, token, testId } = await userWithTest(backend.url);
-    const before = await waitFor(() => client.query(api.tests.monitor, { testId }), (m) => m.test.status === "completed", 60_000);
+    const before = await waitFor(
+      () => client.query(api.tests.monitor, { testId }),
+      (m) => m.test.status === "completed",
+      60_000,
+    );
     const viewer = (await client.query(api.users.viewer, {}))!;
     await stop(backend, "SIGTERM");
 
@@ -210,7 +232,11 @@ describe("the local backend's data folder", () => {
       let backend = await startChild(dataDir, ports);
       const { client, testId } = await userWithTest(backend.url);
       // Part-way through: some answers recorded, the test still running.
-      await waitFor(() => client.query(api.tests.monitor, { testId }), (m) => m.test.responsesCount >= 4, 60_000);
+      await waitFor(
+        () => client.query(api.tests.monitor, { testId }),
+        (m) => m.test.responsesCount >= 4,
+        60_000,
+      );
       await stop(backend, "SIGKILL");
       const atCrash = storedRows(dataDir, testId);
       expect(atCrash.test.status).toBe("running");
@@ -223,7 +249,12 @@ describe("the local backend's data folder", () => {
         (m) => m.test.status !== "running" && m.test.status !== "pending",
         150_000,
       );
-      expect(done.test).toMatchObject({ status: "completed", responsesCount: 16, evaluationsCount: 32, failedCalls: 0 });
+      expect(done.test).toMatchObject({
+        status: "completed",
+        responsesCount: 16,
+        evaluationsCount: 32,
+        failedCalls: 0,
+      });
       await stop(backend, "SIGTERM");
 
       const { test: stored, calls, responses, evaluations } = storedRows(dataDir, testId);
@@ -236,7 +267,9 @@ describe("the local backend's data folder", () => {
       const perCall = new Map<unknown, number>();
       for (const row of responses) perCall.set(row.callId, (perCall.get(row.callId) ?? 0) + 1);
       expect(Math.max(...perCall.values())).toBe(2);
-      const perJudgement = new Set(evaluations.map((row) => `${String(row.responseId)}|${String(row.evaluatorModelId)}`));
+      const perJudgement = new Set(
+        evaluations.map((row) => `${String(row.responseId)}|${String(row.evaluatorModelId)}`),
+      );
       expect(perJudgement.size).toBe(32);
     } finally {
       gateway.settings.fixedLatencyMs = null;

@@ -16,8 +16,7 @@ import type { LocalScheduler } from "./scheduler.js";
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
 
 export type FunctionOutcome =
-  | { success: true; value: Value }
-  | { success: false; errorMessage: string; errorData?: JSONValue };
+  { success: true; value: Value } | { success: false; errorMessage: string; errorData?: JSONValue };
 
 /** Something that keeps query results for clients and re-runs them on demand. */
 export interface Subscriber {
@@ -111,9 +110,7 @@ export class Engine implements BackendHooks {
   /** The timestamp of the latest commit (0 before any). */
   async snapshotTs(): Promise<bigint> {
     if (this.commitClock) return this.commitClock();
-    return await this.enter(() =>
-      this.t.query(async (ctx) => ctx.meta.getSnapshotTs()),
-    );
+    return await this.enter(() => this.t.query(async (ctx) => ctx.meta.getSnapshotTs()));
   }
 
   /**
@@ -135,11 +132,7 @@ export class Engine implements BackendHooks {
     } catch (error) {
       return failure(error);
     }
-    if (
-      info === null ||
-      info.kind === "httpAction" ||
-      (info.visibility === "internal" && !options.allowInternal)
-    ) {
+    if (info === null || info.kind === "httpAction" || (info.visibility === "internal" && !options.allowInternal)) {
       return {
         success: false,
         errorMessage: `Could not find public function for '${path}'. Did you forget to run \`npx convex dev\` or \`npx convex deploy\`?`,
@@ -160,10 +153,7 @@ export class Engine implements BackendHooks {
             case "query":
               return accessor.query(makeFunctionReference<"query", Record<string, Value>, Value>(path), args);
             case "mutation":
-              return accessor.mutation(
-                makeFunctionReference<"mutation", Record<string, Value>, Value>(path),
-                args,
-              );
+              return accessor.mutation(makeFunctionReference<"mutation", Record<string, Value>, Value>(path), args);
             case "action":
               return accessor.action(makeFunctionReference<"action", Record<string, Value>, Value>(path), args);
           }
@@ -173,8 +163,7 @@ export class Engine implements BackendHooks {
         return failure(error);
       }
     };
-    const outcome =
-      actualKind === "mutation" ? await this.enqueueMutation(call) : await call();
+    const outcome = actualKind === "mutation" ? await this.enqueueMutation(call) : await call();
     return { ...outcome, kind: actualKind };
   }
 

@@ -81,9 +81,7 @@ export class TokenVerifier {
         `Could not verify OIDC token claim. Check that the token signature is valid and the token hasn't expired. (${reason})`,
       );
     }
-    const provider = this.trustedIssuers.find(
-      (issuer) => issuer.domain === payload.iss,
-    );
+    const provider = this.trustedIssuers.find((issuer) => issuer.domain === payload.iss);
     const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
     if (!provider || !audiences.includes(provider.applicationID)) {
       throw new TokenRejected(

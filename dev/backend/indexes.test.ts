@@ -28,8 +28,10 @@ afterAll(async () => {
 });
 
 type Run = <T>(fn: (ctx: MutationCtx) => Promise<T>) => Promise<T>;
-const runnerOf = (t: { run: (fn: (ctx: GenericMutationCtx<GenericDataModel>) => Promise<unknown>) => Promise<unknown> }): Run =>
-  (fn) => t.run((ctx) => fn(ctx as unknown as MutationCtx)) as never;
+const runnerOf =
+  (t: { run: (fn: (ctx: GenericMutationCtx<GenericDataModel>) => Promise<unknown>) => Promise<unknown> }): Run =>
+  (fn) =>
+    t.run((ctx) => fn(ctx as unknown as MutationCtx)) as never;
 
 /** A small deterministic random sequence, the same for both databases. */
 function sequence(seed: number) {
@@ -46,7 +48,12 @@ async function populate(run: Run) {
   const random = sequence(7);
   await run(async (ctx) => {
     for (let i = 0; i < 400; i++) {
-      await ctx.db.insert("presence", { room: ROOMS[random(4)]!, viewerKey: `viewer-${i}`, label: random(3) === 0 ? "anonymous" : "named", lastSeen: 1000 + random(60) });
+      await ctx.db.insert("presence", {
+        room: ROOMS[random(4)]!,
+        viewerKey: `viewer-${i}`,
+        label: random(3) === 0 ? "anonymous" : "named",
+        lastSeen: 1000 + random(60),
+      });
     }
   });
   // Some rows change and some go, in separate commits.
@@ -55,7 +62,8 @@ async function populate(run: Run) {
     for (const row of rows) {
       const pick = random(10);
       if (pick === 0) await ctx.db.delete("presence", row._id);
-      else if (pick === 1) await ctx.db.patch("presence", row._id, { lastSeen: row.lastSeen + 30, room: ROOMS[random(4)]! });
+      else if (pick === 1)
+        await ctx.db.patch("presence", row._id, { lastSeen: row.lastSeen + 30, room: ROOMS[random(4)]! });
     }
   });
 }
@@ -67,34 +75,99 @@ async function answers(run: Run) {
   await run(async (ctx) => {
     const q = () => ctx.db.query("presence");
     results.scanDesc = keys(await q().order("desc").take(7));
-    results.roomAll = keys(await q().withIndex("by_room_last_seen", (r) => r.eq("room", "room-b")).collect());
-    results.roomRange = keys(await q().withIndex("by_room_last_seen", (r) => r.eq("room", "room-a").gt("lastSeen", 1020).lte("lastSeen", 1070)).collect());
-    results.roomRangeDesc = keys(await q().withIndex("by_room_last_seen", (r) => r.eq("room", "room-c").gte("lastSeen", 1010)).order("desc").take(9));
-    results.lowerOnly = keys(await q().withIndex("by_last_seen", (r) => r.lt("lastSeen", 1012)).collect());
-    results.first = (await q().withIndex("by_room_last_seen", (r) => r.eq("room", "room-d")).order("desc").first())?.viewerKey;
-    results.filtered = keys(await q().withIndex("by_room_last_seen", (r) => r.eq("room", "room-a")).filter((f) => f.eq(f.field("label"), "anonymous")).take(5));
-    results.missing = keys(await q().withIndex("by_room_last_seen", (r) => r.eq("room", "nowhere")).collect());
-    results.unique = (await q().withIndex("by_room_viewer", (r) => r.eq("room", "room-b").eq("viewerKey", "viewer-3")).unique())?.lastSeen ?? null;
+    results.roomAll = keys(
+      await q()
+        .withIndex("by_room_last_seen", (r) => r.eq("room", "room-b"))
+        .collect(),
+    );
+    results.roomRange = keys(
+      await q()
+        .withIndex("by_room_last_seen", (r) => r.eq("room", "room-a").gt("lastSeen", 1020).lte("lastSeen", 1070))
+        .collect(),
+    );
+    results.roomRangeDesc = keys(
+      await q()
+        .withIndex("by_room_last_seen", (r) => r.eq("room", "room-c").gte("lastSeen", 1010))
+        .order("desc")
+        .take(9),
+    );
+    results.lowerOnly = keys(
+      await q()
+        .withIndex("by_last_seen", (r) => r.lt("lastSeen", 1012))
+        .collect(),
+    );
+    results.first = (
+      await q()
+        .withIndex("by_room_last_seen", (r) => r.eq("room", "room-d"))
+        .order("desc")
+        .first()
+    )?.viewerKey;
+    results.filtered = keys(
+      await q()
+        .withIndex("by_room_last_seen", (r) => r.eq("room", "room-a"))
+        .filter((f) => f.eq(f.field("label"), "anonymous"))
+        .take(5),
+    );
+    results.missing = keys(
+      await q()
+        .withIndex("by_room_last_seen", (r) => r.eq("room", "nowhere"))
+        .collect(),
+    );
+    results.unique =
+      (
+        await q()
+          .withIndex("by_room_viewer", (r) => r.eq("room", "room-b").eq("viewerKey", "viewer-3"))
+          .unique()
+      )?.lastSeen ?? null;
     results.count = (await q().collect()).length;
     // The transaction's own writes: a new row, a moved row and a deleted row.
-    const moved = (await q().withIndex("by_room_last_seen", (r) => r.eq("room", "room-a")).first())!;
-    const gone = (await q().withIndex("by_room_last_seen", (r) => r.eq("room", "room-a")).order("desc").first())!;
+    const moved = (await q()
+      .withIndex("by_room_last_seen", (r) => r.eq("room", "room-a"))
+      .first())!;
+    const gone = (await q()
+      .withIndex("by_room_last_seen", (r) => r.eq("room", "room-a"))
+      .order("desc")
+      .first())!;
     await ctx.db.insert("presence", { room: "room-a", viewerKey: "new", label: "named", lastSeen: 1035 });
     await ctx.db.patch("presence", moved._id, { lastSeen: 1050 });
     await ctx.db.delete("presence", gone._id);
-    results.ownWrites = keys(await q().withIndex("by_room_last_seen", (r) => r.eq("room", "room-a").gte("lastSeen", 1030)).collect());
-    results.ownWritesDesc = keys(await q().withIndex("by_room_last_seen", (r) => r.eq("room", "room-a")).order("desc").take(4));
+    results.ownWrites = keys(
+      await q()
+        .withIndex("by_room_last_seen", (r) => r.eq("room", "room-a").gte("lastSeen", 1030))
+        .collect(),
+    );
+    results.ownWritesDesc = keys(
+      await q()
+        .withIndex("by_room_last_seen", (r) => r.eq("room", "room-a"))
+        .order("desc")
+        .take(4),
+    );
     throw new Error("roll back");
   }).catch((error: unknown) => {
     if (!(error instanceof Error && error.message.includes("roll back"))) throw error;
   });
   // Pages, and nothing of the rolled-back transaction.
-  const first = await run((ctx) => ctx.db.query("presence").withIndex("by_room_last_seen", (r) => r.eq("room", "room-b")).paginate({ numItems: 10, cursor: null }));
+  const first = await run((ctx) =>
+    ctx.db
+      .query("presence")
+      .withIndex("by_room_last_seen", (r) => r.eq("room", "room-b"))
+      .paginate({ numItems: 10, cursor: null }),
+  );
   const second = await run((ctx) =>
-    ctx.db.query("presence").withIndex("by_room_last_seen", (r) => r.eq("room", "room-b")).paginate({ numItems: 10, cursor: first.continueCursor }),
+    ctx.db
+      .query("presence")
+      .withIndex("by_room_last_seen", (r) => r.eq("room", "room-b"))
+      .paginate({ numItems: 10, cursor: first.continueCursor }),
   );
   results.pages = [keys(first.page), keys(second.page), second.isDone];
-  results.afterRollback = keys(await run((ctx) => ctx.db.query("presence").withIndex("by_room_viewer", (r) => r.eq("room", "room-a").eq("viewerKey", "new")).collect()));
+  results.afterRollback = keys(
+    await run((ctx) =>
+      ctx.db
+        .query("presence")
+        .withIndex("by_room_viewer", (r) => r.eq("room", "room-a").eq("viewerKey", "new"))
+        .collect(),
+    ),
+  );
   return results;
 }
 
@@ -112,8 +185,14 @@ describe("the local backend's indexes", () => {
 describe("subscribed queries", () => {
   test("a presence heartbeat re-runs the presence query, not the shared results; a change to the test does", async () => {
     const t = backend.t;
-    const owner = (await t.run(async (ctx) => await ctx.db.insert("users", { email: "owner@example.com" }))) as Id<"users">;
-    const testId = await seedFinishedTest(t as unknown as Runner, { userId: owner, responses: 40, evaluationsPerResponse: 2 });
+    const owner = (await t.run(
+      async (ctx) => await ctx.db.insert("users", { email: "owner@example.com" }),
+    )) as Id<"users">;
+    const testId = await seedFinishedTest(t as unknown as Runner, {
+      userId: owner,
+      responses: 40,
+      evaluationsPerResponse: 2,
+    });
     await t.run(async (ctx) => {
       await ctx.db.insert("shares", { testId, userId: owner, shareId: "read-set-share-0001", isActive: true });
     });
@@ -129,7 +208,9 @@ describe("subscribed queries", () => {
     client.onUpdate(api.shares.view, { shareId: "read-set-share-0001" }, (view) => {
       if (view) names.push(view.testName);
     });
-    client.onUpdate(api.presence.viewers, { room, clientId: "reader-client-1" }, (viewers) => counts.push(viewers.count));
+    client.onUpdate(api.presence.viewers, { room, clientId: "reader-client-1" }, (viewers) =>
+      counts.push(viewers.count),
+    );
     const until = async (check: () => boolean) => {
       const deadline = Date.now() + 10_000;
       while (!check()) {

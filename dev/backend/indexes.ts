@@ -102,7 +102,8 @@ function boundsOf(range: RangeExpression[]): Bounds {
   for (const expression of range) {
     const value = queryValue(expression.value);
     if (expression.type === "Eq") bounds.prefix.push(value);
-    else if (expression.type === "Gt" || expression.type === "Gte") bounds.lower = { value, inclusive: expression.type === "Gte" };
+    else if (expression.type === "Gt" || expression.type === "Gte")
+      bounds.lower = { value, inclusive: expression.type === "Gte" };
     else bounds.upper = { value, inclusive: expression.type === "Lte" };
   }
   return bounds;
@@ -183,7 +184,10 @@ class SortedIndex {
   /** [start, end) of the entries within the bounds. */
   span(bounds: Bounds | null): [number, number] {
     if (bounds === null) return [0, this.entries.length];
-    return [search(this.entries, (key) => reachedStart(key, bounds)), search(this.entries, (key) => pastEnd(key, bounds))];
+    return [
+      search(this.entries, (key) => reachedStart(key, bounds)),
+      search(this.entries, (key) => pastEnd(key, bounds)),
+    ];
   }
 }
 
@@ -219,7 +223,8 @@ export class Indexes {
         exhausted: true,
       });
       const filters = filtersOf(query);
-      const limit = query.operators.find((operator): operator is { limit: number } => "limit" in operator)?.limit ?? null;
+      const limit =
+        query.operators.find((operator): operator is { limit: number } => "limit" in operator)?.limit ?? null;
       return {
         sortedDocs: this.rangeDocs(range),
         filterFn: filters.length === 0 ? () => true : compileFilters(filters),
@@ -296,28 +301,45 @@ export class Indexes {
   /** Every document of the table as the transaction sees it (for searches). */
   private merged(table: string): StoredDocument[] {
     const pending = this.pendingOf(table);
-    const docs = this.indexesOf(table).get("by_creation_time")!.entries.map((entry) => entry.doc).filter((doc) => !pending.has(doc._id));
+    const docs = this.indexesOf(table)
+      .get("by_creation_time")!
+      .entries.map((entry) => entry.doc)
+      .filter((doc) => !pending.has(doc._id));
     for (const doc of pending.values()) if (doc !== null) docs.push(doc);
     return docs;
   }
 
-  private rangeOf(query: Query): { table: string; index: SortedIndex; bounds: Bounds | null; order: "asc" | "desc" } | null {
+  private rangeOf(
+    query: Query,
+  ): { table: string; index: SortedIndex; bounds: Bounds | null; order: "asc" | "desc" } | null {
     const source = query.source;
     if (source.type === "FullTableScan") {
-      return { table: source.tableName, index: this.indexesOf(source.tableName).get("by_creation_time")!, bounds: null, order: source.order ?? "asc" };
+      return {
+        table: source.tableName,
+        index: this.indexesOf(source.tableName).get("by_creation_time")!,
+        bounds: null,
+        order: source.order ?? "asc",
+      };
     }
     if (source.type === "IndexRange") {
       const [table, indexName] = source.indexName.split(".") as [string, string];
       const index = this.indexesOf(table).get(indexName);
       if (index === undefined) {
-        throw new Error(`Cannot use index "${indexName}" for table "${table}" because it is not declared in the schema.`);
+        throw new Error(
+          `Cannot use index "${indexName}" for table "${table}" because it is not declared in the schema.`,
+        );
       }
       return { table, index, bounds: boundsOf(source.range), order: source.order ?? "asc" };
     }
     return null;
   }
 
-  private rangeDocs(range: { table: string; index: SortedIndex; bounds: Bounds | null; order: "asc" | "desc" }): StoredDocument[] {
+  private rangeDocs(range: {
+    table: string;
+    index: SortedIndex;
+    bounds: Bounds | null;
+    order: "asc" | "desc";
+  }): StoredDocument[] {
     const [start, end] = range.index.span(range.bounds);
     const pending = this.pendingOf(range.table);
     let entries = range.index.entries.slice(start, end);
@@ -339,17 +361,27 @@ export class Indexes {
     const range = this.rangeOf(query);
     const readSet = readSetStorage.getStore();
     const filters = filtersOf(query);
-    const limit = query.operators.find((operator): operator is { limit: number } => "limit" in operator)?.limit ?? Infinity;
+    const limit =
+      query.operators.find((operator): operator is { limit: number } => "limit" in operator)?.limit ?? Infinity;
     if (range === null) {
       // A search: convex-test's own evaluation over the table (recorded as a read of all of it).
       const source = query.source as { indexName: string };
       const table = source.indexName.split(".")[0]!;
       readSet?.ranges.push({ table, fields: ["_id"], bounds: null, order: "asc", last: undefined, exhausted: true });
-      const evaluate = (this.fake as unknown as { _evaluateQuery(query: Query): StoredDocument[] })._evaluateQuery.bind(this.fake);
+      const evaluate = (this.fake as unknown as { _evaluateQuery(query: Query): StoredDocument[] })._evaluateQuery.bind(
+        this.fake,
+      );
       yield* evaluate(query);
       return;
     }
-    const read: RangeRead = { table: range.table, fields: range.index.fields, bounds: range.bounds, order: range.order, last: undefined, exhausted: false };
+    const read: RangeRead = {
+      table: range.table,
+      fields: range.index.fields,
+      bounds: range.bounds,
+      order: range.order,
+      last: undefined,
+      exhausted: false,
+    };
     readSet?.ranges.push(read);
     const matches = filters.length === 0 ? null : compileFilters(filters);
     let yielded = 0;
@@ -385,7 +417,9 @@ export class Indexes {
 type FilterExpression = Record<string, unknown>;
 
 function filtersOf(query: Query): unknown[] {
-  return query.operators.filter((operator): operator is { filter: unknown } => "filter" in operator).map((operator) => operator.filter);
+  return query.operators
+    .filter((operator): operator is { filter: unknown } => "filter" in operator)
+    .map((operator) => operator.filter);
 }
 
 function compileFilters(filters: unknown[]): (doc: StoredDocument) => boolean {
@@ -393,10 +427,12 @@ function compileFilters(filters: unknown[]): (doc: StoredDocument) => boolean {
 }
 
 function evaluateFilter(doc: StoredDocument, filter: FilterExpression): unknown {
-  const pair = (name: string) => (filter[name] as FilterExpression[]).map((child) => evaluateFilter(doc, child)) as [Value, Value];
+  const pair = (name: string) =>
+    (filter[name] as FilterExpression[]).map((child) => evaluateFilter(doc, child)) as [Value, Value];
   if (filter.$eq !== undefined) return compareValues(...pair("$eq")) === 0;
   if (filter.$neq !== undefined) return compareValues(...pair("$neq")) !== 0;
-  if (filter.$and !== undefined) return (filter.$and as FilterExpression[]).every((child) => evaluateFilter(doc, child));
+  if (filter.$and !== undefined)
+    return (filter.$and as FilterExpression[]).every((child) => evaluateFilter(doc, child));
   if (filter.$or !== undefined) return (filter.$or as FilterExpression[]).some((child) => evaluateFilter(doc, child));
   if (filter.$not !== undefined) return !evaluateFilter(doc, filter.$not as FilterExpression);
   // convex-test compares these with JavaScript's operators.

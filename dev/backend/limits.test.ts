@@ -43,6 +43,8 @@ async function markers() {
 
 it("fails a transaction that reads more than 4,096 index ranges, as a deployment does, and keeps none of its writes", async () => {
   expect(await readRanges(4_000)).toBe(4_000);
-  await expect(readRanges(4_097)).rejects.toThrow(/Too many index ranges read in a single function execution \(limit: 4096\)/);
+  await expect(readRanges(4_097)).rejects.toThrow(
+    /Too many index ranges read in a single function execution \(limit: 4096\)/,
+  );
   expect(await markers()).toEqual(["marker-4000"]);
 });

@@ -37,14 +37,13 @@ export function collectModules(convexDir: string, instance = 0): ModuleLoaders {
       const key = "./" + relative(convexDir, path).split(sep).join("/");
       const url = pathToFileURL(path).href + (instance > 0 ? `?backend=${instance}` : "");
       const moduleName = key.slice(2).replace(/\.[jt]s$/, "");
-      loaders[key] = async () => countInvocations(moduleName, (await import(/* @vite-ignore */ url)) as Record<string, unknown>);
+      loaders[key] = async () =>
+        countInvocations(moduleName, (await import(/* @vite-ignore */ url)) as Record<string, unknown>);
     }
   };
   walk(convexDir);
   if (!Object.keys(loaders).some((key) => key.startsWith("./_generated/"))) {
-    throw new Error(
-      `${convexDir}/_generated is missing; run \`npm run codegen\` first.`,
-    );
+    throw new Error(`${convexDir}/_generated is missing; run \`npm run codegen\` first.`);
   }
   return loaders;
 }

@@ -138,9 +138,7 @@ describe("local backend mechanics", () => {
     try {
       const client = newClient();
       await client.mutation(api.messages.failLater, {});
-      await vi.waitFor(() =>
-        expect(errors.mock.calls.flat().join(" ")).toMatch(/scheduled failure/),
-      );
+      await vi.waitFor(() => expect(errors.mock.calls.flat().join(" ")).toMatch(/scheduled failure/));
       await client.mutation(api.messages.send, { body: "still alive" });
       expect(await client.query(api.messages.list, {})).toContain("still alive");
     } finally {
@@ -177,7 +175,13 @@ describe("local backend mechanics", () => {
 
   it("gathers a burst of writes into few updates", async () => {
     const connection = await rawConnection();
-    connection.send({ type: "Connect", sessionId: "burst", connectionCount: 0, lastCloseReason: null, clientTs: Date.now() });
+    connection.send({
+      type: "Connect",
+      sessionId: "burst",
+      connectionCount: 0,
+      lastCloseReason: null,
+      clientTs: Date.now(),
+    });
     connection.send({
       type: "ModifyQuerySet",
       baseVersion: 0,
@@ -191,9 +195,7 @@ describe("local backend mechanics", () => {
     );
     const total = await backend.t.query(api.messages.count, {});
     await connection.next(
-      (m) =>
-        m.type === "Transition" &&
-        (m.modifications as { value?: number }[]).some((mod) => mod.value === total),
+      (m) => m.type === "Transition" && (m.modifications as { value?: number }[]).some((mod) => mod.value === total),
       before,
     );
     const updates = connection.received.slice(before).filter((m) => m.type === "Transition");
@@ -203,7 +205,13 @@ describe("local backend mechanics", () => {
 
   it("speaks the protocol: versions chain, mutations answer with a covered ts, resent mutations run once", async () => {
     const connection = await rawConnection();
-    connection.send({ type: "Connect", sessionId: "session-1", connectionCount: 0, lastCloseReason: null, clientTs: Date.now() });
+    connection.send({
+      type: "Connect",
+      sessionId: "session-1",
+      connectionCount: 0,
+      lastCloseReason: null,
+      clientTs: Date.now(),
+    });
     connection.send({
       type: "ModifyQuerySet",
       baseVersion: 0,
@@ -239,7 +247,13 @@ describe("local backend mechanics", () => {
 
     // A reconnecting client resends its mutations; they must not run twice.
     const again = await rawConnection();
-    again.send({ type: "Connect", sessionId: "session-1", connectionCount: 1, lastCloseReason: null, clientTs: Date.now() });
+    again.send({
+      type: "Connect",
+      sessionId: "session-1",
+      connectionCount: 1,
+      lastCloseReason: null,
+      clientTs: Date.now(),
+    });
     again.send(mutation);
     const resent = await again.next((m) => m.type === "MutationResponse");
     expect(resent).toEqual(response);
@@ -258,7 +272,13 @@ describe("local backend mechanics", () => {
 
   it("pins a paginated page's end with a journal, so new documents grow the page instead of shifting it", async () => {
     const connection = await rawConnection();
-    connection.send({ type: "Connect", sessionId: "pages", connectionCount: 0, lastCloseReason: null, clientTs: Date.now() });
+    connection.send({
+      type: "Connect",
+      sessionId: "pages",
+      connectionCount: 0,
+      lastCloseReason: null,
+      clientTs: Date.now(),
+    });
     connection.send({
       type: "ModifyQuerySet",
       baseVersion: 0,

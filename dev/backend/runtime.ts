@@ -140,11 +140,7 @@ export function installRuntimeHooks(): void {
   // Assigned outside any function call, so this replaces the default that
   // convex-test's global proxy hands to its scheduler.
   const originalSetTimeout = globalThis.setTimeout;
-  const trackedSetTimeout = ((
-    callback: (...args: unknown[]) => void,
-    ms?: number,
-    ...args: unknown[]
-  ) => {
+  const trackedSetTimeout = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
     // The timer convex-test arms for a job it has just written: the backend's scheduler runs it.
     if (suppressSchedulerTimers.getStore()) return originalSetTimeout(() => {}, 0);
     const backend = backendStorage.getStore();

@@ -87,9 +87,7 @@ async function listen(server: Server, port: number, role: string): Promise<numbe
       server.off("listening", onListening);
       reject(
         error.code === "EADDRINUSE"
-          ? new Error(
-              `Port ${port} (${role}) is already in use. Stop whatever is using it or choose another port.`,
-            )
+          ? new Error(`Port ${port} (${role}) is already in use. Stop whatever is using it or choose another port.`)
           : error,
       );
     };
@@ -247,8 +245,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       );
     });
 
-    const crons = (loaded.get("crons")?.default as { crons?: Record<string, CronJobSpec> } | undefined)
-      ?.crons;
+    const crons = (loaded.get("crons")?.default as { crons?: Record<string, CronJobSpec> } | undefined)?.crons;
     const cronRunner = new CronRunner(engine, crons ?? {}, log, Date.now, store ? cronRunsIn(store) : undefined);
     const resumed = await scheduler.resume();
     if (resumed.pending + resumed.interrupted > 0) {
@@ -301,9 +298,7 @@ function trustedIssuers(
   siteUrl: string,
   log: (message: string) => void,
 ): TrustedIssuer[] {
-  const config = authConfigModule?.default as
-    | { providers?: { domain?: string; applicationID?: string }[] }
-    | undefined;
+  const config = authConfigModule?.default as { providers?: { domain?: string; applicationID?: string }[] } | undefined;
   if (!config?.providers) return [{ domain: siteUrl, applicationID: "convex" }];
   const issuers: TrustedIssuer[] = [];
   for (const provider of config.providers) {

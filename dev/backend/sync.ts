@@ -312,20 +312,12 @@ class SyncConnection implements Subscriber {
   private evaluateNow: QueryEvaluator = (udfPath, args, identity, journal) =>
     this.server.engine.runSubscribedQuery(udfPath, args, identity, journal);
 
-  private async evaluate(
-    queryIds: Iterable<number>,
-    evaluate: QueryEvaluator,
-  ): Promise<StateModification[]> {
+  private async evaluate(queryIds: Iterable<number>, evaluate: QueryEvaluator): Promise<StateModification[]> {
     const identity = this.identity?.identity ?? null;
     const modifications = await Promise.all(
       [...queryIds].map(async (queryId) => {
         const subscription = this.subscriptions.get(queryId)!;
-        const outcome = await evaluate(
-          subscription.udfPath,
-          subscription.args,
-          identity,
-          subscription.journal,
-        );
+        const outcome = await evaluate(subscription.udfPath, subscription.args, identity, subscription.journal);
         subscription.journal = outcome.journal;
         subscription.readSet = outcome.readSet;
         const modification = toModification(queryId, outcome);
@@ -366,9 +358,7 @@ class SyncConnection implements Subscriber {
     });
   }
 
-  private async modifyQuerySet(
-    message: Extract<ClientMessage, { type: "ModifyQuerySet" }>,
-  ): Promise<void> {
+  private async modifyQuerySet(message: Extract<ClientMessage, { type: "ModifyQuerySet" }>): Promise<void> {
     if (message.baseVersion !== this.querySetVersion) {
       this.server.log(
         `query set version mismatch: client at ${message.baseVersion}, server at ${this.querySetVersion}`,
@@ -404,9 +394,7 @@ class SyncConnection implements Subscriber {
     this.sendTransition([...updated, ...removed], { querySet: message.newVersion });
   }
 
-  private async authenticate(
-    message: Extract<ClientMessage, { type: "Authenticate" }>,
-  ): Promise<void> {
+  private async authenticate(message: Extract<ClientMessage, { type: "Authenticate" }>): Promise<void> {
     if (message.tokenType === "User") {
       try {
         this.identity = await this.server.verifier.verify(message.value ?? "");
@@ -446,7 +434,8 @@ class SyncConnection implements Subscriber {
     return this.inLane(async () => {
       if (snapshotTs > this.ts) {
         const affected = [...this.subscriptions].filter(
-          ([, subscription]) => writes === null || subscription.readSet === null || subscription.readSet.affectedBy(writes),
+          ([, subscription]) =>
+            writes === null || subscription.readSet === null || subscription.readSet.affectedBy(writes),
         );
         const changed = await this.evaluate(
           affected.map(([queryId]) => queryId),
@@ -461,10 +450,7 @@ class SyncConnection implements Subscriber {
     });
   }
 
-  private async mutation(
-    message: FunctionRequest<"Mutation">,
-    identity: VerifiedIdentity | null,
-  ): Promise<void> {
+  private async mutation(message: FunctionRequest<"Mutation">, identity: VerifiedIdentity | null): Promise<void> {
     const { engine } = this.server;
     const response = await this.server.mutationResponse(
       this.sessionId,
@@ -513,10 +499,7 @@ class SyncConnection implements Subscriber {
     }
   }
 
-  private async action(
-    message: FunctionRequest<"Action">,
-    identity: VerifiedIdentity | null,
-  ): Promise<void> {
+  private async action(message: FunctionRequest<"Action">, identity: VerifiedIdentity | null): Promise<void> {
     let outcome: FunctionOutcome;
     try {
       outcome = await this.server.engine.runFunction(

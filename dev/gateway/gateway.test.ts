@@ -1,10 +1,10 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blendedPerMillion, catalog } from './catalog';
-import { answerTextScore } from './replies';
-import { startGateway, type RunningGateway } from './server';
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blendedPerMillion, catalog } from "./catalog";
+import { answerTextScore } from "./replies";
+import { startGateway, type RunningGateway } from "./server";
 
-const KEY = 'dev-gateway-key';
+const KEY = "dev-gateway-key";
 
 interface ChatReply {
   status: number;
@@ -23,28 +23,28 @@ async function chat(
   options: { system?: string; key?: string; signal?: AbortSignal; maxTokens?: number } = {},
 ): Promise<ChatReply> {
   const messages = [
-    ...(options.system ? [{ role: 'system', content: options.system }] : []),
-    { role: 'user', content: user },
+    ...(options.system ? [{ role: "system", content: options.system }] : []),
+    { role: "user", content: user },
   ];
   const response = await fetch(`${gateway.url}/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${options.key ?? KEY}`, 'content-type': 'application/json' },
+    method: "POST",
+    headers: { authorization: `Bearer ${options.key ?? KEY}`, "content-type": "application/json" },
     body: JSON.stringify({ model, messages, temperature: 0.7, max_tokens: options.maxTokens ?? 3000 }),
     signal: options.signal ?? null,
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as ChatReply['body'] };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as ChatReply["body"] };
 }
 
 function contentOf(reply: ChatReply): string {
   const content = reply.body.choices?.[0]?.message.content;
-  if (typeof content !== 'string') throw new Error(`no content in ${JSON.stringify(reply.body)}`);
+  if (typeof content !== "string") throw new Error(`no content in ${JSON.stringify(reply.body)}`);
   return content;
 }
 
 function parseArray(content: string): string[] {
-  const json = content.replace(/^```(?:json)?\s*/, '').replace(/\s*```$/, '');
+  const json = content.replace(/^```(?:json)?\s*/, "").replace(/\s*```$/, "");
   const value: unknown = JSON.parse(json);
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new Error('not a string array');
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) throw new Error("not a string array");
   return value;
 }
 
@@ -54,24 +54,24 @@ const generationPrompt = (subject: string, count: number) =>
   `Provide exactly ${count} distinct responses as a JSON array of strings.`;
 
 const SUBJECTS = [
-  'a reusable coffee cup for busy commuters',
-  'a solar phone charger for hikers',
-  'noise-cancelling headphones for open offices',
-  'a standing desk for small apartments',
-  'a budgeting app for college students',
-  'a smart thermostat for old houses',
-  'a cookbook of fifteen-minute dinners',
-  'an electric bike for hilly cities',
-  'a language-learning podcast for beginners',
-  'a password manager for families',
-  'a waterproof backpack for cyclists',
-  'a meal-kit subscription for vegetarians',
+  "a reusable coffee cup for busy commuters",
+  "a solar phone charger for hikers",
+  "noise-cancelling headphones for open offices",
+  "a standing desk for small apartments",
+  "a budgeting app for college students",
+  "a smart thermostat for old houses",
+  "a cookbook of fifteen-minute dinners",
+  "an electric bike for hilly cities",
+  "a language-learning podcast for beginners",
+  "a password manager for families",
+  "a waterproof backpack for cyclists",
+  "a meal-kit subscription for vegetarians",
 ] as const;
 
 function rankingPrompt(answers: readonly string[]): string {
-  const labelled = answers.map((answer, index) => `[${String.fromCharCode(65 + index)}] ${answer}`).join('\n\n');
+  const labelled = answers.map((answer, index) => `[${String.fromCharCode(65 + index)}] ${answer}`).join("\n\n");
   return (
-    'Rank the following responses from best to worst based on overall quality, accuracy and helpfulness.\n\n' +
+    "Rank the following responses from best to worst based on overall quality, accuracy and helpfulness.\n\n" +
     `${labelled}\n\nReply with JSON only: {"ranking": ["<label>", ...], "explanation": "<why>"}`
   );
 }
@@ -86,8 +86,8 @@ afterAll(async () => {
   await gateway.close();
 });
 
-describe('GET /models', () => {
-  it('serves the catalog in OpenRouter shape, without hidden fields', async () => {
+describe("GET /models", () => {
+  it("serves the catalog in OpenRouter shape, without hidden fields", async () => {
     const response = await fetch(`${gateway.url}/models`);
     expect(response.status).toBe(200);
     const { data } = (await response.json()) as { data: Record<string, unknown>[] };
@@ -95,35 +95,48 @@ describe('GET /models', () => {
     for (const model of data) {
       expect(model.id).toMatch(/^[a-z0-9-]+\/[a-z0-9.:-]+$/);
       expect(model.name).toMatch(/^[^:]+: .+/);
-      expect(typeof model.description).toBe('string');
-      expect(typeof model.created).toBe('number');
+      expect(typeof model.description).toBe("string");
+      expect(typeof model.created).toBe("number");
       const pricing = model.pricing as { prompt: string; completion: string };
       for (const price of [pricing.prompt, pricing.completion]) {
         expect(price).toMatch(/^\d+(\.\d+)?$/);
       }
       const topProvider = model.top_provider as Record<string, unknown>;
-      expect(Object.keys(topProvider).sort()).toEqual(['context_length', 'is_moderated', 'max_completion_tokens']);
+      expect(Object.keys(topProvider).sort()).toEqual(["context_length", "is_moderated", "max_completion_tokens"]);
       expect(topProvider.context_length).toBe(model.context_length ?? null);
-      expect(topProvider.max_completion_tokens === null || typeof topProvider.max_completion_tokens === 'number').toBe(true);
-      expect(typeof topProvider.is_moderated).toBe('boolean');
+      expect(topProvider.max_completion_tokens === null || typeof topProvider.max_completion_tokens === "number").toBe(
+        true,
+      );
+      expect(typeof topProvider.is_moderated).toBe("boolean");
       expect(model.per_request_limits).toBeNull();
-      expect(model).not.toHaveProperty('quality');
-      expect(model).not.toHaveProperty('latencyMs');
+      expect(model).not.toHaveProperty("quality");
+      expect(model).not.toHaveProperty("latencyMs");
     }
     expect(data.filter((model) => model.context_length === undefined).length).toBeGreaterThanOrEqual(1);
 
     const ids = data.map((model) => model.id);
     for (const id of [
-      'openai/gpt-4o-mini', 'openai/gpt-4o', 'openai/gpt-4.1', 'anthropic/claude-3.5-haiku', 'anthropic/claude-sonnet-4',
-      'anthropic/claude-opus-4', 'google/gemini-2.0-flash-001', 'google/gemini-2.5-pro', 'meta-llama/llama-3.3-70b-instruct',
-      'mistralai/mistral-small-3.1-24b-instruct', 'mistralai/mistral-large', 'deepseek/deepseek-chat',
-      'qwen/qwen-2.5-72b-instruct', 'x-ai/grok-3', 'cohere/command-r-plus',
+      "openai/gpt-4o-mini",
+      "openai/gpt-4o",
+      "openai/gpt-4.1",
+      "anthropic/claude-3.5-haiku",
+      "anthropic/claude-sonnet-4",
+      "anthropic/claude-opus-4",
+      "google/gemini-2.0-flash-001",
+      "google/gemini-2.5-pro",
+      "meta-llama/llama-3.3-70b-instruct",
+      "mistralai/mistral-small-3.1-24b-instruct",
+      "mistralai/mistral-large",
+      "deepseek/deepseek-chat",
+      "qwen/qwen-2.5-72b-instruct",
+      "x-ai/grok-3",
+      "cohere/command-r-plus",
     ]) {
       expect(ids).toContain(id);
     }
   });
 
-  it('covers every tier, plus models above the spec filter', async () => {
+  it("covers every tier, plus models above the spec filter", async () => {
     const { data } = (await (await fetch(`${gateway.url}/models`)).json()) as {
       data: { pricing: { prompt: string; completion: string } }[];
     };
@@ -136,7 +149,18 @@ describe('GET /models', () => {
         continue;
       }
       const blended = (0.7 * prompt + 0.3 * completion) * 1_000_000;
-      const tier = blended === 0 ? 'FREE' : blended <= 1 ? 'BUDGET' : blended <= 5 ? 'STANDARD' : blended <= 15 ? 'PREMIUM' : blended <= 50 ? 'ENTERPRISE' : 'FLAGSHIP';
+      const tier =
+        blended === 0
+          ? "FREE"
+          : blended <= 1
+            ? "BUDGET"
+            : blended <= 5
+              ? "STANDARD"
+              : blended <= 15
+                ? "PREMIUM"
+                : blended <= 50
+                  ? "ENTERPRISE"
+                  : "FLAGSHIP";
       counts[tier] = (counts[tier] ?? 0) + 1;
     }
     expect(counts.FREE).toBeGreaterThanOrEqual(2);
@@ -150,55 +174,55 @@ describe('GET /models', () => {
   });
 });
 
-describe('POST /chat/completions', () => {
-  it('rejects a wrong or missing key with 401', async () => {
-    const wrong = await chat(gateway, 'openai/gpt-4o', 'Hello', { key: 'nope' });
+describe("POST /chat/completions", () => {
+  it("rejects a wrong or missing key with 401", async () => {
+    const wrong = await chat(gateway, "openai/gpt-4o", "Hello", { key: "nope" });
     expect(wrong.status).toBe(401);
-    expect(wrong.body.error).toEqual({ message: 'No auth credentials found', code: 401 });
+    expect(wrong.body.error).toEqual({ message: "No auth credentials found", code: 401 });
 
     const missing = await fetch(`${gateway.url}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'Hi' }] }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "openai/gpt-4o", messages: [{ role: "user", content: "Hi" }] }),
     });
     expect(missing.status).toBe(401);
   });
 
-  it('answers 404 for an unknown model', async () => {
-    const reply = await chat(gateway, 'openai/gpt-9', 'Hello');
+  it("answers 404 for an unknown model", async () => {
+    const reply = await chat(gateway, "openai/gpt-9", "Hello");
     expect(reply.status).toBe(404);
-    expect(reply.body.error?.message).toContain('openai/gpt-9');
+    expect(reply.body.error?.message).toContain("openai/gpt-9");
   });
 
-  it('returns a chat.completion with usage', async () => {
-    const reply = await chat(gateway, 'openai/gpt-4o-mini', 'What makes a good morning routine for busy parents?');
+  it("returns a chat.completion with usage", async () => {
+    const reply = await chat(gateway, "openai/gpt-4o-mini", "What makes a good morning routine for busy parents?");
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({
-      object: 'chat.completion',
-      model: 'openai/gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant' }, finish_reason: 'stop' }],
+      object: "chat.completion",
+      model: "openai/gpt-4o-mini",
+      choices: [{ index: 0, message: { role: "assistant" }, finish_reason: "stop" }],
     });
     const content = contentOf(reply);
     expect(content).toMatch(/morning routine|busy parents/i);
     const usage = reply.body.usage;
-    expect(usage?.prompt_tokens).toBe(Math.ceil('What makes a good morning routine for busy parents?'.length / 4));
+    expect(usage?.prompt_tokens).toBe(Math.ceil("What makes a good morning routine for busy parents?".length / 4));
     expect(usage?.completion_tokens).toBe(Math.ceil(content.length / 4));
     expect(usage?.total_tokens).toBe((usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0));
   });
 
-  it('cuts a reply at max_tokens with finish_reason length', async () => {
-    const reply = await chat(gateway, 'anthropic/claude-opus-4', generationPrompt(SUBJECTS[0], 5), { maxTokens: 20 });
-    expect(reply.body.choices?.[0]?.finish_reason).toBe('length');
+  it("cuts a reply at max_tokens with finish_reason length", async () => {
+    const reply = await chat(gateway, "anthropic/claude-opus-4", generationPrompt(SUBJECTS[0], 5), { maxTokens: 20 });
+    expect(reply.body.choices?.[0]?.finish_reason).toBe("length");
     expect(contentOf(reply).length).toBeLessThanOrEqual(80);
   });
 });
 
-describe('generation', () => {
-  it('returns exactly N distinct answers built from the prompt, deterministically', async () => {
-    for (const model of ['mistralai/mistral-7b-instruct:free', 'openai/gpt-4o-mini', 'anthropic/claude-opus-4']) {
+describe("generation", () => {
+  it("returns exactly N distinct answers built from the prompt, deterministically", async () => {
+    for (const model of ["mistralai/mistral-7b-instruct:free", "openai/gpt-4o-mini", "anthropic/claude-opus-4"]) {
       for (const count of [1, 2, 5, 10]) {
-        const prompt = generationPrompt(SUBJECTS[count % SUBJECTS.length] ?? '', count);
-        const system = 'You are a cheerful barista who loves puns.';
+        const prompt = generationPrompt(SUBJECTS[count % SUBJECTS.length] ?? "", count);
+        const system = "You are a cheerful barista who loves puns.";
         const first = contentOf(await chat(gateway, model, prompt, { system }));
         const answers = parseArray(first);
         expect(answers).toHaveLength(count);
@@ -207,7 +231,9 @@ describe('generation', () => {
           expect(answer.length).toBeGreaterThan(20);
           expect(answer).not.toMatch(/lorem|ipsum|json array/i);
         }
-        expect(answers.join(' ')).toMatch(/coffee|charger|headphones|desk|budgeting|thermostat|cookbook|bike|podcast|password|backpack|meal/i);
+        expect(answers.join(" ")).toMatch(
+          /coffee|charger|headphones|desk|budgeting|thermostat|cookbook|bike|podcast|password|backpack|meal/i,
+        );
         const again = contentOf(await chat(gateway, model, prompt, { system }));
         expect(again).toBe(first);
       }
@@ -216,53 +242,65 @@ describe('generation', () => {
 
   it('also reads counts written as words or without "exactly"', async () => {
     const words = `Suggest taglines for a bakery.\n\nGive exactly four answers, formatted as a JSON array of strings.`;
-    expect(parseArray(contentOf(await chat(gateway, 'openai/gpt-4o', words)))).toHaveLength(4);
+    expect(parseArray(contentOf(await chat(gateway, "openai/gpt-4o", words)))).toHaveLength(4);
     const plain = `Suggest taglines for a bakery.\n\nReturn 6 distinct responses as a JSON array.`;
-    expect(parseArray(contentOf(await chat(gateway, 'openai/gpt-4o', plain)))).toHaveLength(6);
+    expect(parseArray(contentOf(await chat(gateway, "openai/gpt-4o", plain)))).toHaveLength(6);
   });
 
-  it('gives stronger models longer, more detailed answers', async () => {
+  it("gives stronger models longer, more detailed answers", async () => {
     const prompt = generationPrompt(SUBJECTS[1], 8);
     const mean = async (model: string) => {
       const answers = parseArray(contentOf(await chat(gateway, model, prompt)));
       return answers.reduce((sum, answer) => sum + answerTextScore(answer), 0) / answers.length;
     };
-    const weak = await mean('meta-llama/llama-3.2-3b-instruct:free');
-    const middle = await mean('openai/gpt-4o-mini');
-    const strong = await mean('anthropic/claude-opus-4');
+    const weak = await mean("meta-llama/llama-3.2-3b-instruct:free");
+    const middle = await mean("openai/gpt-4o-mini");
+    const strong = await mean("anthropic/claude-opus-4");
     expect(weak).toBeLessThan(middle);
     expect(middle).toBeLessThan(strong);
   });
 
-  it('wraps about one reply in ten in ```json fences', async () => {
+  it("wraps about one reply in ten in ```json fences", async () => {
     let fenced = 0;
     const calls = 120;
     for (let i = 0; i < calls; i++) {
-      const content = contentOf(await chat(gateway, 'openai/gpt-4o', `${generationPrompt(SUBJECTS[i % 12] ?? '', 2)} (${i})`));
-      if (content.startsWith('```json')) fenced++;
+      const content = contentOf(
+        await chat(gateway, "openai/gpt-4o", `${generationPrompt(SUBJECTS[i % 12] ?? "", 2)} (${i})`),
+      );
+      if (content.startsWith("```json")) fenced++;
       expect(parseArray(content)).toHaveLength(2);
     }
     expect(fenced / calls).toBeGreaterThan(0.03);
     expect(fenced / calls).toBeLessThan(0.2);
   });
 
-  it('answers N − k when answerShortfall is k', async () => {
+  it("answers N − k when answerShortfall is k", async () => {
     gateway.settings.answerShortfall = 2;
     try {
-      expect(parseArray(contentOf(await chat(gateway, 'openai/gpt-4o', generationPrompt(SUBJECTS[2], 5))))).toHaveLength(3);
-      expect(parseArray(contentOf(await chat(gateway, 'openai/gpt-4o', generationPrompt(SUBJECTS[2], 1))))).toHaveLength(0);
+      expect(
+        parseArray(contentOf(await chat(gateway, "openai/gpt-4o", generationPrompt(SUBJECTS[2], 5)))),
+      ).toHaveLength(3);
+      expect(
+        parseArray(contentOf(await chat(gateway, "openai/gpt-4o", generationPrompt(SUBJECTS[2], 1)))),
+      ).toHaveLength(0);
     } finally {
       gateway.settings.answerShortfall = 0;
     }
   });
 });
 
-describe('ranking', () => {
-  it('ranks every label exactly once', async () => {
-    const answers = parseArray(contentOf(await chat(gateway, 'openai/gpt-4.1', generationPrompt(SUBJECTS[3], 10))));
-    const more = parseArray(contentOf(await chat(gateway, 'qwen/qwen-2.5-72b-instruct', generationPrompt(SUBJECTS[3], 4))));
+describe("ranking", () => {
+  it("ranks every label exactly once", async () => {
+    const answers = parseArray(contentOf(await chat(gateway, "openai/gpt-4.1", generationPrompt(SUBJECTS[3], 10))));
+    const more = parseArray(
+      contentOf(await chat(gateway, "qwen/qwen-2.5-72b-instruct", generationPrompt(SUBJECTS[3], 4))),
+    );
     const all = [...answers, ...more];
-    const reply = JSON.parse(contentOf(await chat(gateway, 'anthropic/claude-sonnet-4', rankingPrompt(all), { system: 'You are an impartial judge.' }))) as {
+    const reply = JSON.parse(
+      contentOf(
+        await chat(gateway, "anthropic/claude-sonnet-4", rankingPrompt(all), { system: "You are an impartial judge." }),
+      ),
+    ) as {
       ranking: string[];
       explanation: string;
     };
@@ -271,17 +309,22 @@ describe('ranking', () => {
     expect(reply.explanation.length).toBeGreaterThan(10);
   });
 
-  it('reads labels on their own line and answers that quote the generation prompt', async () => {
+  it("reads labels on their own line and answers that quote the generation prompt", async () => {
     const prompt =
       `Original task: ${generationPrompt(SUBJECTS[4], 3)}\n\nRank these answers from best to worst.\n\n` +
-      '[A]\nShort answer.\n\n[B]\nAnother, slightly longer answer about budgeting.\n\n[C]\nThird one.\n\n' +
+      "[A]\nShort answer.\n\n[B]\nAnother, slightly longer answer about budgeting.\n\n[C]\nThird one.\n\n" +
       'Return JSON: {"ranking": [...], "explanation": "..."}';
-    const reply = JSON.parse(contentOf(await chat(gateway, 'openai/gpt-4o', prompt))) as { ranking: string[] };
-    expect([...reply.ranking].sort()).toEqual(['A', 'B', 'C']);
+    const reply = JSON.parse(contentOf(await chat(gateway, "openai/gpt-4o", prompt))) as { ranking: string[] };
+    expect([...reply.ranking].sort()).toEqual(["A", "B", "C"]);
   });
 
-  it('lets stronger generators win more often, with noise', async () => {
-    const judges = ['openai/gpt-4o-mini', 'google/gemini-2.0-flash-001', 'anthropic/claude-sonnet-4', 'deepseek/deepseek-chat'];
+  it("lets stronger generators win more often, with noise", async () => {
+    const judges = [
+      "openai/gpt-4o-mini",
+      "google/gemini-2.0-flash-001",
+      "anthropic/claude-sonnet-4",
+      "deepseek/deepseek-chat",
+    ];
     const tally = async (strongModel: string, weakModel: string) => {
       let strongWins = 0;
       let total = 0;
@@ -291,8 +334,8 @@ describe('ranking', () => {
         const weak = parseArray(contentOf(await chat(gateway, weakModel, prompt)));
         for (const judge of judges) {
           // Alternate which side gets label A, as the app shuffles.
-          const pair = index % 2 === 0 ? [strong[0] ?? '', weak[0] ?? ''] : [weak[0] ?? '', strong[0] ?? ''];
-          const strongLabel = index % 2 === 0 ? 'A' : 'B';
+          const pair = index % 2 === 0 ? [strong[0] ?? "", weak[0] ?? ""] : [weak[0] ?? "", strong[0] ?? ""];
+          const strongLabel = index % 2 === 0 ? "A" : "B";
           const reply = JSON.parse(contentOf(await chat(gateway, judge, rankingPrompt(pair)))) as { ranking: string[] };
           if (reply.ranking[0] === strongLabel) strongWins++;
           total++;
@@ -300,27 +343,27 @@ describe('ranking', () => {
       }
       return strongWins / total;
     };
-    const farApart = await tally('anthropic/claude-opus-4', 'meta-llama/llama-3.2-3b-instruct:free');
-    const closer = await tally('anthropic/claude-sonnet-4', 'openai/gpt-4o-mini');
+    const farApart = await tally("anthropic/claude-opus-4", "meta-llama/llama-3.2-3b-instruct:free");
+    const closer = await tally("anthropic/claude-sonnet-4", "openai/gpt-4o-mini");
     expect(farApart).toBeGreaterThan(0.85);
     expect(closer).toBeGreaterThan(0.55);
     expect(closer).toBeLessThan(1);
   });
 });
 
-describe('rating', () => {
+describe("rating", () => {
   const answer =
-    'Focusing on coffee cup: for example, a double wall keeps drinks hot because air insulates, and in practice it fits car holders.';
+    "Focusing on coffee cup: for example, a double wall keeps drinks hot because air insulates, and in practice it fits car holders.";
 
-  it('scores exactly the criteria listed on a Criteria line', async () => {
+  it("scores exactly the criteria listed on a Criteria line", async () => {
     const prompt =
-      'Evaluate the response below on a scale of 1-10 for each criterion.\nCriteria: accuracy, clarity, style\n\n' +
+      "Evaluate the response below on a scale of 1-10 for each criterion.\nCriteria: accuracy, clarity, style\n\n" +
       `Response:\n${answer}\n\nReturn JSON with "scores" and "explanation".`;
-    const reply = JSON.parse(contentOf(await chat(gateway, 'openai/gpt-4o', prompt))) as {
+    const reply = JSON.parse(contentOf(await chat(gateway, "openai/gpt-4o", prompt))) as {
       scores: Record<string, number>;
       explanation: string;
     };
-    expect(Object.keys(reply.scores)).toEqual(['accuracy', 'clarity', 'style']);
+    expect(Object.keys(reply.scores)).toEqual(["accuracy", "clarity", "style"]);
     for (const score of Object.values(reply.scores)) {
       expect(Number.isInteger(score)).toBe(true);
       expect(score).toBeGreaterThanOrEqual(1);
@@ -329,49 +372,61 @@ describe('rating', () => {
     expect(reply.explanation.length).toBeGreaterThan(10);
   });
 
-  it('takes criteria from a JSON template and ignores criterion words inside the answer', async () => {
+  it("takes criteria from a JSON template and ignores criterion words inside the answer", async () => {
     const prompt =
-      'Rate this answer from 1 to 10.\n\n<answer>\nIts accuracy and style are great, with creativity and relevance.\n</answer>\n\n' +
+      "Rate this answer from 1 to 10.\n\n<answer>\nIts accuracy and style are great, with creativity and relevance.\n</answer>\n\n" +
       'Reply as JSON: {"scores": {"relevance": <1-10>, "creativity": <1-10>}, "explanation": "..."}';
-    const reply = JSON.parse(contentOf(await chat(gateway, 'google/gemini-2.5-pro', prompt))) as { scores: Record<string, number> };
-    expect(Object.keys(reply.scores)).toEqual(['relevance', 'creativity']);
+    const reply = JSON.parse(contentOf(await chat(gateway, "google/gemini-2.5-pro", prompt))) as {
+      scores: Record<string, number>;
+    };
+    expect(Object.keys(reply.scores)).toEqual(["relevance", "creativity"]);
   });
 
-  it('handles one labelled answer with all five criteria, and a single criterion', async () => {
+  it("handles one labelled answer with all five criteria, and a single criterion", async () => {
     const all = JSON.parse(
       contentOf(
         await chat(
           gateway,
-          'x-ai/grok-3',
+          "x-ai/grok-3",
           `Score the answer on accuracy, creativity, clarity, relevance and style (1-10 each).\n\n[A] ${answer}\n\nRespond in JSON.`,
         ),
       ),
     ) as { scores: Record<string, number> };
-    expect(Object.keys(all.scores).sort()).toEqual(['accuracy', 'clarity', 'creativity', 'relevance', 'style']);
+    expect(Object.keys(all.scores).sort()).toEqual(["accuracy", "clarity", "creativity", "relevance", "style"]);
 
     const one = JSON.parse(
-      contentOf(await chat(gateway, 'x-ai/grok-3', `Give a score between 1 and 10 for accuracy.\n\nAnswer: ${answer}\n\nJSON please.`)),
+      contentOf(
+        await chat(
+          gateway,
+          "x-ai/grok-3",
+          `Give a score between 1 and 10 for accuracy.\n\nAnswer: ${answer}\n\nJSON please.`,
+        ),
+      ),
     ) as { scores: Record<string, number> };
-    expect(Object.keys(one.scores)).toEqual(['accuracy']);
+    expect(Object.keys(one.scores)).toEqual(["accuracy"]);
   });
 
-  it('rates answers from stronger models higher on average', async () => {
+  it("rates answers from stronger models higher on average", async () => {
     const meanScore = async (model: string) => {
       const answers = parseArray(contentOf(await chat(gateway, model, generationPrompt(SUBJECTS[5], 6))));
       let sum = 0;
       for (const text of answers) {
         const prompt = `Rate the answer on a 1-10 scale.\nCriteria: accuracy, clarity\n\nAnswer:\n${text}\n\nReturn JSON.`;
-        const reply = JSON.parse(contentOf(await chat(gateway, 'openai/gpt-4.1', prompt))) as { scores: Record<string, number> };
+        const reply = JSON.parse(contentOf(await chat(gateway, "openai/gpt-4.1", prompt))) as {
+          scores: Record<string, number>;
+        };
         sum += (reply.scores.accuracy ?? 0) + (reply.scores.clarity ?? 0);
       }
       return sum / answers.length;
     };
-    expect(await meanScore('anthropic/claude-opus-4')).toBeGreaterThan(await meanScore('mistralai/mistral-7b-instruct:free'));
+    expect(await meanScore("anthropic/claude-opus-4")).toBeGreaterThan(
+      await meanScore("mistralai/mistral-7b-instruct:free"),
+    );
   });
 });
 
-describe('faults', () => {
-  it('injects each fault at roughly the configured rate', async () => {
+describe("faults", () => {
+  it("injects each fault at roughly the configured rate", async () => {
     const faulty = await startGateway({
       latencyScale: 0,
       seed: 3,
@@ -383,94 +438,98 @@ describe('faults', () => {
       const one = async (i: number) => {
         let outcome: string;
         try {
-          const reply = await chat(faulty, 'openai/gpt-4o-mini', generationPrompt(SUBJECTS[i % 12] ?? '', 3), {
+          const reply = await chat(faulty, "openai/gpt-4o-mini", generationPrompt(SUBJECTS[i % 12] ?? "", 3), {
             signal: AbortSignal.timeout(800),
           });
           if (reply.status === 429) {
-            expect(reply.headers.get('retry-after')).toBe('1');
+            expect(reply.headers.get("retry-after")).toBe("1");
             expect(reply.body.error?.code).toBe(429);
-            outcome = '429';
+            outcome = "429";
           } else if (reply.status === 500) {
             expect(reply.body.error?.message).toBeTruthy();
-            outcome = '500';
+            outcome = "500";
           } else {
             expect(reply.status).toBe(200);
             try {
               parseArray(contentOf(reply));
-              outcome = 'ok';
+              outcome = "ok";
             } catch {
-              outcome = 'malformed';
+              outcome = "malformed";
             }
           }
         } catch (error) {
-          expect((error as Error).name).toBe('TimeoutError');
-          outcome = 'timeout';
+          expect((error as Error).name).toBe("TimeoutError");
+          outcome = "timeout";
         }
         outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
       };
       for (let start = 0; start < calls; start += 100) {
         await Promise.all(Array.from({ length: 100 }, (_, offset) => one(start + offset)));
       }
-      for (const fault of ['429', '500', 'timeout', 'malformed']) {
+      for (const fault of ["429", "500", "timeout", "malformed"]) {
         expect((outcomes[fault] ?? 0) / calls).toBeGreaterThan(0.05);
         expect((outcomes[fault] ?? 0) / calls).toBeLessThan(0.15);
       }
       expect((outcomes.ok ?? 0) / calls).toBeGreaterThan(0.5);
       expect(faulty.stats.chatCalls).toBe(calls);
-      expect(faulty.stats.byStatus['429']).toBe(outcomes['429']);
+      expect(faulty.stats.byStatus["429"]).toBe(outcomes["429"]);
       expect(faulty.stats.byStatus.timeout).toBe(outcomes.timeout);
     } finally {
       await faulty.close();
     }
   });
 
-  it('makes ranking and rating replies unparseable when malformed', async () => {
+  it("makes ranking and rating replies unparseable when malformed", async () => {
     const faulty = await startGateway({ latencyScale: 0, faults: { rateMalformed: 1 } });
     try {
-      const ranking = contentOf(await chat(faulty, 'openai/gpt-4o', rankingPrompt(['One answer here.', 'Another answer.'])));
+      const ranking = contentOf(
+        await chat(faulty, "openai/gpt-4o", rankingPrompt(["One answer here.", "Another answer."])),
+      );
       expect(() => JSON.parse(ranking) as unknown).toThrow();
-      const rating = contentOf(await chat(faulty, 'openai/gpt-4o', 'Rate 1-10.\nCriteria: accuracy\n\nAnswer: Fine.\n\nJSON.'));
+      const rating = contentOf(
+        await chat(faulty, "openai/gpt-4o", "Rate 1-10.\nCriteria: accuracy\n\nAnswer: Fine.\n\nJSON."),
+      );
       expect(() => JSON.parse(rating) as unknown).toThrow();
     } finally {
       await faulty.close();
     }
   });
 
-  it('closes fast while a request is held open', async () => {
+  it("closes fast while a request is held open", async () => {
     const faulty = await startGateway({ latencyScale: 0, faults: { rateTimeout: 1 } });
-    const pending = chat(faulty, 'openai/gpt-4o', 'Hello there').then(
-      () => 'answered',
-      () => 'failed',
+    const pending = chat(faulty, "openai/gpt-4o", "Hello there").then(
+      () => "answered",
+      () => "failed",
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     await faulty.close();
     expect(performance.now() - started).toBeLessThan(500);
-    expect(await pending).toBe('failed');
+    expect(await pending).toBe("failed");
   });
 });
 
-describe('latency and settings', () => {
-  it('replies at once with latencyScale 0 and waits the model latency otherwise', async () => {
+describe("latency and settings", () => {
+  it("replies at once with latencyScale 0 and waits the model latency otherwise", async () => {
     const timed = async (model: string) => {
       const started = performance.now();
-      expect((await chat(gateway, model, 'Say something about trains.')).status).toBe(200);
+      expect((await chat(gateway, model, "Say something about trains.")).status).toBe(200);
       return performance.now() - started;
     };
     const started = performance.now();
-    for (let i = 0; i < 20; i++) await timed('openai/o1-pro');
+    for (let i = 0; i < 20; i++) await timed("openai/o1-pro");
     expect(performance.now() - started).toBeLessThan(1000);
 
     // openai/gpt-4o-mini: 900 ms × 0.2 = 180 ms ± 20%.
-    const response = await fetch(gateway.url.replace('/api/v1', '/__settings'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
+    const response = await fetch(gateway.url.replace("/api/v1", "/__settings"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ latencyScale: 0.2 }),
     });
     expect(response.status).toBe(200);
     expect(gateway.settings.latencyScale).toBe(0.2);
     try {
-      const elapsed = await timed('openai/gpt-4o-mini');
+      const elapsed = await timed("openai/gpt-4o-mini");
       expect(elapsed).toBeGreaterThanOrEqual(140);
       expect(elapsed).toBeLessThan(600);
     } finally {
@@ -478,24 +537,24 @@ describe('latency and settings', () => {
     }
   });
 
-  it('validates POST /__settings and reports GET /__stats', async () => {
-    const settingsUrl = gateway.url.replace('/api/v1', '/__settings');
-    const bad = await fetch(settingsUrl, { method: 'POST', body: JSON.stringify({ faults: { rate429: 2 } }) });
+  it("validates POST /__settings and reports GET /__stats", async () => {
+    const settingsUrl = gateway.url.replace("/api/v1", "/__settings");
+    const bad = await fetch(settingsUrl, { method: "POST", body: JSON.stringify({ faults: { rate429: 2 } }) });
     expect(bad.status).toBe(400);
     expect(gateway.settings.faults.rate429).toBe(0);
 
     const merged = (await (
-      await fetch(settingsUrl, { method: 'POST', body: JSON.stringify({ faults: { rate500: 0.25 } }) })
+      await fetch(settingsUrl, { method: "POST", body: JSON.stringify({ faults: { rate500: 0.25 } }) })
     ).json()) as { faults: Record<string, number> };
     expect(merged.faults).toEqual({ rate429: 0, rate500: 0.25, rateTimeout: 0, rateMalformed: 0 });
     gateway.settings.faults.rate500 = 0;
 
-    const stats = (await (await fetch(gateway.url.replace('/api/v1', '/__stats'))).json()) as {
+    const stats = (await (await fetch(gateway.url.replace("/api/v1", "/__stats"))).json()) as {
       chatCalls: number;
       byStatus: Record<string, number>;
     };
     expect(stats.chatCalls).toBeGreaterThan(0);
-    expect(stats.byStatus['200']).toBeGreaterThan(0);
-    expect(stats.byStatus['401']).toBeGreaterThan(0);
+    expect(stats.byStatus["200"]).toBeGreaterThan(0);
+    expect(stats.byStatus["401"]).toBeGreaterThan(0);
   });
 });

@@ -42,6 +42,6 @@ export function createRandom(seed: number): Random {
 
 export function pick<T>(random: Random, items: readonly T[]): T {
   const item = items[Math.floor(random() * items.length)];
-  if (item === undefined) throw new Error('pick() from an empty list');
+  if (item === undefined) throw new Error("pick() from an empty list");
   return item;
 }

@@ -54,8 +54,8 @@
  * (weaker judges are noisier), so stronger generators win more often, not always.
  */
 
-import { FAIR_JUDGE, modelFamily, type CatalogModel, type JudgeProfile } from './catalog';
-import { createRandom, hashStrings, pick, unitFromStrings, type Random } from './random';
+import { FAIR_JUDGE, modelFamily, type CatalogModel, type JudgeProfile } from "./catalog";
+import { createRandom, hashStrings, pick, unitFromStrings, type Random } from "./random";
 
 export type ChatContentPart = { type: string; text?: string };
 export interface ChatMessage {
@@ -63,16 +63,16 @@ export interface ChatMessage {
   content: string | ChatContentPart[] | null;
 }
 
-export const CRITERIA = ['accuracy', 'creativity', 'clarity', 'relevance', 'style'] as const;
+export const CRITERIA = ["accuracy", "creativity", "clarity", "relevance", "style"] as const;
 export type Criterion = (typeof CRITERIA)[number];
 
 export type ClassifiedPrompt =
-  | { kind: 'generation'; count: number }
-  | { kind: 'ranking'; answers: { label: string; text: string }[] }
-  | { kind: 'rating'; criteria: Criterion[]; answer: string }
-  | { kind: 'text' };
+  | { kind: "generation"; count: number }
+  | { kind: "ranking"; answers: { label: string; text: string }[] }
+  | { kind: "rating"; criteria: Criterion[]; answer: string }
+  | { kind: "text" };
 
-export type ReplyKind = ClassifiedPrompt['kind'];
+export type ReplyKind = ClassifiedPrompt["kind"];
 
 export interface PromptParts {
   system: string;
@@ -80,20 +80,20 @@ export interface PromptParts {
 }
 
 export function messageText(message: ChatMessage): string {
-  if (typeof message.content === 'string') return message.content;
+  if (typeof message.content === "string") return message.content;
   if (Array.isArray(message.content)) {
-    return message.content.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n');
+    return message.content.map((part) => (typeof part.text === "string" ? part.text : "")).join("\n");
   }
-  return '';
+  return "";
 }
 
 export function promptParts(messages: readonly ChatMessage[]): PromptParts {
   const system = messages
-    .filter((message) => message.role === 'system' || message.role === 'developer')
+    .filter((message) => message.role === "system" || message.role === "developer")
     .map(messageText)
-    .join('\n\n');
-  const lastUser = [...messages].reverse().find((message) => message.role === 'user');
-  return { system, user: lastUser ? messageText(lastUser) : '' };
+    .join("\n\n");
+  const lastUser = [...messages].reverse().find((message) => message.role === "user");
+  return { system, user: lastUser ? messageText(lastUser) : "" };
 }
 
 // ── Classification ─────────────────────────────────────────────────────────
@@ -104,13 +104,13 @@ const ONE_TO_TEN =
   /\b1\s*(?:-|–|—|to)\s*10\b|\bbetween\s+1\s+and\s+10\b|\bout\s+of\s+10\b|\bfrom\s+1\b[^.\n]{0,40}?\bto\s+10\b/i;
 const SCORE_WORD = /\b(?:scores?|rate|rating)\b/i;
 const CRITERION_WORD = /\b(accuracy|creativity|clarity|relevance|style)\b/gi;
-const NUMBER_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
-const COUNT = `(\\d{1,3}|${NUMBER_WORDS.join('|')})`;
-const EXACTLY_N = new RegExp(`\\bexactly\\s+${COUNT}\\b`, 'i');
+const NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+const COUNT = `(\\d{1,3}|${NUMBER_WORDS.join("|")})`;
+const EXACTLY_N = new RegExp(`\\bexactly\\s+${COUNT}\\b`, "i");
 /** Fallback when "exactly" is missing: "3 distinct responses", "five answers". */
 const N_RESPONSES = new RegExp(
   `\\b${COUNT}\\s+(?:distinct\\s+|different\\s+|unique\\s+|separate\\s+|alternative\\s+)?(?:responses|answers|variations|versions|options)\\b`,
-  'i',
+  "i",
 );
 
 function countValue(text: string): number {
@@ -124,14 +124,14 @@ const ANSWER_TAG = /<(answer|response)\b[^>]*>([\s\S]*?)<\/\1>/i;
 
 /** Reads one answer block starting at `start` (see the header comment). */
 function readBlock(text: string, start: number): string {
-  const rest = text.slice(start).replace(/^\s+/, '');
+  const rest = text.slice(start).replace(/^\s+/, "");
   const lines: string[] = [];
-  for (const line of rest.split('\n')) {
-    if (line.trim() === '') break;
+  for (const line of rest.split("\n")) {
+    if (line.trim() === "") break;
     if (lines.length > 0 && (/^[ \t]*\[[A-Z]{1,3}\]/.test(line) || SEPARATOR_LINE.test(line))) break;
     lines.push(line);
   }
-  return lines.join('\n').trim();
+  return lines.join("\n").trim();
 }
 
 interface LabelledBlock {
@@ -166,24 +166,27 @@ function uniqueCriteria(words: Iterable<string>): Criterion[] {
 
 function requestedCriteria(instructions: string): Criterion[] {
   const quoted = uniqueCriteria(
-    [...instructions.matchAll(/"(accuracy|creativity|clarity|relevance|style)"/gi)].map((m) => m[1] ?? ''),
+    [...instructions.matchAll(/"(accuracy|creativity|clarity|relevance|style)"/gi)].map((m) => m[1] ?? ""),
   );
   if (quoted.length > 0) return quoted;
 
   const criteriaLine = /^[ \t]*(?:[-*#]+\s*)?(?:evaluation\s+|scoring\s+)?criteria\b.*$/im.exec(instructions);
   if (criteriaLine) {
     const section = [criteriaLine[0]];
-    const after = instructions.slice(criteriaLine.index + criteriaLine[0].length).split('\n').slice(1);
+    const after = instructions
+      .slice(criteriaLine.index + criteriaLine[0].length)
+      .split("\n")
+      .slice(1);
     for (const line of after) {
-      if (line.trim() === '') break;
+      if (line.trim() === "") break;
       section.push(line);
     }
-    const listed = uniqueCriteria([...section.join('\n').matchAll(CRITERION_WORD)].map((m) => m[1] ?? ''));
+    const listed = uniqueCriteria([...section.join("\n").matchAll(CRITERION_WORD)].map((m) => m[1] ?? ""));
     if (listed.length > 0) return listed;
   }
 
-  const named = uniqueCriteria([...instructions.matchAll(CRITERION_WORD)].map((m) => m[1] ?? ''));
-  return named.length > 0 ? named : ['accuracy'];
+  const named = uniqueCriteria([...instructions.matchAll(CRITERION_WORD)].map((m) => m[1] ?? ""));
+  return named.length > 0 ? named : ["accuracy"];
 }
 
 /** The answer under evaluation and the prompt with that answer cut out. */
@@ -198,7 +201,7 @@ function answerForRating(parts: PromptParts): { answer: string; instructions: st
   const tagged = ANSWER_TAG.exec(parts.user);
   if (tagged) {
     const end = tagged.index + tagged[0].length;
-    return { answer: (tagged[2] ?? '').trim(), instructions: `${parts.system}\n${cut(parts.user, tagged.index, end)}` };
+    return { answer: (tagged[2] ?? "").trim(), instructions: `${parts.system}\n${cut(parts.user, tagged.index, end)}` };
   }
   for (const header of parts.user.matchAll(ANSWER_HEADER)) {
     const start = (header.index ?? 0) + header[0].length;
@@ -215,22 +218,25 @@ export function classifyPrompt(parts: PromptParts): ClassifiedPrompt {
 
   const labelled = labelledBlocks(parts.user);
   if (labelled.length >= 2 && RANK_WORD.test(whole)) {
-    return { kind: 'ranking', answers: labelled.map(({ label, text }) => ({ label, text })) };
+    return { kind: "ranking", answers: labelled.map(({ label, text }) => ({ label, text })) };
   }
 
-  if (ONE_TO_TEN.test(whole) && SCORE_WORD.test(whole) && new RegExp(CRITERION_WORD.source, 'i').test(whole)) {
+  if (ONE_TO_TEN.test(whole) && SCORE_WORD.test(whole) && new RegExp(CRITERION_WORD.source, "i").test(whole)) {
     const { answer, instructions } = answerForRating(parts);
-    return { kind: 'rating', criteria: requestedCriteria(instructions), answer };
+    return { kind: "rating", criteria: requestedCriteria(instructions), answer };
   }
 
   const counted =
-    EXACTLY_N.exec(parts.user) ?? EXACTLY_N.exec(parts.system) ?? N_RESPONSES.exec(parts.user) ?? N_RESPONSES.exec(parts.system);
+    EXACTLY_N.exec(parts.user) ??
+    EXACTLY_N.exec(parts.system) ??
+    N_RESPONSES.exec(parts.user) ??
+    N_RESPONSES.exec(parts.system);
   if (counted && JSON_ARRAY.test(whole)) {
-    const count = Math.min(50, Math.max(1, countValue(counted[1] ?? '1')));
-    return { kind: 'generation', count };
+    const count = Math.min(50, Math.max(1, countValue(counted[1] ?? "1")));
+    return { kind: "generation", count };
   }
 
-  return { kind: 'text' };
+  return { kind: "text" };
 }
 
 /**
@@ -238,17 +244,20 @@ export function classifyPrompt(parts: PromptParts): ClassifiedPrompt {
  * message, or for a follow-up such as "reply again in the format asked for",
  * the latest earlier user message that asked for something specific.
  */
-export function classifyConversation(messages: readonly ChatMessage[]): { parts: PromptParts; request: ClassifiedPrompt } {
+export function classifyConversation(messages: readonly ChatMessage[]): {
+  parts: PromptParts;
+  request: ClassifiedPrompt;
+} {
   const last = promptParts(messages);
   const request = classifyPrompt(last);
-  if (request.kind !== 'text') return { parts: last, request };
-  const userMessages = messages.filter((message) => message.role === 'user');
+  if (request.kind !== "text") return { parts: last, request };
+  const userMessages = messages.filter((message) => message.role === "user");
   for (let index = userMessages.length - 2; index >= 0; index--) {
     const message = userMessages[index];
     if (!message) continue;
     const parts = { system: last.system, user: messageText(message) };
     const earlier = classifyPrompt(parts);
-    if (earlier.kind !== 'text') return { parts, request: earlier };
+    if (earlier.kind !== "text") return { parts, request: earlier };
   }
   return { parts: last, request };
 }
@@ -278,7 +287,6 @@ const INSTRUCTION_WORDS = new Set(
     .filter(Boolean),
 );
 
-
 /** Common verbs and modifiers that make poor topic phrases on their own. */
 const WEAK_WORDS = new Set(
   `write writes writing describe explain create based include includes give best good great simple short
@@ -299,13 +307,13 @@ function isContentWord(word: string): boolean {
 function paragraphPhrases(paragraph: string): string[] {
   const phrases: string[] = [];
   const sentences = paragraph.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => !INSTRUCTION_SENTENCE.test(sentence));
-  for (const segment of sentences.join('\n').split(/[,.;:!?()[\]{}"\u201c\u201d\n/–—]|\s-\s/)) {
+  for (const segment of sentences.join("\n").split(/[,.;:!?()[\]{}"\u201c\u201d\n/–—]|\s-\s/)) {
     let run: string[] = [];
     const flush = () => {
-      while (run.length > 0 && WEAK_WORDS.has(run[run.length - 1] ?? '')) run.pop();
+      while (run.length > 0 && WEAK_WORDS.has(run[run.length - 1] ?? "")) run.pop();
       const head = run.slice(-2);
-      if (head.length === 2 && WEAK_WORDS.has(head[0] ?? '')) head.shift();
-      const phrase = head.join(' ');
+      if (head.length === 2 && WEAK_WORDS.has(head[0] ?? "")) head.shift();
+      const phrase = head.join(" ");
       if (phrase && !phrases.includes(phrase)) phrases.push(phrase);
       run = [];
     };
@@ -343,7 +351,7 @@ export function topicWords(parts: PromptParts, limit = 10): string[] {
     }
   }
   if (phrases.length > 0) return phrases;
-  return ['the topic', 'the audience', 'the goal'];
+  return ["the topic", "the audience", "the goal"];
 }
 
 /** "a sarcastic teenager" from "You are a sarcastic teenager who …", when the system prompt says so. */
@@ -360,54 +368,54 @@ function personaRole(system: string): string | undefined {
  * writer was.
  */
 export const DETAIL_MARKERS = [
-  'for example',
-  'because',
-  'specifically',
-  'in practice',
-  'trade-off',
-  'first,',
-  'second,',
-  'measurable',
-  'concrete',
-  'which means',
+  "for example",
+  "because",
+  "specifically",
+  "in practice",
+  "trade-off",
+  "first,",
+  "second,",
+  "measurable",
+  "concrete",
+  "which means",
 ] as const;
 
 const PLAIN_SENTENCES = [
-  '{A} is an important part of {b}.',
-  'It is good to think about {a} and {b}.',
-  '{A} can help with {b} in many ways.',
-  'A lot of people care about {a}.',
-  '{A} and {b} go well together.',
-  'This is a simple idea about {a}.',
-  'Try to keep {a} in mind when thinking about {b}.',
-  '{A} matters here.',
-  'Overall, {a} is worth a look.',
+  "{A} is an important part of {b}.",
+  "It is good to think about {a} and {b}.",
+  "{A} can help with {b} in many ways.",
+  "A lot of people care about {a}.",
+  "{A} and {b} go well together.",
+  "This is a simple idea about {a}.",
+  "Try to keep {a} in mind when thinking about {b}.",
+  "{A} matters here.",
+  "Overall, {a} is worth a look.",
 ] as const;
 
 const DETAILED_SENTENCES = [
-  'For example, tying {a} to {b} gives the reader a concrete reason to care about {c}.',
-  'This works because {a} shapes how people judge {b} long before they get to {c}.',
-  'Specifically, lead with {a}, support it with {b}, and close on {c}.',
-  'In practice, test two versions of the {a} angle and see which one moves {b}.',
-  'The trade-off is that more {a} can crowd out {b}, so keep {c} focused.',
-  'First, name the problem {a} solves; second, show one measurable result for {b}.',
-  'Anchoring {a} in a concrete detail about {b} makes the point easier to trust.',
-  'That leaves room for {c}, which means the {a} message stays specific instead of generic.',
-  'A measurable goal for {b} keeps the {a} discussion honest.',
-  'Because {c} varies between readers, frame {a} around the {b} they already know.',
+  "For example, tying {a} to {b} gives the reader a concrete reason to care about {c}.",
+  "This works because {a} shapes how people judge {b} long before they get to {c}.",
+  "Specifically, lead with {a}, support it with {b}, and close on {c}.",
+  "In practice, test two versions of the {a} angle and see which one moves {b}.",
+  "The trade-off is that more {a} can crowd out {b}, so keep {c} focused.",
+  "First, name the problem {a} solves; second, show one measurable result for {b}.",
+  "Anchoring {a} in a concrete detail about {b} makes the point easier to trust.",
+  "That leaves room for {c}, which means the {a} message stays specific instead of generic.",
+  "A measurable goal for {b} keeps the {a} discussion honest.",
+  "Because {c} varies between readers, frame {a} around the {b} they already know.",
 ] as const;
 
 const OPENERS = [
-  'A direct take on {a}:',
-  'Focusing on {b}:',
-  'From the {c} angle:',
-  'Put plainly:',
-  'Starting with {a}:',
-  'An alternative approach:',
-  'Thinking about {b} first:',
-  'A practical version:',
-  'Keeping it short:',
-  'A bolder idea:',
+  "A direct take on {a}:",
+  "Focusing on {b}:",
+  "From the {c} angle:",
+  "Put plainly:",
+  "Starting with {a}:",
+  "An alternative approach:",
+  "Thinking about {b} first:",
+  "A practical version:",
+  "Keeping it short:",
+  "A bolder idea:",
 ] as const;
 
 function capitalize(text: string): string {
@@ -415,12 +423,8 @@ function capitalize(text: string): string {
 }
 
 function fillTemplate(template: string, words: readonly string[]): string {
-  const [a = 'it', b = a, c = b] = words;
-  return template
-    .replaceAll('{A}', capitalize(a))
-    .replaceAll('{a}', a)
-    .replaceAll('{b}', b)
-    .replaceAll('{c}', c);
+  const [a = "it", b = a, c = b] = words;
+  return template.replaceAll("{A}", capitalize(a)).replaceAll("{a}", a).replaceAll("{b}", b).replaceAll("{c}", c);
 }
 
 function shuffled<T>(random: Random, items: readonly T[]): T[] {
@@ -434,15 +438,22 @@ function shuffled<T>(random: Random, items: readonly T[]): T[] {
 
 /** Sentences that add length and nothing else: what verbose models pad their answers with. */
 const FILLER_SENTENCES = [
-  'There is a lot that could be said about {a}, and all of it matters in its own way.',
-  'When it comes to {b}, it is always worth taking the time to think things through carefully.',
-  'Many people have many different views on {a}, and every one of those views deserves some attention.',
-  'In the end, {b} is something that everyone will approach in their own personal way.',
-  'It is also worth remembering that {a} is part of a much bigger picture overall.',
-  'All things considered, {b} remains a topic that is well worth discussing at some length.',
+  "There is a lot that could be said about {a}, and all of it matters in its own way.",
+  "When it comes to {b}, it is always worth taking the time to think things through carefully.",
+  "Many people have many different views on {a}, and every one of those views deserves some attention.",
+  "In the end, {b} is something that everyone will approach in their own personal way.",
+  "It is also worth remembering that {a} is part of a much bigger picture overall.",
+  "All things considered, {b} remains a topic that is well worth discussing at some length.",
 ] as const;
 
-function composeAnswer(random: Random, quality: number, words: readonly string[], index: number, persona?: string, verbosity = 0): string {
+function composeAnswer(
+  random: Random,
+  quality: number,
+  words: readonly string[],
+  index: number,
+  persona?: string,
+  verbosity = 0,
+): string {
   // The prompt's first phrases name its subject, so every answer keeps them; the rest rotate for variety.
   const core = words.slice(0, 3);
   const others = words.slice(3);
@@ -475,11 +486,11 @@ function composeAnswer(random: Random, quality: number, words: readonly string[]
   const parts: string[] = [];
   if (quality >= 0.5) parts.push(fillTemplate(OPENERS[index % OPENERS.length] ?? OPENERS[0], focus));
   if (persona && quality >= 0.55) parts.push(`Speaking as ${persona},`);
-  const body = sentences.join(' ');
-  const intro = parts.join(' ');
+  const body = sentences.join(" ");
+  const intro = parts.join(" ");
   if (!intro) return body;
   // "Speaking as …," runs straight into the first sentence, in lower case.
-  return intro.endsWith(',') ? `${intro} ${body.charAt(0).toLowerCase()}${body.slice(1)}` : `${intro} ${body}`;
+  return intro.endsWith(",") ? `${intro} ${body.charAt(0).toLowerCase()}${body.slice(1)}` : `${intro} ${body}`;
 }
 
 /** `count` distinct answers, deterministic in (model, prompt, seed). */
@@ -488,9 +499,11 @@ export function generateAnswers(model: CatalogModel, parts: PromptParts, count: 
   const persona = personaRole(parts.system);
   const answers: string[] = [];
   for (let index = 0; answers.length < count; index++) {
-    let answer = '';
+    let answer = "";
     for (let attempt = 0; attempt < 6; attempt++) {
-      const random = createRandom(hashStrings('answer', model.id, parts.system, parts.user, String(seed), String(index), String(attempt)));
+      const random = createRandom(
+        hashStrings("answer", model.id, parts.system, parts.user, String(seed), String(index), String(attempt)),
+      );
       answer = composeAnswer(random, model.quality, words, index + attempt, persona, model.verbosity);
       if (!answers.includes(answer)) break;
     }
@@ -513,8 +526,8 @@ const authors = new Map<string, string>();
 
 /** 64 bits of hash of the answer, whitespace-insensitive: the memory holds no answer text. */
 function answerKey(text: string): string {
-  const normalized = text.replace(/\s+/g, ' ').trim();
-  return `${hashStrings('author-a', normalized)}:${hashStrings('author-b', normalized)}`;
+  const normalized = text.replace(/\s+/g, " ").trim();
+  return `${hashStrings("author-a", normalized)}:${hashStrings("author-b", normalized)}`;
 }
 
 function rememberAuthor(modelId: string, answers: readonly string[]): void {
@@ -541,7 +554,7 @@ export function generationContent(answers: readonly string[], fenced: boolean): 
 
 /** About one generation call in ten is wrapped in ```json fences, so clients must strip them. */
 export function shouldFence(modelId: string, parts: PromptParts, seed: number): boolean {
-  return unitFromStrings('fence', modelId, parts.system, parts.user, String(seed)) < 0.1;
+  return unitFromStrings("fence", modelId, parts.system, parts.user, String(seed)) < 0.1;
 }
 
 // ── Judging ────────────────────────────────────────────────────────────────
@@ -551,10 +564,10 @@ const FILLER_PATTERN = new RegExp(
   FILLER_SENTENCES.map((template) =>
     template
       .split(/\{[ab]\}/)
-      .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.+?'),
-  ).join('|'),
-  'gi',
+      .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".+?"),
+  ).join("|"),
+  "gi",
 );
 
 /**
@@ -562,10 +575,10 @@ const FILLER_PATTERN = new RegExp(
  * of its writer; a verbose model's padding does not count (except for a length-favouring judge).
  */
 export function answerTextScore(text: string): number {
-  const lower = text.replace(FILLER_PATTERN, ' ').toLowerCase();
+  const lower = text.replace(FILLER_PATTERN, " ").toLowerCase();
   const words = lower.split(/\s+/).filter(Boolean).length;
   const markers = DETAIL_MARKERS.filter((marker) => lower.includes(marker)).length;
-  return 0.55 * Math.min(words, 140) / 140 + 0.45 * Math.min(markers, 6) / 6;
+  return (0.55 * Math.min(words, 140)) / 140 + (0.45 * Math.min(markers, 6)) / 6;
 }
 
 /**
@@ -583,7 +596,7 @@ function judgedScore(
   shownCount = 1,
 ): number {
   const amplitude = (0.1 + 0.25 * (1 - judge.quality)) * profile.noise;
-  const noise = (unitFromStrings('judge', judge.id, String(seed), salt, text) - 0.5) * 2 * amplitude;
+  const noise = (unitFromStrings("judge", judge.id, String(seed), salt, text) - 0.5) * 2 * amplitude;
   let score = answerTextScore(text) + noise;
   if (profile.positionBias !== 0 && shownCount > 1 && shownIndex === 0) score += profile.positionBias;
   if (profile.selfPreference !== 0) {
@@ -606,10 +619,13 @@ export function rankingContent(
   profile: JudgeProfile = FAIR_JUDGE,
 ): string {
   const ranked = answers
-    .map(({ label, text }, index) => ({ label, score: judgedScore(judge, seed, label, text, profile, index, answers.length) }))
+    .map(({ label, text }, index) => ({
+      label,
+      score: judgedScore(judge, seed, label, text, profile, index, answers.length),
+    }))
     .sort((x, y) => y.score - x.score || x.label.localeCompare(y.label));
-  const best = ranked[0]?.label ?? '';
-  const worst = ranked[ranked.length - 1]?.label ?? '';
+  const best = ranked[0]?.label ?? "";
+  const worst = ranked[ranked.length - 1]?.label ?? "";
   const explanation =
     ranked.length > 2
       ? `${best} is the most specific and complete answer, with concrete detail; ${worst} is the thinnest and most generic. The others fall in between on depth and clarity.`
@@ -633,17 +649,17 @@ export function ratingContent(
   const mean = values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
   const explanation =
     mean >= 7.5
-      ? 'Accurate, clear and specific, with concrete examples that fit the question.'
+      ? "Accurate, clear and specific, with concrete examples that fit the question."
       : mean >= 4.5
-        ? 'Relevant and mostly clear, but light on specifics and examples.'
-        : 'Generic and thin: it touches the topic without concrete detail.';
+        ? "Relevant and mostly clear, but light on specifics and examples."
+        : "Generic and thin: it touches the topic without concrete detail.";
   return JSON.stringify({ scores, explanation });
 }
 
 // ── Everything else ────────────────────────────────────────────────────────
 
 export function plainTextContent(model: CatalogModel, parts: PromptParts, seed: number): string {
-  const random = createRandom(hashStrings('text', model.id, parts.system, parts.user, String(seed)));
+  const random = createRandom(hashStrings("text", model.id, parts.system, parts.user, String(seed)));
   return composeAnswer(random, model.quality, topicWords(parts), 0, personaRole(parts.system), model.verbosity);
 }
 

@@ -13,13 +13,21 @@
  * GATEWAY_LATENCY_SCALE, GATEWAY_SEED from the environment).
  */
 
-import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { pathToFileURL } from 'node:url';
-import { readBody } from '../http';
-import { catalog, FAIR_JUDGE, findCatalogModel, PLANTED_JUDGES, toOpenRouterModel, type CatalogModel, type JudgeProfile } from './catalog';
-import { createRandom, unitFromStrings, type Random } from './random';
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { pathToFileURL } from "node:url";
+import { readBody } from "../http";
+import {
+  catalog,
+  FAIR_JUDGE,
+  findCatalogModel,
+  PLANTED_JUDGES,
+  toOpenRouterModel,
+  type CatalogModel,
+  type JudgeProfile,
+} from "./catalog";
+import { createRandom, unitFromStrings, type Random } from "./random";
 import {
   classifyConversation,
   generateAnswers,
@@ -33,7 +41,7 @@ import {
   shouldFence,
   type ChatMessage,
   type ReplyKind,
-} from './replies';
+} from "./replies";
 
 export interface GatewayFaults {
   /** Fraction of chat calls answered 429 with `Retry-After: 1`. */
@@ -98,7 +106,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export const DEFAULT_GATEWAY_API_KEY = 'dev-gateway-key';
+export const DEFAULT_GATEWAY_API_KEY = "dev-gateway-key";
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 class HttpError extends Error {
@@ -119,39 +127,44 @@ function increment(counter: Record<string, number>, key: string): void {
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function fraction(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
     throw new HttpError(400, `${name} must be a number from 0 to 1`);
   }
   return value;
 }
 
 function nonNegative(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
     throw new HttpError(400, `${name} must be a non-negative number`);
   }
   return value;
 }
 
-const JUDGE_PROFILE_KEYS: readonly (keyof JudgeProfile)[] = ['noise', 'positionBias', 'selfPreference', 'lengthBias'];
+const JUDGE_PROFILE_KEYS: readonly (keyof JudgeProfile)[] = ["noise", "positionBias", "selfPreference", "lengthBias"];
 
 function judgeProfilePatch(value: unknown, name: string): Partial<JudgeProfile> {
   if (!isRecord(value)) throw new HttpError(400, `${name} must be an object`);
   const profile: Partial<JudgeProfile> = {};
   for (const [key, amount] of Object.entries(value)) {
-    if (!JUDGE_PROFILE_KEYS.includes(key as keyof JudgeProfile)) throw new HttpError(400, `unknown judge setting ${name}.${key}`);
-    if (typeof amount !== 'number' || !Number.isFinite(amount)) throw new HttpError(400, `${name}.${key} must be a number`);
-    if (key === 'noise' && amount < 0) throw new HttpError(400, `${name}.noise must be a non-negative number`);
+    if (!JUDGE_PROFILE_KEYS.includes(key as keyof JudgeProfile))
+      throw new HttpError(400, `unknown judge setting ${name}.${key}`);
+    if (typeof amount !== "number" || !Number.isFinite(amount))
+      throw new HttpError(400, `${name}.${key} must be a number`);
+    if (key === "noise" && amount < 0) throw new HttpError(400, `${name}.noise must be a non-negative number`);
     profile[key as keyof JudgeProfile] = amount;
   }
   return profile;
 }
 
 /** How `modelId` judges under these settings: fair, planted (catalog.ts), or as configured. */
-export function judgeProfileFor(modelId: string, settings: Pick<GatewaySettings, 'plantedJudges' | 'judgeProfiles'>): JudgeProfile {
+export function judgeProfileFor(
+  modelId: string,
+  settings: Pick<GatewaySettings, "plantedJudges" | "judgeProfiles">,
+): JudgeProfile {
   return {
     ...FAIR_JUDGE,
     ...(settings.plantedJudges ? PLANTED_JUDGES[modelId] : undefined),
@@ -161,40 +174,48 @@ export function judgeProfileFor(modelId: string, settings: Pick<GatewaySettings,
 
 /** Validates a partial settings object and merges it into `settings` (all or nothing). */
 export function mergeSettings(settings: GatewaySettings, patch: unknown): GatewaySettings {
-  if (!isRecord(patch)) throw new HttpError(400, 'settings must be a JSON object');
-  const next: GatewaySettings = { ...settings, faults: { ...settings.faults }, judgeProfiles: { ...settings.judgeProfiles } };
+  if (!isRecord(patch)) throw new HttpError(400, "settings must be a JSON object");
+  const next: GatewaySettings = {
+    ...settings,
+    faults: { ...settings.faults },
+    judgeProfiles: { ...settings.judgeProfiles },
+  };
   for (const [key, value] of Object.entries(patch)) {
     switch (key) {
-      case 'apiKey':
-        if (typeof value !== 'string' || value === '') throw new HttpError(400, 'apiKey must be a non-empty string');
+      case "apiKey":
+        if (typeof value !== "string" || value === "") throw new HttpError(400, "apiKey must be a non-empty string");
         next.apiKey = value;
         break;
-      case 'latencyScale':
+      case "latencyScale":
         next.latencyScale = nonNegative(value, key);
         break;
-      case 'fixedLatencyMs':
+      case "fixedLatencyMs":
         next.fixedLatencyMs = value === null ? null : nonNegative(value, key);
         break;
-      case 'answerShortfall':
+      case "answerShortfall":
         next.answerShortfall = Math.floor(nonNegative(value, key));
         break;
-      case 'seed':
+      case "seed":
         next.seed = Math.floor(nonNegative(value, key));
         break;
-      case 'plantedJudges':
-        if (typeof value !== 'boolean') throw new HttpError(400, 'plantedJudges must be true or false');
+      case "plantedJudges":
+        if (typeof value !== "boolean") throw new HttpError(400, "plantedJudges must be true or false");
         next.plantedJudges = value;
         break;
-      case 'judgeProfiles':
+      case "judgeProfiles":
         // Merges per model; null for a model removes its override.
-        if (!isRecord(value)) throw new HttpError(400, 'judgeProfiles must be an object');
+        if (!isRecord(value)) throw new HttpError(400, "judgeProfiles must be an object");
         for (const [modelId, profile] of Object.entries(value)) {
           if (profile === null) delete next.judgeProfiles[modelId];
-          else next.judgeProfiles[modelId] = { ...next.judgeProfiles[modelId], ...judgeProfilePatch(profile, `judgeProfiles.${modelId}`) };
+          else
+            next.judgeProfiles[modelId] = {
+              ...next.judgeProfiles[modelId],
+              ...judgeProfilePatch(profile, `judgeProfiles.${modelId}`),
+            };
         }
         break;
-      case 'faults':
-        if (!isRecord(value)) throw new HttpError(400, 'faults must be an object');
+      case "faults":
+        if (!isRecord(value)) throw new HttpError(400, "faults must be an object");
         for (const [faultKey, rate] of Object.entries(value)) {
           if (!(faultKey in next.faults)) throw new HttpError(400, `unknown fault ${faultKey}`);
           next.faults[faultKey as keyof GatewayFaults] = fraction(rate, `faults.${faultKey}`);
@@ -205,26 +226,27 @@ export function mergeSettings(settings: GatewaySettings, patch: unknown): Gatewa
     }
   }
   const { rate429, rate500, rateTimeout, rateMalformed } = next.faults;
-  if (rate429 + rate500 + rateTimeout + rateMalformed > 1) throw new HttpError(400, 'fault rates add up to more than 1');
+  if (rate429 + rate500 + rateTimeout + rateMalformed > 1)
+    throw new HttpError(400, "fault rates add up to more than 1");
   Object.assign(settings, next);
   settings.faults = next.faults;
   settings.judgeProfiles = next.judgeProfiles;
   return settings;
 }
 
-type Fault = 'none' | '429' | '500' | 'timeout' | 'malformed';
+type Fault = "none" | "429" | "500" | "timeout" | "malformed";
 
 function drawFault(random: Random, faults: GatewayFaults): Fault {
   const roll = random();
   let edge = faults.rate429;
-  if (roll < edge) return '429';
+  if (roll < edge) return "429";
   edge += faults.rate500;
-  if (roll < edge) return '500';
+  if (roll < edge) return "500";
   edge += faults.rateTimeout;
-  if (roll < edge) return 'timeout';
+  if (roll < edge) return "timeout";
   edge += faults.rateMalformed;
-  if (roll < edge) return 'malformed';
-  return 'none';
+  if (roll < edge) return "malformed";
+  return "none";
 }
 
 function estimateTokens(text: string): number {
@@ -232,15 +254,15 @@ function estimateTokens(text: string): number {
 }
 
 function readRequestBody(req: IncomingMessage): Promise<string> {
-  return readBody(req, MAX_BODY_BYTES, () => new HttpError(413, 'Request body too large'));
+  return readBody(req, MAX_BODY_BYTES, () => new HttpError(413, "Request body too large"));
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const body = await readRequestBody(req);
   try {
-    return JSON.parse(body || 'null') as unknown;
+    return JSON.parse(body || "null") as unknown;
   } catch {
-    throw new HttpError(400, 'Request body is not valid JSON');
+    throw new HttpError(400, "Request body is not valid JSON");
   }
 }
 
@@ -248,8 +270,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
     ...headers,
   });
   res.end(text);
@@ -267,21 +289,21 @@ function bearerToken(req: IncomingMessage): string | undefined {
 }
 
 function parseMessages(value: unknown): ChatMessage[] {
-  if (!Array.isArray(value) || value.length === 0) throw new HttpError(400, 'messages must be a non-empty array');
+  if (!Array.isArray(value) || value.length === 0) throw new HttpError(400, "messages must be a non-empty array");
   return value.map((message, index) => {
-    if (!isRecord(message) || typeof message.role !== 'string') {
+    if (!isRecord(message) || typeof message.role !== "string") {
       throw new HttpError(400, `messages[${index}] must have a role`);
     }
     const content = message.content;
-    if (typeof content === 'string' || content === null || content === undefined) {
+    if (typeof content === "string" || content === null || content === undefined) {
       return { role: message.role, content: content ?? null };
     }
     if (Array.isArray(content)) {
       return {
         role: message.role,
         content: content.filter(isRecord).map((part) => ({
-          type: typeof part.type === 'string' ? part.type : 'text',
-          ...(typeof part.text === 'string' && { text: part.text }),
+          type: typeof part.type === "string" ? part.type : "text",
+          ...(typeof part.text === "string" && { text: part.text }),
         })),
       };
     }
@@ -289,28 +311,41 @@ function parseMessages(value: unknown): ChatMessage[] {
   });
 }
 
-function replyContent(model: CatalogModel, messages: readonly ChatMessage[], settings: GatewaySettings): { kind: ReplyKind; content: string } {
+function replyContent(
+  model: CatalogModel,
+  messages: readonly ChatMessage[],
+  settings: GatewaySettings,
+): { kind: ReplyKind; content: string } {
   const { parts, request } = classifyConversation(messages);
   switch (request.kind) {
-    case 'generation': {
+    case "generation": {
       const count = Math.max(0, request.count - settings.answerShortfall);
       const answers = generateAnswers(model, parts, count, settings.seed);
       return { kind: request.kind, content: generationContent(answers, shouldFence(model.id, parts, settings.seed)) };
     }
-    case 'ranking':
-      return { kind: request.kind, content: rankingContent(model, request.answers, settings.seed, judgeProfileFor(model.id, settings)) };
-    case 'rating':
+    case "ranking":
       return {
         kind: request.kind,
-        content: ratingContent(model, request.criteria, request.answer, settings.seed, judgeProfileFor(model.id, settings)),
+        content: rankingContent(model, request.answers, settings.seed, judgeProfileFor(model.id, settings)),
       };
-    case 'text':
+    case "rating":
+      return {
+        kind: request.kind,
+        content: ratingContent(
+          model,
+          request.criteria,
+          request.answer,
+          settings.seed,
+          judgeProfileFor(model.id, settings),
+        ),
+      };
+    case "text":
       return { kind: request.kind, content: plainTextContent(model, parts, settings.seed) };
   }
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? "127.0.0.1";
   const settings: GatewaySettings = {
     apiKey: DEFAULT_GATEWAY_API_KEY,
     latencyScale: 1,
@@ -359,11 +394,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       };
       const timer = setTimeout(() => {
         timers.delete(timer);
-        res.off('close', onClose);
+        res.off("close", onClose);
         resolve(!res.destroyed);
       }, ms);
       timers.add(timer);
-      res.once('close', onClose);
+      res.once("close", onClose);
     });
 
   async function handleChat(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -373,14 +408,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       sendError(res, status, message, headers);
     };
 
-    if (bearerToken(req) !== settings.apiKey) return respond(401, 'No auth credentials found');
+    if (bearerToken(req) !== settings.apiKey) return respond(401, "No auth credentials found");
 
     let body: unknown;
     let messages: ChatMessage[];
     try {
       body = await readJson(req);
-      if (!isRecord(body)) throw new HttpError(400, 'Request body must be a JSON object');
-      if (typeof body.model !== 'string' || body.model === '') throw new HttpError(400, 'model is required');
+      if (!isRecord(body)) throw new HttpError(400, "Request body must be a JSON object");
+      if (typeof body.model !== "string" || body.model === "") throw new HttpError(400, "model is required");
       messages = parseMessages(body.messages);
     } catch (error) {
       if (error instanceof HttpError) return respond(error.status, error.message);
@@ -391,80 +426,98 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     if (!model) return respond(404, `Model ${body.model} not found`);
 
     const fault = nextFault();
-    if (fault === '429') {
-      return respond(429, 'Rate limit exceeded: too many requests, retry shortly', { 'retry-after': '1' });
+    if (fault === "429") {
+      return respond(429, "Rate limit exceeded: too many requests, retry shortly", { "retry-after": "1" });
     }
-    if (fault === 'timeout') {
+    if (fault === "timeout") {
       // Never answer: the client's own time-out ends it; close() destroys the socket.
-      increment(stats.byStatus, 'timeout');
+      increment(stats.byStatus, "timeout");
       return;
     }
 
     const parts = promptParts(messages);
-    const jitter = 0.8 + 0.4 * unitFromStrings('latency', model.id, parts.system, parts.user, String(settings.seed));
+    const jitter = 0.8 + 0.4 * unitFromStrings("latency", model.id, parts.system, parts.user, String(settings.seed));
     const latency = settings.fixedLatencyMs ?? model.latencyMs * settings.latencyScale * jitter;
     const stillThere = await waitFor(latency, res);
     if (!stillThere) {
-      increment(stats.byStatus, 'aborted');
+      increment(stats.byStatus, "aborted");
       return;
     }
-    if (fault === '500') return respond(500, 'Internal Server Error: the upstream provider failed');
+    if (fault === "500") return respond(500, "Internal Server Error: the upstream provider failed");
 
     const { kind, content: wellFormed } = replyContent(model, messages, settings);
-    let content = fault === 'malformed' ? malformedContent(wellFormed) : wellFormed;
-    let finishReason = 'stop';
-    const maxTokens = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? Math.floor(body.max_tokens) : undefined;
+    let content = fault === "malformed" ? malformedContent(wellFormed) : wellFormed;
+    let finishReason = "stop";
+    const maxTokens =
+      typeof body.max_tokens === "number" && body.max_tokens > 0 ? Math.floor(body.max_tokens) : undefined;
     if (maxTokens !== undefined && estimateTokens(content) > maxTokens) {
       content = content.slice(0, maxTokens * 4);
-      finishReason = 'length';
+      finishReason = "length";
     }
 
-    const promptTokens = estimateTokens(messages.map(messageText).join('\n'));
+    const promptTokens = estimateTokens(messages.map(messageText).join("\n"));
     const completionTokens = estimateTokens(content);
     const created = Math.floor(Date.now() / 1000);
-    increment(stats.byStatus, '200');
+    increment(stats.byStatus, "200");
     increment(stats.byKind, kind);
     sendJson(res, 200, {
-      id: `gen-${created}-${randomBytes(10).toString('hex')}`,
-      provider: model.id.split('/')[0],
-      object: 'chat.completion',
+      id: `gen-${created}-${randomBytes(10).toString("hex")}`,
+      provider: model.id.split("/")[0],
+      object: "chat.completion",
       created,
       model: model.id,
       choices: [
-        { index: 0, logprobs: null, message: { role: 'assistant', content }, finish_reason: finishReason, native_finish_reason: finishReason },
+        {
+          index: 0,
+          logprobs: null,
+          message: { role: "assistant", content },
+          finish_reason: finishReason,
+          native_finish_reason: finishReason,
+        },
       ],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
     });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader('access-control-allow-origin', '*');
-    res.setHeader('access-control-allow-headers', 'authorization, content-type, http-referer, x-title');
-    res.setHeader('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
-    const path = new URL(req.url ?? '/', 'http://gateway').pathname.replace(/\/+$/, '') || '/';
-    const route = `${req.method ?? 'GET'} ${path}`;
+    res.setHeader("access-control-allow-origin", "*");
+    res.setHeader("access-control-allow-headers", "authorization, content-type, http-referer, x-title");
+    res.setHeader("access-control-allow-methods", "GET, POST, DELETE, OPTIONS");
+    const path = new URL(req.url ?? "/", "http://gateway").pathname.replace(/\/+$/, "") || "/";
+    const route = `${req.method ?? "GET"} ${path}`;
 
-    if (req.method === 'OPTIONS') {
+    if (req.method === "OPTIONS") {
       res.writeHead(204).end();
       return;
     }
     switch (route) {
-      case 'GET /api/v1/models':
+      case "GET /api/v1/models":
         return sendJson(res, 200, { data: catalog.map(toOpenRouterModel) });
-      case 'POST /api/v1/chat/completions':
+      case "POST /api/v1/chat/completions":
         return handleChat(req, res);
-      case 'GET /api/v1/key':
-        if (bearerToken(req) !== settings.apiKey) return sendError(res, 401, 'No auth credentials found');
+      case "GET /api/v1/key":
+        if (bearerToken(req) !== settings.apiKey) return sendError(res, 401, "No auth credentials found");
         return sendJson(res, 200, {
-          data: { label: 'dev-gateway', usage: 0, limit: null, limit_remaining: null, is_free_tier: false, rate_limit: { requests: 1000, interval: '10s' } },
+          data: {
+            label: "dev-gateway",
+            usage: 0,
+            limit: null,
+            limit_remaining: null,
+            is_free_tier: false,
+            rate_limit: { requests: 1000, interval: "10s" },
+          },
         });
-      case 'GET /__settings':
+      case "GET /__settings":
         return sendJson(res, 200, settings);
-      case 'POST /__settings':
+      case "POST /__settings":
         return sendJson(res, 200, mergeSettings(settings, await readJson(req)));
-      case 'GET /__stats':
+      case "GET /__stats":
         return sendJson(res, 200, stats);
-      case 'DELETE /__stats':
+      case "DELETE /__stats":
         Object.assign(stats, emptyStats());
         return sendJson(res, 200, stats);
       default:
@@ -475,24 +528,24 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof HttpError) return sendError(res, error.status, error.message);
-      console.error('[dev/gateway]', error);
-      sendError(res, 500, 'Internal Server Error');
+      console.error("[dev/gateway]", error);
+      sendError(res, 500, "Internal Server Error");
     });
   });
-  server.on('connection', (socket) => {
+  server.on("connection", (socket) => {
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.once("close", () => sockets.delete(socket));
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
+      server.off("error", reject);
       resolve();
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
 
   return {
     url: `http://${urlHost}:${port}/api/v1`,
@@ -518,10 +571,12 @@ async function main(): Promise<void> {
     latencyScale: process.env.GATEWAY_LATENCY_SCALE ? Number(process.env.GATEWAY_LATENCY_SCALE) : 1,
     seed: process.env.GATEWAY_SEED ? Number(process.env.GATEWAY_SEED) : 1,
   });
-  console.log(`dev gateway: ${gateway.url}  (key ${gateway.settings.apiKey}; settings at ${gateway.url.replace('/api/v1', '/__settings')})`);
+  console.log(
+    `dev gateway: ${gateway.url}  (key ${gateway.settings.apiKey}; settings at ${gateway.url.replace("/api/v1", "/__settings")})`,
+  );
   const stop = () => void gateway.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -8,11 +8,11 @@
 //   GET  /messages/<id>       one message
 //   GET  /api/messages        the messages as JSON (?to=address filters), for tests and scripts
 //   DELETE /api/messages      empties the mailbox
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readBody } from '../http';
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readBody } from "../http";
 
-export const DEFAULT_MAIL_API_KEY = 're_dev_mailbox';
+export const DEFAULT_MAIL_API_KEY = "re_dev_mailbox";
 
 export interface MailMessage {
   id: string;
@@ -66,27 +66,29 @@ function linkify(text: string): string {
     .split(/(\s+)/)
     .map((part) => {
       const escaped = escapeHtml(part);
-      return part.startsWith('http://') || part.startsWith('https://') ? `<a href="${escaped}">${escaped}</a>` : escaped;
+      return part.startsWith("http://") || part.startsWith("https://")
+        ? `<a href="${escaped}">${escaped}</a>`
+        : escaped;
     })
-    .join('');
+    .join("");
 }
 
 /** The first run of exactly six digits, without a pattern that could backtrack. */
 export function sixDigitCode(text: string): string | undefined {
-  let run = '';
+  let run = "";
   for (const char of `${text} `) {
-    if (char >= '0' && char <= '9') {
+    if (char >= "0" && char <= "9") {
       run += char;
       continue;
     }
     if (run.length === 6) return run;
-    run = '';
+    run = "";
   }
   return undefined;
 }
 
 function asString(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw new HttpError(422, `The \`${field}\` field is required.`);
+  if (typeof value !== "string") throw new HttpError(422, `The \`${field}\` field is required.`);
   return value.slice(0, MAX_FIELD);
 }
 
@@ -95,19 +97,19 @@ function parseMessage(body: string, id: string): MailMessage {
   try {
     json = JSON.parse(body) as Record<string, unknown>;
   } catch {
-    throw new HttpError(400, 'The body must be JSON.');
+    throw new HttpError(400, "The body must be JSON.");
   }
   const toValue = json.to;
-  const to = (Array.isArray(toValue) ? toValue : [toValue]).map((address) => asString(address, 'to'));
-  if (to.length === 0) throw new HttpError(422, 'The `to` field is required.');
-  const text = typeof json.text === 'string' ? json.text : typeof json.html === 'string' ? json.html : '';
+  const to = (Array.isArray(toValue) ? toValue : [toValue]).map((address) => asString(address, "to"));
+  if (to.length === 0) throw new HttpError(422, "The `to` field is required.");
+  const text = typeof json.text === "string" ? json.text : typeof json.html === "string" ? json.html : "";
   return {
     id,
-    from: asString(json.from, 'from'),
+    from: asString(json.from, "from"),
     to,
-    subject: asString(json.subject, 'subject'),
+    subject: asString(json.subject, "subject"),
     text: text.slice(0, MAX_FIELD),
-    ...(typeof json.reply_to === 'string' ? { replyTo: json.reply_to.slice(0, MAX_FIELD) } : {}),
+    ...(typeof json.reply_to === "string" ? { replyTo: json.reply_to.slice(0, MAX_FIELD) } : {}),
     receivedAt: Date.now(),
   };
 }
@@ -125,14 +127,14 @@ function inboxPage(messages: MailMessage[], to: string | null): string {
   const rows = messages
     .map(
       (message) =>
-        `<tr><td>${escapeHtml(message.to.join(', '))}</td><td><a href="/messages/${message.id}">${escapeHtml(message.subject)}</a></td>` +
-        `<td class="muted">${new Date(message.receivedAt).toLocaleTimeString('en-GB')}</td></tr>`,
+        `<tr><td>${escapeHtml(message.to.join(", "))}</td><td><a href="/messages/${message.id}">${escapeHtml(message.subject)}</a></td>` +
+        `<td class="muted">${new Date(message.receivedAt).toLocaleTimeString("en-GB")}</td></tr>`,
     )
-    .join('');
-  const heading = to ? `Inbox of ${escapeHtml(to)}` : 'Dev mailbox';
+    .join("");
+  const heading = to ? `Inbox of ${escapeHtml(to)}` : "Dev mailbox";
   const list = rows
     ? `<table><thead><tr><th>To</th><th>Subject</th><th>Received</th></tr></thead><tbody>${rows}</tbody></table>`
-    : '<p>No email yet. Sign up, ask for a password reset, a sign-in link or code, or send a contact message.</p>';
+    : "<p>No email yet. Sign up, ask for a password reset, a sign-in link or code, or send a contact message.</p>";
   return page(
     heading,
     `<h1>${heading}</h1><p class="muted">Everything ModelJury sends while running offline lands here. Reload to see new mail.</p>${list}`,
@@ -144,15 +146,15 @@ function messagePage(message: MailMessage): string {
   return page(
     message.subject,
     `<p><a href="/">← Inbox</a></p><h1>${escapeHtml(message.subject)}</h1>` +
-      `<p class="muted">From ${escapeHtml(message.from)} to ${escapeHtml(message.to.join(', '))}` +
-      `${message.replyTo ? `, reply to ${escapeHtml(message.replyTo)}` : ''}</p>` +
-      (code ? `<p>Code: <span class="code" data-testid="code">${code}</span></p>` : '') +
+      `<p class="muted">From ${escapeHtml(message.from)} to ${escapeHtml(message.to.join(", "))}` +
+      `${message.replyTo ? `, reply to ${escapeHtml(message.replyTo)}` : ""}</p>` +
+      (code ? `<p>Code: <span class="code" data-testid="code">${code}</span></p>` : "") +
       `<pre>${linkify(message.text)}</pre>`,
   );
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string) {
-  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(body);
+  res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store" }).end(body);
 }
 
 export async function startMail(options: MailOptions = {}): Promise<RunningMail> {
@@ -162,57 +164,60 @@ export async function startMail(options: MailOptions = {}): Promise<RunningMail>
   let counter = 0;
 
   const filtered = (to: string | null) =>
-    [...messages].reverse().filter((message) => to === null || message.to.some((address) => address.toLowerCase() === to.toLowerCase()));
+    [...messages]
+      .reverse()
+      .filter((message) => to === null || message.to.some((address) => address.toLowerCase() === to.toLowerCase()));
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', 'http://mail');
-    const to = url.searchParams.get('to');
-    if (req.method === 'POST' && url.pathname === '/emails') {
-      if (req.headers.authorization !== `Bearer ${apiKey}`) throw new HttpError(401, 'API key is invalid');
-      const body = await readBody(req, MAX_BODY_BYTES, () => new HttpError(413, 'The email is too large.'));
+    const url = new URL(req.url ?? "/", "http://mail");
+    const to = url.searchParams.get("to");
+    if (req.method === "POST" && url.pathname === "/emails") {
+      if (req.headers.authorization !== `Bearer ${apiKey}`) throw new HttpError(401, "API key is invalid");
+      const body = await readBody(req, MAX_BODY_BYTES, () => new HttpError(413, "The email is too large."));
       const message = parseMessage(body, `email_${++counter}`);
       messages.push(message);
       if (messages.length > maxMessages) messages.splice(0, messages.length - maxMessages);
-      send(res, 200, 'application/json', JSON.stringify({ id: message.id }));
+      send(res, 200, "application/json", JSON.stringify({ id: message.id }));
       return;
     }
-    if (req.method === 'GET' && url.pathname === '/api/messages') {
-      send(res, 200, 'application/json', JSON.stringify(filtered(to)));
+    if (req.method === "GET" && url.pathname === "/api/messages") {
+      send(res, 200, "application/json", JSON.stringify(filtered(to)));
       return;
     }
-    if (req.method === 'DELETE' && url.pathname === '/api/messages') {
+    if (req.method === "DELETE" && url.pathname === "/api/messages") {
       messages.splice(0);
-      send(res, 200, 'application/json', '{}');
+      send(res, 200, "application/json", "{}");
       return;
     }
-    if (req.method === 'GET' && url.pathname === '/') {
-      send(res, 200, 'text/html; charset=utf-8', inboxPage(filtered(to), to));
+    if (req.method === "GET" && url.pathname === "/") {
+      send(res, 200, "text/html; charset=utf-8", inboxPage(filtered(to), to));
       return;
     }
-    if (req.method === 'GET' && url.pathname.startsWith('/messages/')) {
-      const message = messages.find((entry) => entry.id === url.pathname.slice('/messages/'.length));
-      if (!message) throw new HttpError(404, 'No such message.');
-      send(res, 200, 'text/html; charset=utf-8', messagePage(message));
+    if (req.method === "GET" && url.pathname.startsWith("/messages/")) {
+      const message = messages.find((entry) => entry.id === url.pathname.slice("/messages/".length));
+      if (!message) throw new HttpError(404, "No such message.");
+      send(res, 200, "text/html; charset=utf-8", messagePage(message));
       return;
     }
-    throw new HttpError(404, 'Not found.');
+    throw new HttpError(404, "Not found.");
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
-      const message = error instanceof Error ? error.message : 'Internal error';
-      if (!res.headersSent) send(res, status, 'application/json', JSON.stringify({ statusCode: status, name: 'error', message }));
+      const message = error instanceof Error ? error.message : "Internal error";
+      if (!res.headersSent)
+        send(res, status, "application/json", JSON.stringify({ statusCode: status, name: "error", message }));
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const latestTo = (address: string) => filtered(address)[0];
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    url: `http://${options.host ?? "127.0.0.1"}:${port}`,
     port,
     apiKey,
     messages,

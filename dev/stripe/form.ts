@@ -9,14 +9,14 @@
 export type FormValue = string | FormValue[] | { [key: string]: FormValue };
 export type FormObject = { [key: string]: FormValue };
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+const FORBIDDEN_KEYS = new Set(["__proto__", "prototype", "constructor"]);
 
 /** Intermediate tree: objects only (null prototype), arrays come later. */
 type Node = Map<string, Node | string>;
 
 function decode(text: string): string {
   try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
+    return decodeURIComponent(text.replace(/\+/g, " "));
   } catch {
     return text;
   }
@@ -26,17 +26,17 @@ function decode(text: string): string {
 function keyPath(rawKey: string): string[] | undefined {
   const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(rawKey);
   if (!match) return undefined;
-  const [, head = '', brackets = ''] = match;
-  return [head, ...[...brackets.matchAll(/\[([^[\]]*)\]/g)].map((segment) => segment[1] ?? '')];
+  const [, head = "", brackets = ""] = match;
+  return [head, ...[...brackets.matchAll(/\[([^[\]]*)\]/g)].map((segment) => segment[1] ?? "")];
 }
 
 function insert(root: Node, path: readonly string[], value: string): void {
   let node = root;
   for (let i = 0; i < path.length; i++) {
-    let segment = path[i] ?? '';
+    let segment = path[i] ?? "";
     if (FORBIDDEN_KEYS.has(segment)) return;
     // `key[]` appends: give it the next free numeric index.
-    if (segment === '') segment = String(node.size);
+    if (segment === "") segment = String(node.size);
     if (i === path.length - 1) {
       node.set(segment, value);
       return;
@@ -55,11 +55,9 @@ function insert(root: Node, path: readonly string[], value: string): void {
 function finish(node: Node): FormValue {
   const keys = [...node.keys()];
   const isList = keys.length > 0 && keys.every((key) => /^\d+$/.test(key));
-  const convert = (value: Node | string): FormValue => (typeof value === 'string' ? value : finish(value));
+  const convert = (value: Node | string): FormValue => (typeof value === "string" ? value : finish(value));
   if (isList) {
-    return keys
-      .sort((a, b) => Number(a) - Number(b))
-      .map((key) => convert(node.get(key) as Node | string));
+    return keys.sort((a, b) => Number(a) - Number(b)).map((key) => convert(node.get(key) as Node | string));
   }
   const object: FormObject = {};
   for (const key of keys) object[key] = convert(node.get(key) as Node | string);
@@ -68,14 +66,14 @@ function finish(node: Node): FormValue {
 
 export function parseStripeForm(body: string): FormObject {
   const root: Node = new Map();
-  for (const pair of body.split('&')) {
-    if (pair === '') continue;
-    const separator = pair.indexOf('=');
+  for (const pair of body.split("&")) {
+    if (pair === "") continue;
+    const separator = pair.indexOf("=");
     const rawKey = decode(separator === -1 ? pair : pair.slice(0, separator));
-    const value = separator === -1 ? '' : decode(pair.slice(separator + 1));
+    const value = separator === -1 ? "" : decode(pair.slice(separator + 1));
     const path = keyPath(rawKey);
     if (path) insert(root, path, value);
   }
   const result = finish(root);
-  return Array.isArray(result) || typeof result === 'string' ? {} : result;
+  return Array.isArray(result) || typeof result === "string" ? {} : result;
 }

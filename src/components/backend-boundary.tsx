@@ -30,7 +30,9 @@ export async function preloadBackend(): Promise<void> {
 function useBackendWanted(): boolean {
   const needed = useRouterState({
     select: (state) =>
-      state.matches.some((match) => match.staticData.backend === true || match._notFound === true || match.status === "notFound") ||
+      state.matches.some(
+        (match) => match.staticData.backend === true || match._notFound === true || match.status === "notFound",
+      ) ||
       (paymentReturnRewrite(state.location, true) !== null && hasStoredSession()),
   });
   const [mounted, setMounted] = useState(false);

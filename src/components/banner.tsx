@@ -4,7 +4,15 @@ import type { ReactNode } from "react";
 import { cn } from "@/lib/utils";
 
 /** The green success and red failure banners of the settings page (spec part 2 §8). */
-export function Banner({ tone, children, className }: { tone: "success" | "error"; children: ReactNode; className?: string }) {
+export function Banner({
+  tone,
+  children,
+  className,
+}: {
+  tone: "success" | "error";
+  children: ReactNode;
+  className?: string;
+}) {
   const Icon = tone === "success" ? CheckCircle2Icon : AlertCircleIcon;
   return (
     <div

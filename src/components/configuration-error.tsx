@@ -8,10 +8,11 @@ export function ConfigurationError({ detail }: { detail?: string }) {
         <Logo />
         <h1 className="text-xl font-semibold">ModelJury is not configured</h1>
         <p className="text-sm text-muted-foreground">
-          The app does not know which Convex deployment to talk to. Set <code className="font-mono">VITE_CONVEX_URL</code>{" "}
-          (for example in <code className="font-mono">.env.local</code>, which <code className="font-mono">npx convex dev</code>{" "}
-          writes for you, or by running <code className="font-mono">npm start</code> for the offline stack) and start
-          the app again.
+          The app does not know which Convex deployment to talk to. Set{" "}
+          <code className="font-mono">VITE_CONVEX_URL</code> (for example in{" "}
+          <code className="font-mono">.env.local</code>, which <code className="font-mono">npx convex dev</code> writes
+          for you, or by running <code className="font-mono">npm start</code> for the offline stack) and start the app
+          again.
         </p>
         {detail && (
           <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs whitespace-pre-wrap">{detail}</pre>

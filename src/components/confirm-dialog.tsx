@@ -110,7 +110,10 @@ export function ConfirmDialog({
         {subject && <p className="rounded-md bg-muted px-3 py-2 text-sm font-medium break-words">{subject}</p>}
         {irreversible && <p className="text-sm text-destructive">This action cannot be undone.</p>}
         {failed && (
-          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+          <p
+            role="alert"
+            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
+          >
             {failureText}
           </p>
         )}

@@ -8,13 +8,7 @@ export function LogoMark({ className }: { className?: string }) {
   return (
     <svg viewBox="0 0 32 32" aria-hidden="true" className={clsx("size-7", className)}>
       <rect width="32" height="32" rx="8" className="fill-primary" />
-      <g
-        fill="none"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        className="stroke-primary-foreground"
-      >
+      <g fill="none" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" className="stroke-primary-foreground">
         <path d="M16 7v17M11 24h10M8 11h16" />
         <path d="M8 11l-3.5 7h7zM24 11l-3.5 7h7z" />
       </g>

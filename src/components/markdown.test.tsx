@@ -37,7 +37,11 @@ describe("Markdown", () => {
 
   it("shows an image as an inert placeholder with its address, and never loads it", () => {
     const { container } = render(
-      <Markdown>{"Look: ![tracking pixel](https://tracker.example/p.png?who=you)\n\n[![badge](https://img.example/b.svg)](https://site.example)"}</Markdown>,
+      <Markdown>
+        {
+          "Look: ![tracking pixel](https://tracker.example/p.png?who=you)\n\n[![badge](https://img.example/b.svg)](https://site.example)"
+        }
+      </Markdown>,
     );
     expect(container.querySelector("img, picture, source, [src], [srcset]")).toBeNull();
     expect(container).toHaveTextContent("Image not loaded: tracking pixel (https://tracker.example/p.png?who=you)");
@@ -46,7 +50,9 @@ describe("Markdown", () => {
 
   it("shows a link's real address beside its text; an address written out is not repeated", () => {
     const { container } = render(
-      <Markdown>{"[Your bank](https://phish.example/login) and <https://plain.example/> and [mail us](mailto:a@b.example)"}</Markdown>,
+      <Markdown>
+        {"[Your bank](https://phish.example/login) and <https://plain.example/> and [mail us](mailto:a@b.example)"}
+      </Markdown>,
     );
     const link = screen.getByRole("link", { name: "Your bank" });
     expect(link).toHaveAttribute("href", "https://phish.example/login");

@@ -37,7 +37,8 @@ const COMPONENTS: Components = {
         </a>
         {showAddress && (
           <span data-slot="link-address" className="text-xs break-all text-muted-foreground">
-            {" "}({address})
+            {" "}
+            ({address})
           </span>
         )}
       </>

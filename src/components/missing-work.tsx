@@ -58,7 +58,10 @@ export function MissingWorkLine({ work, className }: { work: MissingWork; classN
   const summary = missingWorkSummary(work);
   if (!summary) return null;
   return (
-    <p className={cn("flex items-start gap-1.5 text-sm text-amber-700 dark:text-amber-400", className)} data-testid="missing-work">
+    <p
+      className={cn("flex items-start gap-1.5 text-sm text-amber-700 dark:text-amber-400", className)}
+      data-testid="missing-work"
+    >
       <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       <span>{summary}</span>
     </p>

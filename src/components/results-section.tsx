@@ -31,7 +31,10 @@ export function ResultsSection({ title, description, defaultOpen = false, aside,
               {description && <span className="block text-sm font-normal text-muted-foreground">{description}</span>}
             </span>
             {aside && <span className="text-sm font-normal text-muted-foreground">{aside}</span>}
-            <ChevronDownIcon aria-hidden="true" className={cn("size-5 shrink-0 transition-transform", open && "rotate-180")} />
+            <ChevronDownIcon
+              aria-hidden="true"
+              className={cn("size-5 shrink-0 transition-transform", open && "rotate-180")}
+            />
           </CollapsibleTrigger>
         </h2>
         <CollapsibleContent>

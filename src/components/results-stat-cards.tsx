@@ -26,7 +26,10 @@ export function StatCards({ metrics }: { metrics: Metrics }) {
           <CardContent className="flex items-center justify-between gap-3 px-4">
             <div className="space-y-1">
               <dt className="text-sm text-muted-foreground">{label}</dt>
-              <dd className="text-2xl font-bold tabular-nums" data-testid={`stat-${label.toLowerCase().replace(/\s+/g, "-")}`}>
+              <dd
+                className="text-2xl font-bold tabular-nums"
+                data-testid={`stat-${label.toLowerCase().replace(/\s+/g, "-")}`}
+              >
                 {value}
               </dd>
             </div>

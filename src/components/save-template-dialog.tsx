@@ -6,7 +6,14 @@ import { toast, type ExternalToast } from "sonner";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -145,7 +152,11 @@ function SaveTemplateForm({
       <div className="grid gap-2">
         <div className="flex items-center justify-between">
           <Label htmlFor="save-template-description">Description</Label>
-          <span className="text-xs text-muted-foreground tabular-nums" data-testid="description-counter" aria-live="polite">
+          <span
+            className="text-xs text-muted-foreground tabular-nums"
+            data-testid="description-counter"
+            aria-live="polite"
+          >
             {description.length}/{TEMPLATE_LIMITS.maxDescriptionLength}
           </span>
         </div>
@@ -173,12 +184,7 @@ function SaveTemplateForm({
             }}
             onKeyDown={onTagKeyDown}
           />
-          <Button
-            type="button"
-            variant="outline"
-            onClick={commitTag}
-            aria-label="Add tag"
-          >
+          <Button type="button" variant="outline" onClick={commitTag} aria-label="Add tag">
             <PlusIcon /> Add
           </Button>
         </div>
@@ -259,7 +265,10 @@ function SaveTemplateForm({
       </div>
 
       {error && (
-        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+        <p
+          role="alert"
+          className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
+        >
           {error}
         </p>
       )}

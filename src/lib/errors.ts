@@ -11,7 +11,12 @@ const GENERIC_MESSAGE = "Something went wrong. Please try again.";
 
 /** Convex's argument and return validators report in technical terms (paths, validators). */
 export const INVALID_REQUEST_MESSAGE = "Some of what you entered was not accepted. Please check it and try again.";
-const VALIDATOR_TEXTS = ["ArgumentValidationError", "ReturnsValidationError", "Value does not match validator", "Validator error"];
+const VALIDATOR_TEXTS = [
+  "ArgumentValidationError",
+  "ReturnsValidationError",
+  "Value does not match validator",
+  "Validator error",
+];
 
 /** The `{ code, message }` of a ConvexError thrown by our functions, if that is what this is. */
 export function appErrorData(error: unknown): AppErrorData | null {

@@ -31,7 +31,10 @@ describe("search param readers", () => {
     expect(parseAuthSearch({ redirect: 5 })).toEqual({});
     expect(parseMonitorSearch({ testId: "abc", session_id: 123 })).toEqual({ testId: "abc", session_id: "123" });
     expect(parseMonitorSearch({ testId: "  " })).toEqual({});
-    expect(parseSetupSearch({ template: "marketing", rerun: "", payment: "cancelled" })).toEqual({ template: "marketing", payment: "cancelled" });
+    expect(parseSetupSearch({ template: "marketing", rerun: "", payment: "cancelled" })).toEqual({
+      template: "marketing",
+      payment: "cancelled",
+    });
     expect(Object.keys(parseSetupSearch({}))).toEqual([]);
   });
 });

@@ -88,7 +88,11 @@ export function setQueryError(name: string, error: Error) {
 }
 
 /** What a paginated query shows: its loaded rows and whether more can be loaded. */
-export function setPaginated(name: string, results: unknown[], status: "LoadingFirstPage" | "CanLoadMore" | "Exhausted" = "Exhausted") {
+export function setPaginated(
+  name: string,
+  results: unknown[],
+  status: "LoadingFirstPage" | "CanLoadMore" | "Exhausted" = "Exhausted",
+) {
   setQueryResult(name, { results, status });
 }
 
@@ -153,7 +157,8 @@ export const convexReactModule = {
   useMutation: callable,
   useAction: callable,
   useConvex: () => ({
-    query: (reference: FunctionReference<"query">, args: Record<string, unknown>) => oneShotQuery(getFunctionName(reference), args),
+    query: (reference: FunctionReference<"query">, args: Record<string, unknown>) =>
+      oneShotQuery(getFunctionName(reference), args),
   }),
 };
 

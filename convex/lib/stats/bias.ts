@@ -37,7 +37,9 @@ export interface PositionBias {
 }
 
 /** Position bias from ranking calls: which answer was shown first, and which was ranked first. */
-export function positionBias(calls: readonly { readonly shown: readonly string[]; readonly ranking: readonly string[] }[]): PositionBias | null {
+export function positionBias(
+  calls: readonly { readonly shown: readonly string[]; readonly ranking: readonly string[] }[],
+): PositionBias | null {
   const usable = calls.filter((call) => call.shown.length >= 2 && call.ranking.length > 0);
   if (usable.length === 0) return null;
   const probabilities = usable.map((call) => 1 / call.shown.length);
@@ -54,7 +56,9 @@ export function positionBias(calls: readonly { readonly shown: readonly string[]
  * Share of answer pairs a judge put in the same order when shown the answers forwards and in
  * reverse (position consistency); null without a pair of orders.
  */
-export function positionConsistency(pairs: readonly { readonly forward: readonly string[]; readonly reverse: readonly string[] }[]): number | null {
+export function positionConsistency(
+  pairs: readonly { readonly forward: readonly string[]; readonly reverse: readonly string[] }[],
+): number | null {
   let same = 0;
   let total = 0;
   for (const { forward, reverse } of pairs) {
@@ -140,7 +144,8 @@ export function selfPreference(answers: readonly JudgedAnswer[]): SelfPreference
   const value = mean(differences);
   const own = [...byModel.values()].filter((entry) => entry.own).map((entry) => entry.sum / entry.count);
   const rest = [...byModel.values()].filter((entry) => !entry.own).map((entry) => entry.sum / entry.count);
-  if (value === null || own.length === 0 || rest.length < 3) return { value, answers: differences.length, pValue: null };
+  if (value === null || own.length === 0 || rest.length < 3)
+    return { value, answers: differences.length, pValue: null };
   const spread = sampleStandardDeviation(rest);
   const gap = mean(own)! - mean(rest)!;
   const standardError = spread * Math.sqrt(1 / own.length + 1 / rest.length);

@@ -67,6 +67,9 @@ export function bootstrapSeriesMeans(
     if (count[k]! === 0 || drawn[k]! === 0) return { mean: count[k]! > 0 ? sum[k]! / count[k]! : null, interval: null };
     // The 2.5 and 97.5 percentiles, as percentileInterval computes them for the model intervals.
     const sorted = samples.subarray(k * resamples, k * resamples + drawn[k]!).sort() as unknown as number[];
-    return { mean: sum[k]! / count[k]!, interval: { low: quantileSorted(sorted, 0.025), high: quantileSorted(sorted, 0.975) } };
+    return {
+      mean: sum[k]! / count[k]!,
+      interval: { low: quantileSorted(sorted, 0.025), high: quantileSorted(sorted, 0.975) },
+    };
   });
 }

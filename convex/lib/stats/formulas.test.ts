@@ -9,16 +9,37 @@ import { seededRandom, seedFromText } from "./random";
 
 describe("Kendall's W", () => {
   it("is 1 when every judge orders the items alike and 0 when orders cancel out", () => {
-    expect(kendallW([[1, 2, 3, 4], [10, 20, 30, 40], [0.1, 0.2, 0.3, 0.4]])).toBeCloseTo(1, 12);
-    expect(kendallW([[1, 2, 3], [3, 2, 1]])).toBeCloseTo(0, 12);
+    expect(
+      kendallW([
+        [1, 2, 3, 4],
+        [10, 20, 30, 40],
+        [0.1, 0.2, 0.3, 0.4],
+      ]),
+    ).toBeCloseTo(1, 12);
+    expect(
+      kendallW([
+        [1, 2, 3],
+        [3, 2, 1],
+      ]),
+    ).toBeCloseTo(0, 12);
   });
 
   it("matches a hand-worked example without ties: rank sums 4, 6, 8, 12 give S = 35 and W = 420 / 540", () => {
-    expect(kendallW([[1, 2, 3, 4], [1, 3, 2, 4], [2, 1, 3, 4]])).toBeCloseTo(7 / 9, 12);
+    expect(
+      kendallW([
+        [1, 2, 3, 4],
+        [1, 3, 2, 4],
+        [2, 1, 3, 4],
+      ]),
+    ).toBeCloseTo(7 / 9, 12);
   });
 
   it("applies the tie correction: one judge tying two items gives W = 510 / (540 − 3·6)", () => {
-    const w = kendallW([[1, 2, 3, 4], [1, 2, 2, 4], [1, 2, 3, 4]]);
+    const w = kendallW([
+      [1, 2, 3, 4],
+      [1, 2, 2, 4],
+      [1, 2, 3, 4],
+    ]);
     expect(w).toBeCloseTo(510 / 522, 12);
     // Without the correction the same data would give 510 / 540.
     expect(w).not.toBeCloseTo(510 / 540, 3);
@@ -34,13 +55,37 @@ describe("Krippendorff's alpha (interval)", () => {
   it("reproduces Krippendorff's published example (4 coders, 12 units, missing values): 0.849", () => {
     // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", the reliability data
     // with missing values; each unit lists the values its coders gave.
-    const units = [[1, 1, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4], [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [5, 5, 5], [1, 1], [3]];
+    const units = [
+      [1, 1, 1],
+      [2, 2, 3, 2],
+      [3, 3, 3, 3],
+      [3, 3, 3, 3],
+      [2, 2, 2, 2],
+      [1, 2, 3, 4],
+      [4, 4, 4, 4],
+      [1, 1, 2, 1],
+      [2, 2, 2, 2],
+      [5, 5, 5],
+      [1, 1],
+      [3],
+    ];
     expect(krippendorffAlphaInterval(units)).toBeCloseTo(0.849, 3);
   });
 
   it("is 1 for perfect agreement and negative for systematic disagreement", () => {
-    expect(krippendorffAlphaInterval([[1, 1], [5, 5], [3, 3]])).toBeCloseTo(1, 12);
-    expect(krippendorffAlphaInterval([[1, 5], [5, 1]])!).toBeLessThan(0);
+    expect(
+      krippendorffAlphaInterval([
+        [1, 1],
+        [5, 5],
+        [3, 3],
+      ]),
+    ).toBeCloseTo(1, 12);
+    expect(
+      krippendorffAlphaInterval([
+        [1, 5],
+        [5, 1],
+      ])!,
+    ).toBeLessThan(0);
   });
 
   it("bands values in plain words", () => {
@@ -168,13 +213,22 @@ describe("tie ranks and the summary sentence", () => {
     expect(summary.kind).toBe("tied");
     expect(summary.leaders).toEqual(["a", "b"]);
     expect(summary.extraTopicsNeeded).toBe(53);
-    expect(summary.text).toBe("A and B are statistically tied; run more topics or judges to separate them (about 53 more topics).");
+    expect(summary.text).toBe(
+      "A and B are statistically tied; run more topics or judges to separate them (about 53 more topics).",
+    );
   });
 });
 
 describe("seeded resampling helpers", () => {
   it("repeats the same draws for the same seed and differs for another", () => {
-    const draw = (seed: string) => Array.from({ length: 20 }, ((random) => () => random.index(50))(seededRandom(seed)));
+    const draw = (seed: string) =>
+      Array.from(
+        { length: 20 },
+        (
+          (random) => () =>
+            random.index(50)
+        )(seededRandom(seed)),
+      );
     expect(draw("test-1")).toEqual(draw("test-1"));
     expect(draw("test-1")).not.toEqual(draw("test-2"));
     expect(seedFromText("abc")).toBe(seedFromText("abc"));

@@ -5,17 +5,25 @@ import { FAIR, simulate, TEN_MODELS } from "./simulated.helpers";
 
 describe("computeJuryStats", () => {
   it("gives the same figures for the same test id and other resamples for another", () => {
-    const input = simulate({ qualities: { "a/x": 0.6, "b/y": 0.55, "c/z": 0.4 }, judges: FAIR.slice(0, 3), topics: 12 });
+    const input = simulate({
+      qualities: { "a/x": 0.6, "b/y": 0.55, "c/z": 0.4 },
+      judges: FAIR.slice(0, 3),
+      topics: 12,
+    });
     const first = computeJuryStats(input);
     expect(computeJuryStats(input)).toEqual(first);
     const other = computeJuryStats({ ...input, seed: "another-test" });
     expect(other.models.map((model) => model.meanScore)).toEqual(first.models.map((model) => model.meanScore));
-    expect(other.models.map((model) => model.scoreInterval)).not.toEqual(first.models.map((model) => model.scoreInterval));
+    expect(other.models.map((model) => model.scoreInterval)).not.toEqual(
+      first.models.map((model) => model.scoreInterval),
+    );
     expect(first.resamples).toBe(1000);
   });
 
   it("names the best model when it is clearly better, and says tied when two share the same quality", () => {
-    const clear = computeJuryStats(simulate({ qualities: { "a/best": 0.9, "b/mid": 0.5, "c/low": 0.3 }, judges: FAIR, topics: 30 }));
+    const clear = computeJuryStats(
+      simulate({ qualities: { "a/best": 0.9, "b/mid": 0.5, "c/low": 0.3 }, judges: FAIR, topics: 30 }),
+    );
     expect(clear.summary.kind).toBe("best");
     expect(clear.summary.text).toBe("best is best");
     expect(clear.models[0]!.rank).toEqual({ best: 1, worst: 1 });
@@ -25,16 +33,24 @@ describe("computeJuryStats", () => {
     expect(best!.ratingInterval!.low).toBeLessThanOrEqual(best!.rating!);
     expect(best!.ratingInterval!.high).toBeGreaterThanOrEqual(best!.rating!);
 
-    const tied = computeJuryStats(simulate({ qualities: { "a/twin-one": 0.7, "b/twin-two": 0.7, "c/low": 0.3 }, judges: FAIR, topics: 30 }));
+    const tied = computeJuryStats(
+      simulate({ qualities: { "a/twin-one": 0.7, "b/twin-two": 0.7, "c/low": 0.3 }, judges: FAIR, topics: 30 }),
+    );
     expect(tied.summary.kind).toBe("tied");
-    expect(tied.summary.text).toMatch(/^twin-(one|two) and twin-(one|two) are statistically tied; run more topics or judges to separate them/);
+    expect(tied.summary.text).toMatch(
+      /^twin-(one|two) and twin-(one|two) are statistically tied; run more topics or judges to separate them/,
+    );
     expect(tied.models.slice(0, 2).map((model) => model.rank!.best)).toEqual([1, 1]);
     expect(tied.models[2]!.rank!.best).toBe(3);
   });
 
   it("flags the judge that puts the first-shown answer first, and no fair judge", () => {
     const stats = computeJuryStats(
-      simulate({ qualities: TEN_MODELS, judges: [...FAIR.slice(0, 4), { id: "mistral/first-lover", position: 0.5 }], topics: 50 }),
+      simulate({
+        qualities: TEN_MODELS,
+        judges: [...FAIR.slice(0, 4), { id: "mistral/first-lover", position: 0.5 }],
+        topics: 50,
+      }),
     );
     const biased = stats.judges.find((judge) => judge.judgeModelId === "mistral/first-lover")!;
     expect(biased.position!.flagged).toBe(true);
@@ -43,15 +59,24 @@ describe("computeJuryStats", () => {
     expect(biased.flagged).toBe(true);
     for (const judge of stats.judges.filter((entry) => entry !== biased)) expect(judge.flagged).toBe(false);
     // The biased judge agrees less with the rest of the panel than the fair ones do.
-    const fairAgreement = Math.min(...stats.judges.filter((entry) => entry !== biased).map((judge) => judge.agreement.value!));
+    const fairAgreement = Math.min(
+      ...stats.judges.filter((entry) => entry !== biased).map((judge) => judge.agreement.value!),
+    );
     expect(biased.agreement.value!).toBeLessThan(fairAgreement);
   });
 
   it("measures position consistency when every ranking is asked in both orders", () => {
     const stats = computeJuryStats(
-      simulate({ qualities: TEN_MODELS, judges: [...FAIR.slice(0, 2), { id: "mistral/first-lover", position: 0.5 }], topics: 20, bothOrders: true }),
+      simulate({
+        qualities: TEN_MODELS,
+        judges: [...FAIR.slice(0, 2), { id: "mistral/first-lover", position: 0.5 }],
+        topics: 20,
+        bothOrders: true,
+      }),
     );
-    const consistency = Object.fromEntries(stats.judges.map((judge) => [judge.judgeModelId, judge.positionConsistency!]));
+    const consistency = Object.fromEntries(
+      stats.judges.map((judge) => [judge.judgeModelId, judge.positionConsistency!]),
+    );
     expect(consistency["mistral/first-lover"]).toBeLessThan(consistency["openai/judge"]!);
     expect(consistency["openai/judge"]).toBeGreaterThan(0.5);
     expect(stats.judges[0]!.calls).toBe(40);
@@ -59,18 +84,27 @@ describe("computeJuryStats", () => {
 
   it("flags the judge that favours its own family, with its excess over the panel", () => {
     const stats = computeJuryStats(
-      simulate({ qualities: { ...TEN_MODELS, "google/gem": 0.5 }, judges: [...FAIR.slice(0, 4), { id: "google/judge", self: 0.3 }], topics: 40 }),
+      simulate({
+        qualities: { ...TEN_MODELS, "google/gem": 0.5 },
+        judges: [...FAIR.slice(0, 4), { id: "google/judge", self: 0.3 }],
+        topics: 40,
+      }),
     );
     const selfish = stats.judges.find((judge) => judge.judgeModelId === "google/judge")!;
     expect(selfish.selfPreference.flagged).toBe(true);
     expect(selfish.selfPreference.value!).toBeGreaterThan(1);
     expect(selfish.selfPreference.answers).toBe(40);
-    for (const judge of stats.judges.filter((entry) => entry !== selfish)) expect(judge.selfPreference.flagged).toBe(false);
+    for (const judge of stats.judges.filter((entry) => entry !== selfish))
+      expect(judge.selfPreference.flagged).toBe(false);
   });
 
   it("flags the judge that favours long answers beyond what the panel sees in them", () => {
     const stats = computeJuryStats(
-      simulate({ qualities: TEN_MODELS, judges: [...FAIR.slice(0, 4), { id: "mistral/verbose", length: 0.6 }], topics: 50 }),
+      simulate({
+        qualities: TEN_MODELS,
+        judges: [...FAIR.slice(0, 4), { id: "mistral/verbose", length: 0.6 }],
+        topics: 50,
+      }),
     );
     const verbose = stats.judges.find((judge) => judge.judgeModelId === "mistral/verbose")!;
     expect(verbose.length.flagged).toBe(true);
@@ -83,24 +117,37 @@ describe("computeJuryStats", () => {
   });
 
   it("reports agreement per persona × topic and overall, Kendall's W for rankings and alpha for ratings", () => {
-    const ranking = computeJuryStats(simulate({ qualities: TEN_MODELS, judges: FAIR.slice(0, 3), topics: 6, personas: 2 }));
+    const ranking = computeJuryStats(
+      simulate({ qualities: TEN_MODELS, judges: FAIR.slice(0, 3), topics: 6, personas: 2 }),
+    );
     expect(ranking.agreement.overall.method).toBe("kendall-w");
     expect(ranking.agreement.byUnit).toHaveLength(12);
     expect(ranking.agreement.overall.value!).toBeGreaterThan(0.6);
     expect(ranking.agreement.overall.label).toMatch(/agreement/);
     expect(ranking.units).toBe(12);
 
-    const rating = computeJuryStats(simulate({ qualities: TEN_MODELS, judges: FAIR.slice(0, 3), topics: 6, scale: "rating" }));
+    const rating = computeJuryStats(
+      simulate({ qualities: TEN_MODELS, judges: FAIR.slice(0, 3), topics: 6, scale: "rating" }),
+    );
     expect(rating.agreement.overall.method).toBe("krippendorff-alpha-interval");
     expect(rating.agreement.overall.value!).toBeGreaterThan(0.5);
     expect(rating.judges[0]!.agreement.method).toBe("spearman");
     expect(rating.judges[0]!.position).toBeNull();
-    const noisy = computeJuryStats(simulate({ qualities: TEN_MODELS, judges: FAIR.slice(0, 3).map((judge) => ({ ...judge, noise: 3 })), topics: 6, scale: "rating" }));
+    const noisy = computeJuryStats(
+      simulate({
+        qualities: TEN_MODELS,
+        judges: FAIR.slice(0, 3).map((judge) => ({ ...judge, noise: 3 })),
+        topics: 6,
+        scale: "rating",
+      }),
+    );
     expect(noisy.agreement.overall.value!).toBeLessThan(rating.agreement.overall.value!);
   });
 
   it("returns a win-rate matrix whose opposite cells add up to 1, and costs per model and per judge", () => {
-    const stats = computeJuryStats(simulate({ qualities: { "a/x": 0.8, "b/y": 0.5, "c/z": 0.2 }, judges: FAIR.slice(0, 2), topics: 10 }));
+    const stats = computeJuryStats(
+      simulate({ qualities: { "a/x": 0.8, "b/y": 0.5, "c/z": 0.2 }, judges: FAIR.slice(0, 2), topics: 10 }),
+    );
     const { matrix, modelIds } = stats.winRates;
     expect(modelIds).toEqual(stats.models.map((model) => model.modelId));
     for (let i = 0; i < 3; i++) {
@@ -109,7 +156,9 @@ describe("computeJuryStats", () => {
     }
     expect(matrix[0]![2]!).toBeGreaterThan(0.8);
     expect(stats.models.every((model) => Math.abs(model.generationCostUsd - 0.01) < 1e-12)).toBe(true);
-    expect(stats.judges.map((judge) => judge.costUsd)).toEqual([0.002 * 10, 0.002 * 10].map((value) => expect.closeTo(value, 12) as number));
+    expect(stats.judges.map((judge) => judge.costUsd)).toEqual(
+      [0.002 * 10, 0.002 * 10].map((value) => expect.closeTo(value, 12) as number),
+    );
     expect(stats.costs.judgingUsd).toBeCloseTo(0.04, 12);
     expect(stats.costs.generationUsd).toBeCloseTo(0.03, 12);
   });
@@ -133,12 +182,38 @@ describe("per-criterion, per-judge and cost figures", () => {
   ]);
   const accuracy = { a: [8, 6, 7], b: [4, 5, 3] };
   const ratings = units.flatMap((topicId, u) => [
-    { judgeModelId: "j/one", responseId: `a-${topicId}`, scores: { accuracy: accuracy.a[u]!, clarity: 9 }, costUsd: 0.001 },
-    { judgeModelId: "j/two", responseId: `a-${topicId}`, scores: { accuracy: accuracy.a[u]! - 2, clarity: 7 }, costUsd: 0.003 },
-    { judgeModelId: "j/one", responseId: `b-${topicId}`, scores: { accuracy: accuracy.b[u]!, clarity: 5 }, costUsd: 0.001 },
-    { judgeModelId: "j/two", responseId: `b-${topicId}`, scores: { accuracy: accuracy.b[u]!, clarity: 5 }, costUsd: 0.003 },
+    {
+      judgeModelId: "j/one",
+      responseId: `a-${topicId}`,
+      scores: { accuracy: accuracy.a[u]!, clarity: 9 },
+      costUsd: 0.001,
+    },
+    {
+      judgeModelId: "j/two",
+      responseId: `a-${topicId}`,
+      scores: { accuracy: accuracy.a[u]! - 2, clarity: 7 },
+      costUsd: 0.003,
+    },
+    {
+      judgeModelId: "j/one",
+      responseId: `b-${topicId}`,
+      scores: { accuracy: accuracy.b[u]!, clarity: 5 },
+      costUsd: 0.001,
+    },
+    {
+      judgeModelId: "j/two",
+      responseId: `b-${topicId}`,
+      scores: { accuracy: accuracy.b[u]!, clarity: 5 },
+      costUsd: 0.003,
+    },
   ]);
-  const stats = computeJuryStats({ seed: "breakdown", scale: "rating", judges: ["j/one", "j/two"], responses, ratings });
+  const stats = computeJuryStats({
+    seed: "breakdown",
+    scale: "rating",
+    judges: ["j/one", "j/two"],
+    responses,
+    ratings,
+  });
   const model = (id: string) => stats.models.find((entry) => entry.modelId === id)!;
 
   it("gives a rating test each model's mean per criterion and per judge, with intervals around them", () => {

@@ -87,7 +87,11 @@ export interface ModelJuryStats {
   /** Rating tests: its mean per criterion (JuryStats.criteria order), with a bootstrap interval; [] for ranking. */
   readonly criteria: { readonly criterion: string; readonly mean: number | null; readonly interval: Interval | null }[];
   /** Its mean score from each judge (JuryStats.judges order), with a bootstrap interval. */
-  readonly byJudge: { readonly judgeModelId: string; readonly mean: number | null; readonly interval: Interval | null }[];
+  readonly byJudge: {
+    readonly judgeModelId: string;
+    readonly mean: number | null;
+    readonly interval: Interval | null;
+  }[];
 }
 
 export interface AgreementFigure {
@@ -149,14 +153,20 @@ export interface JuryStats {
   readonly winRates: { readonly modelIds: string[]; readonly matrix: (number | null)[][] };
   readonly agreement: { readonly method: string; readonly overall: AgreementFigure; readonly byUnit: UnitAgreement[] };
   readonly judges: JudgeJuryStats[];
-  readonly summary: { readonly kind: "best" | "tied" | "none"; readonly text: string; readonly leaders: string[]; readonly extraTopicsNeeded: number | null };
+  readonly summary: {
+    readonly kind: "best" | "tied" | "none";
+    readonly text: string;
+    readonly leaders: string[];
+    readonly extraTopicsNeeded: number | null;
+  };
   readonly costs: { readonly generationUsd: number; readonly judgingUsd: number };
   /** Rating tests: the criteria scored, in the order the per-criterion figures use; [] for ranking. */
   readonly criteria: string[];
 }
 
 export const AGREEMENT_METHODS = {
-  "kendall-w": "Kendall's W with the tie correction: how similarly the judges order the same answers (0 = no agreement, 1 = identical orders), per persona × topic; the overall figure is their mean.",
+  "kendall-w":
+    "Kendall's W with the tie correction: how similarly the judges order the same answers (0 = no agreement, 1 = identical orders), per persona × topic; the overall figure is their mean.",
   "krippendorff-alpha-interval":
     "Krippendorff's alpha (interval): how much the judges' scores of the same answers agree beyond chance (1 = identical, 0 = chance, below 0 = systematic disagreement).",
 } as const;
@@ -232,7 +242,8 @@ function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, JuryRespo
   for (const byResponse of criterionSums.values()) {
     for (const [responseId, byCriterion] of byResponse) {
       const entry = criterionScores.get(responseId) ?? new Map<string, number[]>();
-      for (const [criterion, { sum, count }] of byCriterion) entry.set(criterion, [...(entry.get(criterion) ?? []), sum / count]);
+      for (const [criterion, { sum, count }] of byCriterion)
+        entry.set(criterion, [...(entry.get(criterion) ?? []), sum / count]);
       criterionScores.set(responseId, entry);
     }
   }
@@ -272,7 +283,8 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   const modelIndex = new Map(modelIds.map((id, index) => [id, index]));
   const M = modelIds.length;
   const U = unitKeys.length;
-  const unitOfResponse = (response: JuryResponse) => unitOf.get(JSON.stringify([response.personaId, response.topicId]))!;
+  const unitOfResponse = (response: JuryResponse) =>
+    unitOf.get(JSON.stringify([response.personaId, response.topicId]))!;
 
   const { scores, calls, judgingCost, criterionScores, criteria } = judgeScores(input, known);
   const judges = [...new Set([...input.judges, ...scores.keys()])];
@@ -359,7 +371,12 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
       times.fill(0);
       for (let k = 0; k < U; k++) times[random.index(U)]! += 1;
       const { sum, count } = aggregate(times, wins);
-      const sample = bradleyTerryStrengths(wins, M, { pseudoTies: BT_PSEUDO_TIES, start: strengths, tolerance: 1e-6, maxIterations: 50 });
+      const sample = bradleyTerryStrengths(wins, M, {
+        pseudoTies: BT_PSEUDO_TIES,
+        start: strengths,
+        tolerance: 1e-6,
+        maxIterations: 50,
+      });
       for (let m = 0; m < M; m++) {
         if (count[m]! > 0) meanSamples[m]!.push(sum[m]! / count[m]!);
         if (played[m]) ratingSamples[m]!.push(eloRating(sample[m]!));
@@ -458,7 +475,9 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
       const common = unitResponses[u]!.filter((response) => panel.every((byResponse) => byResponse.has(response.id)));
       value = kendallW(panel.map((byResponse) => common.map((response) => byResponse.get(response.id)!)));
     } else {
-      const answers = unitResponses[u]!.map((response) => panel.flatMap((byResponse) => (byResponse.has(response.id) ? [byResponse.get(response.id)!] : [])));
+      const answers = unitResponses[u]!.map((response) =>
+        panel.flatMap((byResponse) => (byResponse.has(response.id) ? [byResponse.get(response.id)!] : [])),
+      );
       alphaUnits.push(...answers);
       value = krippendorffAlphaInterval(answers);
     }
@@ -483,7 +502,12 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
           const value = other === judge ? undefined : byResponse.get(responseId);
           if (value !== undefined) others.push(value);
         }
-        return { response: known.get(responseId)!, score, othersScore: mean(others), othersMedian: others.length > 0 ? median(others) : null };
+        return {
+          response: known.get(responseId)!,
+          score,
+          othersScore: mean(others),
+          othersMedian: others.length > 0 ? median(others) : null,
+        };
       });
       const compared = unitAnswers.filter((answer) => answer.othersScore !== null);
       const mine = compared.map((answer) => answer.score);
@@ -494,7 +518,10 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
       const myRanks = midranks(mine);
       const theirRanks = midranks(panel);
       const excessOf = new Map(
-        compared.map((answer, index) => [answer, compared.length > 1 ? (myRanks[index]! - theirRanks[index]!) / (compared.length - 1) : null]),
+        compared.map((answer, index) => [
+          answer,
+          compared.length > 1 ? (myRanks[index]! - theirRanks[index]!) / (compared.length - 1) : null,
+        ]),
       );
       for (const answer of unitAnswers) {
         answers.push({
@@ -510,9 +537,13 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
       const value = input.scale === "ranking" ? kendallTauB(mine, theirs) : spearman(mine, theirs);
       if (value !== null) agreements.push(value);
     }
-    const judgeRankings = input.scale === "ranking" ? (input.rankings ?? []).filter((call) => call.judgeModelId === judge) : [];
+    const judgeRankings =
+      input.scale === "ranking" ? (input.rankings ?? []).filter((call) => call.judgeModelId === judge) : [];
     const position = positionBias(
-      judgeRankings.map((call) => ({ shown: call.shown.filter((id) => known.has(id)), ranking: call.ranking.filter((id) => known.has(id)) })),
+      judgeRankings.map((call) => ({
+        shown: call.shown.filter((id) => known.has(id)),
+        ranking: call.ranking.filter((id) => known.has(id)),
+      })),
     );
     const forward = new Map<number, string[]>();
     const pairs: { forward: readonly string[]; reverse: readonly string[] }[] = [];

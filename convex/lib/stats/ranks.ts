@@ -56,9 +56,13 @@ export function evidenceSummary(models: readonly RankedModel[], units: number, p
   for (const model of tied) {
     const gap = leader.mean - model.mean;
     const width = leader.mean - leader.interval.low + (model.interval.high - model.mean);
-    neededUnits = gap > 0 && Number.isFinite(neededUnits) ? Math.max(neededUnits, units * (width / gap) ** 2) : Infinity;
+    neededUnits =
+      gap > 0 && Number.isFinite(neededUnits) ? Math.max(neededUnits, units * (width / gap) ** 2) : Infinity;
   }
-  const extraTopics = Number.isFinite(neededUnits) && units > 0 ? Math.max(1, Math.ceil((neededUnits - units) / Math.max(1, personas))) : null;
+  const extraTopics =
+    Number.isFinite(neededUnits) && units > 0
+      ? Math.max(1, Math.ceil((neededUnits - units) / Math.max(1, personas)))
+      : null;
   const names = joinNames([leader, ...tied].map((model) => model.modelName));
   return {
     kind: "tied",

@@ -13,7 +13,13 @@ export interface Judge {
   length?: number;
 }
 
-export const FAIR: Judge[] = [{ id: "openai/judge" }, { id: "anthropic/judge" }, { id: "meta/judge" }, { id: "qwen/judge" }, { id: "google/judge" }];
+export const FAIR: Judge[] = [
+  { id: "openai/judge" },
+  { id: "anthropic/judge" },
+  { id: "meta/judge" },
+  { id: "qwen/judge" },
+  { id: "google/judge" },
+];
 
 export function simulate(options: {
   qualities: Record<string, number>;
@@ -35,7 +41,14 @@ export function simulate(options: {
       const unit: JuryResponse[] = [];
       for (const [modelId, quality] of Object.entries(options.qualities)) {
         const value = quality + (random.unit() - 0.5) * 0.3;
-        const response = { id: `${modelId}|${p}|${t}`, modelId, personaId: `p${p}`, topicId: `t${t}`, length: Math.round(300 + 300 * value + random.unit() * 600), costUsd: 0.001 };
+        const response = {
+          id: `${modelId}|${p}|${t}`,
+          modelId,
+          personaId: `p${p}`,
+          topicId: `t${t}`,
+          length: Math.round(300 + 300 * value + random.unit() * 600),
+          costUsd: 0.001,
+        };
         latent.set(response.id, value);
         unit.push(response);
       }
@@ -50,7 +63,12 @@ export function simulate(options: {
         if (options.scale === "rating") {
           for (const response of unit) {
             const score = Math.min(10, Math.max(1, Math.round(1 + 9 * perceived(response, 1))));
-            ratings.push({ judgeModelId: judge.id, responseId: response.id, scores: { accuracy: score, clarity: score }, costUsd: 0.0005 });
+            ratings.push({
+              judgeModelId: judge.id,
+              responseId: response.id,
+              scores: { accuracy: score, clarity: score },
+              costUsd: 0.0005,
+            });
           }
           continue;
         }
@@ -65,7 +83,13 @@ export function simulate(options: {
             .map((response, shownIndex) => ({ id: response.id, score: perceived(response, shownIndex) }))
             .sort((a, b) => b.score - a.score)
             .map((entry) => entry.id);
-          rankings.push({ judgeModelId: judge.id, shown: order.map((response) => response.id), ranking, order: index === 0 ? "forward" : "reverse", costUsd: 0.002 });
+          rankings.push({
+            judgeModelId: judge.id,
+            shown: order.map((response) => response.id),
+            ranking,
+            order: index === 0 ? "forward" : "reverse",
+            costUsd: 0.002,
+          });
         });
       }
     }
@@ -81,4 +105,6 @@ export function simulate(options: {
   };
 }
 
-export const TEN_MODELS = Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`vendor${index}/model-${index}`, 0.2 + index * 0.07]));
+export const TEN_MODELS = Object.fromEntries(
+  Array.from({ length: 10 }, (_, index) => [`vendor${index}/model-${index}`, 0.2 + index * 0.07]),
+);

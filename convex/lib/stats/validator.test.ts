@@ -12,7 +12,15 @@ const fromStored = (stored: JuryStatsDoc): JuryStats => stored;
 
 describe("juryStatsValidator", () => {
   it.each([
-    ["a ranking test", simulate({ qualities: TEN_MODELS, judges: [...FAIR.slice(0, 4), { id: "mistral/x", position: 0.4 }], topics: 8, bothOrders: true })],
+    [
+      "a ranking test",
+      simulate({
+        qualities: TEN_MODELS,
+        judges: [...FAIR.slice(0, 4), { id: "mistral/x", position: 0.4 }],
+        topics: 8,
+        bothOrders: true,
+      }),
+    ],
     ["a rating test", simulate({ qualities: TEN_MODELS, judges: FAIR.slice(0, 3), topics: 5, scale: "rating" })],
     ["a test with one judge", simulate({ qualities: { "a/x": 0.5, "b/y": 0.4 }, judges: FAIR.slice(0, 1), topics: 3 })],
   ])("accepts the statistics of %s", (_, input) => {
@@ -23,11 +31,15 @@ describe("juryStatsValidator", () => {
 
   it("accepts the statistics of a test with no scores yet", () => {
     const input = simulate({ qualities: { "a/x": 0.5 }, judges: [], topics: 2 });
-    expect(validate(juryStatsValidator, computeJuryStats({ ...input, judges: ["openai/judge"] }), { throw: true })).toBe(true);
+    expect(
+      validate(juryStatsValidator, computeJuryStats({ ...input, judges: ["openai/judge"] }), { throw: true }),
+    ).toBe(true);
   });
 
   it("rejects a statistics object missing its summary", () => {
-    const { summary: _summary, ...rest } = computeJuryStats(simulate({ qualities: { "a/x": 0.5 }, judges: FAIR.slice(0, 2), topics: 2 }));
+    const { summary: _summary, ...rest } = computeJuryStats(
+      simulate({ qualities: { "a/x": 0.5 }, judges: FAIR.slice(0, 2), topics: 2 }),
+    );
     expect(validate(juryStatsValidator, rest)).toBe(false);
   });
 });

@@ -1,5 +1,12 @@
 import type { LinkProps } from "@tanstack/react-router";
-import { ActivityIcon, FlaskConicalIcon, HistoryIcon, LayoutTemplateIcon, ShieldIcon, type LucideIcon } from "lucide-react";
+import {
+  ActivityIcon,
+  FlaskConicalIcon,
+  HistoryIcon,
+  LayoutTemplateIcon,
+  ShieldIcon,
+  type LucideIcon,
+} from "lucide-react";
 
 export interface NavItem {
   label: string;

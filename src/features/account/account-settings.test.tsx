@@ -3,7 +3,16 @@ import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, makeViewer, mockCall, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import {
+  callMock,
+  makeViewer,
+  mockCall,
+  QueryFailure,
+  resetCalls,
+  resetConvexMock,
+  setQueryResult,
+  setSignedIn,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { cleanProfileField, type Profile } from "./profile-section";
 
@@ -19,7 +28,10 @@ const PROFILE: Profile = {
   updatedAt: Date.UTC(2025, 5, 3, 12, 0),
 };
 
-async function renderSettings(profile: Profile | QueryFailure | undefined = PROFILE, keyStatus: unknown = { storageAvailable: true, key: null }) {
+async function renderSettings(
+  profile: Profile | QueryFailure | undefined = PROFILE,
+  keyStatus: unknown = { storageAvailable: true, key: null },
+) {
   setSignedIn(makeViewer());
   setQueryResult("profile:get", profile);
   setQueryResult("apiKeys:status", keyStatus);
@@ -58,7 +70,9 @@ describe("account settings", () => {
     await user.type(screen.getByLabelText("Full Name"), "  Ada Lovelace  ");
     await user.type(screen.getByLabelText("Avatar URL"), "   ");
     await user.click(screen.getByRole("button", { name: "Save Changes" }));
-    await waitFor(() => expect(callMock("profile:update")).toHaveBeenCalledWith({ fullName: "Ada Lovelace", avatarUrl: null }));
+    await waitFor(() =>
+      expect(callMock("profile:update")).toHaveBeenCalledWith({ fullName: "Ada Lovelace", avatarUrl: null }),
+    );
     expect(await screen.findByText("Profile updated successfully!")).toBeInTheDocument();
   });
 
@@ -111,7 +125,11 @@ describe("account settings", () => {
     expect(callMock("profile:changePassword")).not.toHaveBeenCalled();
 
     mockCall("profile:changePassword", async () => {
-      throw new ConvexError({ code: "INVALID_INPUT", field: "currentPassword", message: "Current password is incorrect." });
+      throw new ConvexError({
+        code: "INVALID_INPUT",
+        field: "currentPassword",
+        message: "Current password is incorrect.",
+      });
     });
     await user.type(screen.getByLabelText("Current Password"), "old-password");
     await user.type(screen.getByLabelText("New Password"), "new-password-1");
@@ -122,7 +140,10 @@ describe("account settings", () => {
     mockCall("profile:changePassword", async () => null);
     await user.click(screen.getByRole("button", { name: "Change Password" }));
     expect(await screen.findByText("Password changed. Other devices have been signed out.")).toBeInTheDocument();
-    expect(callMock("profile:changePassword")).toHaveBeenLastCalledWith({ currentPassword: "old-password", newPassword: "new-password-1" });
+    expect(callMock("profile:changePassword")).toHaveBeenLastCalledWith({
+      currentPassword: "old-password",
+      newPassword: "new-password-1",
+    });
     expect(screen.getByLabelText("Current Password")).toHaveValue("");
   });
 
@@ -139,11 +160,18 @@ describe("account settings", () => {
     expect(await within(usage).findByTestId("masked-key")).toHaveTextContent("••••••••abcd");
     expect(usage).not.toHaveTextContent("sk-or-v1-secret");
 
-    mockCall("apiKeys:check", async () => ({ ok: true, modelCount: 312, message: "Your key works: it can see 312 models." }));
+    mockCall("apiKeys:check", async () => ({
+      ok: true,
+      modelCount: 312,
+      message: "Your key works: it can see 312 models.",
+    }));
     await user.click(within(usage).getByRole("button", { name: "Test Key" }));
     expect(await within(usage).findByTestId("key-test-result")).toHaveTextContent("it can see 312 models");
 
-    mockCall("apiKeys:check", async () => ({ ok: false, message: "Invalid API key. Please check your OpenRouter API key configuration." }));
+    mockCall("apiKeys:check", async () => ({
+      ok: false,
+      message: "Invalid API key. Please check your OpenRouter API key configuration.",
+    }));
     await user.click(within(usage).getByRole("button", { name: "Test Key" }));
     await waitFor(() => expect(within(usage).getByTestId("key-test-result")).toHaveTextContent("Invalid API key"));
 
@@ -157,12 +185,18 @@ describe("account settings", () => {
     const usage = screen.getByRole("region", { name: "Usage" });
     expect(usage).toHaveTextContent("Checked with the gateway before it is saved");
     mockCall("apiKeys:save", async () => {
-      throw new ConvexError({ code: "INVALID_INPUT", field: "key", message: "Invalid API key. Please check your OpenRouter API key configuration." });
+      throw new ConvexError({
+        code: "INVALID_INPUT",
+        field: "key",
+        message: "Invalid API key. Please check your OpenRouter API key configuration.",
+      });
     });
     const input = within(usage).getByLabelText("OpenRouter API key");
     await user.type(input, "sk-or-v1-typo");
     await user.click(within(usage).getByRole("button", { name: "Save Key" }));
-    expect(await within(usage).findByText("Invalid API key. Please check your OpenRouter API key configuration.")).toBeInTheDocument();
+    expect(
+      await within(usage).findByText("Invalid API key. Please check your OpenRouter API key configuration."),
+    ).toBeInTheDocument();
     expect(input).toHaveValue("sk-or-v1-typo");
     expect(input).toHaveAttribute("aria-invalid", "true");
     expect(within(usage).queryByTestId("masked-key")).not.toBeInTheDocument();

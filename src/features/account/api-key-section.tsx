@@ -109,8 +109,18 @@ export function ApiKeySection() {
                       {pending === "test" ? <Spinner className="text-current" label="Testing key" /> : <PlugZapIcon />}
                       Test Key
                     </Button>
-                    <Button variant="outline" size="sm" className="text-destructive" disabled={pending !== null} onClick={() => void removeKey()}>
-                      {pending === "remove" ? <Spinner className="text-current" label="Removing key" /> : <Trash2Icon />}
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      className="text-destructive"
+                      disabled={pending !== null}
+                      onClick={() => void removeKey()}
+                    >
+                      {pending === "remove" ? (
+                        <Spinner className="text-current" label="Removing key" />
+                      ) : (
+                        <Trash2Icon />
+                      )}
                       Remove
                     </Button>
                   </div>
@@ -133,17 +143,25 @@ export function ApiKeySection() {
                         <FormLabel>{status.key ? "Replace API key" : "OpenRouter API key"}</FormLabel>
                         <div className="flex gap-2">
                           <FormControl>
-                            <Input type="password" autoComplete="off" spellCheck={false} placeholder="sk-or-v1-..." {...field} />
+                            <Input
+                              type="password"
+                              autoComplete="off"
+                              spellCheck={false}
+                              placeholder="sk-or-v1-..."
+                              {...field}
+                            />
                           </FormControl>
                           <Button type="submit" disabled={pending !== null}>
-                            {pending === "save" && <Spinner className="text-current" label="Checking key with the gateway" />}
+                            {pending === "save" && (
+                              <Spinner className="text-current" label="Checking key with the gateway" />
+                            )}
                             Save Key
                           </Button>
                         </div>
                         {!fieldState.error && (
                           <FormDescription className="text-xs">
-                            Checked with the gateway before it is saved; an invalid key is not saved. Stored encrypted. Only the last 4
-                            characters are ever shown again.
+                            Checked with the gateway before it is saved; an invalid key is not saved. Stored encrypted.
+                            Only the last 4 characters are ever shown again.
                           </FormDescription>
                         )}
                         <FormMessage />

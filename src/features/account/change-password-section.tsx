@@ -42,7 +42,8 @@ export function ChangePasswordSection() {
     } catch (error) {
       const data = appErrorData(error);
       const field = (error as { data?: { field?: unknown } }).data?.field;
-      if (data && (field === "currentPassword" || field === "newPassword")) form.setError(field, { message: data.message });
+      if (data && (field === "currentPassword" || field === "newPassword"))
+        form.setError(field, { message: data.message });
       else setResult({ tone: "error", message: errorMessage(error, "Failed to change password") });
     }
   }
@@ -58,7 +59,11 @@ export function ChangePasswordSection() {
       </CardHeader>
       <CardContent>
         <Form {...form}>
-          <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4 sm:max-w-md">
+          <form
+            noValidate
+            onSubmit={(event) => void form.handleSubmit(submit)(event)}
+            className="grid gap-4 sm:max-w-md"
+          >
             {result && <Banner tone={result.tone}>{result.message}</Banner>}
             {FIELDS.map(({ key, label, autoComplete }) => (
               <FormField

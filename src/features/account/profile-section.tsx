@@ -92,7 +92,14 @@ export function ProfileSection({ profile }: { profile: Profile }) {
             )}
             <div className="grid gap-2">
               <Label htmlFor="profile-email">Email</Label>
-              <Input id="profile-email" type="email" value={profile.email} readOnly aria-describedby="profile-email-note" className="bg-muted" />
+              <Input
+                id="profile-email"
+                type="email"
+                value={profile.email}
+                readOnly
+                aria-describedby="profile-email-note"
+                className="bg-muted"
+              />
               <p id="profile-email-note" className="text-xs text-muted-foreground">
                 Email cannot be changed. Contact support if needed.
               </p>
@@ -104,7 +111,12 @@ export function ProfileSection({ profile }: { profile: Profile }) {
                 <FormItem>
                   <FormLabel>Full Name</FormLabel>
                   <FormControl>
-                    <Input autoComplete="name" maxLength={PROFILE_LIMITS.maxFullNameLength} placeholder="Your name" {...field} />
+                    <Input
+                      autoComplete="name"
+                      maxLength={PROFILE_LIMITS.maxFullNameLength}
+                      placeholder="Your name"
+                      {...field}
+                    />
                   </FormControl>
                   <FormMessage />
                 </FormItem>

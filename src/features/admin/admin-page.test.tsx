@@ -118,7 +118,8 @@ describe("overview", () => {
     renderApp("/admin");
     expect(await screen.findByRole("heading", { name: "Admin Dashboard" })).toBeInTheDocument();
     expect(screen.getByText("System administration and monitoring")).toBeInTheDocument();
-    for (const name of ["Overview", "Users", "Jobs", "System Health"]) expect(screen.getByRole("tab", { name })).toBeInTheDocument();
+    for (const name of ["Overview", "Users", "Jobs", "System Health"])
+      expect(screen.getByRole("tab", { name })).toBeInTheDocument();
 
     expect(within(screen.getByRole("group", { name: "Total Users" })).getByText("2")).toBeInTheDocument();
     const jobs = within(screen.getByRole("group", { name: "Total Jobs" }));
@@ -173,7 +174,9 @@ describe("users", () => {
   it("grants admin after the confirmation, and shows the alert with the reason when it fails", async () => {
     const user = userEvent.setup();
     renderApp("/admin?tab=users");
-    const row = within(await screen.findByRole("table", { name: "Users" })).getByRole("row", { name: /demo@modeljury\.dev/ });
+    const row = within(await screen.findByRole("table", { name: "Users" })).getByRole("row", {
+      name: /demo@modeljury\.dev/,
+    });
     await user.click(within(row).getByRole("button", { name: "Make Admin" }));
     const dialog = await screen.findByRole("alertdialog");
     expect(within(dialog).getByText("Are you sure you want to grant admin access for this user?")).toBeInTheDocument();
@@ -182,12 +185,19 @@ describe("users", () => {
 
     const { ConvexError } = await import("convex/values");
     callMock("admin:setAdmin").mockRejectedValueOnce(
-      new ConvexError({ code: "CONFLICT", message: "You are the only admin. Make another user an admin before removing your own admin rights." }),
+      new ConvexError({
+        code: "CONFLICT",
+        message: "You are the only admin. Make another user an admin before removing your own admin rights.",
+      }),
     );
-    const adminRow = within(screen.getByRole("table", { name: "Users" })).getByRole("row", { name: /admin@modeljury\.dev/ });
+    const adminRow = within(screen.getByRole("table", { name: "Users" })).getByRole("row", {
+      name: /admin@modeljury\.dev/,
+    });
     await user.click(within(adminRow).getByRole("button", { name: "Remove Admin" }));
     const removeDialog = await screen.findByRole("alertdialog");
-    expect(within(removeDialog).getByText("Are you sure you want to remove admin access for this user?")).toBeInTheDocument();
+    expect(
+      within(removeDialog).getByText("Are you sure you want to remove admin access for this user?"),
+    ).toBeInTheDocument();
     await user.click(within(removeDialog).getByRole("button", { name: "Remove Admin" }));
     expect(await screen.findByText("Failed to update admin status. Please try again.")).toBeInTheDocument();
     expect(screen.getByText(/You are the only admin/)).toBeInTheDocument();
@@ -199,7 +209,11 @@ describe("users", () => {
     const table = await screen.findByRole("table", { name: "Users" });
     const adminRow = within(table).getByRole("row", { name: /admin@modeljury\.dev/ });
     expect(within(adminRow).queryByRole("button", { name: "Delete user" })).not.toBeInTheDocument();
-    await user.click(within(within(table).getByRole("row", { name: /demo@modeljury\.dev/ })).getByRole("button", { name: "Delete user" }));
+    await user.click(
+      within(within(table).getByRole("row", { name: /demo@modeljury\.dev/ })).getByRole("button", {
+        name: "Delete user",
+      }),
+    );
     const dialog = await screen.findByRole("alertdialog");
     expect(within(dialog).getByText(/Payment and credit records are kept/)).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Delete User" }));
@@ -247,16 +261,22 @@ describe("jobs", () => {
     const user = userEvent.setup();
     renderApp("/admin?tab=jobs");
     const table = await screen.findByRole("table", { name: "Jobs" });
-    await user.click(within(within(table).getByRole("row", { name: /Waiting run/ })).getByRole("button", { name: "Cancel" }));
+    await user.click(
+      within(within(table).getByRole("row", { name: /Waiting run/ })).getByRole("button", { name: "Cancel" }),
+    );
     const dialog = await screen.findByRole("alertdialog");
     expect(within(dialog).getByText("Are you sure you want to cancel this job?")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Cancel Job" }));
     await waitFor(() => expect(callMock("admin:cancelJob")).toHaveBeenCalledWith({ jobId: "jobqueu33333" }));
 
     callMock("admin:retryJob").mockRejectedValueOnce(new Error("[CONVEX M(admin:retryJob)] Server Error"));
-    await user.click(within(within(table).getByRole("row", { name: /Failing run/ })).getByRole("button", { name: "Retry" }));
+    await user.click(
+      within(within(table).getByRole("row", { name: /Failing run/ })).getByRole("button", { name: "Retry" }),
+    );
     expect(await screen.findByText("Failed to retry job. Please try again.")).toBeInTheDocument();
-    await user.click(within(within(table).getByRole("row", { name: /Failing run/ })).getByRole("button", { name: "Retry" }));
+    await user.click(
+      within(within(table).getByRole("row", { name: /Failing run/ })).getByRole("button", { name: "Retry" }),
+    );
     expect(callMock("admin:retryJob")).toHaveBeenLastCalledWith({ jobId: "jobfail22222" });
   });
 
@@ -265,7 +285,9 @@ describe("jobs", () => {
     callMock("admin:cancelJob").mockRejectedValueOnce(new Error("boom"));
     renderApp("/admin?tab=jobs");
     const table = await screen.findByRole("table", { name: "Jobs" });
-    await user.click(within(within(table).getByRole("row", { name: /Waiting run/ })).getByRole("button", { name: "Cancel" }));
+    await user.click(
+      within(within(table).getByRole("row", { name: /Waiting run/ })).getByRole("button", { name: "Cancel" }),
+    );
     await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Cancel Job" }));
     expect(await screen.findByText("Failed to cancel job. Please try again.")).toBeInTheDocument();
   });
@@ -301,7 +323,9 @@ describe("jobs", () => {
     await user.clear(priority);
     await user.type(priority, "7");
     await user.click(within(panel).getByRole("button", { name: "Set Priority" }));
-    await waitFor(() => expect(callMock("admin:setJobPriority")).toHaveBeenCalledWith({ jobId: "jobfail22222", priority: 7 }));
+    await waitFor(() =>
+      expect(callMock("admin:setJobPriority")).toHaveBeenCalledWith({ jobId: "jobfail22222", priority: 7 }),
+    );
 
     await user.click(within(row).getByRole("button", { name: "Details" }));
     expect(screen.queryByRole("region", { name: "Details of job Failing run" })).not.toBeInTheDocument();
@@ -337,7 +361,11 @@ describe("system health", () => {
 
     setQueryResult(
       "admin:health",
-      healthy({ stuckJobs: 1, isHealthy: false, stuck: [{ _id: "jobaaaaa1111", testName: "Support replies", since: CREATED }] }),
+      healthy({
+        stuckJobs: 1,
+        isHealthy: false,
+        stuck: [{ _id: "jobaaaaa1111", testName: "Support replies", since: CREATED }],
+      }),
     );
     setQueryResult("admin:listAlerts", [
       {

@@ -34,7 +34,12 @@ export function HealthTab() {
   return (
     <div className="space-y-6">
       <div className="grid gap-4 sm:grid-cols-3">
-        <StatCard label="Queued" icon={ClockIcon} value={health && formatCount(health.queuedJobs)} detail="Created in the last 24 hours" />
+        <StatCard
+          label="Queued"
+          icon={ClockIcon}
+          value={health && formatCount(health.queuedJobs)}
+          detail="Created in the last 24 hours"
+        />
         <StatCard label="Processing" icon={Loader2Icon} value={health && formatCount(health.processingJobs)} />
         <StatCard
           label="Stuck"
@@ -124,8 +129,8 @@ function AlertsCard() {
           <h2>Stuck Job Alerts</h2>
         </CardTitle>
         <CardDescription>
-          Jobs processing over an hour, and payments that need a look: an amount that differs from the quote, a refund Stripe
-          refused.
+          Jobs processing over an hour, and payments that need a look: an amount that differs from the quote, a refund
+          Stripe refused.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -148,7 +153,12 @@ function AlertsCard() {
                     ) : null}
                   </p>
                 </div>
-                <Button variant="outline" size="sm" disabled={resolving === alert._id} onClick={() => void resolveOne(alert._id)}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={resolving === alert._id}
+                  onClick={() => void resolveOne(alert._id)}
+                >
                   Resolve
                 </Button>
               </li>

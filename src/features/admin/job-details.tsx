@@ -103,7 +103,11 @@ function PriorityForm({ jobId, priority }: { jobId: Id<"jobs">; priority: number
     if (!valid) return;
     setSaving(true);
     try {
-      await runAdminAction(() => setPriority({ jobId, priority: parsed }), ADMIN_FAILURES.priority, `Priority set to ${parsed}.`);
+      await runAdminAction(
+        () => setPriority({ jobId, priority: parsed }),
+        ADMIN_FAILURES.priority,
+        `Priority set to ${parsed}.`,
+      );
     } finally {
       setSaving(false);
     }

@@ -29,13 +29,7 @@ import { api } from "../../../convex/_generated/api";
 import { canCancelJob, canRetryJob, type JobStatus } from "../../../convex/lib/jobAnalysis";
 
 import { ADMIN_FAILURES, runAdminAction } from "./admin-actions";
-import {
-  countLabel,
-  formatJobAmount,
-  formatJobDuration,
-  matchesJobSearch,
-  shortId,
-} from "./admin-format";
+import { countLabel, formatJobAmount, formatJobDuration, matchesJobSearch, shortId } from "./admin-format";
 import { useConfirm, type ConfirmRequest } from "@/components/confirm-dialog";
 import { formatMediumDate } from "@/lib/dates";
 import { JobDetails } from "./job-details";
@@ -76,7 +70,10 @@ export function JobsTab() {
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <div className="relative w-full sm:max-w-sm">
-          <SearchIcon aria-hidden="true" className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" />
+          <SearchIcon
+            aria-hidden="true"
+            className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground"
+          />
           <Input
             type="search"
             aria-label="Search jobs"
@@ -183,24 +180,60 @@ function useJobActions() {
       runAdminAction(() => retry({ jobId: job._id }), ADMIN_FAILURES.retry, `'${job.testName}' is queued again.`),
     cancel: (job: AdminJob) =>
       confirmThen(
-        { title: "Cancel Job", description: JOB_CONFIRMATIONS.cancel, subject: job.testName, confirmText: "Cancel Job", cancelText: "Keep Job", destructive: true },
-        () => runAdminAction(() => cancel({ jobId: job._id }), ADMIN_FAILURES.cancel, `'${job.testName}' was cancelled.`),
+        {
+          title: "Cancel Job",
+          description: JOB_CONFIRMATIONS.cancel,
+          subject: job.testName,
+          confirmText: "Cancel Job",
+          cancelText: "Keep Job",
+          destructive: true,
+        },
+        () =>
+          runAdminAction(() => cancel({ jobId: job._id }), ADMIN_FAILURES.cancel, `'${job.testName}' was cancelled.`),
       ),
     forceRestart: (job: AdminJob) =>
       confirmThen(
-        { title: "Force Restart", description: JOB_CONFIRMATIONS.forceRestart, subject: job.testName, confirmText: "Force Restart", destructive: true },
+        {
+          title: "Force Restart",
+          description: JOB_CONFIRMATIONS.forceRestart,
+          subject: job.testName,
+          confirmText: "Force Restart",
+          destructive: true,
+        },
         () =>
-          runAdminAction(() => forceRestart({ jobId: job._id }), ADMIN_FAILURES.forceRestart, `'${job.testName}' restarts from the beginning.`),
+          runAdminAction(
+            () => forceRestart({ jobId: job._id }),
+            ADMIN_FAILURES.forceRestart,
+            `'${job.testName}' restarts from the beginning.`,
+          ),
       ),
     remove: (job: AdminJob) =>
       confirmThen(
-        { title: "Delete Job", description: JOB_CONFIRMATIONS.delete, subject: job.testName, confirmText: "Delete Job", destructive: true, irreversible: true },
-        () => runAdminAction(() => remove({ jobId: job._id }), ADMIN_FAILURES.deleteJob, `'${job.testName}' was deleted.`),
+        {
+          title: "Delete Job",
+          description: JOB_CONFIRMATIONS.delete,
+          subject: job.testName,
+          confirmText: "Delete Job",
+          destructive: true,
+          irreversible: true,
+        },
+        () =>
+          runAdminAction(() => remove({ jobId: job._id }), ADMIN_FAILURES.deleteJob, `'${job.testName}' was deleted.`),
       ),
   };
 }
 
-function JobRow({ job, open, onToggle, actions }: { job: AdminJob; open: boolean; onToggle: () => void; actions: JobActions }) {
+function JobRow({
+  job,
+  open,
+  onToggle,
+  actions,
+}: {
+  job: AdminJob;
+  open: boolean;
+  onToggle: () => void;
+  actions: JobActions;
+}) {
   const [retrying, setRetrying] = useState(false);
   const status: JobStatus = job.status;
 

@@ -72,7 +72,11 @@ export function OverviewTab({ onShowJobs }: { onShowJobs: () => void }) {
               ))}
             </div>
           ) : recent.jobs.length === 0 ? (
-            <EmptyState icon={InboxIcon} title="No jobs yet" description="Jobs appear here as soon as users start tests." />
+            <EmptyState
+              icon={InboxIcon}
+              title="No jobs yet"
+              description="Jobs appear here as soon as users start tests."
+            />
           ) : (
             <ul className="divide-y" aria-label="Recent jobs">
               {recent.jobs.map((job) => (

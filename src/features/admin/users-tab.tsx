@@ -63,7 +63,11 @@ export function UsersTab({ viewerId }: { viewerId: string }) {
       destructive: true,
       irreversible: true,
       onConfirm: async () => {
-        await runAdminAction(() => deleteUser({ userId: user._id }), ADMIN_FAILURES.deleteUser, `${user.email} was deleted.`);
+        await runAdminAction(
+          () => deleteUser({ userId: user._id }),
+          ADMIN_FAILURES.deleteUser,
+          `${user.email} was deleted.`,
+        );
       },
     });
   }
@@ -72,7 +76,10 @@ export function UsersTab({ viewerId }: { viewerId: string }) {
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="relative w-full sm:max-w-sm">
-          <SearchIcon aria-hidden="true" className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" />
+          <SearchIcon
+            aria-hidden="true"
+            className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground"
+          />
           <Input
             type="search"
             aria-label="Search users"
@@ -150,9 +157,7 @@ function UserRow({
         </div>
         <div className="text-sm text-muted-foreground">{user.fullName ?? "No name"}</div>
       </TableCell>
-      <TableCell>
-        {user.isAdmin ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>}
-      </TableCell>
+      <TableCell>{user.isAdmin ? <Badge>Admin</Badge> : <Badge variant="secondary">User</Badge>}</TableCell>
       <TableCell className="text-right tabular-nums">{user.testCount}</TableCell>
       <TableCell className="text-right">
         <Money cents={user.totalSpentCents} />

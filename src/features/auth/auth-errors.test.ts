@@ -27,19 +27,21 @@ describe("authErrorMessage", () => {
   it("shows other errors without the request id and stack", () => {
     expect(authErrorMessage(serverError("Something odd"))).toBe("Something odd");
     expect(authErrorMessage(new Error("Failed to fetch"))).toBe("Failed to fetch");
-    expect(authErrorMessage(new Error("[CONVEX A(auth:signIn)] [Request ID: 1] Server Error\n  Called by client"))).toBe(
-      "Something went wrong. Please try again.",
-    );
+    expect(
+      authErrorMessage(new Error("[CONVEX A(auth:signIn)] [Request ID: 1] Server Error\n  Called by client")),
+    ).toBe("Something went wrong. Please try again.");
   });
 
   it("turns the library's provider text and the validators' technical texts into sentences", () => {
-    expect(authErrorMessage(serverError("Provider `github` is not configured, available providers are password."))).toBe(
-      "This way of signing in is not available on this site.",
-    );
+    expect(
+      authErrorMessage(serverError("Provider `github` is not configured, available providers are password.")),
+    ).toBe("This way of signing in is not available on this site.");
     const validator = new Error(
       "[CONVEX A(auth:signIn)] [Request ID: 9] Server Error\nArgumentValidationError: Value does not match validator.\nPath: .provider\nValue: 1\nValidator: v.string()\n  Called by client",
     );
-    expect(authErrorMessage(validator)).toBe("Some of what you entered was not accepted. Please check it and try again.");
+    expect(authErrorMessage(validator)).toBe(
+      "Some of what you entered was not accepted. Please check it and try again.",
+    );
     expect(authErrorMessage(validator)).not.toMatch(/Validator|Path/);
   });
 

@@ -31,7 +31,15 @@ type CodeValues = z.infer<typeof codeSchema>;
  * (provider `magic-link`) or a six-digit code (provider `email-code`). The magic link comes
  * back to /login?code=…, which the auth client turns into a session.
  */
-export function EmailSignIn({ kind, redirect, onBack }: { kind: "magic_link" | "code"; redirect?: string; onBack: () => void }) {
+export function EmailSignIn({
+  kind,
+  redirect,
+  onBack,
+}: {
+  kind: "magic_link" | "code";
+  redirect?: string;
+  onBack: () => void;
+}) {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const title = kind === "magic_link" ? "Sign in with a magic link" : "Sign in with a code";
   return (
@@ -43,7 +51,9 @@ export function EmailSignIn({ kind, redirect, onBack }: { kind: "magic_link" | "
         </CardTitle>
         {sentTo === null && (
           <CardDescription>
-            {kind === "magic_link" ? "We will email you a link that signs you in." : "We will email you a six-digit code."}
+            {kind === "magic_link"
+              ? "We will email you a link that signs you in."
+              : "We will email you a six-digit code."}
           </CardDescription>
         )}
       </CardHeader>

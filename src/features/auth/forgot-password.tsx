@@ -177,7 +177,13 @@ function ResetPasswordForm({
               <FormItem>
                 <FormLabel>Code</FormLabel>
                 <FormControl>
-                  <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="123456" {...field} />
+                  <Input
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={6}
+                    placeholder="123456"
+                    {...field}
+                  />
                 </FormControl>
                 <FormMessage />
               </FormItem>

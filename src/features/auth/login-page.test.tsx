@@ -30,7 +30,9 @@ describe("login screen", () => {
 
   it("shows the server's error in the danger box under the form", async () => {
     signIn.mockRejectedValue(
-      new Error("[CONVEX A(auth:signIn)] [Request ID: 1a2b] Server Error\nUncaught Error: InvalidSecret\n  Called by client"),
+      new Error(
+        "[CONVEX A(auth:signIn)] [Request ID: 1a2b] Server Error\nUncaught Error: InvalidSecret\n  Called by client",
+      ),
     );
     renderApp("/login");
     await fillAndSubmit("ada@example.com", "wrong-password");
@@ -47,7 +49,9 @@ describe("login screen", () => {
   });
 
   it("shows a ConvexError's message in the danger box", async () => {
-    signIn.mockRejectedValue(new ConvexError({ code: "INVALID_INPUT", message: "Please enter a valid email address." }));
+    signIn.mockRejectedValue(
+      new ConvexError({ code: "INVALID_INPUT", message: "Please enter a valid email address." }),
+    );
     renderApp("/login");
     await fillAndSubmit("ada@example.com", "long-enough");
     expect(await screen.findByTestId("auth-error")).toHaveTextContent("Please enter a valid email address.");
@@ -114,7 +118,10 @@ describe("login screen", () => {
     await user.type(screen.getByLabelText("Email"), "Ada@Example.com");
     await user.click(screen.getByRole("button", { name: "Send Magic Link" }));
     expect(await screen.findByTestId("magic-link-sent")).toHaveTextContent("Check your email for the magic link");
-    expect(signIn).toHaveBeenCalledWith("magic-link", { email: "ada@example.com", redirectTo: "/login?redirect=%2Fdashboard%2Fhistory" });
+    expect(signIn).toHaveBeenCalledWith("magic-link", {
+      email: "ada@example.com",
+      redirectTo: "/login?redirect=%2Fdashboard%2Fhistory",
+    });
   });
 
   it("signs in with an emailed code", async () => {
@@ -132,7 +139,10 @@ describe("login screen", () => {
     });
     await user.type(await screen.findByLabelText("Sign-in code"), "123456");
     await user.click(screen.getByRole("button", { name: "Sign In" }));
-    expect(signIn).toHaveBeenLastCalledWith("email-code", expect.objectContaining({ email: "ada@example.com", code: "123456" }));
+    expect(signIn).toHaveBeenLastCalledWith(
+      "email-code",
+      expect.objectContaining({ email: "ada@example.com", code: "123456" }),
+    );
     expect(await screen.findByRole("heading", { name: "Welcome back, ada" })).toBeInTheDocument();
   });
 
@@ -151,12 +161,15 @@ describe("login screen", () => {
     await user.type(screen.getByLabelText("Code"), "123456");
     await user.type(screen.getByLabelText("New password"), "new-password-1");
     await user.click(screen.getByRole("button", { name: "Update Password" }));
-    expect(signIn).toHaveBeenLastCalledWith("password", expect.objectContaining({
-      email: "ada@example.com",
-      code: "123456",
-      newPassword: "new-password-1",
-      flow: "reset-verification",
-    }));
+    expect(signIn).toHaveBeenLastCalledWith(
+      "password",
+      expect.objectContaining({
+        email: "ada@example.com",
+        code: "123456",
+        newPassword: "new-password-1",
+        flow: "reset-verification",
+      }),
+    );
     expect((await screen.findAllByText("Your password has been updated")).length).toBeGreaterThan(0);
   });
 });
@@ -195,16 +208,22 @@ describe("signup screen", () => {
     await user.click(screen.getByRole("button", { name: "Sign Up" }));
     expect(await screen.findByRole("heading", { name: "Check Your Email" })).toBeInTheDocument();
     expect(screen.getByText(/check your spam folder, or sign up with a different email/i)).toBeInTheDocument();
-    expect(signIn).toHaveBeenCalledWith("password", expect.objectContaining({ email: "new@example.com", password: "long-enough", flow: "signUp" }));
+    expect(signIn).toHaveBeenCalledWith(
+      "password",
+      expect.objectContaining({ email: "new@example.com", password: "long-enough", flow: "signUp" }),
+    );
 
     signIn.mockResolvedValue({ signingIn: true });
     await user.type(screen.getByLabelText("Verification code"), "654321");
     await user.click(screen.getByRole("button", { name: "Verify Email" }));
-    expect(signIn).toHaveBeenLastCalledWith("password", expect.objectContaining({
-      email: "new@example.com",
-      code: "654321",
-      flow: "email-verification",
-    }));
+    expect(signIn).toHaveBeenLastCalledWith(
+      "password",
+      expect.objectContaining({
+        email: "new@example.com",
+        code: "654321",
+        flow: "email-verification",
+      }),
+    );
 
     await user.click(screen.getByRole("link", { name: "Back to Sign In" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/login"));

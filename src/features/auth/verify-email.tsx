@@ -53,8 +53,8 @@ export function VerifyEmail({ email, onBack, redirect }: VerifyEmailProps) {
           <h1 className="text-2xl">Check Your Email</h1>
         </CardTitle>
         <CardDescription>
-          We sent a verification email to <strong className="text-foreground">{email}</strong>. Check your email for
-          the confirmation code and enter it below to activate your account.
+          We sent a verification email to <strong className="text-foreground">{email}</strong>. Check your email for the
+          confirmation code and enter it below to activate your account.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -67,7 +67,13 @@ export function VerifyEmail({ email, onBack, redirect }: VerifyEmailProps) {
                 <FormItem>
                   <FormLabel>Verification code</FormLabel>
                   <FormControl>
-                    <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="123456" {...field} />
+                    <Input
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      maxLength={6}
+                      placeholder="123456"
+                      {...field}
+                    />
                   </FormControl>
                   <FormMessage />
                 </FormItem>

@@ -16,15 +16,70 @@ type Entry = BillingData["creditTransactions"][number];
 
 const DATA: BillingData = {
   payments: [
-    { _id: "pay1" as Payment["_id"], createdAt: Date.UTC(2025, 4, 2), completedAt: Date.UTC(2025, 4, 2), amountCents: 450, currency: "usd", status: "paid", testId: "test1" as Payment["testId"], testName: "Coffee taglines" },
-    { _id: "pay2" as Payment["_id"], createdAt: Date.UTC(2025, 4, 1), completedAt: undefined, amountCents: 1200, currency: "usd", status: "pending", testId: undefined, testName: "Big comparison" },
-    { _id: "pay3" as Payment["_id"], createdAt: Date.UTC(2025, 3, 1), completedAt: Date.UTC(2025, 3, 1), amountCents: 200, currency: "usd", status: "paid", testId: undefined, testName: "Deleted test" },
+    {
+      _id: "pay1" as Payment["_id"],
+      createdAt: Date.UTC(2025, 4, 2),
+      completedAt: Date.UTC(2025, 4, 2),
+      amountCents: 450,
+      currency: "usd",
+      status: "paid",
+      testId: "test1" as Payment["testId"],
+      testName: "Coffee taglines",
+    },
+    {
+      _id: "pay2" as Payment["_id"],
+      createdAt: Date.UTC(2025, 4, 1),
+      completedAt: undefined,
+      amountCents: 1200,
+      currency: "usd",
+      status: "pending",
+      testId: undefined,
+      testName: "Big comparison",
+    },
+    {
+      _id: "pay3" as Payment["_id"],
+      createdAt: Date.UTC(2025, 3, 1),
+      completedAt: Date.UTC(2025, 3, 1),
+      amountCents: 200,
+      currency: "usd",
+      status: "paid",
+      testId: undefined,
+      testName: "Deleted test",
+    },
   ],
   creditTransactions: [
-    { _id: "ct1" as Entry["_id"], createdAt: Date.UTC(2025, 4, 2), type: "purchase", amountCents: 450, description: "Payment for Test: Coffee taglines", testId: undefined },
-    { _id: "ct2" as Entry["_id"], createdAt: Date.UTC(2025, 4, 2), type: "test_cost", amountCents: 450, description: "Test: Coffee taglines", testId: undefined },
-    { _id: "ct3" as Entry["_id"], createdAt: Date.UTC(2025, 4, 3), type: "refund", amountCents: 100, description: "Refund", testId: undefined },
-    { _id: "ct4" as Entry["_id"], createdAt: Date.UTC(2025, 4, 4), type: "bonus", amountCents: 500, description: "Welcome bonus", testId: undefined },
+    {
+      _id: "ct1" as Entry["_id"],
+      createdAt: Date.UTC(2025, 4, 2),
+      type: "purchase",
+      amountCents: 450,
+      description: "Payment for Test: Coffee taglines",
+      testId: undefined,
+    },
+    {
+      _id: "ct2" as Entry["_id"],
+      createdAt: Date.UTC(2025, 4, 2),
+      type: "test_cost",
+      amountCents: 450,
+      description: "Test: Coffee taglines",
+      testId: undefined,
+    },
+    {
+      _id: "ct3" as Entry["_id"],
+      createdAt: Date.UTC(2025, 4, 3),
+      type: "refund",
+      amountCents: 100,
+      description: "Refund",
+      testId: undefined,
+    },
+    {
+      _id: "ct4" as Entry["_id"],
+      createdAt: Date.UTC(2025, 4, 4),
+      type: "bonus",
+      amountCents: 500,
+      description: "Welcome bonus",
+      testId: undefined,
+    },
   ],
   testsCompleted: 6,
 };
@@ -56,9 +111,25 @@ describe("billing csv", () => {
       "refunded_at",
       "refund_reason",
     ]);
-    expect(payments.data[0]).toMatchObject({ id: "pay1", amount: "4.50", status: "paid", test_name: "Coffee taglines", created_at: "2025-05-02T00:00:00.000Z" });
-    const credits = Papa.parse<Record<string, string>>(toCsv(creditTransactionRows(DATA.creditTransactions)), { header: true });
-    expect(credits.meta.fields).toEqual(["id", "created_at", "transaction_type", "amount_cents", "amount", "description", "test_id"]);
+    expect(payments.data[0]).toMatchObject({
+      id: "pay1",
+      amount: "4.50",
+      status: "paid",
+      test_name: "Coffee taglines",
+      created_at: "2025-05-02T00:00:00.000Z",
+    });
+    const credits = Papa.parse<Record<string, string>>(toCsv(creditTransactionRows(DATA.creditTransactions)), {
+      header: true,
+    });
+    expect(credits.meta.fields).toEqual([
+      "id",
+      "created_at",
+      "transaction_type",
+      "amount_cents",
+      "amount",
+      "description",
+      "test_id",
+    ]);
     for (const fields of [payments.meta.fields, credits.meta.fields]) {
       expect(fields).not.toContain("estimated_cost");
       expect(fields).not.toContain("markup_multiplier");
@@ -94,9 +165,16 @@ describe("billing page", () => {
   it("lists payments in a table with Date, Amount, Status and Test Details", async () => {
     await renderBilling(DATA);
     const table = screen.getByRole("table", { name: "Payment history" });
-    expect(within(table).getAllByRole("columnheader").map((cell) => cell.textContent)).toEqual(["Date", "Amount", "Status", "Test Details"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((cell) => cell.textContent),
+    ).toEqual(["Date", "Amount", "Status", "Test Details"]);
     expect(within(table).getAllByRole("row")).toHaveLength(4);
-    expect(within(table).getByRole("link", { name: "Coffee taglines" })).toHaveAttribute("href", "/dashboard/results/test1");
+    expect(within(table).getByRole("link", { name: "Coffee taglines" })).toHaveAttribute(
+      "href",
+      "/dashboard/results/test1",
+    );
     expect(within(table).getByText("Pending")).toBeInTheDocument();
   });
 
@@ -120,7 +198,9 @@ describe("billing page", () => {
     expect((await downloads[0]!.text).split(/\r?\n/)[0]).toBe(
       "id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status,refunded_at,refund_reason",
     );
-    expect((await downloads[1]!.text).split(/\r?\n/)[0]).toBe("id,created_at,transaction_type,amount_cents,amount,description,test_id");
+    expect((await downloads[1]!.text).split(/\r?\n/)[0]).toBe(
+      "id,created_at,transaction_type,amount_cents,amount,description,test_id",
+    );
   });
 
   it("shows refunded payments as refunded with the reason, outside Total Spent, and the refund in the ledger and CSV", async () => {
@@ -128,12 +208,48 @@ describe("billing page", () => {
     const refundedAt = Date.UTC(2025, 4, 6);
     await renderBilling({
       payments: [
-        { _id: "pay9" as Payment["_id"], createdAt: Date.UTC(2025, 4, 5), completedAt: Date.UTC(2025, 4, 5), amountCents: 200, currency: "usd", status: "refunded", testId: undefined, testName: "Failed run", refundReason: "No responses were generated: 401 Unauthorized", refundedAt },
-        { _id: "pay8" as Payment["_id"], createdAt: Date.UTC(2025, 4, 4), completedAt: Date.UTC(2025, 4, 4), amountCents: 300, currency: "usd", status: "paid", testId: undefined, testName: "Good run" },
-        { _id: "pay7" as Payment["_id"], createdAt: Date.UTC(2025, 4, 3), completedAt: Date.UTC(2025, 4, 3), amountCents: 1, currency: "usd", status: "amount_mismatch", testId: undefined, testName: "Odd run" },
+        {
+          _id: "pay9" as Payment["_id"],
+          createdAt: Date.UTC(2025, 4, 5),
+          completedAt: Date.UTC(2025, 4, 5),
+          amountCents: 200,
+          currency: "usd",
+          status: "refunded",
+          testId: undefined,
+          testName: "Failed run",
+          refundReason: "No responses were generated: 401 Unauthorized",
+          refundedAt,
+        },
+        {
+          _id: "pay8" as Payment["_id"],
+          createdAt: Date.UTC(2025, 4, 4),
+          completedAt: Date.UTC(2025, 4, 4),
+          amountCents: 300,
+          currency: "usd",
+          status: "paid",
+          testId: undefined,
+          testName: "Good run",
+        },
+        {
+          _id: "pay7" as Payment["_id"],
+          createdAt: Date.UTC(2025, 4, 3),
+          completedAt: Date.UTC(2025, 4, 3),
+          amountCents: 1,
+          currency: "usd",
+          status: "amount_mismatch",
+          testId: undefined,
+          testName: "Odd run",
+        },
       ],
       creditTransactions: [
-        { _id: "ct9" as Entry["_id"], createdAt: refundedAt, type: "refund", amountCents: 200, description: "Refund for Test: Failed run (No responses were generated: 401 Unauthorized)", testId: undefined },
+        {
+          _id: "ct9" as Entry["_id"],
+          createdAt: refundedAt,
+          type: "refund",
+          amountCents: 200,
+          description: "Refund for Test: Failed run (No responses were generated: 401 Unauthorized)",
+          testId: undefined,
+        },
       ],
       testsCompleted: 1,
     });
@@ -141,7 +257,9 @@ describe("billing page", () => {
     const table = screen.getByRole("table", { name: "Payment history" });
     expect(within(table).getByText("Refunded")).toBeInTheDocument();
     expect(within(table).getByText("Amount Mismatch")).toBeInTheDocument();
-    const notes = within(table).getAllByTestId("payment-note").map((note) => note.textContent);
+    const notes = within(table)
+      .getAllByTestId("payment-note")
+      .map((note) => note.textContent);
     expect(notes).toEqual([
       `Returned to your card on ${new Date(refundedAt).toLocaleDateString()}: No responses were generated: 401 Unauthorized.`,
       "The amount charged differs from the test's price, so the test was not started. We are looking into it.",
@@ -152,7 +270,11 @@ describe("billing page", () => {
     expect(within(refund!).getByTestId("credit-amount")).toHaveClass("text-blue-600");
     await user.click(screen.getByRole("button", { name: "Export payment history as CSV" }));
     const csv = Papa.parse<Record<string, string>>(await downloads[0]!.text, { header: true });
-    expect(csv.data[0]).toMatchObject({ status: "refunded", refunded_at: "2025-05-06T00:00:00.000Z", refund_reason: "No responses were generated: 401 Unauthorized" });
+    expect(csv.data[0]).toMatchObject({
+      status: "refunded",
+      refunded_at: "2025-05-06T00:00:00.000Z",
+      refund_reason: "No responses were generated: 401 Unauthorized",
+    });
   });
 
   it("has the empty states, with export disabled", async () => {

@@ -33,7 +33,9 @@ export function BillingPage() {
     <div className="space-y-6">
       <div className="space-y-1">
         <h1 className="text-3xl font-bold tracking-tight">Billing &amp; Credits</h1>
-        <p className="text-muted-foreground">Your payments and credit activity. You pay per test; there are no subscriptions.</p>
+        <p className="text-muted-foreground">
+          Your payments and credit activity. You pay per test; there are no subscriptions.
+        </p>
       </div>
       {/* Spec part 2 §8: a billing load error is logged and the sections stay empty. */}
       <QueryErrorBoundary fallback={(error) => <BillingLoadFailed error={error} />}>
@@ -89,7 +91,11 @@ function BillingView({ data }: { data: BillingData | undefined }) {
           <>
             <Tile label="Total Spent" value={<Money cents={totalSpentCents(data.payments)} />} icon={DollarSignIcon} />
             <Tile label="Tests Completed" value={data.testsCompleted.toLocaleString("en-US")} icon={CheckCircle2Icon} />
-            <Tile label="Transactions" value={data.creditTransactions.length.toLocaleString("en-US")} icon={ReceiptIcon} />
+            <Tile
+              label="Transactions"
+              value={data.creditTransactions.length.toLocaleString("en-US")}
+              icon={ReceiptIcon}
+            />
           </>
         )}
       </section>
@@ -135,7 +141,8 @@ function PaymentHistory({ payments }: { payments: BillingData["payments"] | unde
                 <TableRow key={payment._id}>
                   <TableCell className="whitespace-nowrap">{formatDate(payment.createdAt)}</TableCell>
                   <TableCell>
-                    <Money cents={payment.amountCents} /> <span className="text-xs text-muted-foreground uppercase">{payment.currency}</span>
+                    <Money cents={payment.amountCents} />{" "}
+                    <span className="text-xs text-muted-foreground uppercase">{payment.currency}</span>
                   </TableCell>
                   <TableCell className="max-w-72 whitespace-normal">
                     <StatusBadge status={payment.status} />
@@ -147,7 +154,11 @@ function PaymentHistory({ payments }: { payments: BillingData["payments"] | unde
                   </TableCell>
                   <TableCell className="max-w-64 truncate">
                     {payment.testId ? (
-                      <Link to="/dashboard/results/$testId" params={{ testId: payment.testId }} className="underline-offset-4 hover:underline">
+                      <Link
+                        to="/dashboard/results/$testId"
+                        params={{ testId: payment.testId }}
+                        className="underline-offset-4 hover:underline"
+                      >
                         {payment.testName}
                       </Link>
                     ) : (
@@ -176,7 +187,10 @@ function CreditTransactions({ transactions }: { transactions: BillingData["credi
           <ExportButton
             label="Export credit transactions as CSV"
             disabled={!transactions || transactions.length === 0}
-            onClick={() => transactions && downloadFile(CREDIT_TRANSACTIONS_FILE, toCsv(creditTransactionRows(transactions)), CSV_TYPE)}
+            onClick={() =>
+              transactions &&
+              downloadFile(CREDIT_TRANSACTIONS_FILE, toCsv(creditTransactionRows(transactions)), CSV_TYPE)
+            }
           />
         </CardAction>
       </CardHeader>
@@ -184,13 +198,21 @@ function CreditTransactions({ transactions }: { transactions: BillingData["credi
         {transactions === undefined ? (
           <Skeleton className="h-32" />
         ) : transactions.length === 0 ? (
-          <EmptyState title="No credit transactions found" description="Purchases, test costs, refunds and bonuses will appear here." />
+          <EmptyState
+            title="No credit transactions found"
+            description="Purchases, test costs, refunds and bonuses will appear here."
+          />
         ) : (
           <ul aria-label="Credit transactions" className="divide-y">
             {transactions.map((entry) => {
               const style = TRANSACTION_STYLES[entry.type];
               return (
-                <li key={entry._id} className="flex items-center gap-3 py-3" data-testid="credit-transaction" data-type={entry.type}>
+                <li
+                  key={entry._id}
+                  className="flex items-center gap-3 py-3"
+                  data-testid="credit-transaction"
+                  data-type={entry.type}
+                >
                   <div className="min-w-0 flex-1">
                     <p className="text-sm font-medium break-words sm:truncate">{entry.description}</p>
                     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
@@ -204,7 +226,10 @@ function CreditTransactions({ transactions }: { transactions: BillingData["credi
                   <Badge variant="outline" className={cn("hidden sm:inline-flex", style.className)}>
                     {style.label}
                   </Badge>
-                  <span className={cn("w-24 text-right font-medium tabular-nums", style.className)} data-testid="credit-amount">
+                  <span
+                    className={cn("w-24 text-right font-medium tabular-nums", style.className)}
+                    data-testid="credit-amount"
+                  >
                     {signedAmount(entry)}
                   </span>
                 </li>

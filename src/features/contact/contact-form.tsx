@@ -14,12 +14,7 @@ import { Banner } from "@/components/banner";
 import { errorMessage } from "@/lib/errors";
 import { cn } from "@/lib/utils";
 import { api } from "../../../convex/_generated/api";
-import {
-  CONTACT_LIMITS,
-  CONTACT_MESSAGE_COUNTER,
-  CONTACT_SUBJECTS,
-  contactSchema,
-} from "../../../convex/lib/contact";
+import { CONTACT_LIMITS, CONTACT_MESSAGE_COUNTER, CONTACT_SUBJECTS, contactSchema } from "../../../convex/lib/contact";
 
 // The server's schema (convex/lib/contact) plus the honeypot, which is sent as typed, unchecked.
 const formSchema = contactSchema.extend({ website: z.string() });

@@ -33,7 +33,9 @@ describe("contact page", () => {
     await renderContact();
     expect(screen.getByLabelText("Name")).toBeInTheDocument();
     expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
-    const options = [...(screen.getByLabelText("Subject") as HTMLSelectElement).options].filter((option) => !option.disabled);
+    const options = [...(screen.getByLabelText("Subject") as HTMLSelectElement).options].filter(
+      (option) => !option.disabled,
+    );
     expect(options.map((option) => option.value)).toEqual([...CONTACT_SUBJECTS]);
     expect(screen.getByTestId("message-counter")).toHaveTextContent("0/1000");
     expect(screen.getByRole("heading", { name: "Frequently asked questions" })).toBeInTheDocument();

@@ -26,7 +26,8 @@ const FAQ: readonly { question: string; answer: string }[] = [
   },
   {
     question: "I found a bug. What helps you most?",
-    answer: "Choose Bug Report, and tell us what you did, what you expected and what happened instead. A test name or ID helps too.",
+    answer:
+      "Choose Bug Report, and tell us what you did, what you expected and what happened instead. A test name or ID helps too.",
   },
 ];
 
@@ -68,7 +69,10 @@ export function ContactPage() {
                   <summary className="cursor-pointer list-none text-sm font-medium marker:hidden">
                     <span className="flex items-center justify-between gap-2">
                       {question}
-                      <span aria-hidden="true" className="text-muted-foreground transition-transform group-open:rotate-45">
+                      <span
+                        aria-hidden="true"
+                        className="text-muted-foreground transition-transform group-open:rotate-45"
+                      >
                         +
                       </span>
                     </span>

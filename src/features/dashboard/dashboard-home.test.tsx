@@ -3,7 +3,16 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { redirectToCheckout } from "@/features/setup/checkout-redirect";
-import { callMock, makeViewer, mockCall, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import {
+  callMock,
+  makeViewer,
+  mockCall,
+  QueryFailure,
+  resetCalls,
+  resetConvexMock,
+  setQueryResult,
+  setSignedIn,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import type { DashboardHomeData } from "./dashboard-model";
 
@@ -15,7 +24,15 @@ const NOW = Date.now();
 const MINUTE = 60_000;
 
 const EMPTY_HOME: DashboardHomeData = {
-  stats: { totalTests: 0, completedTests: 0, totalSpentCents: 0, averageSpentCents: 0, responses: 0, evaluations: 0, savedAssets: 0 },
+  stats: {
+    totalTests: 0,
+    completedTests: 0,
+    totalSpentCents: 0,
+    averageSpentCents: 0,
+    responses: 0,
+    evaluations: 0,
+    savedAssets: 0,
+  },
   recentTests: [],
   personas: { total: 0, items: [] },
   topics: { total: 0, items: [] },
@@ -26,7 +43,15 @@ const STATUSES = ["completed", "running", "failed", "pending", "cancelled"] as c
 
 function filledHome(): DashboardHomeData {
   return {
-    stats: { totalTests: 12, completedTests: 7, totalSpentCents: 4800, averageSpentCents: 400, responses: 340, evaluations: 680, savedAssets: 9 },
+    stats: {
+      totalTests: 12,
+      completedTests: 7,
+      totalSpentCents: 4800,
+      averageSpentCents: 400,
+      responses: 340,
+      evaluations: 680,
+      savedAssets: 9,
+    },
     recentTests: Array.from({ length: 10 }, (_, index) => ({
       _id: `test${index}` as DashboardHomeData["recentTests"][number]["_id"],
       name: index === 3 ? "  " : `Test number ${index}`,
@@ -49,15 +74,39 @@ function filledHome(): DashboardHomeData {
     topics: {
       total: 2,
       items: [
-        { _id: "topic0" as DashboardHomeData["topics"]["items"][number]["_id"], title: "Coffee", description: "Cold brew", prompt: "Sell coffee", updatedAt: NOW },
-        { _id: "topic1" as DashboardHomeData["topics"]["items"][number]["_id"], title: "Bikes", description: "Repairs", prompt: "Fix bikes", updatedAt: NOW },
+        {
+          _id: "topic0" as DashboardHomeData["topics"]["items"][number]["_id"],
+          title: "Coffee",
+          description: "Cold brew",
+          prompt: "Sell coffee",
+          updatedAt: NOW,
+        },
+        {
+          _id: "topic1" as DashboardHomeData["topics"]["items"][number]["_id"],
+          title: "Bikes",
+          description: "Repairs",
+          prompt: "Fix bikes",
+          updatedAt: NOW,
+        },
       ],
     },
     activity: [
-      { id: "test:test0", kind: "test_completed", title: "Test number 0", at: NOW - 30 * 1000, testId: "test0" as DashboardHomeData["recentTests"][number]["_id"] },
+      {
+        id: "test:test0",
+        kind: "test_completed",
+        title: "Test number 0",
+        at: NOW - 30 * 1000,
+        testId: "test0" as DashboardHomeData["recentTests"][number]["_id"],
+      },
       { id: "persona:persona0", kind: "persona_saved", title: "Persona 0", at: NOW - 5 * MINUTE },
       { id: "topic:topic0", kind: "topic_saved", title: "Coffee", at: NOW - 3 * 60 * MINUTE },
-      { id: "test:test1", kind: "test_running", title: "Test number 1", at: NOW - 2 * 24 * 60 * MINUTE, testId: "test1" as DashboardHomeData["recentTests"][number]["_id"] },
+      {
+        id: "test:test1",
+        kind: "test_running",
+        title: "Test number 1",
+        at: NOW - 2 * 24 * 60 * MINUTE,
+        testId: "test1" as DashboardHomeData["recentTests"][number]["_id"],
+      },
     ],
   };
 }
@@ -119,7 +168,9 @@ describe("dashboard home", () => {
     expect(rows[0]).toHaveAttribute("href", "/dashboard/results/test0");
     expect(within(rows[0]!).getByText("1 model", { exact: false })).toBeInTheDocument();
     expect(within(rows[3]!).getByText("Unnamed Test")).toBeInTheDocument();
-    const tones = within(list).getAllByTestId("test-status").map((badge) => badge.dataset.tone);
+    const tones = within(list)
+      .getAllByTestId("test-status")
+      .map((badge) => badge.dataset.tone);
     expect(tones).toEqual(["completed", "running", "failed", "other", "other"]);
     const dots = within(list).getAllByTestId("status-dot");
     expect(dots[0]).toHaveClass("bg-green-500");
@@ -131,7 +182,13 @@ describe("dashboard home", () => {
 
   it("offers an unpaid draft Complete Payment and Discard instead of a results link", async () => {
     const home = filledHome();
-    home.recentTests[0] = { ...home.recentTests[0]!, name: "Abandoned checkout", status: "pending", awaitingPayment: true, priceCents: 240 };
+    home.recentTests[0] = {
+      ...home.recentTests[0]!,
+      name: "Abandoned checkout",
+      status: "pending",
+      awaitingPayment: true,
+      priceCents: 240,
+    };
     mockCall("payments:createCheckout", async () => ({ url: "https://checkout.example/s/1", sessionId: "cs_1" }));
     await renderHome(home);
     const list = screen.getByRole("list", { name: "Recent tests" });
@@ -148,7 +205,12 @@ describe("dashboard home", () => {
 
   it("discards an unpaid draft after a confirmation", async () => {
     const home = filledHome();
-    home.recentTests[0] = { ...home.recentTests[0]!, name: "Abandoned checkout", status: "pending", awaitingPayment: true };
+    home.recentTests[0] = {
+      ...home.recentTests[0]!,
+      name: "Abandoned checkout",
+      status: "pending",
+      awaitingPayment: true,
+    };
     await renderHome(home);
     await userEvent.click(screen.getByRole("button", { name: "Discard Abandoned checkout" }));
     const dialog = await screen.findByRole("alertdialog", { name: "Discard Draft" });
@@ -200,7 +262,11 @@ describe("dashboard home", () => {
     await user.type(within(dialog).getByLabelText("System Prompt"), "Arr.");
     await user.click(within(dialog).getByRole("button", { name: "Add Persona" }));
     await waitFor(() =>
-      expect(callMock("personas:create")).toHaveBeenCalledWith({ name: "Pirate", description: "Talks like a pirate", systemPrompt: "Arr." }),
+      expect(callMock("personas:create")).toHaveBeenCalledWith({
+        name: "Pirate",
+        description: "Talks like a pirate",
+        systemPrompt: "Arr.",
+      }),
     );
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
 
@@ -211,7 +277,12 @@ describe("dashboard home", () => {
     await user.type(within(editor).getByLabelText("Title"), "Espresso");
     await user.click(within(editor).getByRole("button", { name: "Save Changes" }));
     await waitFor(() =>
-      expect(callMock("topics:update")).toHaveBeenCalledWith({ topicId: "topic0", title: "Espresso", description: "Cold brew", prompt: "Sell coffee" }),
+      expect(callMock("topics:update")).toHaveBeenCalledWith({
+        topicId: "topic0",
+        title: "Espresso",
+        description: "Cold brew",
+        prompt: "Sell coffee",
+      }),
     );
   });
 

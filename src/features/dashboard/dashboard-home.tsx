@@ -27,7 +27,9 @@ export function DashboardHome() {
           {viewer === undefined ? (
             <Skeleton className="h-9 w-64" />
           ) : (
-            <h1 className="text-3xl font-bold tracking-tight break-words">Welcome back, {greetingName(viewer?.email)}</h1>
+            <h1 className="text-3xl font-bold tracking-tight break-words">
+              Welcome back, {greetingName(viewer?.email)}
+            </h1>
           )}
           <p className="text-muted-foreground">Compare models on your prompts and let a jury of models judge them.</p>
         </div>

@@ -8,7 +8,14 @@ import { useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { errorMessage } from "@/lib/errors";
 import { redirectToCheckout } from "@/features/setup/checkout-redirect";
 
@@ -45,7 +52,13 @@ export function DraftActions({
       <Button type="button" size={size} onClick={() => setOpen("pay")} aria-label={`Complete Payment for ${name}`}>
         <CreditCardIcon /> Complete Payment
       </Button>
-      <Button type="button" size={size} variant="ghost" onClick={() => setOpen("discard")} aria-label={`Discard ${name}`}>
+      <Button
+        type="button"
+        size={size}
+        variant="ghost"
+        onClick={() => setOpen("discard")}
+        aria-label={`Discard ${name}`}
+      >
         <Trash2Icon /> Discard
       </Button>
       <CompletePaymentDialog draft={{ ...draft, name }} open={open === "pay"} onClose={() => setOpen(null)} />
@@ -94,7 +107,10 @@ function CompletePaymentDialog({ draft, open, onClose }: { draft: Draft; open: b
           </DialogDescription>
         </DialogHeader>
         {error && (
-          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+          <p
+            role="alert"
+            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
+          >
             {error}
           </p>
         )}

@@ -47,7 +47,11 @@ function ActivityRow({ entry, now }: { entry: ActivityEntry; now: number }) {
   return (
     <li>
       {entry.testId ? (
-        <Link to="/dashboard/results/$testId" params={{ testId: entry.testId }} className="flex gap-3 rounded-md px-2 py-2 hover:bg-muted/60">
+        <Link
+          to="/dashboard/results/$testId"
+          params={{ testId: entry.testId }}
+          className="flex gap-3 rounded-md px-2 py-2 hover:bg-muted/60"
+        >
           {body}
         </Link>
       ) : (

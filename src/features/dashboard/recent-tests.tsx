@@ -9,7 +9,15 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/utils";
 import { formatDate } from "@/lib/dates";
 import { DraftActions } from "./draft-actions";
-import { DRAFT_STATUS_LABEL, plural, RECENT_TESTS_SHOWN, statusDotTone, testDisplayName, type RecentTest, type StatusDotTone } from "./dashboard-model";
+import {
+  DRAFT_STATUS_LABEL,
+  plural,
+  RECENT_TESTS_SHOWN,
+  statusDotTone,
+  testDisplayName,
+  type RecentTest,
+  type StatusDotTone,
+} from "./dashboard-model";
 
 const DOT_CLASSES: Readonly<Record<StatusDotTone, string>> = {
   completed: "bg-green-500",

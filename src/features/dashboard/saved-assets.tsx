@@ -113,7 +113,11 @@ export function SavedPersonasPanel({ data }: { data: DashboardHomeData["personas
         icon={UserRoundIcon}
         emptyText="No personas saved"
         total={data?.total}
-        items={data?.items.map((persona) => ({ id: persona._id, title: persona.name, description: persona.description }))}
+        items={data?.items.map((persona) => ({
+          id: persona._id,
+          title: persona.name,
+          description: persona.description,
+        }))}
         onAdd={() => setEditing({ mode: "add" })}
         onEdit={(id) => {
           const item = data?.items.find((persona) => persona._id === id);
@@ -121,21 +125,25 @@ export function SavedPersonasPanel({ data }: { data: DashboardHomeData["personas
         }}
       />
       <Suspense fallback={null}>
-      <ItemEditorDialog
-        kind={PERSONA_KIND}
-        open={editing.mode !== "closed"}
-        onOpenChange={(open) => !open && setEditing({ mode: "closed" })}
-        initial={current ? { name: current.name, description: current.description, systemPrompt: current.systemPrompt } : undefined}
-        onSubmit={async (values) => {
-          if (current) {
-            await update({ personaId: current._id, ...values });
-            toast.success("Persona updated");
-          } else {
-            await create(values);
-            toast.success("Persona saved");
+        <ItemEditorDialog
+          kind={PERSONA_KIND}
+          open={editing.mode !== "closed"}
+          onOpenChange={(open) => !open && setEditing({ mode: "closed" })}
+          initial={
+            current
+              ? { name: current.name, description: current.description, systemPrompt: current.systemPrompt }
+              : undefined
           }
-        }}
-      />
+          onSubmit={async (values) => {
+            if (current) {
+              await update({ personaId: current._id, ...values });
+              toast.success("Persona updated");
+            } else {
+              await create(values);
+              toast.success("Persona saved");
+            }
+          }}
+        />
       </Suspense>
     </>
   );
@@ -162,21 +170,23 @@ export function SavedTopicsPanel({ data }: { data: DashboardHomeData["topics"] |
         }}
       />
       <Suspense fallback={null}>
-      <ItemEditorDialog
-        kind={TOPIC_KIND}
-        open={editing.mode !== "closed"}
-        onOpenChange={(open) => !open && setEditing({ mode: "closed" })}
-        initial={current ? { title: current.title, description: current.description, prompt: current.prompt } : undefined}
-        onSubmit={async (values) => {
-          if (current) {
-            await update({ topicId: current._id, ...values });
-            toast.success("Topic updated");
-          } else {
-            await create(values);
-            toast.success("Topic saved");
+        <ItemEditorDialog
+          kind={TOPIC_KIND}
+          open={editing.mode !== "closed"}
+          onOpenChange={(open) => !open && setEditing({ mode: "closed" })}
+          initial={
+            current ? { title: current.title, description: current.description, prompt: current.prompt } : undefined
           }
-        }}
-      />
+          onSubmit={async (values) => {
+            if (current) {
+              await update({ topicId: current._id, ...values });
+              toast.success("Topic updated");
+            } else {
+              await create(values);
+              toast.success("Topic saved");
+            }
+          }}
+        />
       </Suspense>
     </>
   );

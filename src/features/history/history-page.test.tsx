@@ -2,7 +2,15 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, makeViewer, resetCalls, resetConvexMock, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import {
+  callMock,
+  makeViewer,
+  resetCalls,
+  resetConvexMock,
+  setQueryError,
+  setQueryResult,
+  setSignedIn,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { ALL, filterTests, optionsOf, type HistoryRow } from "./history-model";
@@ -37,11 +45,21 @@ const ROWS = [
 
 describe("history filters", () => {
   it("searches name and task type case-insensitively, then filters by status and task type", () => {
-    expect(filterTests(ROWS, { search: "COFFEE", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual(["Coffee taglines"]);
-    expect(filterTests(ROWS, { search: "Technical", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual(["API docs"]);
-    expect(filterTests(ROWS, { search: "customer service", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual(["Support replies"]);
-    expect(filterTests(ROWS, { search: "", status: "failed", taskType: ALL }).map((r) => r.name)).toEqual(["Support replies"]);
-    expect(filterTests(ROWS, { search: "", status: ALL, taskType: "marketing" }).map((r) => r.name)).toEqual(["Coffee taglines"]);
+    expect(filterTests(ROWS, { search: "COFFEE", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual([
+      "Coffee taglines",
+    ]);
+    expect(filterTests(ROWS, { search: "Technical", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual([
+      "API docs",
+    ]);
+    expect(filterTests(ROWS, { search: "customer service", status: ALL, taskType: ALL }).map((r) => r.name)).toEqual([
+      "Support replies",
+    ]);
+    expect(filterTests(ROWS, { search: "", status: "failed", taskType: ALL }).map((r) => r.name)).toEqual([
+      "Support replies",
+    ]);
+    expect(filterTests(ROWS, { search: "", status: ALL, taskType: "marketing" }).map((r) => r.name)).toEqual([
+      "Coffee taglines",
+    ]);
     expect(filterTests(ROWS, { search: "docs", status: "completed", taskType: ALL })).toEqual([]);
   });
 
@@ -107,7 +125,9 @@ describe("history page", () => {
     renderApp("/dashboard/history");
     const [lossy, clean] = await screen.findAllByTestId("history-row");
     expect(
-      within(lossy!).getByText("2 answers and 4 judgements are missing. Last gateway error: HTTP 503: Service Unavailable"),
+      within(lossy!).getByText(
+        "2 answers and 4 judgements are missing. Last gateway error: HTTP 503: Service Unavailable",
+      ),
     ).toBeInTheDocument();
     expect(within(clean!).queryByTestId("missing-work")).toBeNull();
   });

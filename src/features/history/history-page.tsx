@@ -1,6 +1,15 @@
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
-import { EyeIcon, FlaskConicalIcon, HistoryIcon, PlusIcon, ScaleIcon, SearchIcon, Trash2Icon, TrophyIcon } from "lucide-react";
+import {
+  EyeIcon,
+  FlaskConicalIcon,
+  HistoryIcon,
+  PlusIcon,
+  ScaleIcon,
+  SearchIcon,
+  Trash2Icon,
+  TrophyIcon,
+} from "lucide-react";
 import { useMemo, useState } from "react";
 
 import { EmptyState } from "@/components/empty-state";
@@ -27,7 +36,15 @@ import { api } from "../../../convex/_generated/api";
 import { TEST_COST_DECIMALS } from "../../../convex/lib/format";
 import { HISTORY_LOAD_FAILED, historyLimitNote } from "./history-texts";
 import { verdictText } from "@/features/results/jury-model";
-import { ALL, filterTests, isFiltered, NO_FILTERS, optionsOf, type HistoryFilters, type HistoryRow } from "./history-model";
+import {
+  ALL,
+  filterTests,
+  isFiltered,
+  NO_FILTERS,
+  optionsOf,
+  type HistoryFilters,
+  type HistoryRow,
+} from "./history-model";
 
 /** /dashboard/history (spec part 2 §2). */
 export function HistoryPage() {
@@ -45,7 +62,9 @@ export function HistoryPage() {
         </Button>
       </div>
       <QueryErrorBoundary
-        fallback={(error, reset) => <ErrorState title={HISTORY_LOAD_FAILED} message={errorMessage(error)} onRetry={reset} />}
+        fallback={(error, reset) => (
+          <ErrorState title={HISTORY_LOAD_FAILED} message={errorMessage(error)} onRetry={reset} />
+        )}
       >
         <HistoryList />
       </QueryErrorBoundary>
@@ -82,7 +101,10 @@ function HistoryList() {
     <div className="space-y-4">
       <div className="flex flex-col gap-3 md:flex-row md:items-center">
         <div className="relative flex-1">
-          <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <SearchIcon
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
           <Input
             type="search"
             aria-label="Search tests"
@@ -122,7 +144,9 @@ function HistoryList() {
       <p className="text-sm text-muted-foreground" data-testid="history-count" aria-live="polite">
         {shown.length} of {rows.length} tests
       </p>
-      {data.total > rows.length && <p className="text-xs text-muted-foreground">{historyLimitNote(rows.length, data.total)}</p>}
+      {data.total > rows.length && (
+        <p className="text-xs text-muted-foreground">{historyLimitNote(rows.length, data.total)}</p>
+      )}
       {shown.length === 0 ? (
         <EmptyState
           title="No Matching Tests"
@@ -166,7 +190,11 @@ function HistoryItem({ row, onDelete }: { row: HistoryRow; onDelete: () => void 
               <div className="flex gap-1">
                 <dt>Duration</dt>
                 <dd className="text-foreground tabular-nums">
-                  {row.startedAt === undefined ? "—" : <Duration startedAt={row.startedAt} completedAt={row.completedAt} />}
+                  {row.startedAt === undefined ? (
+                    "—"
+                  ) : (
+                    <Duration startedAt={row.startedAt} completedAt={row.completedAt} />
+                  )}
                 </dd>
               </div>
               <div className="flex gap-1">
@@ -188,7 +216,11 @@ function HistoryItem({ row, onDelete }: { row: HistoryRow; onDelete: () => void 
           ) : (
             <div className="flex shrink-0 gap-2">
               <Button asChild variant="outline" size="sm">
-                <Link to="/dashboard/results/$testId" params={{ testId: row._id }} aria-label={`View results of ${row.name}`}>
+                <Link
+                  to="/dashboard/results/$testId"
+                  params={{ testId: row._id }}
+                  aria-label={`View results of ${row.name}`}
+                >
                   <EyeIcon /> View Results
                 </Link>
               </Button>

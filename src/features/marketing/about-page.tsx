@@ -63,15 +63,18 @@ export function AboutPage() {
           </ul>
         </section>
 
-        <section aria-labelledby="about-story" className="flex flex-col gap-6 rounded-2xl border p-6 sm:flex-row sm:items-center sm:p-8">
+        <section
+          aria-labelledby="about-story"
+          className="flex flex-col gap-6 rounded-2xl border p-6 sm:flex-row sm:items-center sm:p-8"
+        >
           <TrophyIcon aria-hidden="true" className="size-10 shrink-0 text-amber-500" />
           <div className="space-y-2">
             <h2 id="about-story" className="text-xl font-bold tracking-tight">
               Born at a hackathon
             </h2>
             <p className="text-muted-foreground">
-              ModelJury began as a hackathon project and placed 7th overall. Since then it has grown into a
-              product with live monitoring, templates, sharing and pay-per-test billing.
+              ModelJury began as a hackathon project and placed 7th overall. Since then it has grown into a product with
+              live monitoring, templates, sharing and pay-per-test billing.
             </p>
             <Link to="/awards" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
               Read about the award

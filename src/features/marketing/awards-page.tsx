@@ -48,7 +48,9 @@ export function AwardsPage() {
               <TrophyIcon aria-hidden="true" className="size-8" />
             </div>
             <div className="space-y-3">
-              <p className="text-sm font-semibold tracking-wide text-amber-700 uppercase dark:text-amber-400">7th place</p>
+              <p className="text-sm font-semibold tracking-wide text-amber-700 uppercase dark:text-amber-400">
+                7th place
+              </p>
               <h2 id="award-hackathon" className="text-2xl font-bold tracking-tight">
                 Hackathon finalist: 7th place overall
               </h2>
@@ -87,7 +89,9 @@ export function AwardsPage() {
         <section className="flex flex-col items-center gap-4 rounded-2xl bg-muted/50 px-6 py-10 text-center">
           <h2 className="text-2xl font-bold tracking-tight">Try the project the judges ranked</h2>
           <div className="flex flex-col gap-3 sm:flex-row">
-            <Link to="/signup" className={buttonVariants({ size: "lg" })}>Create an account</Link>
+            <Link to="/signup" className={buttonVariants({ size: "lg" })}>
+              Create an account
+            </Link>
             <Link to="/features" className={buttonVariants({ variant: "outline", size: "lg" })}>
               See the features
             </Link>

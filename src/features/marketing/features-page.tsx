@@ -57,7 +57,8 @@ const GROUPS: readonly FeatureGroup[] = [
   {
     id: "judge",
     title: "Judged by a jury of models",
-    intro: "Evaluator models read every answer under neutral labels and in a shuffled order, so no model knows whose answer it is judging.",
+    intro:
+      "Evaluator models read every answer under neutral labels and in a shuffled order, so no model knows whose answer it is judging.",
     features: [
       {
         icon: GavelIcon,
@@ -149,9 +150,13 @@ export function FeaturesPage() {
         ))}
         <section className="flex flex-col items-center gap-4 rounded-2xl bg-muted/50 px-6 py-12 text-center">
           <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">Ready to find your model?</h2>
-          <p className="max-w-xl text-muted-foreground">Create an account, build your first test and see the price before you run it.</p>
+          <p className="max-w-xl text-muted-foreground">
+            Create an account, build your first test and see the price before you run it.
+          </p>
           <div className="flex flex-col gap-3 sm:flex-row">
-            <Link to="/signup" className={buttonVariants({ size: "lg" })}>Get started</Link>
+            <Link to="/signup" className={buttonVariants({ size: "lg" })}>
+              Get started
+            </Link>
             <Link to="/contact" className={buttonVariants({ variant: "outline", size: "lg" })}>
               Talk to us
             </Link>

@@ -1,4 +1,3 @@
-
 import type { InlineIcon } from "@/components/inline-icon";
 import { buttonVariants } from "@/components/ui/button-variants";
 import {
@@ -27,9 +26,17 @@ interface Tile {
 }
 
 const USE_CASES: readonly Tile[] = [
-  { icon: TrendingUpIcon, title: "Marketing Copy", text: "Headlines, ads and emails that convert, in your brand voice." },
+  {
+    icon: TrendingUpIcon,
+    title: "Marketing Copy",
+    text: "Headlines, ads and emails that convert, in your brand voice.",
+  },
   { icon: CodeIcon, title: "Code Generation", text: "Which model writes correct, idiomatic code for your stack." },
-  { icon: MessageCircleIcon, title: "Customer Service", text: "Helpful, accurate and polite answers to real customer questions." },
+  {
+    icon: MessageCircleIcon,
+    title: "Customer Service",
+    text: "Helpful, accurate and polite answers to real customer questions.",
+  },
   { icon: PenToolIcon, title: "Content Creation & SEO", text: "Articles and posts that read well and rank." },
   { icon: FileTextIcon, title: "Technical Documentation", text: "Clear, complete docs, guides and API references." },
   { icon: SettingsIcon, title: "Custom Evaluation", text: "Your own personas, topics, prompt and judging criteria." },
@@ -81,19 +88,23 @@ const FIGURES = [
 const FAQ = [
   {
     question: "What is a query?",
-    answer: "One prompt sent to one model, plus its response. A test makes models × personas × topics queries, then the evaluator models judge the answers.",
+    answer:
+      "One prompt sent to one model, plus its response. A test makes models × personas × topics queries, then the evaluator models judge the answers.",
   },
   {
     question: "How do I keep the cost down?",
-    answer: "Use fewer personas, topics, models or responses per topic. A bar at the bottom of the setup page always shows the estimated price.",
+    answer:
+      "Use fewer personas, topics, models or responses per topic. A bar at the bottom of the setup page always shows the estimated price.",
   },
   {
     question: "Can I use my own OpenRouter key?",
-    answer: "Yes. Connect it under Usage in your account settings: tests then run on your key and ModelJury does not charge for them.",
+    answer:
+      "Yes. Connect it under Usage in your account settings: tests then run on your key and ModelJury does not charge for them.",
   },
   {
     question: "Do I need a subscription?",
-    answer: "No. There are no subscriptions and no credit packages: you pay for each test you run, and you see the price first.",
+    answer:
+      "No. There are no subscriptions and no credit packages: you pay for each test you run, and you see the price first.",
   },
 ] as const;
 
@@ -112,8 +123,8 @@ export function LandingPage() {
           Find the right AI model for the job
         </h1>
         <p className="mx-auto mt-6 max-w-2xl text-lg text-balance text-muted-foreground">
-          ModelJury runs your prompt through several AI models on identical inputs, has other models judge the
-          answers, and shows you which one to use, with the numbers to back it up.
+          ModelJury runs your prompt through several AI models on identical inputs, has other models judge the answers,
+          and shows you which one to use, with the numbers to back it up.
         </p>
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
           <MarketingLink to="/signup" className={buttonVariants({ size: "lg" })}>

@@ -1,4 +1,3 @@
-
 import { Logo } from "@/components/logo";
 import { MARKETING_LINKS } from "@/features/marketing/marketing-header";
 import { MarketingLink } from "@/components/marketing-link";

@@ -1,4 +1,3 @@
-
 import { Logo } from "@/components/logo";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingThemeToggle } from "@/features/marketing/marketing-theme-toggle";
@@ -21,11 +20,19 @@ export const MARKETING_LINKS = [
 export function MarketingHeader() {
   const { isAuthenticated, isLoading } = useSession();
   const staticMarkup = useStaticMarkup();
-  const signedInLinks = <MarketingLink to="/dashboard" className={buttonVariants()}>Dashboard</MarketingLink>;
+  const signedInLinks = (
+    <MarketingLink to="/dashboard" className={buttonVariants()}>
+      Dashboard
+    </MarketingLink>
+  );
   const signedOutLinks = (
     <>
-      <MarketingLink to="/login" className={buttonVariants({ variant: "ghost" })}>Sign In</MarketingLink>
-      <MarketingLink to="/signup" className={buttonVariants()}>Sign Up</MarketingLink>
+      <MarketingLink to="/login" className={buttonVariants({ variant: "ghost" })}>
+        Sign In
+      </MarketingLink>
+      <MarketingLink to="/signup" className={buttonVariants()}>
+        Sign Up
+      </MarketingLink>
     </>
   );
   return (

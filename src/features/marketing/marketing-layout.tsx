@@ -21,7 +21,9 @@ export function PageIntro({ eyebrow, title, children }: { eyebrow?: string; titl
       <div className="mx-auto max-w-4xl px-4 py-14 text-center sm:py-20">
         {eyebrow && <p className="text-sm font-semibold tracking-wide text-primary uppercase">{eyebrow}</p>}
         <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance sm:text-5xl">{title}</h1>
-        {children && <div className="mx-auto mt-5 max-w-2xl text-lg text-balance text-muted-foreground">{children}</div>}
+        {children && (
+          <div className="mx-auto mt-5 max-w-2xl text-lg text-balance text-muted-foreground">{children}</div>
+        )}
       </div>
     </section>
   );

@@ -14,10 +14,23 @@ describe("marketing pages", () => {
   it("the landing page has the use cases, the promises, pricing, the award badge and every link", async () => {
     renderApp("/");
     await screen.findByRole("heading", { name: "Find the right AI model for the job" });
-    for (const useCase of ["Marketing Copy", "Code Generation", "Customer Service", "Content Creation & SEO", "Technical Documentation", "Custom Evaluation"]) {
+    for (const useCase of [
+      "Marketing Copy",
+      "Code Generation",
+      "Customer Service",
+      "Content Creation & SEO",
+      "Technical Documentation",
+      "Custom Evaluation",
+    ]) {
       expect(screen.getByRole("heading", { name: useCase })).toBeInTheDocument();
     }
-    for (const promise of ["Quantitative metrics", "Safety & hallucination testing", "Side-by-side comparison", "Custom test suites", "QA & performance analysis"]) {
+    for (const promise of [
+      "Quantitative metrics",
+      "Safety & hallucination testing",
+      "Side-by-side comparison",
+      "Custom test suites",
+      "QA & performance analysis",
+    ]) {
       expect(screen.getByRole("heading", { name: promise })).toBeInTheDocument();
     }
     expect(screen.getByText("about $2-15")).toBeInTheDocument();
@@ -51,14 +64,18 @@ describe("marketing pages", () => {
 
   it("the features and about pages have real content", async () => {
     renderApp("/features");
-    expect(await screen.findByRole("heading", { name: "Everything you need to choose a model with evidence" })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("heading", { name: "Everything you need to choose a model with evidence" }),
+    ).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Compare 10+ models side by side" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Bring your own key" })).toBeInTheDocument();
   });
 
   it("the about page tells the story and links to the award and contact", async () => {
     renderApp("/about");
-    expect(await screen.findByRole("heading", { name: "Choosing an AI model should not be guesswork" })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("heading", { name: "Choosing an AI model should not be guesswork" }),
+    ).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Read about the award" })).toHaveAttribute("href", "/awards");
     expect(screen.getByRole("link", { name: "Contact us" })).toHaveAttribute("href", "/contact");
   });

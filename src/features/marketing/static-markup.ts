@@ -10,4 +10,8 @@ export function useStaticMarkup(): boolean {
   return useContext(StaticMarkupContext);
 }
 
-export { SESSION_VIEW_ATTRIBUTE, SIGNED_IN_HREF_ATTRIBUTE, THEME_TOGGLE_ATTRIBUTE } from "@/features/marketing/static-markup-attributes";
+export {
+  SESSION_VIEW_ATTRIBUTE,
+  SIGNED_IN_HREF_ATTRIBUTE,
+  THEME_TOGGLE_ATTRIBUTE,
+} from "@/features/marketing/static-markup-attributes";

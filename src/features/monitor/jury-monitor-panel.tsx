@@ -5,7 +5,15 @@ import { ScaleIcon } from "lucide-react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { AgreementBadge, useJuryView } from "@/features/results/jury-stats";
-import { formatInterval, hasScores, JURY_EMPTY, JURY_TITLE, judgeFlags, rankLabel, scorePercent } from "@/features/results/jury-model";
+import {
+  formatInterval,
+  hasScores,
+  JURY_EMPTY,
+  JURY_TITLE,
+  judgeFlags,
+  rankLabel,
+  scorePercent,
+} from "@/features/results/jury-model";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -20,7 +28,9 @@ export function JuryMonitorPanel({ testId }: { testId: Id<"tests"> }) {
         </CardTitle>
       </CardHeader>
       <CardContent>
-        <QueryErrorBoundary fallback={() => <p className="text-sm text-destructive">Could not load the jury's statistics.</p>}>
+        <QueryErrorBoundary
+          fallback={() => <p className="text-sm text-destructive">Could not load the jury's statistics.</p>}
+        >
           <JuryMonitorBody testId={testId} />
         </QueryErrorBoundary>
       </CardContent>
@@ -44,14 +54,19 @@ function JuryMonitorBody({ testId }: { testId: Id<"tests"> }) {
         <AgreementBadge figure={stats.agreement.overall} />
         <span>
           · {formatCount(view.evaluationsSeen)} judge {view.evaluationsSeen === 1 ? "score" : "scores"} ·{" "}
-          {flagged.length === 0 ? "no judge flagged" : `${flagged.length} ${flagged.length === 1 ? "judge" : "judges"} flagged`}
+          {flagged.length === 0
+            ? "no judge flagged"
+            : `${flagged.length} ${flagged.length === 1 ? "judge" : "judges"} flagged`}
         </span>
       </div>
       <ol className="space-y-2" aria-label="Intervals so far">
         {stats.models
           .filter((model) => model.meanScore !== null && model.scoreInterval !== null)
           .map((model) => (
-            <li key={model.modelId} className="grid grid-cols-[2.5rem_minmax(0,10rem)_1fr_auto] items-center gap-2 text-sm">
+            <li
+              key={model.modelId}
+              className="grid grid-cols-[2.5rem_minmax(0,10rem)_1fr_auto] items-center gap-2 text-sm"
+            >
               <span className="text-xs font-semibold text-muted-foreground tabular-nums">#{rankLabel(model.rank)}</span>
               <span className="truncate">{model.modelName}</span>
               <span className="relative h-2 rounded-full bg-muted" aria-hidden="true">
@@ -62,10 +77,14 @@ function JuryMonitorBody({ testId }: { testId: Id<"tests"> }) {
                     width: `${Math.max(0.5, scorePercent(model.scoreInterval!.high) - scorePercent(model.scoreInterval!.low))}%`,
                   }}
                 />
-                <span className="absolute -inset-y-0.5 w-0.5 rounded bg-primary" style={{ left: `${scorePercent(model.meanScore!)}%` }} />
+                <span
+                  className="absolute -inset-y-0.5 w-0.5 rounded bg-primary"
+                  style={{ left: `${scorePercent(model.meanScore!)}%` }}
+                />
               </span>
               <span className="text-xs tabular-nums">
-                {formatScore(model.meanScore!)} <span className="text-muted-foreground">({formatInterval(model.scoreInterval)})</span>
+                {formatScore(model.meanScore!)}{" "}
+                <span className="text-muted-foreground">({formatInterval(model.scoreInterval)})</span>
               </span>
             </li>
           ))}
@@ -74,7 +93,8 @@ function JuryMonitorBody({ testId }: { testId: Id<"tests"> }) {
         <ul className="space-y-1 text-xs text-destructive" aria-label="Flagged judges">
           {flagged.map((judge) => (
             <li key={judge.judgeModelId}>
-              {view.judges.find((entry) => entry.id === judge.judgeModelId)?.name ?? judge.judgeModelId}: {judgeFlags(judge).join("; ")}
+              {view.judges.find((entry) => entry.id === judge.judgeModelId)?.name ?? judge.judgeModelId}:{" "}
+              {judgeFlags(judge).join("; ")}
             </li>
           ))}
         </ul>

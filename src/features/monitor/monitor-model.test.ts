@@ -36,7 +36,10 @@ describe("monitor derivations", () => {
   });
 
   it("measures time since start from the start of the run, else from creation", () => {
-    expect(elapsedSpan({ startedAt: 50, _creationTime: 10, completedAt: undefined })).toEqual({ start: 50, end: undefined });
+    expect(elapsedSpan({ startedAt: 50, _creationTime: 10, completedAt: undefined })).toEqual({
+      start: 50,
+      end: undefined,
+    });
     expect(elapsedSpan({ startedAt: undefined, _creationTime: 10, completedAt: 90 })).toEqual({ start: 10, end: 90 });
   });
 

@@ -59,7 +59,9 @@ describe("monitor of a running test", () => {
     expect(screen.getByText("About 2 min")).toBeInTheDocument();
 
     expect(within(screen.getByRole("group", { name: "Responses Generated" })).getByText("3 / 8")).toBeInTheDocument();
-    expect(within(screen.getByRole("group", { name: "Evaluations Completed" })).getByText("2 / 16")).toBeInTheDocument();
+    expect(
+      within(screen.getByRole("group", { name: "Evaluations Completed" })).getByText("2 / 16"),
+    ).toBeInTheDocument();
     // 4500 ms over 3 answers.
     expect(within(screen.getByRole("group", { name: "Average Response Time" })).getByText("1.5s")).toBeInTheDocument();
     expect(within(screen.getByRole("group", { name: "Estimated Cost" })).getByText("$0.0123")).toBeInTheDocument();
@@ -207,10 +209,14 @@ describe("monitor states", () => {
     renderApp("/dashboard/monitor");
     const notice = await screen.findByTestId("missing-work");
     expect(
-      within(notice).getByText("2 answers and 2 judgements are missing. Last gateway error: HTTP 429: Too Many Requests"),
+      within(notice).getByText(
+        "2 answers and 2 judgements are missing. Last gateway error: HTTP 429: Too Many Requests",
+      ),
     ).toBeInTheDocument();
     expect(
-      within(notice).getByText("Delivered 6 of 8 answers and 10 of 16 judgements (66%). This test was paid $2.40 for the full set."),
+      within(notice).getByText(
+        "Delivered 6 of 8 answers and 10 of 16 judgements (66%). This test was paid $2.40 for the full set.",
+      ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/All responses and evaluations are in/)).not.toBeInTheDocument();
   });

@@ -173,7 +173,9 @@ function ConfirmingPayment() {
         <Spinner className="size-8" label="Confirming your payment" />
         <div className="space-y-1">
           <h1 className="text-xl font-semibold">Confirming your payment…</h1>
-          <p className="text-sm text-muted-foreground">This takes a moment. Your test starts once the payment is confirmed.</p>
+          <p className="text-sm text-muted-foreground">
+            This takes a moment. Your test starts once the payment is confirmed.
+          </p>
         </div>
       </CardContent>
     </Card>

@@ -103,7 +103,10 @@ function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onS
       <div className="flex shrink-0 items-center gap-4">
         <dl className="text-right">
           <dt className="text-xs text-muted-foreground">{end === undefined ? "Time since start" : "Duration"}</dt>
-          <dd className="flex items-center justify-end gap-1.5 font-mono text-lg tabular-nums" data-testid="elapsed-time">
+          <dd
+            className="flex items-center justify-end gap-1.5 font-mono text-lg tabular-nums"
+            data-testid="elapsed-time"
+          >
             <ClockIcon className="size-4 text-muted-foreground" aria-hidden="true" />
             {formatTestDuration(start, end, now)}
           </dd>
@@ -167,7 +170,9 @@ function StageNotice({ test, onDiscarded }: { test: MonitorTest; onDiscarded?: (
         <Alert variant="destructive">
           <AlertTriangleIcon />
           <AlertTitle>Test failed</AlertTitle>
-          <AlertDescription>{test.errorMessage ?? test.progress.details ?? "The test could not be completed."}</AlertDescription>
+          <AlertDescription>
+            {test.errorMessage ?? test.progress.details ?? "The test could not be completed."}
+          </AlertDescription>
         </Alert>
       );
     case "cancelled":
@@ -322,7 +327,9 @@ function ActivityCard({ responses, now }: { responses: MonitorResponse[]; now: n
                   <span className="block truncate text-xs text-muted-foreground">
                     {response.personaName} · {response.topicTitle}
                   </span>
-                  <span className="line-clamp-2 block text-sm text-muted-foreground">{previewOf(response.content)}</span>
+                  <span className="line-clamp-2 block text-sm text-muted-foreground">
+                    {previewOf(response.content)}
+                  </span>
                 </button>
               </li>
             ))}

@@ -6,13 +6,7 @@ import { formatCostPerResponse, formatCount, formatLatency } from "../../../conv
 import type { MonitorResponse } from "./monitor-model";
 
 /** One answer in full: topic, persona, the text (sanitized Markdown), tokens, latency, cost, time. */
-export function ResponseDialog({
-  response,
-  onClose,
-}: {
-  response: MonitorResponse | null;
-  onClose: () => void;
-}) {
+export function ResponseDialog({ response, onClose }: { response: MonitorResponse | null; onClose: () => void }) {
   return (
     <Dialog open={response !== null} onOpenChange={(open) => !open && onClose()}>
       {response && (

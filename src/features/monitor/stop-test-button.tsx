@@ -22,8 +22,8 @@ export function StopTestButton({ testName, onStop }: { testName: string; onStop:
       title="Stop this test?"
       description={
         <>
-          “{testName}” will be cancelled. Answers and scores already received are kept, no new model calls are made, and a
-          stopped test cannot be resumed.
+          “{testName}” will be cancelled. Answers and scores already received are kept, no new model calls are made, and
+          a stopped test cannot be resumed.
         </>
       }
       confirmText="Yes, Stop Test"

@@ -9,9 +9,24 @@ type CostMetrics = Pick<ResultsData["metrics"], "totalCostUsd" | "generationCost
  */
 export function CostSummary({ metrics }: { metrics: CostMetrics }) {
   const parts = [
-    { id: "total", label: "Total cost", value: metrics.totalCostUsd, hint: "Generation plus judging, as History shows it" },
-    { id: "generation", label: "Generation", value: metrics.generationCostUsd, hint: "Writing the answers (Raw Responses)" },
-    { id: "judging", label: "Judging", value: metrics.judgingCostUsd, hint: "The judges' calls, one by one in Evaluations" },
+    {
+      id: "total",
+      label: "Total cost",
+      value: metrics.totalCostUsd,
+      hint: "Generation plus judging, as History shows it",
+    },
+    {
+      id: "generation",
+      label: "Generation",
+      value: metrics.generationCostUsd,
+      hint: "Writing the answers (Raw Responses)",
+    },
+    {
+      id: "judging",
+      label: "Judging",
+      value: metrics.judgingCostUsd,
+      hint: "The judges' calls, one by one in Evaluations",
+    },
   ];
   return (
     <section aria-label="Cost" className="rounded-lg border p-4">

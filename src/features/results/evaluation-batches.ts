@@ -34,7 +34,14 @@ function labelsOf(rows: readonly EvaluationRow[]): BatchLabel[] {
   return rows
     .flatMap((row) =>
       row.label !== undefined && row.response
-        ? [{ label: row.label, responseId: row.response._id, modelName: row.response.modelName, preview: row.response.content }]
+        ? [
+            {
+              label: row.label,
+              responseId: row.response._id,
+              modelName: row.response.modelName,
+              preview: row.response.content,
+            },
+          ]
         : [],
     )
     .sort((a, b) => a.label.length - b.label.length || a.label.localeCompare(b.label, "en"));

@@ -39,7 +39,11 @@ function Scores({ scores }: { scores: Record<string, number> }) {
  * labels it named the answers by.
  */
 export function EvaluationsList({ testId }: { testId: Id<"tests"> }) {
-  const { results, status, loadMore } = usePaginatedQuery(api.results.evaluations, { testId }, { initialNumItems: EVALUATIONS_PAGE });
+  const { results, status, loadMore } = usePaginatedQuery(
+    api.results.evaluations,
+    { testId },
+    { initialNumItems: EVALUATIONS_PAGE },
+  );
   const [open, setOpen] = useState<EvaluationRow | null>(null);
 
   if (status === "LoadingFirstPage") return <Spinner label="Loading evaluations" />;

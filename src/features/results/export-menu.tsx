@@ -5,7 +5,12 @@ import { toast } from "sonner";
 
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { CSV_TYPE, downloadFile } from "@/lib/download";
 import { errorMessage } from "@/lib/errors";
 
@@ -28,12 +33,18 @@ export function ExportMenu({ results }: { results: ResultsData }) {
 
   const responses = () =>
     collectPages((cursor) =>
-      convex.query(api.results.exportResponses, { testId, paginationOpts: { numItems: EXPORT_RESPONSES_PAGE, cursor } }),
+      convex.query(api.results.exportResponses, {
+        testId,
+        paginationOpts: { numItems: EXPORT_RESPONSES_PAGE, cursor },
+      }),
     );
 
   const evaluations = () =>
     collectPages((cursor) =>
-      convex.query(api.results.exportEvaluations, { testId, paginationOpts: { numItems: EXPORT_EVALUATIONS_PAGE, cursor } }),
+      convex.query(api.results.exportEvaluations, {
+        testId,
+        paginationOpts: { numItems: EXPORT_EVALUATIONS_PAGE, cursor },
+      }),
     );
 
   async function run(format: "csv" | "json") {
@@ -42,10 +53,18 @@ export function ExportMenu({ results }: { results: ResultsData }) {
       // The jury's figures as last computed (one stored row), beside every answer and judge score.
       const stats = (await convex.query(api.results.juryStats, { testId }))?.stats ?? null;
       if (format === "csv") {
-        downloadFile(exportFileName(results.test.name, "csv"), buildCsv(await responses(), await evaluations(), stats), CSV_TYPE);
+        downloadFile(
+          exportFileName(results.test.name, "csv"),
+          buildCsv(await responses(), await evaluations(), stats),
+          CSV_TYPE,
+        );
       } else {
         const rows = await responses();
-        downloadFile(exportFileName(results.test.name, "json"), buildJson(results, rows, await evaluations(), stats), "application/json");
+        downloadFile(
+          exportFileName(results.test.name, "json"),
+          buildJson(results, rows, await evaluations(), stats),
+          "application/json",
+        );
       }
       toast.success(`Exported ${format.toUpperCase()}`);
     } catch (error) {

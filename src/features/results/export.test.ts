@@ -2,7 +2,16 @@ import Papa from "papaparse";
 import { describe, expect, it, vi } from "vitest";
 
 import { computeJuryStats } from "../../../convex/lib/stats";
-import { buildCsv, buildJson, collectPages, CSV_COLUMNS, CSV_ROW_TYPES, exportFileName, type ExportEvaluation, type ExportResponse } from "./export";
+import {
+  buildCsv,
+  buildJson,
+  collectPages,
+  CSV_COLUMNS,
+  CSV_ROW_TYPES,
+  exportFileName,
+  type ExportEvaluation,
+  type ExportResponse,
+} from "./export";
 import { makeResults } from "./test-support";
 
 const response = (index: number, averageScore: number | null = 7.123): ExportResponse => ({
@@ -38,7 +47,15 @@ describe("export", () => {
     const csv = buildCsv([response(1), response(2, null)]);
     const parsed = Papa.parse<string[]>(csv.trim());
     expect(parsed.data[0]).toEqual([...CSV_COLUMNS]);
-    expect(parsed.data[1]!.slice(0, 7)).toEqual(["GPT-4o Mini", "Pirate, the bold", 'Coffee "cold brew"', "120", "1530", "0.000245", "7.12"]);
+    expect(parsed.data[1]!.slice(0, 7)).toEqual([
+      "GPT-4o Mini",
+      "Pirate, the bold",
+      'Coffee "cold brew"',
+      "120",
+      "1530",
+      "0.000245",
+      "7.12",
+    ]);
     const column = (name: string) => CSV_COLUMNS.indexOf(name as (typeof CSV_COLUMNS)[number]);
     expect(parsed.data[1]![column("Row Type")]).toBe(CSV_ROW_TYPES.answer);
     expect(parsed.data[1]![column("Response ID")]).toBe("r1");
@@ -57,13 +74,23 @@ describe("export", () => {
       timestamp: Date.UTC(2026, 0, 1),
       costUsd,
     });
-    const evaluations = [judged("e1", "google/gemini-2.0-flash-001", { accuracy: 8, clarity: 6 }, 0.0001), judged("e2", "x-ai/grok-3", { accuracy: 6, clarity: 4 }, 0.0003)];
+    const evaluations = [
+      judged("e1", "google/gemini-2.0-flash-001", { accuracy: 8, clarity: 6 }, 0.0001),
+      judged("e2", "x-ai/grok-3", { accuracy: 6, clarity: 4 }, 0.0003),
+    ];
     const stats = computeJuryStats({
       seed: "export",
       scale: "rating",
       judges: ["google/gemini-2.0-flash-001", "x-ai/grok-3"],
-      responses: [{ id: "r1", modelId: "openai/gpt-4o-mini", personaId: "p1", topicId: "t1", length: 12, costUsd: 0.0002451 }],
-      ratings: evaluations.map((evaluation) => ({ judgeModelId: evaluation.evaluatorModelId, responseId: "r1", scores: evaluation.scores, costUsd: evaluation.costUsd })),
+      responses: [
+        { id: "r1", modelId: "openai/gpt-4o-mini", personaId: "p1", topicId: "t1", length: 12, costUsd: 0.0002451 },
+      ],
+      ratings: evaluations.map((evaluation) => ({
+        judgeModelId: evaluation.evaluatorModelId,
+        responseId: "r1",
+        scores: evaluation.scores,
+        costUsd: evaluation.costUsd,
+      })),
       resamples: 50,
     });
     const parsed = Papa.parse<string[]>(buildCsv([response(1)], evaluations, stats).trim());
@@ -114,7 +141,15 @@ describe("export", () => {
     const row = Object.fromEntries(header.map((name, index) => [name, parsed.data[2]![index]]));
     expect(row).toMatchObject({ Order: "reverse", Label: "B", Rank: "1", Score: "10.0000" });
     const document = JSON.parse(buildJson(makeResults(), [response(1)], [ranked]));
-    expect(document.results.evaluationScores[0]).toMatchObject({ order: "reverse", label: "B", cost: 0.0002, labels: [{ label: "A", responseId: "r2" }, { label: "B", responseId: "r1" }] });
+    expect(document.results.evaluationScores[0]).toMatchObject({
+      order: "reverse",
+      label: "B",
+      cost: 0.0002,
+      labels: [
+        { label: "A", responseId: "r2" },
+        { label: "B", responseId: "r1" },
+      ],
+    });
   });
 
   it("writes JSON with the configuration and the results in the spec's shape", () => {
@@ -129,13 +164,21 @@ describe("export", () => {
     };
     const document = JSON.parse(buildJson(makeResults(), [response(1)], [evaluation]));
     expect(document.configuration.generatorModels).toHaveLength(2);
-    expect(document.results.modelRankings[0]).toMatchObject({ modelName: "Claude 3.5 Haiku", averageScore: 7.5, totalResponses: 4 });
+    expect(document.results.modelRankings[0]).toMatchObject({
+      modelName: "Claude 3.5 Haiku",
+      averageScore: 7.5,
+      totalResponses: 4,
+    });
     expect(document.results.rawResponses[0]).toMatchObject({
       id: "r1",
       content: "Arr, coffee!",
       metadata: { tokens: 120, latency: 1530.4, cost: 0.0002451 },
     });
-    expect(document.results.evaluationScores[0]).toMatchObject({ responseId: "r1", scores: { accuracy: 8 }, explanation: "Good." });
+    expect(document.results.evaluationScores[0]).toMatchObject({
+      responseId: "r1",
+      scores: { accuracy: 8 },
+      explanation: "Good.",
+    });
     expect(document.results.analysisSummary).toMatchObject({
       totalTests: 8,
       totalCost: 0.0123,

@@ -79,7 +79,8 @@ export const CSV_COLUMNS = [
 /** Row types: an answer (its Cost is what generating it cost) or one judge's score of it (its share of the judge call). */
 export const CSV_ROW_TYPES = { answer: "Answer", judgement: "Judgement" } as const;
 
-const fixed = (value: number | null | undefined, digits: number) => (value === null || value === undefined ? "" : value.toFixed(digits));
+const fixed = (value: number | null | undefined, digits: number) =>
+  value === null || value === undefined ? "" : value.toFixed(digits);
 
 /** The criteria a rating test scored, as extra "<criterion> Score" columns (none for ranking). */
 function criteriaOf(evaluations: readonly ExportEvaluation[], stats: JuryStatsDoc | null): string[] {
@@ -107,7 +108,8 @@ export function buildCsv(
   const models = new Map((stats?.models ?? []).map((model) => [model.modelId, model]));
   const judges = new Map((stats?.judges ?? []).map((judge) => [judge.judgeModelId, judge]));
   const byResponse = new Map<string, ExportEvaluation[]>();
-  for (const evaluation of evaluations) byResponse.set(evaluation.responseId, [...(byResponse.get(evaluation.responseId) ?? []), evaluation]);
+  for (const evaluation of evaluations)
+    byResponse.set(evaluation.responseId, [...(byResponse.get(evaluation.responseId) ?? []), evaluation]);
   const modelColumns = (modelId: string) => {
     const model = models.get(modelId);
     return [
@@ -183,7 +185,10 @@ export function buildCsv(
     }
   }
   return Papa.unparse({
-    fields: [...CSV_COLUMNS, ...criteria.map((criterion) => `${criterion.charAt(0).toUpperCase()}${criterion.slice(1)} Score`)],
+    fields: [
+      ...CSV_COLUMNS,
+      ...criteria.map((criterion) => `${criterion.charAt(0).toUpperCase()}${criterion.slice(1)} Score`),
+    ],
     data,
   });
 }

@@ -16,7 +16,14 @@ const REASON = "No responses were generated: HTTP 401: User not found.";
 function failedResults() {
   const results = makeResults();
   return makeResults({
-    test: { ...results.test, status: "failed", errorMessage: REASON, responsesCount: 0, evaluationsCount: 0, failedCalls: 2 },
+    test: {
+      ...results.test,
+      status: "failed",
+      errorMessage: REASON,
+      responsesCount: 0,
+      evaluationsCount: 0,
+      failedCalls: 2,
+    },
   });
 }
 
@@ -39,14 +46,19 @@ describe("a failed test's results page", () => {
     expect(within(notice).getByTestId("failure-refund")).toHaveTextContent(
       `Your payment of $2.00 was returned to your card on ${new Date(refundedAt).toLocaleDateString()}.`,
     );
-    expect(within(notice).getByRole("link", { name: /Run Again/ })).toHaveAttribute("href", `/dashboard/setup?rerun=${TEST_ID}`);
+    expect(within(notice).getByRole("link", { name: /Run Again/ })).toHaveAttribute(
+      "href",
+      `/dashboard/setup?rerun=${TEST_ID}`,
+    );
   });
 
   it("says the payment is being returned while Stripe makes the refund", async () => {
     setQueryResult("results:get", failedResults());
     setQueryResult("payments:testRefund", { state: "pending", amountCents: 450 });
     renderApp(PATH);
-    expect(await screen.findByTestId("failure-refund")).toHaveTextContent("Your payment of $4.50 is being returned to your card.");
+    expect(await screen.findByTestId("failure-refund")).toHaveTextContent(
+      "Your payment of $4.50 is being returned to your card.",
+    );
   });
 
   it("mentions no money when nothing was paid (free mode, own key)", async () => {

@@ -136,17 +136,26 @@ describe("results figures", () => {
       "Latency per model, fastest first: GPT-4o Mini median 0.7s, p95 1.0s, slowest 1.0s; " +
         "Claude 3.5 Haiku median 1.1s, p95 1.4s, slowest 1.5s",
     );
-    expect(screen.getByTestId("latency-caption")).toHaveTextContent("Median and 95th percentile of every answer's latency");
+    expect(screen.getByTestId("latency-caption")).toHaveTextContent(
+      "Median and 95th percentile of every answer's latency",
+    );
     unmount();
 
     // An older test kept only latency ranges: its figures are marked as estimates, with the error.
     setQueryResult(
       "results:get",
       makeResults({
-        models: results.models.map((model) => ({ ...model, latencyExact: false, maxLatencyMs: null, p95LatencyMs: 7250 })),
+        models: results.models.map((model) => ({
+          ...model,
+          latencyExact: false,
+          maxLatencyMs: null,
+          p95LatencyMs: 7250,
+        })),
       }),
     );
     renderApp(PATH);
-    expect(await screen.findByTestId("latency-caption", {}, { timeout: 10_000 })).toHaveTextContent("each figure may be off by up to 2.5s");
+    expect(await screen.findByTestId("latency-caption", {}, { timeout: 10_000 })).toHaveTextContent(
+      "each figure may be off by up to 2.5s",
+    );
   });
 });

@@ -28,7 +28,10 @@ export function rankLabel(rank: JuryModel["rank"]): string {
   return rank.best === rank.worst ? String(rank.best) : `${rank.best}–${rank.worst}`;
 }
 
-export function formatInterval(interval: { low: number; high: number } | null, format: (value: number) => string = formatScore): string {
+export function formatInterval(
+  interval: { low: number; high: number } | null,
+  format: (value: number) => string = formatScore,
+): string {
   return interval ? `${format(interval.low)}–${format(interval.high)}` : "—";
 }
 
@@ -89,7 +92,9 @@ export function judgeFlags(judge: JuryJudge): string[] {
     );
   }
   if (judge.length.flagged) {
-    flags.push(`Length bias: favours longer answers (r = ${formatCorrelation(judge.length.excess ?? judge.length.correlation)}, ${formatPValue(judge.length.pValue)})`);
+    flags.push(
+      `Length bias: favours longer answers (r = ${formatCorrelation(judge.length.excess ?? judge.length.correlation)}, ${formatPValue(judge.length.pValue)})`,
+    );
   }
   if (judge.selfPreference.flagged && judge.selfPreference.value !== null) {
     flags.push(

@@ -5,7 +5,15 @@ import { ConvexError } from "convex/values";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { JuryMonitorPanel } from "@/features/monitor/jury-monitor-panel";
-import { makeViewer, resetCalls, resetConvexMock, setPaginated, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import {
+  makeViewer,
+  resetCalls,
+  resetConvexMock,
+  setPaginated,
+  setQueryError,
+  setQueryResult,
+  setSignedIn,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { computeJuryStats } from "../../../convex/lib/stats";
@@ -79,14 +87,18 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
     expect(stats.summary.extraTopicsNeeded).not.toBeNull();
     expect(summary).toHaveTextContent(`about ${stats.summary.extraTopicsNeeded}`);
 
-    const rows = within(screen.getByRole("list", { name: "Model rankings with 95% intervals" })).getAllByTestId("confidence-row");
+    const rows = within(screen.getByRole("list", { name: "Model rankings with 95% intervals" })).getAllByTestId(
+      "confidence-row",
+    );
     expect(rows).toHaveLength(3);
     // The two equal models share the ranks 1–2; the worse one is 3rd alone.
     expect(within(rows[0]!).getByLabelText("Rank 1–2")).toBeInTheDocument();
     expect(within(rows[1]!).getByLabelText("Rank 1–2")).toBeInTheDocument();
     expect(within(rows[2]!).getByLabelText("Rank 3")).toBeInTheDocument();
     const top = stats.models[0]!;
-    expect(rows[0]).toHaveTextContent(`95% interval ${top.scoreInterval!.low.toFixed(2)}–${top.scoreInterval!.high.toFixed(2)}`);
+    expect(rows[0]).toHaveTextContent(
+      `95% interval ${top.scoreInterval!.low.toFixed(2)}–${top.scoreInterval!.high.toFixed(2)}`,
+    );
     expect(rows[0]).toHaveTextContent(`rating ${Math.round(top.rating!)}`);
     const bar = within(rows[0]!).getByTestId("interval-bar");
     expect(bar.style.left).toBe(`${top.scoreInterval!.low * 10}%`);
@@ -128,7 +140,8 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
       `Position bias: puts the first-shown answer first ${Math.round(biased.position!.firstRate * 100)}% of the time (chance ${Math.round(biased.position!.chance * 100)}%`,
     );
     // The fair judges carry no flag.
-    for (const row of judges.filter((row) => !row.textContent!.includes("Mistral First"))) expect(row).toHaveTextContent("None");
+    for (const row of judges.filter((row) => !row.textContent!.includes("Mistral First")))
+      expect(row).toHaveTextContent("None");
 
     const ratings = within(screen.getByRole("table", { name: "Bradley–Terry ratings" })).getAllByRole("row");
     expect(ratings).toHaveLength(4);
@@ -139,9 +152,17 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
 
   it("shows the empty state until the first judgements, then fills in live", async () => {
     showResults();
-    setQueryResult("results:juryStats", { ...juryView(TIED), stats: null, computedAt: null, evaluationsSeen: 0, live: true });
+    setQueryResult("results:juryStats", {
+      ...juryView(TIED),
+      stats: null,
+      computedAt: null,
+      evaluationsSeen: 0,
+      live: true,
+    });
     renderApp(`/dashboard/results/${TEST_ID}`);
-    expect(await screen.findByText("The jury's statistics appear when the first judgements arrive", {}, SLOW)).toBeInTheDocument();
+    expect(
+      await screen.findByText("The jury's statistics appear when the first judgements arrive", {}, SLOW),
+    ).toBeInTheDocument();
     expect(screen.queryByTestId("jury-summary")).not.toBeInTheDocument();
     // Without jury figures yet, the rankings section keeps the plain list.
     expect(screen.getAllByTestId("ranking-row").length).toBeGreaterThan(0);
@@ -158,7 +179,12 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
     renderApp(`/dashboard/results/${TEST_ID}`);
     expect(await screen.findByLabelText("Loading the jury's statistics", {}, SLOW)).toBeInTheDocument();
 
-    act(() => setQueryError("results:juryStats", new ConvexError({ code: "UNAVAILABLE", message: "Statistics are unavailable." })));
+    act(() =>
+      setQueryError(
+        "results:juryStats",
+        new ConvexError({ code: "UNAVAILABLE", message: "Statistics are unavailable." }),
+      ),
+    );
     expect(await screen.findByText("Could not load the jury's statistics")).toBeInTheDocument();
     expect(screen.getByText("Statistics are unavailable.")).toBeInTheDocument();
     expect(screen.getByRole("heading", { level: 1, name: "Coffee taglines" })).toBeInTheDocument();
@@ -178,7 +204,9 @@ describe("monitor: the jury filling in", () => {
     expect(screen.getByTestId("jury-monitor")).toHaveTextContent(view.stats!.agreement.overall.label);
     expect(within(screen.getByRole("list", { name: "Intervals so far" })).getAllByRole("listitem")).toHaveLength(3);
     expect(screen.getByTestId("jury-monitor")).toHaveTextContent("1 judge flagged");
-    expect(within(screen.getByRole("list", { name: "Flagged judges" })).getByRole("listitem")).toHaveTextContent(/^Mistral First: Position bias/);
+    expect(within(screen.getByRole("list", { name: "Flagged judges" })).getByRole("listitem")).toHaveTextContent(
+      /^Mistral First: Position bias/,
+    );
   });
 });
 
@@ -205,7 +233,9 @@ describe("shared page and history", { timeout: 30_000 }, () => {
     setQueryResult("shares:juryStats", view);
     renderApp("/shared/share-link-id");
     expect(await screen.findByTestId("jury-summary", {}, SLOW)).toHaveTextContent(view.stats!.summary.text);
-    expect(within(screen.getByRole("list", { name: "Model rankings with 95% intervals" })).getAllByLabelText("Rank 1–2")).toHaveLength(2);
+    expect(
+      within(screen.getByRole("list", { name: "Model rankings with 95% intervals" })).getAllByLabelText("Rank 1–2"),
+    ).toHaveLength(2);
     expect(screen.getByTestId("jury-agreement")).toHaveTextContent(view.stats!.agreement.overall.label);
     expect(screen.getAllByTestId("judge-row")).toHaveLength(4);
   });
@@ -223,8 +253,18 @@ describe("shared page and history", { timeout: 30_000 }, () => {
     };
     setQueryResult("history:list", {
       tests: [
-        { ...base, _id: "k57clear000000000000000000000000", name: "Clear", juryVerdict: { kind: "best", leaders: ["alpha"] } },
-        { ...base, _id: "k57tied0000000000000000000000000", name: "Tied", juryVerdict: { kind: "tied", leaders: ["alpha", "beta"] } },
+        {
+          ...base,
+          _id: "k57clear000000000000000000000000",
+          name: "Clear",
+          juryVerdict: { kind: "best", leaders: ["alpha"] },
+        },
+        {
+          ...base,
+          _id: "k57tied0000000000000000000000000",
+          name: "Tied",
+          juryVerdict: { kind: "tied", leaders: ["alpha", "beta"] },
+        },
         { ...base, _id: "k57none0000000000000000000000000", name: "Unjudged", juryVerdict: null },
       ],
       total: 3,

@@ -58,7 +58,9 @@ export function useJuryView(source: JurySource): JuryView | null | undefined {
 function JuryBoundary({ children }: { children: ReactNode }) {
   return (
     <QueryErrorBoundary
-      fallback={(error, reset) => <ErrorState title={JURY_LOAD_FAILED} message={errorMessage(error)} onRetry={reset} className="py-6" />}
+      fallback={(error, reset) => (
+        <ErrorState title={JURY_LOAD_FAILED} message={errorMessage(error)} onRetry={reset} className="py-6" />
+      )}
     >
       {children}
     </QueryErrorBoundary>
@@ -103,8 +105,9 @@ export function JurySummaryView({ view, stats }: { view: JuryView; stats: JurySt
       <ScaleIcon />
       <AlertTitle className="line-clamp-none">{stats.summary.text}</AlertTitle>
       <AlertDescription>
-        Mean scores with 95% bootstrap intervals ({formatCount(stats.resamples)} resamples over {formatCount(stats.units)} persona × topic{" "}
-        {stats.units === 1 ? "unit" : "units"}), from {formatCount(view.evaluationsSeen)} judge {view.evaluationsSeen === 1 ? "score" : "scores"}.
+        Mean scores with 95% bootstrap intervals ({formatCount(stats.resamples)} resamples over{" "}
+        {formatCount(stats.units)} persona × topic {stats.units === 1 ? "unit" : "units"}), from{" "}
+        {formatCount(view.evaluationsSeen)} judge {view.evaluationsSeen === 1 ? "score" : "scores"}.
         {view.live && " Updating as the judges report."}
       </AlertDescription>
     </Alert>
@@ -129,11 +132,16 @@ function JuryRankingsOf({ source, fallback }: { source: JurySource; fallback: Re
 /** The collapsible "The Jury" section with its loading, empty and error states. */
 export function JurySection({ source, defaultOpen = true }: { source: JurySource; defaultOpen?: boolean }) {
   return (
-    <ResultsSection title={JURY_TITLE} description="Do the judges agree, and can each one be trusted?" defaultOpen={defaultOpen}>
+    <ResultsSection
+      title={JURY_TITLE}
+      description="Do the judges agree, and can each one be trusted?"
+      defaultOpen={defaultOpen}
+    >
       <WithJury source={source}>
         {(view) => {
           if (view === undefined) return <JurySkeleton />;
-          if (view === null || !hasScores(view.stats)) return <EmptyState title={JURY_EMPTY} icon={ScaleIcon} className="py-6" />;
+          if (view === null || !hasScores(view.stats))
+            return <EmptyState title={JURY_EMPTY} icon={ScaleIcon} className="py-6" />;
           return <JuryDetails view={view} stats={view.stats} />;
         }}
       </WithJury>
@@ -191,7 +199,12 @@ const BAND_TONE: Record<string, string> = {
 
 function BandBadge({ figure }: { figure: JuryAgreement }) {
   return (
-    <span className={cn("inline-flex rounded-md px-2 py-0.5 text-xs font-medium", figure.band ? BAND_TONE[figure.band] : "bg-muted text-muted-foreground")}>
+    <span
+      className={cn(
+        "inline-flex rounded-md px-2 py-0.5 text-xs font-medium",
+        figure.band ? BAND_TONE[figure.band] : "bg-muted text-muted-foreground",
+      )}
+    >
       {figure.label}
     </span>
   );
@@ -203,20 +216,32 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
     <div className="space-y-3">
       <h3 className="font-medium">Jury agreement</h3>
       <div className="flex flex-wrap items-center gap-3 rounded-lg border p-4" data-testid="jury-agreement">
-        <span className="text-2xl font-bold tabular-nums">{overall.value === null ? "—" : overall.value.toFixed(2)}</span>
+        <span className="text-2xl font-bold tabular-nums">
+          {overall.value === null ? "—" : overall.value.toFixed(2)}
+        </span>
         <BandBadge figure={overall} />
         <MethodTip method={overall.method} help={agreementMethodHelp(stats)} />
-        <span className="text-xs text-muted-foreground">overall, over {formatCount(stats.units)} persona × topic {stats.units === 1 ? "unit" : "units"}</span>
+        <span className="text-xs text-muted-foreground">
+          overall, over {formatCount(stats.units)} persona × topic {stats.units === 1 ? "unit" : "units"}
+        </span>
       </div>
       {byUnit.length > 0 && (
         <div className="max-h-72 overflow-auto rounded-lg border">
           <table className="w-full text-sm" aria-label="Agreement per persona and topic">
             <thead className="sticky top-0 bg-card text-left text-muted-foreground">
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium">Persona</th>
-                <th scope="col" className="px-3 py-2 font-medium">Topic</th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">{agreementMethodName(overall.method)}</th>
-                <th scope="col" className="px-3 py-2 font-medium">Agreement</th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Persona
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Topic
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  {agreementMethodName(overall.method)}
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Agreement
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -224,7 +249,9 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
                 <tr key={`${unit.personaId}\u0000${unit.topicId}`} className="border-t">
                   <td className="px-3 py-1.5">{nameOf(view.personas, unit.personaId)}</td>
                   <td className="px-3 py-1.5">{nameOf(view.topics, unit.topicId)}</td>
-                  <td className="px-3 py-1.5 text-right tabular-nums">{unit.value === null ? "—" : unit.value.toFixed(2)}</td>
+                  <td className="px-3 py-1.5 text-right tabular-nums">
+                    {unit.value === null ? "—" : unit.value.toFixed(2)}
+                  </td>
                   <td className="px-3 py-1.5">
                     <BandBadge figure={unit} />
                   </td>
@@ -248,28 +275,54 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
         <table className="w-full text-sm" aria-label="Judges">
           <thead className="text-left text-muted-foreground">
             <tr>
-              <th scope="col" className="px-3 py-2 font-medium">Judge</th>
-              <th scope="col" className="px-3 py-2 text-right font-medium" title={`Leave-one-out ${agreementName} with the rest of the panel`}>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Judge
+              </th>
+              <th
+                scope="col"
+                className="px-3 py-2 text-right font-medium"
+                title={`Leave-one-out ${agreementName} with the rest of the panel`}
+              >
                 Agreement with panel
               </th>
               {ranking && (
-                <th scope="col" className="px-3 py-2 text-right font-medium" title="How often it ranks the first-shown answer first, against chance">
+                <th
+                  scope="col"
+                  className="px-3 py-2 text-right font-medium"
+                  title="How often it ranks the first-shown answer first, against chance"
+                >
                   First-shown first
                 </th>
               )}
               {ranking && (
-                <th scope="col" className="px-3 py-2 text-right font-medium" title="Share of answer pairs kept in the same order when shown in reverse">
+                <th
+                  scope="col"
+                  className="px-3 py-2 text-right font-medium"
+                  title="Share of answer pairs kept in the same order when shown in reverse"
+                >
                   Position consistency
                 </th>
               )}
-              <th scope="col" className="px-3 py-2 text-right font-medium" title="Correlation of its scores with answer length">
+              <th
+                scope="col"
+                className="px-3 py-2 text-right font-medium"
+                title="Correlation of its scores with answer length"
+              >
                 Length correlation
               </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium" title="Its score for its own family's answers minus what the other judges give them">
+              <th
+                scope="col"
+                className="px-3 py-2 text-right font-medium"
+                title="Its score for its own family's answers minus what the other judges give them"
+              >
                 Self-preference
               </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">Cost</th>
-              <th scope="col" className="px-3 py-2 font-medium">Flags</th>
+              <th scope="col" className="px-3 py-2 text-right font-medium">
+                Cost
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Flags
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -279,19 +332,27 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
                 <tr key={judge.judgeModelId} className="border-t align-top" data-testid="judge-row">
                   <th scope="row" className="px-3 py-2 text-left font-medium">
                     {nameOf(view.judges, judge.judgeModelId)}
-                    <span className="block text-xs font-normal text-muted-foreground">{formatCount(judge.calls)} calls</span>
+                    <span className="block text-xs font-normal text-muted-foreground">
+                      {formatCount(judge.calls)} calls
+                    </span>
                   </th>
                   <td className="px-3 py-2 text-right tabular-nums">{formatCorrelation(judge.agreement.value)}</td>
                   {ranking && (
                     <td className="px-3 py-2 text-right tabular-nums">
-                      {judge.position ? `${formatShare(judge.position.firstRate)} vs ${formatShare(judge.position.chance)}` : "—"}
+                      {judge.position
+                        ? `${formatShare(judge.position.firstRate)} vs ${formatShare(judge.position.chance)}`
+                        : "—"}
                     </td>
                   )}
                   {ranking && (
-                    <td className="px-3 py-2 text-right tabular-nums">{judge.positionConsistency === null ? "—" : formatShare(judge.positionConsistency)}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">
+                      {judge.positionConsistency === null ? "—" : formatShare(judge.positionConsistency)}
+                    </td>
                   )}
                   <td className="px-3 py-2 text-right tabular-nums">{formatCorrelation(judge.length.correlation)}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{formatSelfPreference(judge.selfPreference.value)}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">
+                    {formatSelfPreference(judge.selfPreference.value)}
+                  </td>
                   <td className="px-3 py-2 text-right tabular-nums">{formatJudgeCost(judge.costUsd)}</td>
                   <td className="px-3 py-2">
                     {flags.length === 0 ? (
@@ -314,7 +375,8 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
         </table>
       </div>
       <p className="text-xs text-muted-foreground">
-        A flag means the bias is significant (false-alarm budget {formatShare(stats.alpha)} per judge, shared by its checks); p-values from one-sided tests.
+        A flag means the bias is significant (false-alarm budget {formatShare(stats.alpha)} per judge, shared by its
+        checks); p-values from one-sided tests.
       </p>
     </div>
   );
@@ -328,9 +390,15 @@ function RatingsTable({ stats }: { stats: JuryStats }) {
       <table className="w-full text-sm" aria-label="Bradley–Terry ratings">
         <thead className="text-left text-muted-foreground">
           <tr>
-            <th scope="col" className="py-1.5 font-medium">Model</th>
-            <th scope="col" className="py-1.5 text-right font-medium">Rating</th>
-            <th scope="col" className="py-1.5 text-right font-medium">95% interval</th>
+            <th scope="col" className="py-1.5 font-medium">
+              Model
+            </th>
+            <th scope="col" className="py-1.5 text-right font-medium">
+              Rating
+            </th>
+            <th scope="col" className="py-1.5 text-right font-medium">
+              95% interval
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -343,7 +411,9 @@ function RatingsTable({ stats }: { stats: JuryStats }) {
           ))}
         </tbody>
       </table>
-      <p className="text-xs text-muted-foreground">Elo scale as Chatbot Arena uses it (400 points = 10:1 odds; the average model at 1000).</p>
+      <p className="text-xs text-muted-foreground">
+        Elo scale as Chatbot Arena uses it (400 points = 10:1 odds; the average model at 1000).
+      </p>
     </div>
   );
 }
@@ -381,7 +451,13 @@ function WinRateHeatmap({ stats }: { stats: JuryStats }) {
                     <td
                       key={columnId}
                       className="rounded-md px-2 py-2 text-center tabular-nums"
-                      style={rate === null ? undefined : { background: `color-mix(in oklab, ${tone} ${Math.round(10 + winRateStrength(rate) * 70)}%, transparent)` }}
+                      style={
+                        rate === null
+                          ? undefined
+                          : {
+                              background: `color-mix(in oklab, ${tone} ${Math.round(10 + winRateStrength(rate) * 70)}%, transparent)`,
+                            }
+                      }
                       data-testid="win-rate-cell"
                     >
                       {rate === null ? <span className="text-muted-foreground">—</span> : formatShare(rate)}

@@ -45,13 +45,22 @@ export function CostQualityChart({ models }: { models: readonly ModelPoint[] }) 
             tickFormatter={(value: number) => (value === 0 ? "$0" : `$${value.toPrecision(2)}`)}
             tickLine={false}
           />
-          <YAxis type="number" dataKey="score" name="Average score" domain={[0, MAX_SCORE]} tickLine={false} width={32} />
+          <YAxis
+            type="number"
+            dataKey="score"
+            name="Average score"
+            domain={[0, MAX_SCORE]}
+            tickLine={false}
+            width={32}
+          />
           <ZAxis range={[90, 90]} />
           <ChartTooltip
             content={
               <ChartTooltipContent
                 labelKey="modelName"
-                formatter={(value, key) => (key === "cost" ? formatCostPerResponse(Number(value)) : formatScore(Number(value)))}
+                formatter={(value, key) =>
+                  key === "cost" ? formatCostPerResponse(Number(value)) : formatScore(Number(value))
+                }
               />
             }
           />
@@ -112,7 +121,10 @@ export function LatencyChart({ models }: { models: readonly ModelPoint[] }) {
   const data = latencyRows(models);
   if (data.length === 0) return <p className="text-sm text-muted-foreground">Shown once models have answered.</p>;
   const estimated = data.filter((row) => !row.exact);
-  const largestError = Math.max(0, ...estimated.flatMap((row) => [row.median, row.p95].map((s) => latencyEstimateError(s * 1000))));
+  const largestError = Math.max(
+    0,
+    ...estimated.flatMap((row) => [row.median, row.p95].map((s) => latencyEstimateError(s * 1000))),
+  );
   return (
     <figure className="space-y-2">
       <ChartContainer
@@ -132,7 +144,9 @@ export function LatencyChart({ models }: { models: readonly ModelPoint[] }) {
           <YAxis tickLine={false} width={40} tickFormatter={(value: number) => `${value}s`} />
           <ChartTooltip
             cursor={{ fillOpacity: 0.1 }}
-            content={<ChartTooltipContent labelKey="modelName" formatter={(value) => formatLatency(Number(value) * 1000)} />}
+            content={
+              <ChartTooltipContent labelKey="modelName" formatter={(value) => formatLatency(Number(value) * 1000)} />
+            }
           />
           <Legend />
           <Bar dataKey="median" name={LATENCY_CHART.median.label} fill="var(--color-median)" radius={4} />

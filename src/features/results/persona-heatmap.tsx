@@ -8,7 +8,10 @@ export function PersonaHeatmap({ heatmap }: { heatmap: ResultsData["heatmap"] })
   const cell = new Map(heatmap.cells.map((entry) => [`${entry.personaId}\u0000${entry.modelId}`, entry]));
   return (
     <div className="overflow-x-auto">
-      <table className="w-full border-separate border-spacing-1 text-sm" aria-label="Average score by persona and model">
+      <table
+        className="w-full border-separate border-spacing-1 text-sm"
+        aria-label="Average score by persona and model"
+      >
         <thead>
           <tr>
             <th scope="col" className="px-2 py-1 text-left font-medium text-muted-foreground">
@@ -38,7 +41,9 @@ export function PersonaHeatmap({ heatmap }: { heatmap: ResultsData["heatmap"] })
                     style={
                       score === null
                         ? undefined
-                        : { background: `color-mix(in oklab, var(--chart-2) ${Math.round(strength * 85)}%, transparent)` }
+                        : {
+                            background: `color-mix(in oklab, var(--chart-2) ${Math.round(strength * 85)}%, transparent)`,
+                          }
                     }
                     data-testid="heatmap-cell"
                   >

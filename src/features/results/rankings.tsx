@@ -20,7 +20,13 @@ export interface RankingRow {
 export const NO_RANKINGS = "No rankings available";
 
 /** Rank, model, responses and average score (2 decimals) with a bar of width score / 10. */
-export function RankingsList({ rankings, label = "Model rankings" }: { rankings: readonly RankingRow[]; label?: string }) {
+export function RankingsList({
+  rankings,
+  label = "Model rankings",
+}: {
+  rankings: readonly RankingRow[];
+  label?: string;
+}) {
   if (rankings.length === 0) return <EmptyState title={NO_RANKINGS} icon={TrophyIcon} className="py-6" />;
   return (
     <ol className="space-y-3" aria-label={label}>
@@ -32,7 +38,9 @@ export function RankingsList({ rankings, label = "Model rankings" }: { rankings:
               <span
                 className={cn(
                   "flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold",
-                  index === 0 && scored ? "bg-yellow-500/20 text-yellow-700 dark:text-yellow-400" : "bg-muted text-muted-foreground",
+                  index === 0 && scored
+                    ? "bg-yellow-500/20 text-yellow-700 dark:text-yellow-400"
+                    : "bg-muted text-muted-foreground",
                 )}
                 aria-label={`Rank ${index + 1}`}
               >
@@ -96,7 +104,13 @@ export function RankingsChart({ rankings }: { rankings: readonly RankingRow[] })
  * interval overlaps others', its mean score with the interval as a bar on the 0–10 track, and its
  * Bradley–Terry rating with its own interval. Rows come from the stored jury statistics, best first.
  */
-export function ConfidenceRankings({ models, label = "Model rankings with 95% intervals" }: { models: readonly JuryModel[]; label?: string }) {
+export function ConfidenceRankings({
+  models,
+  label = "Model rankings with 95% intervals",
+}: {
+  models: readonly JuryModel[];
+  label?: string;
+}) {
   const scored = models.filter((model) => model.meanScore !== null && model.scoreInterval !== null);
   if (scored.length === 0) return <EmptyState title={NO_RANKINGS} icon={TrophyIcon} className="py-6" />;
   return (
@@ -114,7 +128,9 @@ export function ConfidenceRankings({ models, label = "Model rankings with 95% in
                   first ? "bg-yellow-500/20 text-yellow-700 dark:text-yellow-400" : "bg-muted text-muted-foreground",
                 )}
                 aria-label={`Rank ${rank}`}
-                title={rank.includes("–") ? "Its 95% interval overlaps others': it could hold any of these ranks" : undefined}
+                title={
+                  rank.includes("–") ? "Its 95% interval overlaps others': it could hold any of these ranks" : undefined
+                }
               >
                 {rank}
               </span>
@@ -124,7 +140,8 @@ export function ConfidenceRankings({ models, label = "Model rankings with 95% in
                   95% interval {formatInterval(interval)}
                   {model.rating !== null && model.ratingInterval !== null && (
                     <>
-                      {" "}· rating {formatRating(model.rating)} ({formatInterval(model.ratingInterval, formatRating)})
+                      {" "}
+                      · rating {formatRating(model.rating)} ({formatInterval(model.ratingInterval, formatRating)})
                     </>
                   )}
                 </div>
@@ -137,10 +154,16 @@ export function ConfidenceRankings({ models, label = "Model rankings with 95% in
             <div className="relative h-2 rounded-full bg-muted" aria-hidden="true">
               <div
                 className="absolute inset-y-0 rounded-full bg-primary/35"
-                style={{ left: `${scorePercent(interval.low)}%`, width: `${Math.max(0.5, scorePercent(interval.high) - scorePercent(interval.low))}%` }}
+                style={{
+                  left: `${scorePercent(interval.low)}%`,
+                  width: `${Math.max(0.5, scorePercent(interval.high) - scorePercent(interval.low))}%`,
+                }}
                 data-testid="interval-bar"
               />
-              <div className="absolute -inset-y-0.5 w-0.5 rounded bg-primary" style={{ left: `${scorePercent(model.meanScore!)}%` }} />
+              <div
+                className="absolute -inset-y-0.5 w-0.5 rounded bg-primary"
+                style={{ left: `${scorePercent(model.meanScore!)}%` }}
+              />
             </div>
           </li>
         );

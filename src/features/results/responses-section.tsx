@@ -19,7 +19,11 @@ export const NO_RESPONSES = "No responses available";
 
 /** The test's answers, 20 at a time, each opening the full text. */
 export function ResponsesList({ testId }: { testId: Id<"tests"> }) {
-  const { results, status, loadMore } = usePaginatedQuery(api.results.responses, { testId }, { initialNumItems: RESPONSES_PAGE });
+  const { results, status, loadMore } = usePaginatedQuery(
+    api.results.responses,
+    { testId },
+    { initialNumItems: RESPONSES_PAGE },
+  );
   const [open, setOpen] = useState<ResponseRow | null>(null);
 
   if (status === "LoadingFirstPage") return <Spinner label="Loading responses" />;
@@ -28,7 +32,11 @@ export function ResponsesList({ testId }: { testId: Id<"tests"> }) {
     <div className="space-y-3">
       <ul className="divide-y rounded-md border" aria-label="Raw responses">
         {results.map((response) => (
-          <li key={response._id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center" data-testid="response-row">
+          <li
+            key={response._id}
+            className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center"
+            data-testid="response-row"
+          >
             <div className="min-w-0 flex-1 space-y-1">
               <div className="flex flex-wrap items-center gap-2 text-sm">
                 <span className="font-medium">{response.modelName}</span>
@@ -41,7 +49,12 @@ export function ResponsesList({ testId }: { testId: Id<"tests"> }) {
                 {response.averageScore !== null && ` · score ${formatScore(response.averageScore)}`}
               </p>
             </div>
-            <Button variant="outline" size="sm" onClick={() => setOpen(response)} aria-label={`View full response from ${response.modelName}`}>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => setOpen(response)}
+              aria-label={`View full response from ${response.modelName}`}
+            >
               View Full Response
             </Button>
           </li>

@@ -44,7 +44,8 @@ export function ResultsHeader({ results, onDeleted, onDeletingChange }: ResultsH
             <span>{countsLabel(test.configuration)}</span>
             <span aria-hidden="true">·</span>
             <span>
-              {test.configuration.evaluatorModels.length} evaluator{test.configuration.evaluatorModels.length === 1 ? "" : "s"}
+              {test.configuration.evaluatorModels.length} evaluator
+              {test.configuration.evaluatorModels.length === 1 ? "" : "s"}
             </span>
           </div>
           <ViewerAvatars room={`test:${test._id}`} />
@@ -69,12 +70,21 @@ export function ResultsHeader({ results, onDeleted, onDeletingChange }: ResultsH
             </Link>
           </Button>
           <ExportMenu results={results} />
-          <Button variant="outline" className="text-destructive hover:text-destructive" onClick={() => setDialog("delete")}>
+          <Button
+            variant="outline"
+            className="text-destructive hover:text-destructive"
+            onClick={() => setDialog("delete")}
+          >
             <Trash2Icon /> Delete
           </Button>
         </div>
       </div>
-      <ShareDialog testId={test._id} share={share} open={dialog === "share"} onOpenChange={(open) => setDialog(open ? "share" : null)} />
+      <ShareDialog
+        testId={test._id}
+        share={share}
+        open={dialog === "share"}
+        onOpenChange={(open) => setDialog(open ? "share" : null)}
+      />
       <SaveTemplateDialog
         templateData={templateDataOf(test.configuration)}
         defaultName={test.configuration.name}

@@ -3,7 +3,17 @@ import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, loadMore, makeViewer, resetCalls, resetConvexMock, setPaginated, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import {
+  callMock,
+  loadMore,
+  makeViewer,
+  resetCalls,
+  resetConvexMock,
+  setPaginated,
+  setQueryError,
+  setQueryResult,
+  setSignedIn,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "./test-support";
@@ -46,7 +56,10 @@ describe("results page", () => {
     for (const name of ["Share Results", "Save as Template", "Export", "Delete"]) {
       expect(screen.getByRole("button", { name: new RegExp(name) })).toBeInTheDocument();
     }
-    expect(screen.getByRole("link", { name: /Rerun Test/ })).toHaveAttribute("href", `/dashboard/setup?rerun=${TEST_ID}`);
+    expect(screen.getByRole("link", { name: /Rerun Test/ })).toHaveAttribute(
+      "href",
+      `/dashboard/setup?rerun=${TEST_ID}`,
+    );
     expect(screen.getByTestId("test-duration")).toHaveTextContent("2:05");
 
     expect(screen.getByTestId("stat-total-responses")).toHaveTextContent("8");
@@ -90,7 +103,9 @@ describe("results page", () => {
     renderApp(PATH);
     const notice = await screen.findByTestId("missing-work");
     expect(notice).toHaveTextContent("2 answers are missing. Last gateway error: HTTP 500: Internal Server Error");
-    expect(notice).toHaveTextContent("Delivered 6 of 8 answers and 6 of 8 judgements (75%). This test was paid $2.00 for the full set.");
+    expect(notice).toHaveTextContent(
+      "Delivered 6 of 8 answers and 6 of 8 judgements (75%). This test was paid $2.00 for the full set.",
+    );
   });
 
   it("does not name the payment in the shortfall of a failed test, whose payment is returned", async () => {
@@ -127,14 +142,20 @@ describe("results page", () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const started = Date.now() - 61_000;
-      setQueryResult("results:get", makeResults({ test: { ...makeResults().test, status: "running", startedAt: started, completedAt: undefined } }));
+      setQueryResult(
+        "results:get",
+        makeResults({ test: { ...makeResults().test, status: "running", startedAt: started, completedAt: undefined } }),
+      );
       renderApp(PATH);
       expect(await screen.findByTestId("test-duration")).toHaveTextContent("1:01");
       await act(async () => {
         vi.advanceTimersByTime(2_000);
       });
       expect(screen.getByTestId("test-duration")).toHaveTextContent("1:03");
-      expect(screen.getByRole("link", { name: /Watch Live/ })).toHaveAttribute("href", `/dashboard/monitor?testId=${TEST_ID}`);
+      expect(screen.getByRole("link", { name: /Watch Live/ })).toHaveAttribute(
+        "href",
+        `/dashboard/monitor?testId=${TEST_ID}`,
+      );
     } finally {
       vi.useRealTimers();
     }
@@ -143,7 +164,11 @@ describe("results page", () => {
   it("opens Raw Responses: 20 rows, load more, and the full response as sanitized Markdown", async () => {
     const user = userEvent.setup();
     setQueryResult("results:get", makeResults());
-    setPaginated("results:responses", Array.from({ length: 20 }, (_, index) => makeResponse(index + 1)), "CanLoadMore");
+    setPaginated(
+      "results:responses",
+      Array.from({ length: 20 }, (_, index) => makeResponse(index + 1)),
+      "CanLoadMore",
+    );
     renderApp(PATH);
     await user.click(await screen.findByRole("button", { name: /Raw Responses/ }));
     const list = screen.getByRole("list", { name: "Raw responses" });
@@ -175,7 +200,11 @@ describe("results page", () => {
   it("opens Evaluations: evaluator, 50-character preview, scores, explanation and the detail dialog", async () => {
     const user = userEvent.setup();
     setQueryResult("results:get", makeResults());
-    setPaginated("results:evaluations", Array.from({ length: 10 }, (_, index) => makeEvaluation(index + 1)), "CanLoadMore");
+    setPaginated(
+      "results:evaluations",
+      Array.from({ length: 10 }, (_, index) => makeEvaluation(index + 1)),
+      "CanLoadMore",
+    );
     renderApp(PATH);
     await user.click(await screen.findByRole("button", { name: /^Evaluations/ }));
     const rows = within(screen.getByRole("list", { name: "Evaluations" })).getAllByTestId("evaluation-row");
@@ -259,7 +288,9 @@ describe("results page", () => {
     const dialog = await screen.findByRole("dialog");
     expect(within(dialog).getByLabelText("Template Name")).toHaveValue("Coffee taglines");
     await user.click(within(dialog).getByRole("button", { name: "Save Template" }));
-    expect(within(dialog).getByRole("alert")).toHaveTextContent("Please provide both a name and description for your template.");
+    expect(within(dialog).getByRole("alert")).toHaveTextContent(
+      "Please provide both a name and description for your template.",
+    );
     expect(create).not.toHaveBeenCalled();
 
     await user.type(within(dialog).getByLabelText("Description"), "Tagline tone check");

@@ -73,7 +73,13 @@ export function ResultsPage({ testId }: { testId: string }) {
   );
 }
 
-function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDeletingChange: (deleting: boolean) => void }) {
+function ResultsScreen({
+  testId,
+  onDeletingChange,
+}: {
+  testId: Id<"tests">;
+  onDeletingChange: (deleting: boolean) => void;
+}) {
   const results = useQuery(api.results.get, { testId });
   const navigate = useNavigate();
 
@@ -103,7 +109,11 @@ function ResultsScreen({ testId, onDeletingChange }: { testId: Id<"tests">; onDe
         </div>
       </ResultsSection>
       <JurySection source={{ testId }} />
-      <ResultsSection title="Cost, Quality and Speed" description="What each model's score costs, and how long it takes" defaultOpen>
+      <ResultsSection
+        title="Cost, Quality and Speed"
+        description="What each model's score costs, and how long it takes"
+        defaultOpen
+      >
         <CostAndSpeed models={results.models} />
       </ResultsSection>
       <ResultsSection title="Performance by Persona" description="Rankings within each persona" defaultOpen>

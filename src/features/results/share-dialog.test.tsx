@@ -41,7 +41,9 @@ describe("share dialog", () => {
     try {
       const writeText = vi.fn(async () => {});
       Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
-      render(<ShareDialog testId={TEST_ID} share={{ shareId: "s3cr3t", isActive: true }} open onOpenChange={() => {}} />);
+      render(
+        <ShareDialog testId={TEST_ID} share={{ shareId: "s3cr3t", isActive: true }} open onOpenChange={() => {}} />,
+      );
       const link = `${window.location.origin}/shared/s3cr3t`;
       expect(screen.getByLabelText("Shareable link")).toHaveValue(link);
       await act(async () => {

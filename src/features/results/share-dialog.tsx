@@ -76,7 +76,9 @@ export function ShareDialog({ testId, share, open, onOpenChange }: ShareDialogPr
           <div className="space-y-0.5">
             <Label htmlFor="share-toggle">Public sharing</Label>
             <p className="text-xs text-muted-foreground">
-              {active ? "Anyone with the link can view these results." : "Sharing is off. Only you can see these results."}
+              {active
+                ? "Anyone with the link can view these results."
+                : "Sharing is off. Only you can see these results."}
             </p>
           </div>
           <Switch
@@ -96,7 +98,12 @@ export function ShareDialog({ testId, share, open, onOpenChange }: ShareDialogPr
             <Label htmlFor="share-link">Shareable link</Label>
             <div className="flex gap-2">
               <Input id="share-link" readOnly value={link} onFocus={(event) => event.currentTarget.select()} />
-              <Button type="button" variant="outline" onClick={() => void copy(link)} aria-label={copied ? "Copied" : "Copy link"}>
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => void copy(link)}
+                aria-label={copied ? "Copied" : "Copy link"}
+              >
                 {copied ? <CheckIcon /> : <CopyIcon />}
                 {copied ? "Copied!" : "Copy"}
               </Button>

@@ -27,8 +27,20 @@ export function makeResults(overrides: Partial<ResultsData> = {}): ResultsData {
     scoringParameters: { scale: "rating" as const, includeExplanations: true },
   };
   const rankings = [
-    { modelId: "anthropic/claude-3.5-haiku", modelName: "Claude 3.5 Haiku", totalResponses: 4, averageScore: 7.5, evaluationCount: 4 },
-    { modelId: "openai/gpt-4o-mini", modelName: "GPT-4o Mini", totalResponses: 4, averageScore: 6.25, evaluationCount: 4 },
+    {
+      modelId: "anthropic/claude-3.5-haiku",
+      modelName: "Claude 3.5 Haiku",
+      totalResponses: 4,
+      averageScore: 7.5,
+      evaluationCount: 4,
+    },
+    {
+      modelId: "openai/gpt-4o-mini",
+      modelName: "GPT-4o Mini",
+      totalResponses: 4,
+      averageScore: 6.25,
+      evaluationCount: 4,
+    },
   ];
   return {
     test: {

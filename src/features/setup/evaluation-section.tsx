@@ -78,7 +78,8 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
         />
         <p id="setup-ranking-prompt-hint" className="text-xs text-muted-foreground">
           The instruction the evaluator models follow when they rank the responses.{" "}
-          {state.rankingPrompt.length.toLocaleString("en-US")}/{LIMITS.maxRankingPromptLength.toLocaleString("en-US")} characters.
+          {state.rankingPrompt.length.toLocaleString("en-US")}/{LIMITS.maxRankingPromptLength.toLocaleString("en-US")}{" "}
+          characters.
         </p>
       </div>
 
@@ -148,7 +149,9 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
         <Switch
           id="setup-include-explanations"
           checked={scoring.includeExplanations}
-          onCheckedChange={(checked) => actions.update({ scoringParameters: { ...scoring, includeExplanations: checked } })}
+          onCheckedChange={(checked) =>
+            actions.update({ scoringParameters: { ...scoring, includeExplanations: checked } })
+          }
         />
         <Label htmlFor="setup-include-explanations">Include Explanations</Label>
       </div>
@@ -164,9 +167,9 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
           <div className="grid gap-1">
             <Label htmlFor="setup-both-orders">Judge in both orders</Label>
             <p id="setup-both-orders-help" className="text-xs text-muted-foreground">
-              Every ranking call is made a second time with the answers in reverse order, which doubles the judging part of the
-              price. It helps because judges tend to favour the answer they see first: with both orders that advantage cancels
-              out, and each judge&apos;s position consistency is measured.
+              Every ranking call is made a second time with the answers in reverse order, which doubles the judging part
+              of the price. It helps because judges tend to favour the answer they see first: with both orders that
+              advantage cancels out, and each judge&apos;s position consistency is measured.
             </p>
           </div>
         </div>
@@ -182,9 +185,10 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
         <div className="grid gap-1">
           <Label htmlFor="setup-skip-own-family">Judges skip answers from their own family</Label>
           <p id="setup-skip-own-family-help" className="text-xs text-muted-foreground">
-            A judge does not score answers from its own provider&apos;s models (an OpenAI judge skips OpenAI answers), so no judge
-            can favour its own family; scores are normalised so no model is penalised for having fewer judges. Fewer answers are
-            judged, so it costs slightly less. Off, each judge&apos;s self-preference is still measured and shown.
+            A judge does not score answers from its own provider&apos;s models (an OpenAI judge skips OpenAI answers),
+            so no judge can favour its own family; scores are normalised so no model is penalised for having fewer
+            judges. Fewer answers are judged, so it costs slightly less. Off, each judge&apos;s self-preference is still
+            measured and shown.
           </p>
         </div>
       </div>

@@ -5,7 +5,14 @@ import type { z } from "zod";
 
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
@@ -86,7 +93,14 @@ function ItemEditorForm<K extends string>({ kind, onOpenChange, initial, title, 
                 </div>
                 <FormControl>
                   {spec.multiline ? (
-                    <Textarea placeholder={spec.placeholder} maxLength={spec.maxLength} required rows={6} className="max-h-72" {...field} />
+                    <Textarea
+                      placeholder={spec.placeholder}
+                      maxLength={spec.maxLength}
+                      required
+                      rows={6}
+                      className="max-h-72"
+                      {...field}
+                    />
                   ) : (
                     <Input placeholder={spec.placeholder} maxLength={spec.maxLength} required {...field} />
                   )}
@@ -98,7 +112,10 @@ function ItemEditorForm<K extends string>({ kind, onOpenChange, initial, title, 
           />
         ))}
         {serverError && (
-          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+          <p
+            role="alert"
+            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
+          >
             {serverError}
           </p>
         )}

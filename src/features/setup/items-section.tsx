@@ -123,7 +123,9 @@ export function ItemsSection<K extends string>({
                 </div>
                 {/* The padding is outside the clamped box: inside it, a fourth line would show in the padding. */}
                 <div className="rounded-md bg-muted/50 px-2 py-1">
-                  <p className="line-clamp-3 text-xs break-words whitespace-pre-wrap text-muted-foreground">{item[kind.bodyKey]}</p>
+                  <p className="line-clamp-3 text-xs break-words whitespace-pre-wrap text-muted-foreground">
+                    {item[kind.bodyKey]}
+                  </p>
                 </div>
               </li>
             );

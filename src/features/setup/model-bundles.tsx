@@ -108,7 +108,11 @@ export function ModelBundlesDialog({ open, onOpenChange, catalog, onApply, setup
               ).length;
               const setupCents = catalog.isReady && setup ? bundlePriceForSetup(bundle, setup, catalog.prices) : null;
               return (
-                <li key={bundle.id} className="flex flex-col gap-3 rounded-lg border p-4" data-testid={`bundle-${bundle.id}`}>
+                <li
+                  key={bundle.id}
+                  className="flex flex-col gap-3 rounded-lg border p-4"
+                  data-testid={`bundle-${bundle.id}`}
+                >
                   <div className="flex items-start gap-3">
                     <Icon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-primary" />
                     <div className="min-w-0 flex-1">
@@ -141,7 +145,9 @@ export function ModelBundlesDialog({ open, onOpenChange, catalog, onApply, setup
                       <p className="font-medium tabular-nums" data-testid="bundle-cost-range">
                         {priceRangeLabel(bundlePriceRange(bundle, catalog.prices), catalog.isReady)}
                       </p>
-                      <p className="text-xs text-muted-foreground">on the built-in templates, 1-3 responses per topic</p>
+                      <p className="text-xs text-muted-foreground">
+                        on the built-in templates, 1-3 responses per topic
+                      </p>
                       {setupCents !== null && (
                         <p className="text-xs" data-testid="bundle-setup-price">
                           With your setup: <span className="font-medium tabular-nums">{formatCents(setupCents)}</span>

@@ -47,7 +47,14 @@ const copy = {
 } as const;
 
 /** Sections 5 and 6: search the catalog, tick models, see tiers, prices and details. */
-export function ModelPickerSection({ role, catalog, selectedIds, configuration, onToggle, onClear }: ModelPickerSectionProps) {
+export function ModelPickerSection({
+  role,
+  catalog,
+  selectedIds,
+  configuration,
+  onToggle,
+  onClear,
+}: ModelPickerSectionProps) {
   const [search, setSearch] = useState("");
   const [info, setInfo] = useState<CatalogModel | null>(null);
   const text = copy[role];
@@ -69,7 +76,8 @@ export function ModelPickerSection({ role, catalog, selectedIds, configuration, 
   // One estimate per listed model: let typing elsewhere on the page stay ahead of it.
   const deferredConfiguration = useDeferredValue(configuration);
   const shares = useMemo(
-    () => new Map(shown.map((model) => [model.id, modelPriceCents(deferredConfiguration, catalog.prices, model.id, role)])),
+    () =>
+      new Map(shown.map((model) => [model.id, modelPriceCents(deferredConfiguration, catalog.prices, model.id, role)])),
     [shown, deferredConfiguration, catalog.prices, role],
   );
   const singular = role === "generator" ? "generator" : "evaluator";
@@ -100,7 +108,10 @@ export function ModelPickerSection({ role, catalog, selectedIds, configuration, 
       {selectedIds.length > 0 && (
         <ul className="flex flex-wrap gap-2" aria-label={`Selected ${singular} models`}>
           {selectedIds.map((id) => (
-            <li key={id} className="inline-flex items-center gap-1 rounded-full border bg-muted/50 py-0.5 pr-1 pl-3 text-sm">
+            <li
+              key={id}
+              className="inline-flex items-center gap-1 rounded-full border bg-muted/50 py-0.5 pr-1 pl-3 text-sm"
+            >
               {catalog.byId.get(id)?.name ?? id}
               <Button
                 type="button"
@@ -157,12 +168,16 @@ export function ModelPickerSection({ role, catalog, selectedIds, configuration, 
                     <TierBadge tier={model.tier} />
                   </span>
                   <span className="block text-xs text-muted-foreground">
-                    {model.provider} · <span className="tabular-nums">{formatPerMillion(model.pricing.prompt)}</span> in /{" "}
-                    <span className="tabular-nums">{formatPerMillion(model.pricing.completion)}</span> out per 1M tokens
+                    {model.provider} · <span className="tabular-nums">{formatPerMillion(model.pricing.prompt)}</span> in
+                    / <span className="tabular-nums">{formatPerMillion(model.pricing.completion)}</span> out per 1M
+                    tokens
                   </span>
                 </label>
                 {share > 0 && (
-                  <span className="hidden text-xs text-muted-foreground tabular-nums sm:inline" title="What this model adds to the price">
+                  <span
+                    className="hidden text-xs text-muted-foreground tabular-nums sm:inline"
+                    title="What this model adds to the price"
+                  >
                     +{formatCents(share)}
                   </span>
                 )}

@@ -2,7 +2,14 @@ import { LockIcon } from "lucide-react";
 
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { formatCents } from "../../../convex/lib/format";
 import type { TestConfiguration } from "../../../convex/validators";
 import type { PaymentDialogState } from "./use-run-test";
@@ -52,7 +59,10 @@ export function PaymentDialog({ state, configuration, priceCents, queries, onPay
           <LockIcon aria-hidden="true" className="size-3.5" /> You will be redirected to secure checkout.
         </p>
         {state.error && (
-          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+          <p
+            role="alert"
+            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
+          >
             {state.error}
           </p>
         )}

@@ -9,15 +9,22 @@ import type { PriceCatalog } from "../../../convex/lib/types";
 import { bundlePriceForSetup, bundlePriceRange, templateEstimateInput, templatePriceRange } from "./price-ranges";
 
 const prices: PriceCatalog = Object.fromEntries(
-  catalog.map((model) => [model.id, { prompt: model.promptPerMillion / 1e6, completion: model.completionPerMillion / 1e6 }]),
+  catalog.map((model) => [
+    model.id,
+    { prompt: model.promptPerMillion / 1e6, completion: model.completionPerMillion / 1e6 },
+  ]),
 );
 
 describe("template cost ranges", () => {
   it("span the quotes of the template at 1 and 3 responses per topic", () => {
     for (const template of BUILTIN_TEMPLATES) {
       const range = templatePriceRange(template, prices)!;
-      const at = (responsesPerTopic: number) => quote({ ...templateEstimateInput(template), responsesPerTopic }, prices).priceCents;
-      expect(range, template.id).toEqual({ minCents: at(RANGE_RESPONSES_PER_TOPIC.min), maxCents: at(RANGE_RESPONSES_PER_TOPIC.max) });
+      const at = (responsesPerTopic: number) =>
+        quote({ ...templateEstimateInput(template), responsesPerTopic }, prices).priceCents;
+      expect(range, template.id).toEqual({
+        minCents: at(RANGE_RESPONSES_PER_TOPIC.min),
+        maxCents: at(RANGE_RESPONSES_PER_TOPIC.max),
+      });
       expect(range.minCents).toBeGreaterThanOrEqual(MIN_PRICE_CENTS);
     }
   });

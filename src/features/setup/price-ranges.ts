@@ -45,8 +45,10 @@ export function bundlePriceRange(bundle: ModelBundle, prices: PriceCatalog): Pri
 /** What the current setup would cost with the bundle's models, or null when it has no persona or topic yet. */
 export function bundlePriceForSetup(bundle: ModelBundle, setup: EstimateInput, prices: PriceCatalog): number | null {
   if (setup.personas.length === 0 || setup.topics.length === 0) return null;
-  return quote({ ...setup, generatorModels: bundle.generatorModelIds, evaluatorModels: bundle.evaluatorModelIds }, prices)
-    .priceCents;
+  return quote(
+    { ...setup, generatorModels: bundle.generatorModelIds, evaluatorModels: bundle.evaluatorModelIds },
+    prices,
+  ).priceCents;
 }
 
 /** The range as shown, or a placeholder while the catalog loads. */

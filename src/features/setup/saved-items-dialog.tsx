@@ -93,7 +93,9 @@ export function SavedItemsDialog<K extends string>({
                     >
                       <p className="font-medium break-words">{title}</p>
                       <p className="text-sm break-words text-muted-foreground">{item[kind.descriptionKey]}</p>
-                      <p className="mt-1 line-clamp-2 text-xs break-words text-muted-foreground">{item[kind.bodyKey]}</p>
+                      <p className="mt-1 line-clamp-2 text-xs break-words text-muted-foreground">
+                        {item[kind.bodyKey]}
+                      </p>
                     </button>
                     <div className="flex shrink-0 gap-1">
                       <Button

@@ -55,7 +55,11 @@ export function SetupBar({ state, price, starting, ready, paymentMode, onSaveTem
         <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
           <div>
             <p className="text-xs text-muted-foreground">Total Price</p>
-            <p className="text-2xl leading-tight font-bold tabular-nums" data-testid="setup-total-price" aria-live="polite">
+            <p
+              className="text-2xl leading-tight font-bold tabular-nums"
+              data-testid="setup-total-price"
+              aria-live="polite"
+            >
               {formatCents(chargedCents(price.quote.priceCents, paymentMode))}
             </p>
           </div>

@@ -2,7 +2,6 @@ import { Link } from "@tanstack/react-router";
 import { ChevronDownIcon } from "lucide-react";
 import type { ReactNode } from "react";
 
-
 const QUESTIONS: readonly { question: string; answer: ReactNode }[] = [
   {
     question: "What counts as a query?",
@@ -50,7 +49,10 @@ export function SetupFaq() {
           <details key={question} className="group px-4 py-3">
             <summary className="flex cursor-pointer list-none items-center justify-between gap-3 font-medium [&::-webkit-details-marker]:hidden">
               {question}
-              <ChevronDownIcon aria-hidden="true" className="size-4 text-muted-foreground transition-transform group-open:rotate-180" />
+              <ChevronDownIcon
+                aria-hidden="true"
+                className="size-4 text-muted-foreground transition-transform group-open:rotate-180"
+              />
             </summary>
             <p className="mt-2 text-sm text-muted-foreground">{answer}</p>
           </details>

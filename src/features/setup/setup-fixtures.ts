@@ -35,11 +35,26 @@ export function completeState(overrides: Partial<SetupState> = {}): SetupState {
     name: "Support tone check",
     userPrompt: "Answer in under 100 words.",
     personas: [
-      { id: "temp-1-a", name: "Calm Agent", description: "Patient support agent", systemPrompt: "You are a calm, patient support agent." },
-      { id: "temp-1-b", name: "Sarcastic Teenager", description: "Eye-rolling", systemPrompt: "You are a sarcastic teenager." },
+      {
+        id: "temp-1-a",
+        name: "Calm Agent",
+        description: "Patient support agent",
+        systemPrompt: "You are a calm, patient support agent.",
+      },
+      {
+        id: "temp-1-b",
+        name: "Sarcastic Teenager",
+        description: "Eye-rolling",
+        systemPrompt: "You are a sarcastic teenager.",
+      },
     ],
     topics: [
-      { id: "temp-2-a", title: "Refund request", description: "A late parcel", prompt: "My parcel is two weeks late. I want a refund." },
+      {
+        id: "temp-2-a",
+        title: "Refund request",
+        description: "A late parcel",
+        prompt: "My parcel is two weeks late. I want a refund.",
+      },
     ],
     generatorModelIds: ["openai/gpt-4o-mini", "google/gemini-2.0-flash-001"],
     evaluatorModelIds: ["openai/gpt-4o"],

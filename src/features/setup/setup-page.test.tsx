@@ -3,7 +3,15 @@ import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, makeViewer, oneShotQuery, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import {
+  callMock,
+  makeViewer,
+  oneShotQuery,
+  resetCalls,
+  resetConvexMock,
+  setQueryResult,
+  setSignedIn,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { builtinTemplateById } from "../../../convex/lib/builtins";
 import { formatCents, formatTestCost } from "../../../convex/lib/format";
@@ -99,17 +107,24 @@ describe("Run Test", () => {
     await userEvent.setup().click(runButton());
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/monitor"));
     expect(router.state.location.search).toEqual({ testId: "test123" });
-    expect(callMock("tests:create")).toHaveBeenCalledWith({ configuration: buildTestConfiguration(completeState(), byId) });
+    expect(callMock("tests:create")).toHaveBeenCalledWith({
+      configuration: buildTestConfiguration(completeState(), byId),
+    });
   });
 
   it("shows a server validation error in a toast", async () => {
     storeDraft(completeState());
     callMock("tests:create").mockRejectedValue(
-      new ConvexError({ code: "INVALID_INPUT", message: "The model openai/gpt-4o is not available. Choose another model." }),
+      new ConvexError({
+        code: "INVALID_INPUT",
+        message: "The model openai/gpt-4o is not available. Choose another model.",
+      }),
     );
     renderApp("/dashboard/setup");
     await userEvent.setup().click(await screen.findByRole("button", { name: "Run Test" }));
-    expect(await screen.findByText("The model openai/gpt-4o is not available. Choose another model.")).toBeInTheDocument();
+    expect(
+      await screen.findByText("The model openai/gpt-4o is not available. Choose another model."),
+    ).toBeInTheDocument();
     expect(runButton()).toHaveTextContent("Run Test");
   });
 
@@ -123,7 +138,9 @@ describe("Run Test", () => {
     await user.click(await screen.findByRole("button", { name: "Run Test" }));
     const dialog = await screen.findByRole("dialog", { name: "Complete Payment" });
     expect(within(dialog).getByText("Support tone check")).toBeInTheDocument();
-    expect(within(dialog).getByText("You will be redirected to secure checkout.", { exact: false })).toBeInTheDocument();
+    expect(
+      within(dialog).getByText("You will be redirected to secure checkout.", { exact: false }),
+    ).toBeInTheDocument();
     const price = formatCents(quote(buildTestConfiguration(completeState(), byId), prices).priceCents);
     expect(within(dialog).getByTestId("payment-total")).toHaveTextContent(price);
     expect(callMock("tests:create")).not.toHaveBeenCalled();
@@ -158,9 +175,25 @@ describe("Run Test", () => {
 /** The Enterprise Flagship bundle's models at their list prices per token. */
 const FLAGSHIP_CATALOG = [
   ...CATALOG,
-  { ...CATALOG[4]!, id: "anthropic/claude-opus-4", name: "Claude Opus 4", pricing: { prompt: 15e-6, completion: 75e-6 }, tier: "ENTERPRISE" as const },
-  { ...CATALOG[4]!, id: "anthropic/claude-sonnet-4", name: "Claude Sonnet 4", pricing: { prompt: 3e-6, completion: 15e-6 } },
-  { ...CATALOG[4]!, id: "google/gemini-2.5-pro", name: "Gemini 2.5 Pro", pricing: { prompt: 1.25e-6, completion: 10e-6 } },
+  {
+    ...CATALOG[4]!,
+    id: "anthropic/claude-opus-4",
+    name: "Claude Opus 4",
+    pricing: { prompt: 15e-6, completion: 75e-6 },
+    tier: "ENTERPRISE" as const,
+  },
+  {
+    ...CATALOG[4]!,
+    id: "anthropic/claude-sonnet-4",
+    name: "Claude Sonnet 4",
+    pricing: { prompt: 3e-6, completion: 15e-6 },
+  },
+  {
+    ...CATALOG[4]!,
+    id: "google/gemini-2.5-pro",
+    name: "Gemini 2.5 Pro",
+    pricing: { prompt: 1.25e-6, completion: 10e-6 },
+  },
 ];
 
 describe("Responses per Topic", () => {
@@ -200,7 +233,9 @@ describe("price", () => {
     expect(quoted.priceCents).toBeGreaterThanOrEqual(200);
     await screen.findByTestId("setup-own-key-cost");
     expect(screen.getByTestId("setup-total-price")).toHaveTextContent("$0.00");
-    expect(screen.getByTestId("setup-own-key-cost")).toHaveTextContent(`≈ ${formatTestCost(quoted.estimate.totalCost)}`);
+    expect(screen.getByTestId("setup-own-key-cost")).toHaveTextContent(
+      `≈ ${formatTestCost(quoted.estimate.totalCost)}`,
+    );
   });
 
   it("on a free deployment charges $0.00 and says so", async () => {
@@ -255,7 +290,12 @@ describe("price", () => {
     // Large enough to be priced above the $2.00 minimum either way.
     const state = completeState({
       responsesPerTopic: 10,
-      topics: Array.from({ length: 10 }, (_, index) => ({ id: `temp-3-${index}`, title: `Topic ${index}`, description: "A topic", prompt: `Question ${index}` })),
+      topics: Array.from({ length: 10 }, (_, index) => ({
+        id: `temp-3-${index}`,
+        title: `Topic ${index}`,
+        description: "A topic",
+        prompt: `Question ${index}`,
+      })),
       scoringParameters: { scale: "ranking", includeExplanations: true },
     });
     storeDraft(state);
@@ -274,7 +314,9 @@ describe("price", () => {
     expect(storedDraft().scoringParameters).toMatchObject({ bothOrders: true });
 
     await userEvent.setup().click(screen.getByRole("switch", { name: "Judges skip answers from their own family" }));
-    await waitFor(() => expect(storedDraft().scoringParameters).toMatchObject({ bothOrders: true, skipOwnFamily: true }));
+    await waitFor(() =>
+      expect(storedDraft().scoringParameters).toMatchObject({ bothOrders: true, skipOwnFamily: true }),
+    );
   });
 });
 
@@ -289,7 +331,9 @@ describe("templates", () => {
     expect(screen.queryByRole("heading", { name: "Choose Template" })).not.toBeInTheDocument();
     expect(screen.getByTestId("applied-template")).toHaveTextContent("Marketing Copy Optimization");
     const marketing = builtinTemplateById("marketing-copy")!;
-    expect(storedDraft().personas.map((persona) => persona.name)).toEqual(marketing.personas.map((persona) => persona.name));
+    expect(storedDraft().personas.map((persona) => persona.name)).toEqual(
+      marketing.personas.map((persona) => persona.name),
+    );
     expect(screen.getByLabelText("Test Name")).toHaveValue(marketing.name);
     expect(screen.getByLabelText("Category")).toHaveValue("Marketing");
   });
@@ -333,7 +377,9 @@ describe("templates", () => {
     await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Replace" }));
     const template = builtinTemplateById("customer-service")!;
     await waitFor(() =>
-      expect(storedDraft().personas.map((persona) => persona.name)).toEqual(template.personas.map((persona) => persona.name)),
+      expect(storedDraft().personas.map((persona) => persona.name)).toEqual(
+        template.personas.map((persona) => persona.name),
+      ),
     );
     expect(storedDraft().generatorModelIds.every((id) => byId.has(id))).toBe(true);
     expect(storedDraft().appliedTemplate?.id).toBe("customer-service");
@@ -374,7 +420,11 @@ describe("local storage", () => {
     expect(await screen.findByText("Talks like a pirate")).toBeInTheDocument();
     expect(screen.getByLabelText("User Prompt")).toHaveValue("Keep it short.");
     const persona = storedDraft().personas[0];
-    expect(persona).toMatchObject({ name: "Pirate", description: "Talks like a pirate", systemPrompt: "You are a pirate." });
+    expect(persona).toMatchObject({
+      name: "Pirate",
+      description: "Talks like a pirate",
+      systemPrompt: "You are a pirate.",
+    });
     expect(persona.id).toMatch(/^temp-\d+-[a-z0-9]+$/);
   });
 
@@ -410,7 +460,11 @@ describe("Save as Template", () => {
     await user.type(input, "TONE");
     await user.click(within(dialog).getByRole("button", { name: "Add tag" }));
     const list = () => within(dialog).getByRole("list", { name: "Template tags" });
-    expect(within(list()).getAllByRole("listitem").map((item) => item.textContent)).toEqual(["support", "tone"]);
+    expect(
+      within(list())
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["support", "tone"]);
 
     await user.type(input, "support{Enter}");
     expect(within(dialog).getByRole("alert")).toHaveTextContent("That tag has already been added.");
@@ -501,8 +555,21 @@ describe("Template Library", () => {
   beforeEach(() => {
     setQueryResult("templates:listOwn", [savedTemplate()]);
     setQueryResult("templates:listPublic", [
-      savedTemplate({ _id: "tmpl2" as SavedTemplate["_id"], name: "Shared SEO check", isOwn: false, isPublic: true, tags: [] }),
-      savedTemplate({ _id: "tmpl3" as SavedTemplate["_id"], name: "Public code review", isOwn: false, isPublic: true, category: "technical", tags: [] }),
+      savedTemplate({
+        _id: "tmpl2" as SavedTemplate["_id"],
+        name: "Shared SEO check",
+        isOwn: false,
+        isPublic: true,
+        tags: [],
+      }),
+      savedTemplate({
+        _id: "tmpl3" as SavedTemplate["_id"],
+        name: "Public code review",
+        isOwn: false,
+        isPublic: true,
+        category: "technical",
+        tags: [],
+      }),
     ]);
   });
 
@@ -515,7 +582,11 @@ describe("Template Library", () => {
     expect(within(dialog).getByRole("tab", { name: "Public Library (2)" })).toBeInTheDocument();
     // Three of the four tags, then +1.
     const tags = within(dialog).getByRole("list", { name: "Tags" });
-    expect(within(tags).getAllByRole("listitem").map((item) => item.textContent)).toEqual(["support", "refunds", "tone", "+1"]);
+    expect(
+      within(tags)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["support", "refunds", "tone", "+1"]);
 
     await fill(user, within(dialog).getByLabelText("Search templates"), "nothing like this");
     expect(within(dialog).getByText("No Personal Templates")).toBeInTheDocument();
@@ -529,7 +600,9 @@ describe("Template Library", () => {
 
     callMock("templates:recordUse").mockRejectedValue(new Error("offline"));
     await user.click(within(dialog).getByRole("button", { name: "Apply Refund replies" }));
-    await waitFor(() => expect(storedDraft().appliedTemplate).toEqual({ kind: "saved", id: "tmpl1", name: "Refund replies" }));
+    await waitFor(() =>
+      expect(storedDraft().appliedTemplate).toEqual({ kind: "saved", id: "tmpl1", name: "Refund replies" }),
+    );
     expect(callMock("templates:recordUse")).toHaveBeenCalledWith({ templateId: "tmpl1" });
     expect(storedDraft().userPrompt).toBe("Reply politely.");
     expect(storedDraft().category).toBe("customer-service");
@@ -567,7 +640,11 @@ describe("Template Library", () => {
 describe("rerun", () => {
   it("prefills from ?rerun= with the name suffixed and models matched against the catalog", async () => {
     const configuration = buildTestConfiguration(
-      completeState({ name: "Weekly check", generatorModelIds: ["openai/gpt-4o-mini", "gone/model"], responsesPerTopic: 4 }),
+      completeState({
+        name: "Weekly check",
+        generatorModelIds: ["openai/gpt-4o-mini", "gone/model"],
+        responsesPerTopic: 4,
+      }),
       byId,
     );
     oneShotQuery.mockResolvedValue({ test: { name: "Weekly check", configuration } });

@@ -1,5 +1,13 @@
 import { useMutation } from "convex/react";
-import { AlertTriangleIcon, GiftIcon, KeyRoundIcon, LayoutTemplateIcon, LibraryIcon, RotateCcwIcon, Trash2Icon } from "lucide-react";
+import {
+  AlertTriangleIcon,
+  GiftIcon,
+  KeyRoundIcon,
+  LayoutTemplateIcon,
+  LibraryIcon,
+  RotateCcwIcon,
+  Trash2Icon,
+} from "lucide-react";
 import { useEffect, useState } from "react";
 import { NOTIFY_OPTIONS, notify } from "./notify";
 

@@ -34,7 +34,10 @@ function memoryStorage() {
 describe("local storage", () => {
   it("round-trips the whole draft under one versioned key", () => {
     const storage = memoryStorage();
-    const state = completeState({ responsesPerTopic: 4, scoringParameters: { scale: "rating", includeExplanations: false } });
+    const state = completeState({
+      responsesPerTopic: 4,
+      scoringParameters: { scale: "rating", includeExplanations: false },
+    });
     saveStoredSetup(storage, { ownerId: "user-1", state });
     expect([...storage.items.keys()]).toEqual([SETUP_STORAGE_KEY]);
     expect(loadStoredSetup(storage)).toEqual({ ownerId: "user-1", state });
@@ -69,7 +72,10 @@ describe("price", () => {
     const configurations = [
       completeState(),
       completeState({ responsesPerTopic: 5, scoringParameters: { scale: "rating", includeExplanations: true } }),
-      completeState({ generatorModelIds: ["openai/gpt-4o", "openai/gpt-4.1"], evaluatorModelIds: ["anthropic/claude-3.5-haiku"] }),
+      completeState({
+        generatorModelIds: ["openai/gpt-4o", "openai/gpt-4.1"],
+        evaluatorModelIds: ["anthropic/claude-3.5-haiku"],
+      }),
       defaultSetupState(),
     ];
     for (const state of configurations) {
@@ -99,10 +105,10 @@ describe("price", () => {
     expect(page.quote.priceCents).toBeGreaterThanOrEqual(200);
     expect(page.queries).toBe(2 * 2 * 1);
     expect(page.timeLabel).toBe("1 minute");
-    const bigger = setupPriceOf(
-      completeState({ generatorModelIds: CATALOG.slice(0, 6).map((model) => model.id) }),
-      { byId, prices },
-    );
+    const bigger = setupPriceOf(completeState({ generatorModelIds: CATALOG.slice(0, 6).map((model) => model.id) }), {
+      byId,
+      prices,
+    });
     expect(bigger.queries).toBe(12);
     expect(bigger.timeLabel).toBe("2-3 minutes");
   });
@@ -132,7 +138,11 @@ describe("applying a template", () => {
     for (const item of [...state.personas, ...state.topics]) expect(item.id).toMatch(/^temp-1700000000000-[a-z0-9]+$/);
     expect(new Set(state.personas.map((persona) => persona.id)).size).toBe(state.personas.length);
     // claude-sonnet-4 and gemini-2.5-pro are not in the test catalog.
-    expect(state.generatorModelIds).toEqual(["openai/gpt-4o", "google/gemini-2.0-flash-001", "meta-llama/llama-3.3-70b-instruct"]);
+    expect(state.generatorModelIds).toEqual([
+      "openai/gpt-4o",
+      "google/gemini-2.0-flash-001",
+      "meta-llama/llama-3.3-70b-instruct",
+    ]);
     expect(state.evaluatorModelIds).toEqual(["openai/gpt-4.1"]);
     expect(state.evaluationCriteria).toEqual(marketing.evaluationConfig.evaluationCriteria);
     expect(state.appliedTemplate).toEqual({ kind: "builtin", id: "marketing-copy", name: marketing.name });
@@ -152,7 +162,9 @@ describe("rerun", () => {
     expect(state.responsesPerTopic).toBe(3);
     expect(state.generatorModelIds).toEqual(["openai/gpt-4o-mini"]);
     expect(state.evaluatorModelIds).toEqual(["openai/gpt-4o"]);
-    expect(state.personas.map((persona) => persona.systemPrompt)).toEqual(config.personas.map((persona) => persona.systemPrompt));
+    expect(state.personas.map((persona) => persona.systemPrompt)).toEqual(
+      config.personas.map((persona) => persona.systemPrompt),
+    );
     expect(state.userPrompt).toBe(config.userPrompt);
   });
 });

@@ -57,7 +57,12 @@ export interface SetupState {
   generatorModelIds: string[];
   evaluatorModelIds: string[];
   evaluationCriteria: Record<EvaluationCriterion, boolean>;
-  scoringParameters: { scale: "ranking" | "rating"; includeExplanations: boolean; bothOrders?: boolean; skipOwnFamily?: boolean };
+  scoringParameters: {
+    scale: "ranking" | "rating";
+    includeExplanations: boolean;
+    bothOrders?: boolean;
+    skipOwnFamily?: boolean;
+  };
   /** The template the draft started from; section 1 hides while one is applied. */
   appliedTemplate: AppliedTemplate | null;
   /** Sections 2-7 show once a template is applied, Custom is chosen, or a rerun is loaded. */
@@ -125,7 +130,11 @@ export interface TemplateSource {
  * temporary ids), the suggested models the catalog has, and the evaluation settings. Nothing of
  * the previous draft survives.
  */
-export function applyTemplateToState(source: TemplateSource, catalogIds: ReadonlySet<string>, now = Date.now()): SetupState {
+export function applyTemplateToState(
+  source: TemplateSource,
+  catalogIds: ReadonlySet<string>,
+  now = Date.now(),
+): SetupState {
   const { data } = source;
   return {
     ...defaultSetupState(),
@@ -134,7 +143,9 @@ export function applyTemplateToState(source: TemplateSource, catalogIds: Readonl
     userPrompt: data.userPrompt,
     rankingPrompt: data.evaluationConfig.rankingPrompt || DEFAULT_RANKING_PROMPT,
     responsesPerTopic:
-      data.responsesPerTopic === undefined ? DEFAULT_RESPONSES_PER_TOPIC : clampResponsesPerTopic(data.responsesPerTopic),
+      data.responsesPerTopic === undefined
+        ? DEFAULT_RESPONSES_PER_TOPIC
+        : clampResponsesPerTopic(data.responsesPerTopic),
     personas: data.personas.map((persona) => ({ id: tempId(now), ...pickPersona(persona) })),
     topics: data.topics.map((topic) => ({ id: tempId(now), ...pickTopic(topic) })),
     generatorModelIds: inCatalog(data.suggestedModels.generators, catalogIds),

@@ -72,7 +72,10 @@ export function TemplateLibraryDialog({ open, onOpenChange, onApply }: TemplateL
     const shown = templates.filter(matches);
     if (shown.length === 0) {
       return (
-        <EmptyState title={emptyTitle} description={templates.length === 0 ? emptyText : "No template matches your search."} />
+        <EmptyState
+          title={emptyTitle}
+          description={templates.length === 0 ? emptyText : "No template matches your search."}
+        />
       );
     }
     return (
@@ -190,10 +193,17 @@ function TemplateCard({ template, previewing, onPreview, onApply, onDelete, onTo
           {data.personas.length} persona{data.personas.length === 1 ? "" : "s"} · {data.topics.length} topic
           {data.topics.length === 1 ? "" : "s"}
         </span>
-        <span>· Used {template.usageCount} time{template.usageCount === 1 ? "" : "s"}</span>
+        <span>
+          · Used {template.usageCount} time{template.usageCount === 1 ? "" : "s"}
+        </span>
         {template.isOwn && (
           <span className="inline-flex items-center gap-1">
-            · {template.isPublic ? <GlobeIcon aria-hidden="true" className="size-3" /> : <LockIcon aria-hidden="true" className="size-3" />}
+            ·{" "}
+            {template.isPublic ? (
+              <GlobeIcon aria-hidden="true" className="size-3" />
+            ) : (
+              <LockIcon aria-hidden="true" className="size-3" />
+            )}
             {template.isPublic ? "Public" : "Private"}
           </span>
         )}

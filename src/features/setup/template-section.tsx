@@ -129,7 +129,15 @@ function countLabel(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function TemplateDetail({ template, catalog, onApply }: { template: BuiltinTemplate; catalog: Catalog; onApply: () => void }) {
+function TemplateDetail({
+  template,
+  catalog,
+  onApply,
+}: {
+  template: BuiltinTemplate;
+  catalog: Catalog;
+  onApply: () => void;
+}) {
   const modelName = (id: string) => catalog.byId.get(id)?.name ?? id;
   return (
     <div

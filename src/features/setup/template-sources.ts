@@ -8,9 +8,21 @@ import type { TemplateSource } from "./setup-state";
 export type SavedTemplate = FunctionReturnType<typeof api.templates.listOwn>[number];
 
 export function builtinSource(template: BuiltinTemplate): TemplateSource {
-  return { kind: "builtin", id: template.id, name: template.name, category: template.category, data: templateDataOf(template) };
+  return {
+    kind: "builtin",
+    id: template.id,
+    name: template.name,
+    category: template.category,
+    data: templateDataOf(template),
+  };
 }
 
 export function savedSource(template: SavedTemplate): TemplateSource {
-  return { kind: "saved", id: template._id, name: template.name, category: template.category, data: template.templateData };
+  return {
+    kind: "saved",
+    id: template._id,
+    name: template.name,
+    category: template.category,
+    data: template.templateData,
+  };
 }

@@ -33,10 +33,7 @@ export function TestConfigurationSection({ state, actions }: TestConfigurationSe
             onChange={(event) => actions.update({ name: event.target.value })}
           />
         </div>
-        <ResponsesPerTopicField
-          value={state.responsesPerTopic}
-          onChange={actions.setResponsesPerTopic}
-        />
+        <ResponsesPerTopicField value={state.responsesPerTopic} onChange={actions.setResponsesPerTopic} />
         <div className="grid gap-2">
           <Label htmlFor="setup-category">Category</Label>
           <Input id="setup-category" value={templateCategoryLabel(state.category)} readOnly aria-readonly="true" />

@@ -19,10 +19,7 @@ import {
   type TemplateSource,
 } from "./setup-state";
 
-type Editable = Pick<
-  SetupState,
-  "name" | "userPrompt" | "rankingPrompt" | "evaluationCriteria" | "scoringParameters"
->;
+type Editable = Pick<SetupState, "name" | "userPrompt" | "rankingPrompt" | "evaluationCriteria" | "scoringParameters">;
 
 export interface SetupActions {
   update(patch: Partial<Editable>): void;
@@ -84,7 +81,8 @@ export function useSetupState(): [SetupState, SetupActions] {
         patch((current) => ({
           personas: current.personas.map((persona) => (persona.id === id ? { id, ...fields } : persona)),
         })),
-      removePersona: (id) => patch((current) => ({ personas: current.personas.filter((persona) => persona.id !== id) })),
+      removePersona: (id) =>
+        patch((current) => ({ personas: current.personas.filter((persona) => persona.id !== id) })),
       addTopic: (fields) => patch((current) => ({ topics: [...current.topics, { id: tempId(), ...fields }] })),
       updateTopic: (id, fields) =>
         patch((current) => ({ topics: current.topics.map((topic) => (topic.id === id ? { id, ...fields } : topic)) })),

@@ -55,7 +55,9 @@ describe("shared results page", () => {
     });
     renderApp("/shared/abc123");
     const notice = await screen.findByTestId("missing-work");
-    expect(notice).toHaveTextContent("1 answer and 3 judgements are missing. Last gateway error: Max retry attempts exceeded");
+    expect(notice).toHaveTextContent(
+      "1 answer and 3 judgements are missing. Last gateway error: Max retry attempts exceeded",
+    );
   });
 
   it("shows the header, stats, rankings open and the 10 samples closed, with who else is viewing", async () => {

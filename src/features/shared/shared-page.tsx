@@ -39,7 +39,9 @@ export function SharedResultsPage({ shareId }: { shareId: string }) {
     <div className="min-h-dvh bg-background">
       <MarketingHeader />
       <main className="mx-auto max-w-6xl px-4 py-8">
-        <QueryErrorBoundary fallback={(error, reset) => <ErrorState title={LOAD_FAILED} message={errorMessage(error)} onRetry={reset} />}>
+        <QueryErrorBoundary
+          fallback={(error, reset) => <ErrorState title={LOAD_FAILED} message={errorMessage(error)} onRetry={reset} />}
+        >
           <SharedScreen shareId={shareId} />
         </QueryErrorBoundary>
       </main>
@@ -64,7 +66,8 @@ function SharedScreen({ shareId }: { shareId: string }) {
       />
     );
   }
-  if (!shared.valid) return <EmptyState title={INVALID_SHARED} description={NOT_FOUND_MESSAGE} icon={FileWarningIcon} />;
+  if (!shared.valid)
+    return <EmptyState title={INVALID_SHARED} description={NOT_FOUND_MESSAGE} icon={FileWarningIcon} />;
   return <SharedResults shared={shared} shareId={shareId} />;
 }
 
@@ -107,7 +110,10 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
         <dl className="grid gap-4 text-sm sm:grid-cols-2">
           <ConfigList label="Models compared" items={config.generatorModels.map((model) => model.name)} />
           <ConfigList label="Evaluator models" items={config.evaluatorModels.map((model) => model.name)} />
-          <ConfigList label="Personas" items={config.personas.map((persona) => `${persona.name} — ${persona.description}`)} />
+          <ConfigList
+            label="Personas"
+            items={config.personas.map((persona) => `${persona.name} — ${persona.description}`)}
+          />
           <ConfigList label="Topics" items={config.topics.map((topic) => `${topic.title} — ${topic.description}`)} />
           <ConfigList
             label="Scoring"

@@ -74,7 +74,12 @@ function Invitation({ token }: { token: string }) {
       <Link to={isAuthenticated ? "/dashboard" : "/"}>{isAuthenticated ? "Go to Dashboard" : "Go to ModelJury"}</Link>
     </Button>
   );
-  if (invitation === null) return <Notice title="Invitation not found" action={toDashboard}>{TEAM_MESSAGES.invitationNotFound}</Notice>;
+  if (invitation === null)
+    return (
+      <Notice title="Invitation not found" action={toDashboard}>
+        {TEAM_MESSAGES.invitationNotFound}
+      </Notice>
+    );
 
   const openTeam = invitation.alreadyMember && (
     <Button asChild className="w-full">
@@ -108,8 +113,8 @@ function Invitation({ token }: { token: string }) {
           <h1 className="text-2xl">Join {invitation.teamName}</h1>
         </CardTitle>
         <CardDescription>
-          {invitation.inviter} invited <strong className="text-foreground">{invitation.email}</strong> to join as {role}.{" "}
-          {ROLE_DESCRIPTIONS[invitation.role]}
+          {invitation.inviter} invited <strong className="text-foreground">{invitation.email}</strong> to join as {role}
+          . {ROLE_DESCRIPTIONS[invitation.role]}
         </CardDescription>
       </CardHeader>
       {invitation.forCaller === null ? (
@@ -129,7 +134,8 @@ function SignedOut({ token, email }: { token: string; email: string }) {
     <>
       <CardContent className="text-center text-sm text-muted-foreground">
         <MailIcon className="mr-1 inline size-4" aria-hidden="true" />
-        Sign in or create an account with <strong className="text-foreground">{email}</strong>; you come back here to accept.
+        Sign in or create an account with <strong className="text-foreground">{email}</strong>; you come back here to
+        accept.
       </CardContent>
       <CardFooter className="flex-col gap-3">
         <Button asChild className="w-full">

@@ -60,7 +60,8 @@ export function SpaceProvider({ children }: { children: ReactNode }) {
     setChosen(teamId);
   }, []);
 
-  const team = chosen === null ? null : teams === undefined ? undefined : (teams.find((row) => row.teamId === chosen) ?? null);
+  const team =
+    chosen === null ? null : teams === undefined ? undefined : (teams.find((row) => row.teamId === chosen) ?? null);
   const lost = chosen !== null && team === null;
   useEffect(() => {
     if (lost) selectSpace(null);

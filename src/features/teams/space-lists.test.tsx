@@ -6,7 +6,15 @@ import userEvent from "@testing-library/user-event";
 import { getFunctionName, type FunctionReference } from "convex/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, makeViewer, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import {
+  callMock,
+  makeViewer,
+  QueryFailure,
+  resetCalls,
+  resetConvexMock,
+  setQueryResult,
+  setSignedIn,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { CATALOG, catalogResult, completeState } from "@/features/setup/setup-fixtures";
 import { buildTestConfiguration, saveStoredSetup } from "@/features/setup/setup-state";
@@ -91,7 +99,10 @@ describe("lists in the chosen space", () => {
     await userEvent.setup().click(screen.getByRole("button", { name: /Run Test/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/monitor"));
     const byId = new Map(CATALOG.map((model) => [model.id, model]));
-    expect(callMock("tests:create")).toHaveBeenCalledWith({ configuration: buildTestConfiguration(completeState(), byId), teamId: TEAM_ID });
+    expect(callMock("tests:create")).toHaveBeenCalledWith({
+      configuration: buildTestConfiguration(completeState(), byId),
+      teamId: TEAM_ID,
+    });
   });
 
   it("Billing shows the team's spend by member to the team's owners only", async () => {

@@ -17,7 +17,14 @@ import { errorMessage } from "@/lib/errors";
 import { cn } from "@/lib/utils";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { invitePath, ROLE_DESCRIPTIONS, ROLE_LABELS, TEAM_ROLES, teamNameProblem, type TeamRole } from "../../../convex/lib/teams";
+import {
+  invitePath,
+  ROLE_DESCRIPTIONS,
+  ROLE_LABELS,
+  TEAM_ROLES,
+  teamNameProblem,
+  type TeamRole,
+} from "../../../convex/lib/teams";
 
 const nameSchema = z.object({
   name: z.string().superRefine((value, context) => {
@@ -130,7 +137,10 @@ export function InviteForm({ teamId }: { teamId: Id<"teams"> }) {
   const invite = useMutation(api.teams.invite);
   const [serverError, setServerError] = useState<string | null>(null);
   const [sent, setSent] = useState<{ email: string; token: string; emailed: boolean } | null>(null);
-  const form = useForm<InviteValues>({ resolver: zodResolver(inviteSchema), defaultValues: { email: "", role: "member" } });
+  const form = useForm<InviteValues>({
+    resolver: zodResolver(inviteSchema),
+    defaultValues: { email: "", role: "member" },
+  });
 
   async function submit(values: InviteValues) {
     setServerError(null);
@@ -189,8 +199,8 @@ export function InviteForm({ teamId }: { teamId: Id<"teams"> }) {
       {sent && (
         <div className="grid gap-2 rounded-md border bg-muted/40 p-3" role="status">
           <p className="text-sm">
-            {sent.emailed ? `We emailed an invitation to ${sent.email}.` : `Invitation created for ${sent.email}.`} Copy the
-            link and send it to them yourself if you like. It works for 7 days, only for that email.
+            {sent.emailed ? `We emailed an invitation to ${sent.email}.` : `Invitation created for ${sent.email}.`} Copy
+            the link and send it to them yourself if you like. It works for 7 days, only for that email.
           </p>
           <CopyLink token={sent.token} id="new-invite-link" />
         </div>

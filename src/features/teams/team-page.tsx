@@ -26,7 +26,10 @@ export const ACCESS_LOST_TITLE = "You no longer have access to this team";
 export function TeamPage({ teamId }: { teamId: Id<"teams"> }) {
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <Link to="/dashboard/teams" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+      <Link
+        to="/dashboard/teams"
+        className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+      >
         <ArrowLeftIcon className="size-4" aria-hidden="true" /> All teams
       </Link>
       <QueryErrorBoundary fallback={(error, reset) => <TeamLoadError error={error} onRetry={reset} />}>
@@ -48,7 +51,8 @@ export function TeamLoadError({ error, onRetry }: { error: unknown; onRetry: () 
   }
   const message = errorMessage(error);
   // A malformed id in the address fails the argument validator: there is no such team.
-  if (message === INVALID_REQUEST_MESSAGE) return <ErrorState title="Team not found" message="Check the address, or open the team from your list." />;
+  if (message === INVALID_REQUEST_MESSAGE)
+    return <ErrorState title="Team not found" message="Check the address, or open the team from your list." />;
   return <ErrorState title="Failed to load the team" message={message} onRetry={onRetry} />;
 }
 
@@ -223,16 +227,27 @@ function PendingInvitations({ teamId }: { teamId: Id<"teams"> }) {
           {invitations.map((row) => {
             const expired = row.expiresAt <= now;
             return (
-              <li key={row.invitationId} className="flex flex-wrap items-center gap-3 px-3 py-2" data-testid="pending-invitation">
+              <li
+                key={row.invitationId}
+                className="flex flex-wrap items-center gap-3 px-3 py-2"
+                data-testid="pending-invitation"
+              >
                 <div className="min-w-0 flex-1">
                   <p className="truncate text-sm font-medium">{row.email}</p>
                   <p className="text-xs text-muted-foreground">
                     {ROLE_LABELS[row.role]} ·{" "}
-                    {expired ? "Expired: invite them again for a new link" : `Expires ${new Date(row.expiresAt).toLocaleDateString()}`}
+                    {expired
+                      ? "Expired: invite them again for a new link"
+                      : `Expires ${new Date(row.expiresAt).toLocaleDateString()}`}
                   </p>
                 </div>
                 {!expired && <CopyLink token={row.token} id={`invite-${row.invitationId}`} compact />}
-                <Button variant="ghost" size="sm" onClick={() => void withdraw(row.invitationId)} aria-label={`Revoke invitation for ${row.email}`}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => void withdraw(row.invitationId)}
+                  aria-label={`Revoke invitation for ${row.email}`}
+                >
                   Revoke
                 </Button>
               </li>
@@ -269,7 +284,9 @@ function LeaveOrDelete({ team }: { team: Team }) {
     <Card className="border-destructive/40">
       <CardHeader>
         <CardTitle>Leave or delete</CardTitle>
-        <CardDescription>A team always keeps an owner: the last owner can delete the team, not leave it.</CardDescription>
+        <CardDescription>
+          A team always keeps an owner: the last owner can delete the team, not leave it.
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap gap-3">
         <Button

@@ -25,7 +25,8 @@ export function TeamsPage() {
       <div className="space-y-1">
         <h1 className="text-3xl font-bold tracking-tight">Teams</h1>
         <p className="text-muted-foreground">
-          Choose models together: teammates see the team's tests. Owners manage members, members run tests, viewers look.
+          Choose models together: teammates see the team's tests. Owners manage members, members run tests, viewers
+          look.
         </p>
       </div>
       <Card>
@@ -44,7 +45,9 @@ export function TeamsPage() {
           />
         </CardContent>
       </Card>
-      <QueryErrorBoundary fallback={(error) => <Banner tone="error">Failed to load your teams. {errorMessage(error)}</Banner>}>
+      <QueryErrorBoundary
+        fallback={(error) => <Banner tone="error">Failed to load your teams. {errorMessage(error)}</Banner>}
+      >
         <TeamList />
       </QueryErrorBoundary>
     </div>

@@ -3,7 +3,17 @@ import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, makeViewer, mockCall, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn, setSignedOut } from "@/test/convex-mock";
+import {
+  callMock,
+  makeViewer,
+  mockCall,
+  QueryFailure,
+  resetCalls,
+  resetConvexMock,
+  setQueryResult,
+  setSignedIn,
+  setSignedOut,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { SPACE_STORAGE_KEY } from "./space-context";
@@ -80,20 +90,36 @@ describe("Teams page", () => {
     const user = userEvent.setup();
     signedInWith("owner");
     setQueryResult("teams:invitations", [
-      { invitationId: "inv1", email: "carol@example.com", role: "viewer", token: "tok-carol", expiresAt: Date.now() + 86_400_000, createdAt: 0 },
+      {
+        invitationId: "inv1",
+        email: "carol@example.com",
+        role: "viewer",
+        token: "tok-carol",
+        expiresAt: Date.now() + 86_400_000,
+        createdAt: 0,
+      },
     ]);
     mockCall("teams:invite", async () => ({ invitationId: "inv2", token: "tok-new", emailed: false }));
     renderApp(`/dashboard/teams/${TEAM_ID}`);
     expect(await screen.findByRole("heading", { name: "Acme" })).toBeInTheDocument();
 
     const members = screen.getAllByTestId("team-member");
-    expect(members.map((row) => row.textContent)).toEqual([expect.stringContaining("Ann (you)"), expect.stringContaining("bob@example.com")]);
+    expect(members.map((row) => row.textContent)).toEqual([
+      expect.stringContaining("Ann (you)"),
+      expect.stringContaining("bob@example.com"),
+    ]);
     expect(screen.getByLabelText("Role of bob@example.com")).toHaveValue("member");
 
     await user.type(screen.getByLabelText("Email"), "Dan@Example.com");
     await user.selectOptions(screen.getByLabelText("Role"), "viewer");
     await user.click(screen.getByRole("button", { name: "Invite" }));
-    await waitFor(() => expect(callMock("teams:invite")).toHaveBeenCalledWith({ teamId: TEAM_ID, email: "dan@example.com", role: "viewer" }));
+    await waitFor(() =>
+      expect(callMock("teams:invite")).toHaveBeenCalledWith({
+        teamId: TEAM_ID,
+        email: "dan@example.com",
+        role: "viewer",
+      }),
+    );
     expect(await screen.findByLabelText("Invitation link")).toHaveValue(`${window.location.origin}/invite/tok-new`);
     expect(screen.getByText(/Invitation created for dan@example.com/)).toBeInTheDocument();
 
@@ -108,7 +134,9 @@ describe("Teams page", () => {
     signedInWith("owner");
     renderApp(`/dashboard/teams/${TEAM_ID}`);
     await user.selectOptions(await screen.findByLabelText("Role of bob@example.com"), "viewer");
-    await waitFor(() => expect(callMock("teams:setRole")).toHaveBeenCalledWith({ teamId: TEAM_ID, userId: "u2", role: "viewer" }));
+    await waitFor(() =>
+      expect(callMock("teams:setRole")).toHaveBeenCalledWith({ teamId: TEAM_ID, userId: "u2", role: "viewer" }),
+    );
 
     await user.click(screen.getByRole("button", { name: "Remove bob@example.com" }));
     const dialog = await screen.findByRole("alertdialog");
@@ -161,7 +189,10 @@ describe("Teams page", () => {
     signedInWith("member");
     renderApp(`/dashboard/teams/${TEAM_ID}`);
     expect(await screen.findByRole("heading", { name: "Acme" })).toBeInTheDocument();
-    setQueryResult("teams:get", Object.assign(new QueryFailure("gone"), { data: { code: "NOT_FOUND", message: TEAM_MESSAGES.notFound } }));
+    setQueryResult(
+      "teams:get",
+      Object.assign(new QueryFailure("gone"), { data: { code: "NOT_FOUND", message: TEAM_MESSAGES.notFound } }),
+    );
     expect(await screen.findByText("You no longer have access to this team")).toBeInTheDocument();
   });
 });
@@ -170,7 +201,10 @@ describe("team page errors", () => {
   it("a malformed team address says the team is not found", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     signedInWith("member");
-    setQueryResult("teams:get", new QueryFailure("[CONVEX Q(teams:get)] ArgumentValidationError: Value does not match validator."));
+    setQueryResult(
+      "teams:get",
+      new QueryFailure("[CONVEX Q(teams:get)] ArgumentValidationError: Value does not match validator."),
+    );
     renderApp("/dashboard/teams/garbage");
     expect(await screen.findByText("Team not found")).toBeInTheDocument();
   });
@@ -257,15 +291,23 @@ describe("invitation acceptance", () => {
     renderApp("/invite/tok-1");
     expect(await screen.findByRole("heading", { name: "Join Acme" })).toBeInTheDocument();
     expect(screen.getByText(/invited/)).toHaveTextContent("Ann invited carol@example.com to join as member.");
-    expect(screen.getByRole("link", { name: "Sign In to Accept" })).toHaveAttribute("href", "/login?redirect=%2Finvite%2Ftok-1");
-    expect(screen.getByRole("link", { name: "Create Account" })).toHaveAttribute("href", "/signup?redirect=%2Finvite%2Ftok-1");
+    expect(screen.getByRole("link", { name: "Sign In to Accept" })).toHaveAttribute(
+      "href",
+      "/login?redirect=%2Finvite%2Ftok-1",
+    );
+    expect(screen.getByRole("link", { name: "Create Account" })).toHaveAttribute(
+      "href",
+      "/signup?redirect=%2Finvite%2Ftok-1",
+    );
   });
 
   it("signed in with another email: a clear message and no way to join", async () => {
     setSignedIn(makeViewer({ email: "eve@example.com" }));
     setQueryResult("teams:invitation", { ...OPEN, forCaller: false });
     renderApp("/invite/tok-1");
-    expect(await screen.findByText(TEAM_MESSAGES.invitationOtherEmail("carol@example.com", "eve@example.com"))).toBeInTheDocument();
+    expect(
+      await screen.findByText(TEAM_MESSAGES.invitationOtherEmail("carol@example.com", "eve@example.com")),
+    ).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Join Acme" })).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Sign Out" })).toBeInTheDocument();
   });

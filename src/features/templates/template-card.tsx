@@ -21,7 +21,14 @@ function countLabel(count: number, word: string) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-export function TemplateCard({ template, variant, busy = false, onToggleVisibility, onDelete, onSaveCopy }: TemplateCardProps) {
+export function TemplateCard({
+  template,
+  variant,
+  busy = false,
+  onToggleVisibility,
+  onDelete,
+  onSaveCopy,
+}: TemplateCardProps) {
   const { shown, more } = visibleTags(template.tags);
   const data = template.templateData;
   return (
@@ -49,7 +56,11 @@ export function TemplateCard({ template, variant, busy = false, onToggleVisibili
               <>
                 <span aria-hidden="true">·</span>
                 <span className="inline-flex items-center gap-1" data-testid="template-visibility">
-                  {template.isPublic ? <GlobeIcon aria-hidden="true" className="size-3" /> : <LockIcon aria-hidden="true" className="size-3" />}
+                  {template.isPublic ? (
+                    <GlobeIcon aria-hidden="true" className="size-3" />
+                  ) : (
+                    <LockIcon aria-hidden="true" className="size-3" />
+                  )}
                   {template.isPublic ? "Public" : "Private"}
                 </span>
               </>
@@ -74,14 +85,30 @@ export function TemplateCard({ template, variant, busy = false, onToggleVisibili
         </CardContent>
         <CardFooter className="mt-auto flex flex-wrap gap-2 px-5">
           <Button asChild size="sm">
-            <Link to="/dashboard/setup" search={{ template: template._id }} aria-label={`${variant === "own" ? "Use" : "Use Template"} ${template.name}`}>
+            <Link
+              to="/dashboard/setup"
+              search={{ template: template._id }}
+              aria-label={`${variant === "own" ? "Use" : "Use Template"} ${template.name}`}
+            >
               <PlayIcon /> {variant === "own" ? "Use" : "Use Template"}
             </Link>
           </Button>
           {variant === "own" ? (
             <>
-              <Button size="sm" variant="outline" disabled={busy} onClick={onToggleVisibility} aria-label={`${template.isPublic ? "Make Private" : "Make Public"}: ${template.name}`}>
-                {busy ? <Spinner className="text-current" label="Saving" /> : template.isPublic ? <LockIcon /> : <GlobeIcon />}
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={busy}
+                onClick={onToggleVisibility}
+                aria-label={`${template.isPublic ? "Make Private" : "Make Public"}: ${template.name}`}
+              >
+                {busy ? (
+                  <Spinner className="text-current" label="Saving" />
+                ) : template.isPublic ? (
+                  <LockIcon />
+                ) : (
+                  <GlobeIcon />
+                )}
                 {template.isPublic ? "Make Private" : "Make Public"}
               </Button>
               <Button
@@ -95,7 +122,13 @@ export function TemplateCard({ template, variant, busy = false, onToggleVisibili
               </Button>
             </>
           ) : (
-            <Button size="sm" variant="outline" disabled={busy} onClick={onSaveCopy} aria-label={`Save Copy of ${template.name}`}>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={busy}
+              onClick={onSaveCopy}
+              aria-label={`Save Copy of ${template.name}`}
+            >
               {busy ? <Spinner className="text-current" label="Saving" /> : <CopyIcon />}
               Save Copy
             </Button>

@@ -2,7 +2,15 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, makeViewer, mockCall, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import {
+  callMock,
+  makeViewer,
+  mockCall,
+  resetCalls,
+  resetConvexMock,
+  setQueryResult,
+  setSignedIn,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { filterTemplates, type TemplateView } from "./template-filter";
 
@@ -46,7 +54,13 @@ const OWN = [
   template("own2", { name: "API docs", category: "technical", description: "Reference pages", isPublic: true }),
 ];
 const PUBLIC = [
-  template("pub1", { name: "Support replies", category: "customer-service", isPublic: true, isOwn: false, usageCount: 42 }),
+  template("pub1", {
+    name: "Support replies",
+    category: "customer-service",
+    isPublic: true,
+    isOwn: false,
+    usageCount: 42,
+  }),
   OWN[1]!,
 ];
 
@@ -84,8 +98,15 @@ describe("templates page", () => {
   it("shows the first 3 tags then +n, and Use leads to setup with the template", async () => {
     await renderTemplates();
     const tags = screen.getByRole("list", { name: "Tags of Launch emails" });
-    expect(within(tags).getAllByRole("listitem").map((item) => item.textContent)).toEqual(["email", "launch", "b2b", "+2"]);
-    expect(screen.getByRole("link", { name: "Use Launch emails" })).toHaveAttribute("href", "/dashboard/setup?template=own1");
+    expect(
+      within(tags)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["email", "launch", "b2b", "+2"]);
+    expect(screen.getByRole("link", { name: "Use Launch emails" })).toHaveAttribute(
+      "href",
+      "/dashboard/setup?template=own1",
+    );
   });
 
   it("searches and filters by category, with the empty state when nothing matches", async () => {
@@ -104,9 +125,13 @@ describe("templates page", () => {
     const user = userEvent.setup();
     await renderTemplates();
     await user.click(screen.getByRole("button", { name: "Make Public: Launch emails" }));
-    await waitFor(() => expect(callMock("templates:setVisibility")).toHaveBeenCalledWith({ templateId: "own1", isPublic: true }));
+    await waitFor(() =>
+      expect(callMock("templates:setVisibility")).toHaveBeenCalledWith({ templateId: "own1", isPublic: true }),
+    );
     await user.click(screen.getByRole("button", { name: "Make Private: API docs" }));
-    await waitFor(() => expect(callMock("templates:setVisibility")).toHaveBeenCalledWith({ templateId: "own2", isPublic: false }));
+    await waitFor(() =>
+      expect(callMock("templates:setVisibility")).toHaveBeenCalledWith({ templateId: "own2", isPublic: false }),
+    );
   });
 
   it("deletes only after confirmation; a failure keeps the dialog open", async () => {

@@ -15,7 +15,11 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { TEMPLATE_CATEGORY_FILTERS, templateCategoryLabel, type TemplateCategoryFilter } from "../../../convex/lib/templates";
+import {
+  TEMPLATE_CATEGORY_FILTERS,
+  templateCategoryLabel,
+  type TemplateCategoryFilter,
+} from "../../../convex/lib/templates";
 import { TemplateCard } from "./template-card";
 import { filterTemplates, type TemplateView } from "./template-filter";
 
@@ -29,7 +33,9 @@ export function TemplatesPage() {
         <p className="text-muted-foreground">Your saved test setups, and the ones other users have shared.</p>
       </div>
       <QueryErrorBoundary
-        fallback={(error, retry) => <ErrorState title="Failed to load templates" message={errorMessage(error)} onRetry={retry} />}
+        fallback={(error, retry) => (
+          <ErrorState title="Failed to load templates" message={errorMessage(error)} onRetry={retry} />
+        )}
       >
         <TemplateLibrary />
       </QueryErrorBoundary>
@@ -119,7 +125,10 @@ function TemplateLibrary() {
       );
     }
     return (
-      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-label={variant === "own" ? "My templates" : "Public templates"}>
+      <ul
+        className="grid gap-4 md:grid-cols-2 xl:grid-cols-3"
+        aria-label={variant === "own" ? "My templates" : "Public templates"}
+      >
         {shown.map((template) => (
           <TemplateCard
             key={template._id}

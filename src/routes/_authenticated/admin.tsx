@@ -11,5 +11,10 @@ export const Route = createFileRoute("/_authenticated/admin")({
 function AdminRoute() {
   const { tab = "overview" } = Route.useSearch();
   const navigate = Route.useNavigate();
-  return <AdminPage tab={tab} onTabChange={(next) => void navigate({ search: { tab: next === "overview" ? undefined : next }, replace: true })} />;
+  return (
+    <AdminPage
+      tab={tab}
+      onTabChange={(next) => void navigate({ search: { tab: next === "overview" ? undefined : next }, replace: true })}
+    />
+  );
 }
