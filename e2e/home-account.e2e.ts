@@ -96,9 +96,7 @@ describe("account and billing", () => {
     await page.getByText("Profile updated successfully!").waitFor();
     await page.reload();
     await page.getByLabel("Full Name").waitFor();
-    await page.waitForFunction(
-      () => (document.getElementById("profile-full-name") as HTMLInputElement | null)?.value === "Ada Lovelace",
-    );
+    await expect.poll(() => page.getByLabel("Full Name").inputValue(), { timeout: 15_000 }).toBe("Ada Lovelace");
     expect(await page.getByText("Email cannot be changed. Contact support if needed.").count()).toBe(1);
   });
 
@@ -163,7 +161,7 @@ describe("account and billing", () => {
     }
     expect(Object.keys(files).sort()).toEqual(["credit-transactions.csv", "payment-history.csv"]);
     expect(files["payment-history.csv"]!.split(/\r?\n/)[0]).toBe(
-      "id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status",
+      "id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status,refunded_at,refund_reason",
     );
     expect(files["credit-transactions.csv"]!.split(/\r?\n/)[0]).toBe(
       "id,created_at,transaction_type,amount_cents,amount,description,test_id",

@@ -56,7 +56,11 @@ async function queuedTest(name: string): Promise<Id<"tests">> {
       .query("jobs")
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .unique())!;
-    if (job.status === "pending_payment") await setJobStatus(ctx, job, "queued");
+    if (job.status === "pending_payment") {
+      // Queued as if paid: no longer a draft waiting for payment.
+      await setJobStatus(ctx, job, "queued");
+      await ctx.db.patch("tests", testId, { awaitingPayment: undefined });
+    }
   });
   return testId;
 }

@@ -55,13 +55,21 @@ export function SpaceProvider({ children }: { children: ReactNode }) {
   const [teams, setTeams] = useState<TeamSummary[] | undefined>(undefined);
   const [chosen, setChosen] = useState<Id<"teams"> | null>(readStoredSpace);
 
+  // A team chosen the moment it is created or joined reaches the list of teams a little later;
+  // until it does, it is loading, not lost.
+  const [awaiting, setAwaiting] = useState<Id<"teams"> | null>(null);
   const selectSpace = useCallback((teamId: Id<"teams"> | null) => {
     storeSpace(teamId);
     setChosen(teamId);
+    setAwaiting(teamId);
   }, []);
 
+  const listed = chosen === null ? undefined : teams?.find((row) => row.teamId === chosen);
   const team =
-    chosen === null ? null : teams === undefined ? undefined : (teams.find((row) => row.teamId === chosen) ?? null);
+    chosen === null ? null : teams === undefined ? undefined : (listed ?? (awaiting === chosen ? undefined : null));
+  useEffect(() => {
+    if (awaiting !== null && listed !== undefined) setAwaiting(null);
+  }, [awaiting, listed]);
   const lost = chosen !== null && team === null;
   useEffect(() => {
     if (lost) selectSpace(null);
