@@ -42,5 +42,8 @@ export default tseslint.config(
   ...convexPlugin.configs.recommended,
   { files: ["convex/**/*.ts"], ignores: ["convex/functions.ts"], rules: builderRule },
   // Tests set the deployment's environment for the code under test.
-  { files: ["convex/**/*.test.ts", "convex/**/*.helpers.ts"], rules: { "@convex-dev/no-process-env": "off" } },
+  {
+    files: ["convex/**/*.test.ts", "convex/**/*.helpers.ts", "convex/**/*.fixture.ts"],
+    rules: { "@convex-dev/no-process-env": "off" },
+  },
 );

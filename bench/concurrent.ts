@@ -1,4 +1,4 @@
-// Ten tests at once on the local backend (issue 15, item 8): one test of 1,200 gateway calls
+// Ten tests at once on the local backend: one test of 1,200 gateway calls
 // runs alone for a while, then ten such tests are released together, as settled payments
 // release them. A proxy in front of the dev gateway (catalog latencies) notes each test's calls
 // (each test's prompt names it). Prints each test's first call after its release (target

@@ -1,4 +1,4 @@
-// Calibration of the jury statistics against the dev gateway's known truth (issue 13).
+// Calibration of the jury statistics against the dev gateway's known truth.
 //
 // Runs seeded simulated tests in-process with the gateway's own reply functions
 // (dev/gateway/jury.ts): 10 generators of known hidden quality × 50 topics, judged by the

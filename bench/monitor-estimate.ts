@@ -1,4 +1,4 @@
-// The monitor's figures on a real run through the offline stack (issue 13, item 7): slow
+// The monitor's figures on a real run through the offline stack: slow
 // generators and quick judges (the catalog's own latencies), rating scale so judging is most of
 // the calls. Every 250 ms it reads the test as the monitor does and compares, against what
 // really happened next: the percentage stored (calls against every call, judge calls counted from

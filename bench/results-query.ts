@@ -18,7 +18,7 @@ import { convexTest } from "convex-test";
 import { TransactionMetricsTracker } from "convex-test/dist/transactionMetrics.js";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
-import { seedFinishedTest, type Runner } from "../convex/results.helpers";
+import { seedFinishedTest, type Runner } from "../convex/finishedTests.fixture";
 import schema from "../convex/schema";
 import { collectModules } from "../dev/backend/modules";
 

@@ -1,4 +1,4 @@
-// Many viewers on one big test (issue 15, item 7): N signed-in viewers (50) keep the shared
+// Many viewers on one big test: N signed-in viewers (50) keep the shared
 // results page of a test of R responses (5,000, 3 evaluations each) open over WebSockets, as
 // the page does: subscribed to shares.view and presence.viewers, a presence heartbeat every 5 s.
 // Prints each heartbeat's round trip (the client resolves a mutation once its effect reached
@@ -14,7 +14,7 @@ import { SignJWT, importPKCS8 } from "jose";
 import { WebSocket } from "ws";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
-import { seedFinishedTest, type Runner } from "../convex/results.helpers";
+import { seedFinishedTest, type Runner } from "../convex/finishedTests.fixture";
 import { startBackend } from "../dev/backend/server";
 
 const { values } = parseArgs({

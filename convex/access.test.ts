@@ -11,11 +11,11 @@ import { api } from "./_generated/api";
 import {
   createUser,
   modules,
-  newTest,
+  createBackend,
   sampleConfiguration,
   sampleTemplateData,
   seedCatalog,
-  type TestConvex,
+  type TestBackend,
 } from "./test.helpers";
 
 type Fixture = {
@@ -36,7 +36,7 @@ type TeamFixture = {
   token: string;
   /** Whom the role and removal functions act on. */
   targetId: Id<"users">;
-  callers: Record<TeamAxis, ReturnType<TestConvex["withIdentity"]>>;
+  callers: Record<TeamAxis, ReturnType<TestBackend["withIdentity"]>>;
 };
 
 const TEAM_AXIS = ["owner", "member", "viewer", "outsider", "removed member"] as const;
@@ -196,7 +196,7 @@ const ACCESS: Record<string, Access> = {
 };
 
 /**
- * How each function that takes a testId treats a team test (issue 14): the least role that may
+ * How each function that takes a testId treats a team test: the least role that may
  * call it (owners and members act, viewers read), or only whoever started the test (they pay).
  * Outsiders and removed members are refused by all of them.
  */
@@ -230,7 +230,13 @@ type RegisteredFunction = {
 async function publicFunctions(): Promise<Map<string, RegisteredFunction>> {
   const found = new Map<string, RegisteredFunction>();
   for (const [path, load] of Object.entries(modules)) {
-    if (path.includes("_generated") || path.includes(".helpers.") || path.startsWith("./lib/")) continue;
+    if (
+      path.includes("_generated") ||
+      path.includes(".helpers.") ||
+      path.includes(".fixture.") ||
+      path.startsWith("./lib/")
+    )
+      continue;
     const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
     const exports = await (load as () => Promise<Record<string, unknown>>)();
     for (const [name, value] of Object.entries(exports)) {
@@ -244,7 +250,7 @@ async function publicFunctions(): Promise<Map<string, RegisteredFunction>> {
 }
 
 async function call(
-  t: TestConvex | ReturnType<TestConvex["withIdentity"]>,
+  t: TestBackend | ReturnType<TestBackend["withIdentity"]>,
   name: string,
   fn: RegisteredFunction,
   args: Record<string, unknown>,
@@ -278,7 +284,7 @@ async function jobAndAlertOf(ctx: MutationCtx, testId: Id<"tests">) {
   return { jobId: job._id, alertId };
 }
 
-async function teamFixture(t: TestConvex, owner?: Awaited<ReturnType<typeof createUser>>): Promise<TeamFixture> {
+async function teamFixture(t: TestBackend, owner?: Awaited<ReturnType<typeof createUser>>): Promise<TeamFixture> {
   const teamOwner = owner ?? (await createUser(t, "owner@example.com"));
   const member = await createUser(t, "member@example.com");
   const viewer = await createUser(t, "viewer@example.com");
@@ -316,7 +322,7 @@ async function teamFixture(t: TestConvex, owner?: Awaited<ReturnType<typeof crea
 }
 
 /** A team fixture whose member has started a test in the team. */
-async function teamTestFixture(t: TestConvex): Promise<TeamFixture & { testId: Id<"tests"> }> {
+async function teamTestFixture(t: TestBackend): Promise<TeamFixture & { testId: Id<"tests"> }> {
   const team = await teamFixture(t);
   await seedCatalog(t, ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"]);
   const { testId } = await team.callers.member.mutation(api.tests.create, {
@@ -326,7 +332,7 @@ async function teamTestFixture(t: TestConvex): Promise<TeamFixture & { testId: I
   return { ...team, testId };
 }
 
-async function fixture(t: TestConvex): Promise<Fixture> {
+async function fixture(t: TestBackend): Promise<Fixture> {
   const owner = await createUser(t, "owner@example.com");
   const team = await teamFixture(t, owner);
   await seedCatalog(t, ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"]);
@@ -382,7 +388,7 @@ describe("access table", () => {
   });
 
   test("signed-out callers are refused by every user and admin function", async () => {
-    const t = newTest();
+    const t = createBackend();
     const fx = await fixture(t);
     for (const [name, fn] of await publicFunctions()) {
       const access = ACCESS[name];
@@ -393,7 +399,7 @@ describe("access table", () => {
   });
 
   test("non-admins are refused by every admin function", async () => {
-    const t = newTest();
+    const t = createBackend();
     const fx = await fixture(t);
     const { as } = await createUser(t, "plain@example.com");
     for (const [name, fn] of await publicFunctions()) {
@@ -404,7 +410,7 @@ describe("access table", () => {
   });
 
   test("another user is refused by every function that touches the owner's rows", async () => {
-    const t = newTest();
+    const t = createBackend();
     const fx = await fixture(t);
     const { as } = await createUser(t, "intruder@example.com");
     for (const [name, fn] of await publicFunctions()) {
@@ -424,7 +430,7 @@ describe("access table", () => {
       if (access?.who !== "team") continue;
       for (const caller of TEAM_AXIS) {
         // A fresh team per call: an allowed call may delete the team or the target.
-        const team = await teamFixture(newTest());
+        const team = await teamFixture(createBackend());
         const code = await errorCode(call(team.callers[caller], name, fn, access.args(team)));
         const allowed = caller !== "outsider" && caller !== "removed member" && rank[caller] >= rank[access.minimum];
         const refused = code === "FORBIDDEN" || code === "NOT_FOUND" || code === "UNAUTHENTICATED";
@@ -439,7 +445,7 @@ describe("access table", () => {
   });
 
   test("every function that takes a testId says how it treats a team test", async () => {
-    const t = newTest();
+    const t = createBackend();
     const fx = await fixture(t);
     const takingTestId = Object.entries(ACCESS)
       .filter(([, access]) => access.who === "user" && access.args?.(fx).testId === fx.testId)
@@ -459,7 +465,7 @@ describe("access table", () => {
       if (access.who !== "user" || !access.args) throw new Error(`${name} takes no test`);
       for (const caller of TEAM_AXIS) {
         // A fresh team and test per call: an allowed call may cancel or delete the test.
-        const fx = await teamTestFixture(newTest());
+        const fx = await teamTestFixture(createBackend());
         const code = await errorCode(call(fx.callers[caller], name, fn, access.args({ testId: fx.testId } as Fixture)));
         const refused = code === "FORBIDDEN" || code === "NOT_FOUND" || code === "UNAUTHENTICATED";
         outcomes.push(`${name} ${caller}: ${refused ? `refused (${code})` : "allowed"}`);

@@ -8,7 +8,7 @@ import { forceRestartJob } from "./model/admin";
 import { readCounter } from "./model/counters";
 import { recordPurchase } from "./model/payments";
 import { claimNext, recordOutcome, type Outcome } from "./model/pipeline";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 const MODELS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"];
 const NO_USAGE = { promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 async function setup() {
-  const t = newTest();
+  const t = createBackend();
   await seedCatalog(t, MODELS);
   await t.run(async (ctx) => {
     await ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 });
@@ -37,7 +37,7 @@ async function setup() {
 }
 
 /** A test of 2 generators × 1 persona × 1 topic × 2 answers, ranked by 1 evaluator. */
-async function createTest(t: TestConvex, as: Awaited<ReturnType<typeof createUser>>["as"], name = "Coffee taglines") {
+async function createTest(t: TestBackend, as: Awaited<ReturnType<typeof createUser>>["as"], name = "Coffee taglines") {
   const { testId } = await as.mutation(api.tests.create, {
     configuration: sampleConfiguration(MODELS.slice(0, 2), MODELS.slice(2), { name }),
   });
@@ -52,12 +52,12 @@ async function createTest(t: TestConvex, as: Awaited<ReturnType<typeof createUse
 }
 
 /** Runs the dispatcher until the queue or the free slots are used up (it takes one job per run). */
-async function dispatch(t: TestConvex) {
+async function dispatch(t: TestBackend) {
   while ((await t.mutation(internal.runner.dispatch, {})) > 0);
 }
 
 /** Plays a worker: leases the test's next call and records `outcome` for it. */
-async function work(t: TestConvex, testId: Id<"tests">, outcome: Outcome) {
+async function work(t: TestBackend, testId: Id<"tests">, outcome: Outcome) {
   return await t.run(async (ctx) => {
     const item = await claimNext(ctx, testId);
     if (!item) throw new Error("nothing to claim");
@@ -75,7 +75,7 @@ const generated = (answers: string[]): Outcome => ({
   completionTokens: 20,
 });
 
-async function rows(t: TestConvex, testId: Id<"tests">, jobId: Id<"jobs">) {
+async function rows(t: TestBackend, testId: Id<"tests">, jobId: Id<"jobs">) {
   return await t.run(async (ctx) => ({
     test: (await ctx.db.get("tests", testId))!,
     job: (await ctx.db.get("jobs", jobId))!,
@@ -98,7 +98,7 @@ async function rows(t: TestConvex, testId: Id<"tests">, jobId: Id<"jobs">) {
   }));
 }
 
-async function scheduled(t: TestConvex) {
+async function scheduled(t: TestBackend) {
   return await t.run(async (ctx) =>
     (await ctx.db.system.query("_scheduled_functions").collect())
       .filter((entry) => entry.state.kind === "pending")

@@ -8,7 +8,7 @@ import { startGateway } from "../dev/gateway/server";
 import { api } from "./_generated/api";
 import type { TableNames } from "./_generated/dataModel";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "./apiKeys";
-import { createUser, modules, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, modules, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 const OWN_KEY = "sk-or-v1-own-key-of-ada-0123456789wxyz";
 const DEPLOYMENT_KEY = "dev-gateway-key";
@@ -45,7 +45,7 @@ async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; mess
 }
 
 /** Saves a key the gateway accepts (the dev gateway accepts one key at a time). */
-async function saveAccepted(user: { as: { action: TestConvex["action"] } }, key: string) {
+async function saveAccepted(user: { as: { action: TestBackend["action"] } }, key: string) {
   gateway.settings.apiKey = key;
   return await user.as.action(api.apiKeys.save, { key });
 }
@@ -63,7 +63,7 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
 
 describe("own API key", () => {
   test("is stored encrypted and shown masked, last 4 only", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     expect(await ada.as.query(api.apiKeys.status, {})).toEqual({ storageAvailable: true, key: null });
     gateway.settings.apiKey = OWN_KEY;
@@ -78,7 +78,7 @@ describe("own API key", () => {
   });
 
   test("saving again replaces the key; remove deletes it; each user sees only their own", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
     await saveAccepted(ada, OWN_KEY);
@@ -93,7 +93,7 @@ describe("own API key", () => {
   });
 
   test("a malformed key is refused", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     expect(await errorOf(ada.as.action(api.apiKeys.save, { key: "short" }))).toMatchObject({
       code: "INVALID_INPUT",
@@ -105,7 +105,7 @@ describe("own API key", () => {
   });
 
   test("a key the gateway refuses is not saved: the gateway's reason is shown and the saved key stays", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     await saveAccepted(ada, OWN_KEY);
     gateway.settings.apiKey = OWN_KEY; // the gateway knows only Ada's first key
@@ -126,7 +126,7 @@ describe("own API key", () => {
   });
 
   test("when the gateway cannot be reached the key is not saved, and the user is told why", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const reachable = process.env.GATEWAY_BASE_URL;
     process.env.GATEWAY_BASE_URL = "http://127.0.0.1:9/api/v1"; // nothing listens on the discard port
@@ -144,7 +144,7 @@ describe("own API key", () => {
 
   test("without API_KEY_ENCRYPTION_SECRET saving says keys can't be stored here", async () => {
     delete process.env.API_KEY_ENCRYPTION_SECRET;
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     expect((await ada.as.query(api.apiKeys.status, {})).storageAvailable).toBe(false);
     expect(await errorOf(ada.as.action(api.apiKeys.save, { key: OWN_KEY }))).toEqual({
@@ -155,7 +155,7 @@ describe("own API key", () => {
   });
 
   test("a ciphertext moved onto another user's row does not decrypt", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
     await saveAccepted(ada, OWN_KEY);
@@ -169,7 +169,7 @@ describe("own API key", () => {
   });
 
   test("Test key: the model count when the gateway accepts it, the gateway's error when not", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     expect(await errorOf(ada.as.action(api.apiKeys.check, {}))).toMatchObject({ code: "NOT_FOUND" });
     await saveAccepted(ada, OWN_KEY);
@@ -187,7 +187,7 @@ describe("own API key", () => {
 
   test("a test created with an own key is not charged and its calls use that key", async () => {
     process.env.STRIPE_SECRET_KEY = "sk_test_dummy";
-    const t = newTest();
+    const t = createBackend();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const ada = await createUser(t, "ada@example.com");
     await saveAccepted(ada, OWN_KEY);
@@ -208,7 +208,7 @@ describe("own API key", () => {
   });
 
   test("when the own key is removed before the run, the calls fail with the reason instead of using ours", async () => {
-    const t = newTest();
+    const t = createBackend();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const ada = await createUser(t, "ada@example.com");
     await saveAccepted(ada, OWN_KEY);
@@ -261,7 +261,7 @@ function argsFor(exportArgs: string, ids: Partial<Record<TableNames, string>>): 
 
 describe("a saved key is never returned", () => {
   test("no public query's output holds the plaintext or the ciphertext", async () => {
-    const t: TestConvex = newTest();
+    const t: TestBackend = createBackend();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const ada = await createUser(t, "ada@example.com", { isAdmin: true });
     await saveAccepted(ada, OWN_KEY);
@@ -290,7 +290,13 @@ describe("a saved key is never returned", () => {
     const ciphertext = await t.run(async (ctx) => (await ctx.db.query("apiKeys").first())!.ciphertext);
     let checked = 0;
     for (const [path, load] of Object.entries(modules)) {
-      if (path.includes("_generated") || path.includes(".helpers.") || path.startsWith("./lib/")) continue;
+      if (
+        path.includes("_generated") ||
+        path.includes(".helpers.") ||
+        path.includes(".fixture.") ||
+        path.startsWith("./lib/")
+      )
+        continue;
       const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
       const exports = await (load as () => Promise<Record<string, unknown>>)();
       for (const [name, value] of Object.entries(exports)) {

@@ -1,7 +1,7 @@
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { beforeAll, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
-import { createUser, newTest } from "./test.helpers";
+import { createUser, createBackend } from "./test.helpers";
 
 // The auth library signs session JWTs with these; a deployment gets them from its environment.
 // Password hashing (scrypt) is slow on a busy machine.
@@ -16,19 +16,19 @@ beforeAll(async () => {
   process.env.ADMIN_EMAILS = "boss@example.com";
 });
 
-async function signIn(t: ReturnType<typeof newTest>, email: string, password: string, flow: "signUp" | "signIn") {
+async function signIn(t: ReturnType<typeof createBackend>, email: string, password: string, flow: "signUp" | "signIn") {
   return t.action(api.auth.signIn, { provider: "password", params: { email, password, flow } });
 }
 
 /** A client holding the token a sign-in returned (its subject names the user and the auth session). */
-function holding(t: ReturnType<typeof newTest>, token: string | undefined) {
+function holding(t: ReturnType<typeof createBackend>, token: string | undefined) {
   const payload = JSON.parse(Buffer.from(String(token).split(".")[1], "base64url").toString()) as { sub: string };
   return t.withIdentity({ subject: payload.sub });
 }
 
 describe("accounts", () => {
   test("sign-up creates a user with tokens and without admin rights", async () => {
-    const t = newTest();
+    const t = createBackend();
     const result = await signIn(t, "Ada@Example.com", "correct horse", "signUp");
     expect(result.tokens?.token).toBeTruthy();
     expect(result.tokens?.refreshToken).toBeTruthy();
@@ -38,7 +38,7 @@ describe("accounts", () => {
   });
 
   test("sign-in works with the right password and is refused with a wrong one", async () => {
-    const t = newTest();
+    const t = createBackend();
     await signIn(t, "ada@example.com", "correct horse", "signUp");
     const ok = await signIn(t, "ada@example.com", "correct horse", "signIn");
     expect(ok.tokens?.token).toBeTruthy();
@@ -48,14 +48,14 @@ describe("accounts", () => {
   });
 
   test("a short password or a malformed email is refused with a clear message", async () => {
-    const t = newTest();
+    const t = createBackend();
     await expect(signIn(t, "ada@example.com", "short", "signUp")).rejects.toThrow(/at least 8 characters/);
     await expect(signIn(t, "not-an-email", "long enough", "signUp")).rejects.toThrow(/valid email/);
     expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(0);
   });
 
   test("without an email sender, ADMIN_EMAILS grants nothing at sign-up; the seeded/CLI path does", async () => {
-    const t = newTest();
+    const t = createBackend();
     // Nobody proved this address: a stranger signing up first with it must not become admin.
     await signIn(t, "Boss@Example.com", "correct horse", "signUp");
     const user = await t.run((ctx) => ctx.db.query("users").first());
@@ -68,7 +68,7 @@ describe("accounts", () => {
   });
 
   test("the viewer query returns the signed-in user and null when signed out", async () => {
-    const t = newTest();
+    const t = createBackend();
     expect(await t.query(api.users.viewer, {})).toBeNull();
     const { userId, as } = await createUser(t, "grace@example.com", { isAdmin: true });
     expect(await as.query(api.users.viewer, {})).toMatchObject({
@@ -79,7 +79,7 @@ describe("accounts", () => {
   });
 
   test("a token is refused by every kind of function once its session is signed out", async () => {
-    const t = newTest();
+    const t = createBackend();
     const kept = holding(t, (await signIn(t, "ada@example.com", "correct horse", "signUp")).tokens?.token);
     const device = holding(t, (await signIn(t, "ada@example.com", "correct horse", "signIn")).tokens?.token);
     expect(await device.query(api.profile.get, {})).toMatchObject({ email: "ada@example.com" });
@@ -99,7 +99,7 @@ describe("accounts", () => {
   });
 
   test("a token naming another user's session is refused", async () => {
-    const t = newTest();
+    const t = createBackend();
     await signIn(t, "ada@example.com", "correct horse", "signUp");
     await signIn(t, "bob@example.com", "correct horse", "signUp");
     const [adaSession] = await t.run((ctx) => ctx.db.query("authSessions").collect());
@@ -114,7 +114,7 @@ describe("accounts", () => {
   });
 
   test("without an email sender, the sign-in screens are told email is unavailable", async () => {
-    const t = newTest();
+    const t = createBackend();
     expect(await t.query(api.users.authOptions, {})).toEqual({ emailEnabled: false });
   });
 });

@@ -117,7 +117,7 @@ export const { auth, signOut, store } = library;
 // ---------------------------------------------------------------------------------------------
 // Sign-in: the library's action behind our limits, with its errors turned into sentences.
 
-/** What the auth library throws, as the user should read it (issue 11, item 13). */
+/** What the auth library throws, as the user should read it. */
 const LIBRARY_ERRORS: ReadonlyArray<{ when: (raw: string) => boolean; code: ErrorCode; message: string }> = [
   {
     when: (raw) => raw.startsWith("Provider `") || raw.includes("is not a credentials provider"),

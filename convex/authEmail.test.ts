@@ -5,7 +5,7 @@ import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { startMail, type RunningMail } from "../dev/mail/server";
 import { api } from "./_generated/api";
-import { newTest } from "./test.helpers";
+import { createBackend } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -36,16 +36,16 @@ function lastCodeFor(email: string): string {
   return code;
 }
 
-const signIn = (t: ReturnType<typeof newTest>, params: Record<string, string>) =>
+const signIn = (t: ReturnType<typeof createBackend>, params: Record<string, string>) =>
   t.action(api.auth.signIn, { provider: "password", params });
 
 describe("accounts with an email sender", () => {
   test("the sign-in screens are told email is available", async () => {
-    expect(await newTest().query(api.users.authOptions, {})).toEqual({ emailEnabled: true });
+    expect(await createBackend().query(api.users.authOptions, {})).toEqual({ emailEnabled: true });
   });
 
   test("sign-up sends a verification code and signs in only once the code is given", async () => {
-    const t = newTest();
+    const t = createBackend();
     const started = await signIn(t, { email: "ada@example.com", password: "correct horse", flow: "signUp" });
     // No session yet: the client's signIn resolves { signingIn: false } → 'Check Your Email'.
     expect(started.tokens ?? null).toBeNull();
@@ -62,7 +62,7 @@ describe("accounts with an email sender", () => {
   });
 
   test("a forgotten password is reset with the emailed code; the old one stops working", async () => {
-    const t = newTest();
+    const t = createBackend();
     await signIn(t, { email: "bob@example.com", password: "first password", flow: "signUp" });
     await signIn(t, { email: "bob@example.com", code: lastCodeFor("bob@example.com"), flow: "email-verification" });
     await signIn(t, { email: "bob@example.com", flow: "reset" });
@@ -80,7 +80,7 @@ describe("accounts with an email sender", () => {
   });
 
   test("ADMIN_EMAILS makes an admin only once the address is verified", async () => {
-    const t = newTest();
+    const t = createBackend();
     await signIn(t, { email: "boss@example.com", password: "correct horse", flow: "signUp" });
     const before = await t.run((ctx) => ctx.db.query("users").first());
     expect(before?.isAdmin).toBe(false);
@@ -89,7 +89,7 @@ describe("accounts with an email sender", () => {
   });
 
   test("one-time code sign-in: the code arrives in the mailbox and signs in; a wrong code is a plain sentence", async () => {
-    const t = newTest();
+    const t = createBackend();
     const started = await t.action(api.auth.signIn, { provider: "email-code", params: { email: "Cleo@Example.com" } });
     expect(started.started).toBe(true);
     expect(mailbox.latestTo("cleo@example.com")?.subject).toBe("Your ModelJury sign-in code");
@@ -108,7 +108,7 @@ describe("accounts with an email sender", () => {
   });
 
   test("magic link: the emailed link carries a code that signs in", async () => {
-    const t = newTest();
+    const t = createBackend();
     await t.action(api.auth.signIn, { provider: "magic-link", params: { email: "dan@example.com" } });
     const message = mailbox.latestTo("dan@example.com");
     expect(message?.subject).toBe("Your ModelJury sign-in link");

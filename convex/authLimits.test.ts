@@ -1,11 +1,11 @@
-// Sign-in hardening (issue 11): the password rule, bounded email checks, plain error sentences,
+// Sign-in hardening: the password rule, bounded email checks, plain error sentences,
 // and limits that slow guessing down without locking the account's owner out.
 import { ConvexError } from "convex/values";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import { GLOBAL_LIMITS, THROTTLE_MESSAGES } from "./model/authThrottle";
-import { newTest, type TestConvex } from "./test.helpers";
+import { createBackend, type TestBackend } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-const signIn = (t: TestConvex, params: Record<string, unknown>, provider = "password") =>
+const signIn = (t: TestBackend, params: Record<string, unknown>, provider = "password") =>
   t.action(api.auth.signIn, { provider, params });
 
 async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
@@ -34,7 +34,7 @@ async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; mess
 
 describe("password rule (sign-up; reset and change use the same one)", () => {
   test("8 to 128 characters, not only whitespace", async () => {
-    const t = newTest();
+    const t = createBackend();
     const up = (password: string) => signIn(t, { email: "ada@example.com", password, flow: "signUp" });
     expect(await errorOf(up("seven77"))).toMatchObject({
       code: "INVALID_INPUT",
@@ -49,7 +49,7 @@ describe("password rule (sign-up; reset and change use the same one)", () => {
 
 describe("email check", () => {
   test("a 100,000-character email is refused in under 50 ms, with a sentence", async () => {
-    const t = newTest();
+    const t = createBackend();
     await signIn(t, { email: "warm@example.com", password: "correct horse", flow: "signUp" });
     // The old pattern's worst case (/^[^\s@]+@[^\s@]+\.[^\s@]+$/ took over 30 s on it): dots after the @, then no valid end.
     const huge = `a@${".".repeat(99_997)}@`;
@@ -65,7 +65,7 @@ describe("email check", () => {
 
 describe("plain errors", () => {
   test("the auth library's texts reach the user as sentences; the raw text goes to the log", async () => {
-    const t = newTest();
+    const t = createBackend();
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     await signIn(t, { email: "ada@example.com", password: "correct horse", flow: "signUp" });
     expect(await errorOf(signIn(t, { email: "ada@example.com", password: "x" }, "github"))).toEqual({
@@ -103,14 +103,14 @@ describe("plain errors", () => {
 });
 
 describe("limits", () => {
-  async function owner(t: TestConvex) {
+  async function owner(t: TestBackend) {
     await signIn(t, { email: "ada@example.com", password: "correct horse", flow: "signUp", device: "ada-laptop" });
   }
-  const attempt = (t: TestConvex, password: string, device?: string) =>
+  const attempt = (t: TestBackend, password: string, device?: string) =>
     signIn(t, { email: "ada@example.com", password, flow: "signIn", ...(device ? { device } : {}) });
 
   test("a stranger's wrong passwords slow the account down but never lock its owner out", async () => {
-    const t = newTest();
+    const t = createBackend();
     await owner(t);
     for (let i = 0; i < 5; i++)
       expect(await errorOf(attempt(t, `guess ${i}`))).toMatchObject({ message: "Invalid email or password." });
@@ -129,7 +129,7 @@ describe("limits", () => {
   });
 
   test("sign-up with an existing email is a password guess too, and meets the same back-off", async () => {
-    const t = newTest();
+    const t = createBackend();
     await owner(t);
     for (let i = 0; i < 5; i++) {
       expect(
@@ -144,7 +144,7 @@ describe("limits", () => {
   });
 
   test("the wait grows with each failure and ends: the owner is never locked out for good", async () => {
-    const t = newTest();
+    const t = createBackend();
     await owner(t);
     await errorOf(attempt(t, "a guess"));
     const row = await t.run(async (ctx) => (await ctx.db.query("authBackoff").first())!);
@@ -155,7 +155,7 @@ describe("limits", () => {
   });
 
   test("failed sign-ins across many accounts are limited per minute; known browsers still get in", async () => {
-    const t = newTest();
+    const t = createBackend();
     await owner(t);
     for (let i = 0; i < GLOBAL_LIMITS.failedSignInsPerMinute; i++) {
       await errorOf(signIn(t, { email: `user${i}@example.com`, password: "password1", flow: "signIn" }));
@@ -177,7 +177,7 @@ describe("limits", () => {
   });
 
   test("sign-ups are limited per minute across the deployment", async () => {
-    const t = newTest();
+    const t = createBackend();
     await t.run((ctx) =>
       ctx.db.insert("authRateWindows", {
         name: "signUps",

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { createUser, newTest, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, type TestBackend } from "./test.helpers";
 
-async function seedBilling(t: TestConvex, userId: Id<"users">, payments: number, transactions: number) {
+async function seedBilling(t: TestBackend, userId: Id<"users">, payments: number, transactions: number) {
   await t.run(async (ctx) => {
     for (let index = 0; index < payments; index++) {
       await ctx.db.insert("payments", {
@@ -28,7 +28,7 @@ async function seedBilling(t: TestConvex, userId: Id<"users">, payments: number,
 
 describe("billing", () => {
   test("a new user has nothing", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     expect(await ada.as.query(api.billing.overview, {})).toEqual({
       payments: [],
@@ -38,7 +38,7 @@ describe("billing", () => {
   });
 
   test("the 20 newest payments and 50 newest credit transactions of the caller only", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
     await seedBilling(t, ada.userId, 25, 60);

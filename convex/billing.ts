@@ -79,7 +79,7 @@ export const overview = userQuery({
 export const TEAM_PAYMENTS_SCANNED = 1000;
 
 /**
- * A team's spend by member, for its owners (issue 14): the payments of the team's tests, paid
+ * A team's spend by member, for its owners: the payments of the team's tests, paid
  * by whoever started each, less refunds. Members and viewers are refused (money is the owners').
  */
 export const teamSpend = userQuery({

@@ -2,7 +2,7 @@ import { ConvexError } from "convex/values";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import { CONTACT_MESSAGES, CONTACT_SUBJECTS } from "./lib/contact";
-import { createUser, newTest } from "./test.helpers";
+import { createUser, createBackend } from "./test.helpers";
 
 const VALID = {
   name: "Ada Lovelace",
@@ -30,7 +30,7 @@ afterEach(() => {
 
 describe("contact form", () => {
   test("a valid message is stored for anyone, signed in or not, and admins can list it", async () => {
-    const t = newTest();
+    const t = createBackend();
     expect(await t.mutation(api.contact.submit, { ...VALID, website: "" })).toEqual({ received: true });
     const admin = await createUser(t, "boss@example.com", { isAdmin: true });
     const messages = await admin.as.query(api.contact.list, {});
@@ -46,7 +46,7 @@ describe("contact form", () => {
   });
 
   test("every field is checked: required, email format, one of the seven subjects, a sane maximum", async () => {
-    const t = newTest();
+    const t = createBackend();
     const cases: [Partial<typeof VALID>, string, string][] = [
       [{ name: "  " }, "name", CONTACT_MESSAGES.nameRequired],
       [{ email: "" }, "email", CONTACT_MESSAGES.emailRequired],
@@ -75,7 +75,7 @@ describe("contact form", () => {
     process.env.ADMIN_EMAILS = "boss@example.com";
     const fetchSpy = vi.fn(async () => new Response("{}", { status: 200 }));
     vi.stubGlobal("fetch", fetchSpy);
-    const t = newTest();
+    const t = createBackend();
     expect(await t.mutation(api.contact.submit, { ...VALID, website: "https://spam.example" })).toEqual({
       received: true,
     });
@@ -88,7 +88,7 @@ describe("contact form", () => {
 
   test("at most 3 messages per sender in 10 minutes, with a clear message; others are not affected", async () => {
     vi.useFakeTimers();
-    const t = newTest();
+    const t = createBackend();
     for (let index = 0; index < 3; index++) await t.mutation(api.contact.submit, VALID);
     expect(await errorOf(t.mutation(api.contact.submit, { ...VALID, email: "ADA@example.com" }))).toEqual({
       code: "RATE_LIMITED",
@@ -112,7 +112,7 @@ describe("contact form", () => {
         return new Response("{}", { status: 200 });
       }),
     );
-    const t = newTest();
+    const t = createBackend();
     await t.mutation(api.contact.submit, VALID);
     await t.finishAllScheduledFunctions(vi.runAllTimers);
     expect(sent.map((mail) => mail.to[0])).toEqual(["boss@example.com", "ops@example.com"]);
@@ -123,7 +123,7 @@ describe("contact form", () => {
   });
 
   test("without an email sender the message is only stored", async () => {
-    const t = newTest();
+    const t = createBackend();
     await t.mutation(api.contact.submit, VALID);
     expect(await t.run((ctx) => ctx.db.system.query("_scheduled_functions").collect())).toHaveLength(0);
   });

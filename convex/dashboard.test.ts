@@ -6,7 +6,7 @@ import { startGateway } from "../dev/gateway/server";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { recordPurchase } from "./model/payments";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
 const EVALUATORS = ["google/gemini-2.0-flash-001"];
@@ -23,7 +23,7 @@ afterAll(async () => {
   await gateway.close();
 });
 
-async function waitForEnd(t: TestConvex, testId: Id<"tests">) {
+async function waitForEnd(t: TestBackend, testId: Id<"tests">) {
   const started = Date.now();
   for (;;) {
     const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
@@ -38,7 +38,7 @@ async function waitForEnd(t: TestConvex, testId: Id<"tests">) {
 
 describe("dashboard home", () => {
   test("a new user gets zeros and empty lists", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     expect(await ada.as.query(api.dashboard.home, {})).toEqual({
       stats: {
@@ -58,7 +58,7 @@ describe("dashboard home", () => {
   });
 
   test("saved assets are counted as they are created and removed, and from the rows for older accounts", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     // Saved before the counter existed: no personaCount on the user.
     await t.run(async (ctx) => {
@@ -85,7 +85,7 @@ describe("dashboard home", () => {
   });
 
   test("completed runs, cancels and payments move the figures; lists are bounded and newest first", async () => {
-    const t = newTest();
+    const t = createBackend();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");

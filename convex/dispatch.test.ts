@@ -7,7 +7,7 @@ import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { claimNext, recordOutcome, type Outcome } from "./model/pipeline";
 import { countCalls, LIMITS, validateTestConfig } from "./lib/pricing";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 
 const GENERATORS = Array.from({ length: LIMITS.maxGeneratorModels }, (_, i) => `vendor/generator-${i}`);
@@ -35,7 +35,7 @@ function largestConfiguration(name: string): TestConfiguration {
   });
 }
 
-async function setSetting(t: TestConvex, key: string, value: number) {
+async function setSetting(t: TestBackend, key: string, value: number) {
   await t.run(async (ctx) => {
     const row = await ctx.db
       .query("settings")
@@ -46,7 +46,7 @@ async function setSetting(t: TestConvex, key: string, value: number) {
   });
 }
 
-async function failedScheduledFunctions(t: TestConvex) {
+async function failedScheduledFunctions(t: TestBackend) {
   return await t.run(async (ctx) => {
     const rows = await ctx.db.system.query("_scheduled_functions").collect();
     return rows.filter((row) => row.state.kind === "failed").map((row) => `${row.name}: ${JSON.stringify(row.state)}`);
@@ -66,7 +66,7 @@ afterEach(() => {
 
 describe("dispatch within Convex's transaction limits", () => {
   test("ten of the largest allowed tests queued at once all start with all their calls", async () => {
-    const t = newTest();
+    const t = createBackend();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const user = await createUser(t, "ada@example.com");
     await setSetting(t, "maxProcessingJobs", 0); // keep them queued while they are created
@@ -126,7 +126,7 @@ describe("dispatch within Convex's transaction limits", () => {
   }, 120_000);
 
   test("a test whose calls are still being created is not closed by its first calls finishing", async () => {
-    const t = newTest();
+    const t = createBackend();
     const [generatorA, generatorB] = GENERATORS;
     const [judge] = EVALUATORS;
     await seedCatalog(t, [generatorA, generatorB, judge]);
@@ -178,7 +178,7 @@ describe("dispatch within Convex's transaction limits", () => {
   });
 
   test("expired leases are handed back out in bounded batches, including those of a deleted test", async () => {
-    const t = newTest();
+    const t = createBackend();
     await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
     const user = await createUser(t, "ada@example.com");
     await setSetting(t, "perTestConcurrency", 0);

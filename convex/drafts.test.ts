@@ -1,12 +1,12 @@
 // @vitest-environment node
-// An abandoned checkout does not leave a test behind (issue 11, 2b): an unpaid test is a draft.
+// An abandoned checkout does not leave a test behind: an unpaid test is a draft.
 // It is not a run (Total Tests, the monitor's current test), it is paid or discarded rather than
 // stopped, and the hourly cleanup cancels it and schedules the expiry of its checkout.
 import { afterEach, describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { settlePayment } from "./model/payments";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
 const EVALUATORS = ["google/gemini-2.0-flash-001"];
@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 async function setup() {
-  const t = newTest();
+  const t = createBackend();
   await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
   // Nothing starts by itself: the queue holds paid tests, so the scheduler never calls out.
   await t.run((ctx) => ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 }));
@@ -26,7 +26,7 @@ async function setup() {
 }
 
 /** A paid run: with a Stripe key the test waits for its checkout. */
-async function createDraft(t: TestConvex, as: Awaited<ReturnType<typeof createUser>>["as"], name: string) {
+async function createDraft(t: TestBackend, as: Awaited<ReturnType<typeof createUser>>["as"], name: string) {
   process.env.STRIPE_SECRET_KEY = "sk_test_drafts";
   try {
     const created = await as.mutation(api.tests.create, {
@@ -40,7 +40,7 @@ async function createDraft(t: TestConvex, as: Awaited<ReturnType<typeof createUs
 }
 
 /** Settles the test's checkout for its quoted price, as the Stripe webhook does. */
-async function pay(t: TestConvex, userId: Id<"users">, testId: Id<"tests">) {
+async function pay(t: TestBackend, userId: Id<"users">, testId: Id<"tests">) {
   await t.run(async (ctx) => {
     const { priceCents } = (await ctx.db.get("tests", testId))!;
     const paymentId = await ctx.db.insert("payments", {

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// Figures that add up (issue 13, item 7): the results page's cost splits into generation and
+// Figures that add up: the results page's cost splits into generation and
 // judging and rebuilds History's cost from the evaluations it lists; the latency figures are the
 // answers' own (not histogram estimates); each judge call's labels say which answer was which;
 // the monitor's percentage never falls back. The calls are driven by hand (no workers) so every
@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { percentile } from "./lib/scoring";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 
 const A = "openai/gpt-4o-mini";
@@ -25,7 +25,7 @@ const GENERATION_COST = 0.001;
 const JUDGE_COST = 0.0005;
 
 async function setup(overrides: Partial<TestConfiguration> = {}) {
-  const t = newTest();
+  const t = createBackend();
   await seedCatalog(t, [A, B, JUDGE]);
   await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // this test is the worker
   const ada = await createUser(t, "ada@example.com");
@@ -44,13 +44,13 @@ async function setup(overrides: Partial<TestConfiguration> = {}) {
   return { t, ada, testId };
 }
 
-async function topicIndexOf(t: TestConvex, callId: Id<"calls">): Promise<number> {
+async function topicIndexOf(t: TestBackend, callId: Id<"calls">): Promise<number> {
   const call = await t.run(async (ctx) => (await ctx.db.get("calls", callId))!);
   return Number(call.topicId.slice(1));
 }
 
 /** Answers every call: each answer at its planted latency; each judge ranks in label order. */
-async function runByHand(t: TestConvex, testId: Id<"tests">): Promise<number[]> {
+async function runByHand(t: TestBackend, testId: Id<"tests">): Promise<number[]> {
   const percentages: number[] = [];
   let item = await t.mutation(internal.runner.claim, { testId });
   while (item) {

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { seedFinishedTest, SEED_MODELS } from "./results.helpers";
-import { createUser, newTest } from "./test.helpers";
+import { seedFinishedTest, SEED_MODELS } from "./finishedTests.fixture";
+import { createUser, createBackend } from "./test.helpers";
 
 describe("history.list", () => {
   test("lists the caller's tests newest first as compact rows", async () => {
-    const t = newTest();
+    const t = createBackend();
     const owner = await createUser(t, "owner@example.com");
     const other = await createUser(t, "other@example.com");
     await seedFinishedTest(t, { userId: owner.userId, responses: 4, evaluationsPerResponse: 1, name: "First" });

@@ -43,7 +43,7 @@ function isTopLevel(module: string): boolean {
 }
 
 function isDomain(module: string): boolean {
-  return isTopLevel(module) && !SHARED.has(module) && !module.endsWith(".helpers");
+  return isTopLevel(module) && !SHARED.has(module) && !module.endsWith(".helpers") && !module.endsWith(".fixture");
 }
 
 describe("convex/ import graph", () => {

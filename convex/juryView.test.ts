@@ -1,12 +1,12 @@
-// The jury's evidence where it shows (issue 13, item 8): the owner's results and the shared page
+// The jury's evidence where it shows: the owner's results and the shared page
 // read the stored statistics with names; History shows the winner or the tie from the test itself.
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
-import { seedFinishedTest } from "./results.helpers";
-import { createUser, newTest } from "./test.helpers";
+import { seedFinishedTest } from "./finishedTests.fixture";
+import { createUser, createBackend } from "./test.helpers";
 
 async function setup() {
-  const t = newTest();
+  const t = createBackend();
   const owner = await createUser(t, "jury.owner@example.com");
   const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 24, evaluationsPerResponse: 3 });
   return { t, owner, testId };

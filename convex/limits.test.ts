@@ -1,10 +1,10 @@
-// Issue 11: every field the server stores has a limit; over it the call is refused with the field
+// every field the server stores has a limit; over it the call is refused with the field
 // and the limit named, and nothing is written. (Template limits: templates.test.ts.)
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { MAX_STORED_BYTES, storedBytes } from "./lib/limits";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
@@ -21,7 +21,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ code?: string; mess
 }
 
 async function setup() {
-  const t = newTest();
+  const t = createBackend();
   await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
   const ada = await createUser(t, "ada@example.com");
   const create = (overrides: Partial<TestConfiguration>) =>
@@ -29,7 +29,7 @@ async function setup() {
   return { t, ada, create };
 }
 
-async function storedTests(t: TestConvex) {
+async function storedTests(t: TestBackend) {
   return await t.run(async (ctx) => ({
     tests: (await ctx.db.query("tests").collect()).length,
     jobs: (await ctx.db.query("jobs").collect()).length,

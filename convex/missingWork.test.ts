@@ -1,18 +1,18 @@
 // @vitest-environment node
-// Failed calls are not hidden (issue 11, item 5): a test that lost answers or judgements says how
+// Failed calls are not hidden: a test that lost answers or judgements says how
 // many and why wherever it is shown, and gateway spend on replies that were thrown away is in its
 // cost. The calls are driven by hand (no workers) so every outcome is exactly the one described.
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 const GENERATOR = "openai/gpt-4o-mini";
 const EVALUATOR = "google/gemini-2.0-flash-001";
 const usage = (costUsd: number) => ({ promptTokens: 10, completionTokens: 20, latencyMs: 100, costUsd });
 
 async function setup() {
-  const t = newTest();
+  const t = createBackend();
   await seedCatalog(t, [GENERATOR, EVALUATOR]);
   // No workers: this test plays the worker.
   await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 }));
@@ -24,7 +24,7 @@ async function setup() {
   return { t, ada, testId };
 }
 
-async function testRow(t: TestConvex, testId: Id<"tests">) {
+async function testRow(t: TestBackend, testId: Id<"tests">) {
   return await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
 }
 

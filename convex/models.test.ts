@@ -7,7 +7,7 @@ import { startGateway } from "../dev/gateway/server";
 import { api, internal } from "./_generated/api";
 import { quote } from "./lib/pricing";
 import { compareModels, tierOf } from "./lib/tiers";
-import { createUser, newTest, sampleConfiguration } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration } from "./test.helpers";
 
 let gateway: Awaited<ReturnType<typeof startGateway>>;
 
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 describe("model catalog", () => {
   test("sync keeps priced models under the filter, drops FREE, tiers them and sorts them", async () => {
-    const t = newTest();
+    const t = createBackend();
     const result = await t.action(internal.models.refresh, {});
     expect(result.fetched).toBe(gatewayCatalog.length);
     const { models, lastUpdated } = await t.query(api.models.list, {});
@@ -51,7 +51,7 @@ describe("model catalog", () => {
   });
 
   test("a refresh replaces the cache: a model the gateway stops listing leaves the pickers", async () => {
-    const t = newTest();
+    const t = createBackend();
     await t.action(internal.models.refresh, {});
     await t.run(async (ctx) => {
       await ctx.db.insert("llmModels", {
@@ -72,7 +72,7 @@ describe("model catalog", () => {
   });
 
   test("the setup page asks for a refresh only when the cache is empty or older than 24 hours", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { as } = await createUser(t, "ada@example.com");
     expect(await as.mutation(api.models.requestRefresh, {})).toBe(true); // empty
     await t.action(internal.models.refresh, {});
@@ -86,7 +86,7 @@ describe("model catalog", () => {
   });
 
   test("the page's price (quote over models.list) equals tests.create's quote for several configurations", async () => {
-    const t = newTest();
+    const t = createBackend();
     await t.action(internal.models.refresh, {});
     const { as } = await createUser(t, "ada@example.com");
     const { models } = await t.query(api.models.list, {});

@@ -7,7 +7,7 @@ import { startStripe } from "../dev/stripe/server";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { quote } from "./lib/pricing";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 const WEBHOOK_SECRET = "whsec_test_payments";
 let stripeServer: Awaited<ReturnType<typeof startStripe>>;
@@ -32,7 +32,7 @@ afterAll(async () => {
 const MODELS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"];
 
 async function pricedTest() {
-  const t = newTest();
+  const t = createBackend();
   await seedCatalog(t, MODELS, 1e-5);
   await t.run(async (ctx) => {
     await ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 }); // keep paid jobs queued
@@ -42,7 +42,7 @@ async function pricedTest() {
   return { t, user, ...created };
 }
 
-function webhook(t: TestConvex, payload: string, signature: string) {
+function webhook(t: TestBackend, payload: string, signature: string) {
   return t.fetch("/stripe/webhook", {
     method: "POST",
     body: payload,
@@ -61,7 +61,7 @@ function completedEvent(sessionId: string, amount: number, currency = "usd") {
   });
 }
 
-async function ledger(t: TestConvex, testId: Id<"tests">) {
+async function ledger(t: TestBackend, testId: Id<"tests">) {
   return await t.run(async (ctx) => ({
     payments: await ctx.db
       .query("payments")
@@ -91,7 +91,7 @@ describe("payments", () => {
   });
 
   test("a client-side price is not accepted: the call is refused and nothing is stored", async () => {
-    const t = newTest();
+    const t = createBackend();
     await seedCatalog(t, MODELS, 1e-5);
     const user = await createUser(t, "ada@example.com");
     await expect(
@@ -151,10 +151,10 @@ describe("payments", () => {
   });
 });
 
-// ---------------------------------------------------------------- issue 11: one charge per test
+// ---------------------------------------------------------------- one charge per test
 
 /** Sends the dev Stripe's own signed events (from index `from` on) to the app's webhook. */
-async function forwardEvents(t: TestConvex, from: number) {
+async function forwardEvents(t: TestBackend, from: number) {
   for (const event of stripeServer.events.slice(from)) {
     const payload = JSON.stringify(event);
     const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
@@ -525,7 +525,7 @@ describe("a paid test that fails is refunded", () => {
   });
 
   test("in free mode a failed test owes nothing: refundTest changes nothing", async () => {
-    const t = newTest();
+    const t = createBackend();
     await seedCatalog(t, MODELS, 1e-5);
     const user = await createUser(t, "ada@example.com");
     const key = process.env.STRIPE_SECRET_KEY;

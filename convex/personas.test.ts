@@ -1,11 +1,11 @@
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { createUser, newTest } from "./test.helpers";
+import { createUser, createBackend } from "./test.helpers";
 
 describe("personas and topics", () => {
   test("each user lists only their own saved personas, newest first", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
     await ada.as.mutation(api.personas.create, {
@@ -27,7 +27,7 @@ describe("personas and topics", () => {
   });
 
   test("a persona with an empty field is refused with the field named and nothing saved", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const error = await ada.as
       .mutation(api.personas.create, { name: "Pirate", description: "  ", systemPrompt: "Arr." })
@@ -42,7 +42,7 @@ describe("personas and topics", () => {
   });
 
   test("another user can neither edit nor delete someone's persona or topic", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
     const personaId = await ada.as.mutation(api.personas.create, {
@@ -64,7 +64,7 @@ describe("personas and topics", () => {
   });
 
   test("the owner edits and deletes a topic", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const topicId = await ada.as.mutation(api.topics.create, {
       title: "Coffee",

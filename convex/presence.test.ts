@@ -2,8 +2,8 @@ import { ConvexError } from "convex/values";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import { initialsOf } from "./presence";
-import { seedFinishedTest } from "./results.helpers";
-import { createUser, newTest } from "./test.helpers";
+import { seedFinishedTest } from "./finishedTests.fixture";
+import { createUser, createBackend } from "./test.helpers";
 
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -15,7 +15,7 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
 }
 
 async function setup() {
-  const t = newTest();
+  const t = createBackend();
   const owner = await createUser(t, "ada.lovelace@example.com");
   const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 2 });
   const { shareId } = await owner.as.mutation(api.shares.enable, { testId });

@@ -5,7 +5,7 @@ import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { beforeAll, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { createUser, newTest, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, type TestBackend } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -28,12 +28,12 @@ async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; mess
   throw new Error("expected the call to fail");
 }
 
-function signIn(t: TestConvex, email: string, password: string, flow: "signUp" | "signIn") {
+function signIn(t: TestBackend, email: string, password: string, flow: "signUp" | "signIn") {
   return t.action(api.auth.signIn, { provider: "password", params: { email, password, flow } });
 }
 
 /** A real account with two sessions; acts through the newest. */
-async function signedUp(t: TestConvex) {
+async function signedUp(t: TestBackend) {
   await signIn(t, "ada@example.com", "first-password", "signUp");
   await signIn(t, "ada@example.com", "first-password", "signIn");
   const sessions = await t.run((ctx) => ctx.db.query("authSessions").collect());
@@ -44,7 +44,7 @@ async function signedUp(t: TestConvex) {
 
 describe("profile", () => {
   test("each user reads and updates only their own profile; values are trimmed, empty saved as null", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com", { fullName: "Bob" });
     await ada.as.mutation(api.profile.update, { fullName: "  Ada Lovelace ", avatarUrl: "   " });
@@ -62,7 +62,7 @@ describe("profile", () => {
 
 describe("change password", () => {
   test("a wrong current password is refused and nothing changes", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { as } = await signedUp(t);
     expect(
       await errorOf(
@@ -77,7 +77,7 @@ describe("change password", () => {
   });
 
   test("guessing the current password meets the sign-in back-off", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { as } = await signedUp(t);
     for (let i = 0; i < 5; i++) {
       expect(
@@ -106,7 +106,7 @@ describe("change password", () => {
   });
 
   test("a short or unchanged new password is refused", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { as } = await signedUp(t);
     expect(
       await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword: "short" })),
@@ -140,7 +140,7 @@ describe("change password", () => {
   });
 
   test("the new password works, the old one no longer does, and other sessions are signed out", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { as, current, userId } = await signedUp(t);
     const before = await t.run((ctx) => ctx.db.query("authSessions").collect());
     expect(before).toHaveLength(2);

@@ -1,8 +1,8 @@
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { seedFinishedTest, SEED_MODELS } from "./results.helpers";
-import { createUser, newTest } from "./test.helpers";
+import { seedFinishedTest, SEED_MODELS } from "./finishedTests.fixture";
+import { createUser, createBackend } from "./test.helpers";
 
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -14,7 +14,7 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
 }
 
 async function setup(responses = 40, evaluationsPerResponse = 3) {
-  const t = newTest();
+  const t = createBackend();
   const owner = await createUser(t, "owner@example.com");
   const testId = await seedFinishedTest(t, {
     userId: owner.userId,

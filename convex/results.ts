@@ -77,7 +77,7 @@ export const get = userQuery({
 });
 
 /**
- * The jury's evidence (issue 13): intervals, tie ranks, ratings, agreement and each judge's
+ * The jury's evidence: intervals, tie ranks, ratings, agreement and each judge's
  * record, as last computed. Reads the test and its one testStats row, never its evaluations.
  */
 export const juryStats = userQuery({

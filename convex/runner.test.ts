@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startGateway } from "../dev/gateway/server";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
@@ -40,7 +40,7 @@ function twoByTwo(scale: "ranking" | "rating"): TestConfiguration {
 }
 
 async function setup() {
-  const t = newTest();
+  const t = createBackend();
   await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
   const user = await createUser(t, "ada@example.com");
   return { t, user };
@@ -57,7 +57,7 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   }
 }
 
-async function snapshot(t: TestConvex, testId: Id<"tests">) {
+async function snapshot(t: TestBackend, testId: Id<"tests">) {
   return await t.run(async (ctx) => {
     const testDoc = (await ctx.db.get("tests", testId))!;
     const calls = await ctx.db
@@ -80,7 +80,7 @@ async function snapshot(t: TestConvex, testId: Id<"tests">) {
   });
 }
 
-async function runToEnd(t: TestConvex, testId: Id<"tests">) {
+async function runToEnd(t: TestBackend, testId: Id<"tests">) {
   await waitFor(
     () => t.run(async (ctx) => (await ctx.db.get("tests", testId))!.status),
     (status) => status === "completed" || status === "failed" || status === "cancelled",

@@ -102,7 +102,7 @@ export default defineSchema({
   tests: defineTable({
     /** Who started the test, and pays for it. */
     userId: v.id("users"),
-    /** The team the test belongs to (issue 14); absent for a personal test. */
+    /** The team the test belongs to; absent for a personal test. */
     teamId: v.optional(v.id("teams")),
     name: v.string(),
     taskType: v.string(),
@@ -134,7 +134,7 @@ export default defineSchema({
     generationCallMs: v.optional(v.number()),
     judgeCallMs: v.optional(v.number()),
     resultsSummary: v.optional(resultsSummary),
-    /** The jury statistics' verdict (issue 13): the best model, or those statistically tied; shown by History. */
+    /** The jury statistics' verdict: the best model, or those statistically tied; shown by History. */
     juryVerdict: v.optional(juryVerdictValidator),
     errorMessage: v.optional(v.string()),
     /** The latest gateway error, kept to explain a test in which nothing succeeded. */
@@ -268,7 +268,7 @@ export default defineSchema({
     scoreCount: v.number(),
   }).index("by_test_model_persona", ["testId", "modelId", "personaId"]),
 
-  // The jury statistics of a test (issue 13), recomputed off the write path by
+  // The jury statistics of a test, recomputed off the write path by
   // model/juryStats.ts: one row per test, read by the monitor, results, shared page and exports.
   testStats: defineTable({
     testId: v.id("tests"),

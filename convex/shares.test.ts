@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { seedFinishedTest } from "./results.helpers";
+import { seedFinishedTest } from "./finishedTests.fixture";
 import { newShareId } from "./lib/shareId";
-import { createUser, newTest } from "./test.helpers";
+import { createUser, createBackend } from "./test.helpers";
 
 async function setup() {
-  const t = newTest();
+  const t = createBackend();
   const owner = await createUser(t, "owner.person@example.com", { fullName: "Owner Person" });
   const testId = await seedFinishedTest(t, {
     userId: owner.userId,
@@ -79,7 +79,7 @@ describe("sharing", () => {
   });
 
   test("the shared page follows a running test live", async () => {
-    const t = newTest();
+    const t = createBackend();
     const owner = await createUser(t, "owner@example.com");
     const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 4, status: "running" });
     const { shareId } = await owner.as.mutation(api.shares.enable, { testId });

@@ -1,4 +1,4 @@
-// Team tests (issue 14, item 2): a test started in a team belongs to the team, its starter pays,
+// Team tests: a test started in a team belongs to the team, its starter pays,
 // and a member removed from the team loses the test at once.
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
@@ -6,7 +6,7 @@ import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { TEAM_MESSAGES } from "./lib/teams";
 import { recordPurchase } from "./model/payments";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -17,7 +17,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   }
 }
 
-async function team(t: TestConvex) {
+async function team(t: TestBackend) {
   const owner = await createUser(t, "owner@example.com");
   const member = await createUser(t, "member@example.com");
   const viewer = await createUser(t, "viewer@example.com");
@@ -33,7 +33,7 @@ async function team(t: TestConvex) {
 
 describe("team tests", () => {
   test("members start tests in the team and pay for them; viewers and outsiders cannot start one", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, member, viewer, outsider } = await team(t);
     const configuration = sampleConfiguration();
     expect(await codeOf(viewer.as.mutation(api.tests.create, { configuration, teamId }))).toBe("FORBIDDEN");
@@ -55,7 +55,7 @@ describe("team tests", () => {
   });
 
   test("the whole team reads a team test; a viewer cannot stop it; a removed member is refused at once", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, owner, member, viewer } = await team(t);
     const { testId } = await owner.as.mutation(api.tests.create, { configuration: sampleConfiguration(), teamId });
     expect((await viewer.as.query(api.results.get, { testId })).test.name).toBe("Coffee taglines");
@@ -81,7 +81,7 @@ describe("team tests", () => {
   });
 
   test("lists show the chosen space: a team's history, dashboard and monitor hold its tests, the personal ones only personal tests", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, owner, member, viewer, outsider } = await team(t);
     const configuration = sampleConfiguration();
     const { testId: teamTest } = await member.as.mutation(api.tests.create, {
@@ -121,7 +121,7 @@ describe("team tests", () => {
   });
 
   test("billing: each payer keeps their own payments; team owners see the team's spend by member", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, owner, member } = await team(t);
     const configuration = sampleConfiguration();
     const paid = async (userId: Id<"users">, testId: Id<"tests">, sessionId: string, amountCents: number) => {

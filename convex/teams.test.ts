@@ -2,7 +2,7 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import { TEAM_LIMITS, TEAM_MESSAGES } from "./lib/teams";
-import { createUser, newTest, type TestConvex } from "./test.helpers";
+import { createUser, createBackend, type TestBackend } from "./test.helpers";
 
 async function refusal(promise: Promise<unknown>): Promise<{ code?: string; message?: string } | undefined> {
   try {
@@ -15,7 +15,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ code?: string; mess
 }
 
 /** Ann owns "Acme"; Bob (member) and Vic (viewer) joined through their invitations. */
-async function acme(t: TestConvex) {
+async function acme(t: TestBackend) {
   const ann = await createUser(t, "ann@example.com");
   const bob = await createUser(t, "bob@example.com");
   const vic = await createUser(t, "vic@example.com");
@@ -29,7 +29,7 @@ async function acme(t: TestConvex) {
 
 describe("teams", () => {
   test("the creator owns the new team; invited people join with their role and see the members", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, ann, bob, vic } = await acme(t);
     expect(await ann.as.query(api.teams.mine, {})).toEqual([{ teamId, name: "Acme", role: "owner" }]);
     expect(await vic.as.query(api.teams.mine, {})).toEqual([{ teamId, name: "Acme", role: "viewer" }]);
@@ -45,7 +45,7 @@ describe("teams", () => {
   });
 
   test("an invitation is 128 random bits, pending for 7 days, and listed for owners only", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, ann, bob } = await acme(t);
     const before = Date.now();
     const { token } = await ann.as.mutation(api.teams.invite, { teamId, email: "new@example.com", role: "member" });
@@ -58,7 +58,7 @@ describe("teams", () => {
   });
 
   test("an invitation for one email cannot be accepted by another, and stays open for the right one", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, ann } = await acme(t);
     const eve = await createUser(t, "eve@example.com");
     const { token } = await ann.as.mutation(api.teams.invite, { teamId, email: "carol@example.com", role: "member" });
@@ -82,7 +82,7 @@ describe("teams", () => {
   test("an expired invitation is refused; a revoked or declined one too, and an unknown token says so", async () => {
     vi.useFakeTimers();
     try {
-      const t = newTest();
+      const t = createBackend();
       const { teamId, ann } = await acme(t);
       const dan = await createUser(t, "dan@example.com");
       const { token } = await ann.as.mutation(api.teams.invite, { teamId, email: "dan@example.com", role: "viewer" });
@@ -117,7 +117,7 @@ describe("teams", () => {
   });
 
   test("inviting the same address again replaces the earlier link; inviting a member is refused", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, ann } = await acme(t);
     const first = await ann.as.mutation(api.teams.invite, { teamId, email: "zed@example.com", role: "viewer" });
     const second = await ann.as.mutation(api.teams.invite, { teamId, email: "ZED@example.com", role: "member" });
@@ -136,7 +136,7 @@ describe("teams", () => {
   });
 
   test("a removed member's queries are refused at once, and so are their mutations", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, ann, bob } = await acme(t);
     expect((await bob.as.query(api.teams.get, { teamId })).name).toBe("Acme");
     await ann.as.mutation(api.teams.removeMember, { teamId, userId: bob.userId });
@@ -149,7 +149,7 @@ describe("teams", () => {
   });
 
   test("the last owner cannot leave, be removed or be demoted; with a second owner they can", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, ann, bob } = await acme(t);
     expect(await refusal(ann.as.mutation(api.teams.leave, { teamId }))).toEqual({
       code: "CONFLICT",
@@ -175,7 +175,7 @@ describe("teams", () => {
   });
 
   test("roles: a viewer cannot invite, rename or change roles; a member cannot manage members; anyone can leave", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, bob, vic } = await acme(t);
     const invite = { teamId, email: "x@example.com", role: "member" as const };
     expect(await refusal(vic.as.mutation(api.teams.invite, invite))).toEqual({
@@ -198,7 +198,7 @@ describe("teams", () => {
   });
 
   test("rename checks the name; deleting the team ends everyone's access and removes its rows", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, ann, bob } = await acme(t);
     expect(await refusal(ann.as.mutation(api.teams.rename, { teamId, name: "   " }))).toEqual({
       code: "INVALID_INPUT",
@@ -221,7 +221,7 @@ describe("teams", () => {
   test("a team with more rows than one batch is deleted over several transactions", async () => {
     vi.useFakeTimers();
     try {
-      const t = newTest();
+      const t = createBackend();
       const ann = await createUser(t, "ann@example.com");
       const { teamId } = await ann.as.mutation(api.teams.create, { name: "Big" });
       await t.run(async (ctx) => {
@@ -248,7 +248,7 @@ describe("teams", () => {
   });
 
   test("the acceptance page's view says whose invitation it is without an account", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { teamId, ann } = await acme(t);
     const { token } = await ann.as.mutation(api.teams.invite, { teamId, email: "new@example.com", role: "member" });
     expect(await t.query(api.teams.invitation, { token })).toMatchObject({
@@ -265,7 +265,7 @@ describe("teams", () => {
 
 describe("teams and the rest of the app", () => {
   test("one person sends at most TEAM_LIMITS.invitationsPerHour invitations an hour (each may be an email)", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ann = await createUser(t, "ann@example.com");
     const { teamId } = await ann.as.mutation(api.teams.create, { name: "Acme" });
     for (let i = 0; i < TEAM_LIMITS.invitationsPerHour; i++) {
@@ -282,7 +282,7 @@ describe("teams and the rest of the app", () => {
   test("deleting an account hands its teams on: the longest-standing member becomes owner, an empty team goes", async () => {
     vi.useFakeTimers();
     try {
-      const t = newTest();
+      const t = createBackend();
       const { teamId, ann, bob, vic } = await acme(t);
       const { teamId: soloId } = await ann.as.mutation(api.teams.create, { name: "Solo" });
       const admin = await createUser(t, "admin@example.com", { isAdmin: true });

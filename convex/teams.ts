@@ -1,4 +1,4 @@
-// Teams (issue 14, item 1): create, rename, delete; invite by email with a role; accept or
+// Teams: create, rename, delete; invite by email with a role; accept or
 // decline by the link's token; change roles, remove members, leave. Every function that names a
 // team checks the caller's role in it through `requireTeamRole` (convex/functions.ts), which reads
 // the membership on every call: a removed member is refused at once.

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { startMail, type RunningMail } from "../dev/mail/server";
 import { api } from "./_generated/api";
-import { createUser, newTest } from "./test.helpers";
+import { createUser, createBackend } from "./test.helpers";
 
 let mailbox: RunningMail;
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe("team invitations by email", () => {
   test("the invited address receives the link that the inviter can also copy", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ann = await createUser(t, "ann@example.com", { fullName: "Ann Lee" });
     const { teamId } = await ann.as.mutation(api.teams.create, { name: "Acme" });
     const { token, emailed } = await ann.as.mutation(api.teams.invite, {

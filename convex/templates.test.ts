@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { MAX_STORED_BYTES, storedBytes } from "./lib/limits";
 import type { TemplateData } from "./validators";
-import { createUser, newTest, sampleTemplateData } from "./test.helpers";
+import { createUser, createBackend, sampleTemplateData } from "./test.helpers";
 
 const base = {
   name: "Launch copy",
@@ -15,7 +15,7 @@ const base = {
 
 describe("templates", () => {
   test("name and description are required, trimmed", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     await expect(
       ada.as.mutation(api.templates.create, { ...base, name: "   ", templateData: sampleTemplateData }),
@@ -23,7 +23,7 @@ describe("templates", () => {
   });
 
   test("at least one persona and one topic are required", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     await expect(
       ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, topics: [] } }),
@@ -31,7 +31,7 @@ describe("templates", () => {
   });
 
   test("name ≤ 100, description ≤ 500, up to 5 unique tags of ≤ 20 characters, stored lowercased and trimmed", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const make = (over: Partial<typeof base> & { tags?: string[] }) =>
       ada.as.mutation(api.templates.create, { ...base, ...over, templateData: sampleTemplateData });
@@ -48,7 +48,7 @@ describe("templates", () => {
   });
 
   test("private templates are invisible to others; public ones are listed to everyone by usage", async () => {
-    const t = newTest();
+    const t = createBackend();
     const ada = await createUser(t, "ada@example.com");
     const bob = await createUser(t, "bob@example.com");
     const quiet = await ada.as.mutation(api.templates.create, {
@@ -86,7 +86,7 @@ describe("templates", () => {
     expect((await t.query(api.templates.listPublic, {})).map((row) => row.name)).toEqual(["Popular"]);
   });
 
-  describe("limits on the template data (issue 11)", () => {
+  describe("limits on the template data", () => {
     async function refusal(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
       try {
         await promise;
@@ -145,7 +145,7 @@ describe("templates", () => {
     ];
     for (const [what, over, field, message] of cases) {
       test(`${what} is refused with the field named, and nothing is stored`, async () => {
-        const t = newTest();
+        const t = createBackend();
         const ada = await createUser(t, "ada@example.com");
         const refused = await refusal(
           ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, ...over } }),
@@ -157,7 +157,7 @@ describe("templates", () => {
     }
 
     test("responses per topic is a whole number from 1 to 10: NaN, ±Infinity, -1, 1e9 and 2.5 are refused", async () => {
-      const t = newTest();
+      const t = createBackend();
       const ada = await createUser(t, "ada@example.com");
       for (const responsesPerTopic of [Number.NaN, Infinity, -Infinity, -1, 0, 1e9, 2.5, 11]) {
         const refused = await refusal(
@@ -184,7 +184,7 @@ describe("templates", () => {
     });
 
     test("the largest template the fields allow fits; one over 256 KB in total is refused by size", async () => {
-      const t = newTest();
+      const t = createBackend();
       const ada = await createUser(t, "ada@example.com");
       const full = {
         ...sampleTemplateData,
@@ -211,7 +211,7 @@ describe("templates", () => {
     });
 
     test("a user's templates together stay within 8 MB: past it saving is refused and says so", async () => {
-      const t = newTest();
+      const t = createBackend();
       const ada = await createUser(t, "ada@example.com");
       const big = {
         ...sampleTemplateData,
@@ -239,7 +239,7 @@ describe("templates", () => {
     });
 
     test("an anonymous caller is never sent more than 4 MB of public templates", async () => {
-      const t = newTest();
+      const t = createBackend();
       const ada = await createUser(t, "ada@example.com");
       const big = {
         ...sampleTemplateData,

@@ -11,18 +11,18 @@ export const modules = import.meta.glob(["./**/*.ts", "./_generated/*.js", "!./*
  * A fresh backend that enforces Convex's per-transaction limits (index ranges, documents read
  * and written, functions scheduled), so a function that would fail on a deployment fails here.
  */
-export function newTest() {
+export function createBackend() {
   return convexTest({ schema, modules, transactionLimits: true });
 }
 
-export type TestConvex = ReturnType<typeof newTest>;
+export type TestBackend = ReturnType<typeof createBackend>;
 
 /** A user row and an auth session, plus a client acting as them (the auth library's subject is "userId|sessionId"). */
 export async function createUser(
-  t: TestConvex,
+  t: TestBackend,
   email: string,
   extra: { isAdmin?: boolean; fullName?: string } = {},
-): Promise<{ userId: Id<"users">; as: ReturnType<TestConvex["withIdentity"]> }> {
+): Promise<{ userId: Id<"users">; as: ReturnType<TestBackend["withIdentity"]> }> {
   const userId = await t.run((ctx) =>
     ctx.db.insert("users", {
       email,
@@ -76,7 +76,7 @@ export function sampleConfiguration(
 }
 
 /** Catalog rows for the given model ids at a flat price per token. */
-export async function seedCatalog(t: TestConvex, ids: string[], pricePerToken = 1e-6) {
+export async function seedCatalog(t: TestBackend, ids: string[], pricePerToken = 1e-6) {
   await t.run(async (ctx) => {
     for (const modelId of ids) {
       await ctx.db.insert("llmModels", {

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { seedFinishedTest } from "./results.helpers";
-import { createUser, newTest, type TestConvex } from "./test.helpers";
+import { seedFinishedTest } from "./finishedTests.fixture";
+import { createUser, createBackend, type TestBackend } from "./test.helpers";
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-async function countRows(t: TestConvex, testId: Id<"tests">) {
+async function countRows(t: TestBackend, testId: Id<"tests">) {
   return await t.run(async (ctx) => {
     const byTest = async (table: "responses" | "evaluations" | "shares" | "payments" | "creditTransactions") =>
       (
@@ -58,7 +58,7 @@ describe("deleting a test", () => {
     { timeout: 120_000 },
     async () => {
       vi.useFakeTimers();
-      const t = newTest();
+      const t = createBackend();
       const owner = await createUser(t, "owner@example.com");
       const testId = await seedFinishedTest(t, {
         userId: owner.userId,
@@ -137,7 +137,7 @@ describe("deleting a test", () => {
   );
 
   test("a deleted test's shared link and results stop at once", async () => {
-    const t = newTest();
+    const t = createBackend();
     const owner = await createUser(t, "owner@example.com");
     const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 3 });
     const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
@@ -148,7 +148,7 @@ describe("deleting a test", () => {
 
   test("a running test can be deleted; its job is removed and the queue moves on", async () => {
     vi.useFakeTimers();
-    const t = newTest();
+    const t = createBackend();
     const owner = await createUser(t, "owner@example.com");
     const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 3, status: "running" });
     await owner.as.mutation(api.tests.remove, { testId });

@@ -208,7 +208,7 @@ export const workItem = v.object({
 });
 export type WorkItem = Infer<typeof workItem>;
 
-// ── Jury statistics (issue 13): the stored outcome of computeJuryStats (convex/lib/stats) ──
+// ── Jury statistics: the stored outcome of computeJuryStats (convex/lib/stats) ──
 const statsInterval = v.object({ low: v.number(), high: v.number() });
 const nullableNumber = v.union(v.number(), v.null());
 const agreementFigureFields = {

@@ -1,4 +1,4 @@
-// Journeys of issue 8: the seeded admin opens /admin, sees the demo user, watches a running job
+// the seeded admin opens /admin, sees the demo user, watches a running job
 // complete without Refresh, cancels a queued job, retries a failed one, grants and removes admin
 // with the confirmations; the demo user is turned away. Jobs are set up from Node through the
 // backend (the demo user's real tests, their state set as the pipeline would).

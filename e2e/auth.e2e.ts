@@ -1,4 +1,4 @@
-// Journeys of issue 3: sign up and be greeted, sign out, sign in, the protected-address
+// sign up and be greeted, sign out, sign in, the protected-address
 // round trip through /login, and two browsers of one user staying in step without a reload.
 import { describe, expect, test } from "vitest";
 import { greetingNameOf, PASSWORD, signIn, signOut, signUp, uniqueEmail, UI_TIMEOUT_MS, useE2E } from "./harness";

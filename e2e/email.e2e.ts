@@ -1,4 +1,4 @@
-// Email offline (issue 15, item 6) and ended sessions (issue 11, item 6): with MJ_EMAIL=on the
+// Email offline and ended sessions: with MJ_EMAIL=on the
 // stack's dev mailbox receives what the app sends; a newcomer signs up with the emailed code
 // read on the inbox page, and signs in with a magic link clicked there. A token whose session
 // was signed out is refused by the backend at once.

@@ -1,4 +1,4 @@
-// Journeys of issue 7: the dashboard home of the demo user (every panel filled) and of a new
+// the dashboard home of the demo user (every panel filled) and of a new
 // user (every empty state), saving the profile, both billing CSV downloads with their columns,
 // a visitor's contact message, a template made public and found by a second user, and the
 // public pages at phone width.

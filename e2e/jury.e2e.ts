@@ -1,4 +1,4 @@
-// Journey of issue 13 (item 8): while a test runs, its results page fills in the jury's evidence by
+// while a test runs, its results page fills in the jury's evidence by
 // itself (the empty Jury section, then the summary sentence, rankings with 95% interval bars and
 // the Jury section's agreement and judge table), the monitor's panel shows them too, and an
 // anonymous visitor of its shared link sees the same figures.

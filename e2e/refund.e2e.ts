@@ -1,4 +1,4 @@
-// Journey of issue 11 (item 4): a paid test whose every model call fails. The owner pays on the
+// a paid test whose every model call fails. The owner pays on the
 // dev Stripe checkout; the gateway answers every call with a server error; the test fails, and
 // without anyone asking, its payment is refunded through Stripe. The results page says why it
 // failed and that the money was returned, and offers Run Again; Billing shows the payment as

@@ -1,4 +1,4 @@
-// Journeys of issue 6: the demo user opens the seeded test's results and sees every section,
+// the demo user opens the seeded test's results and sees every section,
 // shares it, an anonymous visitor opens the link and sees the rankings (and each sees the other
 // in the viewers), a new test shared while it runs updates the anonymous page live, turning
 // sharing off shows 'Shared Test Not Found', and a test is deleted from the history.

@@ -1,4 +1,4 @@
-// Journey of issue 5: from the setup page (a template cut down to a small test) through Run Test,
+// from the setup page (a template cut down to a small test) through Run Test,
 // Complete Payment and the dev Stripe checkout to the live monitor; its counters and rankings
 // move without a reload, a second browser of the same user sees the same progress, and the
 // finished test links to its results.

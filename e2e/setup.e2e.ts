@@ -1,4 +1,4 @@
-// Journey of issue 4: the demo user picks a built-in template, applies it, adds a generator and
+// the demo user picks a built-in template, applies it, adds a generator and
 // sees the price follow, saves the setup as a template, finds it under My Templates, and after a
 // reload finds the setup as it was left (kept in local storage).
 import type { Page } from "playwright-core";

@@ -1,4 +1,4 @@
-// Journeys of issue 14 (first phase, teams and access) in two browsers: A creates a team and
+// In two browsers: A creates a team and
 // invites B by email; B opens the link signed out, signs up through it and joins; A sees B arrive
 // without a reload; A removes B and B's open team page turns into the access-lost screen.
 import { describe, expect, test } from "vitest";

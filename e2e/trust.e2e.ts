@@ -1,4 +1,4 @@
-// Journeys of issue 11 "Trust": a shared page is safe for anyone holding its link. Model output
+// a shared page is safe for anyone holding its link. Model output
 // cannot make the viewer's browser fetch anything (an image in an answer is shown as a
 // placeholder and never requested; a link shows its real address), and an anonymous viewer
 // learns how many people watch, not who.

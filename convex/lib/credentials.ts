@@ -2,7 +2,7 @@
 // password change (convex/auth.ts, convex/profile.ts) and the forms that show them (src/features/auth).
 //
 // No regular expression here: an address is checked by length first and then by one linear
-// pass, so a 1 MB "email" costs microseconds instead of stalling the backend (issue 11, item 10).
+// pass, so a 1 MB "email" costs microseconds instead of stalling the backend.
 
 /** RFC 5321's limit on a forward path; longer input is refused before anything else looks at it. */
 export const MAX_EMAIL_LENGTH = 254;

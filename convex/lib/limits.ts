@@ -1,4 +1,4 @@
-// Every limit on what the server stores, in one place (issue 11). The setup forms read these
+// Every limit on what the server stores, in one place. The setup forms read these
 // numbers for their maxLength, counters and hints; the Convex functions check them before
 // writing anything. Over a limit the user is told which field and what the limit is.
 //

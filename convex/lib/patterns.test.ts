@@ -1,5 +1,5 @@
 // @vitest-environment node
-// No regular expression in the backend may backtrack badly (issue 11, item 10): one request
+// No regular expression in the backend may backtrack badly: one request
 // with a crafted 100,000-character input must not stall every other user. This test finds every
 // regex literal in convex/ (tests and generated code aside) and runs each against the inputs
 // that make backtracking patterns slow — long runs of one or two characters after a prefix that

@@ -1,4 +1,4 @@
-// Teams (issue 14): the roles, the invitation rules and the last-owner rule, framework-free so
+// Teams: the roles, the invitation rules and the last-owner rule, framework-free so
 // the Convex functions (convex/teams.ts) and the Teams screens (src/features/teams) share them.
 
 /** owner: manages members and billing, can delete the team; member: runs tests, reviews, comments; viewer: sees everything, changes nothing. */

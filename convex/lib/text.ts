@@ -1,4 +1,4 @@
-// Small string helpers written as loops, so no pattern can backtrack on long input (issue 11).
+// Small string helpers written as loops, so no pattern can backtrack on long input.
 
 /** The first `length` characters with runs of whitespace as one space, and '...' when there is more. */
 export function preview(text: string, length: number): string {

@@ -1,4 +1,4 @@
-// Slowing down password and code guessing without locking owners out (issue 11, item 7).
+// Slowing down password and code guessing without locking owners out.
 //
 // - Per account (by email): the first few failures are free; after that each further attempt
 //   waits an exponentially growing delay (capped), which a correct secret from a device that has

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The jury's evidence through the real pipeline (issue 13): convex-test runs the functions and the
+// The jury's evidence through the real pipeline: convex-test runs the functions and the
 // scheduler, the dev gateway answers with its planted judges (catalog.ts PLANTED_JUDGES): a
 // position-biased judge, a judge that favours its own family, and fair ones. The statistics fill in
 // as judge results arrive; "Judge in both orders" and "Judges skip answers from their own family"
@@ -10,7 +10,7 @@ import { api } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import { modelFamily } from "../lib/stats";
 import { judgeCallsOfPair } from "./pipeline";
-import { createUser, newTest, sampleConfiguration, seedCatalog, type TestConvex } from "../test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "../test.helpers";
 import type { TestConfiguration } from "../validators";
 
 const POSITION = "meta-llama/llama-3.1-8b-instruct";
@@ -78,7 +78,7 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
 }
 
 interface Run {
-  t: TestConvex;
+  t: TestBackend;
   user: Awaited<ReturnType<typeof createUser>>;
   testId: Id<"tests">;
   test: Doc<"tests">;
@@ -91,7 +91,7 @@ interface Run {
 
 /** Creates and runs a test to the end, then waits for its statistics to settle. */
 async function run(config: TestConfiguration): Promise<Run> {
-  const t = newTest();
+  const t = createBackend();
   await seedCatalog(t, [...GENERATORS, ...JUDGES]);
   const user = await createUser(t, "jury@example.com");
   const { testId } = await user.as.mutation(api.tests.create, { configuration: config });

@@ -9,8 +9,8 @@ import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import { labelFor, seededShuffle } from "../lib/prompts";
 import { rankingScore } from "../lib/scoring";
-import { seedConfiguration } from "../results.helpers";
-import { createUser, newTest, type TestConvex } from "../test.helpers";
+import { seedConfiguration } from "../finishedTests.fixture";
+import { createUser, createBackend, type TestBackend } from "../test.helpers";
 import { JURY_STATS_PAGE_SIZE, requestJuryStats } from "./juryStats";
 
 const GENERATORS = [
@@ -31,7 +31,7 @@ const JUDGES = [
 const planted = { plantedJudges: true, judgeProfiles: {} };
 
 /** A finished ranking test whose rows look like the pipeline's: answers from the dev gateway, judged by its judges in the order the pipeline shows them. */
-async function seedRankingTest(t: TestConvex, topics: number): Promise<{ testId: Id<"tests">; evaluations: number }> {
+async function seedRankingTest(t: TestBackend, topics: number): Promise<{ testId: Id<"tests">; evaluations: number }> {
   const { userId } = await createUser(t, "jury@example.com");
   const base = seedConfiguration();
   const configuration = {
@@ -148,7 +148,7 @@ async function seedRankingTest(t: TestConvex, topics: number): Promise<{ testId:
   });
 }
 
-async function scheduledCount(t: TestConvex): Promise<number> {
+async function scheduledCount(t: TestBackend): Promise<number> {
   return await t.run(
     async (ctx) =>
       (await ctx.db.system.query("_scheduled_functions").collect()).filter((job) => job.state.kind === "pending")
@@ -156,7 +156,7 @@ async function scheduledCount(t: TestConvex): Promise<number> {
   );
 }
 
-async function statsRow(t: TestConvex, testId: Id<"tests">) {
+async function statsRow(t: TestBackend, testId: Id<"tests">) {
   return await t.run((ctx) =>
     ctx.db
       .query("testStats")
@@ -174,7 +174,7 @@ describe("jury statistics of a test", () => {
   });
 
   it("a burst of results schedules one recomputation, which reads the test in pages and stores what it finds", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { testId, evaluations } = await seedRankingTest(t, 10);
     expect(evaluations).toBeGreaterThan(JURY_STATS_PAGE_SIZE);
 
@@ -200,7 +200,7 @@ describe("jury statistics of a test", () => {
   });
 
   it("results that arrive during a recomputation make it run once more, not once per result", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { testId } = await seedRankingTest(t, 2);
     await t.run((ctx) => requestJuryStats(ctx, testId));
     await t.mutation(internal.model.juryStats.begin, { testId });
@@ -218,7 +218,7 @@ describe("jury statistics of a test", () => {
   });
 
   it("gives the same figures for the same test every time", async () => {
-    const t = newTest();
+    const t = createBackend();
     const { testId } = await seedRankingTest(t, 3);
     await t.run((ctx) => requestJuryStats(ctx, testId));
     await t.finishAllScheduledFunctions(vi.runAllTimers);

@@ -1,4 +1,4 @@
-// The jury statistics of a test (issue 13, ARCHITECTURE "Jury statistics"), kept in `testStats`.
+// The jury statistics of a test (ARCHITECTURE "Jury statistics"), kept in `testStats`.
 //
 // A burst of judge results must not mean one computation per result, and no subscribed query may
 // read all evaluations of a test. So the pipeline calls `requestJuryStats` when results arrive:

@@ -1,4 +1,4 @@
-// What the results, monitor and shared pages show of a test's jury statistics (issue 13, item 8):
+// What the results, monitor and shared pages show of a test's jury statistics:
 // the stored testStats row (one read) plus the names the statistics refer to by id, taken from
 // the test's configuration. History shows only the verdict, kept on the test itself so that its
 // list stays one read per row.

@@ -1,4 +1,4 @@
-// Teams' tables and the helpers convex/teams.ts builds on (issue 14). Every read is by index and
+// Teams' tables and the helpers convex/teams.ts builds on. Every read is by index and
 // bounded by TEAM_LIMITS, so a team's pages cost the same however many teams exist.
 import { defineTable } from "convex/server";
 import { v } from "convex/values";

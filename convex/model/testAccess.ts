@@ -1,4 +1,4 @@
-// Who may do what with a test (issue 14, item 3): the one access check of every public function
+// Who may do what with a test: the one access check of every public function
 // that takes a testId. A personal test is its owner's alone. A team test belongs to the team:
 // owners and members act on it (cancel, delete, share), viewers read it (results, monitor,
 // exports), and everyone else, removed members included, is refused. The membership is read on

@@ -1,4 +1,4 @@
-// The local backend keeps its data (issue 15, items 1, 2 and 5): it runs as its own process
+// The local backend keeps its data (items 1, 2 and 5): it runs as its own process
 // (dev/backend/main.ts --data-dir), is stopped with SIGTERM or killed with SIGKILL, and is
 // started again on the same folder and ports.
 import { spawn, type ChildProcess } from "node:child_process";

@@ -1,4 +1,4 @@
-// The local backend's own indexes and read sets (issue 15, items 7 and 8): index ranges give
+// The local backend's own indexes and read sets (items 7 and 8): index ranges give
 // exactly convex-test's answers (its in-memory engine is the reference), a transaction's own
 // writes included; and a commit re-runs only the subscribed queries whose reads it touched.
 import { fileURLToPath } from "node:url";
@@ -10,7 +10,7 @@ import { WebSocket } from "ws";
 import { api } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
 import type { MutationCtx } from "../../convex/_generated/server";
-import { seedFinishedTest, type Runner } from "../../convex/results.helpers";
+import { seedFinishedTest, type Runner } from "../../convex/finishedTests.fixture";
 import schema from "../../convex/schema";
 import { collectModules, invocationCounts } from "./modules";
 import { startBackend, type RunningBackend } from "./server";

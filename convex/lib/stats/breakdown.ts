@@ -1,4 +1,4 @@
-// Means with bootstrap intervals for many series at once (issue 13 item 7): per model × criterion
+// Means with bootstrap intervals for many series at once: per model × criterion
 // and per model × judge. Each series has one value per persona × topic unit (NaN where it has
 // none); every series is resampled with the same unit draws, as the model intervals are.
 import { quantileSorted } from "simple-statistics";

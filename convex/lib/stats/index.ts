@@ -1,4 +1,4 @@
-// The jury's evidence for one test (issue 13): intervals, tie ranks, Bradley–Terry ratings,
+// The jury's evidence for one test: intervals, tie ranks, Bradley–Terry ratings,
 // agreement and each judge's record, from plain arrays. Pure: no Convex, no clock, seeded.
 import { ratingAverage, spreadRankingScore } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";

@@ -1,4 +1,4 @@
-// Cost split and score breakdown of the Jury section (issue 13 items 6 and 7), fed by computeJuryStats
+// Cost split and score breakdown of the Jury section, fed by computeJuryStats
 // on a simulated jury (known true qualities, one planted position-biased judge), and checked against
 // what a user can add up from the exported CSV rows of the same answers and judge scores.
 import { render, screen, within } from "@testing-library/react";

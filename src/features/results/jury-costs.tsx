@@ -1,4 +1,4 @@
-// Cost split (issue 13 item 6): what each model's answers cost to write and what judging them cost,
+// Cost split: what each model's answers cost to write and what judging them cost,
 // from the stored jury statistics. Each figure adds up from the export: a model's generation cost
 // is the sum of the Cost of its Answer rows, its judging cost the sum of the Cost of its Judgement
 // rows (each judge call's cost shared over the answers it scored); each judge's own cost is in the

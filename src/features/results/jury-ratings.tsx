@@ -1,5 +1,5 @@
 // Each model's mean score per criterion (rating tests) and per judge, with 95% bootstrap intervals
-// over the persona × topic units (issue 13 item 7), from the stored jury statistics. The means add
+// over the persona × topic units, from the stored jury statistics. The means add
 // up from the export: the mean of a criterion's "<Criterion> Score" column, or of the Score column
 // of one judge's Judgement rows, over the model's answers.
 import { formatScore } from "../../../convex/lib/format";

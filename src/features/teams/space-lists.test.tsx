@@ -1,4 +1,4 @@
-// The lists show the chosen space (issue 14, item 2): History and the dashboard ask for the
+// The lists show the chosen space: History and the dashboard ask for the
 // team's tests when a team is chosen, and for the personal ones otherwise. The stand-in server
 // answers by the arguments the page sends, as Convex does.
 import { configure, screen, waitFor } from "@testing-library/react";

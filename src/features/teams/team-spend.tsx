@@ -1,4 +1,4 @@
-// The team's spend by member on the billing page (issue 14): shown to the owners of the chosen
+// The team's spend by member on the billing page: shown to the owners of the chosen
 // team only; the payments above it stay the caller's own.
 import { useQuery } from "convex/react";
 
