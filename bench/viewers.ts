@@ -104,7 +104,7 @@ try {
       await new Promise((resolve) => setTimeout(resolve, (HEARTBEAT_MS * i) / VIEWERS));
       while (Date.now() - started < SECONDS * 1000) {
         const sent = performance.now();
-        await client.mutation(api.presence.heartbeat, { room, clientId });
+        await client.mutation(api.presence.heartbeat, { room, clientId, page: "shared" });
         samples.push(performance.now() - sent);
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, HEARTBEAT_MS - (performance.now() - sent))));
       }

@@ -1,7 +1,7 @@
 import { ConvexError } from "convex/values";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
-import { initialsOf } from "./presence";
+import { initialsOf } from "./lib/initials";
 import { seedFinishedTest } from "./finishedTests.fixture";
 import { createUser, createBackend } from "./test.helpers";
 
@@ -32,8 +32,12 @@ afterEach(() => {
 describe("presence", () => {
   test("the owner sees share viewers as 'anonymous viewer'; an anonymous viewer sees how many watch, not who", async () => {
     const { t, owner, testId, shareId } = await setup();
-    await owner.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "owner-tab-0001" });
-    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON });
+    await owner.as.mutation(api.presence.heartbeat, {
+      room: `test:${testId}`,
+      clientId: "owner-tab-0001",
+      page: "results",
+    });
+    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" });
 
     expect(await owner.as.query(api.presence.viewers, { room: `test:${testId}`, clientId: "owner-tab-0001" })).toEqual({
       count: 1,
@@ -45,7 +49,11 @@ describe("presence", () => {
 
     // A signed-in visitor holding the link sees initials.
     const bob = await createUser(t, "bob@example.com");
-    await bob.as.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: "bob-tab-00001" });
+    await bob.as.mutation(api.presence.heartbeat, {
+      room: `share:${shareId}`,
+      clientId: "bob-tab-00001",
+      page: "shared",
+    });
     const seenByBob = await bob.as.query(api.presence.viewers, { room: `share:${shareId}`, clientId: "bob-tab-00001" });
     expect(seenByBob.count).toBe(2);
     expect(seenByBob.viewers.map((viewer) => viewer.label).sort()).toEqual(["AL", "anonymous viewer"]);
@@ -58,25 +66,29 @@ describe("presence", () => {
 
   test("anonymous callers reach a room only through an active share", async () => {
     const { t, owner, testId, shareId } = await setup();
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON }))).toBe(
-      "NOT_FOUND",
-    );
+    expect(
+      await errorCode(t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON, page: "results" })),
+    ).toBe("NOT_FOUND");
     expect(await t.query(api.presence.viewers, { room: `test:${testId}`, clientId: ANON })).toEqual({
       count: 0,
       viewers: [],
     });
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON }))).toBe(
-      "NOT_FOUND",
-    );
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON }))).toBe(
-      "NOT_FOUND",
-    );
+    expect(
+      await errorCode(t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON, page: "shared" })),
+    ).toBe("NOT_FOUND");
+    expect(
+      await errorCode(t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON, page: "results" })),
+    ).toBe("NOT_FOUND");
 
-    await owner.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "owner-tab-0001" });
+    await owner.as.mutation(api.presence.heartbeat, {
+      room: `test:${testId}`,
+      clientId: "owner-tab-0001",
+      page: "results",
+    });
     await owner.as.mutation(api.shares.disable, { testId });
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON }))).toBe(
-      "NOT_FOUND",
-    );
+    expect(
+      await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" })),
+    ).toBe("NOT_FOUND");
     expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual({
       count: 0,
       viewers: [],
@@ -88,7 +100,11 @@ describe("presence", () => {
     const other = await createUser(t, "other@example.com");
     expect(
       await errorCode(
-        other.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "other-tab-0001" }),
+        other.as.mutation(api.presence.heartbeat, {
+          room: `test:${testId}`,
+          clientId: "other-tab-0001",
+          page: "results",
+        }),
       ),
     ).toBe("NOT_FOUND");
     expect(await other.as.query(api.presence.viewers, { room: `test:${testId}` })).toEqual({ count: 0, viewers: [] });
@@ -96,22 +112,23 @@ describe("presence", () => {
 
   test("anonymous client ids must look like ours", async () => {
     const { t, shareId } = await setup();
-    expect(await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: "x" }))).toBe(
-      "INVALID_INPUT",
-    );
+    expect(
+      await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: "x", page: "shared" })),
+    ).toBe("INVALID_INPUT");
   });
 
   test("a viewer who leaves is gone at once; one who vanishes is gone within 15 seconds", async () => {
     vi.useFakeTimers();
     const { t, owner, testId, shareId } = await setup();
     const room = `test:${testId}`;
-    const ownerBeat = () => owner.as.mutation(api.presence.heartbeat, { room, clientId: "owner-tab-0001" });
+    const ownerBeat = () =>
+      owner.as.mutation(api.presence.heartbeat, { room, clientId: "owner-tab-0001", page: "results" });
     await ownerBeat();
-    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON });
-    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON_2 });
+    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" });
+    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON_2, page: "shared" });
     expect((await owner.as.query(api.presence.viewers, { room, clientId: "x" })).viewers).toHaveLength(2);
 
-    await t.mutation(api.presence.leave, { room: `share:${shareId}`, clientId: ANON });
+    await t.mutation(api.presence.leave, { room: `share:${shareId}`, clientId: ANON, page: "shared" });
     expect((await owner.as.query(api.presence.viewers, { room })).viewers).toHaveLength(1);
 
     // ANON_2 closes the tab without a goodbye; the owner keeps beating.
@@ -125,10 +142,44 @@ describe("presence", () => {
   test("the cron sweeps rooms nobody beats in any more", async () => {
     vi.useFakeTimers();
     const { t, shareId } = await setup();
-    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON });
+    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" });
     vi.advanceTimersByTime(61_000);
     expect(await t.mutation(internal.presence.sweep, {})).toBe(1);
     expect(await t.run(async (ctx) => (await ctx.db.query("presence").collect()).length)).toBe(0);
+  });
+
+  test("teammates see each other with the page each is on; the page follows the latest beat", async () => {
+    const t = createBackend();
+    const owner = await createUser(t, "ann@example.com", { fullName: "Ann Lee" });
+    const member = await createUser(t, "bob@example.com", { fullName: "Bob Stone" });
+    const { teamId } = await owner.as.mutation(api.teams.create, { name: "Team" });
+    await t.run((ctx) => ctx.db.insert("memberships", { teamId, userId: member.userId, role: "member" }));
+    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 2 });
+    await t.run((ctx) => ctx.db.patch("tests", testId, { teamId }));
+    const room = `test:${testId}`;
+
+    await owner.as.mutation(api.presence.heartbeat, { room, clientId: "ann-tab-00001", page: "monitor" });
+    await member.as.mutation(api.presence.heartbeat, { room, clientId: "bob-tab-00001", page: "results" });
+    const seenByAnn = await owner.as.query(api.presence.viewers, { room, clientId: "ann-tab-00001" });
+    expect(seenByAnn.viewers.map(({ label, page }) => ({ label, page }))).toEqual([{ label: "BS", page: "results" }]);
+    const seenByBob = await member.as.query(api.presence.viewers, { room, clientId: "bob-tab-00001" });
+    expect(seenByBob.viewers.map(({ label, page }) => ({ label, page }))).toEqual([{ label: "AL", page: "monitor" }]);
+
+    // Bob moves to the review page; closing an older tab of another page does not hide him.
+    await member.as.mutation(api.presence.heartbeat, { room, clientId: "bob-tab-00001", page: "review" });
+    await member.as.mutation(api.presence.leave, { room, clientId: "bob-tab-00002", page: "results" });
+    expect((await owner.as.query(api.presence.viewers, { room })).viewers).toEqual([
+      expect.objectContaining({ label: "BS", page: "review" }),
+    ]);
+    await member.as.mutation(api.presence.leave, { room, clientId: "bob-tab-00001", page: "review" });
+    expect((await owner.as.query(api.presence.viewers, { room })).viewers).toEqual([]);
+
+    // Pages are a fixed list.
+    const unknownPage = { room, clientId: "bob-tab-00001", page: "billing" } as unknown as { page: "results" } & {
+      room: string;
+      clientId: string;
+    };
+    await expect(member.as.mutation(api.presence.heartbeat, unknownPage)).rejects.toThrow(/billing/);
   });
 
   test("initials come from the full name, else the email's local part", () => {

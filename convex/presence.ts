@@ -1,7 +1,8 @@
 // Who else is looking at a test (ARCHITECTURE §6): pages send a heartbeat every few seconds and
-// read the room's other viewers. A room is named by the page: 'test:<testId>' for the owner's
-// results and monitor pages, 'share:<shareId>' for a shared page; both resolve to the test's
-// room, so owners and share viewers see each other. Only initials are stored and returned,
+// read the room's other viewers and the page each is on (monitor, results, review, shared). A
+// room is named by the page: 'test:<testId>' for the monitor, results and review pages of those
+// who may read the test, 'share:<shareId>' for a shared page; both resolve to the test's room, so
+// teammates and share viewers see each other. Only initials are stored and returned,
 // never an email or a user id, and only to signed-in callers: an anonymous caller can reach a
 // room only through an active share, and learns there how many watch, not who.
 import { v } from "convex/values";
@@ -10,6 +11,8 @@ import type { QueryCtx } from "./_generated/server";
 import { currentUser, fail, internalMutation, publicMutation, publicQuery } from "./functions";
 import { testAccessOf } from "./model/testAccess";
 import { testRoom } from "./model/testDeletion";
+import { initialsOf } from "./lib/initials";
+import { presencePage } from "./model/presence";
 
 /** A viewer unseen for this long has left (pages beat every 5 seconds). */
 export const PRESENCE_TTL_MS = 15_000;
@@ -54,21 +57,10 @@ function viewerKeyOf(user: Doc<"users"> | null, clientId: string | undefined): s
   return clientId && CLIENT_ID.test(clientId) ? `anon:${clientId}` : null;
 }
 
-/** 'Ada Lovelace' → 'AL'; without a name, from the email's local part: 'ada.l@x' → 'AL'. */
-export function initialsOf(user: Pick<Doc<"users">, "fullName" | "name" | "email">): string {
-  const source = user.fullName?.trim() || user.name?.trim() || user.email?.split("@")[0] || "";
-  const words = source.split(/[\s._-]+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
-  const letters = words
-    .slice(0, 2)
-    .map((word) => [...word].find((char) => /[\p{L}\p{N}]/u.test(char)) ?? "")
-    .join("");
-  return letters.toUpperCase() || "?";
-}
-
 export const heartbeat = publicMutation({
-  args: { room: v.string(), clientId: v.string() },
+  args: { room: v.string(), clientId: v.string(), page: presencePage },
   returns: v.null(),
-  handler: async (ctx, { room, clientId }) => {
+  handler: async (ctx, { room, clientId, page }) => {
     const user = await currentUser(ctx);
     const canonical = await resolveRoom(ctx, room, user);
     if (!canonical) fail("NOT_FOUND", "This page is no longer available.");
@@ -80,7 +72,8 @@ export const heartbeat = publicMutation({
       .withIndex("by_room_viewer", (q) => q.eq("room", canonical).eq("viewerKey", viewerKey))
       .unique();
     if (existing) {
-      await ctx.db.patch("presence", existing._id, { lastSeen: now });
+      // One row per viewer and room: the page of their latest beat is the one shown.
+      await ctx.db.patch("presence", existing._id, { lastSeen: now, page });
     } else {
       const present = await ctx.db
         .query("presence")
@@ -92,6 +85,7 @@ export const heartbeat = publicMutation({
           room: canonical,
           viewerKey,
           label: user ? initialsOf(user) : ANONYMOUS_LABEL,
+          page,
           lastSeen: now,
         });
       }
@@ -106,11 +100,14 @@ export const heartbeat = publicMutation({
   },
 });
 
-/** Called when a page closes, so the others see the viewer go at once. */
+/**
+ * Called when a page closes, so the others see the viewer go at once. Only the page they were
+ * last seen on: closing the monitor leaves the viewer listed while their results tab still beats.
+ */
 export const leave = publicMutation({
-  args: { room: v.string(), clientId: v.string() },
+  args: { room: v.string(), clientId: v.string(), page: presencePage },
   returns: v.null(),
-  handler: async (ctx, { room, clientId }) => {
+  handler: async (ctx, { room, clientId, page }) => {
     const user = await currentUser(ctx);
     const canonical = await resolveRoom(ctx, room, user, { allowInactiveShare: true });
     const viewerKey = viewerKeyOf(user, clientId);
@@ -119,7 +116,7 @@ export const leave = publicMutation({
       .query("presence")
       .withIndex("by_room_viewer", (q) => q.eq("room", canonical).eq("viewerKey", viewerKey))
       .unique();
-    if (existing) await ctx.db.delete("presence", existing._id);
+    if (existing && (existing.page ?? page) === page) await ctx.db.delete("presence", existing._id);
     return null;
   },
 });
@@ -135,7 +132,9 @@ export const viewers = publicQuery({
   args: { room: v.string(), clientId: v.optional(v.string()) },
   returns: v.object({
     count: v.number(),
-    viewers: v.array(v.object({ id: v.string(), label: v.string(), anonymous: v.boolean() })),
+    viewers: v.array(
+      v.object({ id: v.string(), label: v.string(), anonymous: v.boolean(), page: v.union(presencePage, v.null()) }),
+    ),
   }),
   handler: async (ctx, { room, clientId }) => {
     const user = await currentUser(ctx);
@@ -152,7 +151,12 @@ export const viewers = publicQuery({
     return {
       count: others.length,
       viewers: user
-        ? others.map((row) => ({ id: row._id, label: row.label, anonymous: row.viewerKey.startsWith("anon:") }))
+        ? others.map((row) => ({
+            id: row._id,
+            label: row.label,
+            anonymous: row.viewerKey.startsWith("anon:"),
+            page: row.page ?? null,
+          }))
         : [],
     };
   },

@@ -3,6 +3,7 @@ import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import { authThrottleTables } from "./model/authThrottle";
 import { teamTables } from "./model/teams";
+import { presencePage } from "./model/presence";
 import { juryVerdictValidator } from "./model/juryView";
 import {
   alertKind,
@@ -364,6 +365,8 @@ export default defineSchema({
     room: v.string(),
     viewerKey: v.string(),
     label: v.string(),
+    /** The page of the viewer's latest beat (rows from before pages were told have none). */
+    page: v.optional(presencePage),
     lastSeen: v.number(),
   })
     .index("by_room_viewer", ["room", "viewerKey"])

@@ -62,7 +62,11 @@ describe("team tests", () => {
     expect((await member.as.query(api.tests.monitor, { testId })).test._id).toBe(testId);
     expect(await member.as.query(api.tests.current, { testId })).toBe(testId);
     expect(await codeOf(viewer.as.mutation(api.tests.cancel, { testId }))).toBe("FORBIDDEN");
-    await member.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "member-client-1" });
+    await member.as.mutation(api.presence.heartbeat, {
+      room: `test:${testId}`,
+      clientId: "member-client-1",
+      page: "monitor",
+    });
     // Presence: the owner sees the teammate on the test's page.
     const present = await owner.as.query(api.presence.viewers, { room: `test:${testId}`, clientId: "owner-client-1" });
     expect(present.viewers.map((viewer) => viewer.label)).toEqual(["M"]);
@@ -76,7 +80,13 @@ describe("team tests", () => {
     expect(await codeOf(member.as.mutation(api.tests.cancel, { testId }))).toBe("NOT_FOUND");
     expect(await member.as.query(api.tests.current, { testId })).toBeNull();
     expect(
-      await codeOf(member.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "member-client-1" })),
+      await codeOf(
+        member.as.mutation(api.presence.heartbeat, {
+          room: `test:${testId}`,
+          clientId: "member-client-1",
+          page: "monitor",
+        }),
+      ),
     ).toBe("NOT_FOUND");
   });
 

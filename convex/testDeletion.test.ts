@@ -77,7 +77,11 @@ describe("deleting a test", () => {
         await ctx.db.patch("users", owner.userId, { testCount: 2 });
       });
       await owner.as.mutation(api.shares.enable, { testId });
-      await owner.as.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: "owner-tab-0001" });
+      await owner.as.mutation(api.presence.heartbeat, {
+        room: `test:${testId}`,
+        clientId: "owner-tab-0001",
+        page: "results",
+      });
       expect(await countRows(t, testId)).toMatchObject({
         responses: 2000,
         evaluations: 6000,

@@ -225,7 +225,7 @@ describe("subscribed queries", () => {
     const viewRuns = runs("shares:view");
     const presenceRuns = runs("presence:viewers");
     for (let i = 0; i < 3; i++) {
-      await client.mutation(api.presence.heartbeat, { room, clientId: `other-client-${i}` });
+      await client.mutation(api.presence.heartbeat, { room, clientId: `other-client-${i}`, page: "shared" });
     }
     await until(() => counts.at(-1) === 3);
     await backend.settle();

@@ -1,7 +1,8 @@
 // Who else is looking at the same test (ARCHITECTURE §6). A page joins a room with a heartbeat
 // every few seconds and says goodbye when it closes; the server lists the others seen lately.
-// Rooms: `test:<testId>` on the owner's results and monitor pages, `share:<shareId>` on a
-// shared page (the server maps both to the test's room, so everyone sees each other).
+// Rooms: `test:<testId>` on a test's monitor, results and review pages, `share:<shareId>` on a
+// shared page (the server maps both to the test's room, so everyone sees each other). Each page
+// says which it is, and teammates are shown with it: "AL · Results".
 import { useMutation, useQuery } from "convex/react";
 import { EyeIcon, UserIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
@@ -10,6 +11,9 @@ import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip
 import { cn } from "@/lib/utils";
 
 import { api } from "../../convex/_generated/api";
+import { PRESENCE_PAGE_LABELS, type PresencePage } from "../../convex/lib/presence";
+
+export type { PresencePage };
 
 export const HEARTBEAT_MS = 5_000;
 const CLIENT_ID_KEY = "modeljury.presenceClientId";
@@ -20,6 +24,14 @@ export interface PresenceViewer {
   /** Initials of a signed-in viewer, or 'anonymous viewer'. */
   label: string;
   anonymous: boolean;
+  /** The page they are on (null: not told). */
+  page: PresencePage | null;
+}
+
+/** "AL · Results"; an anonymous viewer is 'anonymous viewer' whatever the page. */
+export function viewerLabel(viewer: PresenceViewer): string {
+  if (viewer.anonymous) return "anonymous viewer";
+  return viewer.page ? `${viewer.label} · ${PRESENCE_PAGE_LABELS[viewer.page]}` : viewer.label;
 }
 
 function randomClientId(): string {
@@ -51,10 +63,10 @@ export interface PresenceRoom {
 }
 
 /**
- * Joins `room` while mounted (null: not yet known) and returns the other viewers there;
+ * Joins `room` on `page` while mounted (null: not yet known) and returns the other viewers there;
  * undefined while loading. Presence never breaks a page: failed beats are ignored.
  */
-export function usePresence(room: string | null): PresenceRoom | undefined {
+export function usePresence(room: string | null, page: PresencePage): PresenceRoom | undefined {
   const [clientId] = useState(tabClientId);
   const heartbeat = useMutation(api.presence.heartbeat);
   const leave = useMutation(api.presence.leave);
@@ -63,7 +75,7 @@ export function usePresence(room: string | null): PresenceRoom | undefined {
 
   useEffect(() => {
     if (!room) return;
-    const args = { room, clientId };
+    const args = { room, clientId, page };
     const beat = () => {
       Promise.resolve(calls.current.heartbeat(args)).catch(() => {});
     };
@@ -78,7 +90,7 @@ export function usePresence(room: string | null): PresenceRoom | undefined {
       window.removeEventListener("pagehide", goodbye);
       goodbye();
     };
-  }, [room, clientId]);
+  }, [room, clientId, page]);
 
   return useQuery(api.presence.viewers, room ? { room, clientId } : "skip");
 }
@@ -87,8 +99,16 @@ export function usePresence(room: string | null): PresenceRoom | undefined {
  * Avatars of the room's other viewers, with 'N others viewing'; nothing when alone. An anonymous
  * viewer is told only the count.
  */
-export function ViewerAvatars({ room, className }: { room: string | null; className?: string }) {
-  const presence = usePresence(room);
+export function ViewerAvatars({
+  room,
+  page,
+  className,
+}: {
+  room: string | null;
+  page: PresencePage;
+  className?: string;
+}) {
+  const presence = usePresence(room, page);
   if (!presence || presence.count === 0) return null;
   const { count, viewers } = presence;
   const summary = `${count} other${count === 1 ? "" : "s"} viewing`;
@@ -106,7 +126,9 @@ export function ViewerAvatars({ room, className }: { room: string | null; classN
     );
   }
   const shown = viewers.slice(0, MAX_AVATARS);
-  const names = viewers.map((viewer) => viewer.label).join(", ");
+  const names = viewers.map(viewerLabel).join(", ");
+  // Who is where, in words: "AL · Results, GH · Monitor".
+  const named = shown.filter((viewer) => !viewer.anonymous);
   return (
     <div
       data-testid="viewer-avatars"
@@ -129,7 +151,13 @@ export function ViewerAvatars({ room, className }: { room: string | null; classN
                 <span className="sr-only">{viewer.anonymous ? "anonymous viewer" : viewer.label}</span>
               </span>
             </TooltipTrigger>
-            <TooltipContent>{viewer.anonymous ? "Anonymous viewer" : `${viewer.label} is viewing`}</TooltipContent>
+            <TooltipContent>
+              {viewer.anonymous
+                ? "Anonymous viewer"
+                : viewer.page
+                  ? `${viewer.label} is on the ${PRESENCE_PAGE_LABELS[viewer.page]} page`
+                  : `${viewer.label} is viewing`}
+            </TooltipContent>
           </Tooltip>
         ))}
         {viewers.length > shown.length && (
@@ -138,6 +166,7 @@ export function ViewerAvatars({ room, className }: { room: string | null; classN
           </span>
         )}
       </div>
+      {named.length > 0 && <span data-testid="viewer-pages">{named.map(viewerLabel).join(", ")}</span>}
       <span>{summary}</span>
     </div>
   );

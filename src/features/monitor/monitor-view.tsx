@@ -98,7 +98,7 @@ function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onS
           {plural(counts.models, "model")} · {plural(counts.judges, "judge")} · {plural(counts.personas, "persona")} ·{" "}
           {plural(counts.topics, "topic")}
         </p>
-        <ViewerAvatars room={`test:${test._id}`} />
+        <ViewerAvatars room={`test:${test._id}`} page="monitor" />
       </div>
       <div className="flex shrink-0 items-center gap-4">
         <dl className="text-right">

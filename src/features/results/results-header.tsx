@@ -48,7 +48,7 @@ export function ResultsHeader({ results, onDeleted, onDeletingChange }: ResultsH
               {test.configuration.evaluatorModels.length === 1 ? "" : "s"}
             </span>
           </div>
-          <ViewerAvatars room={`test:${test._id}`} />
+          <ViewerAvatars room={`test:${test._id}`} page="results" />
         </div>
         <div className="flex flex-wrap gap-2">
           {isLive(test.status) && (

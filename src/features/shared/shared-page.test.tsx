@@ -71,7 +71,11 @@ describe("shared results page", () => {
     expect(within(rankings).getAllByTestId("ranking-row")[0]).toHaveTextContent("Claude 3.5 Haiku");
     expect(within(rankings).getAllByTestId("ranking-row")[0]).toHaveTextContent("7.50");
     expect(screen.getByRole("group", { name: "2 others viewing" })).toHaveTextContent("2 others viewing");
-    expect(callMock("presence:heartbeat")).toHaveBeenCalledWith({ room: "share:abc123", clientId: expect.any(String) });
+    expect(callMock("presence:heartbeat")).toHaveBeenCalledWith({
+      room: "share:abc123",
+      clientId: expect.any(String),
+      page: "shared",
+    });
 
     expect(screen.queryByTestId("sample-response")).not.toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: /Sample Responses/ }));

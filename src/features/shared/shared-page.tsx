@@ -85,7 +85,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
           <Badge variant="outline">{taskTypeLabel(shared.taskType)}</Badge>
           <span>{countsLabel(config)}</span>
         </div>
-        <ViewerAvatars room={`share:${shareId}`} />
+        <ViewerAvatars room={`share:${shareId}`} page="shared" />
       </header>
       <TestTimes
         test={{
