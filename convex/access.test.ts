@@ -130,6 +130,13 @@ const ACCESS: Record<string, Access> = {
     args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }),
   },
   "results:juryStats": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "reviews:pair": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "reviews:submit": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ testId: fx.testId, personaId: "p1", topicId: "t1", ranking: ["A", "B"] }),
+  },
+  "reviews:summary": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "history:list": { who: "user" },
   "shares:enable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "shares:disable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
@@ -214,6 +221,9 @@ const TEAM_TEST_ACCESS: Record<string, TeamTestAccess> = {
   "results:exportResponses": { minimum: "viewer" },
   "results:exportEvaluations": { minimum: "viewer" },
   "results:juryStats": { minimum: "viewer" },
+  "reviews:pair": { minimum: "viewer" },
+  "reviews:submit": { minimum: "member" },
+  "reviews:summary": { minimum: "viewer" },
   "shares:enable": { minimum: "member" },
   "shares:disable": { minimum: "member" },
 };

@@ -11,6 +11,7 @@ import {
   callStatus,
   costEstimate,
   creditTransactionType,
+  humanStatsValidator,
   jobStatus,
   juryStatsValidator,
   paymentStatus,
@@ -277,11 +278,28 @@ export default defineSchema({
     computedAt: v.optional(v.number()),
     /** Judge scores the stored statistics were computed from. */
     evaluationsSeen: v.number(),
+    /** The team's blind reviews summarised (model/reviews.ts), computed with the jury statistics. */
+    humans: v.optional(humanStatsValidator),
     /** A recomputation is scheduled or running (at most one per test). */
     pending: v.boolean(),
     /** Results arrived after the running recomputation started reading: run once more. */
     dirty: v.boolean(),
   }).index("by_test", ["testId"]),
+
+  // A teammate's blind verdict on one persona × topic pair of a test (reviews.ts): the answers best
+  // first (ranking scale) or each answer's 1–10 scores per criterion (rating scale).
+  humanJudgements: defineTable({
+    testId: v.id("tests"),
+    userId: v.id("users"),
+    personaId: v.string(),
+    topicId: v.string(),
+    ranking: v.optional(v.array(v.id("responses"))),
+    scores: v.optional(v.array(v.object({ responseId: v.id("responses"), scores: v.record(v.string(), v.number()) }))),
+    updatedAt: v.number(),
+  })
+    .index("by_test_pair_user", ["testId", "personaId", "topicId", "userId"])
+    // The pairs one reviewer has done (the review page's list); by testId alone: every verdict of a test.
+    .index("by_test_user", ["testId", "userId"]),
 
   payments: defineTable({
     /** Who paid: whoever started the test, a team test included. */

@@ -298,3 +298,103 @@ export const juryStatsValidator = v.object({
   criteria: v.array(v.string()),
 });
 export type JuryStatsDoc = Infer<typeof juryStatsValidator>;
+
+// ── Blind human review (reviews.ts): the team's verdicts summarised beside the jury's ──
+const humanAgreementFields = {
+  method: v.string(),
+  value: nullableNumber,
+  band: agreementFigureFields.band,
+  label: v.string(),
+  /** Persona × topic pairs reviewed by at least two teammates. */
+  units: v.number(),
+};
+
+/** The team's figures as stored in testStats.humans (lib/stats/human.ts computeHumanStats). */
+export const humanStatsValidator = v.object({
+  reviewers: v.array(v.object({ userId: v.id("users"), initials: v.string(), pairs: v.number() })),
+  /** Pairs with at least one verdict. */
+  pairsReviewed: v.number(),
+  models: v.array(
+    v.object({
+      modelId: v.string(),
+      modelName: v.string(),
+      meanScore: nullableNumber,
+      interval: v.union(statsInterval, v.null()),
+      rank: v.union(v.object({ best: v.number(), worst: v.number() }), v.null()),
+      units: v.number(),
+    }),
+  ),
+  reviewerAgreement: v.union(v.object(humanAgreementFields), v.null()),
+  judges: v.array(
+    v.object({
+      judgeModelId: v.string(),
+      tau: nullableNumber,
+      interval: v.union(statsInterval, v.null()),
+      units: v.number(),
+    }),
+  ),
+});
+export type HumanStatsDoc = Infer<typeof humanStatsValidator>;
+
+/** reviews.pair: one persona × topic pair to review blind (labels only; no model or response ids). */
+export const reviewPairValidator = v.union(
+  v.null(),
+  v.object({
+    scale: scoringParameters.fields.scale,
+    /** Rating: the test's criteria, each scored 1–10 like the judges do. */
+    criteria: v.array(v.string()),
+    /** False for a team viewer. */
+    canReview: v.boolean(),
+    pairs: v.array(
+      v.object({
+        personaId: v.string(),
+        topicId: v.string(),
+        personaName: v.string(),
+        topicName: v.string(),
+        answers: v.number(),
+        /** By the caller. */
+        reviewed: v.boolean(),
+      }),
+    ),
+    current: v.union(
+      v.null(),
+      v.object({
+        personaId: v.string(),
+        topicId: v.string(),
+        personaName: v.string(),
+        topicName: v.string(),
+        userPrompt: v.string(),
+        answers: v.array(v.object({ label: v.string(), content: v.string() })),
+        verdict: v.union(
+          v.null(),
+          v.object({ ranking: v.array(v.string()) }),
+          v.object({ scores: v.record(v.string(), v.record(v.string(), v.number())) }),
+        ),
+      }),
+    ),
+  }),
+);
+
+/** reviews.summary: the team's ranking, its reviewers' agreement and each judge's agreement with it. */
+export const reviewSummaryValidator = v.union(
+  v.null(),
+  v.object({
+    reviewers: v.array(v.object({ initials: v.string(), pairs: v.number(), isYou: v.boolean() })),
+    pairsReviewed: v.number(),
+    totalPairs: v.number(),
+    /** Best first, on the jury's 0–10 score scale. */
+    models: humanStatsValidator.fields.models,
+    /** Null below two reviewers on a common pair. */
+    reviewerAgreement: humanStatsValidator.fields.reviewerAgreement,
+    /** Kendall's tau-b between each judge's and the team's model order; best agreement first. */
+    judges: v.array(
+      v.object({
+        judgeModelId: v.string(),
+        judgeName: v.string(),
+        tau: nullableNumber,
+        interval: v.union(statsInterval, v.null()),
+        units: v.number(),
+      }),
+    ),
+  }),
+);
