@@ -1,8 +1,9 @@
 // Billing & Credits (spec part 2 §2, §7, §9): the caller's 20 newest payments, 50 newest credit
 // transactions and completed-test count. Only the owner's rows, through the by_user indexes.
 import { v } from "convex/values";
-import type { Id } from "./_generated/dataModel";
-import { requireTeamRole, userQuery } from "./functions";
+import { internal } from "./_generated/api";
+import { internalMutation, requireTeamRole, userQuery } from "./functions";
+import { countTeamPaymentsPage, teamSpendRows } from "./model/teamSpend";
 import { creditTransactionType, paymentStatus } from "./validators";
 
 export const PAYMENTS_LOADED = 20;
@@ -75,12 +76,11 @@ export const overview = userQuery({
   },
 });
 
-/** The team's payments a spend summary reads (newest first); a team pays for at most this many tests here. */
-export const TEAM_PAYMENTS_SCANNED = 1000;
-
 /**
- * A team's spend by member, for its owners: the payments of the team's tests, paid
- * by whoever started each, less refunds. Members and viewers are refused (money is the owners').
+ * A team's spend by member, for its owners: what each member paid for the team's tests they
+ * started, less refunds, and how many such tests stayed paid. Reads the team's teamSpend rows (one
+ * per member who paid, kept by model/payments.ts) and each one's name, never the payments.
+ * Members and viewers are refused (money is the owners').
  */
 export const teamSpend = userQuery({
   args: { teamId: v.id("teams") },
@@ -90,26 +90,32 @@ export const teamSpend = userQuery({
   }),
   handler: async (ctx, { teamId }) => {
     await requireTeamRole(ctx, teamId, "owner");
-    const payments = await ctx.db
-      .query("payments")
-      .withIndex("by_team", (q) => q.eq("teamId", teamId))
-      .order("desc")
-      .take(TEAM_PAYMENTS_SCANNED);
-    const byMember = new Map<Id<"users">, { spentCents: number; tests: Set<string> }>();
-    for (const payment of payments) {
-      if (payment.status !== "paid" && payment.status !== "completed") continue; // pending, failed or refunded: nothing spent
-      const row = byMember.get(payment.userId) ?? { spentCents: 0, tests: new Set<string>() };
-      row.spentCents += payment.amountCents;
-      row.tests.add(payment.testId ?? payment._id);
-      byMember.set(payment.userId, row);
-    }
     const members = [];
-    for (const [userId, row] of byMember) {
-      const user = await ctx.db.get("users", userId);
+    for (const row of await teamSpendRows(ctx, teamId)) {
+      const spentCents = row.paidCents - row.refundedCents;
+      if (spentCents === 0 && row.tests === 0) continue; // everything went back: nothing spent
+      const user = await ctx.db.get("users", row.userId);
       const name = user?.fullName?.trim() || user?.name?.trim() || user?.email || "Deleted user";
-      members.push({ userId, name, spentCents: row.spentCents, tests: row.tests.size });
+      members.push({ userId: row.userId, name, spentCents, tests: row.tests });
     }
     members.sort((a, b) => b.spentCents - a.spentCents || a.name.localeCompare(b.name));
     return { totalCents: members.reduce((sum, member) => sum + member.spentCents, 0), members };
+  },
+});
+
+/**
+ * One-off, for a deployment with team payments from before the teamSpend rows: counts every
+ * payment not yet counted, a batch per transaction, each batch scheduling the next. Safe beside
+ * live payments and safe to run again (a payment is counted once).
+ *   npx convex run billing:rebuildTeamSpend
+ */
+export const rebuildTeamSpend = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ counted: v.number(), isDone: v.boolean() }),
+  handler: async (ctx, { cursor }) => {
+    const batch = await countTeamPaymentsPage(ctx, cursor ?? null);
+    if (!batch.isDone)
+      await ctx.scheduler.runAfter(0, internal.billing.rebuildTeamSpend, { cursor: batch.continueCursor });
+    return { counted: batch.counted, isDone: batch.isDone };
   },
 });

@@ -324,12 +324,32 @@ export default defineSchema({
     refundReason: v.optional(v.string()),
     stripeRefundId: v.optional(v.string()),
     refundedAt: v.optional(v.number()),
+    /**
+     * How a team test's payment is counted in its payer's teamSpend row: "paid" (its cents and
+     * test added), "refunded" (then its cents returned); absent: not counted. Counting once per
+     * step is what lets the rebuild run beside live payments (model/teamSpend.ts).
+     */
+    teamSpendCounted: v.optional(v.union(v.literal("paid"), v.literal("refunded"))),
   })
     .index("by_user", ["userId"])
     .index("by_test", ["testId"])
     .index("by_session", ["stripeSessionId"])
     .index("by_team", ["teamId"])
     .index("by_status", ["status"]),
+
+  /**
+   * A team's spend by member (billing.teamSpend), kept where a team test's payment is recorded
+   * and refunded (model/payments.ts), so the owners' summary reads one row per member.
+   */
+  teamSpend: defineTable({
+    teamId: v.id("teams"),
+    /** The member who started and paid for the tests. */
+    userId: v.id("users"),
+    paidCents: v.number(),
+    refundedCents: v.number(),
+    /** Paid tests, less those whose payment went back. */
+    tests: v.number(),
+  }).index("by_team_user", ["teamId", "userId"]),
 
   creditTransactions: defineTable({
     userId: v.id("users"),

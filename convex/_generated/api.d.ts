@@ -72,6 +72,7 @@ import type * as model_results from "../model/results.js";
 import type * as model_reviews from "../model/reviews.js";
 import type * as model_savedAssets from "../model/savedAssets.js";
 import type * as model_settings from "../model/settings.js";
+import type * as model_teamSpend from "../model/teamSpend.js";
 import type * as model_teams from "../model/teams.js";
 import type * as model_testAccess from "../model/testAccess.js";
 import type * as model_testDeletion from "../model/testDeletion.js";
@@ -165,6 +166,7 @@ declare const fullApi: ApiFromModules<{
   "model/reviews": typeof model_reviews;
   "model/savedAssets": typeof model_savedAssets;
   "model/settings": typeof model_settings;
+  "model/teamSpend": typeof model_teamSpend;
   "model/teams": typeof model_teams;
   "model/testAccess": typeof model_testAccess;
   "model/testDeletion": typeof model_testDeletion;

@@ -7,6 +7,7 @@ import { env } from "../env";
 import { formatCents } from "../lib/format";
 import { incrementCounter } from "./counters";
 import { jobOfTest, setJobStatus } from "./jobs";
+import { countTeamPayment } from "./teamSpend";
 import { recordTestPaid } from "./userStats";
 
 /** Without a Stripe key the deployment runs in free mode (and the UI says so). */
@@ -256,9 +257,14 @@ export async function recordRefund(
   return true;
 }
 
-/** A team test's payment also counts in its team's spend (the team's dashboard). */
+/**
+ * A team test's payment also counts in its team's spend: the team's total (its dashboard) and
+ * the payer's row of the spend by member (model/teamSpend.ts), from the payment as just recorded.
+ */
 async function addTeamSpend(ctx: MutationCtx, payment: Doc<"payments">, cents: number): Promise<void> {
   const team = payment.teamId === undefined ? null : await ctx.db.get("teams", payment.teamId);
   if (team)
     await ctx.db.patch("teams", team._id, { totalSpentCents: Math.max(0, (team.totalSpentCents ?? 0) + cents) });
+  const recorded = team ? await ctx.db.get("payments", payment._id) : null;
+  if (recorded) await countTeamPayment(ctx, recorded);
 }

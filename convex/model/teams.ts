@@ -124,7 +124,7 @@ export async function addMember(ctx: MutationCtx, teamId: Id<"teams">, userId: I
 }
 
 /**
- * Deletes up to one batch of the team's memberships and invitations; true when rows remain.
+ * Deletes up to one batch of the team's memberships, invitations and spend rows; true when rows remain.
  * The team row itself goes first (convex/teams.ts `remove`), so access ends at once.
  */
 export async function deleteTeamRows(ctx: MutationCtx, teamId: Id<"teams">): Promise<boolean> {
@@ -141,7 +141,14 @@ export async function deleteTeamRows(ctx: MutationCtx, teamId: Id<"teams">): Pro
     .withIndex("by_team_closed", (q) => q.eq("teamId", teamId))
     .take(budget);
   for (const row of invitations) await ctx.db.delete("invitations", row._id);
-  return invitations.length === budget;
+  budget -= invitations.length;
+  if (budget === 0) return true;
+  const spend = await ctx.db
+    .query("teamSpend")
+    .withIndex("by_team_user", (q) => q.eq("teamId", teamId))
+    .take(budget);
+  for (const row of spend) await ctx.db.delete("teamSpend", row._id);
+  return spend.length === budget;
 }
 
 /**
