@@ -3,7 +3,8 @@ import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { currentUser, fail, publicQuery, userMutation, userQuery } from "./functions";
 import { COLLECTION_LIMITS, formatBytes, storedBytes, templateDataLimitProblems } from "./lib/limits";
-import { normalizeTag, templateInputProblem, validatePersona, validateTopic } from "./lib/templates";
+import { problemsOf, templateSchema } from "./lib/forms";
+import { validatePersona, validateTopic } from "./lib/templates";
 import { rejectProblems } from "./model/validation";
 import { templateCategory, templateData } from "./validators";
 
@@ -123,15 +124,9 @@ export const create = userMutation({
   },
   returns: v.id("templates"),
   handler: async (ctx, args) => {
-    const tags = args.tags.map(normalizeTag).filter(Boolean);
-    const problem = templateInputProblem({
-      name: args.name,
-      description: args.description,
-      personas: args.templateData.personas,
-      topics: args.templateData.topics,
-      tags,
-    });
-    if (problem) rejectProblems([problem]);
+    // The Save-as-Template form's schema (lib/forms): trimmed name and description, normalized tags.
+    rejectProblems(problemsOf(templateSchema, args));
+    const { name, description, tags } = templateSchema.parse(args);
     rejectProblems(templateDataLimitProblems(args.templateData));
     args.templateData.personas.forEach((persona, index) =>
       rejectProblems(
@@ -152,8 +147,8 @@ export const create = userMutation({
     await requireTemplateSlot(ctx, ctx.user._id, args);
     return await ctx.db.insert("templates", {
       userId: ctx.user._id,
-      name: args.name.trim(),
-      description: args.description.trim(),
+      name,
+      description,
       category: args.category,
       isPublic: args.isPublic,
       tags,

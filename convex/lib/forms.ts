@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 import { passwordProblem } from "./credentials";
-import { API_KEY_LIMITS, PERSONA_LIMITS, TEST_LIMITS, TOPIC_LIMITS } from "./limits";
+import { API_KEY_LIMITS, PERSONA_LIMITS, TEMPLATE_LIMITS, TEST_LIMITS, TOPIC_LIMITS } from "./limits";
 import type { Problem } from "./types";
 
 /**
@@ -54,6 +54,87 @@ export const topicSchema = z.object({
   prompt: requiredText("Topic content", TOPIC_LIMITS.maxPromptLength),
 });
 export type TopicForm = z.infer<typeof topicSchema>;
+
+export const TEMPLATE_CATEGORIES = ["marketing", "technical", "customer-service", "content", "general"] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+
+export const TEMPLATE_MESSAGES = {
+  nameAndDescriptionRequired: "Please provide both a name and description for your template.",
+  personaAndTopicRequired: "Your configuration must have at least one persona and one topic to save as a template.",
+  nameTooLong: `Template name must be ${TEMPLATE_LIMITS.maxNameLength} characters or fewer.`,
+  descriptionTooLong: `Template description must be ${TEMPLATE_LIMITS.maxDescriptionLength} characters or fewer.`,
+  tooManyTags: `You can add up to ${TEMPLATE_LIMITS.maxTags} tags.`,
+  tagTooLong: `Tags must be ${TEMPLATE_LIMITS.maxTagLength} characters or fewer.`,
+  duplicateTag: "That tag has already been added.",
+} as const;
+
+/** Tags are stored trimmed and lowercased. */
+export function normalizeTag(tag: string): string {
+  return tag.trim().toLowerCase();
+}
+
+/** The first problem with a list of tags (normalized, empty ones dropped), or null. */
+export function tagsProblem(tags: readonly string[]): string | null {
+  if (tags.length > TEMPLATE_LIMITS.maxTags) return TEMPLATE_MESSAGES.tooManyTags;
+  if (tags.some((tag) => tag.length > TEMPLATE_LIMITS.maxTagLength)) return TEMPLATE_MESSAGES.tagTooLong;
+  if (new Set(tags).size !== tags.length) return TEMPLATE_MESSAGES.duplicateTag;
+  return null;
+}
+
+/**
+ * The Save-as-Template form (spec part 1 §5): name and description required (trimmed), one
+ * message for both, shown on the first one missing; name at most 100 and description at most
+ * 500 characters; up to 5 unique tags of at most 20 characters, stored lowercased and trimmed;
+ * a category; private or public. The output is what is stored.
+ */
+export const templateFormSchema = z
+  .object({
+    name: z.string().trim().max(TEMPLATE_LIMITS.maxNameLength, TEMPLATE_MESSAGES.nameTooLong),
+    description: z.string().trim().max(TEMPLATE_LIMITS.maxDescriptionLength, TEMPLATE_MESSAGES.descriptionTooLong),
+    tags: z
+      .array(z.string())
+      .transform((tags) => tags.map(normalizeTag).filter(Boolean))
+      .superRefine((tags, context) => {
+        const problem = tagsProblem(tags);
+        if (problem !== null) context.addIssue({ code: "custom", message: problem });
+      }),
+    category: z.enum(TEMPLATE_CATEGORIES),
+    isPublic: z.boolean(),
+  })
+  // Checked alongside the fields' own rules (`when`), so the required message shows with the others.
+  .refine((values) => values.name !== "", {
+    path: ["name"],
+    message: TEMPLATE_MESSAGES.nameAndDescriptionRequired,
+    when: () => true,
+  })
+  .refine((values) => values.name === "" || values.description !== "", {
+    path: ["description"],
+    message: TEMPLATE_MESSAGES.nameAndDescriptionRequired,
+    when: () => true,
+  });
+export type TemplateForm = z.input<typeof templateFormSchema>;
+
+const templateContent = z.object({ personas: z.array(z.unknown()), topics: z.array(z.unknown()) });
+type TemplateContent = z.infer<typeof templateContent>;
+const hasPersonaAndTopic = (data: TemplateContent) => data.personas.length > 0 && data.topics.length > 0;
+
+/** What a template holds must include a persona and a topic (the limits of the rest are ./limits). */
+export const templateContentSchema = templateContent.refine(
+  hasPersonaAndTopic,
+  TEMPLATE_MESSAGES.personaAndTopicRequired,
+);
+
+/**
+ * What templates.create parses: the form and the content it saves. The persona and topic rule
+ * comes after the name and description rule, as the spec lists them.
+ */
+export const templateSchema = templateFormSchema
+  .safeExtend({ templateData: templateContent })
+  .refine((values) => hasPersonaAndTopic(values.templateData), {
+    path: ["templateData"],
+    message: TEMPLATE_MESSAGES.personaAndTopicRequired,
+    when: (payload) => payload.issues.every((issue) => issue.path?.[0] !== "templateData"),
+  });
 
 export const RESPONSES_PER_TOPIC_MESSAGE = `Responses per topic must be a whole number from ${TEST_LIMITS.minResponsesPerTopic} to ${TEST_LIMITS.maxResponsesPerTopic}.`;
 

@@ -1,13 +1,22 @@
 // Validation of templates, personas and topics (spec part 1 §5), shared by forms and mutations.
-import { personaSchema, problemsOf, topicSchema } from "./forms";
+import {
+  normalizeTag,
+  personaSchema,
+  problemsOf,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_MESSAGES,
+  templateSchema,
+  topicSchema,
+  type TemplateCategory,
+} from "./forms";
 import { TEMPLATE_LIMITS } from "./limits";
 import type { PersonaInput, Problem, TopicInput } from "./types";
 
 // The limits live with every other stored-field limit in ./limits; re-exported for the forms.
 export { PERSONA_LIMITS, TEMPLATE_LIMITS, TOPIC_LIMITS } from "./limits";
 
-export const TEMPLATE_CATEGORIES = ["marketing", "technical", "customer-service", "content", "general"] as const;
-export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+// The Save-as-Template form's rules and options live with its schema in ./forms.
+export { normalizeTag, TEMPLATE_CATEGORIES, TEMPLATE_MESSAGES, type TemplateCategory } from "./forms";
 
 /** Spec: the category defaults to custom, which is stored as 'general' and shown as 'Custom'. */
 export const DEFAULT_TEMPLATE_CATEGORY: TemplateCategory = "general";
@@ -36,16 +45,6 @@ export function templateCategoryLabel(category: string): string {
 export const COMPLEXITY_LABELS = { low: "Simple", medium: "Moderate", high: "Complex" } as const;
 export type TemplateComplexity = keyof typeof COMPLEXITY_LABELS;
 
-export const TEMPLATE_MESSAGES = {
-  nameAndDescriptionRequired: "Please provide both a name and description for your template.",
-  personaAndTopicRequired: "Your configuration must have at least one persona and one topic to save as a template.",
-  nameTooLong: `Template name must be ${TEMPLATE_LIMITS.maxNameLength} characters or fewer.`,
-  descriptionTooLong: `Template description must be ${TEMPLATE_LIMITS.maxDescriptionLength} characters or fewer.`,
-  tooManyTags: `You can add up to ${TEMPLATE_LIMITS.maxTags} tags.`,
-  tagTooLong: `Tags must be ${TEMPLATE_LIMITS.maxTagLength} characters or fewer.`,
-  duplicateTag: "That tag has already been added.",
-} as const;
-
 export interface TemplateInput {
   readonly name: string;
   readonly description: string;
@@ -55,41 +54,20 @@ export interface TemplateInput {
 }
 
 /**
- * The first problem with a Save-as-Template form, with the field it is about, or null when it
- * can be saved. Checked in the order the spec lists them; lengths count the trimmed text.
+ * The first problem with a template's name, description, tags and content (the schema
+ * templates.create parses with, ./forms), or null when it can be saved.
  */
-export function templateInputProblem(input: TemplateInput): Problem | null {
-  const name = input.name.trim();
-  const description = input.description.trim();
-  if (!name || !description)
-    return { field: name ? "description" : "name", message: TEMPLATE_MESSAGES.nameAndDescriptionRequired };
-  if (input.personas.length === 0 || input.topics.length === 0) {
-    return {
-      field: input.personas.length === 0 ? "personas" : "topics",
-      message: TEMPLATE_MESSAGES.personaAndTopicRequired,
-    };
-  }
-  if (name.length > TEMPLATE_LIMITS.maxNameLength) return { field: "name", message: TEMPLATE_MESSAGES.nameTooLong };
-  if (description.length > TEMPLATE_LIMITS.maxDescriptionLength) {
-    return { field: "description", message: TEMPLATE_MESSAGES.descriptionTooLong };
-  }
-  if (input.tags) {
-    const tags = input.tags.map(normalizeTag);
-    if (tags.length > TEMPLATE_LIMITS.maxTags) return { field: "tags", message: TEMPLATE_MESSAGES.tooManyTags };
-    if (tags.some((tag) => tag.length > TEMPLATE_LIMITS.maxTagLength))
-      return { field: "tags", message: TEMPLATE_MESSAGES.tagTooLong };
-    if (new Set(tags).size !== tags.length) return { field: "tags", message: TEMPLATE_MESSAGES.duplicateTag };
-  }
-  return null;
-}
-
-/** The message of templateInputProblem, for the form. */
 export function validateTemplateInput(input: TemplateInput): string | null {
-  return templateInputProblem(input)?.message ?? null;
-}
-
-export function normalizeTag(tag: string): string {
-  return tag.trim().toLowerCase();
+  const { name, description, personas, topics, tags = [] } = input;
+  const values = {
+    name,
+    description,
+    tags,
+    category: DEFAULT_TEMPLATE_CATEGORY,
+    isPublic: false,
+    templateData: { personas, topics },
+  };
+  return problemsOf(templateSchema, values)[0]?.message ?? null;
 }
 
 /**

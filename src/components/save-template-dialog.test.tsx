@@ -48,3 +48,44 @@ describe("Save as Template limits", () => {
     await waitFor(() => expect(callMock("templates:create")).toHaveBeenCalledTimes(1));
   });
 });
+
+describe("Save as Template name", () => {
+  beforeEach(() => {
+    resetConvexMock();
+    resetCalls();
+  });
+
+  async function saveWithName(defaultName: string) {
+    const user = userEvent.setup();
+    render(<SaveTemplateDialog open onOpenChange={() => {}} templateData={DATA} defaultName={defaultName} />);
+    const dialog = screen.getByRole("dialog");
+    await user.type(within(dialog).getByLabelText(/Description/), "Taglines for launches");
+    await user.click(within(dialog).getByRole("button", { name: /Save Template/ }));
+    return within(dialog).getByLabelText("Template Name");
+  }
+
+  it("refuses an empty name under the field and sends nothing", async () => {
+    const name = await saveWithName("   ");
+    await waitFor(() => expect(name).toHaveAttribute("aria-invalid", "true"));
+    expect(name).toHaveAccessibleDescription("Please provide both a name and description for your template.");
+    expect(callMock("templates:create")).not.toHaveBeenCalled();
+  });
+
+  it("refuses a name over 100 characters (a long test name) under the field and sends nothing", async () => {
+    // The results page offers the test's name, which may be up to 200 characters.
+    const name = await saveWithName("Tagline tone ".repeat(10));
+    await waitFor(() => expect(name).toHaveAttribute("aria-invalid", "true"));
+    expect(name).toHaveAccessibleDescription("Template name must be 100 characters or fewer.");
+    expect(callMock("templates:create")).not.toHaveBeenCalled();
+  });
+
+  it("sends the trimmed name once it is fixed", async () => {
+    const user = userEvent.setup();
+    const name = await saveWithName("   ");
+    await user.type(name, "  Launch copy ");
+    await user.click(screen.getByRole("button", { name: /Save Template/ }));
+    await waitFor(() => expect(callMock("templates:create")).toHaveBeenCalledTimes(1));
+    expect(callMock("templates:create").mock.calls[0]![0]).toMatchObject({ name: "Launch copy" });
+    expect(name).toHaveAttribute("aria-invalid", "false");
+  });
+});

@@ -1,7 +1,10 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "convex/react";
 import { PlusIcon, XIcon } from "lucide-react";
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useState, type KeyboardEvent } from "react";
+import { useForm } from "react-hook-form";
 import { toast, type ExternalToast } from "sonner";
+import type { z } from "zod";
 
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -14,22 +17,22 @@ import {
   DialogHeader,
   DialogTitle,
 } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { appErrorData } from "@/lib/errors";
 import { api } from "../../convex/_generated/api";
+import { problemsOf, templateContentSchema, templateFormSchema, type TemplateForm } from "../../convex/lib/forms";
+import { templateDataLimitProblems } from "../../convex/lib/limits";
 import {
   DEFAULT_TEMPLATE_CATEGORY,
   TEMPLATE_CATEGORIES,
   TEMPLATE_LIMITS,
   addTag,
   templateCategoryLabel,
-  validateTemplateInput,
   type TemplateCategory,
 } from "../../convex/lib/templates";
-import { templateDataLimitProblems } from "../../convex/lib/limits";
 import type { TemplateData } from "../../convex/validators";
 
 export const SAVE_TEMPLATE_FAILED = "Failed to save template. Please try again.";
@@ -56,6 +59,15 @@ export function SaveTemplateDialog({ open, onOpenChange, ...form }: SaveTemplate
   );
 }
 
+/** The fields a refusal of templates.create can name; anything else shows above the buttons. */
+const FORM_FIELDS = ["name", "description", "tags"] as const;
+type RefusableField = (typeof FORM_FIELDS)[number];
+
+function refusedField(error: unknown): RefusableField | null {
+  const field = (error as { data?: { field?: unknown } }).data?.field;
+  return FORM_FIELDS.find((name) => name === field) ?? null;
+}
+
 function SaveTemplateForm({
   templateData,
   defaultName = "",
@@ -64,21 +76,26 @@ function SaveTemplateForm({
   onDone,
 }: Omit<SaveTemplateDialogProps, "open" | "onOpenChange"> & { onDone: () => void }) {
   const createTemplate = useMutation(api.templates.create);
-  const [name, setName] = useState(defaultName);
-  const [description, setDescription] = useState("");
-  const [tags, setTags] = useState<string[]>([]);
+  // The schema templates.create parses with (convex/lib/forms); its output is what is stored.
+  const form = useForm<TemplateForm, unknown, z.output<typeof templateFormSchema>>({
+    resolver: zodResolver(templateFormSchema),
+    defaultValues: { name: defaultName, description: "", tags: [], category: defaultCategory, isPublic: false },
+  });
   const [tagInput, setTagInput] = useState("");
-  const [tagError, setTagError] = useState<string | null>(null);
-  const [category, setCategory] = useState<TemplateCategory>(defaultCategory);
-  const [isPublic, setIsPublic] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const saving = form.formState.isSubmitting;
+  const tags = form.watch("tags");
+  const isPublic = form.watch("isPublic");
+  const rootError = form.formState.errors.root?.message;
 
   function commitTag() {
     const result = addTag(tags, tagInput);
-    setTags(result.tags);
-    setTagError(result.error ?? null);
-    if (!result.error) setTagInput("");
+    form.setValue("tags", result.tags);
+    if (result.error) {
+      form.setError("tags", { message: result.error });
+      return;
+    }
+    form.clearErrors("tags");
+    setTagInput("");
   }
 
   function onTagKeyDown(event: KeyboardEvent<HTMLInputElement>) {
@@ -88,200 +105,199 @@ function SaveTemplateForm({
     commitTag();
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const problem = validateTemplateInput({
-      name,
-      description,
-      personas: templateData.personas,
-      topics: templateData.topics,
-      tags,
-    });
-    if (problem) {
-      setError(problem);
+  async function submit(values: z.output<typeof templateFormSchema>) {
+    // What is saved needs a persona and a topic, within the limits the server checks: say
+    // which part is missing or too large before sending it.
+    const contentProblem =
+      problemsOf(templateContentSchema, templateData)[0] ?? templateDataLimitProblems(templateData)[0];
+    if (contentProblem) {
+      form.setError("root", { message: contentProblem.message });
       return;
     }
-    // The same limits the server checks: say which part is too large before sending it.
-    const overLimit = templateDataLimitProblems(templateData)[0];
-    if (overLimit) {
-      setError(overLimit.message);
-      return;
-    }
-    setError(null);
-    setSaving(true);
     try {
-      await createTemplate({
-        name: name.trim(),
-        description: description.trim(),
-        category,
-        isPublic,
-        tags,
-        templateData,
-      });
-      toast.success(`Template "${name.trim()}" saved`, toastOptions);
+      await createTemplate({ ...values, templateData });
+      toast.success(`Template "${values.name}" saved`, toastOptions);
       onDone();
     } catch (caught) {
-      // The server's own rule messages are worth showing; anything else gets the spec's text.
+      // The server's own rule messages are worth showing (under their field when it is one of
+      // the form's); anything else gets the spec's text.
       const data = appErrorData(caught);
-      setError(data?.code === "INVALID_INPUT" ? data.message : SAVE_TEMPLATE_FAILED);
-    } finally {
-      setSaving(false);
+      if (data?.code !== "INVALID_INPUT") form.setError("root", { message: SAVE_TEMPLATE_FAILED });
+      else form.setError(refusedField(caught) ?? "root", { message: data.message });
     }
   }
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Save as Template</DialogTitle>
-        <DialogDescription>
-          Saves the personas, topics, prompts, evaluation settings and selected models for reuse.
-        </DialogDescription>
-      </DialogHeader>
+    <Form {...form}>
+      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+        <DialogHeader>
+          <DialogTitle>Save as Template</DialogTitle>
+          <DialogDescription>
+            Saves the personas, topics, prompts, evaluation settings and selected models for reuse.
+          </DialogDescription>
+        </DialogHeader>
 
-      <div className="grid gap-2">
-        <Label htmlFor="save-template-name">Template Name</Label>
-        <Input
-          id="save-template-name"
-          value={name}
-          maxLength={TEMPLATE_LIMITS.maxNameLength}
-          placeholder="e.g., Support replies - tone check"
-          onChange={(event) => setName(event.target.value)}
+        <FormField
+          control={form.control}
+          name="name"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Template Name</FormLabel>
+              <FormControl>
+                <Input
+                  maxLength={TEMPLATE_LIMITS.maxNameLength}
+                  placeholder="e.g., Support replies - tone check"
+                  {...field}
+                />
+              </FormControl>
+              <FormMessage role="alert" />
+            </FormItem>
+          )}
         />
-      </div>
 
-      <div className="grid gap-2">
-        <div className="flex items-center justify-between">
-          <Label htmlFor="save-template-description">Description</Label>
-          <span
-            className="text-xs text-muted-foreground tabular-nums"
-            data-testid="description-counter"
-            aria-live="polite"
-          >
-            {description.length}/{TEMPLATE_LIMITS.maxDescriptionLength}
-          </span>
-        </div>
-        <Textarea
-          id="save-template-description"
-          rows={3}
-          value={description}
-          maxLength={TEMPLATE_LIMITS.maxDescriptionLength}
-          placeholder="What this template evaluates and when to use it"
-          onChange={(event) => setDescription(event.target.value)}
+        <FormField
+          control={form.control}
+          name="description"
+          render={({ field }) => (
+            <FormItem>
+              <div className="flex items-center justify-between">
+                <FormLabel>Description</FormLabel>
+                <span
+                  className="text-xs text-muted-foreground tabular-nums"
+                  data-testid="description-counter"
+                  aria-live="polite"
+                >
+                  {field.value.length}/{TEMPLATE_LIMITS.maxDescriptionLength}
+                </span>
+              </div>
+              <FormControl>
+                <Textarea
+                  rows={3}
+                  maxLength={TEMPLATE_LIMITS.maxDescriptionLength}
+                  placeholder="What this template evaluates and when to use it"
+                  {...field}
+                />
+              </FormControl>
+              <FormMessage role="alert" />
+            </FormItem>
+          )}
         />
-      </div>
 
-      <div className="grid gap-2">
-        <Label htmlFor="save-template-tag">Tags</Label>
-        <div className="flex gap-2">
-          <Input
-            id="save-template-tag"
-            value={tagInput}
-            placeholder="Type a tag and press Enter"
-            aria-describedby="save-template-tag-hint"
-            onChange={(event) => {
-              setTagInput(event.target.value);
-              setTagError(null);
-            }}
-            onKeyDown={onTagKeyDown}
+        <FormField
+          control={form.control}
+          name="tags"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Tags</FormLabel>
+              <div className="flex gap-2">
+                <FormControl>
+                  <Input
+                    value={tagInput}
+                    placeholder="Type a tag and press Enter"
+                    onChange={(event) => {
+                      setTagInput(event.target.value);
+                      form.clearErrors("tags");
+                    }}
+                    onKeyDown={onTagKeyDown}
+                  />
+                </FormControl>
+                <Button type="button" variant="outline" onClick={commitTag} aria-label="Add tag">
+                  <PlusIcon /> Add
+                </Button>
+              </div>
+              <FormDescription className="text-xs">
+                Up to {TEMPLATE_LIMITS.maxTags} tags, {TEMPLATE_LIMITS.maxTagLength} characters each (
+                {field.value.length}/{TEMPLATE_LIMITS.maxTags}).
+              </FormDescription>
+              <FormMessage role="alert" />
+              {field.value.length > 0 && (
+                <ul className="flex flex-wrap gap-1" aria-label="Template tags">
+                  {field.value.map((tag) => (
+                    <li key={tag}>
+                      <Badge variant="secondary" className="gap-1 pr-1">
+                        {tag}
+                        <button
+                          type="button"
+                          className="rounded-sm opacity-70 hover:opacity-100"
+                          aria-label={`Remove tag ${tag}`}
+                          onClick={() => field.onChange(field.value.filter((other) => other !== tag))}
+                        >
+                          <XIcon className="size-3" />
+                        </button>
+                      </Badge>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </FormItem>
+          )}
+        />
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField
+            control={form.control}
+            name="category"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>Category</FormLabel>
+                <Select value={field.value} onValueChange={(value) => field.onChange(value as TemplateCategory)}>
+                  <FormControl>
+                    <SelectTrigger className="w-full">
+                      <SelectValue />
+                    </SelectTrigger>
+                  </FormControl>
+                  <SelectContent>
+                    {TEMPLATE_CATEGORIES.map((option) => (
+                      <SelectItem key={option} value={option}>
+                        {templateCategoryLabel(option)}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </FormItem>
+            )}
           />
-          <Button type="button" variant="outline" onClick={commitTag} aria-label="Add tag">
-            <PlusIcon /> Add
-          </Button>
-        </div>
-        <p id="save-template-tag-hint" className="text-xs text-muted-foreground">
-          Up to {TEMPLATE_LIMITS.maxTags} tags, {TEMPLATE_LIMITS.maxTagLength} characters each ({tags.length}/
-          {TEMPLATE_LIMITS.maxTags}).
-        </p>
-        {tagError && (
-          <p role="alert" className="text-sm text-destructive">
-            {tagError}
-          </p>
-        )}
-        {tags.length > 0 && (
-          <ul className="flex flex-wrap gap-1" aria-label="Template tags">
-            {tags.map((tag) => (
-              <li key={tag}>
-                <Badge variant="secondary" className="gap-1 pr-1">
-                  {tag}
-                  <button
-                    type="button"
-                    className="rounded-sm opacity-70 hover:opacity-100"
-                    aria-label={`Remove tag ${tag}`}
-                    onClick={() => setTags(tags.filter((other) => other !== tag))}
-                  >
-                    <XIcon className="size-3" />
-                  </button>
-                </Badge>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-
-      <div className="grid gap-4 sm:grid-cols-2">
-        <div className="grid gap-2">
-          <Label htmlFor="save-template-category">Category</Label>
-          <Select value={category} onValueChange={(value) => setCategory(value as TemplateCategory)}>
-            <SelectTrigger id="save-template-category" className="w-full">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {TEMPLATE_CATEGORIES.map((option) => (
-                <SelectItem key={option} value={option}>
-                  {templateCategoryLabel(option)}
-                </SelectItem>
+          <fieldset className="grid gap-2">
+            <legend className="mb-2 text-sm font-medium">Visibility</legend>
+            <div className="flex gap-4">
+              {[false, true].map((value) => (
+                <label key={String(value)} className="flex items-center gap-2 text-sm">
+                  <input
+                    type="radio"
+                    name="save-template-visibility"
+                    checked={isPublic === value}
+                    onChange={() => form.setValue("isPublic", value)}
+                    className="accent-primary"
+                  />
+                  {value ? "Public" : "Private"}
+                </label>
               ))}
-            </SelectContent>
-          </Select>
+            </div>
+            <p className="text-xs text-muted-foreground">
+              {isPublic ? "Everyone can find and apply it in the Public Library." : "Only you can see it."}
+            </p>
+          </fieldset>
         </div>
-        <fieldset className="grid gap-2">
-          <legend className="mb-2 text-sm font-medium">Visibility</legend>
-          <div className="flex gap-4">
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name="save-template-visibility"
-                checked={!isPublic}
-                onChange={() => setIsPublic(false)}
-                className="accent-primary"
-              />
-              Private
-            </label>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name="save-template-visibility"
-                checked={isPublic}
-                onChange={() => setIsPublic(true)}
-                className="accent-primary"
-              />
-              Public
-            </label>
-          </div>
-          <p className="text-xs text-muted-foreground">
-            {isPublic ? "Everyone can find and apply it in the Public Library." : "Only you can see it."}
+
+        {rootError && (
+          <p
+            role="alert"
+            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
+          >
+            {rootError}
           </p>
-        </fieldset>
-      </div>
+        )}
 
-      {error && (
-        <p
-          role="alert"
-          className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
-        >
-          {error}
-        </p>
-      )}
-
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onDone} disabled={saving}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={saving}>
-          {saving && <Spinner className="text-current" label="Saving template" />}
-          {saving ? "Saving..." : "Save Template"}
-        </Button>
-      </DialogFooter>
-    </form>
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={onDone} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving && <Spinner className="text-current" label="Saving template" />}
+            {saving ? "Saving..." : "Save Template"}
+          </Button>
+        </DialogFooter>
+      </form>
+    </Form>
   );
 }
