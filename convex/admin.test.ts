@@ -7,8 +7,10 @@ import type { Id } from "./_generated/dataModel";
 import { forceRestartJob } from "./model/admin";
 import { readCounter } from "./model/counters";
 import { recordPurchase } from "./model/payments";
-import { claimNext, recordOutcome, type Outcome } from "./model/pipeline";
+import { claimNext } from "./model/pipeline/claim";
+import { recordOutcome } from "./model/pipeline/record";
 import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import type { Outcome } from "./validators";
 
 const MODELS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"];
 const NO_USAGE = { promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };

@@ -5,10 +5,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { claimNext, recordOutcome, type Outcome } from "./model/pipeline";
+import { claimNext } from "./model/pipeline/claim";
+import { recordOutcome } from "./model/pipeline/record";
 import { countCalls, LIMITS, validateTestConfig } from "./lib/pricing";
 import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
-import type { TestConfiguration } from "./validators";
+import type { Outcome, TestConfiguration } from "./validators";
 
 const GENERATORS = Array.from({ length: LIMITS.maxGeneratorModels }, (_, i) => `vendor/generator-${i}`);
 const EVALUATORS = Array.from({ length: LIMITS.maxEvaluatorModels }, (_, i) => `vendor/judge-${i}`);

@@ -2,7 +2,7 @@
 // does not deploy this file), for the results, sharing and deletion tests and bench/.
 import type { GenericMutationCtx } from "convex/server";
 import type { DataModel, Id } from "./_generated/dataModel";
-import { addLatency, insertSorted, rankModels, summarize } from "./lib/scoring";
+import { addModelStats, EMPTY_MODEL_STATS, runSummary, type ModelStatsSums } from "./model/pipeline/statistics";
 import type { TestConfiguration } from "./validators";
 
 type Ctx = GenericMutationCtx<DataModel>;
@@ -151,43 +151,23 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
   });
 
   // Stats rows as the pipeline keeps them: per model for all personas ('') and per persona.
-  type Sums = {
-    responses: number;
-    tokens: number;
-    costUsd: number;
-    latencyMsSum: number;
-    latencyBuckets: number[];
-    latenciesMs?: number[];
-    scoreSum: number;
-    scoreCount: number;
-  };
   const MAX_KEPT_LATENCIES = 1000;
-  const sums = new Map<string, Sums & { modelId: string; personaId: string }>();
+  const sums = new Map<string, ModelStatsSums & { modelId: string; personaId: string }>();
   const bump = (modelId: string, personaId: string, model: number) => {
     for (const scope of ["", personaId]) {
       const key = `${modelId}|${scope}`;
-      const row = sums.get(key) ?? {
-        modelId,
-        personaId: scope,
-        responses: 0,
-        tokens: 0,
-        costUsd: 0,
-        latencyMsSum: 0,
-        latencyBuckets: [],
-        scoreSum: 0,
-        scoreCount: 0,
+      const row = sums.get(key) ?? EMPTY_MODEL_STATS;
+      const answer = {
+        responses: 1,
+        tokens: 100,
+        costUsd: costOf(model),
+        latencyMs: latencyOf(model),
+        scoreSum: averageOf(model) * perResponse,
+        scoreCount: perResponse,
       };
-      row.responses += 1;
-      row.tokens += 100;
-      row.costUsd += costOf(model);
-      row.latencyMsSum += latencyOf(model);
-      row.latencyBuckets = addLatency(row.latencyBuckets, latencyOf(model));
       // Every answer's latency on the all-personas row, as the pipeline keeps it (≤ 1,000 per model).
-      if (scope === "" && row.responses <= MAX_KEPT_LATENCIES)
-        row.latenciesMs = insertSorted(row.latenciesMs ?? [], latencyOf(model));
-      row.scoreSum += averageOf(model) * perResponse;
-      row.scoreCount += perResponse;
-      sums.set(key, row);
+      const next = addModelStats(row, answer, scope === "" && row.responses < MAX_KEPT_LATENCIES);
+      sums.set(key, { modelId, personaId: scope, ...next });
     }
   };
 
@@ -242,22 +222,17 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
         ...(latenciesMs && row.responses <= MAX_KEPT_LATENCIES ? { latenciesMs } : {}),
       });
     }
-    const rankings = rankModels(
-      [...sums.values()].filter((row) => row.personaId === ""),
-      models,
-    );
-    const analysisSummary = summarize({
+    const resultsSummary = runSummary([...sums.values()], models, {
       expectedResponses: options.responses,
       actualResponses: options.responses,
       totalCost,
       totalLatencyMs: totalLatency,
-      rankings,
     });
     await ctx.db.patch("tests", testId, {
       totalCostUsd: totalCost,
       totalLatencyMs: totalLatency,
       totalTokens: options.responses * 100,
-      ...(options.status === "running" ? {} : { resultsSummary: { modelRankings: rankings, analysisSummary } }),
+      ...(options.status === "running" ? {} : { resultsSummary }),
     });
   });
   return testId;

@@ -1,28 +1,20 @@
 // The scheduled pipeline (ARCHITECTURE §4): dispatch, workers, recording, and the crons that
-// keep it healthy. The bookkeeping lives in model/pipeline.ts.
+// keep it healthy. The bookkeeping lives in model/pipeline/.
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { internalAction, internalMutation, internalQuery } from "./functions";
-import { isStuckJob, processingSince } from "./lib/jobAnalysis";
 import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
 import { chatCompletion, GatewayError, type ChatResult, type GatewayConfig } from "./model/gateway";
-import { jobOfTest } from "./model/jobs";
-import { gatewayConfigForTest } from "./model/testGateway";
-import {
-  claimNext,
-  createGenerationCallBatch,
-  dispatchQueued,
-  reclaimExpiredLeases,
-  recordOutcome,
-} from "./model/pipeline";
+import { createGenerationCallBatch } from "./model/pipeline/calls";
+import { claimNext } from "./model/pipeline/claim";
+import { dispatchQueued } from "./model/pipeline/dispatch";
+import { recordOutcome } from "./model/pipeline/record";
+import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./model/pipeline/recovery";
 import { readSetting } from "./model/settings";
+import { gatewayConfigForTest } from "./model/testGateway";
 import { callOutcome, workItem, type Outcome, type Usage, type WorkItem } from "./validators";
-import { endTest } from "./model/testEnding";
-
-const STALE_TEST_MS = 60 * 60 * 1000;
-const STALE_REFUND_REASON = "The test made no progress for an hour and was stopped (Cancelled - Timeout).";
 
 export const dispatch = internalMutation({
   args: {},
@@ -173,70 +165,16 @@ export const reclaimLeases = internalMutation({
   handler: async (ctx) => await reclaimExpiredLeases(ctx, Date.now()),
 });
 
-/**
- * Tests with no progress for an hour are cancelled ('Cancelled - Timeout', 0 percent), unpaid
- * drafts included (spec part 1 §4: running or pending tests older than an hour); a draft's
- * open checkout is expired.
- */
+/** Tests with no progress for an hour are cancelled, unpaid drafts included (Cancelled - Timeout). */
 export const cancelStaleTests = internalMutation({
   args: {},
   returns: v.number(),
-  handler: async (ctx) => {
-    const cutoff = Date.now() - STALE_TEST_MS;
-    let cancelled = 0;
-    for (const status of ["running", "pending"] as const) {
-      const stale = await ctx.db
-        .query("tests")
-        .withIndex("by_status_progress", (q) => q.eq("status", status).lt("lastProgressAt", cutoff))
-        .take(100);
-      for (const test of stale) {
-        const job = await jobOfTest(ctx, test._id);
-        const unpaid = test.awaitingPayment === true || job?.status === "pending_payment";
-        await endTest(ctx, test, job, {
-          status: "cancelled",
-          progress: { currentPhase: "Cancelled - Timeout", percentage: 0 },
-          jobError: "Cancelled - Timeout",
-          // An unpaid draft's checkout is expired too, so an abandoned payment cannot start it later.
-          ...(unpaid ? { checkouts: "expire" as const } : {}),
-          // A paid test that delivered nothing in its hour is refunded, as a failed one is.
-          ...(!unpaid && test.responsesCount === 0 ? { refundReason: STALE_REFUND_REASON } : {}),
-          dispatch: false, // once for the batch, below
-        });
-        cancelled++;
-      }
-    }
-    if (cancelled > 0) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
-    return cancelled;
-  },
+  handler: async (ctx) => await cancelTestsWithoutProgress(ctx, Date.now()),
 });
 
 /** Jobs processing for over an hour are reported once each as stuck, for the admin page. */
 export const reportStuckJobs = internalMutation({
   args: {},
   returns: v.number(),
-  handler: async (ctx) => {
-    const now = Date.now();
-    const processing = await ctx.db
-      .query("jobs")
-      .withIndex("by_status_priority", (q) => q.eq("status", "processing"))
-      .take(500);
-    let reported = 0;
-    for (const job of processing) {
-      if (!isStuckJob(job, now)) continue;
-      const existing = await ctx.db
-        .query("alerts")
-        .withIndex("by_job", (q) => q.eq("jobId", job._id))
-        .first();
-      if (existing && !existing.resolved) continue;
-      const minutes = Math.floor((now - processingSince(job)) / 60000);
-      await ctx.db.insert("alerts", {
-        kind: "stuck_job",
-        jobId: job._id,
-        message: `Job ${job._id.slice(0, 8)} (${job.testName}) has been processing for ${minutes} minutes.`,
-        resolved: false,
-      });
-      reported++;
-    }
-    return reported;
-  },
+  handler: async (ctx) => await alertStuckJobs(ctx, Date.now()),
 });

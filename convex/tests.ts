@@ -9,7 +9,7 @@ import { canStop } from "./lib/testStatus";
 import { priceCatalog } from "./model/catalog";
 import { insertJob, jobOfTest } from "./model/jobs";
 import { paymentsEnabled } from "./model/payments";
-import { EMPTY_RUN_COUNTERS } from "./model/pipeline";
+import { EMPTY_RUN_COUNTERS } from "./model/pipeline/runCounters";
 import { namesOf, responseView, responseViewValidator } from "./model/results";
 import { requireTest, testAccessOf, testsOfSpaceByStatus } from "./model/testAccess";
 import { deleteTest } from "./model/testDeletion";

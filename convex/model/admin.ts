@@ -10,7 +10,7 @@ import { initialProgress } from "../lib/progress";
 import { hasEnded } from "../lib/testStatus";
 import { incrementCounter } from "./counters";
 import { deleteJob, setJobStatus } from "./jobs";
-import { EMPTY_RUN_COUNTERS } from "./pipeline";
+import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 import { leaveAllTeams } from "./teams";
 import { deleteTest } from "./testDeletion";
 import { endTest } from "./testEnding";

@@ -1,0 +1,162 @@
+// A test's calls (ARCHITECTURE §4 step 5): its generation calls, created in batches when it
+// starts, and the judge calls of each persona × topic pair, created once the pair's answers are in.
+import type { Doc, Id } from "../../_generated/dataModel";
+import type { MutationCtx } from "../../_generated/server";
+import { internal } from "../../_generated/api";
+import { reverseRankingKey } from "../../lib/prompts";
+import { modelFamily } from "../../lib/stats";
+import { readSetting } from "../settings";
+import { ensureWorkers } from "./claim";
+import { finishIfDone } from "./finish";
+
+export function generationKey(testId: Id<"tests">, modelId: string, personaId: string, topicId: string) {
+  return `${testId}:generate:${modelId}:${personaId}:${topicId}`;
+}
+
+/**
+ * The calls of one kind of a persona × topic pair: at most one per generator model
+ * (≤ LIMITS.maxGeneratorModels), or evaluators × answers (≤ 5 × 100) judge calls.
+ */
+async function callsOfPair(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  kind: Doc<"calls">["kind"],
+  personaId: string,
+  topicId: string,
+): Promise<Doc<"calls">[]> {
+  return await ctx.db
+    .query("calls")
+    .withIndex("by_test_pair", (q) =>
+      q.eq("testId", testId).eq("kind", kind).eq("personaId", personaId).eq("topicId", topicId),
+    )
+    .collect();
+}
+
+/**
+ * Creates the generation calls of the next persona × topic pairs, from the pair index `cursor`,
+ * about `callsPerBatch` calls per transaction, and schedules the batch after it: one test's
+ * 1,000 calls never share a transaction with another test's, and stay far below Convex's
+ * limits. While `callCursor` is set the test cannot finish (its calls do not all exist yet).
+ * A batch of an earlier start (its cursor is no longer the test's) or of a test that no longer
+ * runs does nothing. A first start (`fresh`: the test had no calls) needs no lookups; a retried
+ * job keeps the calls it has, found with one lookup per pair rather than one per call.
+ */
+export async function createGenerationCallBatch(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  cursor: number,
+  fresh: boolean,
+): Promise<void> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test || test.status !== "running" || test.callCursor !== cursor) return;
+  const config = test.configuration;
+  const pairs = config.personas.flatMap((persona) =>
+    config.topics.map((topic) => ({ personaId: persona.id, topicId: topic.id })),
+  );
+  const batchSize = await readSetting(ctx, "callsPerBatch");
+  const end = Math.min(
+    pairs.length,
+    cursor + Math.max(1, Math.floor(batchSize / Math.max(1, config.generatorModels.length))),
+  );
+  let created = 0;
+  for (const { personaId, topicId } of pairs.slice(cursor, end)) {
+    const existing = fresh ? [] : await callsOfPair(ctx, testId, "generate", personaId, topicId);
+    const keys = new Set(existing.map((call) => call.key));
+    for (const model of config.generatorModels) {
+      const key = generationKey(testId, model.id, personaId, topicId);
+      if (keys.has(key)) continue;
+      await ctx.db.insert("calls", {
+        testId,
+        kind: "generate",
+        key,
+        modelId: model.id,
+        personaId,
+        topicId,
+        answersWanted: config.responsesPerTopic,
+        status: "pending",
+        attempts: 0,
+      });
+      created++;
+    }
+  }
+  const done = end >= pairs.length;
+  await ctx.db.patch("tests", testId, { totalCalls: test.totalCalls + created, callCursor: done ? undefined : end });
+  if (done)
+    await finishIfDone(ctx, testId); // a retried job whose calls had all ended
+  else await ctx.scheduler.runAfter(0, internal.runner.createCalls, { testId, cursor: end, fresh });
+  await ensureWorkers(ctx, testId);
+}
+
+/**
+ * After a generation call has ended: once every generation call of its persona × topic pair has
+ * ended, the pair's judge calls are created (see judgeCallsOfPair) and counted in the test's
+ * calls. Those that exist already (a retried job's) are not made again.
+ */
+export async function createJudgeCallsIfPairDone(
+  ctx: MutationCtx,
+  call: Pick<Doc<"calls">, "testId" | "kind" | "personaId" | "topicId">,
+): Promise<void> {
+  if (call.kind !== "generate") return;
+  const { testId, personaId, topicId } = call;
+  const test = await ctx.db.get("tests", testId);
+  if (!test) return;
+  const generations = await callsOfPair(ctx, testId, "generate", personaId, topicId);
+  if (generations.some((generation) => generation.status === "pending" || generation.status === "leased")) return;
+  const responses = await ctx.db
+    .query("responses")
+    .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("personaId", personaId).eq("topicId", topicId))
+    .collect(); // bounded by LIMITS.maxAnswersPerRanking
+  if (responses.length === 0) return;
+  // The pair's judge calls that already exist, in one lookup, so they always fit one transaction.
+  const existing = await callsOfPair(ctx, testId, "evaluate", personaId, topicId);
+  const keys = new Set(existing.map((judgeCall) => judgeCall.key));
+  let created = 0;
+  for (const judgeCall of judgeCallsOfPair(test, personaId, topicId, responses)) {
+    if (keys.has(judgeCall.key)) continue;
+    await ctx.db.insert("calls", {
+      testId,
+      kind: "evaluate",
+      personaId,
+      topicId,
+      ...judgeCall,
+      status: "pending",
+      attempts: 0,
+    });
+    created++;
+  }
+  if (created > 0) await ctx.db.patch("tests", testId, { totalCalls: test.totalCalls + created });
+}
+
+/**
+ * The judge calls of one persona × topic pair, each with its deterministic key. Ranking: one per
+ * evaluator over the pair's answers, and with "Judge in both orders" a second one (key
+ * reverseRankingKey) that shows them in reverse. Rating: one per evaluator per answer. With
+ * "Judges skip answers from their own family" a judge gets no answer of its own provider's
+ * models: it ranks the others (no call when fewer than two are left) or rates none of them.
+ */
+export function judgeCallsOfPair(
+  test: Pick<Doc<"tests">, "_id" | "configuration">,
+  personaId: string,
+  topicId: string,
+  responses: readonly Pick<Doc<"responses">, "_id" | "modelId">[],
+): { key: string; modelId: string; responseIds: Id<"responses">[] }[] {
+  const { scale, bothOrders, skipOwnFamily } = test.configuration.scoringParameters;
+  return test.configuration.evaluatorModels.flatMap((evaluator) => {
+    const judged = skipOwnFamily
+      ? responses.filter((response) => modelFamily(response.modelId) !== modelFamily(evaluator.id))
+      : responses;
+    const responseIds = judged.map((response) => response._id);
+    if (scale === "rating") {
+      return responseIds.map((responseId) => ({
+        key: `${test._id}:rate:${evaluator.id}:${responseId}`,
+        modelId: evaluator.id,
+        responseIds: [responseId],
+      }));
+    }
+    if (responseIds.length === 0 || (skipOwnFamily && responseIds.length < 2 && judged.length < responses.length))
+      return [];
+    const key = `${test._id}:rank:${evaluator.id}:${personaId}:${topicId}`;
+    const forward = { key, modelId: evaluator.id, responseIds };
+    return bothOrders && responseIds.length > 1 ? [forward, { ...forward, key: reverseRankingKey(key) }] : [forward];
+  });
+}

@@ -1,0 +1,64 @@
+// Starting queued jobs (ARCHITECTURE §4 step 3): by priority, then age, up to the global limit
+// of processing jobs; a started job's test runs and its first calls are created.
+import type { Doc } from "../../_generated/dataModel";
+import type { MutationCtx } from "../../_generated/server";
+import { internal } from "../../_generated/api";
+import { setJobStatus } from "../jobs";
+import { readSetting } from "../settings";
+import { createGenerationCallBatch } from "./calls";
+
+/**
+ * Starts the next queued job by priority (highest first), then age, while fewer than the global
+ * limit are processing: marks it processing and creates its first batch of calls (the rest
+ * follow in their own transactions), which schedules its workers. One job per transaction, so
+ * ten large tests queued at once never share one; after taking a job off the queue it schedules
+ * another dispatch for the next. Returns how many queued jobs it took (0 or 1): started, or
+ * cancelled when their test was.
+ */
+export async function dispatchQueued(ctx: MutationCtx): Promise<number> {
+  const limit = await readSetting(ctx, "maxProcessingJobs");
+  const processing = await ctx.db
+    .query("jobs")
+    .withIndex("by_status_priority", (q) => q.eq("status", "processing"))
+    .take(limit);
+  if (processing.length >= limit) return 0;
+  const top = await ctx.db
+    .query("jobs")
+    .withIndex("by_status_priority", (q) => q.eq("status", "queued"))
+    .order("desc")
+    .first();
+  if (!top) return 0;
+  // Within one priority the index keeps creation order: oldest first.
+  const job = await ctx.db
+    .query("jobs")
+    .withIndex("by_status_priority", (q) => q.eq("status", "queued").eq("priority", top.priority))
+    .first();
+  if (!job) return 0;
+  // Scheduled first, so the next job starts before this one's workers and batches run.
+  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  await startJob(ctx, job);
+  return 1;
+}
+
+async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
+  const now = Date.now();
+  const test = await ctx.db.get("tests", job.testId);
+  if (!test || test.status === "cancelled") {
+    await setJobStatus(ctx, job, "cancelled", { completedAt: now, errorMessage: "The test was cancelled or deleted." });
+    return;
+  }
+  await setJobStatus(ctx, job, "processing", { startedAt: now });
+  await ctx.db.patch("tests", test._id, {
+    status: "running",
+    startedAt: test.startedAt ?? now,
+    lastProgressAt: now,
+    progress: {
+      currentPhase: "Starting Response Generation",
+      percentage: 0,
+      details: `Expected ${test.expectedResponses} responses, found 0`,
+    },
+    callCursor: 0,
+  });
+  // Only a retried job's test has calls already (a restart deletes them before queueing).
+  await createGenerationCallBatch(ctx, test._id, 0, test.totalCalls === 0);
+}

@@ -1,0 +1,137 @@
+// Recording a call's outcome (ARCHITECTURE §4 step 4), one mutation per result: the answers or
+// the verdict, the test's counters and progress in the same transaction, the pair's judge calls
+// once its answers are in, and the end of the run when nothing is left.
+import type { Doc, Id } from "../../_generated/dataModel";
+import type { MutationCtx } from "../../_generated/server";
+import { labelFor, shownOrder } from "../../lib/prompts";
+import { scoresFromRanking } from "../../lib/scoring";
+import type { Outcome, Usage } from "../../validators";
+import { requestJuryStats } from "../juryStats";
+import { createJudgeCallsIfPairDone } from "./calls";
+import { ensureWorkers } from "./claim";
+import { recordEvaluations } from "./evaluations";
+import { finishIfDone } from "./finish";
+import { recordGeneration } from "./responses";
+import { applyCounters, countThrownAwaySpend, type Counters } from "./runCounters";
+
+/** Answers of a judge call's persona × topic pair (the scale its ranking is scored on). */
+async function pairAnswerCount(ctx: MutationCtx, testId: Id<"tests">, call: Doc<"calls">): Promise<number> {
+  const responses = await ctx.db
+    .query("responses")
+    .withIndex("by_test_pair", (q) =>
+      q.eq("testId", testId).eq("personaId", call.personaId).eq("topicId", call.topicId),
+    )
+    .collect(); // bounded by LIMITS.maxAnswersPerRanking
+  return responses.length;
+}
+
+/** A call given up on: its answers or evaluations are recorded as missing. */
+export async function recordFailure(
+  ctx: MutationCtx,
+  test: Doc<"tests">,
+  call: Doc<"calls">,
+  error: string,
+  usage?: Usage,
+) {
+  await ctx.db.patch("calls", call._id, { status: "failed", error, leaseId: undefined });
+  const missing =
+    call.kind === "generate"
+      ? { missingResponses: call.answersWanted ?? test.configuration.responsesPerTopic }
+      : { missingEvaluations: call.responseIds?.length ?? 0 };
+  return {
+    ...missing,
+    failedCalls: 1,
+    finishedCalls: 1,
+    totalCostUsd: usage?.costUsd ?? 0,
+    totalTokens: (usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0),
+    ...(call.kind === "evaluate"
+      ? { judgingCostUsd: usage?.costUsd ?? 0, judgeCallsFinished: 1, judgeCallMs: usage?.latencyMs ?? 0 }
+      : { generationCallMs: usage?.latencyMs ?? 0 }),
+  } satisfies Counters;
+}
+
+/**
+ * A ranking's evaluations: the answers the call showed (those that still exist), in the order
+ * and under the labels it showed them; a judge that skipped its own family's answers is scored
+ * on the pair's scale.
+ */
+async function recordRanking(
+  ctx: MutationCtx,
+  test: Doc<"tests">,
+  call: Doc<"calls">,
+  outcome: Extract<Outcome, { kind: "ranked" }>,
+): Promise<Counters> {
+  const shown: Id<"responses">[] = [];
+  for (const responseId of call.responseIds ?? [])
+    if (await ctx.db.get("responses", responseId)) shown.push(responseId);
+  const labels = shownOrder(shown, call.key).map((responseId, index) => ({ label: labelFor(index), responseId }));
+  const outOf = test.configuration.scoringParameters.skipOwnFamily
+    ? await pairAnswerCount(ctx, test._id, call)
+    : outcome.ranking.length;
+  const ranked = scoresFromRanking(outcome.ranking, Math.max(outOf, outcome.ranking.length));
+  return await recordEvaluations(
+    ctx,
+    test,
+    call,
+    ranked.map((entry) => ({
+      responseId: entry.responseId as Id<"responses">,
+      scores: { overall: entry.score },
+      rank: entry.position,
+      explanation: outcome.explanation,
+      labels,
+    })),
+    outcome,
+  );
+}
+
+/**
+ * Records one call's outcome exactly once: a result for a lease that is no longer current
+ * (reclaimed, cancelled, deleted) changes nothing. Updates the test's counters and progress,
+ * creates judge calls for a finished pair, and closes the test when nothing is left.
+ */
+export async function recordOutcome(
+  ctx: MutationCtx,
+  callId: Id<"calls">,
+  leaseId: string,
+  outcome: Outcome,
+): Promise<boolean> {
+  const call = await ctx.db.get("calls", callId);
+  if (!call || call.status !== "leased" || call.leaseId !== leaseId) {
+    if (call) await countThrownAwaySpend(ctx, call.testId, outcome, call.kind);
+    return false;
+  }
+  const test = await ctx.db.get("tests", call.testId);
+  if (!test) return false;
+  if (test.status !== "running") {
+    await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined });
+    await countThrownAwaySpend(ctx, test._id, outcome, call.kind);
+    return false;
+  }
+  let counters: Counters;
+  let ended = true;
+  if (outcome.kind === "failed") {
+    counters = await recordFailure(ctx, test, call, outcome.error, outcome);
+  } else if (outcome.kind === "generated") {
+    ({ counters, ended } = await recordGeneration(ctx, test, call, outcome));
+  } else if (outcome.kind === "ranked") {
+    counters = await recordRanking(ctx, test, call, outcome);
+  } else {
+    const responseId = call.responseIds?.[0];
+    counters = responseId
+      ? await recordEvaluations(
+          ctx,
+          test,
+          call,
+          [{ responseId, scores: outcome.scores, explanation: outcome.explanation }],
+          outcome,
+        )
+      : await recordFailure(ctx, test, call, "The rated answer no longer exists.");
+  }
+  await applyCounters(ctx, test, counters, outcome.kind === "failed" ? outcome.error : undefined);
+  // Judge results: the jury statistics are recomputed, coalesced per test (model/juryStats).
+  if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
+  if (ended) await createJudgeCallsIfPairDone(ctx, call);
+  await finishIfDone(ctx, test._id);
+  await ensureWorkers(ctx, test._id);
+  return true;
+}
