@@ -46,6 +46,7 @@ import type * as lib_stats_basics from "../lib/stats/basics.js";
 import type * as lib_stats_bias from "../lib/stats/bias.js";
 import type * as lib_stats_bradleyTerry from "../lib/stats/bradleyTerry.js";
 import type * as lib_stats_breakdown from "../lib/stats/breakdown.js";
+import type * as lib_stats_human from "../lib/stats/human.js";
 import type * as lib_stats_index from "../lib/stats/index.js";
 import type * as lib_stats_random from "../lib/stats/random.js";
 import type * as lib_stats_ranks from "../lib/stats/ranks.js";
@@ -150,6 +151,7 @@ declare const fullApi: ApiFromModules<{
   "lib/stats/bias": typeof lib_stats_bias;
   "lib/stats/bradleyTerry": typeof lib_stats_bradleyTerry;
   "lib/stats/breakdown": typeof lib_stats_breakdown;
+  "lib/stats/human": typeof lib_stats_human;
   "lib/stats/index": typeof lib_stats_index;
   "lib/stats/random": typeof lib_stats_random;
   "lib/stats/ranks": typeof lib_stats_ranks;

@@ -51,14 +51,20 @@ export function spearman(x: readonly number[], y: readonly number[]): number | n
   return Number.isFinite(rho) ? rho : null;
 }
 
-/** Kendall's tau-b (ties in either variable corrected); null when undefined. O(n²). */
-export function kendallTauB(x: readonly number[], y: readonly number[]): number | null {
-  const n = x.length;
-  if (n < 2 || n !== y.length) return null;
-  let concordant = 0;
-  let discordant = 0;
-  let tiedX = 0;
-  let tiedY = 0;
+/**
+ * The pairs of items Kendall's tau-b counts: ordered the same way by x and y (concordant), the
+ * other way (discordant), tied in x only, tied in y only (pairs tied in both are left out). O(n²).
+ */
+export interface KendallCounts {
+  concordant: number;
+  discordant: number;
+  tiedX: number;
+  tiedY: number;
+}
+
+export function kendallCounts(x: readonly number[], y: readonly number[]): KendallCounts {
+  const counts = { concordant: 0, discordant: 0, tiedX: 0, tiedY: 0 };
+  const n = Math.min(x.length, y.length);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const dx = Math.sign(x[i]! - x[j]!);
@@ -70,8 +76,19 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
       else discordant++;
     }
   }
+  return counts;
+}
+
+/** tau-b = (C − D) / √((C + D + T_x)(C + D + T_y)) from the counts; null when undefined. */
+export function tauBOfCounts({ concordant, discordant, tiedX, tiedY }: KendallCounts): number | null {
   const denominator = Math.sqrt((concordant + discordant + tiedX) * (concordant + discordant + tiedY));
   return denominator > 0 ? (concordant - discordant) / denominator : null;
+}
+
+/** Kendall's tau-b (ties in either variable corrected); null when undefined. O(n²). */
+export function kendallTauB(x: readonly number[], y: readonly number[]): number | null {
+  if (x.length < 2 || x.length !== y.length) return null;
+  return tauBOfCounts(kendallCounts(x, y));
 }
 
 /** P(Z ≥ z) for a standard normal Z. */

@@ -182,7 +182,7 @@ function figure(method: AgreementFigure["method"], value: number | null): Agreem
 }
 
 /** Score of each (judge, response): mean of that judge's calls on it (both orders averaged). */
-function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, JuryResponse>) {
+export function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, JuryResponse>) {
   const sums = new Map<string, Map<string, { sum: number; count: number }>>();
   const calls = new Map<string, { calls: number; costUsd: number }>();
   /** Judging cost of each answer: its share of every judge call that showed it. */

@@ -1,0 +1,229 @@
+// The team's figures from blind verdicts, worked by hand on a small case, and the degenerate ones.
+import { describe, expect, test } from "vitest";
+import { computeHumanStats, type HumanStatsInput, type HumanVerdict } from "./human";
+import type { JuryRanking } from "./index";
+
+/*
+ * Hand-worked case: 3 models X, Y, Z (one answer each per unit), 2 units u1 = (p, t1) and
+ * u2 = (p, t2), 2 reviewers R1 and R2, 2 judges J1 and J2, ranking scale. A ranking of 3 answers
+ * scores 10, 20/3 and 10/3 by place (the jury's (N − r)/N × 10).
+ *
+ * Verdicts (best first)          team score per unit (mean of R1 and R2)
+ *   u1: R1 X Y Z, R2 X Z Y         u1: X (10+10)/2 = 10,      Y (20/3+10/3)/2 = 5,    Z 5
+ *   u2: R1 Y X Z, R2 X Y Z         u2: X (20/3+10)/2 = 25/3,  Y 25/3,                  Z 10/3
+ * Team means over the 2 units: X (10 + 25/3)/2 = 55/6 ≈ 9.167, Y (5 + 25/3)/2 = 20/3 ≈ 6.667,
+ * Z (5 + 10/3)/2 = 25/6 ≈ 4.167. Resampling 2 units gives {u1,u1}, {u1,u2} or {u2,u2}, so each
+ * interval spans the two unit values: X [25/3, 10], Y [5, 25/3], Z [10/3, 5]. Rank ranges
+ * (tieRanks): X best 1 (no low above 10), worst 3 − 1 = 2 (only Z's high 5 is below 25/3);
+ * Y best 1 (X's low 25/3 is not above 25/3), worst 3 (Z's high 5 is not below 5);
+ * Z best 1 + 1 = 2 (X's low 25/3 > 5), worst 3.
+ *
+ * Reviewers' agreement, Kendall's W per unit (m = 2 reviewers, n = 3 answers, no ties):
+ *   u1 ranks (3 = best): R1 X3 Y2 Z1, R2 X3 Y1 Z2 → sums 6, 3, 3; mean m(n+1)/2 = 4;
+ *      S = 4 + 1 + 1 = 6; W = 12 S / (m² (n³ − n)) = 72 / 96 = 0.75.
+ *   u2: R1 X2 Y3 Z1, R2 X3 Y2 Z1 → sums 5, 5, 2; S = 1 + 1 + 4 = 6; W = 0.75.
+ *   Mean 0.75: "strong" (0.6 ≤ W < 0.8), over 2 units.
+ *
+ * Judges (best first): J1 u1 X Y Z, u2 X Y Z; J2 u1 Z Y X, u2 X Z Y. Pairs of models per unit,
+ * x = judge, y = team (C concordant, D discordant, Ty tied for the team only):
+ *   J1 u1: XY C, XZ C, YZ Ty (team 5 = 5)         → C 2, D 0, Ty 1
+ *   J1 u2: XY Ty (team 25/3 = 25/3), XZ C, YZ C   → C 2, D 0, Ty 1
+ *   pooled C 4, D 0, Tx 0, Ty 2: tau-b = 4 / √(4 · 6) = 0.8165; every resample has the same
+ *   proportions, so the interval is [0.8165, 0.8165].
+ *   J2 u1: XY D (judge Y > X), XZ D, YZ Ty        → C 0, D 2, Ty 1
+ *   J2 u2: XY Ty, XZ C, YZ D (judge Z > Y)        → C 1, D 1, Ty 1
+ *   pooled C 1, D 3, Ty 2: tau-b = −2 / √(4 · 6) = −0.4082. Resamples: {u1,u1} −4/√24 = −0.8165,
+ *   {u1,u2} −0.4082, {u2,u2} 0 / √24 = 0; the interval is [−0.8165, 0].
+ * Judges best agreement first: J1, J2.
+ */
+const X = "x/model";
+const Y = "y/model";
+const Z = "z/model";
+const responses = ["t1", "t2"].flatMap((topicId) =>
+  [X, Y, Z].map((modelId) => ({ id: `${modelId}@${topicId}`, modelId, personaId: "p", topicId, length: 100 })),
+);
+const answer = (modelId: string, topicId: string) => `${modelId}@${topicId}`;
+const ranked = (reviewerId: string, topicId: string, order: string[]): HumanVerdict => ({
+  reviewerId,
+  personaId: "p",
+  topicId,
+  ranking: order.map((modelId) => answer(modelId, topicId)),
+});
+const judgeCall = (judgeModelId: string, topicId: string, order: string[]): JuryRanking => ({
+  judgeModelId,
+  shown: [X, Y, Z].map((modelId) => answer(modelId, topicId)),
+  ranking: order.map((modelId) => answer(modelId, topicId)),
+});
+
+const handWorked: HumanStatsInput = {
+  seed: "hand-worked",
+  scale: "ranking",
+  models: [
+    { id: X, name: "Model X" },
+    { id: Y, name: "Model Y" },
+    { id: Z, name: "Model Z" },
+  ],
+  judges: ["j/one", "j/two"],
+  responses,
+  rankings: [
+    judgeCall("j/one", "t1", [X, Y, Z]),
+    judgeCall("j/one", "t2", [X, Y, Z]),
+    judgeCall("j/two", "t1", [Z, Y, X]),
+    judgeCall("j/two", "t2", [X, Z, Y]),
+  ],
+  verdicts: [
+    ranked("R1", "t1", [X, Y, Z]),
+    ranked("R2", "t1", [X, Z, Y]),
+    ranked("R1", "t2", [Y, X, Z]),
+    ranked("R2", "t2", [X, Y, Z]),
+  ],
+};
+
+describe("computeHumanStats: the hand-worked case", () => {
+  const stats = computeHumanStats(handWorked);
+
+  test("the team's ranking: means over units, intervals spanning the unit values, rank ranges", () => {
+    expect(stats.models.map((model) => model.modelName)).toEqual(["Model X", "Model Y", "Model Z"]);
+    const [x, y, z] = stats.models;
+    expect(x!.meanScore).toBeCloseTo(55 / 6, 10);
+    expect(y!.meanScore).toBeCloseTo(20 / 3, 10);
+    expect(z!.meanScore).toBeCloseTo(25 / 6, 10);
+    expect(x!.interval!.low).toBeCloseTo(25 / 3, 10);
+    expect(x!.interval!.high).toBeCloseTo(10, 10);
+    expect(y!.interval!.low).toBeCloseTo(5, 10);
+    expect(y!.interval!.high).toBeCloseTo(25 / 3, 10);
+    expect(z!.interval!.low).toBeCloseTo(10 / 3, 10);
+    expect(z!.interval!.high).toBeCloseTo(5, 10);
+    expect(stats.models.map((model) => model.rank)).toEqual([
+      { best: 1, worst: 2 },
+      { best: 1, worst: 3 },
+      { best: 2, worst: 3 },
+    ]);
+    expect(stats.models.map((model) => model.units)).toEqual([2, 2, 2]);
+  });
+
+  test("the reviewers agree with W = 0.75 (strong) over 2 units", () => {
+    expect(stats.reviewerAgreement).toEqual({
+      method: "kendall-w",
+      value: 0.75,
+      band: "strong",
+      label: "Strong agreement",
+      units: 2,
+    });
+  });
+
+  test("each judge's tau-b with the team, pooled over units, with its bootstrap interval, best first", () => {
+    expect(stats.judges.map((judge) => judge.judgeModelId)).toEqual(["j/one", "j/two"]);
+    const [one, two] = stats.judges;
+    expect(one!.tau).toBeCloseTo(4 / Math.sqrt(24), 10);
+    expect(one!.interval!.low).toBeCloseTo(4 / Math.sqrt(24), 10);
+    expect(one!.interval!.high).toBeCloseTo(4 / Math.sqrt(24), 10);
+    expect(two!.tau).toBeCloseTo(-2 / Math.sqrt(24), 10);
+    expect(two!.interval!.low).toBeCloseTo(-4 / Math.sqrt(24), 10);
+    expect(two!.interval!.high).toBeCloseTo(0, 10);
+    expect(stats.judges.map((judge) => judge.units)).toEqual([2, 2]);
+  });
+
+  test("reviewers and pairs counted", () => {
+    expect(stats.reviewers).toEqual([
+      { reviewerId: "R1", pairs: 2 },
+      { reviewerId: "R2", pairs: 2 },
+    ]);
+    expect(stats.pairsReviewed).toBe(2);
+  });
+
+  test("the same input gives the same figures (seeded)", () => {
+    expect(computeHumanStats(handWorked)).toEqual(stats);
+  });
+});
+
+describe("computeHumanStats: degenerate cases", () => {
+  test("one reviewer: a ranking, but no reviewers' agreement", () => {
+    const stats = computeHumanStats({
+      ...handWorked,
+      verdicts: handWorked.verdicts.filter((v) => v.reviewerId === "R1"),
+    });
+    expect(stats.reviewerAgreement).toBeNull();
+    // R1 alone: X 10 and 20/3 → 25/3; Y 20/3 and 10 → 25/3; Z 10/3 in both.
+    const [first, second, third] = stats.models.map((model) => model.meanScore!);
+    expect(first).toBeCloseTo(25 / 3, 10);
+    expect(second).toBeCloseTo(25 / 3, 10);
+    expect(third).toBeCloseTo(10 / 3, 10);
+    // J1 against R1: u1 C 3; u2 XY D, XZ C, YZ C → pooled C 5, D 1: tau = 4/6.
+    expect(stats.judges.find((judge) => judge.judgeModelId === "j/one")!.tau).toBeCloseTo(4 / 6, 10);
+  });
+
+  test("two reviewers on different pairs: no common pair, no agreement", () => {
+    const stats = computeHumanStats({
+      ...handWorked,
+      verdicts: [ranked("R1", "t1", [X, Y, Z]), ranked("R2", "t2", [X, Y, Z])],
+    });
+    expect(stats.reviewerAgreement).toBeNull();
+    expect(stats.pairsReviewed).toBe(2);
+  });
+
+  test("a team that ties every model gives no tau (undefined), and no judge overlap gives null", () => {
+    // R1 and R2 reverse each other in u1: X (10 + 10/3)/2 = 20/3, Y 20/3, Z 20/3: all tied.
+    const tied = computeHumanStats({
+      ...handWorked,
+      verdicts: [ranked("R1", "t1", [X, Y, Z]), ranked("R2", "t1", [Z, Y, X])],
+    });
+    expect(tied.judges.map((judge) => [judge.tau, judge.interval, judge.units])).toEqual([
+      [null, null, 1],
+      [null, null, 1],
+    ]);
+    // Kendall's W of two opposite orders is 0: "The reviewers barely agree".
+    expect(tied.reviewerAgreement).toMatchObject({ value: 0, band: "none", label: "The reviewers barely agree" });
+    // The judges ranked only t2; the team reviewed only t1.
+    const apart = computeHumanStats({
+      ...handWorked,
+      rankings: handWorked.rankings!.filter((call) => call.ranking[0]!.endsWith("@t2")),
+      verdicts: [ranked("R1", "t1", [X, Y, Z])],
+    });
+    expect(apart.judges.map((judge) => [judge.tau, judge.interval, judge.units])).toEqual([
+      [null, null, 0],
+      [null, null, 0],
+    ]);
+  });
+
+  test("no verdicts: every model listed without a score", () => {
+    const stats = computeHumanStats({ ...handWorked, verdicts: [] });
+    expect(stats.models.map((model) => [model.meanScore, model.interval, model.rank, model.units])).toEqual([
+      [null, null, null, 0],
+      [null, null, null, 0],
+      [null, null, null, 0],
+    ]);
+    expect(stats.reviewerAgreement).toBeNull();
+    expect(stats.pairsReviewed).toBe(0);
+  });
+
+  test("rating: a reviewer's score is the mean over criteria; agreement is Krippendorff's alpha", () => {
+    // u1: R1 scores X (8, 6) → 7, Y (4, 4) → 4; R2 X (9, 7) → 8, Y (3, 3) → 3.
+    // Team: X (7 + 8)/2 = 7.5, Y (4 + 3)/2 = 3.5.
+    // Alpha over answers {7, 8} and {4, 3}: n = 4 values; D_o = (1/4)(2·1/1 + 2·1/1) = 1;
+    // D_e = Σ_{i≠j}(v_i − v_j)² / (n(n − 1)) = 2(4·138 − 22²)/12 = 2·68/12 = 34/3; alpha = 1 − 3/34.
+    const rated = (reviewerId: string, x: [number, number], y: [number, number]): HumanVerdict => ({
+      reviewerId,
+      personaId: "p",
+      topicId: "t1",
+      scores: [
+        { responseId: answer(X, "t1"), scores: { accuracy: x[0], clarity: x[1] } },
+        { responseId: answer(Y, "t1"), scores: { accuracy: y[0], clarity: y[1] } },
+      ],
+    });
+    const stats = computeHumanStats({
+      ...handWorked,
+      scale: "rating",
+      rankings: [],
+      ratings: [],
+      verdicts: [rated("R1", [8, 6], [4, 4]), rated("R2", [9, 7], [3, 3])],
+    });
+    expect(stats.models.slice(0, 2).map((model) => [model.modelId, model.meanScore])).toEqual([
+      [X, 7.5],
+      [Y, 3.5],
+    ]);
+    expect(stats.reviewerAgreement!.method).toBe("krippendorff-alpha-interval");
+    expect(stats.reviewerAgreement!.value).toBeCloseTo(1 - 3 / 34, 10);
+    expect(stats.reviewerAgreement!.band).toBe("very strong");
+  });
+});
