@@ -70,10 +70,10 @@ export function kendallCounts(x: readonly number[], y: readonly number[]): Kenda
       const dx = Math.sign(x[i]! - x[j]!);
       const dy = Math.sign(y[i]! - y[j]!);
       if (dx === 0 && dy === 0) continue;
-      if (dx === 0) tiedX++;
-      else if (dy === 0) tiedY++;
-      else if (dx === dy) concordant++;
-      else discordant++;
+      if (dx === 0) counts.tiedX++;
+      else if (dy === 0) counts.tiedY++;
+      else if (dx === dy) counts.concordant++;
+      else counts.discordant++;
     }
   }
   return counts;
