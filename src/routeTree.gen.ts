@@ -31,6 +31,7 @@ import { Route as AuthenticatedDashboardResultsIndexRouteImport } from './routes
 import { Route as AuthenticatedDashboardResultsTestIdRouteImport } from './routes/_authenticated/dashboard/results/$testId'
 import { Route as AuthenticatedDashboardTeamsIndexRouteImport } from './routes/_authenticated/dashboard/teams/index'
 import { Route as AuthenticatedDashboardTeamsTeamIdRouteImport } from './routes/_authenticated/dashboard/teams/$teamId'
+import { Route as AuthenticatedDashboardResultsTestIdReviewRouteImport } from './routes/_authenticated/dashboard/results/$testId_/review'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -152,6 +153,12 @@ const AuthenticatedDashboardTeamsTeamIdRoute =
     path: '/dashboard/teams/$teamId',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedDashboardResultsTestIdReviewRoute =
+  AuthenticatedDashboardResultsTestIdReviewRouteImport.update({
+    id: '/dashboard/results/$testId_/review',
+    path: '/dashboard/results/$testId/review',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -175,6 +182,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/teams/$teamId': typeof AuthenticatedDashboardTeamsTeamIdRoute
   '/dashboard/results/': typeof AuthenticatedDashboardResultsIndexRoute
   '/dashboard/teams/': typeof AuthenticatedDashboardTeamsIndexRoute
+  '/dashboard/results/$testId/review': typeof AuthenticatedDashboardResultsTestIdReviewRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -198,6 +206,7 @@ export interface FileRoutesByTo {
   '/dashboard/teams/$teamId': typeof AuthenticatedDashboardTeamsTeamIdRoute
   '/dashboard/results': typeof AuthenticatedDashboardResultsIndexRoute
   '/dashboard/teams': typeof AuthenticatedDashboardTeamsIndexRoute
+  '/dashboard/results/$testId/review': typeof AuthenticatedDashboardResultsTestIdReviewRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -223,6 +232,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/teams/$teamId': typeof AuthenticatedDashboardTeamsTeamIdRoute
   '/_authenticated/dashboard/results/': typeof AuthenticatedDashboardResultsIndexRoute
   '/_authenticated/dashboard/teams/': typeof AuthenticatedDashboardTeamsIndexRoute
+  '/_authenticated/dashboard/results/$testId_/review': typeof AuthenticatedDashboardResultsTestIdReviewRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -248,6 +258,7 @@ export interface FileRouteTypes {
     | '/dashboard/teams/$teamId'
     | '/dashboard/results/'
     | '/dashboard/teams/'
+    | '/dashboard/results/$testId/review'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -271,6 +282,7 @@ export interface FileRouteTypes {
     | '/dashboard/teams/$teamId'
     | '/dashboard/results'
     | '/dashboard/teams'
+    | '/dashboard/results/$testId/review'
   id:
     | '__root__'
     | '/'
@@ -295,6 +307,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/teams/$teamId'
     | '/_authenticated/dashboard/results/'
     | '/_authenticated/dashboard/teams/'
+    | '/_authenticated/dashboard/results/$testId_/review'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -466,6 +479,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardTeamsTeamIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/results/$testId_/review': {
+      id: '/_authenticated/dashboard/results/$testId_/review'
+      path: '/dashboard/results/$testId/review'
+      fullPath: '/dashboard/results/$testId/review'
+      preLoaderRoute: typeof AuthenticatedDashboardResultsTestIdReviewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
   }
 }
 
@@ -482,6 +502,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedDashboardTeamsTeamIdRoute: typeof AuthenticatedDashboardTeamsTeamIdRoute
   AuthenticatedDashboardResultsIndexRoute: typeof AuthenticatedDashboardResultsIndexRoute
   AuthenticatedDashboardTeamsIndexRoute: typeof AuthenticatedDashboardTeamsIndexRoute
+  AuthenticatedDashboardResultsTestIdReviewRoute: typeof AuthenticatedDashboardResultsTestIdReviewRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
@@ -500,6 +521,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedDashboardResultsIndexRoute:
     AuthenticatedDashboardResultsIndexRoute,
   AuthenticatedDashboardTeamsIndexRoute: AuthenticatedDashboardTeamsIndexRoute,
+  AuthenticatedDashboardResultsTestIdReviewRoute:
+    AuthenticatedDashboardResultsTestIdReviewRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

@@ -197,7 +197,8 @@ const BAND_TONE: Record<string, string> = {
   "very strong": "bg-green-600/20 text-green-800 dark:text-green-300",
 };
 
-function BandBadge({ figure }: { figure: JuryAgreement }) {
+/** An agreement figure's band in words, coloured by strength (also the team review's reviewers). */
+export function BandBadge({ figure }: { figure: Pick<JuryAgreement, "band" | "label"> }) {
   return (
     <span
       className={cn(

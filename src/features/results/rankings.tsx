@@ -99,6 +99,12 @@ export function RankingsChart({ rankings }: { rankings: readonly RankingRow[] })
   );
 }
 
+/** What a ranking with confidence shows of a model (the jury's statistics, or the team review's). */
+export type RankedModel = Pick<
+  JuryModel,
+  "modelId" | "modelName" | "meanScore" | "scoreInterval" | "rank" | "rating" | "ratingInterval"
+>;
+
 /**
  * Rankings with confidence: each model's rank, shown as a range ("1–2") when its 95%
  * interval overlaps others', its mean score with the interval as a bar on the 0–10 track, and its
@@ -108,7 +114,7 @@ export function ConfidenceRankings({
   models,
   label = "Model rankings with 95% intervals",
 }: {
-  models: readonly JuryModel[];
+  models: readonly RankedModel[];
   label?: string;
 }) {
   const scored = models.filter((model) => model.meanScore !== null && model.scoreInterval !== null);

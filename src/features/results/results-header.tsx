@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { ActivityIcon, ArrowLeftIcon, BookmarkPlusIcon, RotateCcwIcon, Share2Icon, Trash2Icon } from "lucide-react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 
 import { ViewerAvatars } from "@/components/presence";
 import { SaveTemplateDialog } from "@/components/save-template-dialog";
@@ -19,10 +19,12 @@ interface ResultsHeaderProps {
   results: ResultsData;
   onDeleted: () => void;
   onDeletingChange: (deleting: boolean) => void;
+  /** Actions shown first, before the page's own (the blind review's "Review answers"). */
+  actions?: ReactNode;
 }
 
 /** Back link, name, task type, counts, status, who else is viewing, and the page's actions. */
-export function ResultsHeader({ results, onDeleted, onDeletingChange }: ResultsHeaderProps) {
+export function ResultsHeader({ results, onDeleted, onDeletingChange, actions }: ResultsHeaderProps) {
   const { test, share } = results;
   const [dialog, setDialog] = useState<"share" | "template" | "delete" | null>(null);
   const shared = share?.isActive === true;
@@ -51,6 +53,7 @@ export function ResultsHeader({ results, onDeleted, onDeletingChange }: ResultsH
           <ViewerAvatars room={`test:${test._id}`} page="results" />
         </div>
         <div className="flex flex-wrap gap-2">
+          {actions}
           {isLive(test.status) && (
             <Button asChild variant="outline">
               <Link to="/dashboard/monitor" search={{ testId: test._id }}>

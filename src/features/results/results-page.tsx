@@ -31,6 +31,7 @@ import { CostSummary } from "./cost-summary";
 import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-work";
 import { TestTimes } from "@/components/test-times";
 import { FailureNotice } from "./failure-notice";
+import { ReviewButton, TeamReviewSection } from "../review/team-review";
 
 export const ERROR_TITLE = "Error Loading Results";
 /** A team test's page when the caller is not (or no longer) in its team: no retry, it will not come back. */
@@ -91,6 +92,7 @@ function ResultsScreen({
         results={results}
         onDeletingChange={onDeletingChange}
         onDeleted={() => void navigate({ to: "/dashboard/history", replace: true })}
+        actions={<ReviewButton testId={testId} />}
       />
       <TestTimes test={results.test} />
       <FailureNotice test={results.test} />
@@ -109,6 +111,7 @@ function ResultsScreen({
         </div>
       </ResultsSection>
       <JurySection source={{ testId }} />
+      <TeamReviewSection testId={testId} />
       <ResultsSection
         title="Cost, Quality and Speed"
         description="What each model's score costs, and how long it takes"
