@@ -26,6 +26,9 @@ type Fixture = {
   testId: Id<"tests">;
   jobId: Id<"jobs">;
   alertId: Id<"alerts">;
+  /** An answer of the owner's test, and the owner's note on it. */
+  responseId: Id<"responses">;
+  noteId: Id<"notes">;
   team: TeamFixture;
 };
 
@@ -137,6 +140,14 @@ const ACCESS: Record<string, Access> = {
     args: (fx) => ({ testId: fx.testId, personaId: "p1", topicId: "t1", ranking: ["A", "B"] }),
   },
   "reviews:summary": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "notes:list": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "notes:add": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ testId: fx.testId, responseId: fx.responseId, body: "Too formal for the persona." }),
+  },
+  // The author, or an owner of the test's team (notes.test.ts has the team axis).
+  "notes:remove": { who: "user", ownerOnly: true, args: (fx) => ({ noteId: fx.noteId }) },
   "history:list": { who: "user" },
   "shares:enable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "shares:disable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
@@ -224,6 +235,8 @@ const TEAM_TEST_ACCESS: Record<string, TeamTestAccess> = {
   "reviews:pair": { minimum: "viewer" },
   "reviews:submit": { minimum: "member" },
   "reviews:summary": { minimum: "viewer" },
+  "notes:list": { minimum: "viewer" },
+  "notes:add": { minimum: "member" },
   "shares:enable": { minimum: "member" },
   "shares:disable": { minimum: "member" },
 };
@@ -294,6 +307,12 @@ async function jobAndAlertOf(ctx: MutationCtx, testId: Id<"tests">) {
   return { jobId: job._id, alertId };
 }
 
+async function answerAndNoteOf(ctx: MutationCtx, testId: Id<"tests">, userId: Id<"users">) {
+  const responseId = await insertResponse(ctx, testId);
+  const noteId = await ctx.db.insert("notes", { testId, responseId, userId, body: "Mine.", createdAt: 0 });
+  return { responseId, noteId };
+}
+
 async function teamFixture(t: TestBackend, owner?: Awaited<ReturnType<typeof createUser>>): Promise<TeamFixture> {
   const teamOwner = owner ?? (await createUser(t, "owner@example.com"));
   const member = await createUser(t, "member@example.com");
@@ -331,15 +350,36 @@ async function teamFixture(t: TestBackend, owner?: Awaited<ReturnType<typeof cre
   };
 }
 
-/** A team fixture whose member has started a test in the team. */
-async function teamTestFixture(t: TestBackend): Promise<TeamFixture & { testId: Id<"tests"> }> {
+/** An answer of the test, as the pipeline stores one. */
+async function insertResponse(ctx: MutationCtx, testId: Id<"tests">): Promise<Id<"responses">> {
+  return await ctx.db.insert("responses", {
+    testId,
+    modelId: "openai/gpt-4o-mini",
+    personaId: "p1",
+    topicId: "t1",
+    content: "An answer.",
+    promptTokens: 1,
+    completionTokens: 1,
+    tokens: 2,
+    latencyMs: 100,
+    costUsd: 0,
+    scoreSum: 0,
+    scoreCount: 0,
+  });
+}
+
+/** A team fixture whose member has started a test in the team, with one answer. */
+async function teamTestFixture(
+  t: TestBackend,
+): Promise<TeamFixture & { testId: Id<"tests">; responseId: Id<"responses"> }> {
   const team = await teamFixture(t);
   await seedCatalog(t, ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"]);
   const { testId } = await team.callers.member.mutation(api.tests.create, {
     configuration: sampleConfiguration(),
     teamId: team.teamId,
   });
-  return { ...team, testId };
+  const responseId = await t.run((ctx) => insertResponse(ctx, testId));
+  return { ...team, testId, responseId };
 }
 
 async function fixture(t: TestBackend): Promise<Fixture> {
@@ -350,6 +390,7 @@ async function fixture(t: TestBackend): Promise<Fixture> {
   const rows = await t.run(async (ctx) => ({
     testId,
     ...(await jobAndAlertOf(ctx, testId)),
+    ...(await answerAndNoteOf(ctx, testId, owner.userId)),
     owner: { userId: owner.userId },
     personaId: await ctx.db.insert("personas", {
       userId: owner.userId,
@@ -476,7 +517,9 @@ describe("access table", () => {
       for (const caller of TEAM_AXIS) {
         // A fresh team and test per call: an allowed call may cancel or delete the test.
         const fx = await teamTestFixture(createBackend());
-        const code = await errorCode(call(fx.callers[caller], name, fn, access.args({ testId: fx.testId } as Fixture)));
+        const code = await errorCode(
+          call(fx.callers[caller], name, fn, access.args({ testId: fx.testId, responseId: fx.responseId } as Fixture)),
+        );
         const refused = code === "FORBIDDEN" || code === "NOT_FOUND" || code === "UNAUTHENTICATED";
         outcomes.push(`${name} ${caller}: ${refused ? `refused (${code})` : "allowed"}`);
         const outside = caller === "outsider" || caller === "removed member";
@@ -488,5 +531,6 @@ describe("access table", () => {
       }
     }
     expect(outcomes).toEqual(expected);
-  });
+    // A fresh backend per function × caller: about a hundred of them.
+  }, 60_000);
 });

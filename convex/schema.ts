@@ -4,6 +4,7 @@ import { v } from "convex/values";
 import { authThrottleTables } from "./model/authThrottle";
 import { teamTables } from "./model/teams";
 import { presencePage } from "./model/presence";
+import { noteTables } from "./model/notes";
 import { juryVerdictValidator } from "./model/juryView";
 import {
   alertKind,
@@ -27,6 +28,7 @@ export default defineSchema({
   ...authTables,
   ...authThrottleTables,
   ...teamTables,
+  ...noteTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({

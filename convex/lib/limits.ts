@@ -69,6 +69,17 @@ export const COLLECTION_LIMITS = {
   publicLibraryBytes: 4 * 1024 * 1024,
 } as const;
 
+/** Notes on an answer (notes.add); the answer's dialog lists a test's newest `maxListed`. */
+export const NOTE_LIMITS = { maxBodyLength: 500, maxListed: 500 } as const;
+
+export const NOTE_MESSAGES = {
+  empty: "Write something before adding the note.",
+  tooLong: `A note must be at most ${NOTE_LIMITS.maxBodyLength} characters.`,
+  notFound: "This note no longer exists.",
+  responseNotFound: "This answer is not part of the test.",
+  notYours: "Only the note's author or a team owner can delete it.",
+} as const;
+
 /** A user's own gateway key (OpenRouter keys are about 73 characters). */
 export const API_KEY_LIMITS = { minLength: 8, maxLength: 512 } as const;
 

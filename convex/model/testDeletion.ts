@@ -90,6 +90,13 @@ export async function deleteChildrenBatch(ctx: MutationCtx, testId: Id<"tests">)
   for (const row of shares) await ctx.db.delete("shares", row._id);
   full(shares);
 
+  const notes = await ctx.db
+    .query("notes")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(DELETE_BATCH_SIZE);
+  for (const row of notes) await ctx.db.delete("notes", row._id);
+  full(notes);
+
   const viewers = await ctx.db
     .query("presence")
     .withIndex("by_room_viewer", (q) => q.eq("room", testRoom(testId)))
