@@ -1,0 +1,40 @@
+import { act, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import { resetConvexMock, setAuthLoading, setSignedOut, signIn } from "@/test/convex-mock";
+import { renderApp } from "@/test/render-app";
+
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
+vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+describe("sign-up screen", () => {
+  beforeEach(() => resetConvexMock());
+
+  it("keeps an email typed the moment the form shows while the session settles, and signs up with it", async () => {
+    // A direct load: the session is checked first (a stored token is read, then refused).
+    setAuthLoading();
+    renderApp("/signup");
+    expect(await screen.findByLabelText("Loading your session")).toBeInTheDocument();
+    act(() => setSignedOut());
+
+    // Typed as soon as the field exists, before anything else has settled.
+    const user = userEvent.setup();
+    const email = await screen.findByLabelText("Email");
+    await user.type(email, "early@example.com");
+    // The session is checked again (the refused token is cleared, the connection comes up).
+    act(() => setAuthLoading());
+    act(() => setSignedOut());
+    await new Promise((resolve) => setTimeout(resolve, 600));
+
+    expect(screen.getByLabelText("Email")).toHaveValue("early@example.com");
+    await user.type(screen.getByLabelText("Password"), "correct-horse-battery");
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    await waitFor(() =>
+      expect(signIn).toHaveBeenCalledWith(
+        "password",
+        expect.objectContaining({ email: "early@example.com", flow: "signUp" }),
+      ),
+    );
+  });
+});
