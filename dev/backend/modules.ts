@@ -1,6 +1,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { convexToJson } from "convex/values";
+import type { Value } from "convex/values";
+import { matches, validate } from "./returns.js";
+import type { ValidatorJson } from "./returns.js";
 
 export type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
 
@@ -37,8 +41,17 @@ export function collectModules(convexDir: string, instance = 0): ModuleLoaders {
       const key = "./" + relative(convexDir, path).split(sep).join("/");
       const url = pathToFileURL(path).href + (instance > 0 ? `?backend=${instance}` : "");
       const moduleName = key.slice(2).replace(/\.[jt]s$/, "");
-      loaders[key] = async () =>
-        countInvocations(moduleName, (await import(/* @vite-ignore */ url)) as Record<string, unknown>);
+      // convex-test asks for the module on every function call; a dynamic import() goes through
+      // the module loader (and tsx's hooks thread) each time, about half a millisecond.
+      let loaded: Promise<Record<string, unknown>> | null = null;
+      loaders[key] = () =>
+        (loaded ??= import(/* @vite-ignore */ url).then(
+          (module: Record<string, unknown>) => forConvexTest(moduleName, countInvocations(moduleName, module)),
+          (error: unknown) => {
+            loaded = null;
+            throw error;
+          },
+        ));
     }
   };
   walk(convexDir);
@@ -146,4 +159,65 @@ function countInvocations(moduleName: string, exports: Record<string, unknown>):
     };
   }
   return exports;
+}
+
+type Exported = ((...args: unknown[]) => unknown) & {
+  isQuery?: boolean;
+  exportArgs?: () => string;
+  exportReturns?: () => string;
+  _handler?: (...args: unknown[]) => unknown;
+};
+
+/**
+ * The module as convex-test gets it: each registered function as a copy whose validators' JSON
+ * is built once (convex-test asks for it on every call) and, for a query with a `returns`
+ * validator, whose return value is checked by returns.ts rather than by convex-test (same rules
+ * and messages, without an exception per union member). The module's own exports are left as
+ * they are.
+ */
+export function forConvexTest(moduleName: string, exports: Record<string, unknown>): Record<string, unknown> {
+  const module: Record<string, unknown> = { ...exports };
+  for (const [name, value] of Object.entries(exports)) {
+    const fn = value as Exported;
+    if (typeof value !== "function" || typeof fn._handler !== "function" || typeof fn.exportArgs !== "function") {
+      continue;
+    }
+    const copy = Object.assign((...args: unknown[]) => fn(...args), fn) as Exported;
+    const argsJson = fn.exportArgs();
+    const returnsJson = fn.exportReturns?.() ?? "null";
+    copy.exportArgs = () => argsJson;
+    copy.exportReturns = () => returnsJson;
+    const returns = JSON.parse(returnsJson) as ValidatorJson | null;
+    if (fn.isQuery && returns !== null) {
+      const path = `${moduleName}:${name}`;
+      const handler = fn._handler;
+      copy.exportReturns = () => "null";
+      copy._handler = async (...args: unknown[]) => {
+        const result = await handler(...args);
+        checkReturnValue(returns, result, path);
+        return result;
+      };
+    }
+    module[name] = copy;
+  }
+  return module;
+}
+
+/** Throws convex-test's error for a query result that does not fit its `returns` validator. */
+function checkReturnValue(returns: ValidatorJson, result: unknown, path: string): void {
+  const value = result === undefined ? null : result;
+  if (matches(returns, value)) return;
+  try {
+    convexToJson(value as Value);
+  } catch {
+    // Not a Convex value: sending it fails first, with convex-test's own error.
+    return;
+  }
+  try {
+    validate(returns, value);
+  } catch (error) {
+    throw new Error(`Return value validation failed for query "${path}":\n${(error as Error).message}`, {
+      cause: error,
+    });
+  }
 }
