@@ -6,7 +6,10 @@
 // one is scheduled or running only marks it `dirty`, which makes it run once more at the end.
 // The recomputation reads the test page by page in bounded internal queries (a test may hold
 // 20,000 judge scores with their explanations, more than one transaction may read), computes
-// with the pure functions of lib/stats, and stores the outcome in one small mutation.
+// with the pure functions of lib/stats, and stores the outcome in one small mutation. The team's
+// blind reviews (model/reviews.ts) are read and computed in the same run, so a verdict and a
+// judge result that arrive together make one recomputation, and later judge results refresh the
+// judges' agreement with the team.
 import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { internal } from "../_generated/api";
@@ -14,8 +17,10 @@ import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { internalAction, internalMutation, internalQuery } from "../functions";
 import { isReverseRankingKey, shownOrder } from "../lib/prompts";
+import { initialsOf } from "../lib/initials";
 import { computeJuryStats, type JuryRanking, type JuryRating, type JuryResponse } from "../lib/stats";
-import { juryStatsValidator } from "../validators";
+import { computeHumanStats, type HumanStats, type HumanVerdict } from "../lib/stats/human";
+import { humanStatsValidator, juryStatsValidator, type HumanStatsDoc } from "../validators";
 import { juryVerdictOf, sameVerdict } from "./juryView";
 
 /** Documents one page query reads. */
@@ -179,10 +184,56 @@ export const judgeCallsPage = internalQuery({
   },
 });
 
+const verdictRow = v.object({
+  reviewerId: v.string(),
+  personaId: v.string(),
+  topicId: v.string(),
+  ranking: v.optional(v.array(v.string())),
+  scores: v.optional(v.array(v.object({ responseId: v.string(), scores: v.record(v.string(), v.number()) }))),
+});
+
+/** The team's blind verdicts on the test (humanJudgements). */
+export const verdictsPage = internalQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: page(verdictRow),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const result = await ctx.db
+      .query("humanJudgements")
+      .withIndex("by_test_user", (q) => q.eq("testId", testId))
+      .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
+    return {
+      page: result.page.map((row) => ({
+        reviewerId: row.userId,
+        personaId: row.personaId,
+        topicId: row.topicId,
+        ...(row.ranking === undefined ? {} : { ranking: row.ranking }),
+        ...(row.scores === undefined ? {} : { scores: row.scores }),
+      })),
+      isDone: result.isDone,
+      continueCursor: result.continueCursor,
+    };
+  },
+});
+
+/** Reviewers as teammates see them: initials only ("?" for an account that is gone). */
+export const reviewerInitials = internalQuery({
+  args: { userIds: v.array(v.id("users")) },
+  returns: v.array(v.string()),
+  handler: async (ctx, { userIds }) => {
+    const users = await Promise.all(userIds.map((userId) => ctx.db.get("users", userId)));
+    return users.map((user) => (user ? initialsOf(user) : "?"));
+  },
+});
+
 export const store = internalMutation({
-  args: { testId: v.id("tests"), stats: v.union(juryStatsValidator, v.null()), evaluationsSeen: v.number() },
+  args: {
+    testId: v.id("tests"),
+    stats: v.union(juryStatsValidator, v.null()),
+    evaluationsSeen: v.number(),
+    humans: v.optional(humanStatsValidator),
+  },
   returns: v.null(),
-  handler: async (ctx, { testId, stats, evaluationsSeen }) => {
+  handler: async (ctx, { testId, stats, evaluationsSeen, humans }) => {
     const row = await statsRow(ctx, testId);
     if (!row) return null;
     const test = await ctx.db.get("tests", testId);
@@ -192,6 +243,7 @@ export const store = internalMutation({
     }
     await ctx.db.patch("testStats", row._id, {
       ...(stats === null ? {} : { stats, computedAt: Date.now(), evaluationsSeen }),
+      ...(humans === undefined ? {} : { humans }),
       pending: row.dirty,
       dirty: false,
     });
@@ -307,7 +359,8 @@ export const recompute = internalAction({
       query:
         | typeof internal.model.juryStats.responsesPage
         | typeof internal.model.juryStats.evaluationsPage
-        | typeof internal.model.juryStats.judgeCallsPage,
+        | typeof internal.model.juryStats.judgeCallsPage
+        | typeof internal.model.juryStats.verdictsPage,
     ): Promise<T[]> => {
       const rows: T[] = [];
       let cursor: string | null = null;
@@ -333,8 +386,43 @@ export const recompute = internalAction({
       info.scale === "ranking"
         ? await readAll<Parameters<typeof juryInput>[4][number]>(internal.model.juryStats.judgeCallsPage)
         : [];
-    const stats = computeJuryStats(juryInput(testId, info, responses, evaluations, judgeCalls));
-    await ctx.runMutation(internal.model.juryStats.store, { testId, stats, evaluationsSeen: evaluations.length });
+    const input = juryInput(testId, info, responses, evaluations, judgeCalls);
+    const stats = computeJuryStats(input);
+    const verdicts = await readAll<HumanVerdict>(internal.model.juryStats.verdictsPage);
+    const humans =
+      verdicts.length === 0
+        ? undefined
+        : await withInitials(computeHumanStats({ ...input, verdicts }), (userIds) =>
+            ctx.runQuery(internal.model.juryStats.reviewerInitials, { userIds }),
+          );
+    await ctx.runMutation(internal.model.juryStats.store, {
+      testId,
+      stats,
+      evaluationsSeen: evaluations.length,
+      ...(humans === undefined ? {} : { humans }),
+    });
     return null;
   },
 });
+
+/** Reviewers read per initials lookup. */
+const INITIALS_BATCH = 100;
+
+/** The team's figures as stored: each reviewer by their initials, read in bounded batches. */
+async function withInitials(
+  humans: HumanStats,
+  initialsOf: (userIds: Id<"users">[]) => Promise<string[]>,
+): Promise<HumanStatsDoc> {
+  const userIds = humans.reviewers.map((reviewer) => reviewer.reviewerId as Id<"users">);
+  const initials: string[] = [];
+  for (let start = 0; start < userIds.length; start += INITIALS_BATCH)
+    initials.push(...(await initialsOf(userIds.slice(start, start + INITIALS_BATCH))));
+  return {
+    ...humans,
+    reviewers: humans.reviewers.map((reviewer, index) => ({
+      userId: userIds[index]!,
+      initials: initials[index]!,
+      pairs: reviewer.pairs,
+    })),
+  };
+}

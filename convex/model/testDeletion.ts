@@ -83,6 +83,13 @@ export async function deleteChildrenBatch(ctx: MutationCtx, testId: Id<"tests">)
   for (const row of juryStats) await ctx.db.delete("testStats", row._id);
   full(juryStats);
 
+  const humanJudgements = await ctx.db
+    .query("humanJudgements")
+    .withIndex("by_test_user", (q) => q.eq("testId", testId))
+    .take(DELETE_BATCH_SIZE);
+  for (const row of humanJudgements) await ctx.db.delete("humanJudgements", row._id);
+  full(humanJudgements);
+
   const shares = await ctx.db
     .query("shares")
     .withIndex("by_test", (q) => q.eq("testId", testId))
