@@ -3,7 +3,7 @@
 // bounded lists, and only the caller's rows.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startGateway } from "../dev/gateway/server";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { recordPurchase } from "./model/payments";
 import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
@@ -167,5 +167,101 @@ describe("dashboard home", () => {
     expect(other.stats.totalTests).toBe(0);
     expect(other.recentTests).toEqual([]);
     expect(other.personas.total).toBe(0);
+  });
+});
+
+describe("dashboard home in each space", () => {
+  test("the personal home counts only personal tests and payments; a team's home only the team's", async () => {
+    const t = createBackend();
+    await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
+    const ada = await createUser(t, "ada@example.com");
+    const bob = await createUser(t, "bob@example.com");
+    const { teamId } = await ada.as.mutation(api.teams.create, { name: "Team" });
+    await t.run((ctx) => ctx.db.insert("memberships", { teamId, userId: bob.userId, role: "member" }));
+
+    const teamRun = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS, { name: "Team run" }),
+      teamId,
+    });
+    const teamEnded = await waitForEnd(t, teamRun.testId);
+    const bobRun = await bob.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS.slice(0, 1), { name: "Bob's team run" }),
+      teamId,
+    });
+    const bobEnded = await waitForEnd(t, bobRun.testId);
+    const personalRun = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS.slice(0, 1), EVALUATORS, { name: "Mine" }),
+    });
+    const personalEnded = await waitForEnd(t, personalRun.testId);
+    expect([teamEnded.status, bobEnded.status, personalEnded.status]).toEqual(["completed", "completed", "completed"]);
+    expect(personalEnded.responsesCount).not.toBe(teamEnded.responsesCount);
+
+    // Payments as the Stripe webhook settles them: Ada pays $2.50 for her team run and $4.00 for her own, Bob $1.00.
+    const pay = async (userId: Id<"users">, testId: Id<"tests">, sessionId: string, amountCents: number) => {
+      await t.mutation(internal.payments.recordCheckout, { testId, userId, sessionId, amountCents });
+      await t.run(async (ctx) => {
+        const payment = (await ctx.db
+          .query("payments")
+          .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
+          .unique())!;
+        await recordPurchase(ctx, payment, amountCents);
+      });
+    };
+    await pay(ada.userId, teamRun.testId, "cs_team", 250);
+    await pay(ada.userId, personalRun.testId, "cs_mine", 400);
+    await pay(bob.userId, bobRun.testId, "cs_bob", 100);
+
+    expect((await ada.as.query(api.dashboard.home, {})).stats).toEqual({
+      totalTests: 1,
+      completedTests: 1,
+      totalSpentCents: 400,
+      averageSpentCents: 400,
+      responses: personalEnded.responsesCount,
+      evaluations: personalEnded.evaluationsCount,
+      savedAssets: 0,
+    });
+    expect((await ada.as.query(api.history.list, {})).total).toBe(1);
+    const teamStats = {
+      totalTests: 2,
+      completedTests: 2,
+      totalSpentCents: 350,
+      averageSpentCents: 175,
+      responses: teamEnded.responsesCount + bobEnded.responsesCount,
+      evaluations: teamEnded.evaluationsCount + bobEnded.evaluationsCount,
+      savedAssets: 0,
+    };
+    expect((await ada.as.query(api.dashboard.home, { teamId })).stats).toEqual(teamStats);
+    expect((await bob.as.query(api.dashboard.home, { teamId })).stats).toEqual(teamStats);
+    expect((await bob.as.query(api.dashboard.home, {})).stats).toMatchObject({ totalTests: 0, totalSpentCents: 0 });
+    // Billing stays the payer's own payments, in every space.
+    const billing = await ada.as.query(api.billing.overview, {});
+    expect(billing.payments.map((payment) => payment.amountCents).sort()).toEqual([250, 400]);
+
+    // A refund of the team run leaves the personal figures as they were; deleting it too.
+    const teamPayment = await t.run(
+      async (ctx) =>
+        (await ctx.db
+          .query("payments")
+          .withIndex("by_session", (q) => q.eq("stripeSessionId", "cs_team"))
+          .unique())!,
+    );
+    await t.mutation(internal.payments.recordRefund, {
+      paymentId: teamPayment._id,
+      refundId: "re_team",
+      amountCents: 250,
+    });
+    expect((await ada.as.query(api.dashboard.home, { teamId })).stats.totalSpentCents).toBe(100);
+    await ada.as.mutation(api.tests.remove, { testId: teamRun.testId });
+    expect((await ada.as.query(api.dashboard.home, {})).stats).toMatchObject({
+      totalTests: 1,
+      completedTests: 1,
+      totalSpentCents: 400,
+      responses: personalEnded.responsesCount,
+    });
+    expect((await ada.as.query(api.dashboard.home, { teamId })).stats).toMatchObject({
+      totalTests: 1,
+      completedTests: 1,
+      responses: bobEnded.responsesCount,
+    });
   });
 });

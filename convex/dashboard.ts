@@ -1,12 +1,12 @@
 // The dashboard home (spec part 1 §2) in one live query. Every read is small: the figures come
-// from counters on the user row (model/userStats.ts), the lists from the newest few rows of an index (spec part 1 §9:
+// from counters on the user row, or the team's in a team's space (model/userStats.ts), the lists from the newest few rows of an index (spec part 1 §9:
 // 10 recent tests; activity from 5 tests, 3 personas and 3 topics).
 import { v, type Infer } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import { userQuery } from "./functions";
 import { testsOfSpace } from "./model/testAccess";
 import { MAX_SAVED_ASSETS } from "./model/savedAssets";
-import { isDraft, savedAssetCount } from "./model/userStats";
+import { isDraft, personalFigures, savedAssetCount } from "./model/userStats";
 import { testStatus } from "./validators";
 
 export const RECENT_TESTS_LOADED = 10;
@@ -98,7 +98,8 @@ export const home = userQuery({
     const user = ctx.user;
     const tests = await (await testsOfSpace(ctx, teamId)).order("desc").take(RECENT_TESTS_LOADED);
     const team = teamId === undefined ? null : await ctx.db.get("teams", teamId);
-    const figures = team ?? user;
+    // The chosen space's figures: the team's, or the user's own less their team tests.
+    const figures = team ?? personalFigures(user);
     const personas = await ctx.db
       .query("personas")
       .withIndex("by_user", (q) => q.eq("userId", user._id))

@@ -3,7 +3,7 @@
 import { v } from "convex/values";
 import { userQuery } from "./functions";
 import { testsOfSpace } from "./model/testAccess";
-import { isDraft } from "./model/userStats";
+import { isDraft, personalFigures } from "./model/userStats";
 import { juryVerdictValidator } from "./model/juryView";
 import { missingWorkOf, missingWorkValidator } from "./model/tests";
 import { testStatus } from "./validators";
@@ -56,7 +56,7 @@ export const list = userQuery({
         priceCents: test.priceCents,
         missingWork: missingWorkOf(test),
       })),
-      total: Math.max(rows.length, (team ?? ctx.user).testCount ?? 0),
+      total: Math.max(rows.length, (team ?? personalFigures(ctx.user)).testCount ?? 0),
     };
   },
 });

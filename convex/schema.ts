@@ -48,6 +48,14 @@ export default defineSchema({
     completedTestCount: v.optional(v.number()),
     responseCount: v.optional(v.number()),
     evaluationCount: v.optional(v.number()),
+    // The part of the figures above (and of totalSpentCents) that comes from team tests the user
+    // started and paid for: the personal space's dashboard shows the figures less these
+    // (model/userStats.ts personalFigures; the team's own are on its row).
+    teamTestCount: v.optional(v.number()),
+    teamCompletedTestCount: v.optional(v.number()),
+    teamResponseCount: v.optional(v.number()),
+    teamEvaluationCount: v.optional(v.number()),
+    teamSpentCents: v.optional(v.number()),
     personaCount: v.optional(v.number()),
     topicCount: v.optional(v.number()),
     lastSignInAt: v.optional(v.number()),
@@ -301,7 +309,9 @@ export default defineSchema({
   })
     .index("by_test_pair_user", ["testId", "personaId", "topicId", "userId"])
     // The pairs one reviewer has done (the review page's list); by testId alone: every verdict of a test.
-    .index("by_test_user", ["testId", "userId"]),
+    .index("by_test_user", ["testId", "userId"])
+    // A deleted account's verdicts (model/admin.ts).
+    .index("by_user", ["userId"]),
 
   payments: defineTable({
     /** Who paid: whoever started the test, a team test included. */

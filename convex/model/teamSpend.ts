@@ -1,6 +1,7 @@
 // A team's spend by member as counters: one teamSpend row per team × payer, moved in the same
 // mutation that records a team test's payment or its refund (model/payments.ts), so the owners'
-// summary (billing.teamSpend) reads one row per member, never the payments.
+// summary (billing.teamSpend) reads one row per member, never the payments. The payer's
+// users.teamSpentCents moves with it (their personal home's Total Spent leaves it out).
 //
 // Each payment carries what it already adds (`teamSpendCounted`): a step is counted once, so a
 // replayed record changes nothing, and the rebuild over existing payments (billing.ts
@@ -67,6 +68,12 @@ export async function countTeamPayment(ctx: MutationCtx, payment: Doc<"payments"
       tests: row.tests + step.tests,
     });
   }
+  // The payer's team part of Total Spent: their personal space's home shows their spend less it.
+  const payer = await ctx.db.get("users", payment.userId);
+  if (payer)
+    await ctx.db.patch("users", payer._id, {
+      teamSpentCents: Math.max(0, (payer.teamSpentCents ?? 0) + step.paidCents - step.refundedCents),
+    });
   await ctx.db.patch("payments", payment._id, { teamSpendCounted: target });
   return true;
 }

@@ -1,8 +1,10 @@
 // Per-user figures of the dashboard home (Total Tests with completed count, AI Responses with
 // evaluations, Saved Assets), kept on the user row as tests end so the home reads one document instead of
-// scanning every test. A team test counts for its starter and, the same way, on its team's row
-// (the home in the team's space). A test ends once (running or pending → completed, failed or cancelled),
-// so each is counted once; a test's results do not change after it ends.
+// scanning every test. A team test counts for its starter (all their tests: the admin's users list,
+// billing's Tests Completed), in the starter's team part (teamTestCount, ...: the personal space's
+// home shows the figures less these) and on its team's row (the home in the team's space).
+// A test ends once (running or pending → completed, failed or cancelled), so each is counted once;
+// a test's results do not change after it ends.
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { hasEnded } from "../lib/testStatus";
@@ -11,16 +13,55 @@ type EndedStatus = "completed" | "failed" | "cancelled";
 
 type TestCounters = Pick<Doc<"users">, "testCount" | "completedTestCount" | "responseCount" | "evaluationCount">;
 
-/** Applies `change` to the counters of the starter and of the test's team, if any. */
+/** The starter's counters that hold the part of each figure coming from team tests. */
+const TEAM_PART = {
+  testCount: "teamTestCount",
+  completedTestCount: "teamCompletedTestCount",
+  responseCount: "teamResponseCount",
+  evaluationCount: "teamEvaluationCount",
+} as const;
+
+type TeamPart = Pick<Doc<"users">, (typeof TEAM_PART)[keyof typeof TEAM_PART]>;
+
+function teamPartOf(user: Doc<"users">): TestCounters {
+  return {
+    testCount: user.teamTestCount,
+    completedTestCount: user.teamCompletedTestCount,
+    responseCount: user.teamResponseCount,
+    evaluationCount: user.teamEvaluationCount,
+  };
+}
+
+function asTeamPart(counters: TestCounters): TeamPart {
+  const part: TeamPart = {};
+  for (const key of Object.keys(counters) as (keyof TestCounters)[]) part[TEAM_PART[key]] = counters[key];
+  return part;
+}
+
+/** Applies `change` to the counters of the starter (and their team part) and of the test's team, if any. */
 async function patchCounters(
   ctx: MutationCtx,
   test: Pick<Doc<"tests">, "userId" | "teamId">,
   change: (row: TestCounters) => TestCounters,
 ): Promise<void> {
+  const inTeam = test.teamId !== undefined;
   const user = await ctx.db.get("users", test.userId);
-  if (user) await ctx.db.patch("users", user._id, change(user));
-  const team = test.teamId === undefined ? null : await ctx.db.get("teams", test.teamId);
+  if (user)
+    await ctx.db.patch("users", user._id, { ...change(user), ...(inTeam ? asTeamPart(change(teamPartOf(user))) : {}) });
+  const team = inTeam ? await ctx.db.get("teams", test.teamId!) : null;
   if (team) await ctx.db.patch("teams", team._id, change(team));
+}
+
+/** The home's figures in the personal space: the user's figures less the part from team tests. */
+export function personalFigures(user: Doc<"users">): TestCounters & { totalSpentCents: number } {
+  const less = (all: number | undefined, team: number | undefined) => Math.max(0, (all ?? 0) - (team ?? 0));
+  return {
+    testCount: less(user.testCount, user.teamTestCount),
+    completedTestCount: less(user.completedTestCount, user.teamCompletedTestCount),
+    responseCount: less(user.responseCount, user.teamResponseCount),
+    evaluationCount: less(user.evaluationCount, user.teamEvaluationCount),
+    totalSpentCents: less(user.totalSpentCents, user.teamSpentCents),
+  };
 }
 
 /** Call where a test reaches its final status, with the test's final counters. */
