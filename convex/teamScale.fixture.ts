@@ -245,6 +245,8 @@ export async function buildTeamScene(t: Backend, scale: Scale): Promise<TeamScen
 export const TEAM_QUERIES = {
   "history.list": (scene: TeamScene) => scene.as.query(api.history.list, { teamId: scene.teamId }),
   "results.get": (scene: TeamScene) => scene.as.query(api.results.get, { testId: scene.resultsTestId }),
+  "results.juryStats": (scene: TeamScene) => scene.as.query(api.results.juryStats, { testId: scene.resultsTestId }),
+  "payments.testRefund": (scene: TeamScene) => scene.as.query(api.payments.testRefund, { testId: scene.resultsTestId }),
   "tests.current": (scene: TeamScene) => scene.as.query(api.tests.current, { teamId: scene.teamId }),
   "tests.monitor": (scene: TeamScene) => scene.as.query(api.tests.monitor, { testId: scene.runningTestId }),
   "dashboard.home": (scene: TeamScene) => scene.as.query(api.dashboard.home, { teamId: scene.teamId }),

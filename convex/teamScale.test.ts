@@ -1,6 +1,7 @@
 // A team's pages cost the same however many teams the deployment holds and however many members
-// the team has: the documents read by the team's history, results, monitor, dashboard and spend
-// summary are counted (convex-test's read tracking) for a small and a large deployment.
+// the team has: the documents read by the team's history, results (with its jury statistics and
+// refund state), monitor, dashboard and spend summary are counted (convex-test's read tracking)
+// for a small and a large deployment.
 import { describe, expect, test } from "vitest";
 import { createBackend } from "./test.helpers";
 import { buildTeamScene, readsOf, TEAM_QUERIES, TEAM_TESTS, teamReads, type Scale } from "./teamScale.fixture";
