@@ -141,6 +141,7 @@ const ACCESS: Record<string, Access> = {
   },
   "reviews:summary": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "notes:list": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "notes:canAdd": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "notes:add": {
     who: "user",
     ownerOnly: true,
@@ -236,6 +237,7 @@ const TEAM_TEST_ACCESS: Record<string, TeamTestAccess> = {
   "reviews:submit": { minimum: "member" },
   "reviews:summary": { minimum: "viewer" },
   "notes:list": { minimum: "viewer" },
+  "notes:canAdd": { minimum: "viewer" },
   "notes:add": { minimum: "member" },
   "shares:enable": { minimum: "member" },
   "shares:disable": { minimum: "member" },

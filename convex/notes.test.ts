@@ -86,6 +86,10 @@ describe("notes on answers", () => {
       message: TEAM_MESSAGES.viewersRead,
     });
     expect(await owner.as.query(api.notes.list, { testId })).toHaveLength(1);
+    // What the dialog asks before showing its form.
+    expect(await owner.as.query(api.notes.canAdd, { testId })).toBe(true);
+    expect(await member.as.query(api.notes.canAdd, { testId })).toBe(true);
+    expect(await viewer.as.query(api.notes.canAdd, { testId })).toBe(false);
   });
 
   test("outsiders are refused, and a removed member at once, on the list and on adding", async () => {

@@ -5,7 +5,7 @@ import { v } from "convex/values";
 import { fail, userMutation, userQuery } from "./functions";
 import { NOTE_MESSAGES } from "./lib/limits";
 import { authorsOf, notesOfTest, ownsTestTeam, validNoteBody } from "./model/notes";
-import { requireTest } from "./model/testAccess";
+import { requireTest, testAccessOf } from "./model/testAccess";
 
 const noteView = v.object({
   _id: v.id("notes"),
@@ -41,6 +41,16 @@ export const list = userQuery({
         canDelete: mine || owner,
       };
     });
+  },
+});
+
+/** Whether the caller may add notes: owners and members (and a personal test's owner), not viewers. */
+export const canAdd = userQuery({
+  args: { testId: v.id("tests") },
+  returns: v.boolean(),
+  handler: async (ctx, { testId }) => {
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    return (await testAccessOf(ctx, test, ctx.user._id)) === "act";
   },
 });
 

@@ -74,7 +74,7 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
       <Counters test={test} />
       <div className="grid gap-6 lg:grid-cols-2">
         <RankingsCard rankings={data.rankings} hidden={hiddenRankedModels(data)} />
-        <ActivityCard responses={data.latestResponses} now={now} />
+        <ActivityCard testId={test._id} responses={data.latestResponses} now={now} />
       </div>
       {!test.awaitingPayment && <JuryMonitorPanel testId={test._id} />}
     </div>
@@ -296,7 +296,15 @@ function RankingsCard({ rankings, hidden }: { rankings: MonitorRanking[]; hidden
   );
 }
 
-function ActivityCard({ responses, now }: { responses: MonitorResponse[]; now: number }) {
+function ActivityCard({
+  testId,
+  responses,
+  now,
+}: {
+  testId: MonitorTest["_id"];
+  responses: MonitorResponse[];
+  now: number;
+}) {
   const [selected, setSelected] = useState<MonitorResponse | null>(null);
   return (
     <Card role="region" aria-label="Recent Activity">
@@ -336,7 +344,7 @@ function ActivityCard({ responses, now }: { responses: MonitorResponse[]; now: n
           </ul>
         )}
       </CardContent>
-      <ResponseDialog response={selected} onClose={() => setSelected(null)} />
+      <ResponseDialog testId={testId} response={selected} onClose={() => setSelected(null)} />
     </Card>
   );
 }

@@ -1,16 +1,26 @@
 import { Markdown } from "@/components/markdown";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { formatDateTime } from "@/lib/dates";
+import { AnswerNotes } from "@/features/notes/answer-notes";
 
 import { formatCostPerResponse, formatCount, formatLatency } from "../../../convex/lib/format";
+import type { Id } from "../../../convex/_generated/dataModel";
 import type { MonitorResponse } from "./monitor-model";
 
-/** One answer in full: topic, persona, the text (sanitized Markdown), tokens, latency, cost, time. */
-export function ResponseDialog({ response, onClose }: { response: MonitorResponse | null; onClose: () => void }) {
+/** One answer in full: topic, persona, the text (sanitized Markdown), tokens, latency, cost, time, and the team's notes. */
+export function ResponseDialog({
+  testId,
+  response,
+  onClose,
+}: {
+  testId: Id<"tests">;
+  response: MonitorResponse | null;
+  onClose: () => void;
+}) {
   return (
     <Dialog open={response !== null} onOpenChange={(open) => !open && onClose()}>
       {response && (
-        <DialogContent className="sm:max-w-2xl">
+        <DialogContent className="max-h-[95dvh] overflow-y-auto sm:max-w-2xl">
           <DialogHeader>
             <DialogTitle>Response from {response.modelName}</DialogTitle>
             <DialogDescription>
@@ -31,6 +41,7 @@ export function ResponseDialog({ response, onClose }: { response: MonitorRespons
             <Detail label="Cost" value={formatCostPerResponse(response.costUsd)} />
             <Detail label="Time" value={formatDateTime(response._creationTime)} />
           </dl>
+          <AnswerNotes testId={testId} responseId={response._id} />
         </DialogContent>
       )}
     </Dialog>

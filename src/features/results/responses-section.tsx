@@ -1,5 +1,5 @@
 import { usePaginatedQuery } from "convex/react";
-import { MessageSquareTextIcon } from "lucide-react";
+import { MessageSquareIcon, MessageSquareTextIcon } from "lucide-react";
 import { useState } from "react";
 
 import { EmptyState } from "@/components/empty-state";
@@ -9,6 +9,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { formatDateTime } from "@/lib/dates";
+import { AnswerNotes, notesLabel, useNoteCounts } from "@/features/notes/answer-notes";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -25,6 +26,7 @@ export function ResponsesList({ testId }: { testId: Id<"tests"> }) {
     { initialNumItems: RESPONSES_PAGE },
   );
   const [open, setOpen] = useState<ResponseRow | null>(null);
+  const noteCounts = useNoteCounts(testId);
 
   if (status === "LoadingFirstPage") return <Spinner label="Loading responses" />;
   if (results.length === 0) return <EmptyState title={NO_RESPONSES} icon={MessageSquareTextIcon} className="py-6" />;
@@ -42,6 +44,7 @@ export function ResponsesList({ testId }: { testId: Id<"tests"> }) {
                 <span className="font-medium">{response.modelName}</span>
                 <Badge variant="secondary">{response.personaName}</Badge>
                 <Badge variant="outline">{response.topicTitle}</Badge>
+                <NoteCount count={noteCounts.get(response._id) ?? 0} />
               </div>
               <p className="truncate text-sm text-muted-foreground">{preview(response.content, 120)}</p>
               <p className="text-xs text-muted-foreground tabular-nums">
@@ -61,7 +64,7 @@ export function ResponsesList({ testId }: { testId: Id<"tests"> }) {
         ))}
       </ul>
       <LoadMore status={status} onLoadMore={() => loadMore(RESPONSES_PAGE)} label="Load more responses" />
-      <ResponseDialog response={open} onClose={() => setOpen(null)} />
+      <ResponseDialog testId={testId} response={open} onClose={() => setOpen(null)} />
     </div>
   );
 }
@@ -79,11 +82,30 @@ export function LoadMore({ status, onLoadMore, label }: { status: string; onLoad
   );
 }
 
-/** Topic, persona, the full text as sanitized Markdown, tokens, latency, cost (6 decimals), generated-at. */
-export function ResponseDialog({ response, onClose }: { response: ResponseRow | null; onClose: () => void }) {
+/** The answer's notes, live: how many the team left on it. */
+function NoteCount({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <Badge variant="secondary" data-testid="note-count">
+      <MessageSquareIcon aria-hidden="true" />
+      {notesLabel(count)}
+    </Badge>
+  );
+}
+
+/** Topic, persona, the full text as sanitized Markdown, tokens, latency, cost (6 decimals), generated-at, notes. */
+export function ResponseDialog({
+  testId,
+  response,
+  onClose,
+}: {
+  testId: Id<"tests">;
+  response: ResponseRow | null;
+  onClose: () => void;
+}) {
   return (
     <Dialog open={response !== null} onOpenChange={(next) => !next && onClose()}>
-      <DialogContent className="sm:max-w-3xl">
+      <DialogContent className="max-h-[95dvh] overflow-y-auto sm:max-w-3xl">
         {response && (
           <>
             <DialogHeader>
@@ -101,6 +123,7 @@ export function ResponseDialog({ response, onClose }: { response: ResponseRow | 
               <Detail label="Cost" value={formatCostPerResponse(response.costUsd)} />
               <Detail label="Generated" value={formatDateTime(response._creationTime)} />
             </dl>
+            <AnswerNotes testId={testId} responseId={response._id} />
           </>
         )}
       </DialogContent>
