@@ -1,27 +1,16 @@
 // An unpaid draft (a test whose checkout was abandoned) is paid or discarded, never stopped:
 // 'Complete Payment' (spec part 1 §2 names the modal) opens the checkout again, 'Discard'
 // deletes the draft. Used by the dashboard's Recent Tests, the history and the monitor.
-import { useAction, useMutation } from "convex/react";
 import { CreditCardIcon, Trash2Icon } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 
-import { ConfirmDialog } from "@/components/confirm-dialog";
-import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
-import { errorMessage } from "@/lib/errors";
-import { redirectToCheckout } from "@/features/setup/checkout-redirect";
 
-import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { formatCents } from "../../../convex/lib/format";
+
+// The two dialogs (Radix dialog code, the checkout call) load when one is first opened, so the
+// dashboard's Recent Tests does not carry them at first paint.
+const DraftDialogs = lazy(() => import("./draft-dialogs"));
 
 export const PAYMENT_FAILED = "Payment failed";
 export const DISCARD_FAILED = "The draft could not be discarded. Please try again.";
@@ -32,7 +21,7 @@ export interface Draft {
   priceCents: number;
 }
 
-type Open = "pay" | "discard" | null;
+export type Open = "pay" | "discard" | null;
 
 /** 'Complete Payment' and 'Discard' for one unpaid draft, with their dialogs. */
 export function DraftActions({
@@ -46,6 +35,9 @@ export function DraftActions({
   onDiscarded?: () => void;
 }) {
   const [open, setOpen] = useState<Open>(null);
+  // Mounted from the first opening on, so a dialog closes with its animation.
+  const [opened, setOpened] = useState(false);
+  if (open !== null && !opened) setOpened(true);
   const name = draft.name.trim() || "Unnamed Test";
   return (
     <>
@@ -61,99 +53,16 @@ export function DraftActions({
       >
         <Trash2Icon /> Discard
       </Button>
-      <CompletePaymentDialog draft={{ ...draft, name }} open={open === "pay"} onClose={() => setOpen(null)} />
-      <DiscardDraftDialog
-        draft={{ ...draft, name }}
-        open={open === "discard"}
-        onClose={() => setOpen(null)}
-        onDiscarded={onDiscarded}
-      />
+      {opened && (
+        <Suspense fallback={null}>
+          <DraftDialogs
+            draft={{ ...draft, name }}
+            open={open}
+            onClose={() => setOpen(null)}
+            onDiscarded={onDiscarded}
+          />
+        </Suspense>
+      )}
     </>
-  );
-}
-
-/** The checkout is opened again for the draft's quoted price; the browser leaves for it. */
-function CompletePaymentDialog({ draft, open, onClose }: { draft: Draft; open: boolean; onClose: () => void }) {
-  const createCheckout = useAction(api.payments.createCheckout);
-  const [processing, setProcessing] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function pay() {
-    setProcessing(true);
-    setError(null);
-    try {
-      const { url } = await createCheckout({ testId: draft._id });
-      redirectToCheckout(url);
-    } catch (caught) {
-      setError(errorMessage(caught, PAYMENT_FAILED));
-      setProcessing(false);
-    }
-  }
-
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (next || processing) return;
-        setError(null);
-        onClose();
-      }}
-    >
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Complete Payment</DialogTitle>
-          <DialogDescription>
-            “{draft.name}” has not been paid for, so it has not run. Pay {formatCents(draft.priceCents)} to start it.
-          </DialogDescription>
-        </DialogHeader>
-        {error && (
-          <p
-            role="alert"
-            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
-          >
-            {error}
-          </p>
-        )}
-        <DialogFooter>
-          <Button type="button" variant="outline" disabled={processing} onClick={onClose}>
-            Not Now
-          </Button>
-          <Button type="button" disabled={processing} onClick={() => void pay()}>
-            {processing ? <Spinner className="text-current" label="Opening the checkout" /> : <CreditCardIcon />}
-            Pay {formatCents(draft.priceCents)}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-function DiscardDraftDialog({
-  draft,
-  open,
-  onClose,
-  onDiscarded,
-}: {
-  draft: Draft;
-  open: boolean;
-  onClose: () => void;
-  onDiscarded?: () => void;
-}) {
-  const remove = useMutation(api.tests.remove);
-  return (
-    <ConfirmDialog
-      open={open}
-      onOpenChange={(next) => !next && onClose()}
-      title="Discard Draft"
-      description={<>Discard “{draft.name}”? It was never paid for and never ran. Its open checkout is closed.</>}
-      confirmText="Discard"
-      cancelText="Keep It"
-      destructive
-      loadingText="Discard"
-      loadingLabel="Discarding the draft"
-      failureText={DISCARD_FAILED}
-      onConfirm={() => remove({ testId: draft._id })}
-      onConfirmed={onDiscarded}
-    />
   );
 }

@@ -2,22 +2,24 @@ import { Link } from "@tanstack/react-router";
 import { useMutation } from "convex/react";
 import { FileTextIcon, PencilIcon, PlusIcon, UserRoundIcon, type LucideIcon } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardAction, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 // The same persona and topic editor as Test Setup, so both places validate and look alike.
-import { PERSONA_KIND, TOPIC_KIND } from "@/features/setup/item-kinds";
 import { api } from "../../../convex/_generated/api";
 import type { DashboardHomeData, SavedPersona, SavedTopic } from "./dashboard-model";
 
-// The editor (a dialog with its focus and portal code) loads after the home page has shown.
-// lazy() drops the editor's generic field type; the cast keeps it (a type-only import, no static chunk).
-const ItemEditorDialog = lazy(() =>
-  import("@/features/setup/item-editor-dialog").then((module) => ({ default: module.ItemEditorDialog })),
-) as unknown as typeof import("@/features/setup/item-editor-dialog").ItemEditorDialog;
+// The editors (a dialog with its focus and portal code, the kinds' fields and limits) load after
+// the home page has shown.
+const PersonaEditorDialog = lazy(() =>
+  import("./saved-item-editors").then((module) => ({ default: module.PersonaEditorDialog })),
+);
+const TopicEditorDialog = lazy(() =>
+  import("./saved-item-editors").then((module) => ({ default: module.TopicEditorDialog })),
+);
 
 interface PanelItem {
   id: string;
@@ -125,8 +127,7 @@ export function SavedPersonasPanel({ data }: { data: DashboardHomeData["personas
         }}
       />
       <Suspense fallback={null}>
-        <ItemEditorDialog
-          kind={PERSONA_KIND}
+        <PersonaEditorDialog
           open={editing.mode !== "closed"}
           onOpenChange={(open) => !open && setEditing({ mode: "closed" })}
           initial={
@@ -170,8 +171,7 @@ export function SavedTopicsPanel({ data }: { data: DashboardHomeData["topics"] |
         }}
       />
       <Suspense fallback={null}>
-        <ItemEditorDialog
-          kind={TOPIC_KIND}
+        <TopicEditorDialog
           open={editing.mode !== "closed"}
           onOpenChange={(open) => !open && setEditing({ mode: "closed" })}
           initial={
