@@ -1,6 +1,7 @@
 // Blind human review through the real functions: what a reviewer is shown (and never shown), what
 // they may send, who may send it, and how the team's verdicts become the team's ranking and each
 // judge's agreement with the team.
+import type { FunctionArgs } from "convex/server";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
@@ -266,7 +267,7 @@ describe("reviews.submit: refusals change nothing", () => {
     const owner = await createUser(t, "owner@example.com");
     const { testId } = await seedTest(t, owner.userId, { answered: [{ personaId: "p1", topicId: "t1" }] });
     const base = { testId, personaId: "p1", topicId: "t1" };
-    const refusals = [
+    const refusals: [FunctionArgs<typeof api.reviews.submit>, string][] = [
       [{ ...base, ranking: ["A", "B"] }, "Rank every answer exactly once: A, B, C."],
       [{ ...base, ranking: ["A", "A", "B"] }, "Rank every answer exactly once: A, B, C."],
       [{ ...base, ranking: ["A", "B", "D"] }, "Rank every answer exactly once: A, B, C."],
@@ -276,7 +277,7 @@ describe("reviews.submit: refusals change nothing", () => {
       ],
       [{ ...base, topicId: "t2", ranking: ["A", "B", "C"] }, "This pair has no answers to review yet."],
       [{ ...base, topicId: "t9", ranking: ["A", "B", "C"] }, "This persona and topic are not part of the test."],
-    ] as const;
+    ];
     for (const [args, message] of refusals) {
       expect(await errorOf(owner.as.mutation(api.reviews.submit, args))).toEqual({ code: "INVALID_INPUT", message });
     }
@@ -302,7 +303,7 @@ describe("reviews.submit: refusals change nothing", () => {
     expect(view!.criteria).toEqual(["accuracy", "clarity"]);
     const good = { accuracy: 7, clarity: 8 };
     const base = { testId, personaId: "p1", topicId: "t1" };
-    const refusals = [
+    const refusals: [FunctionArgs<typeof api.reviews.submit>, string][] = [
       [{ ...base, scores: { A: good, B: good } }, "Score every answer: A, B, C."],
       [
         { ...base, scores: { A: good, B: good, C: { accuracy: 7 } } },
@@ -317,7 +318,7 @@ describe("reviews.submit: refusals change nothing", () => {
         "Scores are whole numbers from 1 to 10 (answer A, accuracy).",
       ],
       [{ ...base, ranking: ["A", "B", "C"] }, "This test uses the rating scale: score every answer on each criterion."],
-    ] as const;
+    ];
     for (const [args, message] of refusals) {
       expect(await errorOf(owner.as.mutation(api.reviews.submit, args))).toEqual({ code: "INVALID_INPUT", message });
     }
@@ -540,5 +541,40 @@ describe("reviews.summary: the team beside the jury", () => {
     await settle(t);
     expect((await owner.as.query(api.reviews.summary, { testId }))!.pairsReviewed).toBe(1);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("an account that is deleted", () => {
+  test("takes its verdicts with it, and the team's figures are recomputed without them", async () => {
+    const t = createBackend();
+    const { owner, member, teamId, testId } = await teamWithTest(t, [{ personaId: "p1", topicId: "t1" }]);
+    // The test was started by the member; the owner's colleague reviews it, then their account goes.
+    const colleague = await createUser(t, "colleague@example.com", { fullName: "Carl Colleague" });
+    await t.run((ctx) => ctx.db.insert("memberships", { teamId, userId: colleague.userId, role: "member" }));
+    for (const as of [owner.as, colleague.as]) {
+      const ranking = await labelsFor(as, testId, "t1", [0, 1, 2]);
+      await as.mutation(api.reviews.submit, { testId, personaId: "p1", topicId: "t1", ranking });
+    }
+    await settle(t);
+    expect((await member.as.query(api.reviews.summary, { testId }))!.reviewers.map((r) => r.initials)).toEqual([
+      "AL",
+      "CC",
+    ]);
+    const admin = await createUser(t, "admin@example.com", { isAdmin: true });
+    await admin.as.mutation(api.admin.deleteUser, { userId: colleague.userId });
+    await settle(t);
+    expect((await judgementsOf(t, testId)).map((row) => row.userId)).toEqual([owner.userId]);
+    const summary = (await member.as.query(api.reviews.summary, { testId }))!;
+    expect(summary.reviewers.map((r) => r.initials)).toEqual(["AL"]);
+    expect(summary.reviewerAgreement).toBeNull();
+    // The last reviewer gone too: the team's figures are cleared, not left as they were.
+    await admin.as.mutation(api.admin.deleteUser, { userId: owner.userId });
+    await settle(t);
+    const empty = (await member.as.query(api.reviews.summary, { testId }))!;
+    expect([empty.reviewers, empty.pairsReviewed, empty.models.map((model) => model.meanScore)]).toEqual([
+      [],
+      0,
+      [null, null, null],
+    ]);
   });
 });

@@ -11,6 +11,7 @@ import { hasEnded } from "../lib/testStatus";
 import { incrementCounter } from "./counters";
 import { deleteJob, setJobStatus } from "./jobs";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
+import { deleteReviewsBatch } from "./reviews";
 import { leaveAllTeams } from "./teams";
 import { deleteTest } from "./testDeletion";
 import { endTest } from "./testEnding";
@@ -396,6 +397,7 @@ export async function deleteUserDataBatch(ctx: MutationCtx, userId: Id<"users">)
   if (accounts.length === ROWS_PER_TABLE) more = true;
 
   if ((await deleteSessionsBatch(ctx, userId, ROWS_PER_TABLE)) === ROWS_PER_TABLE) more = true;
+  if (await deleteReviewsBatch(ctx, userId, ROWS_PER_TABLE)) more = true;
   if (await leaveAllTeams(ctx, userId)) more = true;
   return more;
 }

@@ -230,7 +230,8 @@ export const store = internalMutation({
     testId: v.id("tests"),
     stats: v.union(juryStatsValidator, v.null()),
     evaluationsSeen: v.number(),
-    humans: v.optional(humanStatsValidator),
+    /** The team's figures; null when the test has no verdict (left as stored when absent). */
+    humans: v.optional(v.union(humanStatsValidator, v.null())),
   },
   returns: v.null(),
   handler: async (ctx, { testId, stats, evaluationsSeen, humans }) => {
@@ -243,7 +244,7 @@ export const store = internalMutation({
     }
     await ctx.db.patch("testStats", row._id, {
       ...(stats === null ? {} : { stats, computedAt: Date.now(), evaluationsSeen }),
-      ...(humans === undefined ? {} : { humans }),
+      ...(humans === undefined ? {} : { humans: humans ?? undefined }),
       pending: row.dirty,
       dirty: false,
     });
@@ -391,7 +392,7 @@ export const recompute = internalAction({
     const verdicts = await readAll<HumanVerdict>(internal.model.juryStats.verdictsPage);
     const humans =
       verdicts.length === 0
-        ? undefined
+        ? null
         : await withInitials(computeHumanStats({ ...input, verdicts }), (userIds) =>
             ctx.runQuery(internal.model.juryStats.reviewerInitials, { userIds }),
           );
@@ -399,7 +400,7 @@ export const recompute = internalAction({
       testId,
       stats,
       evaluationsSeen: evaluations.length,
-      ...(humans === undefined ? {} : { humans }),
+      humans,
     });
     return null;
   },

@@ -237,3 +237,19 @@ export async function reviewSummaryOf(ctx: QueryCtx, test: Doc<"tests">, userId:
     ).map((judge) => ({ ...judge, judgeName: judgeNames.get(judge.judgeModelId) ?? judge.judgeModelId })),
   };
 }
+
+/**
+ * One batch of a deleted account's verdicts on its teams' tests; the figures of each test they
+ * reviewed are recomputed without them. Returns true when another batch is needed.
+ */
+export async function deleteReviewsBatch(ctx: MutationCtx, userId: Id<"users">, limit: number): Promise<boolean> {
+  const rows = await ctx.db
+    .query("humanJudgements")
+    .withIndex("by_user", (q) => q.eq("userId", userId))
+    .take(limit);
+  for (const row of rows) await ctx.db.delete("humanJudgements", row._id);
+  for (const testId of new Set(rows.map((row) => row.testId))) {
+    if (await ctx.db.get("tests", testId)) await requestJuryStats(ctx, testId);
+  }
+  return rows.length === limit;
+}
