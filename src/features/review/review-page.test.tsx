@@ -190,7 +190,7 @@ describe("blind review page", { timeout: 30_000 }, () => {
     expect(screen.queryByRole("button", { name: /Move answer/ })).not.toBeInTheDocument();
   });
 
-  it("shows a skeleton while loading and the pair list with what is reviewed", async () => {
+  it("shows a skeleton while loading, then the pair list with what is reviewed, and joins presence on the review page", async () => {
     renderApp(PATH);
     expect(await screen.findByLabelText("Loading the review", {}, SLOW)).toBeInTheDocument();
     act(() => setQueryResult("reviews:pair", makePairView()));
@@ -199,5 +199,9 @@ describe("blind review page", { timeout: 30_000 }, () => {
     expect(pairs[0]).toHaveTextContent("(not reviewed)");
     expect(pairs[1]).toHaveTextContent("Poet");
     expect(pairs[1]).toHaveTextContent("(reviewed)");
+    // Teammates see this reviewer on the review page.
+    expect(callMock("presence:heartbeat")).toHaveBeenCalledWith(
+      expect.objectContaining({ room: `test:${TEST_ID}`, page: "review" }),
+    );
   });
 });

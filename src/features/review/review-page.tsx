@@ -160,7 +160,7 @@ function ReviewHeader({ testId, view }: { testId: Id<"tests">; view: ReviewPairV
           <p className="text-sm text-muted-foreground">
             The answers carry neutral labels in a shuffled order; the models' names stay hidden.
           </p>
-          <ViewerAvatars room={`test:${testId}`} />
+          <ViewerAvatars room={`test:${testId}`} page="review" />
         </div>
         <div className="w-full space-y-1 sm:w-64">
           <p className="text-sm font-medium tabular-nums" data-testid="review-progress">
