@@ -16,7 +16,6 @@ import {
   SaveIcon,
 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
 
 import { EmptyState } from "@/components/empty-state";
 import { ErrorState } from "@/components/error-state";
@@ -27,6 +26,7 @@ import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
 import { appErrorData, errorMessage } from "@/lib/errors";
+import { toast } from "@/lib/toast";
 import { cn } from "@/lib/utils";
 
 import { api } from "../../../convex/_generated/api";
