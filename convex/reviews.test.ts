@@ -578,3 +578,70 @@ describe("an account that is deleted", () => {
     ]);
   });
 });
+
+describe("the largest test", () => {
+  test("a rating test at the call limit: the review page, a verdict and the recompute stay within a transaction's limits", async () => {
+    // 10 personas × 10 topics, 3 models, 5 judges rating every answer: 300 generation calls and
+    // 1,500 judge calls (the limit is 2,000), 300 answers of 3,000 characters.
+    const t = createBackend();
+    const owner = await createUser(t, "owner@example.com");
+    const ids = Array.from({ length: 10 }, (_, index) => index);
+    const judges = [
+      ...JUDGES,
+      ...["x-ai/grok-3", "openai/gpt-4o", "anthropic/claude-sonnet-4"].map((id) => ({ id, name: id })),
+    ];
+    const configuration = reviewConfiguration({
+      personas: ids.map((index) => ({ id: `p${index}`, name: `Persona ${index}`, description: "", systemPrompt: "" })),
+      topics: ids.map((index) => ({ id: `t${index}`, title: `Topic ${index}`, description: "", prompt: "" })),
+      evaluatorModels: judges,
+      evaluationCriteria: { accuracy: true, creativity: true, clarity: true, relevance: true, style: true },
+      scoringParameters: { scale: "rating", includeExplanations: true },
+    });
+    const { testId } = await seedTest(t, owner.userId, { configuration, answered: [] });
+    for (const persona of configuration.personas) {
+      await t.run(async (ctx) => {
+        for (const topic of configuration.topics) {
+          for (const model of MODELS) {
+            const responseId = await ctx.db.insert("responses", {
+              testId,
+              modelId: model.id,
+              personaId: persona.id,
+              topicId: topic.id,
+              content: `${model.name} on ${topic.id}: ` + "x".repeat(3000),
+              promptTokens: 10,
+              completionTokens: 10,
+              tokens: 20,
+              latencyMs: 500,
+              costUsd: 0.0001,
+              scoreSum: 0,
+              scoreCount: 0,
+            });
+            for (const judge of judges) {
+              await ctx.db.insert("calls", {
+                testId,
+                kind: "evaluate",
+                key: `${testId}:rate:${judge.id}:${responseId}`,
+                status: "succeeded",
+                attempts: 1,
+                modelId: judge.id,
+                personaId: persona.id,
+                topicId: topic.id,
+                responseIds: [responseId],
+              });
+            }
+          }
+        }
+      });
+    }
+    const view = (await owner.as.query(api.reviews.pair, { testId }))!;
+    expect(view.pairs).toHaveLength(100);
+    expect(view.pairs.every((pair) => pair.answers === 3)).toBe(true);
+    const scores = Object.fromEntries(
+      view.current!.answers.map((answer) => [answer.label, Object.fromEntries(view.criteria.map((c) => [c, 7]))]),
+    );
+    await owner.as.mutation(api.reviews.submit, { testId, personaId: "p0", topicId: "t0", scores });
+    await settle(t);
+    const summary = (await owner.as.query(api.reviews.summary, { testId }))!;
+    expect([summary.pairsReviewed, summary.totalPairs]).toEqual([1, 100]);
+  });
+});
