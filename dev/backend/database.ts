@@ -173,8 +173,9 @@ export class LocalDatabase {
         // The documents as committed (convex-test resolves commit timestamps itself).
         for (const write of writes) if (write.value !== null) write.value = fake._documents[write.id] ?? write.value;
         this.indexes?.apply(writes);
-        for (const listener of this.listeners) listener(writes);
       }
+      // Every commit, even one that wrote nothing: its timestamp is what a mutation answers.
+      for (const listener of this.listeners) listener(writes);
     };
   }
 

@@ -22,7 +22,7 @@ export type FunctionOutcome =
 export interface Subscriber {
   /**
    * Bring every subscribed query up to the database state at `snapshotTs`: re-run those whose
-   * read set `writes` touch (all of them when `writes` is null).
+   * read set `writes` (the commits since its last call) touch, all of them when `writes` is null.
    */
   syncTo(snapshotTs: bigint, evaluate: QueryEvaluator, writes: readonly CommittedWrite[] | null): Promise<void>;
 }
@@ -55,14 +55,23 @@ export class Engine implements BackendHooks {
   closed = false;
   /** Runs scheduled functions (set by server.ts once the database is loaded). */
   scheduler: LocalScheduler | null = null;
-  private readonly subscribers = new Set<Subscriber>();
+  /** Each subscriber and the commit timestamp its queries have been brought up to. */
+  private readonly subscribers = new Map<Subscriber, bigint>();
+  /** Subscribers whose client waits for a Transition (a mutation's answer): served first. */
+  private readonly awaiting = new Set<Subscriber>();
   private mutationQueue: Promise<unknown> = Promise.resolve();
   private recomputeTimer: ReturnType<typeof setTimeout> | null = null;
   private recomputeRunning: Promise<void> | null = null;
   private recomputeRequested = false;
-  private lastSyncedTs = 0n;
-  /** Commits since the last query update; null when some went unseen (re-run everything). */
-  private pendingWrites: CommittedWrite[] | null = [];
+  /** The latest commit noted (0 before any). */
+  private latestTs = 0n;
+  /** The latest commit that changed something (or whose changes are unknown). */
+  private latestChangeTs = 0n;
+  /**
+   * The commits not yet brought to every subscriber, oldest first; `writes` is null for a commit
+   * whose changes are unknown (every query re-runs).
+   */
+  private commits: { ts: bigint; writes: readonly CommittedWrite[] | null }[] = [];
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private pollRunning = false;
   /**
@@ -94,11 +103,20 @@ export class Engine implements BackendHooks {
   }
 
   addSubscriber(subscriber: Subscriber): void {
-    this.subscribers.add(subscriber);
+    // Its queries run when its client adds them, at the current state or a later one.
+    this.subscribers.set(subscriber, this.latestTs);
   }
 
   removeSubscriber(subscriber: Subscriber): void {
     this.subscribers.delete(subscriber);
+    this.awaiting.delete(subscriber);
+  }
+
+  /** Sends `subscriber` a Transition soon, even if no commit is new to it (a mutation's answer). */
+  requestTransition(subscriber: Subscriber): void {
+    if (!this.subscribers.has(subscriber)) return;
+    this.awaiting.add(subscriber);
+    this.requestRecompute();
   }
 
   /**
@@ -206,10 +224,18 @@ export class Engine implements BackendHooks {
     this.scheduler?.scheduled(jobId, at);
   }
 
-  /** Called for each top-level commit with what it changed (database.ts). */
+  /** Called for each top-level commit with what it changed, possibly nothing (database.ts). */
   noteCommit(writes: readonly CommittedWrite[]): void {
-    this.pendingWrites?.push(...writes);
-    this.noteWrite();
+    const ts = this.commitClock?.();
+    if (ts !== undefined && ts > this.latestTs) {
+      this.latestTs = ts;
+      // A commit that wrote nothing changes no query; only a mutation's answer waits for it.
+      if (writes.length > 0) {
+        this.latestChangeTs = ts;
+        if (this.subscribers.size > 0) this.commits.push({ ts, writes });
+      }
+    }
+    if (writes.length > 0) this.noteWrite();
   }
 
   /** Called by the runtime hooks whenever a function of this backend writes. */
@@ -218,9 +244,9 @@ export class Engine implements BackendHooks {
   }
 
   /**
-   * Re-run subscribed queries after `batchMs`, coalescing every request made
-   * meanwhile; requests made during a run start one more run `batchMs` after
-   * it, so a burst of writes costs a few runs rather than one per write.
+   * Bring subscribers up to date `batchMs` after a write, coalescing every request made
+   * meanwhile; requests made during a run start one more run `batchMs` after it, so a burst of
+   * writes costs a few runs rather than one per write.
    */
   requestRecompute(): void {
     if (this.closed) return;
@@ -242,36 +268,91 @@ export class Engine implements BackendHooks {
     }
   }
 
+  /**
+   * Brings subscribers up to the latest commit one at a time, those whose client waits for a
+   * mutation's answer first, then the furthest behind; commits that land meanwhile are taken
+   * along. A subscriber's queries run together, and a mutation waits for at most one
+   * subscriber's queries (convex-test runs one transaction at a time, in the order asked), so a
+   * mutation's answer does not queue behind the query updates of every other client.
+   */
   private async recompute(): Promise<void> {
     this.recomputeRequested = false;
-    if (this.closed) return;
+    // Clients of one user often watch the same queries: evaluate each (identity, query,
+    // args) once per database state.
+    let cache = { ts: -1n, outcomes: new Map<string, Promise<QueryOutcome>>() };
     try {
-      const writes = this.pendingWrites;
-      this.pendingWrites = [];
-      const snapshotTs = await this.snapshotTs();
-      this.lastSyncedTs = snapshotTs;
-      // Clients of one user often watch the same queries: evaluate each
-      // (identity, query, args) once per batch.
-      const cache = new Map<string, Promise<QueryOutcome>>();
-      const evaluate: QueryEvaluator = (udfPath, args, identity, journal) => {
-        const key = JSON.stringify([identity, udfPath, convexToJson(args), journal]);
-        let outcome = cache.get(key);
-        if (outcome === undefined) {
-          outcome = this.runSubscribedQuery(udfPath, args, identity, journal);
-          cache.set(key, outcome);
+      for (;;) {
+        if (this.closed) return;
+        const latest = await this.snapshotTs();
+        if (latest > this.latestTs) {
+          // A commit no hook reported: every query re-runs.
+          this.latestTs = latest;
+          this.latestChangeTs = latest;
+          if (this.subscribers.size > 0) this.commits.push({ ts: latest, writes: null });
         }
-        return outcome;
-      };
-      await Promise.all(
-        [...this.subscribers].map((subscriber) =>
-          subscriber.syncTo(snapshotTs, evaluate, writes).catch((error: unknown) => {
-            this.options.log(`query update failed: ${describe(error)}`);
-          }),
-        ),
-      );
+        const subscriber = this.nextToSync();
+        if (subscriber === null) break;
+        const from = this.subscribers.get(subscriber)!;
+        const ts = this.latestTs;
+        this.subscribers.set(subscriber, ts);
+        this.awaiting.delete(subscriber);
+        if (cache.ts !== ts) cache = { ts, outcomes: new Map() };
+        const outcomes = cache.outcomes;
+        const evaluate: QueryEvaluator = (udfPath, args, identity, journal) => {
+          const key = JSON.stringify([identity, udfPath, convexToJson(args), journal]);
+          let outcome = outcomes.get(key);
+          if (outcome === undefined) {
+            outcome = this.runSubscribedQuery(udfPath, args, identity, journal);
+            outcomes.set(key, outcome);
+          }
+          return outcome;
+        };
+        await subscriber.syncTo(ts, evaluate, this.writesSince(from)).catch((error: unknown) => {
+          this.options.log(`query update failed: ${describe(error)}`);
+        });
+        this.forgetSyncedCommits();
+        // Query runs are promise chains that never wait for I/O: let sockets be read (a client's
+        // next mutation) and written between subscribers.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     } catch (error) {
       this.options.log(`query update failed: ${describe(error)}`);
     }
+  }
+
+  /** A subscriber waiting for a Transition, else the one furthest behind the latest change. */
+  private nextToSync(): Subscriber | null {
+    for (const subscriber of this.awaiting) {
+      if (this.subscribers.has(subscriber)) return subscriber;
+      this.awaiting.delete(subscriber);
+    }
+    let next: Subscriber | null = null;
+    let nextTs = this.latestChangeTs;
+    for (const [subscriber, ts] of this.subscribers) {
+      if (ts < nextTs) {
+        next = subscriber;
+        nextTs = ts;
+      }
+    }
+    return next;
+  }
+
+  /** The writes of the commits after `ts`; null when one of them is unknown. */
+  private writesSince(ts: bigint): CommittedWrite[] | null {
+    const writes: CommittedWrite[] = [];
+    for (const commit of this.commits) {
+      if (commit.ts <= ts) continue;
+      if (commit.writes === null) return null;
+      writes.push(...commit.writes);
+    }
+    return writes;
+  }
+
+  private forgetSyncedCommits(): void {
+    let oldest = this.latestTs;
+    for (const ts of this.subscribers.values()) if (ts < oldest) oldest = ts;
+    const keep = this.commits.findIndex((commit) => commit.ts > oldest);
+    this.commits = keep === -1 ? [] : this.commits.slice(keep);
   }
 
   private async poll(): Promise<void> {
@@ -279,11 +360,8 @@ export class Engine implements BackendHooks {
     this.pollRunning = true;
     try {
       const ts = await this.snapshotTs();
-      if (ts !== this.lastSyncedTs && this.recomputeTimer === null && this.recomputeRunning === null) {
-        // A commit no hook reported: bring every query up to date.
-        this.pendingWrites = null;
-        this.requestRecompute();
-      }
+      // A commit no hook reported: the next run takes it (and re-runs every query).
+      if (ts > this.latestTs) this.requestRecompute();
     } catch (error) {
       this.options.log(`poll failed: ${describe(error)}`);
     } finally {
@@ -300,6 +378,8 @@ export class Engine implements BackendHooks {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.subscribers.clear();
+    this.awaiting.clear();
+    this.commits = [];
   }
 }
 

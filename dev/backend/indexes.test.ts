@@ -239,3 +239,78 @@ describe("subscribed queries", () => {
     expect(runs("shares:view")).toBe(viewRuns + 1);
   });
 });
+
+describe("query updates", () => {
+  const runs = (name: string) => invocationCounts.get(name) ?? 0;
+  const until = async (check: () => boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error("timed out");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const newClient = () => {
+    const client = new ConvexClient(backend.url, {
+      webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
+      logger: false,
+      unsavedChangesWarning: false,
+    });
+    clients.push(client);
+    return client;
+  };
+  /** A shared test whose room `watchers` anonymous clients watch (each its own presence query). */
+  async function watchedRoom(shareId: string, watchers: number) {
+    const t = backend.t;
+    const owner = (await t.run(
+      async (ctx) => await ctx.db.insert("users", { email: `${shareId}@example.com` }),
+    )) as Id<"users">;
+    const testId = await seedFinishedTest(t as unknown as Runner, { userId: owner, responses: 20 });
+    await t.run(async (ctx) => {
+      await ctx.db.insert("shares", { testId, userId: owner, shareId, isActive: true });
+    });
+    const room = `share:${shareId}`;
+    const counts = new Map<string, number>();
+    for (let i = 0; i < watchers; i++) {
+      const clientId = `${shareId}-watcher-${i}`;
+      newClient().onUpdate(api.presence.viewers, { room, clientId }, (viewers) => counts.set(clientId, viewers.count));
+    }
+    await until(() => counts.size === watchers);
+    await backend.settle();
+    return { room, counts };
+  }
+
+  test("a mutation's answer comes before the other clients' queries it changed have all re-run", async () => {
+    const watchers = 12;
+    const { room, counts } = await watchedRoom("answer-first-share-01", watchers);
+    const client = newClient();
+    let own: number | undefined;
+    client.onUpdate(api.presence.viewers, { room, clientId: "answer-first-beater" }, (viewers) => {
+      own = viewers.count;
+    });
+    await until(() => own !== undefined);
+    await backend.settle();
+    const before = runs("presence:viewers");
+    // Every watcher's query reads the row this heartbeat writes.
+    await client.mutation(api.presence.heartbeat, { room, clientId: "answer-first-beater", page: "shared" });
+    const atAnswer = runs("presence:viewers") - before;
+    await until(() => [...counts.values()].every((count) => count === 1));
+    await backend.settle();
+    expect(runs("presence:viewers") - before).toBeGreaterThanOrEqual(watchers + 1);
+    // The beater's own query first; the others' after the answer (before: all 13 ran first).
+    expect(atAnswer).toBeLessThan(watchers / 2);
+  });
+
+  test("a commit that writes nothing re-runs no query", async () => {
+    const { room } = await watchedRoom("empty-commit-share-01", 3);
+    const before = runs("presence:viewers");
+    // A transaction that only reads, as the scheduler's bookkeeping often is.
+    await backend.t.run(async (ctx) => {
+      await ctx.db.query("presence").first();
+    });
+    // The backend's safety-net poll (every second) has had time to look.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await backend.settle();
+    expect(runs("presence:viewers")).toBe(before);
+    expect(room).toBeTruthy();
+  });
+});

@@ -495,7 +495,7 @@ class SyncConnection implements Subscriber {
       // The client resolves the mutation only once a Transition reaches its ts.
       const ts = Buffer.from(response.ts, "base64").readBigUInt64LE();
       if (this.pendingAckTs === null || ts > this.pendingAckTs) this.pendingAckTs = ts;
-      engine.requestRecompute();
+      engine.requestTransition(this);
     }
   }
 
