@@ -8,6 +8,7 @@ import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { rankingScore } from "./lib/scoring";
+import { EMPTY_RUN_COUNTERS } from "./model/pipeline/runCounters";
 import { createBackend, createUser, sampleConfiguration, type TestBackend } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 
@@ -71,17 +72,7 @@ async function seedTest(
       usesOwnKey: false,
       expectedResponses: 9,
       expectedEvaluations: 18,
-      responsesCount: 0,
-      evaluationsCount: 0,
-      missingResponses: 0,
-      missingEvaluations: 0,
-      failedCalls: 0,
-      activeWorkers: 0,
-      totalCalls: 0,
-      finishedCalls: 0,
-      totalCostUsd: 0,
-      totalLatencyMs: 0,
-      totalTokens: 0,
+      ...EMPTY_RUN_COUNTERS,
       lastProgressAt: Date.now(),
     });
     const responses: Record<string, Id<"responses">[]> = {};

@@ -5,7 +5,7 @@ import { ratingAverage, spreadRankingScore } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
 import { kendallCounts, mean, percentileInterval, tauBOfCounts, type Interval, type KendallCounts } from "./basics";
 import { bootstrapSeriesMeans } from "./breakdown";
-import { DEFAULT_RESAMPLES, judgeScores, type JuryStatsInput } from "./index";
+import { DEFAULT_RESAMPLES, judgeScores, modelsOf, type JuryStatsInput } from "./index";
 import { seededRandom } from "./random";
 import { tieRanks, type RankRange } from "./ranks";
 
@@ -103,18 +103,7 @@ function pooledCounts(perUnit: readonly KendallCounts[], times?: ArrayLike<numbe
 export function computeHumanStats(input: HumanStatsInput): HumanStats {
   const resamples = Math.max(1, Math.floor(input.resamples ?? DEFAULT_RESAMPLES));
   const known = new Map(input.responses.map((response) => [response.id, response]));
-  const modelIds: string[] = [];
-  const names = new Map<string, string>();
-  for (const model of input.models ?? []) {
-    if (!names.has(model.id)) modelIds.push(model.id);
-    names.set(model.id, model.name);
-  }
-  for (const response of input.responses) {
-    if (!names.has(response.modelId)) {
-      names.set(response.modelId, response.modelId);
-      modelIds.push(response.modelId);
-    }
-  }
+  const { modelIds, names } = modelsOf(input);
   const answersInUnit = new Map<string, number>();
   for (const response of input.responses) {
     const key = unitKey(response.personaId, response.topicId);

@@ -250,26 +250,37 @@ export function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, Ju
   return { scores, calls, judgingCost, criterionScores, criteria };
 }
 
-export function computeJuryStats(input: JuryStatsInput): JuryStats {
-  const resamples = Math.max(1, Math.floor(input.resamples ?? DEFAULT_RESAMPLES));
-  const alpha = input.alpha ?? DEFAULT_ALPHA;
-  const known = new Map(input.responses.map((response) => [response.id, response]));
-
-  // Models, units and the responses of each unit.
+/** The test's models in its order, then any seen only in responses (named by their id). */
+export function modelsOf(input: Pick<JuryStatsInput, "models" | "responses">): {
+  modelIds: string[];
+  names: Map<string, string>;
+} {
   const modelIds: string[] = [];
   const names = new Map<string, string>();
   for (const model of input.models ?? []) {
     if (!names.has(model.id)) modelIds.push(model.id);
     names.set(model.id, model.name);
   }
-  const unitKeys: string[] = [];
-  const unitOf = new Map<string, number>();
-  const unitResponses: JuryResponse[][] = [];
   for (const response of input.responses) {
     if (!names.has(response.modelId)) {
       names.set(response.modelId, response.modelId);
       modelIds.push(response.modelId);
     }
+  }
+  return { modelIds, names };
+}
+
+export function computeJuryStats(input: JuryStatsInput): JuryStats {
+  const resamples = Math.max(1, Math.floor(input.resamples ?? DEFAULT_RESAMPLES));
+  const alpha = input.alpha ?? DEFAULT_ALPHA;
+  const known = new Map(input.responses.map((response) => [response.id, response]));
+
+  // Models, units and the responses of each unit.
+  const { modelIds, names } = modelsOf(input);
+  const unitKeys: string[] = [];
+  const unitOf = new Map<string, number>();
+  const unitResponses: JuryResponse[][] = [];
+  for (const response of input.responses) {
     const key = JSON.stringify([response.personaId, response.topicId]);
     let unit = unitOf.get(key);
     if (unit === undefined) {
