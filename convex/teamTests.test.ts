@@ -78,7 +78,10 @@ describe("team tests", () => {
     });
     expect(await codeOf(member.as.query(api.tests.monitor, { testId }))).toBe("NOT_FOUND");
     expect(await codeOf(member.as.mutation(api.tests.cancel, { testId }))).toBe("NOT_FOUND");
-    expect(await member.as.query(api.tests.current, { testId })).toBeNull();
+    // The monitor's own lookup tells the lost access apart from "no test" (its access-lost screen).
+    await expect(member.as.query(api.tests.current, { testId })).rejects.toMatchObject({
+      data: { code: "NOT_FOUND", message: TEAM_MESSAGES.testAccessLost },
+    });
     expect(
       await codeOf(
         member.as.mutation(api.presence.heartbeat, {
@@ -88,6 +91,24 @@ describe("team tests", () => {
         }),
       ),
     ).toBe("NOT_FOUND");
+  });
+
+  test("the monitor's lookup of a test: lost access to a team test is told apart from no test", async () => {
+    const t = createBackend();
+    const { teamId, owner, member, outsider } = await team(t);
+    const { testId } = await owner.as.mutation(api.tests.create, { configuration: sampleConfiguration(), teamId });
+    const personal = await owner.as.mutation(api.tests.create, { configuration: sampleConfiguration() });
+    const lost = { data: { code: "NOT_FOUND", message: TEAM_MESSAGES.testAccessLost } };
+
+    expect(await member.as.query(api.tests.current, { testId })).toBe(testId);
+    await expect(outsider.as.query(api.tests.current, { testId })).rejects.toMatchObject(lost);
+    await owner.as.mutation(api.teams.removeMember, { teamId, userId: member.userId });
+    await expect(member.as.query(api.tests.current, { testId })).rejects.toMatchObject(lost);
+
+    // Someone else's personal test, or a deleted one: simply no test to show, as before.
+    expect(await member.as.query(api.tests.current, { testId: personal.testId })).toBeNull();
+    await owner.as.mutation(api.tests.remove, { testId: personal.testId });
+    expect(await owner.as.query(api.tests.current, { testId: personal.testId })).toBeNull();
   });
 
   test("lists show the chosen space: a team's history, dashboard and monitor hold its tests, the personal ones only personal tests", async () => {

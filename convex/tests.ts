@@ -160,7 +160,9 @@ const CURRENT_PENDING_SCANNED = 20;
 
 /**
  * The monitor's test: the one asked for, else the chosen space's running test (personal, or the
- * team's given a teamId), else a queued one.
+ * team's given a teamId), else a queued one. A team test asked for by someone not (or no longer)
+ * in its team is refused as every page of it is (NOT_FOUND, testAccessLost), so an open monitor
+ * moves to the access-lost screen; another person's personal test or a deleted one is simply none.
  */
 export const current = userQuery({
   args: { testId: v.optional(v.id("tests")), teamId: v.optional(v.id("teams")) },
@@ -168,7 +170,9 @@ export const current = userQuery({
   handler: async (ctx, { testId, teamId }) => {
     if (testId) {
       const test = await ctx.db.get("tests", testId);
-      return test && (await testAccessOf(ctx, test, ctx.user._id)) !== null ? test._id : null;
+      if (test === null) return null;
+      if (test.teamId !== undefined) return (await requireTest(ctx, ctx.user._id, testId, "read"))._id;
+      return (await testAccessOf(ctx, test, ctx.user._id)) !== null ? test._id : null;
     }
     const inSpace = (test: Doc<"tests">) => test.teamId === teamId;
     const running = await (

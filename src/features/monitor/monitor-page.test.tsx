@@ -2,10 +2,19 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import {
+  callMock,
+  makeViewer,
+  QueryFailure,
+  resetCalls,
+  resetConvexMock,
+  setQueryResult,
+  setSignedIn,
+} from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { readCurrentTestId, rememberCurrentTestId } from "./current-test-storage";
+import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { makeMonitorData, makeRanking, makeResponse, NOW, TEST_ID } from "./monitor-fixtures";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
@@ -274,6 +283,32 @@ describe("monitor states", () => {
     setQueryResult("tests:monitor", makeMonitorData());
     fireEvent.click(screen.getByRole("button", { name: "Try Again" }));
     expect(await screen.findByRole("heading", { name: "Support replies" })).toBeInTheDocument();
+  });
+});
+
+describe("monitor of a team test the caller lost access to", () => {
+  it("an open monitor moves to the access-lost screen when its viewer is removed from the team", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const data = makeMonitorData();
+    showTest(data);
+    renderApp(`/dashboard/monitor?testId=${TEST_ID}`);
+    expect(await screen.findByRole("heading", { name: data.test.name })).toBeInTheDocument();
+    expect(readCurrentTestId()).toBe(TEST_ID);
+
+    // Removed from the team: every query of the test is refused with the access-lost message.
+    const lost = () =>
+      Object.assign(new QueryFailure("lost"), { data: { code: "NOT_FOUND", message: TEAM_MESSAGES.testAccessLost } });
+    act(() => {
+      setQueryResult("tests:current", lost());
+      setQueryResult("tests:monitor", lost());
+    });
+    expect(await screen.findByText("You no longer have access to this test")).toBeInTheDocument();
+    expect(screen.getByText(TEAM_MESSAGES.testAccessLost)).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "No Test Running" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Try Again" })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to History" })).toHaveAttribute("href", "/dashboard/history");
+    // The tab does not come back to it as its current test.
+    expect(readCurrentTestId()).toBeNull();
   });
 });
 

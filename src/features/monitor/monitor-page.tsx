@@ -6,6 +6,7 @@ import { toast } from "sonner";
 
 import { EmptyState } from "@/components/empty-state";
 import { ErrorState } from "@/components/error-state";
+import { isTestAccessLost, TestAccessLost } from "@/components/test-access-lost";
 import { Spinner } from "@/components/spinner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -33,9 +34,13 @@ interface MonitorPageProps {
 export function MonitorPage(props: MonitorPageProps) {
   return (
     <QueryErrorBoundary
-      fallback={(error, reset) => (
-        <ErrorState title="Could not load the test" message={errorMessage(error)} onRetry={reset} />
-      )}
+      fallback={(error, reset) =>
+        isTestAccessLost(error) ? (
+          <MonitorAccessLost testId={props.testId} />
+        ) : (
+          <ErrorState title="Could not load the test" message={errorMessage(error)} onRetry={reset} />
+        )
+      }
     >
       <MonitorScreen {...props} />
     </QueryErrorBoundary>
@@ -129,6 +134,15 @@ function MonitorScreen({ testId, sessionId }: MonitorPageProps) {
       />
     </div>
   );
+}
+
+/**
+ * The test shown belongs to a team the caller is not (or no longer) in: the results' access-lost
+ * screen. The tab forgets it as its current test, so the monitor does not come back to it.
+ */
+function MonitorAccessLost({ testId }: { testId: string | undefined }) {
+  useEffect(() => forgetCurrentTestId(testId), [testId]);
+  return <TestAccessLost />;
 }
 
 function paymentTestIdOf(payment: PaymentReturn): Id<"tests"> | null {

@@ -9,8 +9,8 @@ import { FullPageSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { appErrorData, errorMessage } from "@/lib/errors";
-import { TEAM_MESSAGES } from "../../../convex/lib/teams";
+import { isTestAccessLost, TestAccessLost } from "@/components/test-access-lost";
+import { errorMessage } from "@/lib/errors";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -35,7 +35,7 @@ import { ReviewButton, TeamReviewSection } from "../review/team-review";
 
 export const ERROR_TITLE = "Error Loading Results";
 /** A team test's page when the caller is not (or no longer) in its team: no retry, it will not come back. */
-export const ACCESS_LOST_TITLE = "You no longer have access to this test";
+export { TEST_ACCESS_LOST_TITLE as ACCESS_LOST_TITLE } from "@/components/test-access-lost";
 export const INVALID_TITLE = "Invalid Test Data";
 export const INVALID_MESSAGE = "This test has corrupted or incomplete data.";
 
@@ -48,15 +48,8 @@ export function ResultsPage({ testId }: { testId: string }) {
       fallback={(error, reset) =>
         deleting ? (
           <FullPageSpinner label="Deleting test" />
-        ) : appErrorData(error)?.message === TEAM_MESSAGES.testAccessLost ? (
-          <div className="space-y-4">
-            <ErrorState title={ACCESS_LOST_TITLE} message={TEAM_MESSAGES.testAccessLost} />
-            <div className="flex justify-center">
-              <Button asChild variant="link">
-                <Link to="/dashboard/history">Back to History</Link>
-              </Button>
-            </div>
-          </div>
+        ) : isTestAccessLost(error) ? (
+          <TestAccessLost />
         ) : (
           <div className="space-y-4">
             <ErrorState title={ERROR_TITLE} message={errorMessage(error)} onRetry={reset} />
