@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { forceRestartJob } from "./model/admin";
+import { forceRestartJob, UNPAID_RUN_MESSAGES } from "./model/admin";
 import { readCounter } from "./model/counters";
 import { recordPurchase } from "./model/payments";
 import { claimNext } from "./model/pipeline/claim";
@@ -169,6 +169,120 @@ describe("retry", () => {
     const after = await rows(t, testId, jobId);
     expect(after.job).toMatchObject({ status: "queued", retryCount: 1 });
     expect(after.test.status).toBe("pending");
+  });
+
+  test("a job whose test was refunded, or a draft never paid for, is refused without a payment; a paid cancelled one runs", async () => {
+    const { t, admin, user } = await setup();
+    process.env.STRIPE_SECRET_KEY = "sk_test_admin_retry";
+    try {
+      const jobRow = async (jobId: Id<"jobs">) =>
+        (await admin.as.query(api.admin.listJobs, {})).jobs.find((job) => job._id === jobId)!;
+      const pay = async (testId: Id<"tests">, sessionId: string) => {
+        const priceCents = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.priceCents);
+        await t.mutation(internal.payments.recordCheckout, {
+          testId,
+          userId: user.userId,
+          sessionId,
+          amountCents: priceCents,
+        });
+        await t.mutation(internal.payments.markPaid, {
+          sessionId,
+          amountCents: priceCents,
+          currency: "usd",
+          paymentIntentId: `pi_${sessionId}`,
+        });
+      };
+      const refused = async (jobId: Id<"jobs">, message: string) => {
+        expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toEqual({
+          code: "PAYMENT_REQUIRED",
+          message,
+        });
+        expect(await errorOf(admin.as.mutation(api.admin.forceRestartJob, { jobId }))).toEqual({
+          code: "PAYMENT_REQUIRED",
+          message,
+        });
+        expect((await jobRow(jobId)).retryRefusal).toBe(message);
+      };
+
+      // A paid test that fails: its payment goes back to the owner (asked for at once, then made by Stripe).
+      const failing = await createTest(t, user.as, "Paid and failed");
+      await pay(failing.testId, "cs_failed");
+      await dispatch(t);
+      await work(t, failing.testId, failed("Gateway error 429: rate limit"));
+      await work(t, failing.testId, failed("Gateway error 429: rate limit"));
+      expect((await rows(t, failing.testId, failing.jobId)).job.status).toBe("failed");
+      await refused(failing.jobId, UNPAID_RUN_MESSAGES.refunded);
+      await t.mutation(internal.payments.requestRefund, {
+        testId: failing.testId,
+        reason: "No responses were generated.",
+      });
+      const payment = await t.run(
+        async (ctx) =>
+          (await ctx.db
+            .query("payments")
+            .withIndex("by_test", (q) => q.eq("testId", failing.testId))
+            .unique())!,
+      );
+      await t.mutation(internal.payments.recordRefund, {
+        paymentId: payment._id,
+        refundId: "re_failed",
+        amountCents: payment.amountCents,
+      });
+      await refused(failing.jobId, UNPAID_RUN_MESSAGES.refunded);
+      const after = await rows(t, failing.testId, failing.jobId);
+      expect(after.job).toMatchObject({ status: "failed", retryCount: 0 });
+      expect(after.test.status).toBe("failed");
+      expect(after.calls.every((call) => call.status === "failed")).toBe(true);
+
+      // A draft whose payment never came, cancelled by the stale-test cron an hour later.
+      const draft = await createTest(t, user.as, "Never paid");
+      expect((await rows(t, draft.testId, draft.jobId)).job.status).toBe("pending_payment");
+      vi.setSystemTime(Date.now() + 61 * 60 * 1000);
+      await t.mutation(internal.runner.cancelStaleTests, {});
+      expect((await rows(t, draft.testId, draft.jobId)).job.status).toBe("cancelled");
+      await refused(draft.jobId, UNPAID_RUN_MESSAGES.unpaid);
+      expect((await rows(t, draft.testId, draft.jobId)).test).toMatchObject({
+        status: "cancelled",
+        awaitingPayment: true,
+      });
+
+      // A paid test the owner stopped keeps its payment: Retry runs it again.
+      const stopped = await createTest(t, user.as, "Paid and stopped");
+      await pay(stopped.testId, "cs_stopped");
+      await dispatch(t);
+      await user.as.mutation(api.tests.cancel, { testId: stopped.testId });
+      expect((await jobRow(stopped.jobId)).retryRefusal).toBeNull();
+      await admin.as.mutation(api.admin.retryJob, { jobId: stopped.jobId });
+      expect((await rows(t, stopped.testId, stopped.jobId)).job).toMatchObject({ status: "queued", retryCount: 1 });
+    } finally {
+      delete process.env.STRIPE_SECRET_KEY;
+    }
+  });
+
+  test("a retried team test stays on its team's Total Tests and off its starter's personal one", async () => {
+    const { t, admin, user } = await setup();
+    const { teamId } = await user.as.mutation(api.teams.create, { name: "Team" });
+    const { testId } = await user.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(MODELS.slice(0, 2), MODELS.slice(2), { name: "Team run" }),
+      teamId,
+    });
+    const job = await t.run(
+      async (ctx) =>
+        (await ctx.db
+          .query("jobs")
+          .withIndex("by_test", (q) => q.eq("testId", testId))
+          .unique())!,
+    );
+    await dispatch(t);
+    await work(t, testId, failed("Gateway error 429: rate limit"));
+    await work(t, testId, failed("Gateway error 429: rate limit"));
+    const totals = async () => [
+      (await user.as.query(api.dashboard.home, { teamId })).stats.totalTests,
+      (await user.as.query(api.dashboard.home, {})).stats.totalTests,
+    ];
+    expect(await totals()).toEqual([1, 0]);
+    await admin.as.mutation(api.admin.retryJob, { jobId: job._id });
+    expect(await totals()).toEqual([1, 0]);
   });
 
   test("a missing job is 'Job not found'", async () => {

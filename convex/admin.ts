@@ -6,7 +6,14 @@ import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { adminMutation, adminQuery, fail, internalMutation } from "./functions";
-import { ADMIN_LIST_LIMIT, HEALTH_WINDOW_MS, isStuckJob, isSystemHealthy, successRate } from "./lib/jobAnalysis";
+import {
+  ADMIN_LIST_LIMIT,
+  canRetryJob,
+  HEALTH_WINDOW_MS,
+  isStuckJob,
+  isSystemHealthy,
+  successRate,
+} from "./lib/jobAnalysis";
 import * as adminModel from "./model/admin";
 import { readCounter } from "./model/counters";
 import { alertKind, jobStatus, testStatus } from "./validators";
@@ -194,6 +201,8 @@ const adminJob = schema.tables.jobs.validator.pick(...JOB_ROW_FIELDS).extend({
   startedAt: v.union(v.number(), v.null()),
   completedAt: v.union(v.number(), v.null()),
   errorMessage: v.union(v.string(), v.null()),
+  /** Why Retry (and Force Restart) is refused: the test has no payment standing; null when it may run. */
+  retryRefusal: v.union(v.string(), v.null()),
 });
 
 async function emailsOf(ctx: QueryCtx, userIds: Id<"users">[]): Promise<Map<Id<"users">, string | null>> {
@@ -202,7 +211,17 @@ async function emailsOf(ctx: QueryCtx, userIds: Id<"users">[]): Promise<Map<Id<"
   return emails;
 }
 
-function jobRow(job: Doc<"jobs">, emails: Map<Id<"users">, string | null>): Infer<typeof adminJob> {
+/** The refusal of a failed or cancelled job (the ones Retry is offered for); others read nothing. */
+async function retryRefusalOf(ctx: QueryCtx, job: Doc<"jobs">, test?: Doc<"tests"> | null): Promise<string | null> {
+  if (!canRetryJob(job.status) || job.amountCents <= 0) return null;
+  return await adminModel.unpaidRunReason(ctx, job, test === undefined ? await ctx.db.get("tests", job.testId) : test);
+}
+
+function jobRow(
+  job: Doc<"jobs">,
+  emails: Map<Id<"users">, string | null>,
+  retryRefusal: string | null,
+): Infer<typeof adminJob> {
   return {
     ...pickFields(job, JOB_ROW_FIELDS),
     _id: job._id,
@@ -211,6 +230,7 @@ function jobRow(job: Doc<"jobs">, emails: Map<Id<"users">, string | null>): Infe
     startedAt: job.startedAt ?? null,
     completedAt: job.completedAt ?? null,
     errorMessage: job.errorMessage ?? null,
+    retryRefusal,
   };
 }
 
@@ -232,7 +252,7 @@ export const listJobs = adminQuery({
       jobs.map((job) => job.userId),
     );
     return {
-      jobs: jobs.map((job) => jobRow(job, emails)),
+      jobs: await Promise.all(jobs.map(async (job) => jobRow(job, emails, await retryRefusalOf(ctx, job)))),
       total: await readCounter(ctx, status ? `jobs:${status}` : "jobs"),
     };
   },
@@ -265,7 +285,7 @@ export const jobDetails = adminQuery({
     if (!job) return null;
     const test = await ctx.db.get("tests", job.testId);
     return {
-      job: jobRow(job, await emailsOf(ctx, [job.userId])),
+      job: jobRow(job, await emailsOf(ctx, [job.userId]), await retryRefusalOf(ctx, job, test)),
       progressData: job.progressData ?? null,
       test: test
         ? {

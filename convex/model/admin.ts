@@ -3,19 +3,20 @@
 // deletion is model/testDeletion.ts's cascade.
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
-import type { MutationCtx } from "../_generated/server";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
 import { canCancelJob, canRetryJob } from "../lib/jobAnalysis";
 import { initialProgress } from "../lib/progress";
 import { hasEnded } from "../lib/testStatus";
 import { incrementCounter } from "./counters";
 import { deleteJob, setJobStatus } from "./jobs";
+import { REFUND_REASONS } from "./payments";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 import { deleteReviewsBatch } from "./reviews";
 import { leaveAllTeams } from "./teams";
 import { deleteTest } from "./testDeletion";
 import { endTest } from "./testEnding";
-import { forgetTestStats } from "./userStats";
+import { forgetTestStats, recordTestRun } from "./userStats";
 
 /** Rows deleted per transaction by the restart and account cleanups. */
 export const CLEANUP_BATCH_SIZE = 1000;
@@ -33,14 +34,55 @@ async function requireTestOf(ctx: MutationCtx, job: Doc<"jobs">): Promise<Doc<"t
 }
 
 /**
- * An ended test that runs again no longer counts on its owner's home figures; it is counted
- * again when it ends. (forgetTestStats also drops it from the test count, which it stays in.)
+ * An ended test that runs again no longer counts on its owner's (and its team's) home figures;
+ * it is counted again when it ends. (forgetTestStats also drops it from the test count, which it
+ * stays in.)
  */
 async function reopenTest(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
   if (!hasEnded(test.status)) return;
   await forgetTestStats(ctx, test);
-  const owner = await ctx.db.get("users", test.userId);
-  if (owner) await ctx.db.patch("users", owner._id, { testCount: (owner.testCount ?? 0) + 1 });
+  if (test.awaitingPayment !== true) await recordTestRun(ctx, test);
+}
+
+/** Why an admin may not run a job's test again (retry, force restart): it has no payment standing. */
+export const UNPAID_RUN_MESSAGES = {
+  unpaid: "This test was never paid for, so it cannot run without a payment. The owner can start a new test.",
+  refunded: "This test's payment was returned to its owner, so it cannot run again without a new payment.",
+} as const;
+
+/** Payments read per test: a test has its payment and the odd second checkout. */
+const TEST_PAYMENTS_READ = 20;
+
+/**
+ * Why the job's test may not run again without a new payment, or null when it may: a draft whose
+ * payment never settled, or a test whose payment was refunded or is owed back (a failed test's is
+ * from the moment it fails: its refund is scheduled then). A job that needed no payment (free mode,
+ * the owner's own key) has no amount and may always run.
+ */
+export async function unpaidRunReason(
+  ctx: QueryCtx,
+  job: Pick<Doc<"jobs">, "testId" | "amountCents">,
+  test: Doc<"tests"> | null,
+): Promise<string | null> {
+  if (job.amountCents <= 0 || test === null) return null;
+  if (test.awaitingPayment === true) return UNPAID_RUN_MESSAGES.unpaid;
+  if (test.status === "failed") return UNPAID_RUN_MESSAGES.refunded;
+  const payments = await ctx.db
+    .query("payments")
+    .withIndex("by_test", (q) => q.eq("testId", test._id))
+    .take(TEST_PAYMENTS_READ);
+  const returned = payments.some(
+    (payment) =>
+      payment.refundReason !== REFUND_REASONS.duplicate &&
+      (payment.status === "refunded" ||
+        ((payment.status === "paid" || payment.status === "completed") && payment.refundReason !== undefined)),
+  );
+  return returned ? UNPAID_RUN_MESSAGES.refunded : null;
+}
+
+async function requirePaidRun(ctx: MutationCtx, job: Doc<"jobs">, test: Doc<"tests">): Promise<void> {
+  const reason = await unpaidRunReason(ctx, job, test);
+  if (reason !== null) fail("PAYMENT_REQUIRED", reason);
 }
 
 /** The cron's stuck-job alerts of a job are settled once an admin has acted on it. */
@@ -69,6 +111,7 @@ export async function retryJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void
   if (!canRetryJob(job.status)) fail("CONFLICT", "Only a failed or cancelled job can be retried.");
   if (isRestarting(job)) fail("CONFLICT", "This job's previous run is still being cleared. Try again in a moment.");
   const test = await requireTestOf(ctx, job);
+  await requirePaidRun(ctx, job, test);
 
   let finishedCalls = 0;
   let failedCalls = 0;
@@ -203,6 +246,7 @@ export async function forceRestartJob(
   if (job.status === "pending_payment") fail("CONFLICT", "This job is waiting for payment and cannot be restarted.");
   if (isRestarting(job)) fail("CONFLICT", "This job is already restarting.");
   const test = await requireTestOf(ctx, job);
+  await requirePaidRun(ctx, job, test);
   await reopenTest(ctx, test);
   const now = Date.now();
   // Workers of the old run stop at their next claim, and results they bring back are dropped.

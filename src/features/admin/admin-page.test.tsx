@@ -28,6 +28,7 @@ function job(overrides: Record<string, unknown> = {}) {
     retryCount: 0,
     maxRetries: 3,
     amountCents: 0,
+    retryRefusal: null,
     ...overrides,
   };
 }
@@ -278,6 +279,46 @@ describe("jobs", () => {
       within(within(table).getByRole("row", { name: /Failing run/ })).getByRole("button", { name: "Retry" }),
     );
     expect(callMock("admin:retryJob")).toHaveBeenLastCalledWith({ jobId: "jobfail22222" });
+  });
+
+  it("offers no Retry or Force Restart for a job whose payment was returned, and says why in its details", async () => {
+    const user = userEvent.setup();
+    const refusal = "This test's payment was returned to its owner, so it cannot run again without a new payment.";
+    const REFUNDED = job({
+      _id: "jobrefd44444",
+      testName: "Refunded run",
+      status: "failed",
+      completedAt: CREATED + 60_000,
+      amountCents: 499,
+      retryRefusal: refusal,
+    });
+    setQueryResult("admin:listJobs", { total: 2, jobs: [FAILED, REFUNDED] });
+    setQueryResult("admin:jobDetails", {
+      job: REFUNDED,
+      progressData: {},
+      test: {
+        status: "failed",
+        responsesCount: 0,
+        evaluationsCount: 0,
+        expectedResponses: 4,
+        expectedEvaluations: 4,
+        failedCalls: 4,
+        lastCallError: null,
+      },
+    });
+    renderApp("/admin?tab=jobs");
+    const table = await screen.findByRole("table", { name: "Jobs" });
+    const row = within(table).getByRole("row", { name: /Refunded run/ });
+    expect(within(row).queryByRole("button", { name: "Retry" })).not.toBeInTheDocument();
+    expect(
+      within(within(table).getByRole("row", { name: /Failing run/ })).getByRole("button", { name: "Retry" }),
+    ).toBeInTheDocument();
+    await user.click(within(row).getByRole("button", { name: "More actions" }));
+    expect(await screen.findByRole("menuitem", { name: "Force Restart" })).toHaveAttribute("aria-disabled", "true");
+    await user.keyboard("{Escape}");
+    await user.click(within(row).getByRole("button", { name: "Details" }));
+    const panel = await screen.findByRole("region", { name: "Details of job Refunded run" });
+    expect(within(panel).getByText(refusal)).toBeInTheDocument();
   });
 
   it("shows the cancel failure alert", async () => {

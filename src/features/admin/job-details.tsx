@@ -63,6 +63,7 @@ export function JobDetails({ jobId }: { jobId: Id<"jobs"> }) {
             />
           )}
           {!test && <Detail term="Test" value="The test no longer exists." />}
+          {job.retryRefusal !== null && <Detail term="Retry" value={job.retryRefusal} />}
         </dl>
         <PriorityForm key={job.priority} jobId={job._id} priority={job.priority} />
         <div className="space-y-1">

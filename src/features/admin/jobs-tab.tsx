@@ -266,7 +266,8 @@ function JobRow({
       </TableCell>
       <TableCell>
         <div className="flex items-center justify-end gap-1">
-          {canRetryJob(status) && (
+          {/* A test without a payment standing (refunded, never paid) cannot run again: the details say why. */}
+          {canRetryJob(status) && job.retryRefusal === null && (
             <Button variant="outline" size="sm" disabled={retrying} onClick={() => void retry()}>
               <RotateCcwIcon aria-hidden="true" /> Retry
             </Button>
@@ -287,7 +288,10 @@ function JobRow({
               </Button>
             </DropdownMenuTrigger>
             <DropdownMenuContent align="end">
-              <DropdownMenuItem disabled={status === "pending_payment"} onSelect={() => actions.forceRestart(job)}>
+              <DropdownMenuItem
+                disabled={status === "pending_payment" || job.retryRefusal !== null}
+                onSelect={() => actions.forceRestart(job)}
+              >
                 <RotateCwIcon aria-hidden="true" /> Force Restart
               </DropdownMenuItem>
               <DropdownMenuSeparator />
