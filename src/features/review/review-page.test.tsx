@@ -2,11 +2,13 @@
 // what reviews.pair would answer scripted in the Convex stand-in.
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { getFunctionName, type FunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 
 import {
   callMock,
+  convexReactModule,
   makeViewer,
   mockCall,
   resetCalls,
@@ -81,6 +83,53 @@ describe("blind review page", { timeout: 30_000 }, () => {
       topicId: "t1",
       ranking: ["C", "B", "A"],
     });
+  });
+
+  it("after saving moves to the next pair not reviewed yet; → and ← move between pairs", async () => {
+    const user = userEvent.setup();
+    const useQuery = vi.spyOn(convexReactModule, "useQuery");
+    onTestFinished(() => useQuery.mockRestore());
+    const view = makePairView();
+    const pairs = [
+      ...view.pairs,
+      { personaId: "p3", topicId: "t1", personaName: "Chef", topicName: "Coffee", answers: 3, reviewed: false },
+    ];
+    setQueryResult("reviews:pair", { ...view, pairs });
+    renderApp(PATH);
+    await screen.findByTestId("pair-title", {}, SLOW);
+    /** The pair the page asks reviews.pair for last. */
+    const asked = () => {
+      const calls = useQuery.mock.calls.filter(
+        ([reference]) => getFunctionName(reference as FunctionReference<"query">) === "reviews:pair",
+      );
+      const args = calls.at(-1)![1] as Record<string, unknown>;
+      return args.personaId;
+    };
+    // Pinned to the pair the server chose first, so saving does not swap it under the reviewer.
+    await waitFor(() => expect(asked()).toBe("p1"));
+
+    item("A").focus();
+    await user.keyboard("{ArrowRight}");
+    await waitFor(() => expect(asked()).toBe("p2"));
+    // The server answers with the pair asked for.
+    act(() =>
+      setQueryResult("reviews:pair", {
+        ...view,
+        pairs,
+        current: makeCurrent({ personaId: "p2", personaName: "Poet" }),
+      }),
+    );
+    expect(await screen.findByTestId("pair-title")).toHaveTextContent("Poet · Coffee");
+    item("A").focus();
+    await user.keyboard("{ArrowLeft}");
+    await waitFor(() => expect(asked()).toBe("p1"));
+    act(() => setQueryResult("reviews:pair", { ...view, pairs }));
+    expect(await screen.findByTestId("pair-title")).toHaveTextContent("Pirate · Coffee");
+
+    await user.click(screen.getByRole("button", { name: /Save and next/ }));
+    await waitFor(() => expect(callMock("reviews:submit")).toHaveBeenCalledTimes(1));
+    // Poet (p2) is reviewed already: the next one to do is Chef (p3).
+    await waitFor(() => expect(asked()).toBe("p3"));
   });
 
   it("starts from the saved verdict's order", async () => {

@@ -246,6 +246,12 @@ function JudgesAgreement({ summary }: { summary: TeamReview }) {
           </table>
         </div>
       )}
+      {summary.judges.some((judge) => judge.tau === null) && (
+        <p className="text-xs text-muted-foreground">
+          — means no figure yet: it needs a pair that both the judge and your team reviewed, in which each tells two
+          models apart.
+        </p>
+      )}
     </div>
   );
 }
