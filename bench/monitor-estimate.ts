@@ -8,12 +8,12 @@
 // median error while judging.
 //   npx tsx bench/monitor-estimate.ts [--scale 1] [--concurrency 8] [--topics 6]
 import { parseArgs } from "node:util";
-import { api, internal } from "../convex/_generated/api";
-import type { Doc, Id } from "../convex/_generated/dataModel";
+import { api } from "../convex/_generated/api";
+import type { Doc } from "../convex/_generated/dataModel";
 import { computeProgress, estimateTimeRemaining, expectedCallsOf } from "../convex/lib/progress";
 import { percentile } from "../convex/lib/scoring";
-import { startBackend } from "../dev/backend/server";
 import { startGateway } from "../dev/gateway/server";
+import { refreshCatalog, signUpBenchUser, startBenchBackend, topicsOf } from "./helpers";
 
 const { values } = parseArgs({
   options: {
@@ -69,44 +69,20 @@ function after(test: Doc<"tests">, now: number) {
 }
 
 const gateway = await startGateway({ port: 0, latencyScale: Number(values.scale) });
-const backend = await startBackend({
-  port: 0,
-  sitePort: 0,
-  quiet: true,
-  env: {
-    GATEWAY_BASE_URL: gateway.url,
-    OPENROUTER_API_KEY: "dev-gateway-key",
-    GATEWAY_BACKOFF_SCALE: "0",
-    AUTH_LOG_LEVEL: "ERROR",
-  },
-});
+const backend = await startBenchBackend(gateway.url);
 const t = backend.t;
 try {
-  const scale = gateway.settings.latencyScale;
-  gateway.settings.latencyScale = 0;
-  await t.action(internal.models.refresh, {});
-  gateway.settings.latencyScale = scale;
+  await refreshCatalog(t, gateway);
   await t.run(async (ctx) => {
     await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
   });
-  await t.action(api.auth.signIn, {
-    provider: "password",
-    params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" },
-  });
-  const userId = (await t.run(async (ctx) => (await ctx.db.query("users").first())!._id)) as Id<"users">;
-  const sessionId = await t.run(async (ctx) => (await ctx.db.query("authSessions").first())!._id);
-  const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
+  const { as } = await signUpBenchUser(t);
   const configuration = {
     name: "Monitor estimate benchmark",
     taskType: "general",
     userPrompt: "Write a short product description.",
     personas: [{ id: "p0", name: "Shop owner", description: "A voice", systemPrompt: "You run a small shop." }],
-    topics: Array.from({ length: TOPICS }, (_, i) => ({
-      id: `t${i}`,
-      title: `Topic ${i}`,
-      description: "A scenario",
-      prompt: `Scenario ${i}: a small shop sells item ${i}.`,
-    })),
+    topics: topicsOf(TOPICS),
     generatorModels: GENERATORS.map((id) => ({ id, name: id })),
     evaluatorModels: EVALUATORS.map((id) => ({ id, name: id })),
     responsesPerTopic: 2,

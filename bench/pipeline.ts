@@ -9,16 +9,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { ConvexClient } from "convex/browser";
-import { SignJWT, importPKCS8 } from "jose";
-import { WebSocket } from "ws";
-import { api, internal } from "../convex/_generated/api";
-import type { Id } from "../convex/_generated/dataModel";
+import type { ConvexClient } from "convex/browser";
+import { api } from "../convex/_generated/api";
 import { DEFAULT_RANKING_PROMPT } from "../convex/lib/prompts";
 import { invocationCounts } from "../dev/backend/modules";
 import { syscallCounts } from "../dev/backend/runtime";
-import { startBackend } from "../dev/backend/server";
 import { startGateway } from "../dev/gateway/server";
+import { refreshCatalog, signedInClient, signUpBenchUser, startBenchBackend, topicsOf } from "./helpers";
 
 const { values } = parseArgs({
   options: {
@@ -43,40 +40,15 @@ const TOPICS = 6;
 
 const gateway = await startGateway({ port: 0, fixedLatencyMs: latencyMs });
 const dataDir = values.store ? mkdtempSync(join(tmpdir(), "mj-bench-pipeline-")) : undefined;
-const backend = await startBackend({
-  port: 0,
-  sitePort: 0,
-  quiet: true,
-  dataDir,
-  env: {
-    GATEWAY_BASE_URL: gateway.url,
-    OPENROUTER_API_KEY: "dev-gateway-key",
-    GATEWAY_BACKOFF_SCALE: "0",
-    AUTH_LOG_LEVEL: "ERROR",
-  },
-});
+const backend = await startBenchBackend(gateway.url, dataDir);
 const t = backend.t;
 const clients: ConvexClient[] = [];
 try {
-  gateway.settings.fixedLatencyMs = 0;
-  await t.action(internal.models.refresh, {});
+  await refreshCatalog(t, gateway);
   await t.run(async (ctx) => {
     await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
   });
-  await t.action(api.auth.signIn, {
-    provider: "password",
-    params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" },
-  });
-  const userId = (await t.run(async (ctx) => (await ctx.db.query("users").first())!._id)) as Id<"users">;
-  const sessionId = await t.run(async (ctx) => (await ctx.db.query("authSessions").first())!._id);
-  const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
-  const token = await new SignJWT({ sub: `${userId}|${sessionId}` })
-    .setProtectedHeader({ alg: "RS256" })
-    .setIssuer(backend.siteUrl)
-    .setAudience("convex")
-    .setIssuedAt()
-    .setExpirationTime("1h")
-    .sign(await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256"));
+  const { userId, sessionId, as } = await signUpBenchUser(t);
 
   const configuration = {
     name: "Pipeline benchmark",
@@ -88,12 +60,7 @@ try {
       description: "A voice",
       systemPrompt: `You are writer number ${i}.`,
     })),
-    topics: Array.from({ length: TOPICS }, (_, i) => ({
-      id: `t${i}`,
-      title: `Topic ${i}`,
-      description: "A scenario",
-      prompt: `Scenario ${i}: a small shop sells item ${i}.`,
-    })),
+    topics: topicsOf(TOPICS),
     generatorModels: GENERATORS.map((id) => ({ id, name: id })),
     evaluatorModels: EVALUATORS.map((id) => ({ id, name: id })),
     responsesPerTopic: 1,
@@ -110,13 +77,8 @@ try {
     const started = performance.now();
     const { testId } = await as.mutation(api.tests.create, { configuration });
     if (watched) {
-      const client = new ConvexClient(backend.url, {
-        webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
-        logger: false,
-        unsavedChangesWarning: false,
-      });
+      const client = await signedInClient(backend, userId, sessionId);
       clients.push(client);
-      client.setAuth(async () => token);
       client.onUpdate(api.tests.monitor, { testId }, () => {});
       client.onUpdate(api.results.get, { testId }, () => {});
       client.onUpdate(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: null } }, () => {});
