@@ -8,34 +8,16 @@ import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import type { MutationCtx } from "../convex/_generated/server";
 import { setJobStatus } from "../convex/model/jobs";
-import { signIn, UI_TIMEOUT_MS, useE2E } from "./harness";
+import { demoCaller, runOn, signIn, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();
 
-/** The dev backend's `t.run` with the app's schema types (its accessor is schema-agnostic). */
-async function run<T>(fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
-  return (await e2e.stack.backend.t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;
-}
-
-async function demoUserId(): Promise<Id<"users">> {
-  return await run(async (ctx) => {
-    const user = await ctx.db
-      .query("users")
-      .withIndex("email", (q) => q.eq("email", e2e.stack.demo.email))
-      .unique();
-    return user!._id;
-  });
-}
+const run = <T>(fn: (ctx: MutationCtx) => Promise<T>) => runOn(e2e, fn);
 
 /** A test of the demo user with its job put in `status` (queued ones wait for a dispatch). */
 async function demoTest(name: string, status: "queued" | "failed"): Promise<Id<"jobs">> {
-  const { t } = e2e.stack.backend;
-  const userId = await demoUserId();
   const models = await run(async (ctx) => (await ctx.db.query("llmModels").take(3)).map((row) => row.modelId));
-  const sessionId = await run((ctx) =>
-    ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
-  );
-  const demo = t.withIdentity({ subject: `${userId}|${sessionId}`, email: e2e.stack.demo.email });
+  const demo = await demoCaller(e2e);
   const { testId } = await demo.mutation(api.tests.create, {
     configuration: {
       name,

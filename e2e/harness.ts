@@ -15,6 +15,11 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import type { FunctionArgs } from "convex/server";
+import { api } from "../convex/_generated/api";
+import type { Id } from "../convex/_generated/dataModel";
+import type { MutationCtx } from "../convex/_generated/server";
+import { setJobStatus } from "../convex/model/jobs";
 import { startStack, type RunningStack, type StackOptions } from "../dev/stack";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -279,4 +284,55 @@ export async function sessionTokenOf(page: Page): Promise<string> {
   });
   if (!token) throw new Error(`No session token in localStorage at ${page.url()}`);
   return token;
+}
+
+/** The dev backend's `t.run` with the app's schema types (its accessor is schema-agnostic). */
+export async function runOn<T>(e2e: E2E, fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
+  return (await e2e.stack.backend.t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;
+}
+
+/** The seeded demo user's id. */
+export async function demoUserId(e2e: E2E): Promise<Id<"users">> {
+  return await runOn(e2e, async (ctx) => {
+    const user = await ctx.db
+      .query("users")
+      .withIndex("email", (q) => q.eq("email", e2e.stack.demo.email))
+      .unique();
+    return user!._id;
+  });
+}
+
+/** The demo user calling the backend from Node, in a real auth session (a token without one is refused). */
+export async function demoCaller(e2e: E2E) {
+  const userId = await demoUserId(e2e);
+  const sessionId = await runOn(e2e, (ctx) =>
+    ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
+  );
+  return e2e.stack.backend.t.withIdentity({ subject: `${userId}|${sessionId}`, email: e2e.stack.demo.email });
+}
+
+/** A page signed in as the demo user. */
+export async function signedInDemo(e2e: E2E): Promise<Page> {
+  const page = await e2e.newPage();
+  await signIn(page, e2e.stack.demo.email, e2e.stack.demo.password);
+  return page;
+}
+
+type TestConfiguration = FunctionArgs<typeof api.tests.create>["configuration"];
+
+/** A new test of the demo user, queued as if paid (no longer a draft): the next dispatch starts it. */
+export async function queuedDemoTest(e2e: E2E, configuration: TestConfiguration): Promise<Id<"tests">> {
+  const demo = await demoCaller(e2e);
+  const { testId } = await demo.mutation(api.tests.create, { configuration });
+  await runOn(e2e, async (ctx) => {
+    const job = (await ctx.db
+      .query("jobs")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique())!;
+    if (job.status === "pending_payment") {
+      await setJobStatus(ctx, job, "queued");
+      await ctx.db.patch("tests", testId, { awaitingPayment: undefined });
+    }
+  });
+  return testId;
 }

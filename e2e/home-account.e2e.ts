@@ -6,15 +6,9 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { api } from "../convex/_generated/api";
-import { PASSWORD, signIn, signUp, uniqueEmail, useE2E } from "./harness";
+import { PASSWORD, signedInDemo, signUp, uniqueEmail, useE2E } from "./harness";
 
 const e2e = useE2E();
-
-async function signedInDemo(): Promise<Page> {
-  const page = await e2e.newPage();
-  await signIn(page, e2e.stack.demo.email, e2e.stack.demo.password);
-  return page;
-}
 
 async function statValue(page: Page, label: string): Promise<string> {
   const card = page.getByTestId("stat-card").filter({ hasText: label });
@@ -23,7 +17,7 @@ async function statValue(page: Page, label: string): Promise<string> {
 
 describe("dashboard home", () => {
   test("the demo user sees every panel filled", async () => {
-    const page = await signedInDemo();
+    const page = await signedInDemo(e2e);
     await page.goto("/dashboard");
     await page.getByRole("heading", { name: "Welcome back, demo" }).waitFor();
     await page.getByRole("list", { name: "Recent tests" }).getByRole("link").first().waitFor();
@@ -69,7 +63,7 @@ describe("dashboard home", () => {
 
 describe("phone width", () => {
   test("the home, templates, settings and billing pages fit a phone screen", async () => {
-    const page = await signedInDemo();
+    const page = await signedInDemo(e2e);
     await page.setViewportSize({ width: 375, height: 800 });
     const pages: [string, (page: Page) => Promise<void>][] = [
       ["/dashboard", (p) => p.getByRole("list", { name: "Saved Personas" }).waitFor()],
@@ -148,7 +142,7 @@ describe("account and billing", () => {
   });
 
   test("both CSV files download with their columns, without estimated_cost or markup_multiplier", async () => {
-    const page = await signedInDemo();
+    const page = await signedInDemo(e2e);
     await page.goto("/dashboard/billing");
     await page.getByRole("table", { name: "Payment history" }).waitFor();
     const files: Record<string, string> = {};
@@ -247,7 +241,7 @@ describe("public pages", () => {
 
 describe("templates", () => {
   test("a template made public is found in the public library by a second user", async () => {
-    const owner = await signedInDemo();
+    const owner = await signedInDemo(e2e);
     await owner.goto("/dashboard/templates");
     const card = owner.getByTestId("template-card").first();
     await card.waitFor();

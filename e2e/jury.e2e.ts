@@ -7,8 +7,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import type { MutationCtx } from "../convex/_generated/server";
-import { setJobStatus } from "../convex/model/jobs";
-import { signIn, UI_TIMEOUT_MS, useE2E } from "./harness";
+import { demoCaller, queuedDemoTest, runOn, signedInDemo, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();
 const JURY_EMPTY = "The jury's statistics appear when the first judgements arrive";
@@ -17,58 +16,31 @@ const RUN_TIMEOUT_MS = 90_000;
 /** A first visit: Vite serves the app's modules one by one, slowly on a busy machine. */
 const PAGE_TIMEOUT_MS = 60_000;
 
-async function run<T>(fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
-  return (await e2e.stack.backend.t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;
-}
-
-async function demoIdentity() {
-  const userId = await run(async (ctx) => {
-    const user = await ctx.db
-      .query("users")
-      .withIndex("email", (q) => q.eq("email", e2e.stack.demo.email))
-      .unique();
-    return user!._id;
-  });
-  const sessionId = await run((ctx) =>
-    ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
-  );
-  return e2e.stack.backend.t.withIdentity({ subject: `${userId}|${sessionId}`, email: e2e.stack.demo.email });
-}
+const run = <T>(fn: (ctx: MutationCtx) => Promise<T>) => runOn(e2e, fn);
 
 /** A ranking test of 3 generators judged by 3 judges over 4 topics, queued (the next dispatch starts it). */
 async function queuedJuryTest(name: string): Promise<Id<"tests">> {
-  const demo = await demoIdentity();
   const models = await run(async (ctx) =>
     (await ctx.db.query("llmModels").take(6)).map((row) => ({ id: row.modelId, name: row.name })),
   );
-  const { testId } = await demo.mutation(api.tests.create, {
-    configuration: {
-      name,
-      taskType: "general",
-      userPrompt: "Write a one-line tagline for the business described.",
-      personas: [{ id: "p1", name: "Copywriter", description: "Short and punchy", systemPrompt: "Be brief." }],
-      topics: ["bike repair", "bakery", "bookshop", "coffee roaster"].map((title, index) => ({
-        id: `t${index}`,
-        title,
-        description: title,
-        prompt: `We run a ${title}.`,
-      })),
-      generatorModels: models.slice(0, 3),
-      evaluatorModels: models.slice(3, 6),
-      responsesPerTopic: 1,
-      rankingPrompt: "",
-      evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
-      scoringParameters: { scale: "ranking", includeExplanations: false },
-    },
+  return await queuedDemoTest(e2e, {
+    name,
+    taskType: "general",
+    userPrompt: "Write a one-line tagline for the business described.",
+    personas: [{ id: "p1", name: "Copywriter", description: "Short and punchy", systemPrompt: "Be brief." }],
+    topics: ["bike repair", "bakery", "bookshop", "coffee roaster"].map((title, index) => ({
+      id: `t${index}`,
+      title,
+      description: title,
+      prompt: `We run a ${title}.`,
+    })),
+    generatorModels: models.slice(0, 3),
+    evaluatorModels: models.slice(3, 6),
+    responsesPerTopic: 1,
+    rankingPrompt: "",
+    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+    scoringParameters: { scale: "ranking", includeExplanations: false },
   });
-  await run(async (ctx) => {
-    const job = (await ctx.db
-      .query("jobs")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .unique())!;
-    if (job.status === "pending_payment") await setJobStatus(ctx, job, "queued");
-  });
-  return testId;
 }
 
 async function expectJuryFigures(page: Page): Promise<void> {
@@ -91,8 +63,7 @@ async function expectJuryFigures(page: Page): Promise<void> {
 describe("the jury's evidence", () => {
   test("a running test fills in intervals and the Jury section live; the shared page shows them to an anonymous visitor", async () => {
     const testId = await queuedJuryTest("Jury evidence check");
-    const owner = await e2e.newPage();
-    await signIn(owner, e2e.stack.demo.email, e2e.stack.demo.password);
+    const owner = await signedInDemo(e2e);
     await owner.goto(`/dashboard/results/${testId}`);
     await owner.getByRole("heading", { level: 1, name: "Jury evidence check" }).waitFor({ timeout: PAGE_TIMEOUT_MS });
     // Before any judgement: the Jury section says when its figures will come.
@@ -115,7 +86,7 @@ describe("the jury's evidence", () => {
     expect(await panel.getByRole("list", { name: "Intervals so far" }).getByRole("listitem").count()).toBe(3);
 
     // Shared: an anonymous visitor sees the same figures.
-    const demo = await demoIdentity();
+    const demo = await demoCaller(e2e);
     const { shareId } = await demo.mutation(api.shares.enable, { testId });
     const visitor = await (await e2e.newContext()).newPage();
     await visitor.goto(`/shared/${shareId}`);

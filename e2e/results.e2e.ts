@@ -7,68 +7,29 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import type { MutationCtx } from "../convex/_generated/server";
-import { setJobStatus } from "../convex/model/jobs";
-import { signIn, UI_TIMEOUT_MS, useE2E } from "./harness";
+import { demoCaller, queuedDemoTest, runOn, signedInDemo, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();
 const SEEDED_TEST = "Support replies: tone and accuracy";
 
-async function run<T>(fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
-  return (await e2e.stack.backend.t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;
-}
-
-async function demoIdentity() {
-  const userId = await run(async (ctx) => {
-    const user = await ctx.db
-      .query("users")
-      .withIndex("email", (q) => q.eq("email", e2e.stack.demo.email))
-      .unique();
-    return user!._id;
-  });
-  // A real auth session: the backend refuses a token whose session does not exist.
-  const sessionId = await run((ctx) =>
-    ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
-  );
-  return e2e.stack.backend.t.withIdentity({ subject: `${userId}|${sessionId}`, email: e2e.stack.demo.email });
-}
+const run = <T>(fn: (ctx: MutationCtx) => Promise<T>) => runOn(e2e, fn);
 
 /** A new test of the demo user, queued but not yet started (the next dispatch starts it). */
 async function queuedTest(name: string): Promise<Id<"tests">> {
-  const demo = await demoIdentity();
   const models = await run(async (ctx) => (await ctx.db.query("llmModels").take(3)).map((row) => row.modelId));
-  const { testId } = await demo.mutation(api.tests.create, {
-    configuration: {
-      name,
-      taskType: "general",
-      userPrompt: "Write a one-line tagline for a bike repair shop.",
-      personas: [{ id: "p1", name: "Copywriter", description: "Short and punchy", systemPrompt: "Be brief." }],
-      topics: [{ id: "t1", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." }],
-      generatorModels: models.slice(0, 2).map((id) => ({ id, name: id })),
-      evaluatorModels: models.slice(2, 3).map((id) => ({ id, name: id })),
-      responsesPerTopic: 2,
-      rankingPrompt: "",
-      evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
-      scoringParameters: { scale: "ranking", includeExplanations: true },
-    },
+  return await queuedDemoTest(e2e, {
+    name,
+    taskType: "general",
+    userPrompt: "Write a one-line tagline for a bike repair shop.",
+    personas: [{ id: "p1", name: "Copywriter", description: "Short and punchy", systemPrompt: "Be brief." }],
+    topics: [{ id: "t1", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." }],
+    generatorModels: models.slice(0, 2).map((id) => ({ id, name: id })),
+    evaluatorModels: models.slice(2, 3).map((id) => ({ id, name: id })),
+    responsesPerTopic: 2,
+    rankingPrompt: "",
+    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+    scoringParameters: { scale: "ranking", includeExplanations: true },
   });
-  await run(async (ctx) => {
-    const job = (await ctx.db
-      .query("jobs")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .unique())!;
-    if (job.status === "pending_payment") {
-      // Queued as if paid: no longer a draft waiting for payment.
-      await setJobStatus(ctx, job, "queued");
-      await ctx.db.patch("tests", testId, { awaitingPayment: undefined });
-    }
-  });
-  return testId;
-}
-
-async function signedInDemo(): Promise<Page> {
-  const page = await e2e.newPage();
-  await signIn(page, e2e.stack.demo.email, e2e.stack.demo.password);
-  return page;
 }
 
 async function openSeededResults(page: Page): Promise<void> {
@@ -79,7 +40,7 @@ async function openSeededResults(page: Page): Promise<void> {
 
 describe("results, sharing and history", () => {
   test("the seeded test shows every section, its responses and evaluations", async () => {
-    const page = await signedInDemo();
+    const page = await signedInDemo(e2e);
     await openSeededResults(page);
     for (const label of ["Total Responses", "Evaluations", "Average Response Time", "Completion Rate"]) {
       await page.getByText(label, { exact: true }).first().waitFor();
@@ -123,7 +84,7 @@ describe("results, sharing and history", () => {
   });
 
   test("sharing: an anonymous visitor sees the rankings live, and nothing once sharing is off", async () => {
-    const owner = await signedInDemo();
+    const owner = await signedInDemo(e2e);
     await openSeededResults(owner);
     await owner.getByRole("button", { name: "Share Results" }).click();
     await owner.getByRole("switch", { name: "Public sharing" }).click();
@@ -148,7 +109,7 @@ describe("results, sharing and history", () => {
 
     // A new test, shared before it starts: the visitor's page follows it to the end.
     const testId = await queuedTest("Live share check");
-    const demo = await demoIdentity();
+    const demo = await demoCaller(e2e);
     const { shareId } = await demo.mutation(api.shares.enable, { testId });
     await visitor.goto(`/shared/${shareId}`);
     await visitor.getByRole("heading", { level: 1, name: "Live share check" }).waitFor();
@@ -167,7 +128,7 @@ describe("results, sharing and history", () => {
 
   test("a test is deleted from the history", async () => {
     await queuedTest("Delete me");
-    const page = await signedInDemo();
+    const page = await signedInDemo(e2e);
     await page.goto("/dashboard/history");
     await page.getByRole("heading", { name: "Delete me" }).waitFor();
     const before = await page.getByTestId("history-row").count();
