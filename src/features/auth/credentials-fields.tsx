@@ -1,7 +1,6 @@
 import type { Control } from "react-hook-form";
 
-import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { Input } from "@/components/ui/input";
+import { EmailField, TextField } from "@/components/form-fields";
 import type { Credentials } from "@/features/auth/schemas";
 
 /** Email and password inputs, labelled 'Email' and 'Password', with field errors under them. */
@@ -19,32 +18,15 @@ export function CredentialsFields({
 }) {
   return (
     <>
-      <FormField
-        control={control}
-        name="email"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>Email</FormLabel>
-            <FormControl>
-              <Input type="email" autoComplete="email" placeholder="you@example.com" {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
-      <FormField
+      <EmailField control={control} name="email" />
+      <TextField
         control={control}
         name="password"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>Password</FormLabel>
-            <FormControl>
-              <Input type="password" autoComplete={passwordAutoComplete} placeholder={passwordPlaceholder} {...field} />
-            </FormControl>
-            {passwordHint && <FormDescription>{passwordHint}</FormDescription>}
-            <FormMessage />
-          </FormItem>
-        )}
+        label="Password"
+        type="password"
+        autoComplete={passwordAutoComplete}
+        placeholder={passwordPlaceholder}
+        hint={passwordHint}
       />
     </>
   );

@@ -5,12 +5,11 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 
-import { Spinner } from "@/components/spinner";
+import { CodeField, EmailField, SubmitButton } from "@/components/form-fields";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { Input } from "@/components/ui/input";
+import { Form } from "@/components/ui/form";
 import { authErrorMessage } from "@/features/auth/auth-errors";
 import { withDevice } from "@/features/auth/device";
 import { FormError } from "@/features/auth/form-error";
@@ -111,23 +110,10 @@ function RequestForm({
   return (
     <Form {...form}>
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
-        <FormField
-          control={form.control}
-          name="email"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Email</FormLabel>
-              <FormControl>
-                <Input type="email" autoComplete="email" placeholder="you@example.com" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <Button type="submit" disabled={submitting}>
-          {submitting && <Spinner className="text-current" label="Sending" />}
+        <EmailField control={form.control} name="email" />
+        <SubmitButton submitting={submitting} busyLabel="Sending">
           {kind === "magic_link" ? "Send Magic Link" : "Send Code"}
-        </Button>
+        </SubmitButton>
         <FormError message={serverError} />
       </form>
     </Form>
@@ -156,23 +142,10 @@ function CodeForm({ email }: { email: string }) {
         <p className="text-sm text-muted-foreground">
           We sent a code to <span className="font-medium text-foreground">{email}</span>. It expires in 15 minutes.
         </p>
-        <FormField
-          control={form.control}
-          name="code"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Sign-in code</FormLabel>
-              <FormControl>
-                <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <Button type="submit" disabled={submitting}>
-          {submitting && <Spinner className="text-current" label="Signing in" />}
+        <CodeField control={form.control} name="code" label="Sign-in code" />
+        <SubmitButton submitting={submitting} busyLabel="Signing in">
           Sign In
-        </Button>
+        </SubmitButton>
         <FormError message={serverError} />
       </form>
     </Form>

@@ -7,6 +7,7 @@ import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 
+import { CodeField, EmailField, SubmitButton } from "@/components/form-fields";
 import { Spinner } from "@/components/spinner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -105,23 +106,10 @@ function RequestCodeForm({ onSent }: { onSent: (email: string) => void }) {
   return (
     <Form {...form}>
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
-        <FormField
-          control={form.control}
-          name="email"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Email</FormLabel>
-              <FormControl>
-                <Input type="email" autoComplete="email" placeholder="you@example.com" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <Button type="submit" disabled={submitting}>
-          {submitting && <Spinner className="text-current" label="Sending" />}
+        <EmailField control={form.control} name="email" />
+        <SubmitButton submitting={submitting} busyLabel="Sending">
           Send Reset Code
-        </Button>
+        </SubmitButton>
         <FormError message={serverError} />
       </form>
     </Form>
@@ -170,25 +158,7 @@ function ResetPasswordForm({
       </Alert>
       <Form {...form}>
         <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
-          <FormField
-            control={form.control}
-            name="code"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>Code</FormLabel>
-                <FormControl>
-                  <Input
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={6}
-                    placeholder="123456"
-                    {...field}
-                  />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
+          <CodeField control={form.control} name="code" label="Code" />
           <FormField
             control={form.control}
             name="newPassword"
@@ -203,10 +173,9 @@ function ResetPasswordForm({
               </FormItem>
             )}
           />
-          <Button type="submit" disabled={submitting}>
-            {submitting && <Spinner className="text-current" label="Updating password" />}
+          <SubmitButton submitting={submitting} busyLabel="Updating password">
             Update Password
-          </Button>
+          </SubmitButton>
           <FormError message={serverError} />
         </form>
       </Form>

@@ -3,7 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 
-import { Spinner } from "@/components/spinner";
+import { SubmitButton } from "@/components/form-fields";
 import { Button } from "@/components/ui/button";
 import { Form } from "@/components/ui/form";
 import { authErrorMessage } from "@/features/auth/auth-errors";
@@ -47,10 +47,9 @@ export function SignInForm({ onVerificationNeeded, onForgotPassword }: SignInFor
             Forgot your password?
           </Button>
         </div>
-        <Button type="submit" disabled={submitting}>
-          {submitting && <Spinner className="text-current" label="Signing in" />}
+        <SubmitButton submitting={submitting} busyLabel="Signing in">
           Sign In
-        </Button>
+        </SubmitButton>
         <FormError message={serverError} />
       </form>
     </Form>

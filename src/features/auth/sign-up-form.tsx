@@ -3,8 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 
-import { Spinner } from "@/components/spinner";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/form-fields";
 import { Form } from "@/components/ui/form";
 import { authErrorMessage } from "@/features/auth/auth-errors";
 import { CredentialsFields } from "@/features/auth/credentials-fields";
@@ -45,10 +44,9 @@ export function SignUpForm({ onVerificationNeeded }: SignUpFormProps) {
           passwordPlaceholder={`At least ${PASSWORD_RULES.minLength} characters`}
           passwordHint={PASSWORD_HINT}
         />
-        <Button type="submit" disabled={submitting}>
-          {submitting && <Spinner className="text-current" label="Creating your account" />}
+        <SubmitButton submitting={submitting} busyLabel="Creating your account">
           Sign Up
-        </Button>
+        </SubmitButton>
         <FormError message={serverError} />
       </form>
     </Form>

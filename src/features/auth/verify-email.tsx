@@ -6,11 +6,10 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 
-import { Spinner } from "@/components/spinner";
+import { CodeField, SubmitButton } from "@/components/form-fields";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { Input } from "@/components/ui/input";
+import { Form } from "@/components/ui/form";
 import { authErrorMessage } from "@/features/auth/auth-errors";
 import { withDevice } from "@/features/auth/device";
 import { FormError } from "@/features/auth/form-error";
@@ -60,29 +59,10 @@ export function VerifyEmail({ email, onBack, redirect }: VerifyEmailProps) {
       <CardContent>
         <Form {...form}>
           <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
-            <FormField
-              control={form.control}
-              name="code"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Verification code</FormLabel>
-                  <FormControl>
-                    <Input
-                      inputMode="numeric"
-                      autoComplete="one-time-code"
-                      maxLength={6}
-                      placeholder="123456"
-                      {...field}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <Button type="submit" disabled={submitting}>
-              {submitting && <Spinner className="text-current" label="Verifying" />}
+            <CodeField control={form.control} name="code" label="Verification code" />
+            <SubmitButton submitting={submitting} busyLabel="Verifying">
               Verify Email
-            </Button>
+            </SubmitButton>
             <FormError message={serverError} />
           </form>
         </Form>
