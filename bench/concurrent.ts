@@ -82,7 +82,6 @@ try {
   await setProcessing(TESTS + 1);
   await sleep(WINDOW_MS);
   const togetherEnd = performance.now();
-  if (process.env.LP_TRACE) { for (const [a, b, n] of (globalThis as any).__trace ?? []) if (a >= releasedAt - 200 && a < releasedAt + 6000) console.log(`${(a - releasedAt).toFixed(0).padStart(6)} ${(b - a).toFixed(0).padStart(5)} ${n}`); for (let i = 0; i < TESTS; i++) console.log("first", i, ((calls.get(i) ?? []).find((at) => at >= releasedAt)! - releasedAt).toFixed(0)); }
   let together = 0;
   const firsts: number[] = [];
   for (let index = 0; index < TESTS; index++) {

@@ -43,6 +43,8 @@ function sequence(seed: number) {
 }
 
 const ROOMS = ["room-a", "room-b", "room-c", "room-d"];
+// Keys that sort differently by UTF-16 code units than by UTF-8 bytes (Convex's order).
+const VIEWER_PREFIXES = ["viewer-", "vïewer-", "v\u{1F600}ewer-", "v\uE000ewer-"];
 
 async function populate(run: Run) {
   const random = sequence(7);
@@ -50,7 +52,7 @@ async function populate(run: Run) {
     for (let i = 0; i < 400; i++) {
       await ctx.db.insert("presence", {
         room: ROOMS[random(4)]!,
-        viewerKey: `viewer-${i}`,
+        viewerKey: `${VIEWER_PREFIXES[i % 4]}${i}`,
         label: random(3) === 0 ? "anonymous" : "named",
         lastSeen: 1000 + random(60),
       });
@@ -116,9 +118,19 @@ async function answers(run: Run) {
     results.unique =
       (
         await q()
-          .withIndex("by_room_viewer", (r) => r.eq("room", "room-b").eq("viewerKey", "viewer-3"))
+          .withIndex("by_room_viewer", (r) => r.eq("room", "room-b").eq("viewerKey", "viewer-4"))
           .unique()
       )?.lastSeen ?? null;
+    results.byViewer = keys(
+      await q()
+        .withIndex("by_room_viewer", (r) => r.eq("room", "room-a"))
+        .collect(),
+    );
+    results.viewerRange = keys(
+      await q()
+        .withIndex("by_room_viewer", (r) => r.eq("room", "room-c").gt("viewerKey", "v\u{1F600}").lt("viewerKey", "vz"))
+        .collect(),
+    );
     results.count = (await q().collect()).length;
     // The transaction's own writes: a new row, a moved row and a deleted row.
     const moved = (await q()

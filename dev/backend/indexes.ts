@@ -86,10 +86,29 @@ function keyOf(doc: StoredDocument, fields: string[]): Key {
 
 function compareKeys(a: Key, b: Key): number {
   for (let i = 0; i < a.length; i++) {
-    const order = compareValues(a[i], b[i]);
+    const x = a[i];
+    const y = b[i];
+    if (x === y && typeof x === "string") continue;
+    const order = typeof x === "string" && typeof y === "string" ? compareStrings(x, y) : compareValues(x, y);
     if (order !== 0) return order;
   }
   return 0;
+}
+
+/**
+ * Convex's order of strings (by UTF-8 bytes, as compareValues does) without its allocations:
+ * below the surrogates (U+D800) UTF-16 code units sort as UTF-8 does; beyond, compareValues.
+ */
+function compareStrings(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x < y ? -1 : 1;
+    return compareValues(a, b);
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 function queryValue(value: JSONValue): Value | undefined {
@@ -162,8 +181,11 @@ function search(entries: Entry[], predicate: (key: Key) => boolean): number {
   return low;
 }
 
+/** Commits with more writes to a table than this rebuild its indexes in one merge. */
+const BULK_WRITES = 32;
+
 class SortedIndex {
-  readonly entries: Entry[] = [];
+  entries: Entry[] = [];
   constructor(readonly fields: string[]) {}
 
   private position(key: Key): number {
@@ -179,6 +201,30 @@ class SortedIndex {
     const at = this.position(keyOf(doc, this.fields));
     // Keys end with _id, so the position is the document's own entry.
     if (this.entries[at]?.doc._id === doc._id) this.entries.splice(at, 1);
+  }
+
+  /**
+   * Applies many writes at once: one pass that drops the previous versions and merges in the
+   * new ones (sorted), instead of moving the array's tail once per write.
+   */
+  bulk(writes: readonly CommittedWrite[]): void {
+    const removed = new Set<string>();
+    const added: Entry[] = [];
+    for (const write of writes) {
+      if (write.previous !== null) removed.add(write.previous._id);
+      if (write.value !== null) added.push({ key: keyOf(write.value, this.fields), doc: write.value });
+    }
+    added.sort((a, b) => compareKeys(a.key, b.key));
+    const entries = this.entries;
+    const merged: Entry[] = [];
+    let j = 0;
+    for (const entry of entries) {
+      if (removed.has(entry.doc._id)) continue;
+      while (j < added.length && compareKeys(added[j]!.key, entry.key) < 0) merged.push(added[j++]!);
+      merged.push(entry);
+    }
+    while (j < added.length) merged.push(added[j++]!);
+    this.entries = merged;
   }
 
   /** [start, end) of the entries within the bounds. */
@@ -260,9 +306,21 @@ export class Indexes {
 
   /** Keeps the indexes equal to the committed documents (called after each top-level commit). */
   apply(writes: readonly CommittedWrite[]): void {
+    const byTable = new Map<string, CommittedWrite[]>();
     for (const write of writes) {
-      if (write.previous !== null) this.drop(write.previous);
-      if (write.value !== null) this.add(write.value);
+      const tableWrites = byTable.get(write.table);
+      if (tableWrites === undefined) byTable.set(write.table, [write]);
+      else tableWrites.push(write);
+    }
+    for (const [table, tableWrites] of byTable) {
+      if (tableWrites.length > BULK_WRITES) {
+        for (const index of this.indexesOf(table).values()) index.bulk(tableWrites);
+        continue;
+      }
+      for (const write of tableWrites) {
+        if (write.previous !== null) this.drop(write.previous);
+        if (write.value !== null) this.add(write.value);
+      }
     }
   }
 

@@ -94,8 +94,12 @@ export class LocalScheduler {
 
   private async run(jobId: string): Promise<void> {
     if (this.closed) return;
-    // Read inside a transaction: the function that scheduled it may not have committed yet.
-    const job = await this.inTransaction(() => this.database.fake.get(JOBS, jobId) as JobDocument | null);
+    // The job as committed; read in a transaction (which waits for the running one) when the
+    // function that scheduled it has not committed yet. Every transaction waits its turn behind
+    // all the others, so a job started without one starts sooner.
+    const job =
+      (this.database.fake._documents[jobId] as JobDocument | undefined) ??
+      (await this.inTransaction(() => this.database.fake.get(JOBS, jobId) as JobDocument | null));
     if (!job || job.state.kind !== "pending" || this.closed) return;
     const info = await this.engine.functions.describe(job.name).catch(() => null);
     const args = (job.args[0] ?? {}) as Record<string, Value>;
@@ -113,7 +117,13 @@ export class LocalScheduler {
       }
       return;
     }
-    await this.inTransaction(() => this.database.fake.patch(JOBS, jobId, { state: { kind: "inProgress" } }));
+    const started = await this.inTransaction(() => {
+      const current = this.database.fake.get(JOBS, jobId) as JobDocument | null;
+      if (!current || current.state.kind !== "pending") return false;
+      this.database.fake.patch(JOBS, jobId, { state: { kind: "inProgress" } });
+      return true;
+    });
+    if (!started) return;
     const outcome = await this.engine.runFunction(undefined, job.name, args, null, { allowInternal: true });
     // Stopped meanwhile: the next start marks the interrupted action failed.
     if (this.closed) return;
