@@ -13,13 +13,17 @@ import {
   mockCall,
   resetCalls,
   resetConvexMock,
+  setQueryError,
   setQueryResult,
   setSignedIn,
 } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { makeResults, TEST_ID } from "../results/test-support";
-import { REVIEW_EMPTY, VIEWERS_CANNOT_REVIEW } from "./review-model";
+import { TEST_ACCESS_LOST_TITLE } from "@/components/test-access-lost";
+
+import { TEAM_MESSAGES } from "../../../convex/lib/teams";
+import { REVIEW_EMPTY, REVIEW_LOAD_FAILED, VIEWERS_CANNOT_REVIEW } from "./review-model";
 import { makeCurrent, makePairView } from "./test-support";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
@@ -228,6 +232,25 @@ describe("blind review page", { timeout: 30_000 }, () => {
     act(() => setQueryResult("reviews:pair", makePairView()));
     expect(await screen.findByTestId("pair-title")).toHaveTextContent("Pirate · Coffee");
     expect(screen.queryByText(REVIEW_EMPTY)).not.toBeInTheDocument();
+  });
+
+  it("a removed teammate's open review moves to the access-lost screen; another failure offers Try Again", async () => {
+    setQueryResult("reviews:pair", makePairView());
+    renderApp(PATH);
+    await screen.findByTestId("pair-title", {}, SLOW);
+    act(() =>
+      setQueryError("reviews:pair", new ConvexError({ code: "NOT_FOUND", message: TEAM_MESSAGES.testAccessLost })),
+    );
+    expect(await screen.findByText(TEST_ACCESS_LOST_TITLE)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /Try Again/ })).not.toBeInTheDocument();
+    expect(screen.queryByTestId("pair-title")).not.toBeInTheDocument();
+  });
+
+  it("shows a load failure with Try Again", async () => {
+    setQueryError("reviews:pair", new Error("[CONVEX Q(reviews:pair)] Server Error\nUncaught Error: Backend down"));
+    renderApp(PATH);
+    expect(await screen.findByText(REVIEW_LOAD_FAILED, {}, SLOW)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: /Try Again/ })).toBeInTheDocument();
   });
 
   it("tells a viewer they cannot review and offers no controls", async () => {

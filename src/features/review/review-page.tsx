@@ -21,17 +21,17 @@ import { EmptyState } from "@/components/empty-state";
 import { ErrorState } from "@/components/error-state";
 import { ViewerAvatars } from "@/components/presence";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
+import { isTestAccessLost, TestAccessLost } from "@/components/test-access-lost";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
-import { appErrorData, errorMessage } from "@/lib/errors";
+import { errorMessage } from "@/lib/errors";
 import { toast } from "@/lib/toast";
 import { cn } from "@/lib/utils";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { RankingBoard } from "./ranking-board";
 import { RatingGrid } from "./rating-grid";
 import {
@@ -65,23 +65,20 @@ export const ALL_REVIEWED = "Every pair with answers is reviewed. You can still 
 export function ReviewPage({ testId }: { testId: string }) {
   return (
     <QueryErrorBoundary
-      fallback={(error, reset) => {
-        const lost = appErrorData(error)?.message === TEAM_MESSAGES.testAccessLost;
-        return (
+      fallback={(error, reset) =>
+        isTestAccessLost(error) ? (
+          <TestAccessLost />
+        ) : (
           <div className="space-y-4">
-            <ErrorState
-              title={lost ? "You no longer have access to this test" : REVIEW_LOAD_FAILED}
-              message={errorMessage(error)}
-              onRetry={lost ? undefined : reset}
-            />
+            <ErrorState title={REVIEW_LOAD_FAILED} message={errorMessage(error)} onRetry={reset} />
             <div className="flex justify-center">
               <Button asChild variant="link">
                 <Link to="/dashboard/history">Back to History</Link>
               </Button>
             </div>
           </div>
-        );
-      }}
+        )
+      }
     >
       <ReviewScreen testId={testId as Id<"tests">} />
     </QueryErrorBoundary>
