@@ -9,7 +9,15 @@ import { readCounter } from "./model/counters";
 import { recordPurchase } from "./model/payments";
 import { claimNext } from "./model/pipeline/claim";
 import { recordOutcome } from "./model/pipeline/record";
-import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import {
+  createBackend,
+  createUser,
+  drainDispatch,
+  readTestRows,
+  sampleConfiguration,
+  seedCatalog,
+  type TestBackend,
+} from "./test.helpers";
 import type { Outcome } from "./validators";
 
 const MODELS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"];
@@ -53,11 +61,6 @@ async function createTest(t: TestBackend, as: Awaited<ReturnType<typeof createUs
   return { testId, jobId };
 }
 
-/** Runs the dispatcher until the queue or the free slots are used up (it takes one job per run). */
-async function dispatch(t: TestBackend) {
-  while ((await t.mutation(internal.runner.dispatch, {})) > 0);
-}
-
 /** Plays a worker: leases the test's next call and records `outcome` for it. */
 async function work(t: TestBackend, testId: Id<"tests">, outcome: Outcome) {
   return await t.run(async (ctx) => {
@@ -79,20 +82,8 @@ const generated = (answers: string[]): Outcome => ({
 
 async function rows(t: TestBackend, testId: Id<"tests">, jobId: Id<"jobs">) {
   return await t.run(async (ctx) => ({
-    test: (await ctx.db.get("tests", testId))!,
+    ...(await readTestRows(ctx, testId)),
     job: (await ctx.db.get("jobs", jobId))!,
-    calls: await ctx.db
-      .query("calls")
-      .withIndex("by_test_status", (q) => q.eq("testId", testId))
-      .collect(),
-    responses: await ctx.db
-      .query("responses")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .collect(),
-    evaluations: await ctx.db
-      .query("evaluations")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .collect(),
     stats: await ctx.db
       .query("modelStats")
       .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
@@ -121,7 +112,7 @@ describe("retry", () => {
   test("a failed job goes back to the queue with one more retry; its failed calls go back to work", async () => {
     const { t, admin, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
-    await dispatch(t);
+    await drainDispatch(t);
     await work(t, testId, failed("Gateway error 429: rate limit"));
     await work(t, testId, failed("Gateway error 429: rate limit"));
     const before = await rows(t, testId, jobId);
@@ -149,7 +140,7 @@ describe("retry", () => {
     expect(await scheduled(t)).toContain("runner:dispatch");
 
     // The dispatcher starts it again and the calls finish this time.
-    await dispatch(t);
+    await drainDispatch(t);
     expect((await rows(t, testId, jobId)).job.status).toBe("processing");
     await work(t, testId, generated(["A", "B"]));
     await work(t, testId, generated(["C", "D"]));
@@ -162,7 +153,7 @@ describe("retry", () => {
     const { t, admin, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
     expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
-    await dispatch(t);
+    await drainDispatch(t);
     expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
     await user.as.mutation(api.tests.cancel, { testId });
     await admin.as.mutation(api.admin.retryJob, { jobId });
@@ -207,7 +198,7 @@ describe("retry", () => {
       // A paid test that fails: its payment goes back to the owner (asked for at once, then made by Stripe).
       const failing = await createTest(t, user.as, "Paid and failed");
       await pay(failing.testId, "cs_failed");
-      await dispatch(t);
+      await drainDispatch(t);
       await work(t, failing.testId, failed("Gateway error 429: rate limit"));
       await work(t, failing.testId, failed("Gateway error 429: rate limit"));
       expect((await rows(t, failing.testId, failing.jobId)).job.status).toBe("failed");
@@ -249,7 +240,7 @@ describe("retry", () => {
       // A paid test the owner stopped keeps its payment: Retry runs it again.
       const stopped = await createTest(t, user.as, "Paid and stopped");
       await pay(stopped.testId, "cs_stopped");
-      await dispatch(t);
+      await drainDispatch(t);
       await user.as.mutation(api.tests.cancel, { testId: stopped.testId });
       expect((await jobRow(stopped.jobId)).retryRefusal).toBeNull();
       await admin.as.mutation(api.admin.retryJob, { jobId: stopped.jobId });
@@ -273,7 +264,7 @@ describe("retry", () => {
           .withIndex("by_test", (q) => q.eq("testId", testId))
           .unique())!,
     );
-    await dispatch(t);
+    await drainDispatch(t);
     await work(t, testId, failed("Gateway error 429: rate limit"));
     await work(t, testId, failed("Gateway error 429: rate limit"));
     const totals = async () => [
@@ -300,7 +291,7 @@ describe("cancel", () => {
   test("a processing job and its test are cancelled as the owner's Stop does", async () => {
     const { t, admin, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
-    await dispatch(t);
+    await drainDispatch(t);
     await admin.as.mutation(api.admin.cancelJob, { jobId });
     const after = await rows(t, testId, jobId);
     expect(after.job).toMatchObject({ status: "cancelled", errorMessage: "Cancelled by an admin" });
@@ -315,7 +306,7 @@ describe("cancel", () => {
     const { t, admin, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
     await admin.as.mutation(api.admin.cancelJob, { jobId });
-    await dispatch(t);
+    await drainDispatch(t);
     const after = await rows(t, testId, jobId);
     expect(after.job.status).toBe("cancelled");
     expect(after.test.status).toBe("cancelled");
@@ -327,7 +318,7 @@ describe("force restart", () => {
   test("queued, error cleared, retries 0, no times, empty progress; the previous run's rows are gone", async () => {
     const { t, admin, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
-    await dispatch(t);
+    await drainDispatch(t);
     await work(t, testId, generated(["A", "B"]));
     await work(t, testId, failed("Request timeout"));
     await t.run(async (ctx) =>
@@ -357,7 +348,7 @@ describe("force restart", () => {
       0, 0, 0, 0,
     ]);
 
-    await dispatch(t);
+    await drainDispatch(t);
     const restarted = await rows(t, testId, jobId);
     expect(restarted.job.status).toBe("processing");
     expect(restarted.calls.map((call) => [call.kind, call.status])).toEqual([
@@ -369,14 +360,14 @@ describe("force restart", () => {
   test("a large test is cleared in batches and queued after the last one", async () => {
     const { t, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
-    await dispatch(t);
+    await drainDispatch(t);
     await work(t, testId, generated(["A", "B"]));
     await work(t, testId, generated(["C", "D"]));
     await t.run(async (ctx) => forceRestartJob(ctx, (await ctx.db.get("jobs", jobId))!, 2));
     let state = await rows(t, testId, jobId);
     expect(state.job.status).toBe("processing"); // holds its slot: dispatch cannot start it half-cleared
     expect(state.job.progressData).toMatchObject({ phase: "Restarting" });
-    await dispatch(t);
+    await drainDispatch(t);
     expect((await rows(t, testId, jobId)).calls.length).toBeGreaterThan(0);
     for (let run = 0; run < 20 && state.job.status === "processing"; run++) {
       const { restartToken } = state.job.progressData as { restartToken: string };
@@ -408,7 +399,7 @@ describe("priority", () => {
     const second = await createTest(t, user.as, "Second");
     await admin.as.mutation(api.admin.setJobPriority, { jobId: second.jobId, priority: 5 });
     expect((await rows(t, second.testId, second.jobId)).job.priority).toBe(5);
-    await dispatch(t);
+    await drainDispatch(t);
     expect((await rows(t, second.testId, second.jobId)).job.status).toBe("processing");
     expect((await rows(t, first.testId, first.jobId)).job.status).toBe("queued");
     expect(
@@ -423,7 +414,7 @@ describe("delete job", () => {
   test("the job goes with its test and the test's rows; payments stay", async () => {
     const { t, admin, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
-    await dispatch(t);
+    await drainDispatch(t);
     await work(t, testId, generated(["A", "B"]));
     const paymentId = await t.run(async (ctx) =>
       ctx.db.insert("payments", {
@@ -546,7 +537,7 @@ describe("overview", () => {
     const { t, admin, user } = await setup();
     const created = [];
     for (let index = 0; index < 5; index++) created.push(await createTest(t, user.as, `Test ${index}`));
-    await dispatch(t); // all five processing (limit 10)
+    await drainDispatch(t); // all five processing (limit 10)
     const [a, b, c, d] = created;
     await work(t, a!.testId, generated(["A", "B"]));
     await work(t, a!.testId, generated(["C", "D"]));
@@ -608,7 +599,7 @@ describe("overview", () => {
   test("health: stuck processing jobs, the queue over the last 24 hours, and the cron's alerts", async () => {
     const { t, admin, user } = await setup();
     const { jobId } = await createTest(t, user.as);
-    await dispatch(t);
+    await drainDispatch(t);
     const now = Date.now();
     let health = await admin.as.query(api.admin.health, { now });
     expect(health).toMatchObject({ queuedJobs: 0, processingJobs: 1, stuckJobs: 0, isHealthy: true, lastUpdated: now });
@@ -637,7 +628,7 @@ describe("overview", () => {
   test("job details carry the test's counts for the error analysis, and null once deleted", async () => {
     const { t, admin, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
-    await dispatch(t);
+    await drainDispatch(t);
     await work(t, testId, generated(["A", "B"]));
     const details = await admin.as.query(api.admin.jobDetails, { jobId });
     expect(details).toMatchObject({

@@ -8,7 +8,14 @@ import type { Id } from "./_generated/dataModel";
 import { claimNext } from "./model/pipeline/claim";
 import { recordOutcome } from "./model/pipeline/record";
 import { countCalls, LIMITS, validateTestConfig } from "./lib/pricing";
-import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import {
+  createBackend,
+  createUser,
+  drainDispatch,
+  sampleConfiguration,
+  seedCatalog,
+  type TestBackend,
+} from "./test.helpers";
 import type { Outcome, TestConfiguration } from "./validators";
 
 const GENERATORS = Array.from({ length: LIMITS.maxGeneratorModels }, (_, i) => `vendor/generator-${i}`);
@@ -202,7 +209,7 @@ describe("dispatch within Convex's transaction limits", () => {
       ).testId;
     const kept = await create("Kept", 3); // 30 generation calls
     const deleted = await create("Deleted", 1); // 10 generation calls
-    while ((await t.mutation(internal.runner.dispatch, {})) > 0);
+    await drainDispatch(t);
     // Every call was leased by a worker that died; then one test's row goes (its cascade not yet run).
     await t.run(async (ctx) => {
       for (const testId of [kept, deleted]) {

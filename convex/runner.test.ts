@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startGateway } from "../dev/gateway/server";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import {
+  createBackend,
+  createUser,
+  readTestRows,
+  sampleConfiguration,
+  seedCatalog,
+  waitFor,
+  type TestBackend,
+} from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
@@ -46,38 +54,8 @@ async function setup() {
   return { t, user };
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 async function snapshot(t: TestBackend, testId: Id<"tests">) {
-  return await t.run(async (ctx) => {
-    const testDoc = (await ctx.db.get("tests", testId))!;
-    const calls = await ctx.db
-      .query("calls")
-      .withIndex("by_test_status", (q) => q.eq("testId", testId))
-      .collect();
-    const responses = await ctx.db
-      .query("responses")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .collect();
-    const evaluations = await ctx.db
-      .query("evaluations")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .collect();
-    const job = await ctx.db
-      .query("jobs")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .unique();
-    return { test: testDoc, calls, responses, evaluations, job };
-  });
+  return await t.run((ctx) => readTestRows(ctx, testId));
 }
 
 async function runToEnd(t: TestBackend, testId: Id<"tests">) {

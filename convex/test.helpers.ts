@@ -1,7 +1,9 @@
 /// <reference types="vite/client" />
 // Shared convex-test setup (two dots in the name: Convex does not deploy this file).
 import { convexTest } from "convex-test";
+import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
 import schema from "./schema";
 import type { TestConfiguration } from "./validators";
 
@@ -92,4 +94,44 @@ export async function seedCatalog(t: TestBackend, ids: string[], pricePerToken =
       });
     }
   });
+}
+
+/** Runs the dispatcher until the queue or the free slots are used up (it takes one job per run). */
+export async function drainDispatch(t: TestBackend): Promise<void> {
+  while ((await t.mutation(internal.runner.dispatch, {})) > 0);
+}
+
+/** A test's row, its job, calls, answers and judgements, read in one transaction (inside `t.run`). */
+export async function readTestRows(ctx: QueryCtx, testId: Id<"tests">) {
+  return {
+    test: (await ctx.db.get("tests", testId))!,
+    job: await ctx.db
+      .query("jobs")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique(),
+    calls: await ctx.db
+      .query("calls")
+      .withIndex("by_test_status", (q) => q.eq("testId", testId))
+      .collect(),
+    responses: await ctx.db
+      .query("responses")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect(),
+    evaluations: await ctx.db
+      .query("evaluations")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect(),
+  };
+}
+
+/** Reads until `done` says the value is there (the pipeline runs on its own), or fails after `timeoutMs`. */
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

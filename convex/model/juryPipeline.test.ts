@@ -9,7 +9,15 @@ import { startGateway } from "../../dev/gateway/server";
 import { api } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import { modelFamily } from "../lib/stats";
-import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "../test.helpers";
+import {
+  createBackend,
+  createUser,
+  readTestRows,
+  sampleConfiguration,
+  seedCatalog,
+  waitFor,
+  type TestBackend,
+} from "../test.helpers";
 import type { TestConfiguration } from "../validators";
 
 const POSITION = "meta-llama/llama-3.1-8b-instruct";
@@ -65,17 +73,6 @@ function configuration(
   });
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 interface Run {
   t: TestBackend;
   user: Awaited<ReturnType<typeof createUser>>;
@@ -97,6 +94,7 @@ async function run(config: TestConfiguration): Promise<Run> {
   await waitFor(
     () => t.run(async (ctx) => (await ctx.db.get("tests", testId))!.status),
     (status) => status === "completed" || status === "failed",
+    60_000,
   );
   await t.finishInProgressScheduledFunctions();
   const row = await waitFor(
@@ -108,24 +106,17 @@ async function run(config: TestConfiguration): Promise<Run> {
           .unique(),
       ),
     (value) => value !== null && !value.pending && value.stats !== undefined,
+    60_000,
   );
   const rows = await t.run(async (ctx) => {
     const jobs = await ctx.db.system.query("_scheduled_functions").collect();
+    const { test, calls, responses, evaluations } = await readTestRows(ctx, testId);
     return {
       testId,
-      test: (await ctx.db.get("tests", testId))!,
-      calls: await ctx.db
-        .query("calls")
-        .withIndex("by_test_status", (q) => q.eq("testId", testId))
-        .collect(),
-      responses: await ctx.db
-        .query("responses")
-        .withIndex("by_test", (q) => q.eq("testId", testId))
-        .collect(),
-      evaluations: await ctx.db
-        .query("evaluations")
-        .withIndex("by_test", (q) => q.eq("testId", testId))
-        .collect(),
+      test,
+      calls,
+      responses,
+      evaluations,
       stats: row!.stats!,
       recomputations: jobs.filter((job) => job.name.includes("juryStats") && job.name.includes("recompute")).length,
     };
@@ -279,6 +270,7 @@ describe("the jury's evidence through the pipeline, with the dev gateway's plant
               .unique(),
           ),
         (row) => row === null,
+        60_000,
       );
     },
   );
