@@ -14,7 +14,8 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import type { SettingKey } from "../convex/model/settings";
 import type { FunctionArgs } from "convex/server";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
@@ -335,4 +336,83 @@ export async function queuedDemoTest(e2e: E2E, configuration: TestConfiguration)
     }
   });
   return testId;
+}
+
+/**
+ * Sets a deployment setting on the stack's backend (maxProcessingJobs 0 holds the queue) and
+ * returns a function that puts the previous value back.
+ */
+export async function overrideSetting(e2e: E2E, key: SettingKey, value: number): Promise<() => Promise<void>> {
+  const previous = await runOn(e2e, async (ctx) => {
+    const row = await ctx.db
+      .query("settings")
+      .withIndex("by_key", (q) => q.eq("key", key))
+      .unique();
+    if (row) await ctx.db.patch("settings", row._id, { value });
+    else await ctx.db.insert("settings", { key, value });
+    return row?.value ?? null;
+  });
+  return async () => {
+    await runOn(e2e, async (ctx) => {
+      const row = await ctx.db
+        .query("settings")
+        .withIndex("by_key", (q) => q.eq("key", key))
+        .unique();
+      if (row && previous === null) await ctx.db.delete("settings", row._id);
+      else if (row && previous !== null) await ctx.db.patch("settings", row._id, { value: previous });
+    });
+  };
+}
+
+/** Picks a space (a team's name, or "Personal") in the navigation's switcher. */
+export async function chooseSpace(page: Page, name: string): Promise<void> {
+  await page.getByRole("button", { name: /^Space: / }).click();
+  await page.getByRole("menuitem", { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) }).click();
+  await page.getByRole("button", { name: `Space: ${name}` }).waitFor();
+}
+
+/**
+ * From the setup page, in the chosen space: the "Marketing Copy Optimization" template cut down
+ * to 2 generators (Gemini 2.0 Flash, Llama 3.3 70B), 1 judge (GPT-4.1), 2 personas and 1 topic.
+ */
+export async function setUpSmallTest(page: Page, testName: string, responsesPerTopic: number): Promise<void> {
+  await page.goto("/dashboard/setup");
+  await page.getByTestId("template-card-marketing-copy").click();
+  const detail = page.getByTestId("template-detail");
+  await detail.getByText("OpenAI: GPT-4o", { exact: true }).waitFor();
+  await detail.getByRole("button", { name: "Apply This Template" }).click();
+  await page.getByTestId("applied-template").getByText("Marketing Copy Optimization").waitFor();
+  const section = (id: string) => page.getByTestId(`setup-section-${id}`);
+  await section("configuration").getByLabel("Test Name").fill(testName);
+  await section("configuration").getByLabel("Responses per Topic").fill(String(responsesPerTopic));
+  await section("personas").getByRole("button", { name: "Remove persona B2B Product Marketer" }).click();
+  for (const topic of ["Feature launch email", "Paid social ad variants"])
+    await section("topics")
+      .getByRole("button", { name: `Remove topic ${topic}` })
+      .click();
+  const generators = section("generators");
+  await expect.poll(() => generators.getByRole("checkbox", { checked: true }).count()).toBe(4);
+  for (const name of ["OpenAI: GPT-4o", "Anthropic: Claude Sonnet 4"])
+    await generators.getByRole("checkbox", { name, exact: true }).click();
+  await section("evaluators").getByRole("checkbox", { name: "Google: Gemini 2.5 Pro", exact: true }).click();
+  await expect.poll(() => page.getByTestId("generator-selected-count").textContent()).toMatch(/^2 of \d+ selected$/);
+  await expect.poll(() => page.getByTestId("evaluator-selected-count").textContent()).toMatch(/^1 of \d+ selected$/);
+}
+
+/** Run Test, Pay in the Complete Payment dialog and at the dev Stripe checkout; the monitor's test id. */
+export async function runAndPay(page: Page, stripeUrl: string): Promise<string> {
+  const runButton = page.getByRole("button", { name: "Run Test" });
+  await expect.poll(() => runButton.isEnabled()).toBe(true);
+  await runButton.click();
+  await page
+    .getByRole("dialog", { name: "Complete Payment" })
+    .getByRole("button", { name: /^Pay \$/ })
+    .click();
+  await page.waitForURL((url) => url.origin === new URL(stripeUrl).origin);
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.waitForURL(
+    (url) =>
+      url.pathname === "/dashboard/monitor" && url.searchParams.has("testId") && !url.searchParams.has("session_id"),
+  );
+  return new URL(page.url()).searchParams.get("testId")!;
 }
