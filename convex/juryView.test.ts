@@ -5,6 +5,27 @@ import { api, internal } from "./_generated/api";
 import { seedFinishedTest } from "./finishedTests.fixture";
 import { createUser, createBackend } from "./test.helpers";
 
+/** Every key of a returned value, at any depth, that names a money figure. */
+function moneyKeys(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(moneyKeys);
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(/cost|price|cents/i.test(key) ? [key] : []),
+    ...moneyKeys(inner),
+  ]);
+}
+
+/** The value with every key matching `pattern` left out, at any depth. */
+function withoutKeys(value: unknown, pattern: RegExp): unknown {
+  if (Array.isArray(value)) return value.map((inner) => withoutKeys(inner, pattern));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !pattern.test(key))
+      .map(([key, inner]) => [key, withoutKeys(inner, pattern)]),
+  );
+}
+
 async function setup() {
   const t = createBackend();
   const owner = await createUser(t, "jury.owner@example.com");
@@ -40,7 +61,11 @@ describe("jury statistics queries", () => {
 
     const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
     const shared = await t.query(api.shares.juryStats, { shareId });
-    expect(shared).toEqual(view);
+    // The same figures but for the costs, which stay with the test's members (spec part 2's shared page shows none).
+    expect(stats.costs.generationUsd).toBeGreaterThan(0);
+    expect(stats.judges[0]!.costUsd).toBeGreaterThan(0);
+    expect(moneyKeys(shared)).toEqual([]);
+    expect(shared).toEqual(withoutKeys(view, /cost/i));
     expect(JSON.stringify(shared)).not.toContain(owner.userId);
 
     const row = (await owner.as.query(api.history.list, {})).tests[0]!;

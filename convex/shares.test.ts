@@ -4,6 +4,27 @@ import { seedFinishedTest } from "./finishedTests.fixture";
 import { newShareId } from "./lib/shareId";
 import { createUser, createBackend } from "./test.helpers";
 
+/** Keys that name a money figure: costs, prices, cents. */
+const MONEY = /cost|price|cents/i;
+
+/** Every key of a returned value, at any depth, that names a money figure. */
+function moneyKeys(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(moneyKeys);
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, inner]) => [...(MONEY.test(key) ? [key] : []), ...moneyKeys(inner)]);
+}
+
+/** The value with every key matching `pattern` left out, at any depth. */
+function withoutKeys(value: unknown, pattern: RegExp): unknown {
+  if (Array.isArray(value)) return value.map((inner) => withoutKeys(inner, pattern));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !pattern.test(key))
+      .map(([key, inner]) => [key, withoutKeys(inner, pattern)]),
+  );
+}
+
 async function setup() {
   const t = createBackend();
   const owner = await createUser(t, "owner.person@example.com", { fullName: "Owner Person" });
@@ -56,6 +77,17 @@ describe("sharing", () => {
     ]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  test("the shared page gets no cost figures (spec part 2 shows none there); the owner's results keep them", async () => {
+    const { t, owner, testId } = await setup();
+    const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
+    const owners = await owner.as.query(api.results.get, { testId });
+    expect(owners.metrics.totalCostUsd).toBeGreaterThan(0);
+    const shared = (await t.query(api.shares.view, { shareId }))!;
+    expect(moneyKeys(shared)).toEqual([]);
+    // Everything else of the metrics is as the owner sees it.
+    expect(shared.metrics).toEqual(withoutKeys(owners.metrics, MONEY));
   });
 
   test("turning sharing off ends the link for everyone, and turning it on again issues a new one", async () => {

@@ -2,7 +2,7 @@
 // is 128 random bits, url-safe; turning sharing off deactivates it and `view` returns null from
 // then on, so pages already open switch to 'Shared Test Not Found'. Turning it on again issues
 // a new id, so a link that was once withdrawn never works again.
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 import { publicQuery, userMutation } from "./functions";
 import {
   isValidTest,
@@ -16,7 +16,7 @@ import {
 import { missingWorkOf, missingWorkValidator } from "./model/tests";
 import { requireTest } from "./model/testAccess";
 import { newShareId } from "./lib/shareId";
-import { juryViewOf, juryViewValidator } from "./model/juryView";
+import { juryViewOf, sharedJuryViewValidator, withoutCosts } from "./model/juryView";
 import { testConfiguration, testStatus } from "./validators";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */
@@ -58,6 +58,8 @@ export const disable = userMutation({
   },
 });
 
+const sharedMetricsValidator = metricsValidator.omit("totalCostUsd", "generationCostUsd", "judgingCostUsd");
+
 const sharedView = v.object({
   testName: v.string(),
   taskType: v.string(),
@@ -67,7 +69,8 @@ const sharedView = v.object({
   completedAt: v.optional(v.number()),
   valid: v.boolean(),
   configuration: testConfiguration,
-  metrics: metricsValidator,
+  /** The results page's metrics less its cost figures: the shared page shows no money (spec part 2). */
+  metrics: sharedMetricsValidator,
   /** Answers and judgements given up on, and why: shown, never hidden. */
   missingWork: missingWorkValidator,
   rankings: v.array(rankingValidator),
@@ -85,9 +88,20 @@ const sharedView = v.object({
   ),
 });
 
+function sharedMetricsOf(...args: Parameters<typeof metricsOf>): Infer<typeof sharedMetricsValidator> {
+  const {
+    totalCostUsd: _total,
+    generationCostUsd: _generation,
+    judgingCostUsd: _judging,
+    ...metrics
+  } = metricsOf(...args);
+  return metrics;
+}
+
 /**
  * The shared results for anyone holding an active link, or null. Holds the test's name,
- * configuration, metrics, rankings and first responses — never the owner, their ids or payments.
+ * configuration, metrics, rankings and first responses — never the owner, their ids, payments or
+ * what the test cost.
  */
 export const view = publicQuery({
   args: { shareId: v.string() },
@@ -116,7 +130,7 @@ export const view = publicQuery({
       ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
       valid: isValidTest(test),
       configuration: test.configuration,
-      metrics: metricsOf(test, rows),
+      metrics: sharedMetricsOf(test, rows),
       missingWork: missingWorkOf(test),
       rankings: rankingsOf(test, rows),
       sampleResponses: samples.map((response, index) => ({
@@ -135,11 +149,12 @@ export const view = publicQuery({
 
 /**
  * The jury's evidence of a shared test for anyone holding an active link, or null: the same
- * figures as the owner's results (models, judges, personas and topics by name), no account data.
+ * figures as the owner's results (models, judges, personas and topics by name) but for the cost
+ * figures, no account data.
  */
 export const juryStats = publicQuery({
   args: { shareId: v.string() },
-  returns: juryViewValidator,
+  returns: sharedJuryViewValidator,
   handler: async (ctx, { shareId }) => {
     if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
     const share = await ctx.db
@@ -149,6 +164,6 @@ export const juryStats = publicQuery({
     if (!share || !share.isActive) return null;
     const test = await ctx.db.get("tests", share.testId);
     if (!test) return null;
-    return await juryViewOf(ctx, test);
+    return withoutCosts(await juryViewOf(ctx, test));
   },
 });

@@ -9,24 +9,53 @@ import { juryStatsValidator, type JuryStatsDoc } from "../validators";
 
 const named = v.object({ id: v.string(), name: v.string() });
 
-export const juryViewValidator = v.union(
-  v.null(),
-  v.object({
-    /** Null until the first judgements have been computed. */
-    stats: v.union(juryStatsValidator, v.null()),
-    computedAt: v.union(v.number(), v.null()),
-    /** Judge scores the statistics were computed from. */
-    evaluationsSeen: v.number(),
-    /** A recomputation is scheduled or running: newer judgements are on their way in. */
-    pending: v.boolean(),
-    /** The test is still producing answers or judgements. */
-    live: v.boolean(),
-    judges: v.array(named),
-    personas: v.array(named),
-    topics: v.array(named),
-  }),
-);
+const juryViewFields = v.object({
+  /** Null until the first judgements have been computed. */
+  stats: v.union(juryStatsValidator, v.null()),
+  computedAt: v.union(v.number(), v.null()),
+  /** Judge scores the statistics were computed from. */
+  evaluationsSeen: v.number(),
+  /** A recomputation is scheduled or running: newer judgements are on their way in. */
+  pending: v.boolean(),
+  /** The test is still producing answers or judgements. */
+  live: v.boolean(),
+  judges: v.array(named),
+  personas: v.array(named),
+  topics: v.array(named),
+});
+
+export const juryViewValidator = v.union(v.null(), juryViewFields);
 export type JuryView = NonNullable<Infer<typeof juryViewValidator>>;
+
+/**
+ * The statistics as the shared page gets them: without their cost figures (each model's
+ * generation and judging cost, each judge's cost, the totals). Spec part 2's shared page shows no
+ * money, and a link reaches anyone; the figures stay with the test's members.
+ */
+const sharedJuryStatsValidator = juryStatsValidator.omit("models", "judges", "costs").extend({
+  models: v.array(juryStatsValidator.fields.models.element.omit("generationCostUsd", "judgingCostUsd")),
+  judges: v.array(juryStatsValidator.fields.judges.element.omit("costUsd")),
+});
+
+export const sharedJuryViewValidator = v.union(
+  v.null(),
+  juryViewFields.omit("stats").extend({ stats: v.union(sharedJuryStatsValidator, v.null()) }),
+);
+export type SharedJuryView = NonNullable<Infer<typeof sharedJuryViewValidator>>;
+
+/** The jury view without cost figures, for a shared link's anonymous viewers. */
+export function withoutCosts(view: JuryView): SharedJuryView {
+  if (view.stats === null) return { ...view, stats: null };
+  const { costs: _costs, models, judges, ...stats } = view.stats;
+  return {
+    ...view,
+    stats: {
+      ...stats,
+      models: models.map(({ generationCostUsd: _generation, judgingCostUsd: _judging, ...model }) => model),
+      judges: judges.map(({ costUsd: _cost, ...judge }) => judge),
+    },
+  };
+}
 
 /** The winner (kind "best", one leader) or the models statistically tied for first, by name. */
 export const juryVerdictValidator = v.object({

@@ -12,6 +12,7 @@ import { formatDollars, formatScore } from "../../../convex/lib/format";
 import { scoresFromRanking } from "../../../convex/lib/scoring";
 import { computeJuryStats, type JuryStatsInput } from "../../../convex/lib/stats";
 import { FAIR, simulate, type Judge } from "../../../convex/lib/stats/simulated.helpers";
+import type { JuryStatsDoc } from "../../../convex/validators";
 import { buildCsv, CSV_ROW_TYPES, type ExportEvaluation, type ExportResponse } from "./export";
 import { formatInterval, type JuryStats, type JuryView } from "./jury-model";
 import { JuryDetails, JurySection } from "./jury-stats";
@@ -113,7 +114,7 @@ function exportRows(input: JuryStatsInput): { responses: ExportResponse[]; evalu
 
 type CsvRow = Record<string, string>;
 
-function csvRows(input: JuryStatsInput, stats: JuryStats): CsvRow[] {
+function csvRows(input: JuryStatsInput, stats: JuryStatsDoc): CsvRow[] {
   const { responses, evaluations } = exportRows(input);
   return Papa.parse<CsvRow>(buildCsv(responses, evaluations, stats), { header: true, skipEmptyLines: true }).data;
 }
@@ -276,16 +277,27 @@ describe("Jury section: per-criterion and per-judge means with intervals", () =>
 });
 
 describe("shared page: the same breakdown for an anonymous viewer", () => {
-  it("the shared link's Jury section shows the cost split and per-criterion and per-judge means", () => {
+  it("the shared link's Jury section shows the per-criterion and per-judge means, and no cost (the shared query sends none)", () => {
     const input = simulated("rating");
     const stats = computeJuryStats(input);
-    setQueryResult("shares:juryStats", view(stats));
+    // What api.shares.juryStats returns: the statistics less every cost figure (spec part 2's shared page shows none).
+    const shared = JSON.parse(
+      JSON.stringify(stats, (key, value: unknown) => (/cost/i.test(key) ? undefined : value)),
+    ) as JuryStats;
+    setQueryResult("shares:juryStats", view(shared));
     render(<JurySection source={{ shareId: "share-link-id" }} />);
     const top = stats.models[0]!;
     expect(cellsOf("Mean score per criterion", top.modelName)[0]).toHaveTextContent(
       formatInterval(top.criteria[0]!.interval),
     );
     expect(cellsOf("Mean score per judge", top.modelName)).toHaveLength(PANEL.length);
-    expect(cellsOf("Cost per model", top.modelName)[1]).toHaveTextContent(formatDollars(top.judgingCostUsd, 4));
+    expect(screen.getAllByTestId("judge-row")).toHaveLength(PANEL.length);
+    expect(screen.queryByRole("table", { name: "Cost per model" })).not.toBeInTheDocument();
+    const judgeHeaders = within(screen.getByRole("table", { name: "Judges" }))
+      .getAllByRole("columnheader")
+      .map((cell) => cell.textContent);
+    expect(judgeHeaders).toContain("Flags");
+    expect(judgeHeaders).not.toContain("Cost");
+    expect(screen.queryByText(/\$\d/)).not.toBeInTheDocument();
   });
 });

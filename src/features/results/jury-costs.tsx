@@ -11,7 +11,9 @@ export function formatSplitCost(dollars: number): string {
   return formatDollars(dollars, 4);
 }
 
+/** Nothing for a shared link's viewers: they get no cost figures. */
 export function JuryCostSplit({ stats }: { stats: JuryStats }) {
+  if (stats.costs === undefined) return null;
   const { generationUsd, judgingUsd } = stats.costs;
   return (
     <div className="space-y-3">
@@ -44,10 +46,10 @@ export function JuryCostSplit({ stats }: { stats: JuryStats }) {
                 <th scope="row" className="px-3 py-1.5 text-left font-medium">
                   {model.modelName}
                 </th>
-                <td className="px-3 py-1.5 text-right tabular-nums">{formatSplitCost(model.generationCostUsd)}</td>
-                <td className="px-3 py-1.5 text-right tabular-nums">{formatSplitCost(model.judgingCostUsd)}</td>
+                <td className="px-3 py-1.5 text-right tabular-nums">{formatSplitCost(model.generationCostUsd ?? 0)}</td>
+                <td className="px-3 py-1.5 text-right tabular-nums">{formatSplitCost(model.judgingCostUsd ?? 0)}</td>
                 <td className="px-3 py-1.5 text-right tabular-nums">
-                  {formatSplitCost(model.generationCostUsd + model.judgingCostUsd)}
+                  {formatSplitCost((model.generationCostUsd ?? 0) + (model.judgingCostUsd ?? 0))}
                 </td>
               </tr>
             ))}

@@ -6,8 +6,21 @@ import type { api } from "../../../convex/_generated/api";
 import { formatDollars, formatScore } from "../../../convex/lib/format";
 import { MAX_SCORE } from "../../../convex/lib/scoring";
 
-export type JuryView = NonNullable<FunctionReturnType<typeof api.results.juryStats>>;
-export type JuryStats = NonNullable<JuryView["stats"]>;
+type OwnerJuryView = NonNullable<FunctionReturnType<typeof api.results.juryStats>>;
+type OwnerJuryStats = NonNullable<OwnerJuryView["stats"]>;
+type CostlyModel = OwnerJuryStats["models"][number];
+type CostlyJudge = OwnerJuryStats["judges"][number];
+/**
+ * The statistics as every jury screen reads them. The cost figures reach the test's members only
+ * (api.results.juryStats); a shared link's viewers get none (api.shares.juryStats).
+ */
+export type JuryStats = Omit<OwnerJuryStats, "models" | "judges" | "costs"> & {
+  models: (Omit<CostlyModel, "generationCostUsd" | "judgingCostUsd"> &
+    Partial<Pick<CostlyModel, "generationCostUsd" | "judgingCostUsd">>)[];
+  judges: (Omit<CostlyJudge, "costUsd"> & Partial<Pick<CostlyJudge, "costUsd">>)[];
+  costs?: OwnerJuryStats["costs"];
+};
+export type JuryView = Omit<OwnerJuryView, "stats"> & { stats: JuryStats | null };
 export type JuryModel = JuryStats["models"][number];
 export type JuryJudge = JuryStats["judges"][number];
 export type JuryAgreement = JuryStats["agreement"]["overall"];

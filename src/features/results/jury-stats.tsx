@@ -268,6 +268,8 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
 
 function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
   const ranking = stats.scale === "ranking";
+  // A shared link's viewers get no cost figures.
+  const costs = stats.costs !== undefined;
   const agreementName = ranking ? "Kendall's tau" : "Spearman";
   return (
     <div className="space-y-3">
@@ -318,9 +320,11 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
               >
                 Self-preference
               </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Cost
-              </th>
+              {costs && (
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  Cost
+                </th>
+              )}
               <th scope="col" className="px-3 py-2 font-medium">
                 Flags
               </th>
@@ -354,7 +358,9 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
                   <td className="px-3 py-2 text-right tabular-nums">
                     {formatSelfPreference(judge.selfPreference.value)}
                   </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{formatJudgeCost(judge.costUsd)}</td>
+                  {costs && (
+                    <td className="px-3 py-2 text-right tabular-nums">{formatJudgeCost(judge.costUsd ?? 0)}</td>
+                  )}
                   <td className="px-3 py-2">
                     {flags.length === 0 ? (
                       <span className="text-muted-foreground">None</span>
