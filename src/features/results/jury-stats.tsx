@@ -42,6 +42,7 @@ import {
 } from "./jury-model";
 import { JuryCostSplit } from "./jury-costs";
 import { JuryScoreBreakdown } from "./jury-ratings";
+import { HeaderCell, NumberCell } from "./table-cells";
 import { ConfidenceRankings } from "./rankings";
 import { ResultsSection } from "@/components/results-section";
 
@@ -231,18 +232,10 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
           <table className="w-full text-sm" aria-label="Agreement per persona and topic">
             <thead className="sticky top-0 bg-card text-left text-muted-foreground">
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Persona
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Topic
-                </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  {agreementMethodName(overall.method)}
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Agreement
-                </th>
+                <HeaderCell>Persona</HeaderCell>
+                <HeaderCell>Topic</HeaderCell>
+                <HeaderCell numeric>{agreementMethodName(overall.method)}</HeaderCell>
+                <HeaderCell>Agreement</HeaderCell>
               </tr>
             </thead>
             <tbody>
@@ -250,9 +243,7 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
                 <tr key={`${unit.personaId}\u0000${unit.topicId}`} className="border-t">
                   <td className="px-3 py-1.5">{nameOf(view.personas, unit.personaId)}</td>
                   <td className="px-3 py-1.5">{nameOf(view.topics, unit.topicId)}</td>
-                  <td className="px-3 py-1.5 text-right tabular-nums">
-                    {unit.value === null ? "—" : unit.value.toFixed(2)}
-                  </td>
+                  <NumberCell>{unit.value === null ? "—" : unit.value.toFixed(2)}</NumberCell>
                   <td className="px-3 py-1.5">
                     <BandBadge figure={unit} />
                   </td>
@@ -268,8 +259,6 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
 
 function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
   const ranking = stats.scale === "ranking";
-  // A shared link's viewers get no cost figures.
-  const costs = stats.costs !== undefined;
   const agreementName = ranking ? "Kendall's tau" : "Spearman";
   return (
     <div className="space-y-3">
@@ -320,11 +309,9 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
               >
                 Self-preference
               </th>
-              {costs && (
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Cost
-                </th>
-              )}
+              <th scope="col" className="px-3 py-2 text-right font-medium">
+                Cost
+              </th>
               <th scope="col" className="px-3 py-2 font-medium">
                 Flags
               </th>
@@ -358,9 +345,7 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
                   <td className="px-3 py-2 text-right tabular-nums">
                     {formatSelfPreference(judge.selfPreference.value)}
                   </td>
-                  {costs && (
-                    <td className="px-3 py-2 text-right tabular-nums">{formatJudgeCost(judge.costUsd ?? 0)}</td>
-                  )}
+                  <td className="px-3 py-2 text-right tabular-nums">{formatJudgeCost(judge.costUsd)}</td>
                   <td className="px-3 py-2">
                     {flags.length === 0 ? (
                       <span className="text-muted-foreground">None</span>
@@ -397,23 +382,21 @@ function RatingsTable({ stats }: { stats: JuryStats }) {
       <table className="w-full text-sm" aria-label="Bradley–Terry ratings">
         <thead className="text-left text-muted-foreground">
           <tr>
-            <th scope="col" className="py-1.5 font-medium">
-              Model
-            </th>
-            <th scope="col" className="py-1.5 text-right font-medium">
+            <HeaderCell className="px-0 py-1.5">Model</HeaderCell>
+            <HeaderCell numeric className="px-0 py-1.5">
               Rating
-            </th>
-            <th scope="col" className="py-1.5 text-right font-medium">
+            </HeaderCell>
+            <HeaderCell numeric className="px-0 py-1.5">
               95% interval
-            </th>
+            </HeaderCell>
           </tr>
         </thead>
         <tbody>
           {rated.map((model) => (
             <tr key={model.modelId} className="border-t">
               <td className="py-1.5">{model.modelName}</td>
-              <td className="py-1.5 text-right font-semibold tabular-nums">{formatRating(model.rating!)}</td>
-              <td className="py-1.5 text-right tabular-nums">{formatInterval(model.ratingInterval, formatRating)}</td>
+              <NumberCell className="px-0 font-semibold">{formatRating(model.rating!)}</NumberCell>
+              <NumberCell className="px-0">{formatInterval(model.ratingInterval, formatRating)}</NumberCell>
             </tr>
           ))}
         </tbody>
