@@ -5,18 +5,19 @@
 import { formatScore } from "../../../convex/lib/format";
 import { formatInterval, nameOf, type JuryModel, type JuryStats, type JuryView } from "./jury-model";
 import { criterionLabel } from "./results-model";
+import { HeaderCell, NumberCell } from "./table-cells";
 
 type SeriesMean = { mean: number | null; interval: { low: number; high: number } | null };
 
 function MeanCell({ figure }: { figure: SeriesMean | undefined }) {
   if (!figure || figure.mean === null) {
-    return <td className="px-3 py-1.5 text-right text-muted-foreground">—</td>;
+    return <NumberCell className="text-muted-foreground">—</NumberCell>;
   }
   return (
-    <td className="px-3 py-1.5 text-right tabular-nums" data-testid="mean-cell">
+    <NumberCell data-testid="mean-cell">
       <span className="font-semibold">{formatScore(figure.mean)}</span>
       <span className="block text-xs text-muted-foreground">{formatInterval(figure.interval)}</span>
-    </td>
+    </NumberCell>
   );
 }
 
@@ -36,13 +37,11 @@ function MeansTable({
       <table className="w-full text-sm" aria-label={label}>
         <thead className="text-left text-muted-foreground">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Model
-            </th>
+            <HeaderCell>Model</HeaderCell>
             {columns.map((column) => (
-              <th key={column.id} scope="col" className="px-3 py-2 text-right font-medium">
+              <HeaderCell key={column.id} numeric>
                 {column.name}
-              </th>
+              </HeaderCell>
             ))}
           </tr>
         </thead>
