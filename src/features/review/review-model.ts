@@ -30,6 +30,13 @@ export function pairKey(pair: { personaId: string; topicId: string }): string {
   return `${pair.personaId}\u0000${pair.topicId}`;
 }
 
+/** What identifies the answers on screen: each label with the length and start of its text. */
+export function answersSignature(answers: readonly ReviewAnswer[]): string {
+  return answers
+    .map((answer) => `${answer.label}:${answer.content.length}:${answer.content.slice(0, 40)}`)
+    .join("\u0001");
+}
+
 /** The order to start from: the saved verdict's, else the order the server shuffled them in. */
 export function initialRanking(current: ReviewCurrent): string[] {
   const labels = current.answers.map((answer) => answer.label);

@@ -35,6 +35,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { RankingBoard } from "./ranking-board";
 import { RatingGrid } from "./rating-grid";
 import {
+  answersSignature,
   initialRanking,
   initialScores,
   missingScores,
@@ -127,8 +128,9 @@ function ReviewScreen({ testId }: { testId: Id<"tests"> }) {
         <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
           <PairList pairs={view.pairs} current={current} onChoose={setChosen} />
           <PairEditor
-            // A new pair, or new answers arriving for this one, start from the saved verdict.
-            key={`${pairKey(current)}\u0000${current.answers.map((answer) => answer.label).join()}`}
+            // A new pair, or a change in its answers (a label may then stand for another answer),
+            // starts again from the saved verdict.
+            key={`${pairKey(current)}\u0000${answersSignature(current.answers)}`}
             testId={testId}
             view={view}
             current={current}
