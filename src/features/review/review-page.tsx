@@ -183,7 +183,7 @@ function PairList({
 }) {
   const currentKey = pairKey(current);
   return (
-    <nav aria-label="Pairs" className="lg:sticky lg:top-4 lg:self-start">
+    <nav aria-label="Pairs" className="lg:sticky lg:top-20 lg:self-start">
       <ol className="max-h-[70vh] space-y-1 overflow-y-auto rounded-lg border p-2">
         {pairs.map((pair) => {
           const active = pairKey(pair) === currentKey;
