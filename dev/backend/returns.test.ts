@@ -1,11 +1,13 @@
-// A query's return value is checked by dev/backend/returns.ts instead of convex-test (which
-// throws an error per union member tried): the same values pass and the same messages fail as
-// with convex-test's own check, which is the reference here.
+// A query's return value and a written document are checked by dev/backend/returns.ts before
+// convex-test (which throws an error per union member tried): the same values pass and the same
+// messages fail as with convex-test's own check, which is the reference here.
 import { convexTest } from "convex-test";
-import { makeFunctionReference, queryGeneric } from "convex/server";
+import { defineSchema, defineTable, makeFunctionReference, queryGeneric } from "convex/server";
+import type { GenericMutationCtx, GenericDataModel } from "convex/server";
 import type { GenericValidator, Value } from "convex/values";
 import { v } from "convex/values";
 import { describe, expect, test } from "vitest";
+import { LocalDatabase, captureRootDatabase } from "./database";
 import { forConvexTest } from "./modules";
 
 const page = v.union(v.literal("monitor"), v.literal("results"), v.literal("review"), v.literal("shared"));
@@ -99,5 +101,76 @@ describe("query return values", () => {
         'Validator error: Expected one of literal, literal, literal, literal, got `"elsewhere"`',
     );
     expect(await outcome(local, 0)).toBe('ok "shared"');
+  });
+});
+
+const schema = defineSchema({
+  items: defineTable({ status: page, count: v.optional(v.number()), owner: v.union(v.id("items"), v.null()) }),
+});
+type Ctx = GenericMutationCtx<GenericDataModel>;
+/** [name, what a transaction writes] */
+const writes: [string, (ctx: Ctx) => Promise<unknown>][] = [
+  [
+    "a document whose union field takes its last member",
+    (ctx) => ctx.db.insert("items", { status: "shared", owner: null }),
+  ],
+  ["a literal the union lacks", (ctx) => ctx.db.insert("items", { status: "lobby", owner: null })],
+  ["a missing required field", (ctx) => ctx.db.insert("items", { status: "shared" })],
+  ["an unexpected field", (ctx) => ctx.db.insert("items", { status: "shared", owner: null, extra: 1 })],
+  ["an id of another table", (ctx) => ctx.db.insert("items", { status: "shared", owner: "12users" })],
+  [
+    "a patch to a later member",
+    async (ctx) => {
+      const id = await ctx.db.insert("items", { status: "monitor", owner: null });
+      await ctx.db.patch(id, { status: "review", count: 2 });
+    },
+  ],
+  [
+    "a patch removing an optional field",
+    async (ctx) => {
+      const id = await ctx.db.insert("items", { status: "monitor", owner: null, count: 1 });
+      await ctx.db.patch(id, { count: undefined });
+    },
+  ],
+  [
+    "a patch removing a field the schema lacks",
+    async (ctx) => {
+      const id = await ctx.db.insert("items", { status: "monitor", owner: null });
+      await ctx.db.patch(id, { extra: undefined });
+    },
+  ],
+  [
+    "a patch to a bad member",
+    async (ctx) => {
+      const id = await ctx.db.insert("items", { status: "monitor", owner: null });
+      await ctx.db.patch(id, { status: "elsewhere" });
+    },
+  ],
+  [
+    "a replace with a bad count",
+    async (ctx) => {
+      const id = await ctx.db.insert("items", { status: "monitor", owner: null });
+      await ctx.db.replace(id, { status: "results", owner: null, count: "3" });
+    },
+  ],
+];
+
+describe("written documents", () => {
+  const noModules = { "./_generated/api.js": () => Promise.resolve({}) };
+  const reference = convexTest(schema, noModules);
+  const local = convexTest(schema, noModules);
+  new LocalDatabase(captureRootDatabase(local as never), null).load();
+  const write = async (t: typeof local, index: number) => {
+    try {
+      await t.run(async (ctx) => {
+        await writes[index]![1](ctx as unknown as Ctx);
+      });
+      return "ok";
+    } catch (error) {
+      return `error ${(error as Error).message}`;
+    }
+  };
+  test.each(writes.map(([name], index) => [name, index] as const))("%s: as convex-test decides", async (_, index) => {
+    expect(await write(local, index)).toBe(await write(reference, index));
   });
 });

@@ -33,10 +33,11 @@ function isSimpleObject(value: object): boolean {
 }
 
 /**
- * Whether convex-test's check would accept `value`, a function's result before it is sent as
- * JSON (a field set to undefined counts as absent, as it will be).
+ * Whether convex-test's check would accept `value`. With `undefinedIsAbsent` (a function's
+ * result before it is sent as JSON) a field set to undefined counts as absent, as it will be;
+ * without (a document as written), an unexpected field set to undefined does not fit.
  */
-export function matches(validator: ValidatorJson, value: unknown): boolean {
+export function matches(validator: ValidatorJson, value: unknown, undefinedIsAbsent = true): boolean {
   switch (validator.type) {
     case "null":
       return value === null;
@@ -55,9 +56,12 @@ export function matches(validator: ValidatorJson, value: unknown): boolean {
     case "id":
       return typeof value === "string" && tableNameFromId(value) === validator.tableName;
     case "array":
-      return Array.isArray(value) && value.every((item) => matches(validator.value as ValidatorJson, item));
+      return (
+        Array.isArray(value) &&
+        value.every((item) => matches(validator.value as ValidatorJson, item, undefinedIsAbsent))
+      );
     case "union":
-      return (validator.value as ValidatorJson[]).some((member) => matches(member, value));
+      return (validator.value as ValidatorJson[]).some((member) => matches(member, value, undefinedIsAbsent));
     case "object": {
       if (typeof value !== "object" || value === null || !isSimpleObject(value)) return false;
       const fields = validator.value as Record<string, FieldJson>;
@@ -66,10 +70,12 @@ export function matches(validator: ValidatorJson, value: unknown): boolean {
         const { fieldType, optional } = fields[key]!;
         if (record[key] === undefined) {
           if (!optional) return false;
-        } else if (!matches(fieldType, record[key])) return false;
+        } else if (!matches(fieldType, record[key], undefinedIsAbsent)) return false;
       }
       // A field set to undefined is dropped on the way to the client, as if it were absent.
-      for (const key of Object.keys(record)) if (fields[key] === undefined && record[key] !== undefined) return false;
+      for (const key of Object.keys(record)) {
+        if (fields[key] === undefined && (record[key] !== undefined || !undefinedIsAbsent)) return false;
+      }
       return true;
     }
     case "commitTs":
