@@ -1,15 +1,9 @@
-import { useAuthActions } from "@convex-dev/auth/react";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
-
 import { SubmitButton } from "@/components/form-fields";
 import { Form } from "@/components/ui/form";
-import { authErrorMessage } from "@/features/auth/auth-errors";
 import { CredentialsFields } from "@/features/auth/credentials-fields";
 import { FormError } from "@/features/auth/form-error";
-import { withDevice } from "@/features/auth/device";
-import { PASSWORD_HINT, PASSWORD_RULES, signUpSchema, type Credentials } from "@/features/auth/schemas";
+import { useCredentialsForm } from "@/features/auth/use-credentials-form";
+import { PASSWORD_HINT, PASSWORD_RULES } from "@/features/auth/schemas";
 
 interface SignUpFormProps {
   /** The account exists but has no session yet: a verification code was emailed. */
@@ -17,27 +11,10 @@ interface SignUpFormProps {
 }
 
 export function SignUpForm({ onVerificationNeeded }: SignUpFormProps) {
-  const { signIn } = useAuthActions();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const form = useForm<Credentials>({
-    resolver: zodResolver(signUpSchema),
-    defaultValues: { email: "", password: "" },
-  });
-
-  async function submit({ email, password }: Credentials) {
-    setServerError(null);
-    try {
-      const { signingIn } = await signIn("password", withDevice({ email, password, flow: "signUp" }));
-      if (!signingIn) onVerificationNeeded(email);
-    } catch (error) {
-      setServerError(authErrorMessage(error));
-    }
-  }
-
-  const submitting = form.formState.isSubmitting;
+  const { form, serverError, onSubmit, submitting } = useCredentialsForm("signUp", onVerificationNeeded);
   return (
     <Form {...form}>
-      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
         <CredentialsFields
           control={form.control}
           passwordAutoComplete="new-password"
