@@ -202,11 +202,13 @@ describe("retry", () => {
       await work(t, failing.testId, failed("Gateway error 429: rate limit"));
       await work(t, failing.testId, failed("Gateway error 429: rate limit"));
       expect((await rows(t, failing.testId, failing.jobId)).job.status).toBe("failed");
-      await refused(failing.jobId, UNPAID_RUN_MESSAGES.refunded);
+      expect(await scheduled(t)).toContain("payments:refundTest");
+      // What the scheduled refund does first: from here on the payment is owed back.
       await t.mutation(internal.payments.requestRefund, {
         testId: failing.testId,
         reason: "No responses were generated.",
       });
+      await refused(failing.jobId, UNPAID_RUN_MESSAGES.refunded);
       const payment = await t.run(
         async (ctx) =>
           (await ctx.db

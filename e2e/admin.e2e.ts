@@ -38,6 +38,8 @@ async function demoTest(name: string, status: "queued" | "failed"): Promise<Id<"
       .query("jobs")
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .unique())!;
+    // Paid for (no longer a draft): an admin cannot run a test whose payment never settled.
+    await ctx.db.patch("tests", testId, { awaitingPayment: undefined });
     if (status === "failed") {
       await ctx.db.patch("tests", testId, { status: "failed", errorMessage: "Gateway error 429: rate limit exceeded" });
       await setJobStatus(ctx, job, "failed", {
@@ -116,6 +118,9 @@ describe("admin", () => {
       .getByRole("region", { name: "Details of job E2E failed run" })
       .getByText("Rate limiting: reduce concurrency", { exact: false })
       .waitFor();
+    // Closed again: its row (named after the job too) holds a 'Completed' term of its own.
+    await jobRow(page, "E2E failed run").getByRole("button", { name: "Details" }).click();
+    await page.getByRole("region", { name: "Details of job E2E failed run" }).waitFor({ state: "detached" });
     await jobRow(page, "E2E failed run").getByRole("button", { name: "Retry" }).click();
     await jobRow(page, "E2E failed run").getByText("1/3").waitFor();
     await jobRow(page, "E2E failed run").getByText("Queued", { exact: true }).waitFor();

@@ -55,9 +55,9 @@ const TEST_PAYMENTS_READ = 20;
 
 /**
  * Why the job's test may not run again without a new payment, or null when it may: a draft whose
- * payment never settled, or a test whose payment was refunded or is owed back (a failed test's is
- * from the moment it fails: its refund is scheduled then). A job that needed no payment (free mode,
- * the owner's own key) has no amount and may always run.
+ * payment never settled, or a test whose payment was refunded or whose refund was asked for (a
+ * failed test's, as soon as the refund scheduled by its ending runs). A job that needed no payment
+ * (free mode, the owner's own key) has no amount and may always run.
  */
 export async function unpaidRunReason(
   ctx: QueryCtx,
@@ -66,7 +66,6 @@ export async function unpaidRunReason(
 ): Promise<string | null> {
   if (job.amountCents <= 0 || test === null) return null;
   if (test.awaitingPayment === true) return UNPAID_RUN_MESSAGES.unpaid;
-  if (test.status === "failed") return UNPAID_RUN_MESSAGES.refunded;
   const payments = await ctx.db
     .query("payments")
     .withIndex("by_test", (q) => q.eq("testId", test._id))
