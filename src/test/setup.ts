@@ -1,9 +1,13 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 
 // The real backend provider creates a Convex client; tests mock `convex/react` per file instead.
 vi.mock("@/components/backend-provider", () => import("@/test/backend-mock"));
+
+// A page's first render loads its lazy chunks; on a busy 2-core runner that can take over the
+// default 1 s that findBy/waitFor wait, so a slow machine fails nothing a user would notice.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {
