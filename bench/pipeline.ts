@@ -3,8 +3,10 @@
 // watching (ideal ceil(calls / C) × L), and closer to real use, with the catalog's own
 // latencies and a subscribed monitor and results client (ideal: the calls' summed latency / C).
 // Prints the wall time, the ideal and their ratio (target ≤ 1.25) for both, and the backend
-// work per gateway call. --store keeps the database in a data folder (SQLite), as npm start does.
-//   npx tsx bench/pipeline.ts [--latency 200] [--concurrency 8] [--store]
+// work per gateway call; all of it twice, with the database in memory and in a data folder
+// (SQLite, as npm start keeps it), and how far the store's ratios are from the in-memory ones
+// (target: within 5%). --store or --memory runs only that one.
+//   npx tsx bench/pipeline.ts [--latency 200] [--concurrency 8] [--store | --memory]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     latency: { type: "string", default: "200" },
     concurrency: { type: "string", default: "8" },
     store: { type: "boolean", default: false },
+    memory: { type: "boolean", default: false },
   },
 });
 const latencyMs = Number(values.latency);
@@ -39,92 +42,120 @@ const PERSONAS = 5;
 const TOPICS = 6;
 
 const gateway = await startGateway({ port: 0, fixedLatencyMs: latencyMs });
-const dataDir = values.store ? mkdtempSync(join(tmpdir(), "mj-bench-pipeline-")) : undefined;
-const backend = await startBenchBackend(gateway.url, dataDir);
-const t = backend.t;
-const clients: ConvexClient[] = [];
+
+type Run = { status: string; wallMs: number; calls: number; idealMs: number; ratio: number };
+
+/** Both runs on a fresh backend, its database in a data folder (`store`) or in memory. */
+async function measure(store: boolean) {
+  const dataDir = store ? mkdtempSync(join(tmpdir(), "mj-bench-pipeline-")) : undefined;
+  const backend = await startBenchBackend(gateway.url, dataDir);
+  const t = backend.t;
+  const clients: ConvexClient[] = [];
+  try {
+    await refreshCatalog(t, gateway);
+    await t.run(async (ctx) => {
+      const row = await ctx.db
+        .query("settings")
+        .withIndex("by_key", (q) => q.eq("key", "perTestConcurrency"))
+        .unique();
+      if (row) await ctx.db.patch("settings", row._id, { value: concurrency });
+      else await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
+    });
+    const { userId, sessionId, as } = await signUpBenchUser(t);
+
+    const configuration = {
+      name: "Pipeline benchmark",
+      taskType: "general",
+      userPrompt: "Write a short product description.",
+      personas: Array.from({ length: PERSONAS }, (_, i) => ({
+        id: `p${i}`,
+        name: `Persona ${i}`,
+        description: "A voice",
+        systemPrompt: `You are writer number ${i}.`,
+      })),
+      topics: topicsOf(TOPICS),
+      generatorModels: GENERATORS.map((id) => ({ id, name: id })),
+      evaluatorModels: EVALUATORS.map((id) => ({ id, name: id })),
+      responsesPerTopic: 1,
+      rankingPrompt: DEFAULT_RANKING_PROMPT,
+      evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+      scoringParameters: { scale: "ranking" as const, includeExplanations: true },
+    };
+
+    /** One run: the test created, watched by the monitor and results pages when asked, to its end. */
+    const run = async (watched: boolean): Promise<Run> => {
+      syscallCounts.clear();
+      invocationCounts.clear();
+      const callsBefore = gateway.stats.chatCalls;
+      const started = performance.now();
+      const { testId } = await as.mutation(api.tests.create, { configuration });
+      if (watched) {
+        const client = await signedInClient(backend, userId, sessionId);
+        clients.push(client);
+        client.onUpdate(api.tests.monitor, { testId }, () => {});
+        client.onUpdate(api.results.get, { testId }, () => {});
+        client.onUpdate(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: null } }, () => {});
+      }
+      let test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
+      while (test.status !== "completed" && test.status !== "failed") {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
+      }
+      const wallMs = performance.now() - started;
+      const calls = gateway.stats.chatCalls - callsBefore;
+      // Fixed latency: ceil(calls/C) × L. Catalog latencies: what the calls took, C at a time.
+      const idealMs = watched
+        ? (test.totalLatencyMs as number) / concurrency
+        : Math.ceil(calls / concurrency) * latencyMs;
+      return { status: test.status as string, wallMs, calls, idealMs, ratio: wallMs / idealMs };
+    };
+
+    gateway.settings.fixedLatencyMs = latencyMs;
+    const fixed = await run(false);
+    const count = (...ops: string[]) => ops.reduce((sum, op) => sum + (syscallCounts.get(op) ?? 0), 0);
+    const writes = count("1.0/insert", "1.0/shallowMerge", "1.0/replace", "1.0/remove");
+    const invocations = [...invocationCounts.values()].reduce((sum, n) => sum + n, 0);
+    const byFunction = [...invocationCounts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, n]) => `${name} ${n}`)
+      .join(", ");
+    gateway.settings.fixedLatencyMs = null;
+    const real = await run(true);
+
+    console.log(`store: ${dataDir ? "SQLite (data folder)" : "in memory"}; concurrency C = ${concurrency}`);
+    console.log(`fixed latency L = ${latencyMs} ms, no client: test ${fixed.status}, ${fixed.calls} gateway calls`);
+    console.log(
+      `  wall time ${(fixed.wallMs / 1000).toFixed(2)} s, ideal ceil(calls/C)×L ${(fixed.idealMs / 1000).toFixed(2)} s, ratio ${fixed.ratio.toFixed(3)}  (target ≤ 1.25)`,
+    );
+    console.log(`catalog latencies, monitor and results subscribed: test ${real.status}, ${real.calls} gateway calls`);
+    console.log(
+      `  wall time ${(real.wallMs / 1000).toFixed(2)} s, ideal Σlatency/C ${(real.idealMs / 1000).toFixed(2)} s, ratio ${real.ratio.toFixed(3)}`,
+    );
+    console.log(
+      `function invocations ${(invocations / fixed.calls).toFixed(2)} per gateway call (${invocations} in all: ${byFunction})`,
+    );
+    console.log(`documents written    ${(writes / fixed.calls).toFixed(2)} per gateway call (${writes} in all)`);
+    return { fixed, real };
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+    await backend.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 try {
-  await refreshCatalog(t, gateway);
-  await t.run(async (ctx) => {
-    await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
-  });
-  const { userId, sessionId, as } = await signUpBenchUser(t);
-
-  const configuration = {
-    name: "Pipeline benchmark",
-    taskType: "general",
-    userPrompt: "Write a short product description.",
-    personas: Array.from({ length: PERSONAS }, (_, i) => ({
-      id: `p${i}`,
-      name: `Persona ${i}`,
-      description: "A voice",
-      systemPrompt: `You are writer number ${i}.`,
-    })),
-    topics: topicsOf(TOPICS),
-    generatorModels: GENERATORS.map((id) => ({ id, name: id })),
-    evaluatorModels: EVALUATORS.map((id) => ({ id, name: id })),
-    responsesPerTopic: 1,
-    rankingPrompt: DEFAULT_RANKING_PROMPT,
-    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
-    scoringParameters: { scale: "ranking" as const, includeExplanations: true },
-  };
-
-  /** One run: the test created, watched by the monitor and results pages when asked, to its end. */
-  const run = async (watched: boolean) => {
-    syscallCounts.clear();
-    invocationCounts.clear();
-    const callsBefore = gateway.stats.chatCalls;
-    const started = performance.now();
-    const { testId } = await as.mutation(api.tests.create, { configuration });
-    if (watched) {
-      const client = await signedInClient(backend, userId, sessionId);
-      clients.push(client);
-      client.onUpdate(api.tests.monitor, { testId }, () => {});
-      client.onUpdate(api.results.get, { testId }, () => {});
-      client.onUpdate(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: null } }, () => {});
-    }
-    let test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
-    while (test.status !== "completed" && test.status !== "failed") {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      test = (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
-    }
-    const wallMs = performance.now() - started;
-    const calls = gateway.stats.chatCalls - callsBefore;
-    // Fixed latency: ceil(calls/C) × L. Catalog latencies: what the calls took, C at a time.
-    const idealMs = watched
-      ? (test.totalLatencyMs as number) / concurrency
-      : Math.ceil(calls / concurrency) * latencyMs;
-    return { status: test.status as string, wallMs, calls, idealMs, ratio: wallMs / idealMs };
-  };
-
-  gateway.settings.fixedLatencyMs = latencyMs;
-  const fixed = await run(false);
-  const count = (...ops: string[]) => ops.reduce((sum, op) => sum + (syscallCounts.get(op) ?? 0), 0);
-  const writes = count("1.0/insert", "1.0/shallowMerge", "1.0/replace", "1.0/remove");
-  const invocations = [...invocationCounts.values()].reduce((sum, n) => sum + n, 0);
-  const byFunction = [...invocationCounts.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .map(([name, n]) => `${name} ${n}`)
-    .join(", ");
-  gateway.settings.fixedLatencyMs = null;
-  const real = await run(true);
-
-  console.log(`store: ${dataDir ? "SQLite (data folder)" : "in memory"}; concurrency C = ${concurrency}`);
-  console.log(`fixed latency L = ${latencyMs} ms, no client: test ${fixed.status}, ${fixed.calls} gateway calls`);
-  console.log(
-    `  wall time ${(fixed.wallMs / 1000).toFixed(2)} s, ideal ceil(calls/C)×L ${(fixed.idealMs / 1000).toFixed(2)} s, ratio ${fixed.ratio.toFixed(3)}  (target ≤ 1.25)`,
-  );
-  console.log(`catalog latencies, monitor and results subscribed: test ${real.status}, ${real.calls} gateway calls`);
-  console.log(
-    `  wall time ${(real.wallMs / 1000).toFixed(2)} s, ideal Σlatency/C ${(real.idealMs / 1000).toFixed(2)} s, ratio ${real.ratio.toFixed(3)}`,
-  );
-  console.log(
-    `function invocations ${(invocations / fixed.calls).toFixed(2)} per gateway call (${invocations} in all: ${byFunction})`,
-  );
-  console.log(`documents written    ${(writes / fixed.calls).toFixed(2)} per gateway call (${writes} in all)`);
+  const stores = values.store ? [true] : values.memory ? [false] : [false, true];
+  const results = [];
+  for (const store of stores) results.push(await measure(store));
+  if (results.length === 2) {
+    const [memory, store] = results as [Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>];
+    const compare = (name: string, a: Run, b: Run) =>
+      console.log(
+        `${name} ratio: in memory ${a.ratio.toFixed(3)}, store ${b.ratio.toFixed(3)}, store ${((b.ratio / a.ratio - 1) * 100).toFixed(1)}% from in memory (target within 5%)`,
+      );
+    compare("fixed latency, no client          ", memory.fixed, store.fixed);
+    compare("catalog latencies, clients watching", memory.real, store.real);
+  }
 } finally {
-  await Promise.all(clients.map((client) => client.close()));
-  await backend.close();
   await gateway.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
