@@ -15,10 +15,19 @@ type TextFieldProps<T extends FieldValues> = {
   label: string;
   /** Shown under the input, e.g. the rule a new password follows. */
   hint?: ReactNode;
+  /** The error is announced as it appears (role="alert"), for a form whose errors show on submit. */
+  announceError?: boolean;
 } & Omit<ComponentProps<typeof Input>, "name" | "value" | "onChange" | "onBlur">;
 
 /** A labelled text input bound to `name`, with the field's error under it. */
-export function TextField<T extends FieldValues>({ control, name, label, hint, ...input }: TextFieldProps<T>) {
+export function TextField<T extends FieldValues>({
+  control,
+  name,
+  label,
+  hint,
+  announceError,
+  ...input
+}: TextFieldProps<T>) {
   return (
     <FormField
       control={control}
@@ -30,7 +39,7 @@ export function TextField<T extends FieldValues>({ control, name, label, hint, .
             <Input {...input} {...field} />
           </FormControl>
           {hint && <FormDescription>{hint}</FormDescription>}
-          <FormMessage />
+          <FormMessage role={announceError ? "alert" : undefined} />
         </FormItem>
       )}
     />

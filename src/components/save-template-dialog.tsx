@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import { toast, type ExternalToast } from "sonner";
 import type { z } from "zod";
 
+import { TextField } from "@/components/form-fields";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -137,22 +138,13 @@ function SaveTemplateForm({
           </DialogDescription>
         </DialogHeader>
 
-        <FormField
+        <TextField
           control={form.control}
           name="name"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Template Name</FormLabel>
-              <FormControl>
-                <Input
-                  maxLength={TEMPLATE_LIMITS.maxNameLength}
-                  placeholder="e.g., Support replies - tone check"
-                  {...field}
-                />
-              </FormControl>
-              <FormMessage role="alert" />
-            </FormItem>
-          )}
+          label="Template Name"
+          maxLength={TEMPLATE_LIMITS.maxNameLength}
+          placeholder="e.g., Support replies - tone check"
+          announceError
         />
 
         <FormField
