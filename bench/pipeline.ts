@@ -53,13 +53,9 @@ async function measure(store: boolean) {
   const clients: ConvexClient[] = [];
   try {
     await refreshCatalog(t, gateway);
+    // A fresh backend: no settings yet.
     await t.run(async (ctx) => {
-      const row = await ctx.db
-        .query("settings")
-        .withIndex("by_key", (q) => q.eq("key", "perTestConcurrency"))
-        .unique();
-      if (row) await ctx.db.patch("settings", row._id, { value: concurrency });
-      else await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
+      await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
     });
     const { userId, sessionId, as } = await signUpBenchUser(t);
 
