@@ -265,3 +265,56 @@ describe("dashboard home in each space", () => {
     });
   });
 });
+
+describe("rebuilding the team part of older accounts", () => {
+  test("an account whose team tests predate the team part gets the figures live counting gives", async () => {
+    const t = createBackend();
+    await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
+    const ada = await createUser(t, "ada@example.com");
+    const { teamId } = await ada.as.mutation(api.teams.create, { name: "Team" });
+    const teamRun = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, EVALUATORS, { name: "Team run" }),
+      teamId,
+    });
+    await waitForEnd(t, teamRun.testId);
+    const personalRun = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS.slice(0, 1), EVALUATORS, { name: "Mine" }),
+    });
+    await waitForEnd(t, personalRun.testId);
+    for (const [testId, sessionId, amountCents] of [
+      [teamRun.testId, "cs_team", 250],
+      [personalRun.testId, "cs_mine", 400],
+    ] as const) {
+      await t.mutation(internal.payments.recordCheckout, { testId, userId: ada.userId, sessionId, amountCents });
+      await t.run(async (ctx) => {
+        const payment = (await ctx.db
+          .query("payments")
+          .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
+          .unique())!;
+        await recordPurchase(ctx, payment, amountCents);
+      });
+    }
+    const counted = (await ada.as.query(api.dashboard.home, {})).stats;
+    expect(counted).toMatchObject({ totalTests: 1, totalSpentCents: 400 });
+
+    // As the row of an account from before: no team part, so its team test counts as personal.
+    const teamPart = [
+      "teamTestCount",
+      "teamCompletedTestCount",
+      "teamResponseCount",
+      "teamEvaluationCount",
+      "teamSpentCents",
+    ] as const;
+    await t.run((ctx) =>
+      ctx.db.patch("users", ada.userId, Object.fromEntries(teamPart.map((field) => [field, undefined]))),
+    );
+    expect((await ada.as.query(api.dashboard.home, {})).stats).toMatchObject({ totalTests: 2, totalSpentCents: 650 });
+
+    expect(await t.mutation(internal.dashboard.rebuildTeamFigures, {})).toEqual({ users: 1, isDone: true });
+    expect((await ada.as.query(api.dashboard.home, {})).stats).toEqual(counted);
+    // Run again, it changes nothing.
+    await t.mutation(internal.dashboard.rebuildTeamFigures, {});
+    expect((await ada.as.query(api.dashboard.home, {})).stats).toEqual(counted);
+    expect((await ada.as.query(api.dashboard.home, { teamId })).stats.totalTests).toBe(1);
+  });
+});

@@ -3,10 +3,11 @@
 // 10 recent tests; activity from 5 tests, 3 personas and 3 topics).
 import { v, type Infer } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
-import { userQuery } from "./functions";
+import { internal } from "./_generated/api";
+import { internalMutation, userQuery } from "./functions";
 import { testsOfSpace } from "./model/testAccess";
 import { MAX_SAVED_ASSETS } from "./model/savedAssets";
-import { isDraft, personalFigures, savedAssetCount } from "./model/userStats";
+import { isDraft, personalFigures, rebuildTeamPart, savedAssetCount } from "./model/userStats";
 import { testStatus } from "./validators";
 
 export const RECENT_TESTS_LOADED = 10;
@@ -180,5 +181,26 @@ export const home = userQuery({
       },
       activity,
     };
+  },
+});
+
+/** Users whose team part one transaction of the rebuild sets (each reads its team tests). */
+export const TEAM_PART_REBUILD_BATCH = 20;
+
+/**
+ * One-off migration for accounts with team tests from before the team part was kept: sets each
+ * user's team part from their team tests (model/userStats.ts rebuildTeamPart), a batch of users per
+ * transaction, scheduling the next batch itself. Safe beside live tests and to run again:
+ *   npx convex run dashboard:rebuildTeamFigures
+ */
+export const rebuildTeamFigures = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ users: v.number(), isDone: v.boolean() }),
+  handler: async (ctx, { cursor }) => {
+    const page = await ctx.db.query("users").paginate({ cursor: cursor ?? null, numItems: TEAM_PART_REBUILD_BATCH });
+    for (const user of page.page) await rebuildTeamPart(ctx, user._id);
+    if (!page.isDone)
+      await ctx.scheduler.runAfter(0, internal.dashboard.rebuildTeamFigures, { cursor: page.continueCursor });
+    return { users: page.page.length, isDone: page.isDone };
   },
 });

@@ -8,6 +8,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { hasEnded } from "../lib/testStatus";
+import { teamSpendRow } from "./teamSpend";
 
 type EndedStatus = "completed" | "failed" | "cancelled";
 
@@ -112,6 +113,42 @@ export async function forgetTestStats(ctx: MutationCtx, test: Doc<"tests">): Pro
         }
       : {}),
   }));
+}
+
+/** A user's team tests read by the rebuild of their team part. */
+export const TEAM_TESTS_REBUILT = 2000;
+
+/**
+ * Sets the user's team part (teamTestCount, ..., teamSpentCents) from their team tests and their
+ * teamSpend rows, as the live counting would have kept it: for accounts whose team tests predate
+ * the team part, whose personal home would otherwise still count them. It sets and never adds,
+ * so it is safe to run again.
+ */
+export async function rebuildTeamPart(ctx: MutationCtx, userId: Id<"users">): Promise<void> {
+  const user = await ctx.db.get("users", userId);
+  if (!user) return;
+  const tests = await ctx.db
+    .query("tests")
+    // Every team id is a string, and "" sorts before them all (personal tests have none).
+    .withIndex("by_user_team", (q) => q.eq("userId", userId).gte("teamId", "" as Id<"teams">))
+    .take(TEAM_TESTS_REBUILT);
+  const part = { testCount: 0, completedTestCount: 0, responseCount: 0, evaluationCount: 0 };
+  const teams = new Set<Id<"teams">>();
+  for (const test of tests) {
+    if (test.teamId === undefined) continue;
+    teams.add(test.teamId);
+    if (test.awaitingPayment !== true) part.testCount++;
+    if (!hasEnded(test.status)) continue;
+    if (test.status === "completed") part.completedTestCount++;
+    part.responseCount += test.responsesCount;
+    part.evaluationCount += test.evaluationsCount;
+  }
+  let spentCents = 0;
+  for (const teamId of teams) {
+    const row = await teamSpendRow(ctx, teamId, userId);
+    if (row) spentCents += row.paidCents - row.refundedCents;
+  }
+  await ctx.db.patch("users", userId, { ...asTeamPart(part), teamSpentCents: Math.max(0, spentCents) });
 }
 
 export type SavedAsset = "personas" | "topics";
