@@ -307,6 +307,20 @@ describe("local backend mechanics", () => {
     connection.close();
   });
 
+  it("answers requests while a burst of scheduled functions runs", async () => {
+    const count = async () => (await backend.t.query(api.messages.count, {})) as number;
+    const before = await count();
+    // Released together, as a settled payment's tests schedule their workers and batches.
+    await backend.t.run(async (ctx) => {
+      for (let i = 0; i < 400; i++) await ctx.scheduler.runAfter(0, api.messages.insert, { body: `burst ${i}` });
+    });
+    const response = await fetch(`${backend.url}/version`);
+    expect(response.status).toBe(200);
+    // Answered between jobs, not after all of them (before: all 400 had run).
+    expect((await count()) - before).toBeLessThan(400);
+    await vi.waitFor(async () => expect((await count()) - before).toBe(400), { timeout: 10_000 });
+  });
+
   it("cancels pending scheduled functions on close", async () => {
     const other = await startBackend({
       port: 0,
