@@ -7,12 +7,12 @@ import {
   MoreHorizontalIcon,
   RotateCcwIcon,
   RotateCwIcon,
-  SearchIcon,
   Trash2Icon,
   XIcon,
 } from "lucide-react";
 import { Fragment, useState } from "react";
 
+import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/empty-state";
 import { Button } from "@/components/ui/button";
 import {
@@ -22,7 +22,6 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { api } from "../../../convex/_generated/api";
@@ -69,20 +68,14 @@ export function JobsTab() {
   return (
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <div className="relative w-full sm:max-w-sm">
-          <SearchIcon
-            aria-hidden="true"
-            className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground"
-          />
-          <Input
-            type="search"
-            aria-label="Search jobs"
-            placeholder="Search jobs..."
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            className="pl-8"
-          />
-        </div>
+        <SearchInput
+          className="w-full sm:max-w-sm"
+          type="search"
+          aria-label="Search jobs"
+          placeholder="Search jobs..."
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
         <Select value={status} onValueChange={(value) => setStatus(value as StatusFilter)}>
           <SelectTrigger aria-label="Filter by status" className="w-full sm:w-44">
             <SelectValue />

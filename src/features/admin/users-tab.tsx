@@ -1,13 +1,13 @@
 import { useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
-import { SearchIcon, ShieldCheckIcon, ShieldOffIcon, Trash2Icon, UsersIcon } from "lucide-react";
+import { ShieldCheckIcon, ShieldOffIcon, Trash2Icon, UsersIcon } from "lucide-react";
 import { useState } from "react";
 
+import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/empty-state";
 import { Money } from "@/components/money";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { api } from "../../../convex/_generated/api";
@@ -75,20 +75,14 @@ export function UsersTab({ viewerId }: { viewerId: string }) {
   return (
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div className="relative w-full sm:max-w-sm">
-          <SearchIcon
-            aria-hidden="true"
-            className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground"
-          />
-          <Input
-            type="search"
-            aria-label="Search users"
-            placeholder="Search users..."
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            className="pl-8"
-          />
-        </div>
+        <SearchInput
+          className="w-full sm:max-w-sm"
+          type="search"
+          aria-label="Search users"
+          placeholder="Search users..."
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
         {data && (
           <p className="text-sm text-muted-foreground" aria-live="polite">
             {countLabel(users.length, Math.max(data.total, data.users.length), "users")}

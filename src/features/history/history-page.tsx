@@ -1,17 +1,9 @@
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
-import {
-  EyeIcon,
-  FlaskConicalIcon,
-  HistoryIcon,
-  PlusIcon,
-  ScaleIcon,
-  SearchIcon,
-  Trash2Icon,
-  TrophyIcon,
-} from "lucide-react";
+import { EyeIcon, FlaskConicalIcon, HistoryIcon, PlusIcon, ScaleIcon, Trash2Icon, TrophyIcon } from "lucide-react";
 import { useMemo, useState } from "react";
 
+import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorState } from "@/components/error-state";
 import { Money } from "@/components/money";
@@ -19,7 +11,6 @@ import { StatusBadge, statusLabel } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { DraftActions } from "@/features/dashboard/draft-actions";
@@ -100,20 +91,14 @@ function HistoryList() {
   return (
     <div className="space-y-4">
       <div className="flex flex-col gap-3 md:flex-row md:items-center">
-        <div className="relative flex-1">
-          <SearchIcon
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            aria-label="Search tests"
-            placeholder="Search by name or task type..."
-            className="pl-9"
-            value={filters.search}
-            onChange={(event) => setFilters({ ...filters, search: event.target.value })}
-          />
-        </div>
+        <SearchInput
+          className="flex-1"
+          type="search"
+          aria-label="Search tests"
+          placeholder="Search by name or task type..."
+          value={filters.search}
+          onChange={(event) => setFilters({ ...filters, search: event.target.value })}
+        />
         <Select value={filters.status} onValueChange={(status) => setFilters({ ...filters, status })}>
           <SelectTrigger aria-label="Filter by status" className="md:w-44">
             <SelectValue />

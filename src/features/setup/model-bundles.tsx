@@ -1,12 +1,12 @@
-import { BoxesIcon, SearchIcon } from "lucide-react";
+import { BoxesIcon } from "lucide-react";
 import { useState } from "react";
 
+import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardAction, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Input } from "@/components/ui/input";
 import {
   BUNDLE_CATEGORIES,
   BUNDLE_CATEGORY_LABELS,
@@ -86,16 +86,13 @@ export function ModelBundlesDialog({ open, onOpenChange, catalog, onApply, setup
               </Button>
             ))}
           </div>
-          <div className="relative min-w-48 flex-1">
-            <SearchIcon aria-hidden="true" className="absolute top-2.5 left-3 size-4 text-muted-foreground" />
-            <Input
-              aria-label="Search bundles"
-              placeholder="Search bundles..."
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              className="pl-9"
-            />
-          </div>
+          <SearchInput
+            className="min-w-48 flex-1"
+            aria-label="Search bundles"
+            placeholder="Search bundles..."
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
         </div>
         {bundles.length === 0 ? (
           <EmptyState title="No Bundles Found" description="No bundle matches this filter." />

@@ -1,11 +1,11 @@
-import { InfoIcon, SearchIcon, XIcon } from "lucide-react";
+import { InfoIcon, XIcon } from "lucide-react";
 import { useDeferredValue, useMemo, useState } from "react";
 
+import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/empty-state";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/utils";
 import { formatCents } from "../../../convex/lib/format";
@@ -85,16 +85,13 @@ export function ModelPickerSection({
   return (
     <SetupSection id={text.id} number={text.number} title={text.title} description={text.description}>
       <div className="flex flex-wrap items-center gap-3">
-        <div className="relative min-w-56 flex-1">
-          <SearchIcon aria-hidden="true" className="absolute top-2.5 left-3 size-4 text-muted-foreground" />
-          <Input
-            aria-label={`Search ${singular} models`}
-            placeholder="Search by name, id or provider..."
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            className="pl-9"
-          />
-        </div>
+        <SearchInput
+          className="min-w-56 flex-1"
+          aria-label={`Search ${singular} models`}
+          placeholder="Search by name, id or provider..."
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
         <span className="text-sm text-muted-foreground" data-testid={`${singular}-selected-count`}>
           {selectedIds.length} of {text.max} selected
         </span>

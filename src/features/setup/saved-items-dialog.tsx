@@ -1,12 +1,12 @@
-import { PencilIcon, PlusIcon, SearchIcon, Trash2Icon } from "lucide-react";
+import { PencilIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
 import { notify } from "./notify";
 
+import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/empty-state";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Input } from "@/components/ui/input";
 import { errorMessage } from "@/lib/errors";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ItemEditorDialog } from "./item-editor-dialog";
@@ -53,16 +53,12 @@ export function SavedItemsDialog<K extends string>({
             <DialogTitle>Select Saved {kind.Singular}</DialogTitle>
             <DialogDescription>Click a saved {kind.singular} to copy it into this test.</DialogDescription>
           </DialogHeader>
-          <div className="relative">
-            <SearchIcon aria-hidden="true" className="absolute top-2.5 left-3 size-4 text-muted-foreground" />
-            <Input
-              aria-label={`Search saved ${kind.plural}`}
-              placeholder={`Search saved ${kind.plural}...`}
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              className="pl-9"
-            />
-          </div>
+          <SearchInput
+            aria-label={`Search saved ${kind.plural}`}
+            placeholder={`Search saved ${kind.plural}...`}
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
           {items === undefined ? (
             <div className="flex justify-center py-8">
               <Spinner className="size-6" label={`Loading saved ${kind.plural}`} />

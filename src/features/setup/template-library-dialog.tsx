@@ -1,14 +1,14 @@
 import { useMutation, useQuery } from "convex/react";
-import { EyeIcon, EyeOffIcon, GlobeIcon, LockIcon, SearchIcon, Trash2Icon } from "lucide-react";
+import { EyeIcon, EyeOffIcon, GlobeIcon, LockIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
 import { notify } from "./notify";
 
+import { SearchInput } from "@/components/search-input";
 import { EmptyState } from "@/components/empty-state";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Input } from "@/components/ui/input";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
@@ -109,16 +109,13 @@ export function TemplateLibraryDialog({ open, onOpenChange, onApply }: TemplateL
               <TabsTrigger value="public">Public Library ({publicTemplates?.length ?? 0})</TabsTrigger>
             </TabsList>
             <div className="flex flex-wrap items-center gap-2">
-              <div className="relative min-w-48 flex-1">
-                <SearchIcon aria-hidden="true" className="absolute top-2.5 left-3 size-4 text-muted-foreground" />
-                <Input
-                  aria-label="Search templates"
-                  placeholder="Search by name, description or tags..."
-                  value={search}
-                  onChange={(event) => setSearch(event.target.value)}
-                  className="pl-9"
-                />
-              </div>
+              <SearchInput
+                className="min-w-48 flex-1"
+                aria-label="Search templates"
+                placeholder="Search by name, description or tags..."
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+              />
               <div role="group" aria-label="Template library categories" className="flex flex-wrap gap-1">
                 {TEMPLATE_CATEGORY_FILTERS.map((filter) => (
                   <Button

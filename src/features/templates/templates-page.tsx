@@ -1,15 +1,15 @@
 import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery } from "convex/react";
-import { LayoutTemplateIcon, LibraryIcon, SearchIcon } from "lucide-react";
+import { LayoutTemplateIcon, LibraryIcon } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 
+import { SearchInput } from "@/components/search-input";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorState } from "@/components/error-state";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { errorMessage } from "@/lib/errors";
@@ -152,17 +152,14 @@ function TemplateLibrary() {
             <TabsTrigger value="own">My Templates ({own?.length ?? 0})</TabsTrigger>
             <TabsTrigger value="public">Public Library ({publicTemplates?.length ?? 0})</TabsTrigger>
           </TabsList>
-          <div className="relative w-full lg:max-w-sm">
-            <SearchIcon aria-hidden="true" className="absolute top-2.5 left-3 size-4 text-muted-foreground" />
-            <Input
-              type="search"
-              aria-label="Search templates"
-              placeholder="Search by name, description or tags..."
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              className="pl-9"
-            />
-          </div>
+          <SearchInput
+            className="w-full lg:max-w-sm"
+            type="search"
+            aria-label="Search templates"
+            placeholder="Search by name, description or tags..."
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
         </div>
         <div role="group" aria-label="Filter by category" className="flex flex-wrap gap-1">
           {TEMPLATE_CATEGORY_FILTERS.map((filter) => (
