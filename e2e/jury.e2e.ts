@@ -96,5 +96,11 @@ describe("the jury's evidence", () => {
       await owner.getByTestId("jury-summary").textContent(),
     );
     expect(await visitor.content()).not.toContain(e2e.stack.demo.email);
+    // What the test cost stays with its members: no cost split or judge cost on the shared page.
+    expect(await owner.getByRole("table", { name: "Cost per model" }).count()).toBe(1);
+    expect(await visitor.getByRole("table", { name: "Cost per model" }).count()).toBe(0);
+    expect(
+      await visitor.getByRole("table", { name: "Judges" }).getByRole("columnheader", { name: "Cost" }).count(),
+    ).toBe(0);
   });
 });
