@@ -259,6 +259,8 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
 
 function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
   const ranking = stats.scale === "ranking";
+  // A shared link's viewers get no cost figures.
+  const costs = stats.costs !== undefined;
   const agreementName = ranking ? "Kendall's tau" : "Spearman";
   return (
     <div className="space-y-3">
@@ -309,9 +311,11 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
               >
                 Self-preference
               </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Cost
-              </th>
+              {costs && (
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  Cost
+                </th>
+              )}
               <th scope="col" className="px-3 py-2 font-medium">
                 Flags
               </th>
@@ -345,7 +349,9 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
                   <td className="px-3 py-2 text-right tabular-nums">
                     {formatSelfPreference(judge.selfPreference.value)}
                   </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{formatJudgeCost(judge.costUsd)}</td>
+                  {costs && (
+                    <td className="px-3 py-2 text-right tabular-nums">{formatJudgeCost(judge.costUsd ?? 0)}</td>
+                  )}
                   <td className="px-3 py-2">
                     {flags.length === 0 ? (
                       <span className="text-muted-foreground">None</span>
