@@ -4,7 +4,7 @@
 import { v, type Infer } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
-import type { QueryCtx } from "./_generated/server";
+import type { MutationCtx, QueryCtx } from "./_generated/server";
 import { adminMutation, adminQuery, fail, internalMutation } from "./functions";
 import {
   ADMIN_LIST_LIMIT,
@@ -302,32 +302,21 @@ export const jobDetails = adminQuery({
   },
 });
 
-export const retryJob = adminMutation({
-  args: { jobId: v.id("jobs") },
-  returns: v.null(),
-  handler: async (ctx, { jobId }) => {
-    await adminModel.retryJob(ctx, await adminModel.requireJob(ctx, jobId));
-    return null;
-  },
-});
+/** An admin action on one job: the job is looked up (NOT_FOUND when it is gone), then acted on. */
+function jobAction(act: (ctx: MutationCtx, job: Doc<"jobs">) => Promise<void>) {
+  return adminMutation({
+    args: { jobId: v.id("jobs") },
+    returns: v.null(),
+    handler: async (ctx, { jobId }) => {
+      await act(ctx, await adminModel.requireJob(ctx, jobId));
+      return null;
+    },
+  });
+}
 
-export const cancelJob = adminMutation({
-  args: { jobId: v.id("jobs") },
-  returns: v.null(),
-  handler: async (ctx, { jobId }) => {
-    await adminModel.cancelJob(ctx, await adminModel.requireJob(ctx, jobId));
-    return null;
-  },
-});
-
-export const forceRestartJob = adminMutation({
-  args: { jobId: v.id("jobs") },
-  returns: v.null(),
-  handler: async (ctx, { jobId }) => {
-    await adminModel.forceRestartJob(ctx, await adminModel.requireJob(ctx, jobId));
-    return null;
-  },
-});
+export const retryJob = jobAction(adminModel.retryJob);
+export const cancelJob = jobAction(adminModel.cancelJob);
+export const forceRestartJob = jobAction((ctx, job) => adminModel.forceRestartJob(ctx, job));
 
 export const continueRestart = internalMutation({
   args: { jobId: v.id("jobs"), restartToken: v.string(), budget: v.number() },
