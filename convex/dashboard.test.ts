@@ -1,27 +1,22 @@
 // @vitest-environment node
 // The dashboard home: figures from the user's counters (kept as tests end and payments settle),
 // bounded lists, and only the caller's rows.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startGateway } from "../dev/gateway/server";
+import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { recordPurchase } from "./model/payments";
-import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import {
+  createUser,
+  createBackend,
+  sampleConfiguration,
+  seedCatalog,
+  type TestBackend,
+  useDevGateway,
+} from "./test.helpers";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
 const EVALUATORS = ["google/gemini-2.0-flash-001"];
-let gateway: Awaited<ReturnType<typeof startGateway>>;
-
-beforeAll(async () => {
-  gateway = await startGateway({ port: 0, latencyScale: 0 });
-  process.env.GATEWAY_BASE_URL = gateway.url;
-  process.env.OPENROUTER_API_KEY = "dev-gateway-key";
-  process.env.GATEWAY_BACKOFF_SCALE = "0";
-  delete process.env.STRIPE_SECRET_KEY;
-});
-afterAll(async () => {
-  await gateway.close();
-});
+useDevGateway();
 
 async function waitForEnd(t: TestBackend, testId: Id<"tests">) {
   const started = Date.now();

@@ -1,8 +1,7 @@
 // @vitest-environment node
 // The pipeline end to end: convex-test runs the real functions and scheduler, the dev gateway
 // answers the calls (no latency), so counts, faults, leases and cancel are what users would see.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startGateway } from "../dev/gateway/server";
+import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import {
@@ -13,23 +12,13 @@ import {
   seedCatalog,
   waitFor,
   type TestBackend,
+  useDevGateway,
 } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
 const EVALUATORS = ["google/gemini-2.0-flash-001", "deepseek/deepseek-chat"];
-let gateway: Awaited<ReturnType<typeof startGateway>>;
-
-beforeAll(async () => {
-  gateway = await startGateway({ port: 0, latencyScale: 0 });
-  process.env.GATEWAY_BASE_URL = gateway.url;
-  process.env.OPENROUTER_API_KEY = "dev-gateway-key";
-  process.env.GATEWAY_BACKOFF_SCALE = "0";
-  delete process.env.STRIPE_SECRET_KEY;
-});
-afterAll(async () => {
-  await gateway.close();
-});
+const gateway = useDevGateway();
 
 function twoByTwo(scale: "ranking" | "rating"): TestConfiguration {
   return sampleConfiguration(GENERATORS, EVALUATORS, {
@@ -112,10 +101,10 @@ describe("pipeline", () => {
   );
 
   test("with faults on, every test finishes, no key is recorded twice and cost is counted once", async () => {
-    gateway.settings.faults = { rate429: 0.2, rate500: 0.05, rateTimeout: 0.05, rateMalformed: 0.05 };
+    gateway().settings.faults = { rate429: 0.2, rate500: 0.05, rateTimeout: 0.05, rateMalformed: 0.05 };
     process.env.GATEWAY_TIMEOUT_MS = "300";
-    const before = { ...gateway.stats.byStatus };
-    const seen = (status: string) => (gateway.stats.byStatus[status] ?? 0) - (before[status] ?? 0);
+    const before = { ...gateway().stats.byStatus };
+    const seen = (status: string) => (gateway().stats.byStatus[status] ?? 0) - (before[status] ?? 0);
     try {
       const { t, user } = await setup();
       const ids = [];
@@ -146,7 +135,7 @@ describe("pipeline", () => {
       expect(seen("500")).toBeGreaterThan(0);
       expect(seen("timeout")).toBeGreaterThan(0);
     } finally {
-      gateway.settings.faults = { rate429: 0, rate500: 0, rateTimeout: 0, rateMalformed: 0 };
+      gateway().settings.faults = { rate429: 0, rate500: 0, rateTimeout: 0, rateMalformed: 0 };
       delete process.env.GATEWAY_TIMEOUT_MS;
     }
   });
@@ -163,7 +152,7 @@ describe("pipeline", () => {
     } finally {
       process.env.OPENROUTER_API_KEY = "dev-gateway-key";
     }
-    gateway.settings.answerShortfall = 1;
+    gateway().settings.answerShortfall = 1;
     try {
       const { testId } = await user.as.mutation(api.tests.create, { configuration: twoByTwo("ranking") });
       const { test: done, responses } = await runToEnd(t, testId);
@@ -174,7 +163,7 @@ describe("pipeline", () => {
       expect(done.resultsSummary!.analysisSummary.completionRate).toBeLessThan(1);
       expect(done.resultsSummary!.analysisSummary.completionRate).toBeCloseTo(responses.length / 16, 10);
     } finally {
-      gateway.settings.answerShortfall = 0;
+      gateway().settings.answerShortfall = 0;
     }
   });
 
@@ -238,7 +227,7 @@ describe("pipeline", () => {
 
   test("cancel mid-run stops new calls", async () => {
     const { t, user } = await setup();
-    gateway.settings.latencyScale = 0.05;
+    gateway().settings.latencyScale = 0.05;
     try {
       const { testId } = await user.as.mutation(api.tests.create, { configuration: twoByTwo("rating") });
       await waitFor(
@@ -252,17 +241,17 @@ describe("pipeline", () => {
         progress: { currentPhase: "Cancelled", percentage: 0 },
       });
       expect(cancelled.job).toMatchObject({ status: "cancelled" });
-      const callsBefore = gateway.stats.chatCalls;
+      const callsBefore = gateway().stats.chatCalls;
       await new Promise((resolve) => setTimeout(resolve, 500));
       await t.finishInProgressScheduledFunctions();
       // At most the calls already in flight (one per worker) reach the gateway after cancel.
-      expect(gateway.stats.chatCalls - callsBefore).toBeLessThanOrEqual(8);
+      expect(gateway().stats.chatCalls - callsBefore).toBeLessThanOrEqual(8);
       const after = await snapshot(t, testId);
       expect(after.test.status).toBe("cancelled");
       expect(after.calls.filter((call) => call.status === "leased")).toHaveLength(0);
       expect(after.test.responsesCount).toBe(after.responses.length);
     } finally {
-      gateway.settings.latencyScale = 0;
+      gateway().settings.latencyScale = 0;
     }
   });
 });

@@ -1,6 +1,8 @@
 /// <reference types="vite/client" />
 // Shared convex-test setup (two dots in the name: Convex does not deploy this file).
 import { convexTest } from "convex-test";
+import { afterAll, beforeAll } from "vitest";
+import { startGateway } from "../dev/gateway/server";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
@@ -134,4 +136,26 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
       throw new Error(`Timed out; last value: ${JSON.stringify(value).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+type DevGateway = Awaited<ReturnType<typeof startGateway>>;
+
+/**
+ * The dev gateway for the calling test file: started before its tests (no latency), with the
+ * deployment's gateway settings pointed at it and no Stripe key (tests run unpaid), closed after
+ * them. Returns the running gateway, to read its stats or change its settings in a test.
+ */
+export function useDevGateway(): () => DevGateway {
+  let gateway: DevGateway | undefined;
+  beforeAll(async () => {
+    gateway = await startGateway({ port: 0, latencyScale: 0 });
+    process.env.GATEWAY_BASE_URL = gateway.url;
+    process.env.OPENROUTER_API_KEY = "dev-gateway-key";
+    process.env.GATEWAY_BACKOFF_SCALE = "0";
+    delete process.env.STRIPE_SECRET_KEY;
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+  return () => gateway!;
 }

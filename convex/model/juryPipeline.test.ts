@@ -4,8 +4,7 @@
 // position-biased judge, a judge that favours its own family, and fair ones. The statistics fill in
 // as judge results arrive; "Judge in both orders" and "Judges skip answers from their own family"
 // change the calls, the scores and what the statistics find.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startGateway } from "../../dev/gateway/server";
+import { describe, expect, test } from "vitest";
 import { api } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import { modelFamily } from "../lib/stats";
@@ -17,6 +16,7 @@ import {
   seedCatalog,
   waitFor,
   type TestBackend,
+  useDevGateway,
 } from "../test.helpers";
 import type { TestConfiguration } from "../validators";
 
@@ -36,18 +36,7 @@ const GENERATORS = [
   "cohere/command-r7b-12-2024",
   "mistralai/mistral-small-3.1-24b-instruct",
 ];
-let gateway: Awaited<ReturnType<typeof startGateway>>;
-
-beforeAll(async () => {
-  gateway = await startGateway({ port: 0, latencyScale: 0 });
-  process.env.GATEWAY_BASE_URL = gateway.url;
-  process.env.OPENROUTER_API_KEY = "dev-gateway-key";
-  process.env.GATEWAY_BACKOFF_SCALE = "0";
-  delete process.env.STRIPE_SECRET_KEY;
-});
-afterAll(async () => {
-  await gateway.close();
-});
+useDevGateway();
 
 /** 3 personas × 10 topics. */
 const UNITS = 30;
