@@ -169,9 +169,9 @@ function rangeCovers(range: RangeRead, doc: StoredDocument | null): boolean {
   return range.order === "asc" ? order <= 0 : order >= 0;
 }
 
-/** The first index in `entries` for which `predicate` (monotone: false…false true…true) holds. */
-function search(entries: Entry[], predicate: (key: Key) => boolean): number {
-  let low = 0;
+/** The first index in `entries` (from `from` on) for which `predicate` (monotone: false…false true…true) holds. */
+function search(entries: Entry[], predicate: (key: Key) => boolean, from = 0): number {
+  let low = from;
   let high = entries.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
@@ -204,26 +204,41 @@ class SortedIndex {
   }
 
   /**
-   * Applies many writes at once: one pass that drops the previous versions and merges in the
-   * new ones (sorted), instead of moving the array's tail once per write.
+   * Applies many writes at once: finds where each goes by binary search and copies the
+   * entries between, instead of moving the array's tail once per write.
    */
   bulk(writes: readonly CommittedWrite[]): void {
-    const removed = new Set<string>();
+    const entries = this.entries;
+    const removed: number[] = [];
     const added: Entry[] = [];
     for (const write of writes) {
-      if (write.previous !== null) removed.add(write.previous._id);
+      if (write.previous !== null) {
+        const at = this.position(keyOf(write.previous, this.fields));
+        if (entries[at]?.doc._id === write.previous._id) removed.push(at);
+      }
       if (write.value !== null) added.push({ key: keyOf(write.value, this.fields), doc: write.value });
     }
-    added.sort((a, b) => compareKeys(a.key, b.key));
-    const entries = this.entries;
-    const merged: Entry[] = [];
-    let j = 0;
-    for (const entry of entries) {
-      if (removed.has(entry.doc._id)) continue;
-      while (j < added.length && compareKeys(added[j]!.key, entry.key) < 0) merged.push(added[j++]!);
-      merged.push(entry);
+    let kept = entries;
+    if (removed.length > 0) {
+      removed.sort((a, b) => a - b);
+      kept = [];
+      let from = 0;
+      for (const at of removed) {
+        for (let i = from; i < at; i++) kept.push(entries[i]!);
+        from = Math.max(from, at + 1);
+      }
+      for (let i = from; i < entries.length; i++) kept.push(entries[i]!);
     }
-    while (j < added.length) merged.push(added[j++]!);
+    added.sort((a, b) => compareKeys(a.key, b.key));
+    const merged: Entry[] = [];
+    let from = 0;
+    for (const entry of added) {
+      const at = search(kept, (key) => compareKeys(key, entry.key) >= 0, from);
+      for (let i = from; i < at; i++) merged.push(kept[i]!);
+      merged.push(entry);
+      from = at;
+    }
+    for (let i = from; i < kept.length; i++) merged.push(kept[i]!);
     this.entries = merged;
   }
 
