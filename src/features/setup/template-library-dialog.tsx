@@ -12,13 +12,10 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
-import {
-  TEMPLATE_CATEGORY_FILTERS,
-  templateCategoryLabel,
-  type TemplateCategoryFilter,
-} from "../../../convex/lib/templates";
+import { templateCategoryLabel, type TemplateCategoryFilter } from "../../../convex/lib/templates";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import type { SavedTemplate } from "./template-sources";
+import { CategoryFilter } from "@/features/templates/category-filter";
 
 export const DELETE_TEMPLATE_MESSAGE = "Are you sure you want to delete this template?";
 export const DELETE_TEMPLATE_FAILED = "Failed to delete template. Please try again.";
@@ -116,20 +113,7 @@ export function TemplateLibraryDialog({ open, onOpenChange, onApply }: TemplateL
                 value={search}
                 onChange={(event) => setSearch(event.target.value)}
               />
-              <div role="group" aria-label="Template library categories" className="flex flex-wrap gap-1">
-                {TEMPLATE_CATEGORY_FILTERS.map((filter) => (
-                  <Button
-                    key={filter}
-                    type="button"
-                    size="sm"
-                    variant={category === filter ? "secondary" : "ghost"}
-                    aria-pressed={category === filter}
-                    onClick={() => setCategory(filter)}
-                  >
-                    {templateCategoryLabel(filter)}
-                  </Button>
-                ))}
-              </div>
+              <CategoryFilter label="Template library categories" value={category} onChange={setCategory} />
             </div>
             <TabsContent value="own">
               {renderList(own, "No Personal Templates", "Save your setup with Save Template to reuse it here.")}

@@ -15,13 +15,10 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import {
-  TEMPLATE_CATEGORY_FILTERS,
-  templateCategoryLabel,
-  type TemplateCategoryFilter,
-} from "../../../convex/lib/templates";
+import { type TemplateCategoryFilter } from "../../../convex/lib/templates";
 import { TemplateCard } from "./template-card";
 import { filterTemplates, type TemplateView } from "./template-filter";
+import { CategoryFilter } from "./category-filter";
 
 type Tab = "own" | "public";
 
@@ -161,20 +158,7 @@ function TemplateLibrary() {
             onChange={(event) => setSearch(event.target.value)}
           />
         </div>
-        <div role="group" aria-label="Filter by category" className="flex flex-wrap gap-1">
-          {TEMPLATE_CATEGORY_FILTERS.map((filter) => (
-            <Button
-              key={filter}
-              type="button"
-              size="sm"
-              variant={category === filter ? "secondary" : "ghost"}
-              aria-pressed={category === filter}
-              onClick={() => setCategory(filter)}
-            >
-              {templateCategoryLabel(filter)}
-            </Button>
-          ))}
-        </div>
+        <CategoryFilter label="Filter by category" value={category} onChange={setCategory} />
         <TabsContent value="own">{list(own, "own")}</TabsContent>
         <TabsContent value="public">{list(publicTemplates, "public")}</TabsContent>
       </Tabs>
