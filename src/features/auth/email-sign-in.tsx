@@ -1,8 +1,5 @@
-import { useAuthActions } from "@convex-dev/auth/react";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { CheckCircle2Icon, MailIcon } from "lucide-react";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { z } from "zod";
 
 import { CodeField, EmailField, SubmitButton } from "@/components/form-fields";
@@ -10,9 +7,9 @@ import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Form } from "@/components/ui/form";
-import { authErrorMessage } from "@/features/auth/auth-errors";
 import { withDevice } from "@/features/auth/device";
 import { FormError } from "@/features/auth/form-error";
+import { useAuthForm } from "@/features/auth/use-auth-form";
 import { codeField, emailField } from "@/features/auth/schemas";
 
 /** Spec part 1 §8. */
@@ -86,14 +83,11 @@ function RequestForm({
   redirect?: string;
   onSent: (email: string) => void;
 }) {
-  const { signIn } = useAuthActions();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const form = useForm<EmailValues>({ resolver: zodResolver(emailSchema), defaultValues: { email: "" } });
-
-  async function submit({ email }: EmailValues) {
-    setServerError(null);
-    const address = email.toLowerCase();
-    try {
+  const { form, serverError, onSubmit, submitting } = useAuthForm<EmailValues>(
+    emailSchema,
+    { email: "" },
+    async ({ email }, signIn) => {
+      const address = email.toLowerCase();
       if (kind === "magic_link") {
         const back = redirect ? `/login?redirect=${encodeURIComponent(redirect)}` : "/login";
         await signIn("magic-link", { email: address, redirectTo: back });
@@ -101,15 +95,11 @@ function RequestForm({
         await signIn("email-code", { email: address });
       }
       onSent(address);
-    } catch (error) {
-      setServerError(authErrorMessage(error));
-    }
-  }
-
-  const submitting = form.formState.isSubmitting;
+    },
+  );
   return (
     <Form {...form}>
-      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
         <EmailField control={form.control} name="email" />
         <SubmitButton submitting={submitting} busyLabel="Sending">
           {kind === "magic_link" ? "Send Magic Link" : "Send Code"}
@@ -121,24 +111,17 @@ function RequestForm({
 }
 
 function CodeForm({ email }: { email: string }) {
-  const { signIn } = useAuthActions();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const form = useForm<CodeValues>({ resolver: zodResolver(codeSchema), defaultValues: { code: "" } });
-
-  async function submit({ code }: CodeValues) {
-    setServerError(null);
-    try {
+  const { form, serverError, onSubmit, submitting } = useAuthForm<CodeValues>(
+    codeSchema,
+    { code: "" },
+    async ({ code }, signIn) => {
       await signIn("email-code", withDevice({ email, code }));
       // The session arrives and AuthLayout moves on.
-    } catch (error) {
-      setServerError(authErrorMessage(error));
-    }
-  }
-
-  const submitting = form.formState.isSubmitting;
+    },
+  );
   return (
     <Form {...form}>
-      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
         <p className="text-sm text-muted-foreground">
           We sent a code to <span className="font-medium text-foreground">{email}</span>. It expires in 15 minutes.
         </p>

@@ -1,9 +1,6 @@
-import { useAuthActions } from "@convex-dev/auth/react";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "convex/react";
 import { CheckCircle2Icon, InfoIcon, KeyRoundIcon } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 
@@ -14,8 +11,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { authErrorMessage, isUnknownAccountError } from "@/features/auth/auth-errors";
+import { isUnknownAccountError } from "@/features/auth/auth-errors";
 import { FormError } from "@/features/auth/form-error";
+import { useAuthForm } from "@/features/auth/use-auth-form";
 import { withDevice } from "@/features/auth/device";
 import { codeField, emailField, newPasswordField, PASSWORD_HINT } from "@/features/auth/schemas";
 import { api } from "../../../convex/_generated/api";
@@ -86,26 +84,22 @@ export function ForgotPassword({ onBack }: { onBack: () => void }) {
 }
 
 function RequestCodeForm({ onSent }: { onSent: (email: string) => void }) {
-  const { signIn } = useAuthActions();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const form = useForm<RequestValues>({ resolver: zodResolver(requestSchema), defaultValues: { email: "" } });
-
-  async function submit({ email }: RequestValues) {
-    setServerError(null);
-    try {
-      await signIn("password", { email, flow: "reset" });
+  const { form, serverError, onSubmit, submitting } = useAuthForm<RequestValues>(
+    requestSchema,
+    { email: "" },
+    async ({ email }, signIn) => {
+      try {
+        await signIn("password", { email, flow: "reset" });
+      } catch (error) {
+        // Same answer whether or not the account exists, so the form cannot be used to probe emails.
+        if (!isUnknownAccountError(error)) throw error;
+      }
       onSent(email);
-    } catch (error) {
-      // Same answer whether or not the account exists, so the form cannot be used to probe emails.
-      if (isUnknownAccountError(error)) onSent(email);
-      else setServerError(authErrorMessage(error));
-    }
-  }
-
-  const submitting = form.formState.isSubmitting;
+    },
+  );
   return (
     <Form {...form}>
-      <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
         <EmailField control={form.control} name="email" />
         <SubmitButton submitting={submitting} busyLabel="Sending">
           Send Reset Code
@@ -125,25 +119,15 @@ function ResetPasswordForm({
   onUpdated: () => void;
   onRestart: () => void;
 }) {
-  const { signIn } = useAuthActions();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const form = useForm<ResetValues>({
-    resolver: zodResolver(resetSchema),
-    defaultValues: { code: "", newPassword: "" },
-  });
-
-  async function submit({ code, newPassword }: ResetValues) {
-    setServerError(null);
-    try {
+  const { form, serverError, onSubmit, submitting } = useAuthForm<ResetValues>(
+    resetSchema,
+    { code: "", newPassword: "" },
+    async ({ code, newPassword }, signIn) => {
       await signIn("password", withDevice({ email, code, newPassword, flow: "reset-verification" }));
       toast.success(PASSWORD_UPDATED_MESSAGE);
       onUpdated();
-    } catch (error) {
-      setServerError(authErrorMessage(error));
-    }
-  }
-
-  const submitting = form.formState.isSubmitting;
+    },
+  );
   return (
     <div className="grid gap-4">
       <Alert data-testid="reset-requested">
@@ -157,7 +141,7 @@ function ResetPasswordForm({
         </AlertDescription>
       </Alert>
       <Form {...form}>
-        <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+        <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
           <CodeField control={form.control} name="code" label="Code" />
           <FormField
             control={form.control}

@@ -1,18 +1,14 @@
-import { useAuthActions } from "@convex-dev/auth/react";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { Link } from "@tanstack/react-router";
 import { MailCheckIcon } from "lucide-react";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { z } from "zod";
 
 import { CodeField, SubmitButton } from "@/components/form-fields";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Form } from "@/components/ui/form";
-import { authErrorMessage } from "@/features/auth/auth-errors";
 import { withDevice } from "@/features/auth/device";
 import { FormError } from "@/features/auth/form-error";
+import { useAuthForm } from "@/features/auth/use-auth-form";
 import { codeField } from "@/features/auth/schemas";
 
 const verifySchema = z.object({ code: codeField });
@@ -30,20 +26,13 @@ interface VerifyEmailProps {
  * The email carries a one-time code rather than a link; entering it signs the user in.
  */
 export function VerifyEmail({ email, onBack, redirect }: VerifyEmailProps) {
-  const { signIn } = useAuthActions();
-  const [serverError, setServerError] = useState<string | null>(null);
-  const form = useForm<VerifyValues>({ resolver: zodResolver(verifySchema), defaultValues: { code: "" } });
-
-  async function submit({ code }: VerifyValues) {
-    setServerError(null);
-    try {
+  const { form, serverError, onSubmit, submitting } = useAuthForm<VerifyValues>(
+    verifySchema,
+    { code: "" },
+    async ({ code }, signIn) => {
       await signIn("password", withDevice({ email, code, flow: "email-verification" }));
-    } catch (error) {
-      setServerError(authErrorMessage(error));
-    }
-  }
-
-  const submitting = form.formState.isSubmitting;
+    },
+  );
   return (
     <Card>
       <CardHeader className="text-center">
@@ -58,7 +47,7 @@ export function VerifyEmail({ email, onBack, redirect }: VerifyEmailProps) {
       </CardHeader>
       <CardContent>
         <Form {...form}>
-          <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
+          <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
             <CodeField control={form.control} name="code" label="Verification code" />
             <SubmitButton submitting={submitting} busyLabel="Verifying">
               Verify Email
