@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
 
+import { DialogError } from "@/components/dialog-error";
 import { Spinner } from "@/components/spinner";
 import {
   AlertDialog,
@@ -109,14 +110,7 @@ export function ConfirmDialog({
         </AlertDialogHeader>
         {subject && <p className="rounded-md bg-muted px-3 py-2 text-sm font-medium break-words">{subject}</p>}
         {irreversible && <p className="text-sm text-destructive">This action cannot be undone.</p>}
-        {failed && (
-          <p
-            role="alert"
-            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
-          >
-            {failureText}
-          </p>
-        )}
+        <DialogError>{failed && failureText}</DialogError>
         <AlertDialogFooter>
           <AlertDialogCancel disabled={loading}>{cancelText}</AlertDialogCancel>
           <Button variant={destructive ? "destructive" : "default"} disabled={loading} onClick={() => void confirm()}>

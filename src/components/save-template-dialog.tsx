@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import { toast, type ExternalToast } from "sonner";
 import type { z } from "zod";
 
+import { DialogError } from "@/components/dialog-error";
 import { TextField } from "@/components/form-fields";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -271,14 +272,7 @@ function SaveTemplateForm({
           </fieldset>
         </div>
 
-        {rootError && (
-          <p
-            role="alert"
-            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
-          >
-            {rootError}
-          </p>
-        )}
+        <DialogError>{rootError}</DialogError>
 
         <DialogFooter>
           <Button type="button" variant="outline" onClick={onDone} disabled={saving}>

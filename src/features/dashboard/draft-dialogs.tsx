@@ -3,6 +3,7 @@ import { useAction, useMutation } from "convex/react";
 import { CreditCardIcon } from "lucide-react";
 import { useState } from "react";
 
+import { DialogError } from "@/components/dialog-error";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -74,14 +75,7 @@ function CompletePaymentDialog({ draft, open, onClose }: { draft: Draft; open: b
             “{draft.name}” has not been paid for, so it has not run. Pay {formatCents(draft.priceCents)} to start it.
           </DialogDescription>
         </DialogHeader>
-        {error && (
-          <p
-            role="alert"
-            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
-          >
-            {error}
-          </p>
-        )}
+        <DialogError>{error}</DialogError>
         <DialogFooter>
           <Button type="button" variant="outline" disabled={processing} onClick={onClose}>
             Not Now

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 
+import { DialogError } from "@/components/dialog-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import {
@@ -111,14 +112,7 @@ function ItemEditorForm<K extends string>({ kind, onOpenChange, initial, title, 
             )}
           />
         ))}
-        {serverError && (
-          <p
-            role="alert"
-            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
-          >
-            {serverError}
-          </p>
-        )}
+        <DialogError>{serverError}</DialogError>
         <DialogFooter>
           <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={saving}>
             Cancel

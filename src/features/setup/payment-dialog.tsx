@@ -1,5 +1,6 @@
 import { LockIcon } from "lucide-react";
 
+import { DialogError } from "@/components/dialog-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import {
@@ -58,14 +59,7 @@ export function PaymentDialog({ state, configuration, priceCents, queries, onPay
         <p className="flex items-center gap-2 text-xs text-muted-foreground">
           <LockIcon aria-hidden="true" className="size-3.5" /> You will be redirected to secure checkout.
         </p>
-        {state.error && (
-          <p
-            role="alert"
-            className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
-          >
-            {state.error}
-          </p>
-        )}
+        <DialogError>{state.error}</DialogError>
         <DialogFooter>
           <Button type="button" variant="outline" onClick={onClose} disabled={state.processing}>
             Cancel
