@@ -9,13 +9,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { ConvexClient } from "convex/browser";
-import { SignJWT, importPKCS8 } from "jose";
-import { WebSocket } from "ws";
+import type { ConvexClient } from "convex/browser";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { seedFinishedTest, type Runner } from "../convex/finishedTests.fixture";
 import { startBackend } from "../dev/backend/server";
+import { signedInClient } from "./helpers";
 
 const { values } = parseArgs({
   options: {
@@ -53,7 +52,6 @@ try {
   })) as string;
   const room = `share:${shareId}`;
 
-  const privateKey = await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256");
   const viewers = [];
   for (let i = 0; i < VIEWERS; i++) {
     const { userId, sessionId } = (await t.run(async (ctx) => {
@@ -61,20 +59,8 @@ try {
       const sessionId = await ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 });
       return { userId, sessionId };
     })) as { userId: string; sessionId: string };
-    const token = await new SignJWT({ sub: `${userId}|${sessionId}` })
-      .setProtectedHeader({ alg: "RS256" })
-      .setIssuer(backend.siteUrl)
-      .setAudience("convex")
-      .setIssuedAt()
-      .setExpirationTime("1h")
-      .sign(privateKey);
-    const client = new ConvexClient(backend.url, {
-      webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
-      logger: false,
-      unsavedChangesWarning: false,
-    });
+    const client = await signedInClient(backend, userId, sessionId);
     clients.push(client);
-    client.setAuth(async () => token);
     const clientId = `bench-viewer-${i}-abcdef`;
     await new Promise<void>((resolve, reject) => {
       const unsubscribe = client.onUpdate(
