@@ -2,13 +2,12 @@ import { CheckCircle2Icon, MailIcon } from "lucide-react";
 import { useState } from "react";
 import { z } from "zod";
 
-import { CodeField, EmailField, SubmitButton } from "@/components/form-fields";
+import { CodeField, EmailField } from "@/components/form-fields";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form } from "@/components/ui/form";
+import { AuthForm } from "@/features/auth/auth-form";
 import { withDevice } from "@/features/auth/device";
-import { FormError } from "@/features/auth/form-error";
 import { useAuthForm } from "@/features/auth/use-auth-form";
 import { codeField, emailField } from "@/features/auth/schemas";
 
@@ -98,15 +97,13 @@ function RequestForm({
     },
   );
   return (
-    <Form {...form}>
-      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
-        <EmailField control={form.control} name="email" />
-        <SubmitButton submitting={submitting} busyLabel="Sending">
-          {kind === "magic_link" ? "Send Magic Link" : "Send Code"}
-        </SubmitButton>
-        <FormError message={serverError} />
-      </form>
-    </Form>
+    <AuthForm
+      {...{ form, onSubmit, submitting, serverError }}
+      busyLabel="Sending"
+      submitLabel={kind === "magic_link" ? "Send Magic Link" : "Send Code"}
+    >
+      <EmailField control={form.control} name="email" />
+    </AuthForm>
   );
 }
 
@@ -120,17 +117,11 @@ function CodeForm({ email }: { email: string }) {
     },
   );
   return (
-    <Form {...form}>
-      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
-        <p className="text-sm text-muted-foreground">
-          We sent a code to <span className="font-medium text-foreground">{email}</span>. It expires in 15 minutes.
-        </p>
-        <CodeField control={form.control} name="code" label="Sign-in code" />
-        <SubmitButton submitting={submitting} busyLabel="Signing in">
-          Sign In
-        </SubmitButton>
-        <FormError message={serverError} />
-      </form>
-    </Form>
+    <AuthForm {...{ form, onSubmit, submitting, serverError }} busyLabel="Signing in" submitLabel="Sign In">
+      <p className="text-sm text-muted-foreground">
+        We sent a code to <span className="font-medium text-foreground">{email}</span>. It expires in 15 minutes.
+      </p>
+      <CodeField control={form.control} name="code" label="Sign-in code" />
+    </AuthForm>
   );
 }

@@ -4,15 +4,15 @@ import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
 
-import { CodeField, EmailField, SubmitButton } from "@/components/form-fields";
+import { CodeField, EmailField } from "@/components/form-fields";
 import { Spinner } from "@/components/spinner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
+import { AuthForm } from "@/features/auth/auth-form";
 import { isUnknownAccountError } from "@/features/auth/auth-errors";
-import { FormError } from "@/features/auth/form-error";
 import { useAuthForm } from "@/features/auth/use-auth-form";
 import { withDevice } from "@/features/auth/device";
 import { codeField, emailField, newPasswordField, PASSWORD_HINT } from "@/features/auth/schemas";
@@ -98,15 +98,9 @@ function RequestCodeForm({ onSent }: { onSent: (email: string) => void }) {
     },
   );
   return (
-    <Form {...form}>
-      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
-        <EmailField control={form.control} name="email" />
-        <SubmitButton submitting={submitting} busyLabel="Sending">
-          Send Reset Code
-        </SubmitButton>
-        <FormError message={serverError} />
-      </form>
-    </Form>
+    <AuthForm {...{ form, onSubmit, submitting, serverError }} busyLabel="Sending" submitLabel="Send Reset Code">
+      <EmailField control={form.control} name="email" />
+    </AuthForm>
   );
 }
 
@@ -140,29 +134,27 @@ function ResetPasswordForm({
           </p>
         </AlertDescription>
       </Alert>
-      <Form {...form}>
-        <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
-          <CodeField control={form.control} name="code" label="Code" />
-          <FormField
-            control={form.control}
-            name="newPassword"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>New password</FormLabel>
-                <FormControl>
-                  <Input type="password" autoComplete="new-password" {...field} />
-                </FormControl>
-                <FormDescription>{PASSWORD_HINT}</FormDescription>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          <SubmitButton submitting={submitting} busyLabel="Updating password">
-            Update Password
-          </SubmitButton>
-          <FormError message={serverError} />
-        </form>
-      </Form>
+      <AuthForm
+        {...{ form, onSubmit, submitting, serverError }}
+        busyLabel="Updating password"
+        submitLabel="Update Password"
+      >
+        <CodeField control={form.control} name="code" label="Code" />
+        <FormField
+          control={form.control}
+          name="newPassword"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>New password</FormLabel>
+              <FormControl>
+                <Input type="password" autoComplete="new-password" {...field} />
+              </FormControl>
+              <FormDescription>{PASSWORD_HINT}</FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+      </AuthForm>
       <Button type="button" variant="link" size="sm" onClick={onRestart}>
         Use a different email
       </Button>

@@ -1,7 +1,5 @@
-import { SubmitButton } from "@/components/form-fields";
-import { Form } from "@/components/ui/form";
+import { AuthForm } from "@/features/auth/auth-form";
 import { CredentialsFields } from "@/features/auth/credentials-fields";
-import { FormError } from "@/features/auth/form-error";
 import { useCredentialsForm } from "@/features/auth/use-credentials-form";
 import { PASSWORD_HINT, PASSWORD_RULES } from "@/features/auth/schemas";
 
@@ -13,19 +11,13 @@ interface SignUpFormProps {
 export function SignUpForm({ onVerificationNeeded }: SignUpFormProps) {
   const { form, serverError, onSubmit, submitting } = useCredentialsForm("signUp", onVerificationNeeded);
   return (
-    <Form {...form}>
-      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
-        <CredentialsFields
-          control={form.control}
-          passwordAutoComplete="new-password"
-          passwordPlaceholder={`At least ${PASSWORD_RULES.minLength} characters`}
-          passwordHint={PASSWORD_HINT}
-        />
-        <SubmitButton submitting={submitting} busyLabel="Creating your account">
-          Sign Up
-        </SubmitButton>
-        <FormError message={serverError} />
-      </form>
-    </Form>
+    <AuthForm {...{ form, onSubmit, submitting, serverError }} busyLabel="Creating your account" submitLabel="Sign Up">
+      <CredentialsFields
+        control={form.control}
+        passwordAutoComplete="new-password"
+        passwordPlaceholder={`At least ${PASSWORD_RULES.minLength} characters`}
+        passwordHint={PASSWORD_HINT}
+      />
+    </AuthForm>
   );
 }

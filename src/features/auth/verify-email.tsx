@@ -2,12 +2,11 @@ import { Link } from "@tanstack/react-router";
 import { MailCheckIcon } from "lucide-react";
 import { z } from "zod";
 
-import { CodeField, SubmitButton } from "@/components/form-fields";
+import { CodeField } from "@/components/form-fields";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form } from "@/components/ui/form";
+import { AuthForm } from "@/features/auth/auth-form";
 import { withDevice } from "@/features/auth/device";
-import { FormError } from "@/features/auth/form-error";
 import { useAuthForm } from "@/features/auth/use-auth-form";
 import { codeField } from "@/features/auth/schemas";
 
@@ -46,15 +45,9 @@ export function VerifyEmail({ email, onBack, redirect }: VerifyEmailProps) {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <Form {...form}>
-          <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
-            <CodeField control={form.control} name="code" label="Verification code" />
-            <SubmitButton submitting={submitting} busyLabel="Verifying">
-              Verify Email
-            </SubmitButton>
-            <FormError message={serverError} />
-          </form>
-        </Form>
+        <AuthForm {...{ form, onSubmit, submitting, serverError }} busyLabel="Verifying" submitLabel="Verify Email">
+          <CodeField control={form.control} name="code" label="Verification code" />
+        </AuthForm>
         <p className="mt-4 text-sm text-muted-foreground">
           Didn&apos;t receive it? Check your spam folder, or sign up with a different email.
         </p>
