@@ -58,6 +58,11 @@ export interface StackOptions {
   fresh?: boolean;
   /** A real OpenAI-compatible gateway for the backend instead of the dev gateway (see realGatewayFrom). */
   realGateway?: RealGateway;
+  /**
+   * Send the app's email to the dev mailbox (`npm start`: on unless MJ_EMAIL=off). Tests leave it
+   * off unless MJ_EMAIL=on, so their sign-ups need no emailed code.
+   */
+  email?: boolean;
 }
 
 /** A real model gateway: OpenRouter or any OpenAI-compatible server (Ollama, vLLM...). */
@@ -113,7 +118,7 @@ export interface RunningStack {
   siteUrl: string;
   gatewayUrl: string;
   stripeUrl: string;
-  /** The dev mailbox's inbox page; `emailOn`: the backend sends its email there (MJ_EMAIL=on). */
+  /** The dev mailbox's inbox page; `emailOn`: the backend sends its email there (StackOptions.email). */
   mail: RunningMail & { emailOn: boolean };
   demo: Credentials;
   admin: Credentials;
@@ -258,8 +263,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     );
     stops.push(() => stripe.close());
 
-    // The dev mailbox (dev/mail): always up; the backend sends email to it with MJ_EMAIL=on.
-    const emailOn = process.env.MJ_EMAIL === "on";
+    // The dev mailbox (dev/mail): always up; the backend sends email to it when email is on.
+    const emailOn = options.email ?? process.env.MJ_EMAIL === "on";
     const mailPort = ports.backend === 0 ? 0 : Number(process.env.MJ_MAIL_PORT ?? 3240);
     const mail = await startMail({ port: mailPort, host: LOOPBACK }).catch(() =>
       startMail({ port: 0, host: LOOPBACK }),

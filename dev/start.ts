@@ -11,7 +11,8 @@
  * MJ_GATEWAY_PORT (3220), MJ_STRIPE_PORT (3230), MJ_LATENCY_SCALE (1; 0 makes models instant),
  * MJ_DATA_DIR (dev/.data: where the data is kept), MJ_FRESH=1 or `--fresh` (start from an empty
  * store), and a real gateway: OPENROUTER_API_KEY, or GATEWAY_BASE_URL (+ GATEWAY_API_KEY), in
- * the environment or .env.local (MJ_GATEWAY=dev keeps the dev gateway).
+ * the environment or .env.local (MJ_GATEWAY=dev keeps the dev gateway), MJ_EMAIL (on: the app's
+ * email goes to the dev mailbox; off: sign-up asks for no emailed code).
  */
 
 import { fileURLToPath } from "node:url";
@@ -55,6 +56,14 @@ function latencySetting(): number {
   return scale;
 }
 
+/** Email goes to the dev mailbox unless MJ_EMAIL=off: sign-up, reset and sign-in by email work offline. */
+function emailSetting(): boolean {
+  const raw = process.env.MJ_EMAIL?.trim().toLowerCase();
+  if (!raw || raw === "on") return true;
+  if (raw === "off") return false;
+  throw new SettingError(`MJ_EMAIL=${process.env.MJ_EMAIL} must be on or off.`);
+}
+
 function freshSetting(): boolean {
   const { values } = parseArgs({ options: { fresh: { type: "boolean", default: false } }, strict: false });
   const raw = process.env.MJ_FRESH?.trim().toLowerCase();
@@ -88,7 +97,7 @@ function banner(stack: RunningStack, fresh: boolean): string {
     `  Convex backend  ${stack.backendUrl}   HTTP actions ${stack.siteUrl}`,
     gatewayLine,
     `  Stripe          ${stack.stripeUrl}   test mode: pay on its checkout page`,
-    `  Mail            ${stack.mail.url}   ${stack.mail.emailOn ? "inbox: verification, reset, sign-in links and codes, contact mail" : "inbox (email is off: MJ_EMAIL=on npm start sends verification, reset, sign-in links and codes here)"}`,
+    `  Mail            ${stack.mail.url}   ${stack.mail.emailOn ? "inbox: verification, reset, sign-in links and codes, contact mail" : "inbox (email is off, MJ_EMAIL=off: without it, verification, reset, sign-in links and codes arrive here)"}`,
     `  Data            ${describeStore(stack, fresh)}`,
     "",
     stack.store
@@ -101,6 +110,7 @@ function banner(stack: RunningStack, fresh: boolean): string {
 async function main(): Promise<void> {
   let ports: StackPorts;
   let latencyScale: number;
+  let email: boolean;
   const fresh = freshSetting();
   const dataDir = process.env.MJ_DATA_DIR?.trim() || DEFAULT_DATA_DIR;
   const realGateway: RealGateway | undefined = realGatewayFrom(process.env, readEnvLocal()) ?? undefined;
@@ -113,6 +123,7 @@ async function main(): Promise<void> {
       stripe: portSetting("stripe"),
     };
     latencyScale = latencySetting();
+    email = emailSetting();
   } catch (error) {
     if (error instanceof SettingError) {
       console.error(error.message);
@@ -150,7 +161,7 @@ async function main(): Promise<void> {
     `Starting ModelJury${realGateway ? ` with the real model gateway ${realGateway.baseUrl}` : " offline"} (gateway, Stripe, Convex backend, Vite) and seeding demo data…`,
   );
   try {
-    stack = await startStack({ ports, latencyScale, seed: true, quiet: true, dataDir, fresh, realGateway });
+    stack = await startStack({ ports, latencyScale, seed: true, quiet: true, dataDir, fresh, realGateway, email });
   } catch (error) {
     console.error(`\nCould not start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

@@ -99,6 +99,8 @@ function startCommand(
     MJ_LATENCY_SCALE: "0",
     MJ_DATA_DIR: options.dataDir ?? dataFolder(),
     MJ_GATEWAY: "dev",
+    // These journeys sign up through the API without reading the dev mailbox for the code.
+    MJ_EMAIL: "off",
   };
   for (const variable of PORT_VARIABLES) env[variable] = String(ports[variable]);
   delete env.VITE_CONVEX_URL;
@@ -144,9 +146,11 @@ describe("npm start", () => {
       MJ_GATEWAY_PORT: gateway!,
       MJ_STRIPE_PORT: stripe!,
     };
-    const started = startCommand(ports);
+    // As a newcomer runs it: email on, sent to the dev mailbox.
+    const started = startCommand(ports, { env: { MJ_EMAIL: undefined } });
     await waitForOutput(started, READY);
     const banner = started.output();
+    expect(banner).toMatch(/Mail +http:\/\/127\.0\.0\.1:\d+ +inbox: verification, reset, sign-in links and codes/);
     const appUrl = `http://127.0.0.1:${app}`;
     const backendUrl = `http://127.0.0.1:${backend}`;
     expect(banner).toContain(appUrl);
