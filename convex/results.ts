@@ -1,7 +1,12 @@
 // The owner's results page (spec part 2 §2): one query for everything above the lists, which
 // reads the test, its job, its share and its modelStats rows; the responses and evaluations come
 // a page at a time. Exports page through the same rows with larger pages.
-import { paginationOptsValidator, paginationResultValidator, type PaginationOptions } from "convex/server";
+import {
+  paginationOptsValidator,
+  paginationResultValidator,
+  type PaginationOptions,
+  type PaginationResult,
+} from "convex/server";
 import { v } from "convex/values";
 import { fail, userQuery } from "./functions";
 import {
@@ -24,6 +29,7 @@ import {
 import { requireTest } from "./model/testAccess";
 import { headerOf, testHeader } from "./model/tests";
 import type { Doc, Id } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
 import { preview } from "./lib/text";
 import { juryViewOf, juryViewValidator } from "./model/juryView";
 
@@ -35,6 +41,21 @@ const MAX_EXPORT_EVALUATIONS_PAGE = 1000;
 
 function clampPage(options: PaginationOptions, max: number): PaginationOptions {
   return { ...options, numItems: Math.max(1, Math.min(max, Math.floor(options.numItems))) };
+}
+
+/** One page of the test's responses or evaluations in the order they arrived, at most `max` rows. */
+function pageByTest<Table extends "responses" | "evaluations">(
+  ctx: QueryCtx,
+  table: Table,
+  testId: Id<"tests">,
+  paginationOpts: PaginationOptions,
+  max: number,
+): Promise<PaginationResult<Doc<Table>>> {
+  // Both tables have the same by_test index on testId; the generic table is typed through one of them.
+  return ctx.db
+    .query(table as "responses")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .paginate(clampPage(paginationOpts, max)) as unknown as Promise<PaginationResult<Doc<Table>>>;
 }
 
 /** The page's header, metrics, rankings and chart data. Takes the id from the address as typed. */
@@ -96,10 +117,7 @@ export const responses = userQuery({
   handler: async (ctx, { testId, paginationOpts }) => {
     const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const names = namesOf(test);
-    const page = await ctx.db
-      .query("responses")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .paginate(clampPage(paginationOpts, MAX_PAGE));
+    const page = await pageByTest(ctx, "responses", testId, paginationOpts, MAX_PAGE);
     return { ...page, page: page.page.map((response) => responseView(response, names)) };
   },
 });
@@ -145,10 +163,7 @@ export const evaluations = userQuery({
   handler: async (ctx, { testId, paginationOpts }) => {
     const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const names = namesOf(test);
-    const page = await ctx.db
-      .query("evaluations")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .paginate(clampPage(paginationOpts, MAX_PAGE));
+    const page = await pageByTest(ctx, "evaluations", testId, paginationOpts, MAX_PAGE);
     const rows = [];
     // Answers read once per page: a ranking call's labels name the answers its rows judged.
     const answers = new Map<Id<"responses">, Doc<"responses"> | null>();
@@ -220,10 +235,7 @@ export const exportResponses = userQuery({
   handler: async (ctx, { testId, paginationOpts }) => {
     const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const names = namesOf(test);
-    const page = await ctx.db
-      .query("responses")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .paginate(clampPage(paginationOpts, MAX_EXPORT_RESPONSES_PAGE));
+    const page = await pageByTest(ctx, "responses", testId, paginationOpts, MAX_EXPORT_RESPONSES_PAGE);
     return {
       ...page,
       page: page.page.map((response) => ({
@@ -277,10 +289,7 @@ export const exportEvaluations = userQuery({
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
     await requireTest(ctx, ctx.user._id, testId, "read");
-    const page = await ctx.db
-      .query("evaluations")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .paginate(clampPage(paginationOpts, MAX_EXPORT_EVALUATIONS_PAGE));
+    const page = await pageByTest(ctx, "evaluations", testId, paginationOpts, MAX_EXPORT_EVALUATIONS_PAGE);
     return {
       ...page,
       page: page.page.map((evaluation) => ({
