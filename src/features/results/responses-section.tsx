@@ -1,6 +1,6 @@
 import { usePaginatedQuery } from "convex/react";
 import { MessageSquareIcon, MessageSquareTextIcon } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 
 import { EmptyState } from "@/components/empty-state";
 import { Markdown } from "@/components/markdown";
@@ -93,15 +93,28 @@ function NoteCount({ count }: { count: number }) {
   );
 }
 
-/** Topic, persona, the full text as sanitized Markdown, tokens, latency, cost (6 decimals), generated-at, notes. */
+/** What the response dialog shows of an answer: the results' rows and the monitor's latest responses both carry it. */
+export type ResponseDetails = Pick<
+  ResponseRow,
+  "_id" | "_creationTime" | "modelName" | "topicTitle" | "personaName" | "content" | "tokens" | "latencyMs" | "costUsd"
+>;
+
+/**
+ * Topic, persona, the full text as sanitized Markdown, tokens, latency, cost (6 decimals), generated-at, notes:
+ * the results' full-response dialog and the monitor's view-response modal (`timeLabel` "Time", `children` above the text).
+ */
 export function ResponseDialog({
   testId,
   response,
   onClose,
+  timeLabel = "Generated",
+  children,
 }: {
   testId: Id<"tests">;
-  response: ResponseRow | null;
+  response: ResponseDetails | null;
   onClose: () => void;
+  timeLabel?: string;
+  children?: ReactNode;
 }) {
   return (
     <Dialog open={response !== null} onOpenChange={(next) => !next && onClose()}>
@@ -114,6 +127,7 @@ export function ResponseDialog({
                 Topic: {response.topicTitle} · Persona: {response.personaName}
               </DialogDescription>
             </DialogHeader>
+            {children}
             <div className="max-h-[55dvh] overflow-y-auto rounded-md border bg-muted/30 p-4">
               <Markdown>{response.content}</Markdown>
             </div>
@@ -121,7 +135,7 @@ export function ResponseDialog({
               <Detail label="Tokens" value={formatCount(response.tokens)} />
               <Detail label="Latency" value={formatLatency(response.latencyMs)} />
               <Detail label="Cost" value={formatCostPerResponse(response.costUsd)} />
-              <Detail label="Generated" value={formatDateTime(response._creationTime)} />
+              <Detail label={timeLabel} value={formatDateTime(response._creationTime)} />
             </dl>
             <AnswerNotes testId={testId} responseId={response._id} />
           </>
