@@ -3,6 +3,7 @@
 import type { GenericMutationCtx } from "convex/server";
 import type { DataModel, Id } from "./_generated/dataModel";
 import { addModelStats, EMPTY_MODEL_STATS, runSummary, type ModelStatsSums } from "./model/pipeline/statistics";
+import { EMPTY_RUN_COUNTERS } from "./model/pipeline/runCounters";
 import type { TestConfiguration } from "./validators";
 
 type Ctx = GenericMutationCtx<DataModel>;
@@ -91,17 +92,9 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
       usesOwnKey: false,
       expectedResponses: options.responses,
       expectedEvaluations: options.responses * perResponse,
+      ...EMPTY_RUN_COUNTERS,
       responsesCount: options.responses,
       evaluationsCount: options.responses * perResponse,
-      missingResponses: 0,
-      missingEvaluations: 0,
-      failedCalls: 0,
-      activeWorkers: 0,
-      totalCalls: 0,
-      finishedCalls: 0,
-      totalCostUsd: 0,
-      totalLatencyMs: 0,
-      totalTokens: 0,
       startedAt: now - 125_000,
       ...(options.status === "running" ? {} : { completedAt: now }),
       lastProgressAt: now,

@@ -12,6 +12,7 @@ import { rankingScore } from "../lib/scoring";
 import { seedConfiguration } from "../finishedTests.fixture";
 import { createUser, createBackend, type TestBackend } from "../test.helpers";
 import { JURY_STATS_PAGE_SIZE, requestJuryStats } from "./juryStats";
+import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 
 const GENERATORS = [
   "anthropic/claude-opus-4",
@@ -66,17 +67,7 @@ async function seedRankingTest(t: TestBackend, topics: number): Promise<{ testId
       usesOwnKey: false,
       expectedResponses: 0,
       expectedEvaluations: 0,
-      responsesCount: 0,
-      evaluationsCount: 0,
-      missingResponses: 0,
-      missingEvaluations: 0,
-      failedCalls: 0,
-      activeWorkers: 0,
-      totalCalls: 0,
-      finishedCalls: 0,
-      totalCostUsd: 0,
-      totalLatencyMs: 0,
-      totalTokens: 0,
+      ...EMPTY_RUN_COUNTERS,
       lastProgressAt: Date.now(),
     });
     let evaluations = 0;
