@@ -10,7 +10,8 @@
 import { parseArgs } from "node:util";
 import { api } from "../convex/_generated/api";
 import type { Doc } from "../convex/_generated/dataModel";
-import { computeProgress, estimateTimeRemaining, expectedCallsOf } from "../convex/lib/progress";
+import { computeProgress } from "../convex/lib/progress";
+import { timeRemainingOf } from "../convex/model/pipeline/runCounters";
 import { percentile } from "../convex/lib/scoring";
 import { startGateway } from "../dev/gateway/server";
 import { refreshCatalog, signUpBenchUser, startBenchBackend, topicsOf } from "./helpers";
@@ -53,19 +54,7 @@ function before(test: Doc<"tests">, now: number) {
 
 /** After: as the pipeline stores it, computed at the same moment. */
 function after(test: Doc<"tests">, now: number) {
-  const expected = expectedCallsOf(test.configuration, test.missingResponses);
-  const judged = test.judgeCallsFinished ?? 0;
-  const remaining = estimateTimeRemaining({
-    startedAt: test.startedAt ?? now,
-    now,
-    generation: {
-      done: test.finishedCalls - judged,
-      expected: expected.generation,
-      busyMs: test.generationCallMs ?? 0,
-    },
-    judging: { done: judged, expected: Math.max(expected.judging, judged), busyMs: test.judgeCallMs ?? 0 },
-  });
-  return { percentage: test.progress.percentage, remaining };
+  return { percentage: test.progress.percentage, remaining: timeRemainingOf(test, now) };
 }
 
 const gateway = await startGateway({ port: 0, latencyScale: Number(values.scale) });

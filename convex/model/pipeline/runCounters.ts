@@ -53,6 +53,41 @@ function addCounters(test: Doc<"tests">, delta: Counters) {
 }
 
 /**
+ * The time remaining for a test with these counters: each kind's calls left at that kind's
+ * measured rate (lib/progress). The monitor's benchmark reads it the same way.
+ */
+export function timeRemainingOf(
+  test: Pick<
+    Doc<"tests">,
+    | "configuration"
+    | "startedAt"
+    | "missingResponses"
+    | "finishedCalls"
+    | "judgeCallsFinished"
+    | "generationCallMs"
+    | "judgeCallMs"
+  >,
+  now: number,
+) {
+  const expected = expectedCallsOf(test.configuration, test.missingResponses);
+  const judgeCallsDone = test.judgeCallsFinished ?? 0;
+  return estimateTimeRemaining({
+    startedAt: test.startedAt ?? now,
+    now,
+    generation: {
+      done: test.finishedCalls - judgeCallsDone,
+      expected: expected.generation,
+      busyMs: test.generationCallMs ?? 0,
+    },
+    judging: {
+      done: judgeCallsDone,
+      expected: Math.max(expected.judging, judgeCallsDone),
+      busyMs: test.judgeCallMs ?? 0,
+    },
+  });
+}
+
+/**
  * Adds a call's counters to its test, with the progress (phase, percentage, details and time
  * remaining) they give; `error` is the call's, shown as the test's last call error.
  */
@@ -68,23 +103,7 @@ export async function applyCounters(ctx: MutationCtx, test: Doc<"tests">, delta:
     finishedCalls: next.finishedCalls,
     createdCalls: next.totalCalls,
   });
-  // Each kind's calls left at that kind's measured rate (lib/progress).
-  const expected = expectedCallsOf(test.configuration, next.missingResponses);
-  const judgeCallsDone = next.judgeCallsFinished ?? 0;
-  const remaining = estimateTimeRemaining({
-    startedAt: test.startedAt ?? now,
-    now,
-    generation: {
-      done: next.finishedCalls - judgeCallsDone,
-      expected: expected.generation,
-      busyMs: next.generationCallMs ?? 0,
-    },
-    judging: {
-      done: judgeCallsDone,
-      expected: Math.max(expected.judging, judgeCallsDone),
-      busyMs: next.judgeCallMs ?? 0,
-    },
-  });
+  const remaining = timeRemainingOf(next, now);
   await ctx.db.patch("tests", test._id, {
     ...addCounters(test, delta),
     ...(error ? { lastCallError: error } : {}),
