@@ -5,7 +5,7 @@ import { Link } from "@tanstack/react-router";
 
 import { ErrorState } from "@/components/error-state";
 import { Button } from "@/components/ui/button";
-import { appErrorData } from "@/lib/errors";
+import { appErrorData, errorMessage } from "@/lib/errors";
 
 import { TEAM_MESSAGES } from "../../convex/lib/teams";
 
@@ -17,9 +17,22 @@ export function isTestAccessLost(error: unknown): boolean {
 }
 
 export function TestAccessLost() {
+  return <TestErrorScreen title={TEST_ACCESS_LOST_TITLE} message={TEAM_MESSAGES.testAccessLost} />;
+}
+
+/**
+ * A test page's query error (results, review): the access-lost screen when the caller left the
+ * test's team, else the error with Try Again; both with a way back to History.
+ */
+export function TestLoadError({ title, error, onRetry }: { title: string; error: unknown; onRetry: () => void }) {
+  if (isTestAccessLost(error)) return <TestAccessLost />;
+  return <TestErrorScreen title={title} message={errorMessage(error)} onRetry={onRetry} />;
+}
+
+function TestErrorScreen({ title, message, onRetry }: { title: string; message: string; onRetry?: () => void }) {
   return (
     <div className="space-y-4">
-      <ErrorState title={TEST_ACCESS_LOST_TITLE} message={TEAM_MESSAGES.testAccessLost} />
+      <ErrorState title={title} message={message} onRetry={onRetry} />
       <div className="flex justify-center">
         <Button asChild variant="link">
           <Link to="/dashboard/history">Back to History</Link>

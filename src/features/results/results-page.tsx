@@ -4,13 +4,11 @@ import { FileWarningIcon } from "lucide-react";
 import { useState } from "react";
 
 import { EmptyState } from "@/components/empty-state";
-import { ErrorState } from "@/components/error-state";
 import { FullPageSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { isTestAccessLost, TestAccessLost } from "@/components/test-access-lost";
-import { errorMessage } from "@/lib/errors";
+import { TestLoadError } from "@/components/test-access-lost";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -48,17 +46,8 @@ export function ResultsPage({ testId }: { testId: string }) {
       fallback={(error, reset) =>
         deleting ? (
           <FullPageSpinner label="Deleting test" />
-        ) : isTestAccessLost(error) ? (
-          <TestAccessLost />
         ) : (
-          <div className="space-y-4">
-            <ErrorState title={ERROR_TITLE} message={errorMessage(error)} onRetry={reset} />
-            <div className="flex justify-center">
-              <Button asChild variant="link">
-                <Link to="/dashboard/history">Back to History</Link>
-              </Button>
-            </div>
-          </div>
+          <TestLoadError title={ERROR_TITLE} error={error} onRetry={reset} />
         )
       }
     >

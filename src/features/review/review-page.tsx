@@ -18,10 +18,9 @@ import {
 import { useEffect, useRef, useState } from "react";
 
 import { EmptyState } from "@/components/empty-state";
-import { ErrorState } from "@/components/error-state";
 import { ViewerAvatars } from "@/components/presence";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
-import { isTestAccessLost, TestAccessLost } from "@/components/test-access-lost";
+import { TestLoadError } from "@/components/test-access-lost";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
@@ -66,20 +65,7 @@ export const ALL_REVIEWED = "Every pair with answers is reviewed. You can still 
 export function ReviewPage({ testId }: { testId: string }) {
   return (
     <QueryErrorBoundary
-      fallback={(error, reset) =>
-        isTestAccessLost(error) ? (
-          <TestAccessLost />
-        ) : (
-          <div className="space-y-4">
-            <ErrorState title={REVIEW_LOAD_FAILED} message={errorMessage(error)} onRetry={reset} />
-            <div className="flex justify-center">
-              <Button asChild variant="link">
-                <Link to="/dashboard/history">Back to History</Link>
-              </Button>
-            </div>
-          </div>
-        )
-      }
+      fallback={(error, reset) => <TestLoadError title={REVIEW_LOAD_FAILED} error={error} onRetry={reset} />}
     >
       <ReviewScreen testId={testId as Id<"tests">} />
     </QueryErrorBoundary>
