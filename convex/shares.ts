@@ -9,6 +9,7 @@ import {
   metricsOf,
   metricsValidator,
   namesOf,
+  namesOfResponse,
   rankingsOf,
   rankingValidator,
   statsRowsOf,
@@ -18,6 +19,8 @@ import { requireTest } from "./model/testAccess";
 import { newShareId } from "./lib/shareId";
 import { juryViewOf, sharedJuryViewValidator, withoutCosts } from "./model/juryView";
 import { testConfiguration, testStatus } from "./validators";
+import type { Doc } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */
 export const SHARED_SAMPLE_RESPONSES = 10;
@@ -98,6 +101,17 @@ function sharedMetricsOf(...args: Parameters<typeof metricsOf>): Infer<typeof sh
   return metrics;
 }
 
+/** The test an active share link points at, or null (no such link, switched off, or the test is gone). */
+async function sharedTestOf(ctx: QueryCtx, shareId: string): Promise<Doc<"tests"> | null> {
+  if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
+  const share = await ctx.db
+    .query("shares")
+    .withIndex("by_share_id", (q) => q.eq("shareId", shareId))
+    .unique();
+  if (!share || !share.isActive) return null;
+  return await ctx.db.get("tests", share.testId);
+}
+
 /**
  * The shared results for anyone holding an active link, or null. Holds the test's name,
  * configuration, metrics, rankings and first responses — never the owner, their ids, payments or
@@ -107,13 +121,7 @@ export const view = publicQuery({
   args: { shareId: v.string() },
   returns: v.union(v.null(), sharedView),
   handler: async (ctx, { shareId }) => {
-    if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
-    const share = await ctx.db
-      .query("shares")
-      .withIndex("by_share_id", (q) => q.eq("shareId", shareId))
-      .unique();
-    if (!share || !share.isActive) return null;
-    const test = await ctx.db.get("tests", share.testId);
+    const test = await sharedTestOf(ctx, shareId);
     if (!test) return null;
     const rows = await statsRowsOf(ctx, test._id);
     const names = namesOf(test);
@@ -135,9 +143,7 @@ export const view = publicQuery({
       rankings: rankingsOf(test, rows),
       sampleResponses: samples.map((response, index) => ({
         key: String(index),
-        modelName: names.model.get(response.modelId) ?? response.modelId,
-        personaName: names.persona.get(response.personaId) ?? "Unknown persona",
-        topicTitle: names.topic.get(response.topicId) ?? "Unknown topic",
+        ...namesOfResponse(response, names),
         content: response.content,
         tokens: response.tokens,
         latencyMs: response.latencyMs,
@@ -156,13 +162,7 @@ export const juryStats = publicQuery({
   args: { shareId: v.string() },
   returns: sharedJuryViewValidator,
   handler: async (ctx, { shareId }) => {
-    if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
-    const share = await ctx.db
-      .query("shares")
-      .withIndex("by_share_id", (q) => q.eq("shareId", shareId))
-      .unique();
-    if (!share || !share.isActive) return null;
-    const test = await ctx.db.get("tests", share.testId);
+    const test = await sharedTestOf(ctx, shareId);
     if (!test) return null;
     return withoutCosts(await juryViewOf(ctx, test));
   },

@@ -222,14 +222,21 @@ export function namesOf(test: Doc<"tests">) {
 
 export type Names = ReturnType<typeof namesOf>;
 
+/** The names an answer is shown under: its model's, persona's and topic's (or a stand-in). */
+export function namesOfResponse(response: Doc<"responses">, names: Names) {
+  return {
+    modelName: names.model.get(response.modelId) ?? response.modelId,
+    personaName: names.persona.get(response.personaId) ?? "Unknown persona",
+    topicTitle: names.topic.get(response.topicId) ?? "Unknown topic",
+  };
+}
+
 export function responseView(response: Doc<"responses">, names: Names) {
   return {
     _id: response._id,
     _creationTime: response._creationTime,
     modelId: response.modelId,
-    modelName: names.model.get(response.modelId) ?? response.modelId,
-    personaName: names.persona.get(response.personaId) ?? "Unknown persona",
-    topicTitle: names.topic.get(response.topicId) ?? "Unknown topic",
+    ...namesOfResponse(response, names),
     content: response.content,
     tokens: response.tokens,
     latencyMs: response.latencyMs,
