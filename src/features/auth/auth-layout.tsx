@@ -28,6 +28,19 @@ export function AuthLayout({ redirect, children }: { redirect: string | undefine
   }, [isAuthenticated, destination, navigate]);
 
   return (
+    <CenteredFrame>
+      {!sessionKnown || isAuthenticated ? (
+        <FullPageSpinner label="Loading your session" />
+      ) : (
+        <div className="w-full max-w-md">{children}</div>
+      )}
+    </CenteredFrame>
+  );
+}
+
+/** The logo and theme toggle above one centered column: the auth screens' and the invitation page's frame. */
+export function CenteredFrame({ children }: { children: ReactNode }) {
+  return (
     <div className="flex min-h-dvh flex-col bg-muted/40">
       <header className="flex h-14 items-center justify-between px-4">
         <Link to="/" aria-label="ModelJury home">
@@ -35,13 +48,7 @@ export function AuthLayout({ redirect, children }: { redirect: string | undefine
         </Link>
         <ThemeToggle />
       </header>
-      <main className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center">
-        {!sessionKnown || isAuthenticated ? (
-          <FullPageSpinner label="Loading your session" />
-        ) : (
-          <div className="w-full max-w-md">{children}</div>
-        )}
-      </main>
+      <main className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center">{children}</main>
     </div>
   );
 }

@@ -4,12 +4,11 @@ import { useConvexAuth, useMutation, useQuery } from "convex/react";
 import { MailIcon, UsersIcon } from "lucide-react";
 import { useState, type ReactNode } from "react";
 
-import { Logo } from "@/components/logo";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { FullPageSpinner, Spinner } from "@/components/spinner";
-import { ThemeToggle } from "@/components/theme-toggle";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { CenteredFrame } from "@/features/auth/auth-layout";
 import { FormError } from "@/features/auth/form-error";
 import { useNow } from "@/hooks/use-now";
 import { useViewer } from "@/hooks/use-viewer";
@@ -21,27 +20,19 @@ import { SPACE_STORAGE_KEY } from "./space-context";
 /** /invite/$token: who invited whom to which team, and the way to accept it with the invited email. */
 export function InvitePage({ token }: { token: string }) {
   return (
-    <div className="flex min-h-dvh flex-col bg-muted/40">
-      <header className="flex h-14 items-center justify-between px-4">
-        <Link to="/" aria-label="ModelJury home">
-          <Logo />
-        </Link>
-        <ThemeToggle />
-      </header>
-      <main className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center">
-        <div className="w-full max-w-md">
-          <QueryErrorBoundary
-            fallback={(error, reset) => (
-              <Notice title="Could not load the invitation" action={<Button onClick={reset}>Try Again</Button>}>
-                {errorMessage(error)}
-              </Notice>
-            )}
-          >
-            <Invitation token={token} />
-          </QueryErrorBoundary>
-        </div>
-      </main>
-    </div>
+    <CenteredFrame>
+      <div className="w-full max-w-md">
+        <QueryErrorBoundary
+          fallback={(error, reset) => (
+            <Notice title="Could not load the invitation" action={<Button onClick={reset}>Try Again</Button>}>
+              {errorMessage(error)}
+            </Notice>
+          )}
+        >
+          <Invitation token={token} />
+        </QueryErrorBoundary>
+      </div>
+    </CenteredFrame>
   );
 }
 
