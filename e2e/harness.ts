@@ -391,7 +391,10 @@ export async function setUpSmallTest(page: Page, testName: string, responsesPerT
       .getByRole("button", { name: `Remove topic ${topic}` })
       .click();
   const generators = section("generators");
-  await expect.poll(() => generators.getByRole("checkbox", { checked: true }).count()).toBe(4);
+  // The template's models are ticked once the catalog is in.
+  await expect
+    .poll(() => generators.getByRole("checkbox", { checked: true }).count(), { timeout: UI_TIMEOUT_MS })
+    .toBe(4);
   for (const name of ["OpenAI: GPT-4o", "Anthropic: Claude Sonnet 4"])
     await generators.getByRole("checkbox", { name, exact: true }).click();
   await section("evaluators").getByRole("checkbox", { name: "Google: Gemini 2.5 Pro", exact: true }).click();

@@ -9,52 +9,17 @@
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { internal } from "../convex/_generated/api";
-import type { MutationCtx } from "../convex/_generated/server";
-import type { SettingKey } from "../convex/model/settings";
-import { signIn, UI_TIMEOUT_MS, useE2E } from "./harness";
+import { overrideSetting, setUpSmallTest, signIn, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();
 
-const TEMPLATE_ID = "marketing-copy";
-const TEMPLATE_NAME = "Marketing Copy Optimization";
 const KEPT_GENERATORS = ["Google: Gemini 2.0 Flash", "Meta: Llama 3.3 70B Instruct"];
-const DROPPED_GENERATORS = ["OpenAI: GPT-4o", "Anthropic: Claude Sonnet 4"];
 const KEPT_EVALUATOR = "OpenAI: GPT-4.1";
-const DROPPED_EVALUATOR = "Google: Gemini 2.5 Pro";
-const DROPPED_PERSONA = "B2B Product Marketer";
-const DROPPED_TOPICS = ["Feature launch email", "Paid social ad variants"];
 /** 2 generators × 2 personas × 1 topic × 2 responses. */
 const EXPECTED_RESPONSES = 8;
 /** Per gateway call while the test runs: six calls one after another take a few seconds. */
 const CALL_LATENCY_MS = 500;
 const RUN_TIMEOUT_MS = 60_000;
-
-async function run<T>(fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
-  return (await e2e.stack.backend.t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;
-}
-
-/** Sets a deployment setting and returns a function that puts the previous value back. */
-async function overrideSetting(key: SettingKey, value: number): Promise<() => Promise<void>> {
-  const previous = await run(async (ctx) => {
-    const row = await ctx.db
-      .query("settings")
-      .withIndex("by_key", (q) => q.eq("key", key))
-      .unique();
-    if (row) await ctx.db.patch("settings", row._id, { value });
-    else await ctx.db.insert("settings", { key, value });
-    return row?.value ?? null;
-  });
-  return async () => {
-    await run(async (ctx) => {
-      const row = (await ctx.db
-        .query("settings")
-        .withIndex("by_key", (q) => q.eq("key", key))
-        .unique())!;
-      if (previous === null) await ctx.db.delete("settings", row._id);
-      else await ctx.db.patch("settings", row._id, { value: previous });
-    });
-  };
-}
 
 interface MonitorSnapshot {
   responses: string;
@@ -146,42 +111,15 @@ async function totalPrice(page: Page): Promise<string> {
 }
 
 /** Applies the template and cuts it down through the page to the small test of this journey. */
-async function setUpSmallTest(page: Page, testName: string): Promise<void> {
-  await page.goto("/dashboard/setup");
-  await page.getByTestId(`template-card-${TEMPLATE_ID}`).click();
-  const detail = page.getByTestId("template-detail");
-  // Suggested models show by name once the catalog is in (applying earlier selects no models).
-  await detail.getByText(DROPPED_GENERATORS[0]!, { exact: true }).waitFor();
-  await detail.getByRole("button", { name: "Apply This Template" }).click();
-  await page.getByTestId("applied-template").getByText(TEMPLATE_NAME).waitFor();
-
-  const configuration = section(page, "configuration");
-  await configuration.getByLabel("Test Name").fill(testName);
-  await configuration.getByLabel("Responses per Topic").fill("2");
-
-  await section(page, "personas")
-    .getByRole("button", { name: `Remove persona ${DROPPED_PERSONA}` })
-    .click();
+async function setUpThisTest(page: Page, testName: string): Promise<void> {
+  await setUpSmallTest(page, testName, 2);
   await expect.poll(() => page.getByTestId("persona-count").textContent()).toMatch(/^2 of \d+ personas$/);
-  for (const topic of DROPPED_TOPICS)
-    await section(page, "topics")
-      .getByRole("button", { name: `Remove topic ${topic}` })
-      .click();
   await expect.poll(() => page.getByTestId("topic-count").textContent()).toMatch(/^1 of \d+ topics$/);
-
-  // The template's models are ticked once the catalog is in.
-  const generators = section(page, "generators");
-  const evaluators = section(page, "evaluators");
-  await expect
-    .poll(() => generators.getByRole("checkbox", { checked: true }).count(), { timeout: UI_TIMEOUT_MS })
-    .toBe(4);
-  for (const name of DROPPED_GENERATORS) await generators.getByRole("checkbox", { name, exact: true }).click();
-  await evaluators.getByRole("checkbox", { name: DROPPED_EVALUATOR, exact: true }).click();
-  await expect.poll(() => page.getByTestId("generator-selected-count").textContent()).toMatch(/^2 of \d+ selected$/);
-  await expect.poll(() => page.getByTestId("evaluator-selected-count").textContent()).toMatch(/^1 of \d+ selected$/);
   for (const name of KEPT_GENERATORS)
-    expect(await generators.getByRole("checkbox", { name, exact: true }).isChecked()).toBe(true);
-  expect(await evaluators.getByRole("checkbox", { name: KEPT_EVALUATOR, exact: true }).isChecked()).toBe(true);
+    expect(await section(page, "generators").getByRole("checkbox", { name, exact: true }).isChecked()).toBe(true);
+  expect(
+    await section(page, "evaluators").getByRole("checkbox", { name: KEPT_EVALUATOR, exact: true }).isChecked(),
+  ).toBe(true);
 }
 
 describe("running a test", () => {
@@ -190,7 +128,7 @@ describe("running a test", () => {
     const page = await e2e.newPage();
     await signIn(page, e2e.stack.demo.email, e2e.stack.demo.password);
     const testName = `E2E run ${Date.now().toString(36)}`;
-    await setUpSmallTest(page, testName);
+    await setUpThisTest(page, testName);
 
     const runButton = page.getByRole("button", { name: "Run Test" });
     await expect.poll(() => runButton.isEnabled(), { timeout: UI_TIMEOUT_MS }).toBe(true);
@@ -199,7 +137,10 @@ describe("running a test", () => {
     const price = await totalPrice(page);
 
     // Nothing may start until both browsers watch; then calls are slow and one at a time.
-    const restores = [await overrideSetting("maxProcessingJobs", 0), await overrideSetting("perTestConcurrency", 1)];
+    const restores = [
+      await overrideSetting(e2e, "maxProcessingJobs", 0),
+      await overrideSetting(e2e, "perTestConcurrency", 1),
+    ];
     const previousLatency = gateway.settings.fixedLatencyMs;
     gateway.settings.fixedLatencyMs = CALL_LATENCY_MS;
     try {
