@@ -14,7 +14,7 @@ import { REFUND_REASONS } from "./payments";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 import { deleteReviewsBatch } from "./reviews";
 import { leaveAllTeams } from "./teams";
-import { deleteTest } from "./testDeletion";
+import { deleteTest, deleteWithinBudget, rowsOf } from "./testDeletion";
 import { endTest } from "./testEnding";
 import { forgetTestStats, recordTestRun } from "./userStats";
 
@@ -186,37 +186,33 @@ export async function cancelJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<voi
  * stats). Returns true when none are left.
  */
 export async function clearRunBatch(ctx: MutationCtx, testId: Id<"tests">, budget: number): Promise<boolean> {
-  let left = budget;
-  const evaluations = await ctx.db
-    .query("evaluations")
-    .withIndex("by_test", (q) => q.eq("testId", testId))
-    .take(left);
-  for (const row of evaluations) await ctx.db.delete("evaluations", row._id);
-  left -= evaluations.length;
-  if (left <= 0) return false;
-
-  const responses = await ctx.db
-    .query("responses")
-    .withIndex("by_test", (q) => q.eq("testId", testId))
-    .take(left);
-  for (const row of responses) await ctx.db.delete("responses", row._id);
-  left -= responses.length;
-  if (left <= 0) return false;
-
-  const calls = await ctx.db
-    .query("calls")
-    .withIndex("by_test_status", (q) => q.eq("testId", testId))
-    .take(left);
-  for (const row of calls) await ctx.db.delete("calls", row._id);
-  left -= calls.length;
-  if (left <= 0) return false;
-
-  const stats = await ctx.db
-    .query("modelStats")
-    .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
-    .take(left);
-  for (const row of stats) await ctx.db.delete("modelStats", row._id);
-  return stats.length < left;
+  const left = await deleteWithinBudget(ctx, budget, [
+    rowsOf("evaluations", (limit) =>
+      ctx.db
+        .query("evaluations")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .take(limit),
+    ),
+    rowsOf("responses", (limit) =>
+      ctx.db
+        .query("responses")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .take(limit),
+    ),
+    rowsOf("calls", (limit) =>
+      ctx.db
+        .query("calls")
+        .withIndex("by_test_status", (q) => q.eq("testId", testId))
+        .take(limit),
+    ),
+    rowsOf("modelStats", (limit) =>
+      ctx.db
+        .query("modelStats")
+        .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+        .take(limit),
+    ),
+  ]);
+  return left > 0;
 }
 
 /** Spec part 2 §4: queued, error cleared, retry count 0, no start or completion, empty progress. */

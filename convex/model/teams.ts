@@ -7,6 +7,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
 import { TEAM_LIMITS, TEAM_MESSAGES, TEAM_ROLES, teamNameProblem, type TeamRole } from "../lib/teams";
+import { deleteWithinBudget, rowsOf } from "./testDeletion";
 
 export const teamRole = v.union(...TEAM_ROLES.map((role) => v.literal(role)));
 
@@ -128,27 +129,27 @@ export async function addMember(ctx: MutationCtx, teamId: Id<"teams">, userId: I
  * The team row itself goes first (convex/teams.ts `remove`), so access ends at once.
  */
 export async function deleteTeamRows(ctx: MutationCtx, teamId: Id<"teams">): Promise<boolean> {
-  let budget: number = TEAM_LIMITS.deletionBatch;
-  const memberships = await ctx.db
-    .query("memberships")
-    .withIndex("by_team_user", (q) => q.eq("teamId", teamId))
-    .take(budget);
-  for (const row of memberships) await ctx.db.delete("memberships", row._id);
-  budget -= memberships.length;
-  if (budget === 0) return true;
-  const invitations = await ctx.db
-    .query("invitations")
-    .withIndex("by_team_closed", (q) => q.eq("teamId", teamId))
-    .take(budget);
-  for (const row of invitations) await ctx.db.delete("invitations", row._id);
-  budget -= invitations.length;
-  if (budget === 0) return true;
-  const spend = await ctx.db
-    .query("teamSpend")
-    .withIndex("by_team_user", (q) => q.eq("teamId", teamId))
-    .take(budget);
-  for (const row of spend) await ctx.db.delete("teamSpend", row._id);
-  return spend.length === budget;
+  const left = await deleteWithinBudget(ctx, TEAM_LIMITS.deletionBatch, [
+    rowsOf("memberships", (limit) =>
+      ctx.db
+        .query("memberships")
+        .withIndex("by_team_user", (q) => q.eq("teamId", teamId))
+        .take(limit),
+    ),
+    rowsOf("invitations", (limit) =>
+      ctx.db
+        .query("invitations")
+        .withIndex("by_team_closed", (q) => q.eq("teamId", teamId))
+        .take(limit),
+    ),
+    rowsOf("teamSpend", (limit) =>
+      ctx.db
+        .query("teamSpend")
+        .withIndex("by_team_user", (q) => q.eq("teamId", teamId))
+        .take(limit),
+    ),
+  ]);
+  return left === 0;
 }
 
 /**

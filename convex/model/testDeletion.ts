@@ -4,7 +4,7 @@
 // tests of thousands of responses. Payments and the credit ledger are money records: they are
 // kept (they carry the test's name) and only their link to the test is cleared.
 import { internal } from "../_generated/api";
-import type { Doc, Id } from "../_generated/dataModel";
+import type { Doc, Id, TableNames } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { deleteJob, jobOfTest } from "./jobs";
 import { endOpenCheckouts } from "./payments";
@@ -12,6 +12,32 @@ import { forgetTestStats } from "./userStats";
 
 /** Rows of one table handled per run; several tables per run stay far below the write limit. */
 export const DELETE_BATCH_SIZE = 500;
+
+/** One table's rows to delete: the table and a read of up to `limit` of them. */
+export function rowsOf<Table extends TableNames>(table: Table, take: (limit: number) => Promise<Doc<Table>[]>) {
+  return async (ctx: MutationCtx, limit: number): Promise<number> => {
+    const rows = await take(limit);
+    for (const row of rows) await ctx.db.delete(table, row._id);
+    return rows.length;
+  };
+}
+
+/**
+ * Deletes rows table after table within one budget: each table's read takes up to what is left
+ * of it, and the work stops when it is spent. Returns what is left: 0 means rows may remain.
+ */
+export async function deleteWithinBudget(
+  ctx: MutationCtx,
+  budget: number,
+  tables: ReturnType<typeof rowsOf>[],
+): Promise<number> {
+  let left = budget;
+  for (const deleteRows of tables) {
+    if (left <= 0) return 0;
+    left -= await deleteRows(ctx, left);
+  }
+  return left;
+}
 
 /** The presence room of a test (see presence.ts). */
 export function testRoom(testId: Id<"tests">): string {
