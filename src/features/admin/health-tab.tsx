@@ -7,8 +7,9 @@ import {
   Loader2Icon,
   MailIcon,
   TimerOffIcon,
+  type LucideIcon,
 } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 
 import { EmptyState } from "@/components/empty-state";
 import { Badge } from "@/components/ui/badge";
@@ -123,86 +124,106 @@ function AlertsCard() {
   }
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>
-          <h2>Stuck Job Alerts</h2>
-        </CardTitle>
-        <CardDescription>
-          Jobs processing over an hour, and payments that need a look: an amount that differs from the quote, a refund
-          Stripe refused.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        {alerts === undefined ? (
-          <Skeleton className="h-16 w-full" />
-        ) : alerts.length === 0 ? (
-          <EmptyState icon={BellOffIcon} title="No open alerts" className="py-6" />
-        ) : (
-          <ul className="divide-y" aria-label="Stuck job alerts">
-            {alerts.map((alert) => (
-              <li key={alert._id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
-                <div className="min-w-0 space-y-1">
-                  <p className="text-sm break-words">{alert.message}</p>
-                  <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-                    {formatMediumDateTime(alert._creationTime)}
-                    {alert.jobStatus ? (
-                      <JobStatusBadge status={alert.jobStatus} />
-                    ) : alert.jobId ? (
-                      <Badge variant="secondary">Job deleted</Badge>
-                    ) : null}
-                  </p>
-                </div>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={resolving === alert._id}
-                  onClick={() => void resolveOne(alert._id)}
-                >
-                  Resolve
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </CardContent>
-    </Card>
+    <ListCard
+      title="Stuck Job Alerts"
+      description="Jobs processing over an hour, and payments that need a look: an amount that differs from the quote, a refund Stripe refused."
+      items={alerts}
+      emptyIcon={BellOffIcon}
+      emptyTitle="No open alerts"
+      label="Stuck job alerts"
+    >
+      {(alert) => (
+        <li key={alert._id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+          <div className="min-w-0 space-y-1">
+            <p className="text-sm break-words">{alert.message}</p>
+            <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+              {formatMediumDateTime(alert._creationTime)}
+              {alert.jobStatus ? (
+                <JobStatusBadge status={alert.jobStatus} />
+              ) : alert.jobId ? (
+                <Badge variant="secondary">Job deleted</Badge>
+              ) : null}
+            </p>
+          </div>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={resolving === alert._id}
+            onClick={() => void resolveOne(alert._id)}
+          >
+            Resolve
+          </Button>
+        </li>
+      )}
+    </ListCard>
   );
 }
 
 function ContactMessagesCard() {
   const messages = useQuery(api.contact.list, {});
   return (
+    <ListCard
+      title="Contact Messages"
+      description="The 100 newest messages from the contact form."
+      items={messages}
+      emptyIcon={MailIcon}
+      emptyTitle="No contact messages"
+      label="Contact messages"
+    >
+      {(message) => (
+        <li key={message._id} className="space-y-1 py-3">
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="font-medium">{message.subject}</span>
+            <span className="text-muted-foreground">
+              from {message.name} &lt;
+              <a className="underline underline-offset-2" href={`mailto:${message.email}`}>
+                {message.email}
+              </a>
+              &gt;
+            </span>
+            <span className="text-xs text-muted-foreground">{formatMediumDateTime(message.createdAt)}</span>
+          </div>
+          <p className="text-sm break-words whitespace-pre-wrap text-muted-foreground">{message.message}</p>
+        </li>
+      )}
+    </ListCard>
+  );
+}
+
+/** An admin card's list: a skeleton while it loads, an empty state, else the items in a labelled list. */
+function ListCard<T>({
+  title,
+  description,
+  items,
+  emptyIcon,
+  emptyTitle,
+  label,
+  children,
+}: {
+  title: string;
+  description: string;
+  items: T[] | undefined;
+  emptyIcon: LucideIcon;
+  emptyTitle: string;
+  label: string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
     <Card>
       <CardHeader>
         <CardTitle>
-          <h2>Contact Messages</h2>
+          <h2>{title}</h2>
         </CardTitle>
-        <CardDescription>The 100 newest messages from the contact form.</CardDescription>
+        <CardDescription>{description}</CardDescription>
       </CardHeader>
       <CardContent>
-        {messages === undefined ? (
+        {items === undefined ? (
           <Skeleton className="h-16 w-full" />
-        ) : messages.length === 0 ? (
-          <EmptyState icon={MailIcon} title="No contact messages" className="py-6" />
+        ) : items.length === 0 ? (
+          <EmptyState icon={emptyIcon} title={emptyTitle} className="py-6" />
         ) : (
-          <ul className="divide-y" aria-label="Contact messages">
-            {messages.map((message) => (
-              <li key={message._id} className="space-y-1 py-3">
-                <div className="flex flex-wrap items-center gap-2 text-sm">
-                  <span className="font-medium">{message.subject}</span>
-                  <span className="text-muted-foreground">
-                    from {message.name} &lt;
-                    <a className="underline underline-offset-2" href={`mailto:${message.email}`}>
-                      {message.email}
-                    </a>
-                    &gt;
-                  </span>
-                  <span className="text-xs text-muted-foreground">{formatMediumDateTime(message.createdAt)}</span>
-                </div>
-                <p className="text-sm break-words whitespace-pre-wrap text-muted-foreground">{message.message}</p>
-              </li>
-            ))}
+          <ul className="divide-y" aria-label={label}>
+            {items.map(children)}
           </ul>
         )}
       </CardContent>
