@@ -6,25 +6,17 @@ import { COLLECTION_LIMITS, formatBytes, storedBytes, templateDataLimitProblems 
 import { problemsOf, templateSchema } from "./lib/forms";
 import { validatePersona, validateTopic } from "./lib/templates";
 import { rejectProblems } from "./model/validation";
+import schema from "./schema";
 import { templateCategory, templateData } from "./validators";
 
 /** Lists are bounded: a user's own templates and one page of the public library (lib/limits). */
 export const MAX_OWN_TEMPLATES = COLLECTION_LIMITS.maxOwnTemplates;
 export const PUBLIC_LIBRARY_SIZE = COLLECTION_LIMITS.publicLibrarySize;
 
-const templateView = v.object({
-  _id: v.id("templates"),
-  _creationTime: v.number(),
-  name: v.string(),
-  description: v.string(),
-  category: templateCategory,
-  isPublic: v.boolean(),
-  tags: v.array(v.string()),
-  usageCount: v.number(),
-  templateData,
-  updatedAt: v.number(),
-  isOwn: v.boolean(),
-});
+/** A template as stored, less its owner, with whether the viewer owns it. */
+const templateView = schema.tables.templates.validator
+  .omit("userId")
+  .extend({ _id: v.id("templates"), _creationTime: v.number(), isOwn: v.boolean() });
 
 function view(template: Doc<"templates">, viewerId: Id<"users"> | null) {
   const { userId, ...rest } = template;
