@@ -8,8 +8,9 @@ import {
   HourglassIcon,
   MessageSquareTextIcon,
   TrophyIcon,
+  type LucideIcon,
 } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 
 import { ViewerAvatars } from "@/components/presence";
 import { StatusBadge } from "@/components/status-badge";
@@ -255,44 +256,37 @@ function Counter({ label, value, hint }: { label: string; value: string; hint?: 
 
 function RankingsCard({ rankings, hidden }: { rankings: MonitorRanking[]; hidden: number }) {
   return (
-    <Card role="region" aria-label="Current Rankings">
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <TrophyIcon className="size-4" aria-hidden="true" /> Current Rankings
-        </CardTitle>
-      </CardHeader>
-      <CardContent>
-        {rankings.length === 0 ? (
-          <p className="py-6 text-center text-sm text-muted-foreground">No rankings available</p>
-        ) : (
-          <ol className="space-y-4">
-            {rankings.map((ranking, index) => (
-              <li key={ranking.modelId} className="space-y-1.5">
-                <div className="flex items-baseline justify-between gap-3 text-sm">
-                  <span className="flex min-w-0 items-baseline gap-2">
-                    <span className="w-5 shrink-0 text-muted-foreground tabular-nums">{index + 1}.</span>
-                    <span className="truncate font-medium" title={ranking.modelId}>
-                      {ranking.modelName}
-                    </span>
-                  </span>
-                  <span className="shrink-0 tabular-nums">
-                    <span className="font-semibold">{formatScore(ranking.averageScore)}</span>
-                    <span className="text-muted-foreground"> / 10 · {plural(ranking.totalResponses, "response")}</span>
-                  </span>
-                </div>
-                <div className="h-2 overflow-hidden rounded-full bg-muted" aria-hidden="true">
-                  <div
-                    className="h-full rounded-full bg-primary transition-all"
-                    style={{ width: `${scoreBarPercent(ranking.averageScore)}%` }}
-                  />
-                </div>
-              </li>
-            ))}
-          </ol>
-        )}
-        {hidden > 0 && <p className="mt-4 text-sm text-muted-foreground">+{hidden} more</p>}
-      </CardContent>
-    </Card>
+    <RegionCard
+      title="Current Rankings"
+      icon={TrophyIcon}
+      emptyText={rankings.length === 0 ? "No rankings available" : null}
+      footer={hidden > 0 && <p className="mt-4 text-sm text-muted-foreground">+{hidden} more</p>}
+    >
+      <ol className="space-y-4">
+        {rankings.map((ranking, index) => (
+          <li key={ranking.modelId} className="space-y-1.5">
+            <div className="flex items-baseline justify-between gap-3 text-sm">
+              <span className="flex min-w-0 items-baseline gap-2">
+                <span className="w-5 shrink-0 text-muted-foreground tabular-nums">{index + 1}.</span>
+                <span className="truncate font-medium" title={ranking.modelId}>
+                  {ranking.modelName}
+                </span>
+              </span>
+              <span className="shrink-0 tabular-nums">
+                <span className="font-semibold">{formatScore(ranking.averageScore)}</span>
+                <span className="text-muted-foreground"> / 10 · {plural(ranking.totalResponses, "response")}</span>
+              </span>
+            </div>
+            <div className="h-2 overflow-hidden rounded-full bg-muted" aria-hidden="true">
+              <div
+                className="h-full rounded-full bg-primary transition-all"
+                style={{ width: `${scoreBarPercent(ranking.averageScore)}%` }}
+              />
+            </div>
+          </li>
+        ))}
+      </ol>
+    </RegionCard>
   );
 }
 
@@ -307,44 +301,66 @@ function ActivityCard({
 }) {
   const [selected, setSelected] = useState<MonitorResponse | null>(null);
   return (
-    <Card role="region" aria-label="Recent Activity">
+    <>
+      <RegionCard
+        title="Recent Activity"
+        icon={MessageSquareTextIcon}
+        emptyText={responses.length === 0 ? "No activity yet" : null}
+      >
+        <ul className="divide-y">
+          {responses.map((response) => (
+            <li key={response._id}>
+              <button
+                type="button"
+                onClick={() => setSelected(response)}
+                aria-label={`View response from ${response.modelName} (${response.personaName}, ${response.topicTitle})`}
+                className="w-full space-y-1 rounded-md px-2 py-3 text-left transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              >
+                <span className="flex items-baseline justify-between gap-3 text-sm">
+                  <span className="truncate font-medium">{response.modelName}</span>
+                  <span className="shrink-0 text-xs text-muted-foreground">
+                    {formatRelativeTime(response._creationTime, now)}
+                  </span>
+                </span>
+                <span className="block truncate text-xs text-muted-foreground">
+                  {response.personaName} · {response.topicTitle}
+                </span>
+                <span className="line-clamp-2 block text-sm text-muted-foreground">{previewOf(response.content)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </RegionCard>
+      <ResponseDialog testId={testId} response={selected} onClose={() => setSelected(null)} />
+    </>
+  );
+}
+
+/** A monitor card named by its title (a region), its icon beside it; `emptyText`, when set, in place of the content. */
+function RegionCard({
+  title,
+  icon: Icon,
+  emptyText,
+  footer,
+  children,
+}: {
+  title: string;
+  icon: LucideIcon;
+  emptyText: string | null;
+  footer?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Card role="region" aria-label={title}>
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
-          <MessageSquareTextIcon className="size-4" aria-hidden="true" /> Recent Activity
+          <Icon className="size-4" aria-hidden="true" /> {title}
         </CardTitle>
       </CardHeader>
       <CardContent>
-        {responses.length === 0 ? (
-          <p className="py-6 text-center text-sm text-muted-foreground">No activity yet</p>
-        ) : (
-          <ul className="divide-y">
-            {responses.map((response) => (
-              <li key={response._id}>
-                <button
-                  type="button"
-                  onClick={() => setSelected(response)}
-                  aria-label={`View response from ${response.modelName} (${response.personaName}, ${response.topicTitle})`}
-                  className="w-full space-y-1 rounded-md px-2 py-3 text-left transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-                >
-                  <span className="flex items-baseline justify-between gap-3 text-sm">
-                    <span className="truncate font-medium">{response.modelName}</span>
-                    <span className="shrink-0 text-xs text-muted-foreground">
-                      {formatRelativeTime(response._creationTime, now)}
-                    </span>
-                  </span>
-                  <span className="block truncate text-xs text-muted-foreground">
-                    {response.personaName} · {response.topicTitle}
-                  </span>
-                  <span className="line-clamp-2 block text-sm text-muted-foreground">
-                    {previewOf(response.content)}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        {emptyText === null ? children : <p className="py-6 text-center text-sm text-muted-foreground">{emptyText}</p>}
+        {footer}
       </CardContent>
-      <ResponseDialog testId={testId} response={selected} onClose={() => setSelected(null)} />
     </Card>
   );
 }
