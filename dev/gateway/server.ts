@@ -15,9 +15,8 @@
 
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { pathToFileURL } from "node:url";
-import { readBody } from "../http";
+import { listenTracked, readBody } from "../http";
 import {
   catalog,
   FAIR_JUDGE,
@@ -379,7 +378,6 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     return drawFault(faultRandom, settings.faults);
   };
 
-  const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
   /** Waits `ms`, or less if the client goes away; resolves whether the client is still there. */
@@ -532,35 +530,19 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       sendError(res, 500, "Internal Server Error");
     });
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(":") ? `[${host}]` : host;
+  const listening = await listenTracked(server, host, options.port ?? 0);
 
   return {
-    url: `http://${urlHost}:${port}/api/v1`,
-    port,
+    url: `${listening.origin}/api/v1`,
+    port: listening.port,
     settings,
     stats,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
-        server.close(() => resolve());
-        // Held-open ("timeout") requests and keep-alive sockets must not delay shutdown.
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-      }),
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      // Held-open ("timeout") requests and keep-alive sockets must not delay shutdown.
+      return listening.close();
+    },
   };
 }
 

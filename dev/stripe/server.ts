@@ -18,9 +18,8 @@
 
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { pathToFileURL } from "node:url";
-import { readBody } from "../http";
+import { listenTracked, readBody } from "../http";
 import Stripe from "stripe";
 import { parseStripeForm, type FormObject, type FormValue } from "./form";
 
@@ -293,7 +292,6 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
   const events: StripeEvent[] = [];
   const deliveries: WebhookDelivery[] = [];
   const idempotentReplies = new Map<string, { status: number; body: unknown }>();
-  const sockets = new Set<Socket>();
   let origin = "";
 
   function authenticate(req: IncomingMessage): void {
@@ -729,36 +727,19 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
       sendJson(res, 500, new StripeApiError(500, "An unknown error occurred.", "api_error").toJSON());
     });
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const listening = await listenTracked(server, host, options.port ?? 0);
+  origin = listening.origin;
 
   return {
     url: origin,
-    port,
+    port: listening.port,
     host,
     sessions,
     refunds,
     events,
     deliveries,
     webhook,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-      }),
+    close: listening.close,
   };
 }
 
