@@ -2,13 +2,20 @@
 // The user's own gateway key: stored encrypted, shown masked, never returned, tested against the
 // dev gateway, and used by the runner for tests created with it (which are not charged).
 import { makeFunctionReference } from "convex/server";
-import { ConvexError } from "convex/values";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startGateway } from "../dev/gateway/server";
 import { api } from "./_generated/api";
 import type { TableNames } from "./_generated/dataModel";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "./apiKeys";
-import { createUser, modules, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import {
+  createUser,
+  modules,
+  createBackend,
+  sampleConfiguration,
+  seedCatalog,
+  type TestBackend,
+  errorOf,
+} from "./test.helpers";
 
 const OWN_KEY = "sk-or-v1-own-key-of-ada-0123456789wxyz";
 const DEPLOYMENT_KEY = "dev-gateway-key";
@@ -33,16 +40,6 @@ afterEach(() => {
   delete process.env.API_KEY_ENCRYPTION_SECRET;
   delete process.env.STRIPE_SECRET_KEY;
 });
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConvexError) return error.data as { code?: string; message?: string };
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** Saves a key the gateway accepts (the dev gateway accepts one key at a time). */
 async function saveAccepted(user: { as: { action: TestBackend["action"] } }, key: string) {

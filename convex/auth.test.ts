@@ -1,18 +1,13 @@
-import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { beforeAll, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
-import { createUser, createBackend } from "./test.helpers";
+import { createUser, createBackend, useAuthKeys } from "./test.helpers";
 
-// The auth library signs session JWTs with these; a deployment gets them from its environment.
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-beforeAll(async () => {
-  const keys = await generateKeyPair("RS256", { extractable: true });
-  process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");
-  process.env.JWKS = JSON.stringify({ keys: [{ use: "sig", ...(await exportJWK(keys.publicKey)) }] });
-  process.env.CONVEX_SITE_URL = "http://127.0.0.1:3211";
-  process.env.SITE_URL = "http://127.0.0.1:5173";
+// The auth library signs session JWTs with these; a deployment gets them from its environment.
+useAuthKeys();
+beforeAll(() => {
   process.env.ADMIN_EMAILS = "boss@example.com";
 });
 

@@ -1,36 +1,18 @@
 // Sign-in hardening: the password rule, bounded email checks, plain error sentences,
 // and limits that slow guessing down without locking the account's owner out.
-import { ConvexError } from "convex/values";
-import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
-import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import { GLOBAL_LIMITS, THROTTLE_MESSAGES } from "./model/authThrottle";
-import { createBackend, type TestBackend } from "./test.helpers";
+import { createBackend, type TestBackend, useAuthKeys, errorOf } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-beforeAll(async () => {
-  const keys = await generateKeyPair("RS256", { extractable: true });
-  process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");
-  process.env.JWKS = JSON.stringify({ keys: [{ use: "sig", ...(await exportJWK(keys.publicKey)) }] });
-  process.env.CONVEX_SITE_URL = "http://127.0.0.1:3211";
-  process.env.SITE_URL = "http://127.0.0.1:5173";
-});
+useAuthKeys();
 afterEach(() => vi.restoreAllMocks());
 
 const signIn = (t: TestBackend, params: Record<string, unknown>, provider = "password") =>
   t.action(api.auth.signIn, { provider, params });
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConvexError) return error.data as { code?: string; message?: string };
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("password rule (sign-up; reset and change use the same one)", () => {
   test("8 to 128 characters, not only whitespace", async () => {

@@ -1,8 +1,7 @@
-import { ConvexError } from "convex/values";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import { CONTACT_MESSAGES, CONTACT_SUBJECTS } from "./lib/contact";
-import { createUser, createBackend } from "./test.helpers";
+import { createUser, createBackend, errorOf } from "./test.helpers";
 
 const VALID = {
   name: "Ada Lovelace",
@@ -10,16 +9,6 @@ const VALID = {
   subject: "Bug Report",
   message: "The export button does nothing.",
 };
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConvexError) return error.data as { code?: string; message?: string; field?: string };
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,32 +1,14 @@
 // Account settings: the owner's profile only, trimmed fields, and changing the password through
 // the auth library (current password checked, other sessions signed out).
-import { ConvexError } from "convex/values";
-import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
-import { beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { createUser, createBackend, type TestBackend } from "./test.helpers";
+import { createUser, createBackend, type TestBackend, useAuthKeys, errorOf } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-beforeAll(async () => {
-  const keys = await generateKeyPair("RS256", { extractable: true });
-  process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");
-  process.env.JWKS = JSON.stringify({ keys: [{ use: "sig", ...(await exportJWK(keys.publicKey)) }] });
-  process.env.CONVEX_SITE_URL = "http://127.0.0.1:3211";
-  process.env.SITE_URL = "http://127.0.0.1:5173";
-});
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConvexError) return error.data as { code?: string; message?: string; field?: string };
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
+useAuthKeys();
 
 function signIn(t: TestBackend, email: string, password: string, flow: "signUp" | "signIn") {
   return t.action(api.auth.signIn, { provider: "password", params: { email, password, flow } });

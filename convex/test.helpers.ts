@@ -1,6 +1,8 @@
 /// <reference types="vite/client" />
 // Shared convex-test setup (two dots in the name: Convex does not deploy this file).
 import { convexTest } from "convex-test";
+import { ConvexError } from "convex/values";
+import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll } from "vitest";
 import { startGateway } from "../dev/gateway/server";
 import { internal } from "./_generated/api";
@@ -158,4 +160,29 @@ export function useDevGateway(): () => DevGateway {
     await gateway?.close();
   });
   return () => gateway!;
+}
+
+/**
+ * Signing keys for the auth library's session JWTs and the site's URLs, set before the calling
+ * file's tests, as a deployment has them in its environment.
+ */
+export function useAuthKeys(): void {
+  beforeAll(async () => {
+    const keys = await generateKeyPair("RS256", { extractable: true });
+    process.env.JWT_PRIVATE_KEY = (await exportPKCS8(keys.privateKey)).trimEnd().replace(/\n/g, " ");
+    process.env.JWKS = JSON.stringify({ keys: [{ use: "sig", ...(await exportJWK(keys.publicKey)) }] });
+    process.env.CONVEX_SITE_URL = "http://127.0.0.1:3211";
+    process.env.SITE_URL = "http://127.0.0.1:5173";
+  });
+}
+
+/** The code, message and field a call is refused with (a ConvexError); throws when it is not refused. */
+export async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ConvexError) return error.data as { code?: string; message?: string; field?: string };
+    throw error;
+  }
+  throw new Error("expected the call to fail");
 }
