@@ -73,3 +73,13 @@ export function StatusBadge({ status, className }: { status: string; className?:
     </span>
   );
 }
+
+/** A test page's heading: the test's name and its status badge (monitor, results, shared results). */
+export function TestTitle({ name, status, className }: { name: string; status: string; className?: string }) {
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <h1 className={cn("text-3xl font-bold tracking-tight break-words", className)}>{name}</h1>
+      <StatusBadge status={status} />
+    </div>
+  );
+}

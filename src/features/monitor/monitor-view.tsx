@@ -13,7 +13,7 @@ import {
 import { type ReactNode, useState } from "react";
 
 import { ViewerAvatars } from "@/components/presence";
-import { StatusBadge } from "@/components/status-badge";
+import { TestTitle } from "@/components/status-badge";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -88,10 +88,7 @@ function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onS
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
       <div className="min-w-0 space-y-2">
-        <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-2xl font-bold tracking-tight break-words sm:text-3xl">{test.name}</h1>
-          <StatusBadge status={test.status} />
-        </div>
+        <TestTitle name={test.name} status={test.status} className="text-2xl sm:text-3xl" />
         <p className="text-sm text-muted-foreground">
           <span className="font-medium text-foreground">Task type:</span> {test.taskType}
         </p>

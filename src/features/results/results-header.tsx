@@ -4,7 +4,7 @@ import { useState, type ReactNode } from "react";
 
 import { ViewerAvatars } from "@/components/presence";
 import { SaveTemplateDialog } from "@/components/save-template-dialog";
-import { StatusBadge } from "@/components/status-badge";
+import { TestTitle } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 
@@ -37,10 +37,7 @@ export function ResultsHeader({ results, onDeleted, onDeletingChange, actions }:
       </Button>
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
         <div className="min-w-0 space-y-2">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-3xl font-bold tracking-tight break-words">{test.name}</h1>
-            <StatusBadge status={test.status} />
-          </div>
+          <TestTitle name={test.name} status={test.status} />
           <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
             <Badge variant="outline">{taskTypeLabel(test.taskType)}</Badge>
             <span>{countsLabel(test.configuration)}</span>

@@ -7,7 +7,7 @@ import { ErrorState } from "@/components/error-state";
 import { Markdown } from "@/components/markdown";
 import { ViewerAvatars } from "@/components/presence";
 import { FullPageSpinner } from "@/components/spinner";
-import { StatusBadge } from "@/components/status-badge";
+import { TestTitle } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { MarketingHeader } from "@/features/marketing/marketing-header";
@@ -77,10 +77,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
     <div className="space-y-6">
       <header className="space-y-2">
         <p className="text-sm text-muted-foreground">Shared results</p>
-        <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-3xl font-bold tracking-tight break-words">{shared.testName}</h1>
-          <StatusBadge status={shared.status} />
-        </div>
+        <TestTitle name={shared.testName} status={shared.status} />
         <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           <Badge variant="outline">{taskTypeLabel(shared.taskType)}</Badge>
           <span>{countsLabel(config)}</span>
