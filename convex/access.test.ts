@@ -10,12 +10,12 @@ import type { TeamRole } from "./lib/teams";
 import { api } from "./_generated/api";
 import {
   createUser,
-  modules,
   createBackend,
   sampleConfiguration,
   sampleTemplateData,
   seedCatalog,
   type TestBackend,
+  functionModules,
 } from "./test.helpers";
 
 type Fixture = {
@@ -254,16 +254,7 @@ type RegisteredFunction = {
 
 async function publicFunctions(): Promise<Map<string, RegisteredFunction>> {
   const found = new Map<string, RegisteredFunction>();
-  for (const [path, load] of Object.entries(modules)) {
-    if (
-      path.includes("_generated") ||
-      path.includes(".helpers.") ||
-      path.includes(".fixture.") ||
-      path.startsWith("./lib/")
-    )
-      continue;
-    const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
-    const exports = await (load as () => Promise<Record<string, unknown>>)();
+  for await (const [moduleName, exports] of functionModules()) {
     for (const [name, value] of Object.entries(exports)) {
       const fn = value as RegisteredFunction;
       if (typeof value === "function" && fn.isPublic && (fn.isQuery || fn.isMutation || fn.isAction)) {

@@ -9,12 +9,12 @@ import type { TableNames } from "./_generated/dataModel";
 import { STORAGE_UNAVAILABLE_MESSAGE } from "./apiKeys";
 import {
   createUser,
-  modules,
   createBackend,
   sampleConfiguration,
   seedCatalog,
   type TestBackend,
   errorOf,
+  functionModules,
 } from "./test.helpers";
 
 const OWN_KEY = "sk-or-v1-own-key-of-ada-0123456789wxyz";
@@ -286,16 +286,7 @@ describe("a saved key is never returned", () => {
     }));
     const ciphertext = await t.run(async (ctx) => (await ctx.db.query("apiKeys").first())!.ciphertext);
     let checked = 0;
-    for (const [path, load] of Object.entries(modules)) {
-      if (
-        path.includes("_generated") ||
-        path.includes(".helpers.") ||
-        path.includes(".fixture.") ||
-        path.startsWith("./lib/")
-      )
-        continue;
-      const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
-      const exports = await (load as () => Promise<Record<string, unknown>>)();
+    for await (const [moduleName, exports] of functionModules()) {
       for (const [name, value] of Object.entries(exports)) {
         const fn = value as { isPublic?: boolean; isQuery?: boolean; exportArgs?: () => string };
         if (typeof value !== "function" || !fn.isPublic || !fn.isQuery) continue;

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import { seedFinishedTest } from "./finishedTests.fixture";
-import { createUser, createBackend } from "./test.helpers";
+import { createUser, createBackend, withoutKeys } from "./test.helpers";
 
 /** Every key of a returned value, at any depth, that names a money figure. */
 function moneyKeys(value: unknown): string[] {
@@ -13,17 +13,6 @@ function moneyKeys(value: unknown): string[] {
     ...(/cost|price|cents/i.test(key) ? [key] : []),
     ...moneyKeys(inner),
   ]);
-}
-
-/** The value with every key matching `pattern` left out, at any depth. */
-function withoutKeys(value: unknown, pattern: RegExp): unknown {
-  if (Array.isArray(value)) return value.map((inner) => withoutKeys(inner, pattern));
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => !pattern.test(key))
-      .map(([key, inner]) => [key, withoutKeys(inner, pattern)]),
-  );
 }
 
 async function setup() {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { seedFinishedTest } from "./finishedTests.fixture";
 import { newShareId } from "./lib/shareId";
-import { createUser, createBackend } from "./test.helpers";
+import { createUser, createBackend, withoutKeys } from "./test.helpers";
 
 /** Keys that name a money figure: costs, prices, cents. */
 const MONEY = /cost|price|cents/i;
@@ -12,17 +12,6 @@ function moneyKeys(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(moneyKeys);
   if (value === null || typeof value !== "object") return [];
   return Object.entries(value).flatMap(([key, inner]) => [...(MONEY.test(key) ? [key] : []), ...moneyKeys(inner)]);
-}
-
-/** The value with every key matching `pattern` left out, at any depth. */
-function withoutKeys(value: unknown, pattern: RegExp): unknown {
-  if (Array.isArray(value)) return value.map((inner) => withoutKeys(inner, pattern));
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => !pattern.test(key))
-      .map(([key, inner]) => [key, withoutKeys(inner, pattern)]),
-  );
 }
 
 async function setup() {

@@ -186,3 +186,29 @@ export async function errorOf(promise: Promise<unknown>): Promise<{ code?: strin
   }
   throw new Error("expected the call to fail");
 }
+
+/** Each module that can hold public functions (not generated code, helpers, fixtures or lib/), by name, with its exports. */
+export async function* functionModules(): AsyncGenerator<[moduleName: string, exports: Record<string, unknown>]> {
+  for (const [path, load] of Object.entries(modules)) {
+    if (
+      path.includes("_generated") ||
+      path.includes(".helpers.") ||
+      path.includes(".fixture.") ||
+      path.startsWith("./lib/")
+    )
+      continue;
+    const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
+    yield [moduleName, await (load as () => Promise<Record<string, unknown>>)()];
+  }
+}
+
+/** The value with every key matching `pattern` left out, at any depth. */
+export function withoutKeys(value: unknown, pattern: RegExp): unknown {
+  if (Array.isArray(value)) return value.map((inner) => withoutKeys(inner, pattern));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !pattern.test(key))
+      .map(([key, inner]) => [key, withoutKeys(inner, pattern)]),
+  );
+}
