@@ -1,3 +1,4 @@
+import { Trash2Icon } from "lucide-react";
 import { useState, type ReactNode } from "react";
 
 import { DialogError } from "@/components/dialog-error";
@@ -137,4 +138,23 @@ export function useConfirm() {
     },
     dialog: request && <ConfirmDialog {...request} open={open} onOpenChange={setOpen} />,
   };
+}
+
+/**
+ * The confirmation of an act that deletes or clears for good: destructive, a trash icon, 'This
+ * action cannot be undone.', and 'Delete' unless `confirmText` says otherwise.
+ */
+export function DestructiveConfirmDialog({
+  confirmText = "Delete",
+  ...props
+}: Omit<ConfirmDialogProps, "confirmText" | "destructive" | "icon" | "irreversible"> & { confirmText?: string }) {
+  return (
+    <ConfirmDialog
+      {...props}
+      confirmText={confirmText}
+      destructive
+      icon={<Trash2Icon aria-hidden="true" className="size-5 text-destructive" />}
+      irreversible
+    />
+  );
 }

@@ -8,7 +8,7 @@ import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { errorMessage } from "@/lib/errors";
-import { ConfirmDialog } from "@/components/confirm-dialog";
+import { DestructiveConfirmDialog } from "@/components/confirm-dialog";
 import { ItemEditorDialog } from "./item-editor-dialog";
 import { fieldValues, type ItemKind } from "./item-kinds";
 
@@ -144,16 +144,12 @@ export function SavedItemsDialog<K extends string>({
           notify.success(`Saved ${kind.singular} updated`);
         }}
       />
-      <ConfirmDialog
+      <DestructiveConfirmDialog
         open={deleting !== null}
         onOpenChange={(next) => !next && setDeleting(null)}
         title={`Delete Saved ${kind.Singular}`}
         description={`Delete this saved ${kind.singular}? Tests that already use it keep their copy.`}
         subject={deleting?.[kind.titleKey]}
-        confirmText="Delete"
-        destructive
-        icon={<Trash2Icon aria-hidden="true" className="size-5 text-destructive" />}
-        irreversible
         onConfirm={async () => {
           if (!deleting) return;
           try {

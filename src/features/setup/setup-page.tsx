@@ -6,7 +6,6 @@ import {
   LayoutTemplateIcon,
   LibraryIcon,
   RotateCcwIcon,
-  Trash2Icon,
 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { NOTIFY_OPTIONS, notify } from "./notify";
@@ -16,7 +15,7 @@ import { Button } from "@/components/ui/button";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { BuiltinTemplate, ModelBundle } from "../../../convex/lib/builtins";
-import { ConfirmDialog } from "@/components/confirm-dialog";
+import { ConfirmDialog, DestructiveConfirmDialog } from "@/components/confirm-dialog";
 import { EvaluationSection } from "./evaluation-section";
 import { ModelBundlesCard, ModelBundlesDialog } from "./model-bundles";
 import { ModelPickerSection } from "./model-picker-section";
@@ -249,15 +248,12 @@ export function SetupPage({ search }: { search: SetupSearch }) {
           if (pendingApply) apply(pendingApply);
         }}
       />
-      <ConfirmDialog
+      <DestructiveConfirmDialog
         open={resetOpen}
         onOpenChange={setResetOpen}
         title="Start Over"
         description="Clear this setup: its name, personas, topics, selected models and settings."
         confirmText="Start Over"
-        destructive
-        icon={<Trash2Icon aria-hidden="true" className="size-5 text-destructive" />}
-        irreversible
         onConfirm={() => {
           actions.reset();
           setTemplatePickerShown(false);

@@ -13,7 +13,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import { templateCategoryLabel, type TemplateCategoryFilter } from "../../../convex/lib/templates";
-import { ConfirmDialog } from "@/components/confirm-dialog";
+import { DestructiveConfirmDialog } from "@/components/confirm-dialog";
 import type { SavedTemplate } from "./template-sources";
 import { CategoryFilter } from "@/features/templates/category-filter";
 
@@ -124,16 +124,12 @@ export function TemplateLibraryDialog({ open, onOpenChange, onApply }: TemplateL
           </Tabs>
         </DialogContent>
       </Dialog>
-      <ConfirmDialog
+      <DestructiveConfirmDialog
         open={deleting !== null}
         onOpenChange={(next) => !next && setDeleting(null)}
         title="Delete Template"
         description={DELETE_TEMPLATE_MESSAGE}
         subject={deleting?.name}
-        confirmText="Delete"
-        destructive
-        icon={<Trash2Icon aria-hidden="true" className="size-5 text-destructive" />}
-        irreversible
         onConfirm={async () => {
           if (!deleting) return;
           try {
