@@ -8,7 +8,7 @@ import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import type { MutationCtx } from "../convex/_generated/server";
 import { setJobStatus } from "../convex/model/jobs";
-import { demoCaller, runOn, signIn, UI_TIMEOUT_MS, useE2E } from "./harness";
+import { demoCaller, runOn, signIn, taglineConfiguration, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();
 
@@ -16,22 +16,9 @@ const run = <T>(fn: (ctx: MutationCtx) => Promise<T>) => runOn(e2e, fn);
 
 /** A test of the demo user with its job put in `status` (queued ones wait for a dispatch). */
 async function demoTest(name: string, status: "queued" | "failed"): Promise<Id<"jobs">> {
-  const models = await run(async (ctx) => (await ctx.db.query("llmModels").take(3)).map((row) => row.modelId));
   const demo = await demoCaller(e2e);
   const { testId } = await demo.mutation(api.tests.create, {
-    configuration: {
-      name,
-      taskType: "general",
-      userPrompt: "Write a one-line tagline for a bike repair shop.",
-      personas: [{ id: "p1", name: "Copywriter", description: "Short and punchy", systemPrompt: "Be brief." }],
-      topics: [{ id: "t1", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." }],
-      generatorModels: models.slice(0, 2).map((id) => ({ id, name: id })),
-      evaluatorModels: models.slice(2, 3).map((id) => ({ id, name: id })),
-      responsesPerTopic: 1,
-      rankingPrompt: "",
-      evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
-      scoringParameters: { scale: "ranking", includeExplanations: false },
-    },
+    configuration: await taglineConfiguration(e2e, name, { responsesPerTopic: 1, includeExplanations: false }),
   });
   return await run(async (ctx) => {
     const job = (await ctx.db

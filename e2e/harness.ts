@@ -321,6 +321,31 @@ export async function signedInDemo(e2e: E2E): Promise<Page> {
 
 type TestConfiguration = FunctionArgs<typeof api.tests.create>["configuration"];
 
+/**
+ * A one-persona, one-topic tagline test over the stack's first three catalog models (two
+ * writers, one ranking judge).
+ */
+export async function taglineConfiguration(
+  e2e: E2E,
+  name: string,
+  options: { responsesPerTopic: number; includeExplanations: boolean },
+): Promise<TestConfiguration> {
+  const models = await runOn(e2e, async (ctx) => (await ctx.db.query("llmModels").take(3)).map((row) => row.modelId));
+  return {
+    name,
+    taskType: "general",
+    userPrompt: "Write a one-line tagline for a bike repair shop.",
+    personas: [{ id: "p1", name: "Copywriter", description: "Short and punchy", systemPrompt: "Be brief." }],
+    topics: [{ id: "t1", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." }],
+    generatorModels: models.slice(0, 2).map((id) => ({ id, name: id })),
+    evaluatorModels: models.slice(2, 3).map((id) => ({ id, name: id })),
+    responsesPerTopic: options.responsesPerTopic,
+    rankingPrompt: "",
+    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+    scoringParameters: { scale: "ranking", includeExplanations: options.includeExplanations },
+  };
+}
+
 /** A new test of the demo user, queued as if paid (no longer a draft): the next dispatch starts it. */
 export async function queuedDemoTest(e2e: E2E, configuration: TestConfiguration): Promise<Id<"tests">> {
   const demo = await demoCaller(e2e);

@@ -6,30 +6,17 @@ import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
-import type { MutationCtx } from "../convex/_generated/server";
-import { demoCaller, queuedDemoTest, runOn, signedInDemo, UI_TIMEOUT_MS, useE2E } from "./harness";
+import { demoCaller, queuedDemoTest, signedInDemo, taglineConfiguration, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();
 const SEEDED_TEST = "Support replies: tone and accuracy";
 
-const run = <T>(fn: (ctx: MutationCtx) => Promise<T>) => runOn(e2e, fn);
-
 /** A new test of the demo user, queued but not yet started (the next dispatch starts it). */
 async function queuedTest(name: string): Promise<Id<"tests">> {
-  const models = await run(async (ctx) => (await ctx.db.query("llmModels").take(3)).map((row) => row.modelId));
-  return await queuedDemoTest(e2e, {
-    name,
-    taskType: "general",
-    userPrompt: "Write a one-line tagline for a bike repair shop.",
-    personas: [{ id: "p1", name: "Copywriter", description: "Short and punchy", systemPrompt: "Be brief." }],
-    topics: [{ id: "t1", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." }],
-    generatorModels: models.slice(0, 2).map((id) => ({ id, name: id })),
-    evaluatorModels: models.slice(2, 3).map((id) => ({ id, name: id })),
-    responsesPerTopic: 2,
-    rankingPrompt: "",
-    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
-    scoringParameters: { scale: "ranking", includeExplanations: true },
-  });
+  return await queuedDemoTest(
+    e2e,
+    await taglineConfiguration(e2e, name, { responsesPerTopic: 2, includeExplanations: true }),
+  );
 }
 
 async function openSeededResults(page: Page): Promise<void> {
