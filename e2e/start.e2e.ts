@@ -74,6 +74,15 @@ async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
+/** A free port for each of the stack's port settings. */
+async function freeStackPorts(): Promise<Record<PortVariable, number>> {
+  const found = await freePorts(PORT_VARIABLES.length);
+  return Object.fromEntries(PORT_VARIABLES.map((variable, index) => [variable, found[index]!])) as Record<
+    PortVariable,
+    number
+  >;
+}
+
 async function isFree(port: number): Promise<boolean> {
   try {
     const server = await listenOn(port);
@@ -138,14 +147,9 @@ function interrupt(child: ChildProcess): void {
 
 describe("npm start", () => {
   test("prints the banner, serves the app, the demo user signs in, and Ctrl-C stops everything", async () => {
-    const [app, backend, site, gateway, stripe] = await freePorts(5);
-    const ports = {
-      MJ_APP_PORT: app!,
-      MJ_BACKEND_PORT: backend!,
-      MJ_SITE_PORT: site!,
-      MJ_GATEWAY_PORT: gateway!,
-      MJ_STRIPE_PORT: stripe!,
-    };
+    const ports = await freeStackPorts();
+    const { MJ_APP_PORT: app, MJ_BACKEND_PORT: backend, MJ_SITE_PORT: site } = ports;
+    const { MJ_GATEWAY_PORT: gateway, MJ_STRIPE_PORT: stripe } = ports;
     // As a newcomer runs it: email on, sent to the dev mailbox.
     const started = startCommand(ports, { env: { MJ_EMAIL: undefined } });
     await waitForOutput(started, READY);
@@ -179,14 +183,7 @@ describe("npm start", () => {
   });
 
   test("SIGTERM stops it too, exit code 0", async () => {
-    const [app, backend, site, gateway, stripe] = await freePorts(5);
-    const ports = {
-      MJ_APP_PORT: app!,
-      MJ_BACKEND_PORT: backend!,
-      MJ_SITE_PORT: site!,
-      MJ_GATEWAY_PORT: gateway!,
-      MJ_STRIPE_PORT: stripe!,
-    };
+    const ports = await freeStackPorts();
     const started = startCommand(ports);
     await waitForOutput(started, READY);
     process.kill(started.child.pid!, "SIGTERM");
@@ -198,14 +195,7 @@ describe("npm start", () => {
     ["MJ_APP_PORT", "app"],
     ["MJ_BACKEND_PORT", "Convex backend"],
   ] as const)("a taken %s stops the start with a message naming the port and its setting", async (variable, label) => {
-    const [app, backend, site, gateway, stripe] = await freePorts(5);
-    const ports = {
-      MJ_APP_PORT: app!,
-      MJ_BACKEND_PORT: backend!,
-      MJ_SITE_PORT: site!,
-      MJ_GATEWAY_PORT: gateway!,
-      MJ_STRIPE_PORT: stripe!,
-    };
+    const ports = await freeStackPorts();
     blockers.push(await listenOn(ports[variable]));
     const started = startCommand(ports);
     const exit = await started.exited;
@@ -215,16 +205,9 @@ describe("npm start", () => {
     for (const [name, port] of Object.entries(ports)) if (name !== variable) expect(await isFree(port)).toBe(true);
   });
   test("keeps its data between starts, seeds nothing twice, and --fresh starts empty", async () => {
-    const [app, backend, site, gateway, stripe] = await freePorts(5);
-    const ports = {
-      MJ_APP_PORT: app!,
-      MJ_BACKEND_PORT: backend!,
-      MJ_SITE_PORT: site!,
-      MJ_GATEWAY_PORT: gateway!,
-      MJ_STRIPE_PORT: stripe!,
-    };
+    const ports = await freeStackPorts();
     const dataDir = dataFolder();
-    const backendUrl = `http://127.0.0.1:${backend}`;
+    const backendUrl = `http://127.0.0.1:${ports.MJ_BACKEND_PORT}`;
     const signIn = async (email: string, password: string, flow: "signIn" | "signUp") => {
       const client = new ConvexHttpClient(backendUrl, { skipConvexDeploymentUrlCheck: true, logger: false });
       const result = await client.action(api.auth.signIn, { provider: "password", params: { email, password, flow } });
@@ -308,21 +291,14 @@ describe("npm start", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const gatewayUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
     try {
-      const [app, backend, site, gateway, stripe] = await freePorts(5);
-      const ports = {
-        MJ_APP_PORT: app!,
-        MJ_BACKEND_PORT: backend!,
-        MJ_SITE_PORT: site!,
-        MJ_GATEWAY_PORT: gateway!,
-        MJ_STRIPE_PORT: stripe!,
-      };
+      const ports = await freeStackPorts();
       const started = startCommand(ports, {
         env: { MJ_GATEWAY: "", GATEWAY_BASE_URL: gatewayUrl, OPENROUTER_API_KEY: "loopback-key" },
       });
       await waitForOutput(started, READY);
       expect(started.output()).toContain(`Model gateway   ${gatewayUrl}   REAL`);
 
-      const client = new ConvexHttpClient(`http://127.0.0.1:${backend}`, {
+      const client = new ConvexHttpClient(`http://127.0.0.1:${ports.MJ_BACKEND_PORT}`, {
         skipConvexDeploymentUrlCheck: true,
         logger: false,
       });
@@ -356,10 +332,13 @@ describe("npm start", () => {
       if (paymentRequired) {
         // Payments stay at the dev Stripe.
         const { sessionId } = await client.action(api.payments.createCheckout, { testId });
-        const pay = await fetch(`http://127.0.0.1:${stripe}/checkout/${encodeURIComponent(sessionId)}/pay`, {
-          method: "POST",
-          redirect: "manual",
-        });
+        const pay = await fetch(
+          `http://127.0.0.1:${ports.MJ_STRIPE_PORT}/checkout/${encodeURIComponent(sessionId)}/pay`,
+          {
+            method: "POST",
+            redirect: "manual",
+          },
+        );
         expect(pay.status).toBe(303);
       }
       const deadline = Date.now() + 60_000;
