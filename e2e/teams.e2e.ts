@@ -1,4 +1,4 @@
-// The teams journey (issue 14's acceptance), in two browsers: A creates a team and invites B by
+// The teams journey, in two browsers: A creates a team and invites B by
 // email; B opens the link signed out, signs up through it and joins; A sees B arrive without a
 // reload. A starts a test in the team; B watches it live on the team's monitor and on its results
 // (the counters move, no reload), reviews two pairs blind, and leaves a note on an answer that A,
