@@ -520,5 +520,6 @@ function evaluateFilter(doc: StoredDocument, filter: FilterExpression): unknown 
   if (filter.$mod !== undefined) return (pair("$mod")[0] as number) % (pair("$mod")[1] as number);
   if (filter.$field !== undefined) return fieldValue(doc, filter.$field as string);
   if (filter.$literal !== undefined) return queryValue(filter.$literal as JSONValue);
-  throw new Error(`not implemented: ${JSON.stringify(filter)}`);
+  // Every operator Convex's filter syntax has is handled above; anything else is a malformed expression.
+  throw new Error(`Unknown filter expression: ${JSON.stringify(filter)}`);
 }
