@@ -105,9 +105,13 @@ export function neighbourPair(
 }
 
 /** "3 of 12 pairs reviewed". */
+export function reviewedText(reviewed: number, total: number): string {
+  return `${reviewed} of ${total} ${total === 1 ? "pair" : "pairs"} reviewed`;
+}
+
+/** The caller's progress over the listed pairs. */
 export function progressText(pairs: readonly ReviewPairSummary[]): string {
-  const reviewed = pairs.filter((pair) => pair.reviewed).length;
-  return `${reviewed} of ${pairs.length} ${pairs.length === 1 ? "pair" : "pairs"} reviewed`;
+  return reviewedText(pairs.filter((pair) => pair.reviewed).length, pairs.length);
 }
 
 /** A criterion as the results show it: "accuracy" → "Accuracy". */

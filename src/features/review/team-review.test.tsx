@@ -14,7 +14,6 @@ import type { JuryRanking } from "../../../convex/lib/stats/index";
 import { makeResults, TEST_ID } from "../results/test-support";
 import type { JuryView } from "../results/jury-model";
 import { REVIEW_BUTTON, TEAM_REVIEW_EMPTY, type TeamReview } from "./review-model";
-import { makePairView } from "./test-support";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
@@ -138,7 +137,7 @@ beforeEach(() => {
   setQueryResult("results:get", makeResults());
   setPaginated("results:responses", []);
   setPaginated("results:evaluations", []);
-  setQueryResult("reviews:pair", makePairView());
+  setQueryResult("notes:canAdd", true);
 });
 
 describe("results page: the team review", { timeout: 30_000 }, () => {
@@ -216,7 +215,7 @@ describe("results page: the team review", { timeout: 30_000 }, () => {
 
   it("offers a viewer no Review answers button", async () => {
     setQueryResult("reviews:summary", EMPTY_SUMMARY);
-    setQueryResult("reviews:pair", makePairView({ canReview: false }));
+    setQueryResult("notes:canAdd", false);
     renderApp(PATH);
     expect(await screen.findByText(TEAM_REVIEW_EMPTY, {}, SLOW)).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: new RegExp(REVIEW_BUTTON) })).not.toBeInTheDocument();

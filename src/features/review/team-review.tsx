@@ -21,7 +21,7 @@ import { formatCount } from "../../../convex/lib/format";
 import { BandBadge, JuryRankings } from "../results/jury-stats";
 import { formatCorrelation, formatInterval } from "../results/jury-model";
 import { ConfidenceRankings } from "../results/rankings";
-import { progressText, REVIEW_BUTTON, TEAM_REVIEW_EMPTY, TEAM_REVIEW_TITLE, type TeamReview } from "./review-model";
+import { reviewedText, REVIEW_BUTTON, TEAM_REVIEW_EMPTY, TEAM_REVIEW_TITLE, type TeamReview } from "./review-model";
 
 export const TEAM_REVIEW_LOAD_FAILED = "Could not load the team review";
 export const JUDGES_TITLE = "Which judge agrees with your team";
@@ -46,11 +46,18 @@ export function ReviewButton({
 }
 
 function ReviewButtonOf({ testId, variant }: { testId: Id<"tests">; variant: "outline" | "default" }) {
-  const view = useQuery(api.reviews.pair, { testId });
-  if (!view?.canReview) return null;
+  // Both reads are O(1) documents; reviews.pair would read the test's judge calls to list its pairs.
+  const mayAct = useQuery(api.notes.canAdd, { testId });
+  const summary = useQuery(api.reviews.summary, { testId });
+  if (!mayAct) return null;
+  const yours = summary?.reviewers.find((reviewer) => reviewer.isYou)?.pairs ?? 0;
   return (
     <Button asChild variant={variant}>
-      <Link to="/dashboard/results/$testId/review" params={{ testId }} title={progressText(view.pairs)}>
+      <Link
+        to="/dashboard/results/$testId/review"
+        params={{ testId }}
+        title={summary ? reviewedText(yours, summary.totalPairs) : undefined}
+      >
         <ClipboardCheckIcon /> {REVIEW_BUTTON}
       </Link>
     </Button>
