@@ -66,8 +66,11 @@ describe("time", () => {
   it("shows the time remaining", () => {
     expect(formatTimeRemaining(null)).toBe("Calculating...");
     expect(formatTimeRemaining(30_000)).toBe("Less than a minute");
-    expect(formatTimeRemaining(61_000)).toBe("About 1 min");
-    expect(formatTimeRemaining(130_000)).toBe("About 2 min");
+    // Rounded up: never shorter than the time left.
+    expect(formatTimeRemaining(59_999)).toBe("Less than a minute");
+    expect(formatTimeRemaining(60_000)).toBe("About 1 min");
+    expect(formatTimeRemaining(65_000)).toBe("About 2 min");
+    expect(formatTimeRemaining(130_000)).toBe("About 3 min");
     expect(formatTimeRemaining(150_000)).toBe("About 3 min");
     expect(formatTimeRemaining(90 * 60_000)).toBe("About 1h 30m");
   });

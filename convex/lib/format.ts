@@ -76,11 +76,14 @@ export function formatRelativeTime(timestamp: number, now: number): string {
   return `${Math.floor(elapsed / DAY)}d ago`;
 }
 
-/** Time left of a running test (null while unknown), to the nearest minute: 130 s is 'About 2 min'. */
+/**
+ * Time left of a running test (null while unknown), in whole minutes rounded up so that it never
+ * reads shorter than the time left: 65 s is 'About 2 min', never 'Less than a minute'.
+ */
 export function formatTimeRemaining(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return "Calculating...";
   if (ms < MINUTE) return "Less than a minute";
-  const minutes = Math.round(ms / MINUTE);
+  const minutes = Math.ceil(ms / MINUTE);
   if (minutes < 60) return `About ${minutes} min`;
   return `About ${Math.floor(minutes / 60)}h ${minutes % 60}m`;
 }

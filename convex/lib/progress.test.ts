@@ -149,7 +149,8 @@ describe("time estimates", () => {
     expect(callRates(pace).generation).toBeCloseTo(1, 10);
     const remaining = estimateTimeRemaining(pace);
     expect(remaining).toBe(Math.round((600 / 4.6) * 1000));
-    expect(formatTimeRemaining(remaining)).toBe("About 2 min");
+    // 130 s, rounded up: never shorter than what is left.
+    expect(formatTimeRemaining(remaining)).toBe("About 3 min");
   });
 
   it("adds the calls of each kind that are left, judge calls at the generation rate until one has ended", () => {
@@ -170,6 +171,32 @@ describe("time estimates", () => {
     };
     expect(callRates(both)).toEqual({ generation: 1, judging: 5 });
     expect(estimateTimeRemaining(both)).toBe(26_000);
+  });
+
+  it("is never shorter than the calls left take: the last answer of 65 s is 65 s, not 'Less than a minute'", () => {
+    // 8 workers busy all along, 65 s an answer: 79 of 80 answers in, 8 judge calls of 5 s left.
+    const lastAnswer = {
+      startedAt: 0,
+      now: 650_000,
+      generation: { done: 79, expected: 80, busyMs: 79 * 65_000 },
+      judging: { done: 0, expected: 0, busyMs: 0 },
+    };
+    const busy = lastAnswer.generation.busyMs / lastAnswer.now;
+    expect(busy).toBeGreaterThan(7);
+    expect(estimateTimeRemaining(lastAnswer)).toBe(65_000);
+    expect(formatTimeRemaining(estimateTimeRemaining(lastAnswer))).toBe("About 2 min");
+    // Three judge calls of 5 s left with 8 workers: they run side by side, one call's time.
+    const lastJudges = {
+      ...lastAnswer,
+      generation: { done: 80, expected: 80, busyMs: 80 * 65_000 },
+      judging: { done: 77, expected: 80, busyMs: 77 * 5_000 },
+    };
+    expect(estimateTimeRemaining(lastJudges)).toBe(5_000);
+    // More calls left than workers: they queue, at the measured concurrency.
+    const many = { ...lastJudges, judging: { done: 40, expected: 80, busyMs: 40 * 5_000 } };
+    const concurrency = (80 * 65_000 + 40 * 5_000) / 650_000;
+    expect(estimateTimeRemaining(many)).toBe(Math.round((40 * 5_000) / concurrency));
+    expect(estimateTimeRemaining(many)!).toBeGreaterThanOrEqual(5_000);
   });
 
   it("has no estimate before a call has ended, and none left when all have", () => {

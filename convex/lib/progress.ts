@@ -302,16 +302,26 @@ export function callRates(pace: CallPace): { generation: number | null; judging:
 /**
  * Milliseconds left: the calls of each kind still to end at that kind's measured rate (~600
  * judge calls left at 4.6 a second is about 2 minutes, not 'Less than a minute'). The workers
- * share the calls, so the kinds' times add up. Null while no call has ended (no pace yet).
+ * share the calls, so the kinds' times add up. A kind's calls run at most as many at a time as
+ * are left, so its time is never under one measured call of that kind (one 65 s answer left is
+ * 65 s, however many workers are idle). Null while no call has ended (no pace yet).
  */
 export function estimateTimeRemaining(pace: CallPace): number | null {
   const generationLeft = Math.max(0, pace.generation.expected - pace.generation.done);
   const judgingLeft = Math.max(0, pace.judging.expected - pace.judging.done);
   if (generationLeft + judgingLeft === 0) return 0;
-  const rates = callRates(pace);
-  const secondsFor = (left: number, rate: number | null) => (left === 0 ? 0 : rate === null ? null : left / rate);
-  const generationSeconds = secondsFor(generationLeft, rates.generation);
-  const judgingSeconds = secondsFor(judgingLeft, rates.judging);
-  if (generationSeconds === null || judgingSeconds === null) return null;
-  return Math.round((generationSeconds + judgingSeconds) * 1000);
+  const elapsed = pace.now - pace.startedAt;
+  const busy = pace.generation.busyMs + pace.judging.busyMs;
+  if (elapsed <= 0 || busy <= 0) return null;
+  const concurrency = busy / elapsed;
+  const meanOf = (kind: CallPace["generation"]) => (kind.done > 0 && kind.busyMs > 0 ? kind.busyMs / kind.done : null);
+  // Judge calls take the generation calls' time until one has ended, and the other way round.
+  const generationMean = meanOf(pace.generation) ?? meanOf(pace.judging);
+  const judgingMean = meanOf(pace.judging) ?? meanOf(pace.generation);
+  const msFor = (left: number, meanMs: number | null) =>
+    left === 0 ? 0 : meanMs === null ? null : (left * meanMs) / Math.min(concurrency, left);
+  const generationMs = msFor(generationLeft, generationMean);
+  const judgingMs = msFor(judgingLeft, judgingMean);
+  if (generationMs === null || judgingMs === null) return null;
+  return Math.round(generationMs + judgingMs);
 }
