@@ -1,6 +1,7 @@
 import { authTables } from "@convex-dev/auth/server";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
+import { apiTokenTables } from "./model/apiTokens";
 import { authThrottleTables } from "./model/authThrottle";
 import { teamTables } from "./model/teams";
 import { presencePage } from "./model/presence";
@@ -29,6 +30,7 @@ export default defineSchema({
   ...authThrottleTables,
   ...teamTables,
   ...noteTables,
+  ...apiTokenTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({

@@ -1,116 +1,33 @@
 import { v } from "convex/values";
-import { internal } from "./_generated/api";
-import type { Doc, Id } from "./_generated/dataModel";
-import type { QueryCtx } from "./_generated/server";
+import type { Doc } from "./_generated/dataModel";
 import { fail, requireTeamRole, userMutation, userQuery } from "./functions";
-import { countCalls, LIMITS, quote, validateTestConfig } from "./lib/pricing";
-import { initialProgress } from "./lib/progress";
 import { canStop } from "./lib/testStatus";
-import { priceCatalog } from "./model/catalog";
-import { insertJob, jobOfTest } from "./model/jobs";
+import { jobOfTest } from "./model/jobs";
 import { paymentsEnabled } from "./model/payments";
-import { EMPTY_RUN_COUNTERS } from "./model/pipeline/runCounters";
 import { namesOf, responseView, responseViewValidator } from "./model/results";
 import { requireTest, testAccessOf, testsOfSpaceByStatus } from "./model/testAccess";
 import { deleteTest } from "./model/testDeletion";
 import { endTest } from "./model/testEnding";
+import { createTest, hasOwnKey } from "./model/testCreation";
 import { headerOf, testHeader } from "./model/tests";
-import { recordTestRun } from "./model/userStats";
+import { RUN_SHARDS } from "./model/pipeline/shards";
+import { mergeModelStats } from "./model/pipeline/statistics";
 import { modelRanking, testConfiguration } from "./validators";
 
 /**
  * Validates the whole configuration, re-prices it from the cached catalog (the client's price
- * is only a preview) and stores the test with its quote and its job. With a teamId the test
- * belongs to that team (its owners and members may start one, viewers may not); whoever starts
- * it pays for it.
+ * is only a preview) and stores the test with its quote and its job (model/testCreation.ts, which
+ * the HTTP API's create calls too). With a teamId the test belongs to that team (its owners and
+ * members may start one, viewers may not); whoever starts it pays for it.
  */
 export const create = userMutation({
   args: { configuration: testConfiguration, teamId: v.optional(v.id("teams")) },
   returns: v.object({ testId: v.id("tests"), priceCents: v.number(), paymentRequired: v.boolean() }),
   handler: async (ctx, { configuration, teamId }) => {
     if (teamId !== undefined) await requireTeamRole(ctx, teamId, "member");
-    const problems = validateTestConfig(configuration);
-    if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: problems[0].field });
-    const calls = countCalls(configuration);
-    if (calls.total > LIMITS.maxCallsPerTest) {
-      fail(
-        "INVALID_INPUT",
-        `This test would make ${calls.total} model calls; the limit is ${LIMITS.maxCallsPerTest}. Use fewer models, personas, topics or responses per topic.`,
-        { field: "limits" },
-      );
-    }
-    const catalog = await priceCatalog(ctx);
-    const models = await modelNames(
-      ctx,
-      [...configuration.generatorModels, ...configuration.evaluatorModels].map((m) => m.id),
-    );
-    const withNames = {
-      ...configuration,
-      name: configuration.name.trim() || "Unnamed Test",
-      generatorModels: configuration.generatorModels.map((model) => ({
-        id: model.id,
-        name: models.get(model.id) ?? model.id,
-      })),
-      evaluatorModels: configuration.evaluatorModels.map((model) => ({
-        id: model.id,
-        name: models.get(model.id) ?? model.id,
-      })),
-    };
-    const { estimate, priceCents } = quote(withNames, catalog);
-    const usesOwnKey = await hasOwnKey(ctx, ctx.user._id);
-    const paymentRequired = paymentsEnabled() && !usesOwnKey && priceCents > 0;
-    const now = Date.now();
-    const testId = await ctx.db.insert("tests", {
-      userId: ctx.user._id,
-      ...(teamId === undefined ? {} : { teamId }),
-      name: withNames.name,
-      taskType: withNames.taskType || "general",
-      configuration: withNames,
-      status: "pending",
-      progress: { currentPhase: initialProgress(withNames).phase, percentage: 0 },
-      estimate,
-      priceCents,
-      usesOwnKey,
-      expectedResponses: calls.expectedResponses,
-      expectedEvaluations: calls.expectedEvaluations,
-      ...EMPTY_RUN_COUNTERS,
-      lastProgressAt: now,
-      ...(paymentRequired ? { awaitingPayment: true } : {}),
-    });
-    await insertJob(ctx, {
-      testId,
-      userId: ctx.user._id,
-      testName: withNames.name,
-      status: paymentRequired ? "pending_payment" : "queued",
-      amountCents: paymentRequired ? priceCents : 0,
-    });
-    // An unpaid draft is counted when its payment settles (recordTestPaid).
-    if (!paymentRequired) await recordTestRun(ctx, { userId: ctx.user._id, teamId });
-    if (!paymentRequired) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
-    return { testId, priceCents, paymentRequired };
+    return await createTest(ctx, ctx.user._id, configuration, teamId);
   },
 });
-
-async function modelNames(ctx: QueryCtx, ids: string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  for (const id of new Set(ids)) {
-    const row = await ctx.db
-      .query("llmModels")
-      .withIndex("by_model_id", (q) => q.eq("modelId", id))
-      .first();
-    if (!row) fail("INVALID_INPUT", `The model ${id} is not available. Choose another model.`, { field: "models" });
-    names.set(id, row.name);
-  }
-  return names;
-}
-
-async function hasOwnKey(ctx: QueryCtx, userId: Id<"users">): Promise<boolean> {
-  const key = await ctx.db
-    .query("apiKeys")
-    .withIndex("by_user", (q) => q.eq("userId", userId))
-    .first();
-  return key !== null;
-}
 
 /** Whether runs on this deployment are paid, for the setup page's notice. */
 export const paymentMode = userQuery({
@@ -213,10 +130,13 @@ export const monitor = userQuery({
     const config = test.configuration;
     const stats = [];
     for (const model of config.generatorModels) {
-      const row = await ctx.db
-        .query("modelStats")
-        .withIndex("by_test_model_persona", (q) => q.eq("testId", testId).eq("modelId", model.id).eq("personaId", ""))
-        .unique();
+      // The model's all-personas row, its shards merged.
+      const [row] = mergeModelStats(
+        await ctx.db
+          .query("modelStats")
+          .withIndex("by_test_model_persona", (q) => q.eq("testId", testId).eq("modelId", model.id).eq("personaId", ""))
+          .take(RUN_SHARDS + 1),
+      );
       if (row && row.scoreCount > 0) {
         stats.push({
           modelId: model.id,

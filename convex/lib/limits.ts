@@ -54,6 +54,20 @@ export const TEST_LIMITS = {
   maxModelNameLength: 200,
 } as const;
 
+/** Checks on every answer (lib/checks.ts). */
+export const CHECK_LIMITS = {
+  maxChecks: 10,
+  /** Text to look for, and regular expressions. */
+  maxTextLength: 1_000,
+  maxSchemaLength: 10_000,
+  /** Length bounds, in words or characters. */
+  maxLength: 1_000_000,
+  /** Latency at most, in milliseconds. */
+  maxLatencyMs: 600_000,
+  /** Cost at most, in dollars per answer. */
+  maxCostUsd: 100,
+} as const;
+
 /** The whole stored configuration of a test, or a template, as UTF-8 JSON. */
 export const MAX_STORED_BYTES = 256 * 1024;
 
@@ -82,6 +96,29 @@ export const NOTE_MESSAGES = {
 
 /** A user's own gateway key (OpenRouter keys are about 73 characters). */
 export const API_KEY_LIMITS = { minLength: 8, maxLength: 512 } as const;
+
+/** Personal access tokens for the HTTP API (convex/apiTokens.ts) and the requests each may make. */
+export const API_TOKEN_LIMITS = {
+  maxNameLength: 60,
+  /** Live (unrevoked) tokens per user. */
+  maxTokensPerUser: 20,
+  /** Requests per token per one-minute window; over it the API answers 429. */
+  requestsPerMinute: 120,
+} as const;
+
+/**
+ * A queued job's priority (admin.setJobPriority): the dispatcher takes the highest first and
+ * every job starts at 0, so a negative one would only park a job behind all others for good.
+ */
+export const JOB_PRIORITY_LIMITS = { min: 0, max: 1000 } as const;
+
+/** Short strings that are never shown but still bounded before anything reads them. */
+export const HIDDEN_INPUT_LIMITS = {
+  /** The contact form's hidden honeypot field (a URL at most, when a bot fills it). */
+  maxHoneypotLength: 2048,
+  /** A Stripe Checkout Session id (Stripe's ids are at most 255 characters). */
+  maxCheckoutSessionIdLength: 255,
+} as const;
 
 function count(value: number): string {
   return value.toLocaleString("en-US");

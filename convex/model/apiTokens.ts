@@ -1,0 +1,149 @@
+// Personal access tokens for the HTTP API (/api/v1). A token is 32 random bytes, base64url, behind a
+// recognisable prefix ("mj_pat_"); only its SHA-256 is stored, so a leaked database holds nothing
+// that can call the API. A token acts for its user within one space (personal, or one team) and
+// never beyond the user's role there, read again on every request: a removed member's token stops
+// at once, a revoked token too. Requests are counted per token in one-minute windows, one row per
+// token per window, so no row is written by every request of every token.
+import { defineTable } from "convex/server";
+import { v } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { API_TOKEN_LIMITS } from "../lib/limits";
+import { hasRole, type TeamRole } from "../lib/teams";
+import { membershipOf } from "./teams";
+
+export const TOKEN_PREFIX = "mj_pat_";
+const TOKEN_BYTES = 32;
+/** How much of the token the list shows ("mj_pat_AbCd…"). */
+const SHOWN_CHARACTERS = TOKEN_PREFIX.length + 4;
+export const RATE_WINDOW_MS = 60_000;
+/** Old windows of a token removed when a new one opens: enough to keep up with one per minute. */
+const OLD_WINDOWS_REMOVED = 4;
+
+export const apiTokenTables = {
+  apiTokens: defineTable({
+    userId: v.id("users"),
+    name: v.string(),
+    /** The space the token acts in: absent for the personal space. */
+    teamId: v.optional(v.id("teams")),
+    /** Lower-case hex SHA-256 of the whole token. */
+    tokenHash: v.string(),
+    /** The token's first characters, to tell tokens apart in the list. */
+    shown: v.string(),
+    /** Start of the last minute the token was used in (written once per window, not per request). */
+    lastUsedAt: v.optional(v.number()),
+    revokedAt: v.optional(v.number()),
+  })
+    .index("by_hash", ["tokenHash"])
+    .index("by_user_revoked", ["userId", "revokedAt"]),
+  /** Requests of one token in one minute. */
+  apiTokenWindows: defineTable({ tokenId: v.id("apiTokens"), windowStart: v.number(), count: v.number() }).index(
+    "by_token_window",
+    ["tokenId", "windowStart"],
+  ),
+};
+
+export const API_TOKEN_MESSAGES = {
+  unauthorized: "Missing, unknown or revoked access token.",
+  rateLimited: (seconds: number) =>
+    `Too many requests with this token. Wait ${seconds} second${seconds === 1 ? "" : "s"} and try again.`,
+  nameRequired: "Give the token a name.",
+  nameTooLong: `A token name must be at most ${API_TOKEN_LIMITS.maxNameLength} characters.`,
+  tooMany: `You can have at most ${API_TOKEN_LIMITS.maxTokensPerUser} tokens. Revoke one you no longer use.`,
+  notFound: "Token not found.",
+} as const;
+
+function base64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** A new token (to show once) with its hash and its shown start (to store). Actions only: real randomness. */
+export async function newToken(): Promise<{ token: string; tokenHash: string; shown: string }> {
+  const token = TOKEN_PREFIX + base64Url(crypto.getRandomValues(new Uint8Array(TOKEN_BYTES)));
+  return { token, tokenHash: await hashToken(token), shown: `${token.slice(0, SHOWN_CHARACTERS)}…` };
+}
+
+export async function hashToken(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The bearer token of an Authorization header, or null when there is none of our shape. */
+export function bearerTokenOf(header: string | null): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  if (!match || !match[1].startsWith(TOKEN_PREFIX) || match[1].length > 200) return null;
+  return match[1];
+}
+
+/** The trimmed name, or the reason it is refused. */
+export function tokenNameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (!trimmed) return API_TOKEN_MESSAGES.nameRequired;
+  if (trimmed.length > API_TOKEN_LIMITS.maxNameLength) return API_TOKEN_MESSAGES.nameTooLong;
+  return null;
+}
+
+/** Who a live token acts for: its user and space, and the user's role in that space. */
+export interface Principal {
+  tokenId: Id<"apiTokens">;
+  user: Doc<"users">;
+  teamId: Id<"teams"> | undefined;
+  /** "owner" in the personal space. */
+  role: TeamRole;
+}
+
+/**
+ * The token's principal, or null when the token is revoked, its user gone, or its user no longer
+ * in its team. Read on every request, inside the transaction that acts, so a revocation or a
+ * removal takes effect at once.
+ */
+export async function principalOf(ctx: QueryCtx, tokenId: Id<"apiTokens">): Promise<Principal | null> {
+  const token = await ctx.db.get("apiTokens", tokenId);
+  if (token === null || token.revokedAt !== undefined) return null;
+  const user = await ctx.db.get("users", token.userId);
+  if (user === null) return null;
+  if (token.teamId === undefined) return { tokenId, user, teamId: undefined, role: "owner" };
+  const membership = await membershipOf(ctx, token.teamId, user._id);
+  if (membership === null) return null;
+  return { tokenId, user, teamId: token.teamId, role: membership.role };
+}
+
+export function principalMay(principal: Principal, role: TeamRole): boolean {
+  return hasRole(principal.role, role);
+}
+
+/** Whether a test is in the token's space (a team test of its team, or a personal test of its user). */
+export function inSpace(principal: Principal, test: Doc<"tests">): boolean {
+  if (principal.teamId === undefined) return test.teamId === undefined && test.userId === principal.user._id;
+  return test.teamId === principal.teamId;
+}
+
+/**
+ * Counts one request of the token in the current minute. Returns the seconds to wait when the
+ * token has used its requests of this minute (nothing is counted then). Opening a window records
+ * the token's last use and removes the token's older windows.
+ */
+export async function countRequest(ctx: MutationCtx, token: Doc<"apiTokens">, now: number): Promise<number | null> {
+  const windowStart = now - (now % RATE_WINDOW_MS);
+  const window = await ctx.db
+    .query("apiTokenWindows")
+    .withIndex("by_token_window", (q) => q.eq("tokenId", token._id).eq("windowStart", windowStart))
+    .unique();
+  if (window === null) {
+    await ctx.db.insert("apiTokenWindows", { tokenId: token._id, windowStart, count: 1 });
+    await ctx.db.patch("apiTokens", token._id, { lastUsedAt: now });
+    const old = await ctx.db
+      .query("apiTokenWindows")
+      .withIndex("by_token_window", (q) => q.eq("tokenId", token._id).lt("windowStart", windowStart))
+      .take(OLD_WINDOWS_REMOVED);
+    for (const row of old) await ctx.db.delete("apiTokenWindows", row._id);
+    return null;
+  }
+  if (window.count >= API_TOKEN_LIMITS.requestsPerMinute) {
+    return Math.max(1, Math.ceil((windowStart + RATE_WINDOW_MS - now) / 1000));
+  }
+  await ctx.db.patch("apiTokenWindows", window._id, { count: window.count + 1 });
+  return null;
+}

@@ -1,0 +1,103 @@
+// Creating a test from a configuration: the one path of the setup page's Run Test (tests.create)
+// and the HTTP API's create (publicApi.ts). The caller has already checked who may create a test
+// in the space; this validates, prices from the cached catalog and stores the test with its job.
+import { internal } from "../_generated/api";
+import type { Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { fail } from "../functions";
+import { countCalls, LIMITS, quote, validateTestConfig } from "../lib/pricing";
+import { initialProgress } from "../lib/progress";
+import type { TestConfiguration } from "../validators";
+import { priceCatalog } from "./catalog";
+import { insertJob } from "./jobs";
+import { paymentsEnabled } from "./payments";
+import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
+import { recordTestRun } from "./userStats";
+
+export async function createTest(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  configuration: TestConfiguration,
+  teamId: Id<"teams"> | undefined,
+): Promise<{ testId: Id<"tests">; priceCents: number; paymentRequired: boolean }> {
+  const problems = validateTestConfig(configuration);
+  if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: problems[0].field });
+  const calls = countCalls(configuration);
+  if (calls.total > LIMITS.maxCallsPerTest) {
+    fail(
+      "INVALID_INPUT",
+      `This test would make ${calls.total} model calls; the limit is ${LIMITS.maxCallsPerTest}. Use fewer models, personas, topics or responses per topic.`,
+      { field: "limits" },
+    );
+  }
+  const catalog = await priceCatalog(ctx);
+  const models = await modelNames(
+    ctx,
+    [...configuration.generatorModels, ...configuration.evaluatorModels].map((m) => m.id),
+  );
+  const withNames = {
+    ...configuration,
+    name: configuration.name.trim() || "Unnamed Test",
+    generatorModels: configuration.generatorModels.map((model) => ({
+      id: model.id,
+      name: models.get(model.id) ?? model.id,
+    })),
+    evaluatorModels: configuration.evaluatorModels.map((model) => ({
+      id: model.id,
+      name: models.get(model.id) ?? model.id,
+    })),
+  };
+  const { estimate, priceCents } = quote(withNames, catalog);
+  const usesOwnKey = await hasOwnKey(ctx, userId);
+  const paymentRequired = paymentsEnabled() && !usesOwnKey && priceCents > 0;
+  const now = Date.now();
+  const testId = await ctx.db.insert("tests", {
+    userId: userId,
+    ...(teamId === undefined ? {} : { teamId }),
+    name: withNames.name,
+    taskType: withNames.taskType || "general",
+    configuration: withNames,
+    status: "pending",
+    progress: { currentPhase: initialProgress(withNames).phase, percentage: 0 },
+    estimate,
+    priceCents,
+    usesOwnKey,
+    expectedResponses: calls.expectedResponses,
+    expectedEvaluations: calls.expectedEvaluations,
+    ...EMPTY_RUN_COUNTERS,
+    lastProgressAt: now,
+    ...(paymentRequired ? { awaitingPayment: true } : {}),
+  });
+  await insertJob(ctx, {
+    testId,
+    userId: userId,
+    testName: withNames.name,
+    status: paymentRequired ? "pending_payment" : "queued",
+    amountCents: paymentRequired ? priceCents : 0,
+  });
+  // An unpaid draft is counted when its payment settles (recordTestPaid).
+  if (!paymentRequired) await recordTestRun(ctx, { userId, teamId });
+  if (!paymentRequired) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  return { testId, priceCents, paymentRequired };
+}
+
+async function modelNames(ctx: QueryCtx, ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const id of new Set(ids)) {
+    const row = await ctx.db
+      .query("llmModels")
+      .withIndex("by_model_id", (q) => q.eq("modelId", id))
+      .first();
+    if (!row) fail("INVALID_INPUT", `The model ${id} is not available. Choose another model.`, { field: "models" });
+    names.set(id, row.name);
+  }
+  return names;
+}
+
+export async function hasOwnKey(ctx: QueryCtx, userId: Id<"users">): Promise<boolean> {
+  const key = await ctx.db
+    .query("apiKeys")
+    .withIndex("by_user", (q) => q.eq("userId", userId))
+    .first();
+  return key !== null;
+}
