@@ -410,6 +410,21 @@ describe("priority", () => {
       code: "INVALID_INPUT",
     });
   });
+
+  test("a negative or huge priority is refused and the job keeps its own", async () => {
+    const { t, admin, user } = await setup();
+    const { testId, jobId } = await createTest(t, user.as);
+    for (const priority of [-1, -1000, 1001, Number.MAX_SAFE_INTEGER]) {
+      expect(await errorOf(admin.as.mutation(api.admin.setJobPriority, { jobId, priority }))).toMatchObject({
+        code: "INVALID_INPUT",
+        message: "Priority must be a whole number from 0 to 1,000.",
+        field: "priority",
+      });
+    }
+    expect((await rows(t, testId, jobId)).job.priority).toBe(0);
+    await admin.as.mutation(api.admin.setJobPriority, { jobId, priority: 1000 });
+    expect((await rows(t, testId, jobId)).job.priority).toBe(1000);
+  });
 });
 
 describe("delete job", () => {

@@ -75,6 +75,16 @@ describe("contact form", () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
+  test("the hidden field is bounded like every other field: a 1 MB value is refused and nothing is stored", async () => {
+    const t = createBackend();
+    expect(await errorOf(t.mutation(api.contact.submit, { ...VALID, website: "x".repeat(1024 * 1024) }))).toEqual({
+      code: "INVALID_INPUT",
+      field: "website",
+      message: "This field must be at most 2,048 characters.",
+    });
+    expect(await t.run((ctx) => ctx.db.query("contactMessages").collect())).toHaveLength(0);
+  });
+
   test("at most 3 messages per sender in 10 minutes, with a clear message; others are not affected", async () => {
     vi.useFakeTimers();
     const t = createBackend();

@@ -5,6 +5,7 @@ import { internal } from "./_generated/api";
 import { env } from "./env";
 import { adminQuery, fail, internalAction, internalMutation, internalQuery, publicMutation } from "./functions";
 import { CONTACT_MESSAGES, CONTACT_RATE_LIMIT, validateContact } from "./lib/contact";
+import { HIDDEN_INPUT_LIMITS, tooLongMessage } from "./lib/limits";
 import { isEmailConfigured, sendEmail } from "./model/email";
 import { rejectProblems } from "./model/validation";
 
@@ -23,6 +24,10 @@ export const submit = publicMutation({
   },
   returns: v.object({ received: v.literal(true) }),
   handler: async (ctx, args) => {
+    // Bounded before anything reads it, like every other field (a person never sees or fills it).
+    if (args.website !== undefined && args.website.length > HIDDEN_INPUT_LIMITS.maxHoneypotLength) {
+      fail("INVALID_INPUT", tooLongMessage("This field", HIDDEN_INPUT_LIMITS.maxHoneypotLength), { field: "website" });
+    }
     // A filled honeypot looks accepted to the bot, and nothing is stored or sent.
     if (args.website !== undefined && args.website.trim() !== "") return { received: true as const };
     rejectProblems(validateContact(args));

@@ -7,7 +7,7 @@ import { startStripe } from "../dev/stripe/server";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { quote } from "./lib/pricing";
-import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import { createUser, createBackend, errorOf, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 const WEBHOOK_SECRET = "whsec_test_payments";
 let stripeServer: Awaited<ReturnType<typeof startStripe>>;
@@ -148,6 +148,15 @@ describe("payments", () => {
     // Someone else's session id verifies nothing.
     const other = await createUser(t, "eve@example.com");
     expect(await other.as.action(api.payments.verify, { sessionId })).toEqual({ verified: false, testId: null });
+  });
+
+  test("a session id longer than any Stripe id is refused before anything reads it", async () => {
+    const { user } = await pricedTest();
+    expect(await errorOf(user.as.action(api.payments.verify, { sessionId: "cs_".padEnd(1024 * 1024, "x") }))).toEqual({
+      code: "INVALID_INPUT",
+      field: "sessionId",
+      message: "This payment link is not valid.",
+    });
   });
 });
 

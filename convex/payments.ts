@@ -17,6 +17,7 @@ import {
   settlePayment,
   stripeClient,
 } from "./model/payments";
+import { HIDDEN_INPUT_LIMITS } from "./lib/limits";
 import { withoutTrailingSlashes } from "./lib/text";
 import { requireTest } from "./model/testAccess";
 import { paymentStatus } from "./validators";
@@ -305,6 +306,9 @@ export const verify = userAction({
   args: { sessionId: v.string() },
   returns: v.object({ verified: v.boolean(), testId: v.union(v.null(), v.id("tests")) }),
   handler: async (ctx, { sessionId }): Promise<{ verified: boolean; testId: Id<"tests"> | null }> => {
+    if (sessionId.length > HIDDEN_INPUT_LIMITS.maxCheckoutSessionIdLength) {
+      fail("INVALID_INPUT", "This payment link is not valid.", { field: "sessionId" });
+    }
     const owner: { userId: Id<"users">; testId: Id<"tests"> | null; amountCents: number } | null = await ctx.runQuery(
       internal.payments.sessionOwner,
       { sessionId },

@@ -6,12 +6,14 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
 import { canCancelJob, canRetryJob } from "../lib/jobAnalysis";
+import { checkWholeNumber, JOB_PRIORITY_LIMITS } from "../lib/limits";
+import type { Problem } from "../lib/types";
 import { initialProgress } from "../lib/progress";
 import { hasEnded } from "../lib/testStatus";
 import { incrementCounter } from "./counters";
 import { deleteJob, setJobStatus } from "./jobs";
 import { REFUND_REASONS } from "./payments";
-import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
+import { addToShard, EMPTY_RUN_COUNTERS, foldCounters } from "./pipeline/runCounters";
 import { deleteReviewsBatch } from "./reviews";
 import { leaveAllTeams } from "./teams";
 import { deleteTest, deleteWithinBudget, rowsOf } from "./testDeletion";
@@ -142,12 +144,17 @@ export async function retryJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void
 
   await reopenTest(ctx, test);
   const now = Date.now();
+  // The counters are the test's shards' sums (model/pipeline/runCounters): the reopened calls
+  // are taken off them in one shard, and the test's row follows.
+  await addToShard(ctx, test._id, 0, {
+    finishedCalls: -finishedCalls,
+    failedCalls: -failedCalls,
+    missingResponses: -missingResponses,
+    missingEvaluations: -missingEvaluations,
+  });
+  await foldCounters(ctx, test._id);
   await ctx.db.patch("tests", test._id, {
     status: "pending",
-    finishedCalls: Math.max(0, test.finishedCalls - finishedCalls),
-    failedCalls: Math.max(0, test.failedCalls - failedCalls),
-    missingResponses: Math.max(0, test.missingResponses - missingResponses),
-    missingEvaluations: Math.max(0, test.missingEvaluations - missingEvaluations),
     activeWorkers: 0,
     completedAt: undefined,
     errorMessage: undefined,
@@ -209,6 +216,12 @@ export async function clearRunBatch(ctx: MutationCtx, testId: Id<"tests">, budge
       ctx.db
         .query("modelStats")
         .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+        .take(limit),
+    ),
+    rowsOf("runShards", (limit) =>
+      ctx.db
+        .query("runShards")
+        .withIndex("by_test_shard", (q) => q.eq("testId", testId))
         .take(limit),
     ),
   ]);
@@ -299,14 +312,10 @@ export async function continueRestart(
 
 // ---------------------------------------------------------------- priority
 
-export const PRIORITY_RANGE = { min: -1000, max: 1000 } as const;
-
 export async function setJobPriority(ctx: MutationCtx, job: Doc<"jobs">, priority: number): Promise<void> {
-  if (!Number.isInteger(priority) || priority < PRIORITY_RANGE.min || priority > PRIORITY_RANGE.max) {
-    fail("INVALID_INPUT", `Priority must be a whole number from ${PRIORITY_RANGE.min} to ${PRIORITY_RANGE.max}.`, {
-      field: "priority",
-    });
-  }
+  const problems: Problem[] = [];
+  checkWholeNumber(problems, "priority", "Priority", priority, JOB_PRIORITY_LIMITS.min, JOB_PRIORITY_LIMITS.max);
+  if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: "priority" });
   await ctx.db.patch("jobs", job._id, { priority });
   // A higher priority may now win a free slot.
   if (job.status === "queued") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});

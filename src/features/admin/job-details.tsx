@@ -11,6 +11,7 @@ import { formatMediumDateTime } from "@/lib/dates";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { analyzeJob, type Finding, type JobAnalysis } from "../../../convex/lib/jobAnalysis";
+import { JOB_PRIORITY_LIMITS } from "../../../convex/lib/limits";
 
 import { ADMIN_FAILURES, runAdminAction } from "./admin-actions";
 import { useMinute } from "./use-minute";
@@ -97,7 +98,11 @@ function PriorityForm({ jobId, priority }: { jobId: Id<"jobs">; priority: number
   const [saving, setSaving] = useState(false);
   const inputId = useId();
   const parsed = Number(value);
-  const valid = value.trim() !== "" && Number.isInteger(parsed);
+  const valid =
+    value.trim() !== "" &&
+    Number.isInteger(parsed) &&
+    parsed >= JOB_PRIORITY_LIMITS.min &&
+    parsed <= JOB_PRIORITY_LIMITS.max;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -122,6 +127,8 @@ function PriorityForm({ jobId, priority }: { jobId: Id<"jobs">; priority: number
           id={inputId}
           type="number"
           step={1}
+          min={JOB_PRIORITY_LIMITS.min}
+          max={JOB_PRIORITY_LIMITS.max}
           inputMode="numeric"
           value={value}
           onChange={(event) => setValue(event.target.value)}
