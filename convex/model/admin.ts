@@ -13,7 +13,7 @@ import { hasEnded } from "../lib/testStatus";
 import { incrementCounter } from "./counters";
 import { deleteJob, setJobStatus } from "./jobs";
 import { REFUND_REASONS } from "./payments";
-import { addToShard, EMPTY_RUN_COUNTERS, foldCounters } from "./pipeline/runCounters";
+import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 import { deleteReviewsBatch } from "./reviews";
 import { leaveAllTeams } from "./teams";
 import { deleteTest, deleteWithinBudget, rowsOf } from "./testDeletion";
@@ -144,17 +144,12 @@ export async function retryJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void
 
   await reopenTest(ctx, test);
   const now = Date.now();
-  // The counters are the test's shards' sums (model/pipeline/runCounters): the reopened calls
-  // are taken off them in one shard, and the test's row follows.
-  await addToShard(ctx, test._id, 0, {
-    finishedCalls: -finishedCalls,
-    failedCalls: -failedCalls,
-    missingResponses: -missingResponses,
-    missingEvaluations: -missingEvaluations,
-  });
-  await foldCounters(ctx, test._id);
   await ctx.db.patch("tests", test._id, {
     status: "pending",
+    finishedCalls: Math.max(0, test.finishedCalls - finishedCalls),
+    failedCalls: Math.max(0, test.failedCalls - failedCalls),
+    missingResponses: Math.max(0, test.missingResponses - missingResponses),
+    missingEvaluations: Math.max(0, test.missingEvaluations - missingEvaluations),
     activeWorkers: 0,
     completedAt: undefined,
     errorMessage: undefined,
@@ -216,12 +211,6 @@ export async function clearRunBatch(ctx: MutationCtx, testId: Id<"tests">, budge
       ctx.db
         .query("modelStats")
         .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
-        .take(limit),
-    ),
-    rowsOf("runShards", (limit) =>
-      ctx.db
-        .query("runShards")
-        .withIndex("by_test_shard", (q) => q.eq("testId", testId))
         .take(limit),
     ),
   ]);
