@@ -1,31 +1,56 @@
 // Small numerical building blocks shared by the jury statistics.
-import { errorFunction, gammaln, quantileSorted, sampleCorrelation, sampleRankCorrelation } from "simple-statistics";
+import { errorFunction, gammaln, quantileSorted, sampleCorrelation } from "simple-statistics";
 
 export interface Interval {
   readonly low: number;
   readonly high: number;
 }
 
+/** Relative difference below which two scores are the same score (see `compareScores`). */
+export const SCORE_TOLERANCE = 1e-9;
+
+/**
+ * Compares two scores (or means, or interval bounds of them): 0 when they are equal within a
+ * relative 1e-9, else the sign of a − b. Judges' scores are rationals with small denominators
+ * (ranks over N answers, both orders averaged, criteria averaged); float sums reach the same
+ * rational with errors in the 16th digit (35/6 as (10 + 10/6) / 2 is 5.833333333333333, as
+ * (50/6 + 20/6) / 2 it is 5.833333333333334), while distinct ones differ far above the 9th digit.
+ */
+export function compareScores(a: number, b: number): -1 | 0 | 1 {
+  if (a === b) return 0;
+  if (Math.abs(a - b) <= SCORE_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b))) return 0;
+  return a < b ? -1 : 1;
+}
+
+/** The values sorted ascending with their indices, cut into runs of equal scores (compareScores). */
+function tiedRuns(values: readonly number[]): { value: number; index: number }[][] {
+  const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
+  const runs: { value: number; index: number }[][] = [];
+  for (const entry of order) {
+    const run = runs[runs.length - 1];
+    // Equal to the run's first value: a run never stretches over scores that differ.
+    if (run && compareScores(entry.value, run[0]!.value) === 0) run.push(entry);
+    else runs.push([entry]);
+  }
+  return runs;
+}
+
 /** Ranks 1..n with tied values sharing the mean of the ranks they span ("midranks"). */
 export function midranks(values: readonly number[]): number[] {
-  const order = values.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value);
   const ranks = new Array<number>(values.length);
-  for (let start = 0; start < order.length;) {
-    let end = start;
-    while (end + 1 < order.length && order[end + 1]!.value === order[start]!.value) end++;
-    const rank = (start + end) / 2 + 1;
-    for (let k = start; k <= end; k++) ranks[order[k]!.index] = rank;
-    start = end + 1;
+  let start = 0;
+  for (const run of tiedRuns(values)) {
+    const rank = start + (run.length + 1) / 2;
+    for (const entry of run) ranks[entry.index] = rank;
+    start += run.length;
   }
   return ranks;
 }
 
 /** Σ (t³ − t) over the groups of tied values: the tie term of Kendall's W and tau-b. */
 export function tieTerm(values: readonly number[]): number {
-  const counts = new Map<number, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
   let total = 0;
-  for (const t of counts.values()) total += t * t * t - t;
+  for (const { length: t } of tiedRuns(values)) total += t * t * t - t;
   return total;
 }
 
@@ -47,7 +72,8 @@ export function pearson(x: readonly number[], y: readonly number[]): number | nu
 /** Spearman's rho (Pearson on midranks); null when undefined. */
 export function spearman(x: readonly number[], y: readonly number[]): number | null {
   if (x.length < 2 || x.length !== y.length) return null;
-  const rho = sampleRankCorrelation([...x], [...y]);
+  // Pearson on this module's midranks, whose ties are equal scores within the tolerance.
+  const rho = sampleCorrelation(midranks(x), midranks(y));
   return Number.isFinite(rho) ? rho : null;
 }
 
@@ -67,8 +93,8 @@ export function kendallCounts(x: readonly number[], y: readonly number[]): Kenda
   const n = Math.min(x.length, y.length);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const dx = Math.sign(x[i]! - x[j]!);
-      const dy = Math.sign(y[i]! - y[j]!);
+      const dx = compareScores(x[i]!, x[j]!);
+      const dy = compareScores(y[i]!, y[j]!);
       if (dx === 0 && dy === 0) continue;
       if (dx === 0) counts.tiedX++;
       else if (dy === 0) counts.tiedY++;

@@ -227,3 +227,30 @@ describe("computeHumanStats: degenerate cases", () => {
     expect(stats.reviewerAgreement!.band).toBe("very strong");
   });
 });
+
+describe("computeHumanStats: ties are ties", () => {
+  test("a judge's equal scores from both orders are a tie against the team, not a disagreement", () => {
+    // j/both ranks a first and b second forward, b fifth and a last in reverse: a and b both score
+    // 35/6 (5.833333333333333 and 5.833333333333334 in floats). Its order: c > d > a = b > e > f.
+    // The team: a > b > c > d > e > f. Of 15 pairs, a–b is tied for the judge only; a or b against
+    // c or d are discordant (4); the other 10 concordant: tau-b = (10 − 4) / √(15 · 14).
+    const ids = ["a", "b", "c", "d", "e", "f"];
+    const stats = computeHumanStats({
+      seed: "ties",
+      scale: "ranking",
+      judges: ["j/both"],
+      responses: ids.map((id) => ({ id, modelId: `${id}/model`, personaId: "p", topicId: "t", length: 100 })),
+      rankings: [
+        { judgeModelId: "j/both", shown: ids, ranking: ids, order: "forward" },
+        {
+          judgeModelId: "j/both",
+          shown: [...ids].reverse(),
+          ranking: ["c", "d", "e", "f", "b", "a"],
+          order: "reverse",
+        },
+      ],
+      verdicts: [{ reviewerId: "R1", personaId: "p", topicId: "t", ranking: ids }],
+    });
+    expect(stats.judges[0]!.tau).toBeCloseTo(6 / Math.sqrt(210), 12);
+  });
+});

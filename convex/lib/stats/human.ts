@@ -5,7 +5,7 @@ import { ratingAverage, spreadRankingScore } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
 import { kendallCounts, mean, percentileInterval, tauBOfCounts, type Interval, type KendallCounts } from "./basics";
 import { bootstrapSeriesMeans } from "./breakdown";
-import { DEFAULT_RESAMPLES, judgeScores, modelsOf, type JuryStatsInput } from "./index";
+import { compareMeans, DEFAULT_RESAMPLES, judgeScores, modelsOf, type JuryStatsInput } from "./index";
 import { seededRandom } from "./random";
 import { tieRanks, type RankRange } from "./ranks";
 
@@ -178,7 +178,7 @@ export function computeHumanStats(input: HumanStatsInput): HumanStats {
     rank: means[m]!.interval ? (rangeOf.get(means[m]!.interval!) ?? null) : null,
     units: unitCounts[m]!,
   }));
-  models.sort((a, b) => (b.meanScore ?? -Infinity) - (a.meanScore ?? -Infinity));
+  models.sort((a, b) => compareMeans(b.meanScore, a.meanScore));
 
   // The reviewers' agreement over units with two or more of them.
   const method = input.scale === "ranking" ? "kendall-w" : "krippendorff-alpha-interval";

@@ -263,3 +263,40 @@ describe("per-criterion, per-judge and cost figures", () => {
     expect(a.judgingCostUsd).toBeCloseTo(0.002, 12);
   });
 });
+
+describe("computeJuryStats: ties are ties", () => {
+  // Six answers in one unit, "Judge in both orders". j/both ranks a first and b second forward,
+  // and b fifth and a last in reverse: a scores (10 + 10/6) / 2 and b (50/6 + 20/6) / 2, both
+  // 35/6, which floats reach as 5.833333333333333 and 5.833333333333334. j/once ranks forward only.
+  const ids = ["a", "b", "c", "d", "e", "f"];
+  const stats = computeJuryStats({
+    seed: "ties",
+    scale: "ranking",
+    judges: ["j/both", "j/once"],
+    responses: ids.map((id) => ({ id, modelId: `${id}/model`, personaId: "p", topicId: "t", length: 100 })),
+    rankings: [
+      { judgeModelId: "j/both", shown: ids, ranking: ids, order: "forward" },
+      { judgeModelId: "j/both", shown: [...ids].reverse(), ranking: ["c", "d", "e", "f", "b", "a"], order: "reverse" },
+      { judgeModelId: "j/once", shown: ids, ranking: ids, order: "forward" },
+    ],
+  });
+  const model = (id: string) => stats.models.find((entry) => entry.modelId === `${id}/model`)!;
+
+  it("gives the two answers the same score from the judge, so neither beats the other", () => {
+    const both = (id: string) => model(id).byJudge.find((entry) => entry.judgeModelId === "j/both")!.mean;
+    expect(both("a")).toBeCloseTo(35 / 6, 12);
+    expect(both("b")).toBeCloseTo(35 / 6, 12);
+    const a = stats.winRates.modelIds.indexOf("a/model");
+    const b = stats.winRates.modelIds.indexOf("b/model");
+    // a beats b with j/once and ties with j/both: 1.5 of 2 games.
+    expect(stats.winRates.matrix[a]![b]).toBe(0.75);
+    expect(stats.winRates.matrix[b]![a]).toBe(0.25);
+  });
+
+  it("counts the tie in Kendall's W: ranks a 3.5 and b 3.5 for j/both", () => {
+    // Midranks (6 = best): j/both f1 e2 a3.5 b3.5 d5 c6, j/once f1 e2 d3 c4 b5 a6; sums a 9.5,
+    // b 8.5, c 10, d 8, e 4, f 2 around m(n+1)/2 = 7: S = 52.5. Tie term 2³ − 2 = 6:
+    // W = 12 S / (m² (n³ − n) − m T) = 630 / (4 · 210 − 2 · 6) = 630 / 828.
+    expect(stats.agreement.overall.value).toBeCloseTo(630 / 828, 12);
+  });
+});

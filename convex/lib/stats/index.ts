@@ -2,7 +2,7 @@
 // agreement and each judge's record, from plain arrays. Pure: no Convex, no clock, seeded.
 import { ratingAverage, spreadRankingScore } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
-import { kendallTauB, mean, midranks, percentileInterval, spearman, type Interval } from "./basics";
+import { compareScores, kendallTauB, mean, midranks, percentileInterval, spearman, type Interval } from "./basics";
 import { median } from "simple-statistics";
 import { lengthBias, positionBias, positionConsistency, selfPreference, type JudgedAnswer } from "./bias";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate, type WinMatrix } from "./bradleyTerry";
@@ -270,6 +270,12 @@ export function modelsOf(input: Pick<JuryStatsInput, "models" | "responses">): {
   return { modelIds, names };
 }
 
+/** Orders means (null last); equal means (compareScores) keep their order. */
+export function compareMeans(a: number | null, b: number | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
+  return compareScores(a, b);
+}
+
 export function computeJuryStats(input: JuryStatsInput): JuryStats {
   const resamples = Math.max(1, Math.floor(input.resamples ?? DEFAULT_RESAMPLES));
   const alpha = input.alpha ?? DEFAULT_ALPHA;
@@ -334,7 +340,7 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
         for (let b = a + 1; b < entries.length; b++) {
           const x = entries[a]!;
           const y = entries[b]!;
-          if (x.m !== y.m) addGame(wins, M, x.m, y.m, x.score > y.score ? 1 : x.score < y.score ? 0 : 0.5);
+          if (x.m !== y.m) addGame(wins, M, x.m, y.m, (compareScores(x.score, y.score) + 1) / 2);
         }
       }
     }
@@ -454,7 +460,7 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
     criteria: criteria.map((criterion, c) => ({ criterion, ...breakdownMeans[m * (C + J) + c]! })),
     byJudge: judges.map((judgeModelId, j) => ({ judgeModelId, ...breakdownMeans[m * (C + J) + C + j]! })),
   }));
-  models.sort((a, b) => (b.meanScore ?? -Infinity) - (a.meanScore ?? -Infinity));
+  models.sort((a, b) => compareMeans(b.meanScore, a.meanScore));
 
   const personas = new Set(input.responses.map((response) => response.personaId)).size;
   const summary = evidenceSummary(

@@ -1,5 +1,5 @@
 // Ranks that tie when confidence intervals overlap, and the sentence that says what the evidence supports.
-import type { Interval } from "./basics";
+import { compareScores, type Interval } from "./basics";
 
 export interface RankRange {
   /** 1 + the number of models whose lower bound is above this model's upper bound. */
@@ -11,8 +11,9 @@ export interface RankRange {
 /** Rank ranges from intervals (higher is better), in the order given. */
 export function tieRanks(intervals: readonly Interval[]): RankRange[] {
   return intervals.map((own) => ({
-    best: 1 + intervals.filter((other) => other.low > own.high).length,
-    worst: intervals.length - intervals.filter((other) => other !== own && other.high < own.low).length,
+    best: 1 + intervals.filter((other) => compareScores(other.low, own.high) > 0).length,
+    worst:
+      intervals.length - intervals.filter((other) => other !== own && compareScores(other.high, own.low) < 0).length,
   }));
 }
 
@@ -45,10 +46,10 @@ function joinNames(names: readonly string[]): string {
  * leader's lower half-width plus B's upper half-width and d the gap between their means.
  */
 export function evidenceSummary(models: readonly RankedModel[], units: number, personas: number): EvidenceSummary {
-  const sorted = [...models].sort((a, b) => b.mean - a.mean);
+  const sorted = [...models].sort((a, b) => compareScores(b.mean, a.mean));
   const leader = sorted[0];
   if (!leader) return { kind: "none", text: "No scores yet.", leaders: [], extraTopicsNeeded: null };
-  const tied = sorted.slice(1).filter((model) => model.interval.high >= leader.interval.low);
+  const tied = sorted.slice(1).filter((model) => compareScores(model.interval.high, leader.interval.low) >= 0);
   if (tied.length === 0) {
     return { kind: "best", text: `${leader.modelName} is best`, leaders: [leader.modelId], extraTopicsNeeded: null };
   }
@@ -57,7 +58,9 @@ export function evidenceSummary(models: readonly RankedModel[], units: number, p
     const gap = leader.mean - model.mean;
     const width = leader.mean - leader.interval.low + (model.interval.high - model.mean);
     neededUnits =
-      gap > 0 && Number.isFinite(neededUnits) ? Math.max(neededUnits, units * (width / gap) ** 2) : Infinity;
+      compareScores(leader.mean, model.mean) > 0 && Number.isFinite(neededUnits)
+        ? Math.max(neededUnits, units * (width / gap) ** 2)
+        : Infinity;
   }
   const extraTopics =
     Number.isFinite(neededUnits) && units > 0
