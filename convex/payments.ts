@@ -52,57 +52,68 @@ const CHECKOUT_FAILED = "Failed to create payment session. Please try again late
 export const createCheckout = userAction({
   args: { testId: v.id("tests") },
   returns: v.object({ url: v.string(), sessionId: v.string() }),
-  handler: async (ctx, { testId }): Promise<{ url: string; sessionId: string }> => {
-    const test: PayableTest | null = await ctx.runQuery(internal.payments.payableTest, { testId, userId: ctx.userId });
-    if (!test) fail("NOT_FOUND", "Test not found.");
-    if (!test.awaitingPayment) fail("CONFLICT", "This test does not need a payment.");
-    const stripe = stripeClient();
-    for (const open of test.open) {
-      const reusable = await reuseOrEnd(ctx, stripe, open, test.priceCents);
-      if (reusable) return reusable;
-    }
-    const site = withoutTrailingSlashes(env.siteUrl());
-    let session;
-    try {
-      session = await stripe.checkout.sessions.create({
-        mode: "payment",
-        line_items: [
-          {
-            quantity: 1,
-            price_data: {
-              currency: QUOTE_CURRENCY,
-              unit_amount: test.priceCents,
-              product_data: { name: `ModelJury test: ${test.name}` },
-            },
-          },
-        ],
-        customer_email: test.email,
-        client_reference_id: testId,
-        metadata: { testId, userId: ctx.userId, testName: test.name },
-        success_url: `${site}/dashboard/monitor?session_id={CHECKOUT_SESSION_ID}&testId=${testId}`,
-        cancel_url: `${site}/dashboard/setup?payment=cancelled`,
-      });
-    } catch (error) {
-      console.error("Stripe checkout failed", error);
-      fail("UNAVAILABLE", CHECKOUT_FAILED);
-    }
-    if (!session.url) fail("UNAVAILABLE", CHECKOUT_FAILED);
-    const kept: { sessionId: string; url: string } | null = await ctx.runMutation(internal.payments.recordCheckout, {
-      testId,
-      userId: ctx.userId,
-      sessionId: session.id,
-      amountCents: test.priceCents,
-      url: session.url,
-    });
-    // Another tab opened one at the same moment: everyone pays that one, ours is ended.
-    if (kept && kept.sessionId !== session.id) {
-      await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: session.id });
-      await expireSession(ctx, stripe, session.id);
-      return { url: kept.url, sessionId: kept.sessionId };
-    }
-    return { url: session.url, sessionId: session.id };
-  },
+  handler: async (ctx, { testId }): Promise<{ url: string; sessionId: string }> =>
+    await checkoutOf(ctx, ctx.userId, testId),
 });
+
+/**
+ * The test's checkout session for the user who created it (createCheckout, and the HTTP API's
+ * start, publicApi.ts): the one open session of its quote, or a new one.
+ */
+export async function checkoutOf(
+  ctx: ActionCtx,
+  userId: Id<"users">,
+  testId: Id<"tests">,
+): Promise<{ url: string; sessionId: string }> {
+  const test: PayableTest | null = await ctx.runQuery(internal.payments.payableTest, { testId, userId });
+  if (!test) fail("NOT_FOUND", "Test not found.");
+  if (!test.awaitingPayment) fail("CONFLICT", "This test does not need a payment.");
+  const stripe = stripeClient();
+  for (const open of test.open) {
+    const reusable = await reuseOrEnd(ctx, stripe, open, test.priceCents);
+    if (reusable) return reusable;
+  }
+  const site = withoutTrailingSlashes(env.siteUrl());
+  let session;
+  try {
+    session = await stripe.checkout.sessions.create({
+      mode: "payment",
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: QUOTE_CURRENCY,
+            unit_amount: test.priceCents,
+            product_data: { name: `ModelJury test: ${test.name}` },
+          },
+        },
+      ],
+      customer_email: test.email,
+      client_reference_id: testId,
+      metadata: { testId, userId, testName: test.name },
+      success_url: `${site}/dashboard/monitor?session_id={CHECKOUT_SESSION_ID}&testId=${testId}`,
+      cancel_url: `${site}/dashboard/setup?payment=cancelled`,
+    });
+  } catch (error) {
+    console.error("Stripe checkout failed", error);
+    fail("UNAVAILABLE", CHECKOUT_FAILED);
+  }
+  if (!session.url) fail("UNAVAILABLE", CHECKOUT_FAILED);
+  const kept: { sessionId: string; url: string } | null = await ctx.runMutation(internal.payments.recordCheckout, {
+    testId,
+    userId,
+    sessionId: session.id,
+    amountCents: test.priceCents,
+    url: session.url,
+  });
+  // Another tab opened one at the same moment: everyone pays that one, ours is ended.
+  if (kept && kept.sessionId !== session.id) {
+    await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: session.id });
+    await expireSession(ctx, stripe, session.id);
+    return { url: kept.url, sessionId: kept.sessionId };
+  }
+  return { url: session.url, sessionId: session.id };
+}
 
 /** An open session of the right amount is handed back; anything else is ended (or settled if paid). */
 async function reuseOrEnd(
