@@ -4,6 +4,7 @@ import { ChartContainer, ChartTooltip, ChartTooltipContent, type ChartConfig } f
 
 import { formatCostPerResponse, formatLatency, formatScore } from "../../../convex/lib/format";
 import { LATENCY_BUCKET_BOUNDS_MS, latencyBucketIndex, MAX_SCORE } from "../../../convex/lib/scoring";
+import { labelSides, niceTicks, shortLabel, type LabelSide } from "./chart-ticks";
 import type { ResultsData } from "./results-model";
 
 type ModelPoint = ResultsData["models"][number];
@@ -13,22 +14,89 @@ const COST_CHART: ChartConfig = {
   dominated: { label: "Beaten on cost and score", color: "var(--muted-foreground)" },
 };
 
+/** The score axis of every chart: 0, 2, 4, 6, 8, 10. */
+export const SCORE_TICKS = niceTicks(MAX_SCORE);
+
+/** A category axis tick: the model's name cut to fit, the full name on hover (its SVG title). */
+export function ModelNameTick({
+  x,
+  y,
+  payload,
+  length = 18,
+  anchor = "end",
+}: {
+  x?: number | string;
+  y?: number | string;
+  payload?: { value?: unknown };
+  length?: number;
+  anchor?: "end" | "middle";
+}) {
+  const name = String(payload?.value ?? "");
+  return (
+    <text
+      x={Number(x ?? 0)}
+      y={Number(y ?? 0)}
+      dx={anchor === "end" ? -4 : 0}
+      dy={anchor === "end" ? 4 : 12}
+      textAnchor={anchor}
+      className="fill-muted-foreground text-[11px]"
+    >
+      <title>{name}</title>
+      {shortLabel(name, length)}
+    </text>
+  );
+}
+
+const LABEL_OFFSET: Record<LabelSide, { dx: number; dy: number; anchor: "middle" | "start" | "end" }> = {
+  top: { dx: 0, dy: -9, anchor: "middle" },
+  bottom: { dx: 0, dy: 16, anchor: "middle" },
+  right: { dx: 9, dy: 4, anchor: "start" },
+  left: { dx: -9, dy: 4, anchor: "end" },
+};
+
 /**
  * Cost per response against average score; models that no other model beats on both (cheaper
- * or as cheap, and better or as good) are marked and joined into the frontier.
+ * or as cheap, and better or as good) are marked and joined into the frontier. Each point carries
+ * its model's number (best score first), placed so that close points' numbers do not pile up; the
+ * key under the chart names them, and hovering a point shows its name, cost and score.
  */
 export function CostQualityChart({ models }: { models: readonly ModelPoint[] }) {
-  const points = models
+  const scored = models
     .filter((model) => model.averageScore !== null && model.costPerResponseUsd !== null)
     .map((model) => ({
       modelName: model.modelName,
       cost: model.costPerResponseUsd ?? 0,
       score: model.averageScore ?? 0,
       onFrontier: model.onFrontier,
-    }));
-  if (points.length === 0) return <p className="text-sm text-muted-foreground">Shown once models have been scored.</p>;
+    }))
+    .sort((a, b) => b.score - a.score || a.cost - b.cost);
+  if (scored.length === 0) return <p className="text-sm text-muted-foreground">Shown once models have been scored.</p>;
+  const costTicks = niceTicks(Math.max(...scored.map((point) => point.cost)), 5);
+  const sides = labelSides(
+    scored.map((point) => ({ x: point.cost, y: point.score })),
+    { x: costTicks.at(-1) ?? 1, y: MAX_SCORE },
+  );
+  const points = scored.map((point, index) => ({ ...point, marker: String(index + 1), side: sides[index]! }));
   const frontier = points.filter((point) => point.onFrontier).sort((a, b) => a.cost - b.cost);
   const dominated = points.filter((point) => !point.onFrontier);
+  const label =
+    (tone: string) => (props: { x?: unknown; y?: unknown; width?: unknown; height?: unknown; value?: unknown }) => {
+      const point = points.find((entry) => entry.marker === String(props.value));
+      const offset = LABEL_OFFSET[point?.side ?? "top"];
+      const cx = Number(props.x ?? 0) + Number(props.width ?? 0) / 2;
+      const cy = Number(props.y ?? 0) + Number(props.height ?? 0) / 2;
+      return (
+        <text
+          x={cx + offset.dx}
+          y={cy + offset.dy}
+          textAnchor={offset.anchor}
+          className={`${tone} text-[11px] font-semibold`}
+          data-testid="cost-point-label"
+        >
+          {String(props.value)}
+        </text>
+      );
+    };
   return (
     <figure className="space-y-2">
       <ChartContainer
@@ -36,12 +104,14 @@ export function CostQualityChart({ models }: { models: readonly ModelPoint[] }) 
         label={`Cost per response against average score. Best value: ${frontier.map((point) => point.modelName).join(", ")}`}
         className="aspect-auto h-72"
       >
-        <ScatterChart margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
+        <ScatterChart margin={{ top: 20, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid />
           <XAxis
             type="number"
             dataKey="cost"
             name="Cost per response"
+            domain={[0, costTicks.at(-1) ?? 1]}
+            ticks={costTicks}
             tickFormatter={(value: number) => (value === 0 ? "$0" : `$${value.toPrecision(2)}`)}
             tickLine={false}
           />
@@ -50,6 +120,7 @@ export function CostQualityChart({ models }: { models: readonly ModelPoint[] }) 
             dataKey="score"
             name="Average score"
             domain={[0, MAX_SCORE]}
+            ticks={SCORE_TICKS}
             tickLine={false}
             width={32}
           />
@@ -66,13 +137,26 @@ export function CostQualityChart({ models }: { models: readonly ModelPoint[] }) 
           />
           <Legend />
           <Scatter name={COST_CHART.frontier.label} data={frontier} fill="var(--color-frontier)" line shape="diamond">
-            <LabelList dataKey="modelName" position="top" className="fill-foreground text-[11px]" />
+            <LabelList dataKey="marker" content={label("fill-foreground")} />
           </Scatter>
           <Scatter name={COST_CHART.dominated.label} data={dominated} fill="var(--color-dominated)">
-            <LabelList dataKey="modelName" position="top" className="fill-muted-foreground text-[11px]" />
+            <LabelList dataKey="marker" content={label("fill-muted-foreground")} />
           </Scatter>
         </ScatterChart>
       </ChartContainer>
+      <ol className="grid gap-x-4 gap-y-1 text-xs sm:grid-cols-2" aria-label="Models in the cost chart">
+        {points.map((point) => (
+          <li key={point.marker} className="flex min-w-0 gap-1.5" data-testid="cost-chart-key">
+            <span className="w-4 shrink-0 text-right font-semibold tabular-nums">{point.marker}</span>
+            <span className="min-w-0 flex-1 truncate" title={point.modelName}>
+              {point.modelName}
+            </span>
+            <span className="shrink-0 text-muted-foreground tabular-nums">
+              {formatCostPerResponse(point.cost)} · {formatScore(point.score)}
+            </span>
+          </li>
+        ))}
+      </ol>
       <figcaption className="text-sm text-muted-foreground">
         Best value (no other model is both cheaper and better):{" "}
         <span className="font-medium text-foreground" data-testid="frontier-models">
@@ -121,6 +205,7 @@ export function LatencyChart({ models }: { models: readonly ModelPoint[] }) {
   const data = latencyRows(models);
   if (data.length === 0) return <p className="text-sm text-muted-foreground">Shown once models have answered.</p>;
   const estimated = data.filter((row) => !row.exact);
+  const latencyTicks = niceTicks(Math.max(...data.map((row) => row.p95)), 5);
   const largestError = Math.max(
     0,
     ...estimated.flatMap((row) => [row.median, row.p95].map((s) => latencyEstimateError(s * 1000))),
@@ -136,12 +221,26 @@ export function LatencyChart({ models }: { models: readonly ModelPoint[] }) {
               (row.slowest === null ? "" : `, slowest ${formatLatency(row.slowest * 1000)}`),
           )
           .join("; ")}`}
-        className="aspect-auto h-72"
+        className="aspect-auto"
+        style={{ height: Math.max(160, data.length * 48 + 72) }}
       >
-        <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-          <CartesianGrid vertical={false} />
-          <XAxis dataKey="modelName" tickLine={false} interval={0} tick={{ fontSize: 11 }} />
-          <YAxis tickLine={false} width={40} tickFormatter={(value: number) => `${value}s`} />
+        <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+          <CartesianGrid horizontal={false} />
+          <XAxis
+            type="number"
+            domain={[0, latencyTicks.at(-1) ?? 1]}
+            ticks={latencyTicks}
+            tickLine={false}
+            tickFormatter={(value: number) => `${value}s`}
+          />
+          <YAxis
+            type="category"
+            dataKey="modelName"
+            tickLine={false}
+            interval={0}
+            width={112}
+            tick={<ModelNameTick length={16} />}
+          />
           <ChartTooltip
             cursor={{ fillOpacity: 0.1 }}
             content={

@@ -8,6 +8,7 @@ import { cn } from "@/lib/utils";
 import { formatCount, formatScore } from "../../../convex/lib/format";
 import { MAX_SCORE, scoreBarPercent } from "../../../convex/lib/scoring";
 import { formatInterval, formatRating, rankLabel, scorePercent, type JuryModel } from "./jury-model";
+import { ModelNameTick, SCORE_TICKS } from "./model-charts";
 
 export interface RankingRow {
   modelId: string;
@@ -87,8 +88,16 @@ export function RankingsChart({ rankings }: { rankings: readonly RankingRow[] })
     >
       <BarChart data={data} layout="vertical" margin={{ left: 8, right: 24 }}>
         <CartesianGrid horizontal={false} />
-        <XAxis type="number" domain={[0, MAX_SCORE]} tickLine={false} axisLine={false} />
-        <YAxis type="category" dataKey="modelName" width={150} tickLine={false} axisLine={false} />
+        <XAxis type="number" domain={[0, MAX_SCORE]} ticks={SCORE_TICKS} tickLine={false} axisLine={false} />
+        <YAxis
+          type="category"
+          dataKey="modelName"
+          width={120}
+          interval={0}
+          tickLine={false}
+          axisLine={false}
+          tick={<ModelNameTick length={17} />}
+        />
         <ChartTooltip
           cursor={{ fillOpacity: 0.1 }}
           content={<ChartTooltipContent labelKey="modelName" formatter={(value) => formatScore(Number(value))} />}
