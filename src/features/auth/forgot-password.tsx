@@ -20,7 +20,11 @@ import { api } from "../../../convex/_generated/api";
 
 export const EMAIL_NOT_CONFIGURED_MESSAGE =
   "Password reset by email is not available: this deployment has no email sender configured. Ask an administrator to reset your password.";
-export const RESET_REQUESTED_MESSAGE = "Check your email for the password reset link";
+/**
+ * Spec part 1 §8 says "…password reset link": the original emailed a link, this build emails a
+ * six-digit code (ARCHITECTURE §1, auth), so the sentence names what the email carries.
+ */
+export const RESET_REQUESTED_MESSAGE = "Check your email for the password reset code";
 export const PASSWORD_UPDATED_MESSAGE = "Your password has been updated";
 
 const requestSchema = z.object({ email: emailField });

@@ -154,7 +154,9 @@ describe("login screen", () => {
     await user.click(await screen.findByRole("button", { name: "Forgot your password?" }));
     await user.type(await screen.findByLabelText("Email"), "ada@example.com");
     await user.click(screen.getByRole("button", { name: "Send Reset Code" }));
-    expect(await screen.findByText("Check your email for the password reset link")).toBeInTheDocument();
+    // The email carries a 6-digit code, not a link: the screen says so.
+    expect(await screen.findByText("Check your email for the password reset code")).toBeInTheDocument();
+    expect(screen.queryByText(/reset link/i)).not.toBeInTheDocument();
     expect(signIn).toHaveBeenLastCalledWith("password", { email: "ada@example.com", flow: "reset" });
 
     signIn.mockResolvedValue({ signingIn: true });
