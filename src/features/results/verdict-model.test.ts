@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+
+import { joinNames, plainVerdict, type VerdictFigures, type VerdictModel } from "./verdict-model";
+
+function model(modelId: string, mean: number | null, low = (mean ?? 0) - 0.3, high = (mean ?? 0) + 0.3): VerdictModel {
+  return {
+    modelId,
+    modelName: modelId.toUpperCase(),
+    meanScore: mean,
+    scoreInterval: mean === null ? null : { low, high },
+  };
+}
+
+function cost(modelId: string, costPerResponseUsd: number | null, medianLatencyMs = 1200): VerdictFigures {
+  return { modelId, costPerResponseUsd, medianLatencyMs };
+}
+
+const FIGURES = [cost("a", 0.004), cost("b", 0.001), cost("c", 0.002)];
+
+describe("plainVerdict", () => {
+  it("has nothing to say before a model is scored", () => {
+    expect(plainVerdict({ models: [model("a", null)], figures: [], extraTopicsNeeded: null, live: true })).toBeNull();
+  });
+
+  it("names a clear winner whose range clears every other model's, and says nothing more is needed", () => {
+    const verdict = plainVerdict({
+      models: [model("c", 5), model("a", 8.4, 8.0, 8.8), model("b", 6, 5.5, 6.5)],
+      figures: FIGURES,
+      extraTopicsNeeded: null,
+      live: false,
+    })!;
+    expect(verdict).toMatchObject({ kind: "clear", pickId: "a", headline: "Pick A.", certainty: "Clear winner" });
+    expect(verdict.confidence).toBe(
+      "The jury is sure: A scores 8.40 (95% range 8.00–8.80) out of 10, above every other model's range. " +
+        "Next best: B at 6.00 (95% range 5.50–6.50).",
+    );
+    expect(verdict.settle).toBe("Nothing more is needed to choose between these models.");
+  });
+
+  it("names a close second when the ranges almost touch", () => {
+    const verdict = plainVerdict({
+      models: [model("a", 8.4, 8.0, 8.8), model("b", 7.6, 7.2, 7.9)],
+      figures: FIGURES,
+      extraTopicsNeeded: null,
+      live: true,
+    })!;
+    expect(verdict.kind).toBe("clear");
+    expect(verdict.settle).toBe(
+      "B is a close second (its range ends 0.10 points below A's): more topics would confirm the lead.",
+    );
+    expect(verdict.confidence).toMatch(/still running, so this may change/);
+  });
+
+  it("in a tie picks the cheapest of the tied models and says how many topics would separate them", () => {
+    const verdict = plainVerdict({
+      models: [model("a", 8, 7.4, 8.6), model("b", 7.8, 7.1, 8.5), model("c", 5, 4.5, 5.5)],
+      figures: FIGURES,
+      extraTopicsNeeded: 6,
+      live: false,
+    })!;
+    expect(verdict).toMatchObject({
+      kind: "close",
+      pickId: "b",
+      certainty: "Too close to call",
+      contenders: ["a", "b"],
+    });
+    expect(verdict.headline).toBe(
+      "Pick B: it is as good as the jury can tell and costs the least of them ($0.001000 per answer).",
+    );
+    expect(verdict.confidence).toBe(
+      "The jury cannot separate A and B: their 95% ranges overlap (A 8.00 (95% range 7.40–8.60); B 7.80 (95% range 7.10–8.50)).",
+    );
+    expect(verdict.settle).toBe(
+      "About 6 more topics would likely separate them; more answers per topic or more judges also help.",
+    );
+  });
+
+  it("in a tie without every cost picks the leader, and asks for more topics, answers or judges", () => {
+    const verdict = plainVerdict({
+      models: [model("a", 8, 7.4, 8.6), model("b", 7.8, 7.1, 8.5)],
+      figures: [cost("a", 0.004), cost("b", null)],
+      extraTopicsNeeded: null,
+      live: false,
+    })!;
+    expect(verdict.pickId).toBe("a");
+    expect(verdict.headline).toBe("Pick A: it leads, though not clearly.");
+    expect(verdict.settle).toBe("More topics, more answers per topic or more judges would separate them.");
+  });
+
+  it("a single scored model has nothing to be compared with", () => {
+    const verdict = plainVerdict({ models: [model("a", 7)], figures: FIGURES, extraTopicsNeeded: null, live: false })!;
+    expect(verdict).toMatchObject({ kind: "single", pickId: "a", headline: "A is the only model scored." });
+  });
+});
+
+describe("joinNames", () => {
+  it("joins names in words, and counts the rest past three", () => {
+    expect(joinNames(["A"])).toBe("A");
+    expect(joinNames(["A", "B"])).toBe("A and B");
+    expect(joinNames(["A", "B", "C"])).toBe("A, B and C");
+    expect(joinNames(["A", "B", "C", "D", "E"])).toBe("A, B, C and 2 others");
+  });
+});
