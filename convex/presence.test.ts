@@ -139,6 +139,59 @@ describe("presence", () => {
     expect(await owner.as.query(api.presence.viewers, { room })).toEqual({ count: 0, viewers: [] });
   });
 
+  test("a beat changes nothing the viewer list reads; joining, moving page and leaving do", async () => {
+    vi.useFakeTimers();
+    const { t, owner, testId, shareId } = await setup();
+    const room = `test:${testId}`;
+    // What presence.viewers reads: the room's membership rows (and the caller's access).
+    const listed = () => t.run(async (ctx) => await ctx.db.query("presence").collect());
+    const sessions = () => t.run(async (ctx) => await ctx.db.query("presenceSessions").collect());
+    const ownerBeat = (page: "results" | "review" = "results") =>
+      owner.as.mutation(api.presence.heartbeat, { room, clientId: "owner-tab-0001", page });
+    const anonBeat = () =>
+      t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" });
+
+    await ownerBeat();
+    await anonBeat();
+    const joined = await listed();
+    expect(joined).toHaveLength(2);
+    const beats = (await sessions()).map((row) => row.lastSeen);
+    vi.advanceTimersByTime(5_000);
+    await ownerBeat();
+    await anonBeat();
+    // The beats moved the sessions on and left every membership row as it was.
+    expect((await sessions()).map((row) => row.lastSeen)).toEqual(beats.map((time) => time + 5_000));
+    expect(await listed()).toEqual(joined);
+    expect((await owner.as.query(api.presence.viewers, { room, clientId: "owner-tab-0001" })).count).toBe(1);
+
+    // Moving to another page, a newcomer and a goodbye change the list.
+    await ownerBeat("review");
+    expect((await listed()).find((row) => row.viewerKey === `user:${owner.userId}`)!.page).toBe("review");
+    await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON_2, page: "shared" });
+    expect((await owner.as.query(api.presence.viewers, { room, clientId: "owner-tab-0001" })).count).toBe(2);
+    await t.mutation(api.presence.leave, { room: `share:${shareId}`, clientId: ANON_2, page: "shared" });
+    expect((await owner.as.query(api.presence.viewers, { room, clientId: "owner-tab-0001" })).count).toBe(1);
+    expect(await sessions()).toHaveLength(2);
+  });
+
+  test("a viewer who was listed before sessions keeps their place and loses the beat time once", async () => {
+    const { t, owner, testId } = await setup();
+    const room = `test:${testId}`;
+    const rowId = await t.run((ctx) =>
+      ctx.db.insert("presence", {
+        room: `test:${testId}`,
+        viewerKey: `user:${owner.userId}`,
+        label: "AL",
+        page: "results",
+        lastSeen: Date.now(),
+      }),
+    );
+    await owner.as.mutation(api.presence.heartbeat, { room, clientId: "owner-tab-0001", page: "results" });
+    const rows = await t.run(async (ctx) => await ctx.db.query("presence").collect());
+    expect(rows).toEqual([expect.objectContaining({ _id: rowId, page: "results" })]);
+    expect(rows[0]!.lastSeen).toBeUndefined();
+  });
+
   test("the cron sweeps rooms nobody beats in any more", async () => {
     vi.useFakeTimers();
     const { t, shareId } = await setup();
@@ -146,6 +199,7 @@ describe("presence", () => {
     vi.advanceTimersByTime(61_000);
     expect(await t.mutation(internal.presence.sweep, {})).toBe(1);
     expect(await t.run(async (ctx) => (await ctx.db.query("presence").collect()).length)).toBe(0);
+    expect(await t.run(async (ctx) => (await ctx.db.query("presenceSessions").collect()).length)).toBe(0);
   });
 
   test("teammates see each other with the page each is on; the page follows the latest beat", async () => {

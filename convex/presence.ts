@@ -5,9 +5,15 @@
 // teammates and share viewers see each other. Only initials are stored and returned,
 // never an email or a user id, and only to signed-in callers: an anonymous caller can reach a
 // room only through an active share, and learns there how many watch, not who.
+//
+// A beat re-runs no query (the design of Convex's presence component, model/presence.ts): the
+// list reads only the room's membership rows, which change when a viewer joins, leaves or moves
+// to another page; the beat itself patches the viewer's session row, which no query reads. A
+// session unseen for PRESENCE_TTL_MS is ended by the next beat of anyone in the room, or by the
+// cron, and only then does the list change. A share viewer's beat reads the share, never the test.
 import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
-import type { QueryCtx } from "./_generated/server";
+import type { MutationCtx, QueryCtx } from "./_generated/server";
 import { currentUser, fail, internalMutation, publicMutation, publicQuery } from "./functions";
 import { testAccessOf } from "./model/testAccess";
 import { testRoom } from "./model/testDeletion";
@@ -16,8 +22,11 @@ import { presencePage } from "./model/presence";
 
 /** A viewer unseen for this long has left (pages beat every 5 seconds). */
 export const PRESENCE_TTL_MS = 15_000;
-/** Rows older than this are swept by the cron. */
+/** Membership rows from before sessions, beaten no more for this long, are swept by the cron. */
 const SWEEP_AFTER_MS = 60_000;
+/** Sessions one beat or one cron run ends at most. */
+const STALE_BATCH = 20;
+const SWEEP_BATCH = 200;
 const MAX_VIEWERS_PER_ROOM = 50;
 const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export const ANONYMOUS_LABEL = "anonymous viewer";
@@ -57,6 +66,28 @@ function viewerKeyOf(user: Doc<"users"> | null, clientId: string | undefined): s
   return clientId && CLIENT_ID.test(clientId) ? `anon:${clientId}` : null;
 }
 
+/** The viewer's session and membership rows in a room (either may be missing). */
+async function rowsOf(ctx: QueryCtx, room: string, viewerKey: string) {
+  const [session, member] = await Promise.all([
+    ctx.db
+      .query("presenceSessions")
+      .withIndex("by_room_viewer", (q) => q.eq("room", room).eq("viewerKey", viewerKey))
+      .unique(),
+    ctx.db
+      .query("presence")
+      .withIndex("by_room_viewer", (q) => q.eq("room", room).eq("viewerKey", viewerKey))
+      .unique(),
+  ]);
+  return { session, member };
+}
+
+/** Ends a session: the viewer leaves the room's list. */
+async function endSession(ctx: MutationCtx, session: Doc<"presenceSessions">) {
+  const { member } = await rowsOf(ctx, session.room, session.viewerKey);
+  if (member) await ctx.db.delete("presence", member._id);
+  await ctx.db.delete("presenceSessions", session._id);
+}
+
 export const heartbeat = publicMutation({
   args: { room: v.string(), clientId: v.string(), page: presencePage },
   returns: v.null(),
@@ -67,35 +98,40 @@ export const heartbeat = publicMutation({
     const viewerKey = viewerKeyOf(user, clientId);
     if (!viewerKey) fail("INVALID_INPUT", "Invalid client id.");
     const now = Date.now();
-    const existing = await ctx.db
-      .query("presence")
-      .withIndex("by_room_viewer", (q) => q.eq("room", canonical).eq("viewerKey", viewerKey))
-      .unique();
-    if (existing) {
-      // One row per viewer and room: the page of their latest beat is the one shown.
-      await ctx.db.patch("presence", existing._id, { lastSeen: now, page });
-    } else {
+    const { session, member } = await rowsOf(ctx, canonical, viewerKey);
+    // The beat: only the session row, which no query reads.
+    if (session) await ctx.db.patch("presenceSessions", session._id, { lastSeen: now });
+    else await ctx.db.insert("presenceSessions", { room: canonical, viewerKey, lastSeen: now });
+    if (!member) {
+      // Joining. A crowded room stops listing newcomers rather than growing without bound.
       const present = await ctx.db
         .query("presence")
-        .withIndex("by_room_last_seen", (q) => q.eq("room", canonical))
+        .withIndex("by_room_viewer", (q) => q.eq("room", canonical))
         .take(MAX_VIEWERS_PER_ROOM);
-      // A crowded room stops listing newcomers rather than growing without bound.
       if (present.length < MAX_VIEWERS_PER_ROOM) {
         await ctx.db.insert("presence", {
           room: canonical,
           viewerKey,
           label: user ? initialsOf(user) : ANONYMOUS_LABEL,
           page,
-          lastSeen: now,
         });
       }
+    } else if (member.page !== page || member.lastSeen !== undefined) {
+      // One row per viewer and room: the page of their latest beat is the one shown (a row from
+      // before sessions loses its beat time once).
+      await ctx.db.replace("presence", member._id, {
+        room: member.room,
+        viewerKey: member.viewerKey,
+        label: member.label,
+        page,
+      });
     }
-    // Each beat clears the room of viewers who left without saying so.
+    // Each beat ends the sessions of viewers who left the room without saying so.
     const stale = await ctx.db
-      .query("presence")
+      .query("presenceSessions")
       .withIndex("by_room_last_seen", (q) => q.eq("room", canonical).lt("lastSeen", now - PRESENCE_TTL_MS))
-      .take(20);
-    for (const row of stale) await ctx.db.delete("presence", row._id);
+      .take(STALE_BATCH);
+    for (const row of stale) await endSession(ctx, row);
     return null;
   },
 });
@@ -112,20 +148,18 @@ export const leave = publicMutation({
     const canonical = await resolveRoom(ctx, room, user, { allowInactiveShare: true });
     const viewerKey = viewerKeyOf(user, clientId);
     if (!canonical || !viewerKey) return null;
-    const existing = await ctx.db
-      .query("presence")
-      .withIndex("by_room_viewer", (q) => q.eq("room", canonical).eq("viewerKey", viewerKey))
-      .unique();
-    if (existing && (existing.page ?? page) === page) await ctx.db.delete("presence", existing._id);
+    const { session, member } = await rowsOf(ctx, canonical, viewerKey);
+    if (member && (member.page ?? page) !== page) return null;
+    if (member) await ctx.db.delete("presence", member._id);
+    if (session) await ctx.db.delete("presenceSessions", session._id);
     return null;
   },
 });
 
 /**
- * The room's other viewers seen within the last 15 seconds. Freshness is judged against the
- * caller's own last beat (or the newest one), so no clock is read here and client clocks do not
- * matter; the beats themselves delete the stale rows. A signed-in caller sees who they are
- * (initials, or 'anonymous viewer'); an anonymous caller, holding only a share link, sees how
+ * The room's other viewers. Reads only the membership rows (no clock, no session), so it re-runs
+ * when someone joins, leaves or changes page, never on a beat. A signed-in caller sees who they
+ * are (initials, or 'anonymous viewer'); an anonymous caller, holding only a share link, sees how
  * many watch and not who: `viewers` is empty for them.
  */
 export const viewers = publicQuery({
@@ -142,12 +176,10 @@ export const viewers = publicQuery({
     if (!canonical) return { count: 0, viewers: [] };
     const rows = await ctx.db
       .query("presence")
-      .withIndex("by_room_last_seen", (q) => q.eq("room", canonical))
-      .order("desc")
+      .withIndex("by_room_viewer", (q) => q.eq("room", canonical))
       .take(MAX_VIEWERS_PER_ROOM);
     const self = viewerKeyOf(user, clientId);
-    const reference = rows.find((row) => row.viewerKey === self)?.lastSeen ?? rows[0]?.lastSeen ?? 0;
-    const others = rows.filter((row) => row.viewerKey !== self && row.lastSeen >= reference - PRESENCE_TTL_MS);
+    const others = rows.filter((row) => row.viewerKey !== self);
     return {
       count: others.length,
       viewers: user
@@ -162,16 +194,25 @@ export const viewers = publicQuery({
   },
 });
 
-/** Cron: rows of rooms that nobody heartbeats any more. */
+/**
+ * Cron: ends the sessions nobody beats any more (rooms where no one else beats to end them),
+ * and sweeps membership rows from before sessions. Returns how many viewers left.
+ */
 export const sweep = internalMutation({
   args: {},
   returns: v.number(),
   handler: async (ctx) => {
+    const now = Date.now();
     const stale = await ctx.db
+      .query("presenceSessions")
+      .withIndex("by_last_seen", (q) => q.lt("lastSeen", now - PRESENCE_TTL_MS))
+      .take(SWEEP_BATCH);
+    for (const row of stale) await endSession(ctx, row);
+    const old = await ctx.db
       .query("presence")
-      .withIndex("by_last_seen", (q) => q.lt("lastSeen", Date.now() - SWEEP_AFTER_MS))
-      .take(500);
-    for (const row of stale) await ctx.db.delete("presence", row._id);
-    return stale.length;
+      .withIndex("by_last_seen", (q) => q.gt("lastSeen", 0).lt("lastSeen", now - SWEEP_AFTER_MS))
+      .take(SWEEP_BATCH);
+    for (const row of old) await ctx.db.delete("presence", row._id);
+    return stale.length + old.length;
   },
 });

@@ -4,7 +4,7 @@ import { v } from "convex/values";
 import { apiTokenTables } from "./model/apiTokens";
 import { authThrottleTables } from "./model/authThrottle";
 import { teamTables } from "./model/teams";
-import { presencePage } from "./model/presence";
+import { presenceTables } from "./model/presence";
 import { noteTables } from "./model/notes";
 import { juryVerdictValidator } from "./model/juryView";
 import {
@@ -30,6 +30,7 @@ export default defineSchema({
   ...authThrottleTables,
   ...teamTables,
   ...noteTables,
+  ...presenceTables,
   ...apiTokenTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
@@ -412,19 +413,6 @@ export default defineSchema({
   })
     .index("by_job", ["jobId"])
     .index("by_resolved", ["resolved"]),
-
-  presence: defineTable({
-    room: v.string(),
-    viewerKey: v.string(),
-    label: v.string(),
-    /** The page of the viewer's latest beat (rows from before pages were told have none). */
-    page: v.optional(presencePage),
-    lastSeen: v.number(),
-  })
-    .index("by_room_viewer", ["room", "viewerKey"])
-    .index("by_room_last_seen", ["room", "lastSeen"])
-    // The cron sweeps rows of rooms nobody heartbeats any more.
-    .index("by_last_seen", ["lastSeen"]),
 
   // Aggregates kept as data changes (admin figures), and deployment settings.
   counters: defineTable({ name: v.string(), value: v.number() }).index("by_name", ["name"]),

@@ -136,6 +136,12 @@ export async function deleteChildrenBatch(ctx: MutationCtx, testId: Id<"tests">)
     .take(DELETE_BATCH_SIZE);
   for (const row of viewers) await ctx.db.delete("presence", row._id);
   full(viewers);
+  const sessions = await ctx.db
+    .query("presenceSessions")
+    .withIndex("by_room_viewer", (q) => q.eq("room", testRoom(testId)))
+    .take(DELETE_BATCH_SIZE);
+  for (const row of sessions) await ctx.db.delete("presenceSessions", row._id);
+  full(sessions);
 
   // Money records stay (with the test's name in testName / description); only the link goes.
   const payments = await ctx.db
