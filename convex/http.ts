@@ -3,10 +3,13 @@ import { internal } from "./_generated/api";
 import { httpAction } from "./_generated/server";
 import { auth } from "./auth";
 import { env } from "./env";
+import { addApiRoutes } from "./model/httpApi";
 import { receivedOf, stripeClient } from "./model/payments";
 
 const http = httpRouter();
 auth.addHttpRoutes(http);
+/** The HTTP API for tokens (model/httpApi.ts): /api/v1/*, described at /api/v1/openapi.json. */
+addApiRoutes(http);
 
 /** Stripe's signed events. A bad signature gets 400 and nothing is written. */
 http.route({

@@ -14,12 +14,11 @@ import { paymentsEnabled } from "./payments";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 import { recordTestRun } from "./userStats";
 
-export async function createTest(
-  ctx: MutationCtx,
-  userId: Id<"users">,
-  configuration: TestConfiguration,
-  teamId: Id<"teams"> | undefined,
-): Promise<{ testId: Id<"tests">; priceCents: number; paymentRequired: boolean }> {
+/**
+ * The configuration validated, with the catalog's model names, its quote, and whether the user
+ * pays for it: what tests.create stores, and the HTTP API's quote answers without storing.
+ */
+export async function priceConfiguration(ctx: QueryCtx, userId: Id<"users">, configuration: TestConfiguration) {
   const problems = validateTestConfig(configuration);
   if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: problems[0].field });
   const calls = countCalls(configuration);
@@ -50,9 +49,23 @@ export async function createTest(
   const { estimate, priceCents } = quote(withNames, catalog);
   const usesOwnKey = await hasOwnKey(ctx, userId);
   const paymentRequired = paymentsEnabled() && !usesOwnKey && priceCents > 0;
+  return { withNames, calls, estimate, priceCents, usesOwnKey, paymentRequired };
+}
+
+export async function createTest(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  configuration: TestConfiguration,
+  teamId: Id<"teams"> | undefined,
+): Promise<{ testId: Id<"tests">; priceCents: number; paymentRequired: boolean }> {
+  const { withNames, calls, estimate, priceCents, usesOwnKey, paymentRequired } = await priceConfiguration(
+    ctx,
+    userId,
+    configuration,
+  );
   const now = Date.now();
   const testId = await ctx.db.insert("tests", {
-    userId: userId,
+    userId,
     ...(teamId === undefined ? {} : { teamId }),
     name: withNames.name,
     taskType: withNames.taskType || "general",
@@ -70,7 +83,7 @@ export async function createTest(
   });
   await insertJob(ctx, {
     testId,
-    userId: userId,
+    userId,
     testName: withNames.name,
     status: paymentRequired ? "pending_payment" : "queued",
     amountCents: paymentRequired ? priceCents : 0,

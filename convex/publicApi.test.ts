@@ -1,0 +1,370 @@
+// @vitest-environment node
+// The HTTP API under /api/v1 with personal access tokens: the token's lifecycle (shown once,
+// hashed at rest, revoked refused at once), its space (another space's test is not found), every
+// endpoint's validation errors, quotes identical to the app's, and a paid test that waits for
+// its payment.
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startStripe } from "../dev/stripe/server";
+import { api } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { API_TOKEN_LIMITS } from "./lib/limits";
+import { hashToken } from "./model/apiTokens";
+import { createBackend, createUser, errorOf, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+
+const WEBHOOK_SECRET = "whsec_test_public_api";
+let stripeServer: Awaited<ReturnType<typeof startStripe>>;
+const stripe = new Stripe("sk_test_dev");
+
+beforeAll(async () => {
+  stripeServer = await startStripe({ port: 0, webhookUrl: "http://127.0.0.1:9/unused", webhookSecret: WEBHOOK_SECRET });
+  process.env.STRIPE_SECRET_KEY = "sk_test_dev";
+  process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
+  process.env.STRIPE_API_HOST = "127.0.0.1";
+  process.env.STRIPE_API_PORT = String(stripeServer.port);
+  process.env.STRIPE_API_PROTOCOL = "http";
+  process.env.SITE_URL = "http://127.0.0.1:5173";
+  process.env.GATEWAY_BASE_URL = "http://127.0.0.1:9/api/v1";
+});
+afterAll(async () => {
+  delete process.env.STRIPE_SECRET_KEY;
+  await stripeServer.close();
+});
+
+const MODELS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"];
+
+/** What a runner sends: gateway ids, personas and topics without ids, defaults for the rest. */
+const API_CONFIGURATION = {
+  name: "Coffee taglines",
+  userPrompt: "Write a tagline for our new product.",
+  personas: [{ name: "Pirate", description: "Talks like a pirate", systemPrompt: "Answer like a pirate." }],
+  topics: [{ title: "Coffee", description: "A coffee shop", prompt: "We sell cold brew coffee." }],
+  generatorModels: [MODELS[0], MODELS[1]],
+  evaluatorModels: [MODELS[2]],
+  responsesPerTopic: 2,
+};
+
+async function setUp() {
+  const t = createBackend();
+  await seedCatalog(t, MODELS, 1e-5);
+  await t.run(async (ctx) => {
+    await ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 }); // queued jobs stay queued
+  });
+  const ada = await createUser(t, "ada@example.com");
+  return { t, ada };
+}
+
+async function tokenOf(user: Awaited<ReturnType<typeof createUser>>, teamId?: Id<"teams">) {
+  return await user.as.action(api.apiTokens.create, { name: "CI", ...(teamId ? { teamId } : {}) });
+}
+
+function call(t: TestBackend, token: string | null, method: "GET" | "POST", path: string, body?: unknown) {
+  return t.fetch(`/api/v1${path}`, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), "Content-Type": "application/json" },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+}
+
+async function jsonOf(response: Response) {
+  return (await response.json()) as Record<string, unknown> & {
+    error?: { code: string; field?: string; problems?: { field: string; message: string }[] };
+  };
+}
+
+async function giveOwnKey(t: TestBackend, userId: Id<"users">) {
+  await t.run((ctx) =>
+    ctx.db.insert("apiKeys", { userId, ciphertext: "x", iv: "x", last4: "abcd", savedAt: Date.now() }),
+  );
+}
+
+describe("personal access tokens", () => {
+  test("shown once, stored as its SHA-256 only, listed with its last use, revoked refused at once", async () => {
+    const { t, ada } = await setUp();
+    const { token, tokenId } = await tokenOf(ada);
+    expect(token).toMatch(/^mj_pat_[A-Za-z0-9_-]{43}$/);
+
+    const row = await t.run((ctx) => ctx.db.get("apiTokens", tokenId));
+    expect(row?.tokenHash).toBe(await hashToken(token));
+    expect(JSON.stringify(row)).not.toContain(token.slice("mj_pat_".length, 20));
+    const [listed] = await ada.as.query(api.apiTokens.list, {});
+    expect(JSON.stringify(listed)).not.toContain(token.slice(11));
+    expect(listed).toMatchObject({ name: "CI", team: null, lastUsedAt: null });
+
+    expect((await call(t, token, "GET", "/tests")).status).toBe(200);
+    const [used] = await ada.as.query(api.apiTokens.list, {});
+    expect(used.lastUsedAt).toEqual(expect.any(Number));
+
+    await ada.as.mutation(api.apiTokens.revoke, { tokenId });
+    const refused = await call(t, token, "POST", "/tests", API_CONFIGURATION);
+    expect(refused.status).toBe(401);
+    expect((await jsonOf(refused)).error?.code).toBe("UNAUTHENTICATED");
+    expect(await ada.as.query(api.apiTokens.list, {})).toEqual([]);
+    const tests = await t.run((ctx) => ctx.db.query("tests").take(5));
+    expect(tests).toEqual([]);
+  });
+
+  test("an unknown, malformed or missing token gets 401 and changes nothing", async () => {
+    const { t } = await setUp();
+    for (const token of ["mj_pat_" + "A".repeat(43), "not-a-token", null]) {
+      const response = await call(t, token, "POST", "/tests", API_CONFIGURATION);
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toBe("Bearer");
+    }
+    const rows = await t.run(async (ctx) => ({
+      tests: await ctx.db.query("tests").take(1),
+      windows: await ctx.db.query("apiTokenWindows").take(1),
+    }));
+    expect(rows).toEqual({ tests: [], windows: [] });
+  });
+
+  test("a name is required and bounded; another user's token cannot be revoked", async () => {
+    const { t, ada } = await setUp();
+    expect(await errorOf(ada.as.action(api.apiTokens.create, { name: "  " }))).toMatchObject({
+      code: "INVALID_INPUT",
+      field: "name",
+    });
+    expect(
+      await errorOf(ada.as.action(api.apiTokens.create, { name: "x".repeat(API_TOKEN_LIMITS.maxNameLength + 1) })),
+    ).toMatchObject({ code: "INVALID_INPUT", field: "name" });
+    const { tokenId } = await tokenOf(ada);
+    const eve = await createUser(t, "eve@example.com");
+    expect(await errorOf(eve.as.mutation(api.apiTokens.revoke, { tokenId }))).toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  test("requests past the minute's limit get 429 with Retry-After, one window row per token", async () => {
+    const { t, ada } = await setUp();
+    const { token, tokenId } = await tokenOf(ada);
+    for (let i = 0; i < API_TOKEN_LIMITS.requestsPerMinute; i++) {
+      expect((await call(t, token, "GET", "/tests?limit=1")).status).toBe(200);
+    }
+    const over = await call(t, token, "GET", "/tests?limit=1");
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    const windows = await t.run((ctx) =>
+      ctx.db
+        .query("apiTokenWindows")
+        .withIndex("by_token_window", (q) => q.eq("tokenId", tokenId))
+        .collect(),
+    );
+    expect(windows).toHaveLength(1);
+    expect(windows[0].count).toBe(API_TOKEN_LIMITS.requestsPerMinute);
+  });
+});
+
+describe("spaces", () => {
+  test("a token sees only its space: another person's test and a personal test from a team token are 404", async () => {
+    const { t, ada } = await setUp();
+    const eve = await createUser(t, "eve@example.com");
+    const { testId } = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration() });
+    const { token: eveToken } = await tokenOf(eve);
+    for (const path of [`/tests/${testId}`, `/tests/${testId}/quote`, `/tests/${testId}/results`]) {
+      expect((await call(t, eveToken, "GET", path)).status).toBe(404);
+    }
+    expect((await call(t, eveToken, "POST", `/tests/${testId}/start`)).status).toBe(404);
+
+    const { teamId } = await ada.as.mutation(api.teams.create, { name: "Team" });
+    const { token: teamToken } = await tokenOf(ada, teamId);
+    expect((await call(t, teamToken, "GET", `/tests/${testId}`)).status).toBe(404);
+    const { token: personalToken } = await tokenOf(ada);
+    expect((await call(t, personalToken, "GET", `/tests/${testId}`)).status).toBe(200);
+
+    // A team token's tests belong to the team, and its list holds only them.
+    const created = await jsonOf(await call(t, teamToken, "POST", "/tests", API_CONFIGURATION));
+    const teamTest = await t.run((ctx) => ctx.db.get("tests", created.testId as Id<"tests">));
+    expect(teamTest?.teamId).toBe(teamId);
+    const teamList = await jsonOf(await call(t, teamToken, "GET", "/tests"));
+    expect((teamList.tests as { testId: string }[]).map((row) => row.testId)).toEqual([created.testId]);
+  });
+
+  test("a viewer's token reads but cannot create; a removed member's token is refused at once", async () => {
+    const { t, ada } = await setUp();
+    const viewer = await createUser(t, "viewer@example.com");
+    const { teamId } = await ada.as.mutation(api.teams.create, { name: "Team" });
+    const membershipId = await t.run((ctx) =>
+      ctx.db.insert("memberships", { teamId, userId: viewer.userId, role: "viewer" }),
+    );
+    const { testId } = await ada.as.mutation(api.tests.create, { configuration: sampleConfiguration(), teamId });
+    const { token } = await tokenOf(viewer, teamId);
+    expect((await call(t, token, "GET", `/tests/${testId}`)).status).toBe(200);
+    const refused = await call(t, token, "POST", "/tests", API_CONFIGURATION);
+    expect(refused.status).toBe(403);
+    expect((await call(t, token, "POST", `/tests/${testId}/start`)).status).toBe(403);
+    await t.run((ctx) => ctx.db.delete("memberships", membershipId));
+    expect((await call(t, token, "GET", `/tests/${testId}`)).status).toBe(401);
+  });
+});
+
+describe("validation", () => {
+  test("create reports every problem under its field and stores nothing", async () => {
+    const { t, ada } = await setUp();
+    const { token } = await tokenOf(ada);
+    const shape = await call(t, token, "POST", "/tests", { personas: "Pirate", generatorModels: [42], scale: "best" });
+    expect(shape.status).toBe(400);
+    const shapeProblems = (await jsonOf(shape)).error?.problems?.map((problem) => problem.field);
+    expect(shapeProblems).toEqual(expect.arrayContaining(["personas", "generatorModels.0", "scale"]));
+
+    const rules = await call(t, token, "POST", "/tests", {
+      ...API_CONFIGURATION,
+      personas: [],
+      topics: [{ title: "", description: "d", prompt: "p" }],
+      evaluatorModels: [],
+      responsesPerTopic: 11,
+    });
+    expect(rules.status).toBe(400);
+    const body = await jsonOf(rules);
+    expect(body.error).toMatchObject({ code: "INVALID_INPUT", field: "evaluatorModels" });
+    expect(body.error?.problems).toEqual(
+      expect.arrayContaining([
+        { field: "personas", message: "Add at least one persona." },
+        { field: "evaluatorModels", message: "Select at least one evaluator model." },
+        { field: "responsesPerTopic", message: "Responses per topic must be a whole number from 1 to 10." },
+        expect.objectContaining({ field: "topics.0.title" }),
+      ]),
+    );
+
+    const unknownModel = await call(t, token, "POST", "/tests", {
+      ...API_CONFIGURATION,
+      evaluatorModels: ["nope/none"],
+    });
+    expect(unknownModel.status).toBe(400);
+    expect((await jsonOf(unknownModel)).error).toMatchObject({
+      field: "models",
+      message: "The model nope/none is not available. Choose another model.",
+    });
+    const notJson = await call(t, token, "POST", "/tests", "{personas:");
+    expect(notJson.status).toBe(400);
+    expect((await jsonOf(notJson)).error?.code).toBe("INVALID_INPUT");
+    expect(await t.run((ctx) => ctx.db.query("tests").take(1))).toEqual([]);
+  });
+
+  test("quote, list, ids, unknown endpoints and methods are refused with their reasons", async () => {
+    const { t, ada } = await setUp();
+    const { token } = await tokenOf(ada);
+    const quote = await call(t, token, "POST", "/quote", { ...API_CONFIGURATION, topics: [] });
+    expect(quote.status).toBe(400);
+    expect((await jsonOf(quote)).error?.problems).toContainEqual({
+      field: "topics",
+      message: "Add at least one topic.",
+    });
+    const limit = await call(t, token, "GET", "/tests?limit=0");
+    expect(limit.status).toBe(400);
+    expect((await jsonOf(limit)).error?.field).toBe("limit");
+    for (const path of ["/tests/not-an-id", "/tests/not-an-id/results", "/tests/not-an-id/quote"]) {
+      expect((await call(t, token, "GET", path)).status).toBe(404);
+    }
+    expect((await call(t, token, "GET", "/nothing")).status).toBe(404);
+    const wrongMethod = await call(t, token, "GET", "/quote");
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+  });
+
+  test("the OpenAPI description is served without a token and names every endpoint", async () => {
+    const { t } = await setUp();
+    const response = await call(t, null, "GET", "/openapi.json");
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths).sort()).toEqual([
+      "/quote",
+      "/tests",
+      "/tests/{testId}",
+      "/tests/{testId}/quote",
+      "/tests/{testId}/results",
+      "/tests/{testId}/start",
+    ]);
+  });
+});
+
+describe("quotes and payment", () => {
+  test("the API's quotes are the app's: before creating, and stored on the test", async () => {
+    const { t, ada } = await setUp();
+    const { token } = await tokenOf(ada);
+    const app = await ada.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration([MODELS[0], MODELS[1]], [MODELS[2]]),
+    });
+    const appTest = await t.run((ctx) => ctx.db.get("tests", app.testId));
+    const before = await jsonOf(await call(t, token, "POST", "/quote", API_CONFIGURATION));
+    expect(before.priceCents).toBe(app.priceCents);
+    expect(before.estimate).toEqual(appTest?.estimate);
+    const created = await jsonOf(await call(t, token, "POST", "/tests", API_CONFIGURATION));
+    const stored = await jsonOf(await call(t, token, "GET", `/tests/${String(created.testId)}/quote`));
+    expect(stored).toMatchObject({ priceCents: app.priceCents, estimate: appTest?.estimate, paymentRequired: true });
+    const appQuote = await jsonOf(await call(t, token, "GET", `/tests/${app.testId}/quote`));
+    expect(appQuote).toMatchObject({ priceCents: app.priceCents, estimate: appTest?.estimate });
+  });
+
+  test("a paid test gets a checkout address and does not start until it is paid", async () => {
+    const { t, ada } = await setUp();
+    const { token } = await tokenOf(ada);
+    const created = await call(t, token, "POST", "/tests", API_CONFIGURATION);
+    expect(created.status).toBe(201);
+    const test = await jsonOf(created);
+    expect(test).toMatchObject({ status: "pending", paymentRequired: true, awaitingPayment: true, chargedCents: 0 });
+    const testId = test.testId as Id<"tests">;
+
+    const start = await call(t, token, "POST", `/tests/${testId}/start`);
+    expect(start.status).toBe(202);
+    const started = await jsonOf(start);
+    expect(started).toMatchObject({ started: false, status: "pending", awaitingPayment: true });
+    expect(String(started.checkoutUrl)).toContain(stripeServer.url);
+    const job = () =>
+      t.run((ctx) =>
+        ctx.db
+          .query("jobs")
+          .withIndex("by_test", (q) => q.eq("testId", testId))
+          .unique(),
+      );
+    expect((await job())?.status).toBe("pending_payment");
+    // Asking again hands back the same checkout, still unpaid.
+    const again = await jsonOf(await call(t, token, "POST", `/tests/${testId}/start`));
+    expect(again.checkoutUrl).toBe(started.checkoutUrl);
+    expect((await job())?.status).toBe("pending_payment");
+
+    // The person pays: the signed webhook queues the test, and start then says so.
+    const payment = await t.run((ctx) =>
+      ctx.db
+        .query("payments")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .first(),
+    );
+    const payload = JSON.stringify({
+      id: "evt_api",
+      object: "event",
+      type: "checkout.session.completed",
+      data: {
+        object: {
+          id: payment!.stripeSessionId,
+          object: "checkout.session",
+          payment_status: "paid",
+          amount_total: test.priceCents,
+          currency: "usd",
+        },
+      },
+    });
+    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const webhook = await t.fetch("/stripe/webhook", {
+      method: "POST",
+      body: payload,
+      headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+    });
+    expect(webhook.status).toBe(200);
+    expect((await job())?.status).toBe("queued");
+    const afterPayment = await call(t, token, "POST", `/tests/${testId}/start`);
+    expect(afterPayment.status).toBe(200);
+    expect(await jsonOf(afterPayment)).toMatchObject({ started: true, awaitingPayment: false });
+  });
+
+  test("on the user's own key the test is queued at once and costs nothing", async () => {
+    const { t, ada } = await setUp();
+    await giveOwnKey(t, ada.userId);
+    const { token } = await tokenOf(ada);
+    const test = await jsonOf(await call(t, token, "POST", "/tests", API_CONFIGURATION));
+    expect(test).toMatchObject({ paymentRequired: false, awaitingPayment: false, usesOwnKey: true });
+    const start = await call(t, token, "POST", `/tests/${String(test.testId)}/start`);
+    expect(start.status).toBe(200);
+    expect(await jsonOf(start)).toMatchObject({ started: true, chargedCents: 0 });
+    const results = await jsonOf(await call(t, token, "GET", `/tests/${String(test.testId)}/results`));
+    expect(results).toMatchObject({ rankings: expect.any(Array), topGroup: [], jury: null });
+  });
+});
