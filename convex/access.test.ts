@@ -133,6 +133,14 @@ const ACCESS: Record<string, Access> = {
     args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }),
   },
   "results:juryStats": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "checks:summary": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "checks:failedResponses": {
+    who: "user",
+    ownerOnly: true,
+    args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 20, cursor: null } }),
+  },
+  // Anyone holding an active link, as shares:view.
+  "checks:sharedSummary": { who: "anyone" },
   "reviews:pair": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "reviews:submit": {
     who: "user",
@@ -233,6 +241,8 @@ const TEAM_TEST_ACCESS: Record<string, TeamTestAccess> = {
   "results:exportResponses": { minimum: "viewer" },
   "results:exportEvaluations": { minimum: "viewer" },
   "results:juryStats": { minimum: "viewer" },
+  "checks:summary": { minimum: "viewer" },
+  "checks:failedResponses": { minimum: "viewer" },
   "reviews:pair": { minimum: "viewer" },
   "reviews:submit": { minimum: "member" },
   "reviews:summary": { minimum: "viewer" },

@@ -28,6 +28,7 @@ import {
 } from "./model/results";
 import { requireTest } from "./model/testAccess";
 import { headerOf, testHeader } from "./model/tests";
+import { checkFailure } from "./validators";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { preview } from "./lib/text";
@@ -230,6 +231,7 @@ export const exportResponses = userQuery({
       latencyMs: v.number(),
       costUsd: v.number(),
       averageScore: v.union(v.number(), v.null()),
+      checkFailures: v.optional(v.array(checkFailure)),
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
@@ -252,6 +254,7 @@ export const exportResponses = userQuery({
         latencyMs: response.latencyMs,
         costUsd: response.costUsd,
         averageScore: response.scoreCount > 0 ? response.scoreSum / response.scoreCount : null,
+        ...(response.checkFailures === undefined ? {} : { checkFailures: response.checkFailures }),
       })),
     };
   },

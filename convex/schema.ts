@@ -6,11 +6,13 @@ import { authThrottleTables } from "./model/authThrottle";
 import { teamTables } from "./model/teams";
 import { presenceTables } from "./model/presence";
 import { noteTables } from "./model/notes";
+import { checkTables } from "./model/checks";
 import { juryVerdictValidator } from "./model/juryView";
 import {
   alertKind,
   callKind,
   callStatus,
+  checkFailure,
   costEstimate,
   creditTransactionType,
   humanStatsValidator,
@@ -30,6 +32,7 @@ export default defineSchema({
   ...authThrottleTables,
   ...teamTables,
   ...noteTables,
+  ...checkTables,
   ...presenceTables,
   ...apiTokenTables,
 
@@ -240,10 +243,15 @@ export default defineSchema({
     costUsd: v.number(),
     scoreSum: v.number(),
     scoreCount: v.number(),
+    /** The checks (lib/checks.ts) this answer failed, and why; absent when none ran. */
+    checkFailures: v.optional(v.array(checkFailure)),
+    /** True when it failed at least one check: "only answers that failed a check". */
+    failedCheck: v.optional(v.boolean()),
   })
     // Arrival order (latest responses on the monitor) needs creation order.
     // eslint-disable-next-line @convex-dev/no-duplicate-indexes
     .index("by_test", ["testId"])
+    .index("by_test_failed", ["testId", "failedCheck"])
     .index("by_test_pair", ["testId", "personaId", "topicId"]),
 
   evaluations: defineTable({

@@ -102,7 +102,7 @@ function sharedMetricsOf(...args: Parameters<typeof metricsOf>): Infer<typeof sh
 }
 
 /** The test an active share link points at, or null (no such link, switched off, or the test is gone). */
-async function sharedTestOf(ctx: QueryCtx, shareId: string): Promise<Doc<"tests"> | null> {
+export async function sharedTestOf(ctx: QueryCtx, shareId: string): Promise<Doc<"tests"> | null> {
   if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
   const share = await ctx.db
     .query("shares")

@@ -3,6 +3,7 @@ import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { currentUser, fail, publicQuery, userMutation, userQuery } from "./functions";
 import { COLLECTION_LIMITS, formatBytes, storedBytes, templateDataLimitProblems } from "./lib/limits";
+import { templateCheckProblems } from "./lib/checks";
 import { problemsOf, templateSchema } from "./lib/forms";
 import { validatePersona, validateTopic } from "./lib/templates";
 import { rejectProblems } from "./model/validation";
@@ -120,6 +121,7 @@ export const create = userMutation({
     rejectProblems(problemsOf(templateSchema, args));
     const { name, description, tags } = templateSchema.parse(args);
     rejectProblems(templateDataLimitProblems(args.templateData));
+    rejectProblems(templateCheckProblems(args.templateData.checks, args.templateData.topics.length));
     args.templateData.personas.forEach((persona, index) =>
       rejectProblems(
         validatePersona(persona).map((p) => ({

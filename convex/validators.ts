@@ -83,6 +83,40 @@ export const scoringParameters = v.object({
   skipOwnFamily: v.optional(v.boolean()),
 });
 
+// ── Checks on every answer (lib/checks.ts): plain facts tested before any judge reads the answer ──
+export const checkKind = v.union(
+  v.literal("contains"),
+  v.literal("notContains"),
+  v.literal("regex"),
+  v.literal("startsWith"),
+  v.literal("json"),
+  v.literal("jsonSchema"),
+  v.literal("length"),
+  v.literal("latency"),
+  v.literal("cost"),
+);
+/**
+ * One check of a test. `value`: the text, pattern or JSON Schema; `caseSensitive`: contains / does
+ * not contain / starts with; `unit`, `min`, `max`: length (words or characters); `max`: latency
+ * in milliseconds, cost in dollars; `topicId`: only that topic's answers (absent: every topic).
+ */
+export const answerCheck = v.object({
+  id: v.string(),
+  kind: checkKind,
+  value: v.optional(v.string()),
+  caseSensitive: v.optional(v.boolean()),
+  unit: v.optional(v.union(v.literal("words"), v.literal("characters"))),
+  min: v.optional(v.number()),
+  max: v.optional(v.number()),
+  topicId: v.optional(v.string()),
+});
+export type AnswerCheck = Infer<typeof answerCheck>;
+/** A template's check: scoped to a topic by its place in the template's topics. */
+export const templateCheck = answerCheck.omit("topicId").extend({ topicIndex: v.optional(v.number()) });
+export type TemplateCheck = Infer<typeof templateCheck>;
+/** Why an answer failed a check (responses.checkFailures). */
+export const checkFailure = v.object({ checkId: v.string(), reason: v.string() });
+
 /** The configuration snapshot a test runs with (spec part 1 §3 "Test configuration"). */
 export const testConfiguration = v.object({
   name: v.string(),
@@ -96,6 +130,9 @@ export const testConfiguration = v.object({
   rankingPrompt: v.string(),
   evaluationCriteria,
   scoringParameters,
+  checks: v.optional(v.array(answerCheck)),
+  /** "An answer that fails a check ranks last": the jury statistics treat a failing answer as the worst. */
+  failedChecksRankLast: v.optional(v.boolean()),
 });
 export type TestConfiguration = Infer<typeof testConfiguration>;
 
@@ -110,6 +147,8 @@ export const templateData = v.object({
   }),
   suggestedModels: v.object({ generators: v.array(v.string()), evaluators: v.array(v.string()) }),
   responsesPerTopic: v.optional(v.number()),
+  checks: v.optional(v.array(templateCheck)),
+  failedChecksRankLast: v.optional(v.boolean()),
 });
 export type TemplateData = Infer<typeof templateData>;
 

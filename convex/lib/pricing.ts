@@ -1,5 +1,6 @@
 // Cost estimate, price and run limits of a test (spec part 1 §5, §9). The server recomputes the
 // quote with these functions from the cached catalog; the setup page uses them for its preview.
+import { checkProblems } from "./checks";
 import { configurationLimitProblems, TEST_LIMITS } from "./limits";
 import { validatePersona, validateTopic } from "./templates";
 import {
@@ -352,6 +353,12 @@ export function validateTestConfig(config: TestConfig): Problem[] {
   }
 
   problems.push(...configurationLimitProblems(config));
+  problems.push(
+    ...checkProblems(
+      config.checks,
+      config.topics.map((topic) => topic.id),
+    ),
+  );
 
   const calls = countCalls(config);
   if (calls.total > LIMITS.maxCallsPerTest) {

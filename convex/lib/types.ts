@@ -3,7 +3,7 @@
 // and so does a draft in the setup page, without this folder importing any server code; the
 // shapes that are only ever stored are inferred from validators.ts, their one declaration.
 import type { Infer } from "convex/values";
-import type { costEstimate, ResultsSummary, scoringParameters } from "../validators";
+import type { AnswerCheck, costEstimate, ResultsSummary, scoringParameters } from "../validators";
 
 /** A model in a configuration: its gateway id, or a `{ id, name }` reference as stored on tests. */
 export type ModelRef = string | { readonly id: string; readonly name?: string };
@@ -77,6 +77,10 @@ export interface TestConfig {
   readonly rankingPrompt?: string;
   readonly evaluationCriteria: EvaluationCriteria;
   readonly scoringParameters: ScoringParameters;
+  /** Checks on every answer (lib/checks.ts). */
+  readonly checks?: readonly AnswerCheck[];
+  /** "An answer that fails a check ranks last". */
+  readonly failedChecksRankLast?: boolean;
 }
 
 /** Gateway price of one model, in dollars per token. */

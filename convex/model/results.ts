@@ -12,7 +12,7 @@ import {
   rankModels,
   type ScoreTally,
 } from "../lib/scoring";
-import { modelRanking } from "../validators";
+import { checkFailure, modelRanking } from "../validators";
 
 /** Every stats row of one test: one per model for all personas ('') and one per model × persona. */
 export const MAX_STATS_ROWS = LIMITS.maxGeneratorModels * (LIMITS.maxPersonas + 1);
@@ -243,6 +243,7 @@ export function responseView(response: Doc<"responses">, names: Names) {
     costUsd: response.costUsd,
     averageScore: response.scoreCount > 0 ? response.scoreSum / response.scoreCount : null,
     evaluationCount: response.scoreCount,
+    ...(response.checkFailures === undefined ? {} : { checkFailures: response.checkFailures }),
   };
 }
 
@@ -259,4 +260,6 @@ export const responseViewValidator = v.object({
   costUsd: v.number(),
   averageScore: v.union(v.number(), v.null()),
   evaluationCount: v.number(),
+  /** The checks this answer failed, and why; absent when no check ran on it. */
+  checkFailures: v.optional(v.array(checkFailure)),
 });

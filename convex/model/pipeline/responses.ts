@@ -4,6 +4,7 @@ import type { Doc } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import type { Outcome } from "../../validators";
 import type { Counters } from "./runCounters";
+import { recordAnswerChecks } from "../checks";
 import { bumpModelStats } from "./statistics";
 
 /**
@@ -19,7 +20,8 @@ export async function recordGeneration(
   const wanted = call.answersWanted ?? test.configuration.responsesPerTopic;
   const answers = outcome.answers.slice(0, wanted);
   const share = Math.max(1, answers.length);
-  for (const content of answers) {
+  const checked = await recordAnswerChecks(ctx, test, call, answers, outcome);
+  for (const [index, content] of answers.entries()) {
     await ctx.db.insert("responses", {
       testId: test._id,
       callId: call._id,
@@ -34,6 +36,7 @@ export async function recordGeneration(
       costUsd: outcome.costUsd / share,
       scoreSum: 0,
       scoreCount: 0,
+      ...checked[index],
     });
   }
   if (answers.length > 0) {

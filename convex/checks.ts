@@ -1,0 +1,50 @@
+// Checks on every answer: their pass rates (results, monitor, shared page) and the answers that
+// failed one (Raw Responses' "only answers that failed a check").
+import { paginationOptsValidator, paginationResultValidator } from "convex/server";
+import { v } from "convex/values";
+import { publicQuery, userQuery } from "./functions";
+import { checkSummary, checkSummaryValidator } from "./model/checks";
+import { namesOf, responseView, responseViewValidator } from "./model/results";
+import { requireTest } from "./model/testAccess";
+import { sharedTestOf } from "./shares";
+
+/** Largest page of failed answers a client may ask for. */
+const MAX_FAILED_PAGE = 100;
+
+/** Pass rates per model overall, per check and per persona, with 95% Wilson intervals; live. */
+export const summary = userQuery({
+  args: { testId: v.id("tests") },
+  returns: checkSummaryValidator,
+  handler: async (ctx, { testId }) => {
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    return await checkSummary(ctx, test);
+  },
+});
+
+/** The same figures for anyone holding an active share link (no account data in them). */
+export const sharedSummary = publicQuery({
+  args: { shareId: v.string() },
+  returns: checkSummaryValidator,
+  handler: async (ctx, { shareId }) => {
+    const test = await sharedTestOf(ctx, shareId);
+    return test ? await checkSummary(ctx, test) : null;
+  },
+});
+
+/** Raw responses that failed at least one check, in the order they arrived. */
+export const failedResponses = userQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: paginationResultValidator(responseViewValidator),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const names = namesOf(test);
+    const page = await ctx.db
+      .query("responses")
+      .withIndex("by_test_failed", (q) => q.eq("testId", testId).eq("failedCheck", true))
+      .paginate({
+        ...paginationOpts,
+        numItems: Math.max(1, Math.min(MAX_FAILED_PAGE, Math.floor(paginationOpts.numItems))),
+      });
+    return { ...page, page: page.page.map((response) => responseView(response, names)) };
+  },
+});

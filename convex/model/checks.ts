@@ -1,0 +1,127 @@
+// Checks on every answer, as a run records them: each generation call's answers are checked in
+// the mutation that records them (the call's latency and cost at hand), each response keeps its
+// failures, and the call's tally goes into a row of its own — inserted once per recording, never
+// written by another call — which the pass-rate figures sum.
+import { defineTable } from "convex/server";
+import { v } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { checkFigures, tallyOf, type CheckFigures } from "../lib/checkFigures";
+import { checkAnswers, checkLabel } from "../lib/checks";
+import { TEST_LIMITS } from "../lib/limits";
+
+export const checkTables = {
+  /** One recording of a generation call: how its answers fared on the test's checks. */
+  checkTallies: defineTable({
+    testId: v.id("tests"),
+    callId: v.id("calls"),
+    modelId: v.string(),
+    personaId: v.string(),
+    topicId: v.string(),
+    answers: v.number(),
+    passed: v.number(),
+    byCheck: v.array(v.object({ checkId: v.string(), applied: v.number(), passed: v.number() })),
+  }).index("by_test", ["testId"]),
+};
+
+/** What a response row stores of its checks. */
+export type ResponseCheckFields = Pick<Doc<"responses">, "checkFailures" | "failedCheck">;
+
+/**
+ * Checks a generation call's answers (each with its share of the call's cost and the call's
+ * latency), stores the call's tally and returns each answer's fields for its response row.
+ */
+export async function recordAnswerChecks(
+  ctx: MutationCtx,
+  test: Doc<"tests">,
+  call: Doc<"calls">,
+  answers: readonly string[],
+  figures: { latencyMs: number; costUsd: number },
+): Promise<ResponseCheckFields[]> {
+  const checks = test.configuration.checks ?? [];
+  if (checks.length === 0 || answers.length === 0) return answers.map(() => ({}));
+  const results = checkAnswers(
+    checks,
+    answers.map((content) => ({
+      content,
+      topicId: call.topicId,
+      latencyMs: figures.latencyMs,
+      costUsd: figures.costUsd / answers.length,
+    })),
+  );
+  const tally = tallyOf(call.modelId, call.personaId, results);
+  if (tally.answers > 0) {
+    await ctx.db.insert("checkTallies", {
+      testId: test._id,
+      callId: call._id,
+      topicId: call.topicId,
+      ...tally,
+      byCheck: [...tally.byCheck],
+    });
+  }
+  return results.map((result) =>
+    result.applied.length === 0 ? {} : { checkFailures: [...result.failures], failedCheck: result.failures.length > 0 },
+  );
+}
+
+/** Recordings of one test at most: every generation call, and its one retry for missing answers. */
+const MAX_TALLIES = TEST_LIMITS.maxCallsPerTest * 2;
+
+/** The test's tallies (at most one per generation call recording, a few hundred bytes each). */
+export async function talliesOf(ctx: QueryCtx, testId: Id<"tests">) {
+  return await ctx.db
+    .query("checkTallies")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(MAX_TALLIES);
+}
+
+export const passRateValidator = v.object({
+  answers: v.number(),
+  passed: v.number(),
+  rate: v.union(v.number(), v.null()),
+  interval: v.union(v.object({ low: v.number(), high: v.number() }), v.null()),
+});
+
+/** The checks section of the results, the monitor and the shared page. */
+export const checkSummaryValidator = v.union(
+  v.null(),
+  v.object({
+    rankLast: v.boolean(),
+    checks: v.array(v.object({ id: v.string(), label: v.string() })),
+    personas: v.array(v.object({ id: v.string(), name: v.string() })),
+    models: v.array(
+      v.object({
+        modelId: v.string(),
+        modelName: v.string(),
+        overall: passRateValidator,
+        byCheck: v.array(v.object({ checkId: v.string(), ...passRateValidator.fields })),
+        byPersona: v.array(v.object({ personaId: v.string(), ...passRateValidator.fields })),
+      }),
+    ),
+  }),
+);
+
+/** The test's pass rates with their labels; null when the test has no checks. */
+export async function checkSummary(ctx: QueryCtx, test: Doc<"tests">) {
+  const config = test.configuration;
+  const checks = config.checks ?? [];
+  if (checks.length === 0) return null;
+  const topicName = (topicId: string) => config.topics.find((topic) => topic.id === topicId)?.title;
+  const figures: CheckFigures = checkFigures(
+    await talliesOf(ctx, test._id),
+    checks,
+    config.generatorModels.map((model) => model.id),
+    config.personas.map((persona) => persona.id),
+  );
+  return {
+    rankLast: config.failedChecksRankLast === true,
+    checks: checks.map((check) => ({ id: check.id, label: checkLabel(check, topicName) })),
+    personas: config.personas.map((persona) => ({ id: persona.id, name: persona.name })),
+    models: figures.models.map((model, index) => ({
+      ...model,
+      modelName: config.generatorModels[index].name,
+      byCheck: [...model.byCheck],
+      byPersona: [...model.byPersona],
+    })),
+  };
+}
