@@ -1,5 +1,7 @@
 // Validators shared by the schema and the functions that take or return these shapes.
 import { v, type Infer } from "convex/values";
+import { EVALUATION_CRITERIA, type EvaluationCriterion } from "./lib/criteria";
+import { TEMPLATE_CATEGORIES } from "./lib/forms";
 
 export const testStatus = v.union(
   v.literal("pending"),
@@ -32,6 +34,7 @@ export const paymentStatus = v.union(
   // Stripe's amount or currency differed from the test's quote: nothing queued, an admin alert raised.
   v.literal("amount_mismatch"),
 );
+export type PaymentStatus = Infer<typeof paymentStatus>;
 
 export const alertKind = v.union(v.literal("stuck_job"), v.literal("amount_mismatch"), v.literal("refund_failed"));
 
@@ -42,13 +45,8 @@ export const creditTransactionType = v.union(
   v.literal("bonus"),
 );
 
-export const templateCategory = v.union(
-  v.literal("marketing"),
-  v.literal("technical"),
-  v.literal("customer-service"),
-  v.literal("content"),
-  v.literal("general"),
-);
+/** Declared by lib/forms.ts TEMPLATE_CATEGORIES (with their labels in lib/templates.ts). */
+export const templateCategory = v.union(...TEMPLATE_CATEGORIES.map((category) => v.literal(category)));
 
 export const personaInput = v.object({
   id: v.string(),
@@ -66,13 +64,13 @@ export const topicInput = v.object({
 
 export const modelRef = v.object({ id: v.string(), name: v.string() });
 
-export const evaluationCriteria = v.object({
-  accuracy: v.boolean(),
-  creativity: v.boolean(),
-  clarity: v.boolean(),
-  relevance: v.boolean(),
-  style: v.boolean(),
-});
+/** One flag per criterion of the registry (lib/criteria.ts). */
+export const evaluationCriteria = v.object(
+  Object.fromEntries(EVALUATION_CRITERIA.map((criterion) => [criterion, v.boolean()])) as Record<
+    EvaluationCriterion,
+    ReturnType<typeof v.boolean>
+  >,
+);
 
 export const scoringParameters = v.object({
   scale: v.union(v.literal("ranking"), v.literal("rating")),

@@ -2,12 +2,9 @@
 // the functions that apply them. Plain data: nothing here imports server code.
 import { DEFAULT_RANKING_PROMPT } from "./prompts";
 import type { TemplateCategory, TemplateComplexity } from "./templates";
-import {
-  DEFAULT_EVALUATION_CRITERIA,
-  DEFAULT_SCORING_PARAMETERS,
-  type EvaluationCriteria,
-  type ScoringParameters,
-} from "./types";
+import type { TemplateData } from "../validators";
+import { criteriaSelection, DEFAULT_EVALUATION_CRITERIA, selectedCriteria, type EvaluationCriteria } from "./criteria";
+import { DEFAULT_SCORING_PARAMETERS, type ScoringParameters } from "./types";
 
 /**
  * Every model a built-in suggests. All exist in the dev gateway catalog and on OpenRouter, so a
@@ -78,25 +75,6 @@ export interface BuiltinTemplate {
     readonly estimatedCostRange: string;
     readonly complexity: TemplateComplexity;
   };
-}
-
-/** The part of a built-in stored as a user template's templateData (convex/validators.ts). */
-export interface BuiltinTemplateData {
-  userPrompt: string;
-  personas: { name: string; description: string; systemPrompt: string }[];
-  topics: { title: string; description: string; prompt: string }[];
-  evaluationConfig: {
-    rankingPrompt: string;
-    evaluationCriteria: {
-      accuracy: boolean;
-      creativity: boolean;
-      clarity: boolean;
-      relevance: boolean;
-      style: boolean;
-    };
-    scoringParameters: { scale: ScoringParameters["scale"]; includeExplanations: boolean };
-  };
-  suggestedModels: { generators: string[]; evaluators: string[] };
 }
 
 const MARKETING_COPY: BuiltinTemplate = {
@@ -188,7 +166,7 @@ const MARKETING_COPY: BuiltinTemplate = {
       "power: a clear, specific promise, benefits rather than features, and one compelling call to action; " +
       "(3) fit with the persona's voice and the target audience; (4) compliance with the requested elements " +
       "and length limits. Penalise clichés, vague superlatives and copy that could describe any product.",
-    evaluationCriteria: { accuracy: true, creativity: true, clarity: false, relevance: true, style: true },
+    evaluationCriteria: criteriaSelection(["accuracy", "creativity", "relevance", "style"]),
     scoringParameters: { scale: "ranking", includeExplanations: true },
   },
   suggestedModels: {
@@ -298,7 +276,7 @@ const TECHNICAL_DOCUMENTATION: BuiltinTemplate = {
       "Then on completeness: every requested section is present, and edge cases and errors are covered. Then " +
       "on clarity and structure: a reader can find what they need and follow the steps without guessing. " +
       "Penalise filler, missing prerequisites and examples that would fail if copied.",
-    evaluationCriteria: { accuracy: true, creativity: false, clarity: true, relevance: true, style: false },
+    evaluationCriteria: criteriaSelection(["accuracy", "clarity", "relevance"]),
     scoringParameters: { scale: "rating", includeExplanations: true },
   },
   suggestedModels: {
@@ -408,7 +386,7 @@ const CUSTOMER_SERVICE: BuiltinTemplate = {
       "needless back-and-forth; (3) empathy and tone: sincere acknowledgement, ownership, no blame and no " +
       "scripted filler; (4) clarity and length: easy to act on and no longer than necessary. A reply that " +
       "misstates the policy ranks below every reply that states it correctly.",
-    evaluationCriteria: { accuracy: true, creativity: false, clarity: true, relevance: true, style: true },
+    evaluationCriteria: criteriaSelection(["accuracy", "clarity", "relevance", "style"]),
     scoringParameters: { scale: "ranking", includeExplanations: true },
   },
   suggestedModels: {
@@ -527,7 +505,7 @@ const CODE_GENERATION: BuiltinTemplate = {
       "within the stated constraints. Then on the explanation: accurate, concise and useful. A solution with a " +
       "correctness bug ranks below every correct solution, however elegant. Do not reward length or features " +
       "the task did not ask for.",
-    evaluationCriteria: { accuracy: true, creativity: false, clarity: true, relevance: true, style: false },
+    evaluationCriteria: criteriaSelection(["accuracy", "clarity", "relevance"]),
     scoringParameters: { scale: "rating", includeExplanations: true },
   },
   suggestedModels: {
@@ -631,7 +609,7 @@ const CONTENT_SEO: BuiltinTemplate = {
       "level; (4) on-page SEO: natural keyword use, with the title and meta description within their limits; " +
       "(5) fit with the persona's voice. Penalise keyword stuffing and content that could have been written " +
       "without reading the brief.",
-    evaluationCriteria: { accuracy: true, creativity: true, clarity: true, relevance: true, style: true },
+    evaluationCriteria: criteriaSelection(["accuracy", "creativity", "clarity", "relevance", "style"]),
     scoringParameters: { scale: "ranking", includeExplanations: true },
   },
   suggestedModels: {
@@ -702,7 +680,7 @@ export function builtinTemplateById(id: string): BuiltinTemplate | undefined {
 }
 
 /** A fresh copy of the fields a user template stores as templateData (no extra fields). */
-export function templateDataOf(builtin: BuiltinTemplate): BuiltinTemplateData {
+export function templateDataOf(builtin: BuiltinTemplate): TemplateData {
   const { evaluationCriteria, scoringParameters, rankingPrompt } = builtin.evaluationConfig;
   return {
     userPrompt: builtin.userPrompt,
@@ -710,13 +688,7 @@ export function templateDataOf(builtin: BuiltinTemplate): BuiltinTemplateData {
     topics: builtin.topics.map(({ title, description, prompt }) => ({ title, description, prompt })),
     evaluationConfig: {
       rankingPrompt,
-      evaluationCriteria: {
-        accuracy: evaluationCriteria.accuracy,
-        creativity: evaluationCriteria.creativity,
-        clarity: evaluationCriteria.clarity,
-        relevance: evaluationCriteria.relevance,
-        style: evaluationCriteria.style,
-      },
+      evaluationCriteria: criteriaSelection(selectedCriteria(evaluationCriteria)),
       scoringParameters: {
         scale: scoringParameters.scale,
         includeExplanations: scoringParameters.includeExplanations,

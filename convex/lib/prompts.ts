@@ -1,6 +1,7 @@
 // Prompts sent to the gateway (spec part 1 §5): generation, ranking, rating, the setup page's
 // previews, and the follow-up that asks again after an unusable reply.
-import { selectedCriteria, type EvaluationCriteria, type EvaluationCriterion, type EvaluationScale } from "./types";
+import { CRITERIA, selectedCriteria, type EvaluationCriteria, type EvaluationCriterion } from "./criteria";
+import type { EvaluationScale } from "./types";
 
 export interface ChatMessage {
   readonly role: "system" | "user" | "assistant";
@@ -9,14 +10,6 @@ export interface ChatMessage {
 
 export const DEFAULT_RANKING_PROMPT =
   "Rank the following responses from best to worst based on overall quality, accuracy, and helpfulness.";
-
-export const CRITERION_DESCRIPTIONS: Readonly<Record<EvaluationCriterion, string>> = {
-  accuracy: "Is the content correct and free of invented facts?",
-  creativity: "Is it original, fresh and engaging rather than generic?",
-  clarity: "Is it clear, well organised and easy to follow?",
-  relevance: "Does it address exactly what was asked?",
-  style: "Does its tone and voice fit the intended persona and audience?",
-};
 
 export const RATING_MIN = 1;
 export const RATING_MAX = 10;
@@ -171,7 +164,7 @@ function personaLine(persona: PersonaContext | undefined): string {
 
 function criteriaLine(criteria: readonly EvaluationCriterion[] | undefined): string {
   if (!criteria || criteria.length === 0) return "";
-  return `Weigh in particular: ${criteria.map((criterion) => `${criterion} (${CRITERION_DESCRIPTIONS[criterion]})`).join("; ")}.`;
+  return `Weigh in particular: ${criteria.map((criterion) => `${criterion} (${CRITERIA[criterion].description})`).join("; ")}.`;
 }
 
 function rankingExample(labels: readonly string[], includeExplanations: boolean): string {
@@ -223,7 +216,7 @@ export interface RatingPromptInput {
 /** One judge call scoring one answer from 1 to 10 on each selected criterion. */
 export function buildRatingMessages(input: RatingPromptInput): ChatMessage[] {
   const criteriaList = input.criteria
-    .map((criterion) => `- ${criterion}: ${CRITERION_DESCRIPTIONS[criterion]}`)
+    .map((criterion) => `- ${criterion}: ${CRITERIA[criterion].description}`)
     .join("\n");
   const scores = input.criteria.map((criterion) => `"${criterion}":<${RATING_MIN}-${RATING_MAX}>`).join(",");
   const example = input.includeExplanations ? `{"scores":{${scores}},"explanation":"..."}` : `{"scores":{${scores}}}`;

@@ -4,6 +4,7 @@
 // shapes that are only ever stored are inferred from validators.ts, their one declaration.
 import type { Infer } from "convex/values";
 import type { AnswerCheck, costEstimate, ResultsSummary, scoringParameters } from "../validators";
+import type { EvaluationCriteria } from "./criteria";
 
 /** A model in a configuration: its gateway id, or a `{ id, name }` reference as stored on tests. */
 export type ModelRef = string | { readonly id: string; readonly name?: string };
@@ -30,24 +31,14 @@ export interface TopicInput {
   readonly prompt: string;
 }
 
-export const EVALUATION_CRITERIA = ["accuracy", "creativity", "clarity", "relevance", "style"] as const;
-export type EvaluationCriterion = (typeof EVALUATION_CRITERIA)[number];
-export type EvaluationCriteria = Readonly<Record<EvaluationCriterion, boolean>>;
-
-/** Spec part 1 §3: only accuracy is selected by default. */
-export const DEFAULT_EVALUATION_CRITERIA: EvaluationCriteria = {
-  accuracy: true,
-  creativity: false,
-  clarity: false,
-  relevance: false,
-  style: false,
-};
-
-/** The selected criteria in their canonical order. */
-export function selectedCriteria(criteria: EvaluationCriteria | undefined): EvaluationCriterion[] {
-  if (!criteria) return [];
-  return EVALUATION_CRITERIA.filter((criterion) => criteria[criterion]);
-}
+// The evaluation criteria are declared once, in criteria.ts.
+export {
+  DEFAULT_EVALUATION_CRITERIA,
+  EVALUATION_CRITERIA,
+  selectedCriteria,
+  type EvaluationCriteria,
+  type EvaluationCriterion,
+} from "./criteria";
 
 /**
  * 'ranking': each evaluator orders all answers of a persona × topic pair in one call.

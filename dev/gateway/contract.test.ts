@@ -9,6 +9,7 @@ import {
   buildRetryMessages,
   type ChatMessage,
 } from "../../convex/lib/prompts";
+import { EVALUATION_CRITERIA } from "../../convex/lib/criteria";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "../../convex/lib/replies";
 import { startGateway, type RunningGateway } from "./server";
 
@@ -100,6 +101,16 @@ describe("the app's prompts", () => {
     ] as const) {
       const messages = buildRatingMessages({ question, answer, criteria, persona, includeExplanations: true });
       const reply = await complete("anthropic/claude-sonnet-4", messages);
+      expect(Object.keys((JSON.parse(reply) as { scores: object }).scores)).toEqual([...criteria]);
+      expect(parseRatingReply(reply, criteria).malformed).toBe(false);
+    }
+  });
+
+  it("rating: every criterion the app's registry has is scored, alone and all together", async () => {
+    const answer = "Overnight oats in jars, made on Sunday, with fruit added in the morning.";
+    for (const criteria of [...EVALUATION_CRITERIA.map((criterion) => [criterion]), EVALUATION_CRITERIA]) {
+      const messages = buildRatingMessages({ question, answer, criteria, persona, includeExplanations: false });
+      const reply = await complete("openai/gpt-4o", messages);
       expect(Object.keys((JSON.parse(reply) as { scores: object }).scores)).toEqual([...criteria]);
       expect(parseRatingReply(reply, criteria).malformed).toBe(false);
     }

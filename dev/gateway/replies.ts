@@ -19,7 +19,7 @@
  * 2. rating — a 1-to-10 scale ("1-10", "1–10", "1 to 10", "between 1 and
  *    10", "out of 10", "from 1 (poor) to 10"), AND "score"/"scores"/"rate"/
  *    "rating", AND at least one criterion
- *    name: accuracy, creativity, clarity, relevance, style.
+ *    name of convex/lib/criteria.ts (accuracy, creativity, clarity, …).
  *    The requested criteria are, in order of preference: the criterion names
  *    written as quoted JSON keys (`"accuracy"`); else those on a line starting
  *    with "criteria" / "evaluation criteria" (and the lines right under it up
@@ -54,6 +54,7 @@
  * (weaker judges are noisier), so stronger generators win more often, not always.
  */
 
+import { EVALUATION_CRITERIA, type EvaluationCriterion } from "../../convex/lib/criteria";
 import { FAIR_JUDGE, modelFamily, type CatalogModel, type JudgeProfile } from "./catalog";
 import { createRandom, hashStrings, pick, unitFromStrings, type Random } from "./random";
 
@@ -63,8 +64,10 @@ export interface ChatMessage {
   content: string | ChatContentPart[] | null;
 }
 
-export const CRITERIA = ["accuracy", "creativity", "clarity", "relevance", "style"] as const;
-export type Criterion = (typeof CRITERIA)[number];
+/** The criteria a rating prompt can ask for: the app's registry, so a new criterion is scored here too. */
+export const CRITERIA = EVALUATION_CRITERIA;
+export type Criterion = EvaluationCriterion;
+const CRITERIA_ALTERNATIVES = CRITERIA.join("|");
 
 export type ClassifiedPrompt =
   | { kind: "generation"; count: number }
@@ -103,7 +106,7 @@ const RANK_WORD = /\brank(?:s|ing|ed)?\b/i;
 const ONE_TO_TEN =
   /\b1\s*(?:-|–|—|to)\s*10\b|\bbetween\s+1\s+and\s+10\b|\bout\s+of\s+10\b|\bfrom\s+1\b[^.\n]{0,40}?\bto\s+10\b/i;
 const SCORE_WORD = /\b(?:scores?|rate|rating)\b/i;
-const CRITERION_WORD = /\b(accuracy|creativity|clarity|relevance|style)\b/gi;
+const CRITERION_WORD = new RegExp(`\\b(${CRITERIA_ALTERNATIVES})\\b`, "gi");
 const NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 const COUNT = `(\\d{1,3}|${NUMBER_WORDS.join("|")})`;
 const EXACTLY_N = new RegExp(`\\bexactly\\s+${COUNT}\\b`, "i");
@@ -166,7 +169,7 @@ function uniqueCriteria(words: Iterable<string>): Criterion[] {
 
 function requestedCriteria(instructions: string): Criterion[] {
   const quoted = uniqueCriteria(
-    [...instructions.matchAll(/"(accuracy|creativity|clarity|relevance|style)"/gi)].map((m) => m[1] ?? ""),
+    [...instructions.matchAll(new RegExp(`"(${CRITERIA_ALTERNATIVES})"`, "gi"))].map((m) => m[1] ?? ""),
   );
   if (quoted.length > 0) return quoted;
 

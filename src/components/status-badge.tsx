@@ -1,4 +1,6 @@
-import { cn } from "@/lib/utils";
+import { cn, titleCase } from "@/lib/utils";
+
+import type { JobStatus, PaymentStatus, TestStatus } from "../../convex/validators";
 
 // Test statuses (pending, running, completed, failed, cancelled), job statuses (pending_payment,
 // queued, processing, ...) and payment statuses (paid, ...) share one colour scheme (spec part 1 §2):
@@ -6,14 +8,20 @@ import { cn } from "@/lib/utils";
 // cancelled is gray because nothing is waiting on it any more.
 type Tone = "success" | "active" | "danger" | "muted" | "waiting";
 
-const TONE_BY_STATUS: Readonly<Record<string, Tone>> = {
+// Every status of the three lists (convex/validators.ts) has its tone here: a new status does not
+// type-check until it is given one.
+const TONE_BY_STATUS: Readonly<Record<TestStatus | JobStatus | PaymentStatus, Tone>> = {
   completed: "success",
   paid: "success",
   running: "active",
   processing: "active",
   failed: "danger",
   cancelled: "muted",
+  pending: "waiting",
+  pending_payment: "waiting",
+  queued: "waiting",
   // Payments: money returned is settled; a charge that differs from the quote needs a look.
+  refund_pending: "waiting",
   refunded: "muted",
   amount_mismatch: "danger",
 };
@@ -42,17 +50,11 @@ const TONE_CLASSES: Readonly<Record<Tone, { badge: string; dot: string }>> = {
 };
 
 export function statusTone(status: string): Tone {
-  return TONE_BY_STATUS[status] ?? "waiting";
+  return Object.hasOwn(TONE_BY_STATUS, status) ? TONE_BY_STATUS[status as keyof typeof TONE_BY_STATUS] : "waiting";
 }
 
 /** 'pending_payment' → 'Pending Payment'. */
-export function statusLabel(status: string): string {
-  return status
-    .split(/[_\s-]+/)
-    .filter(Boolean)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join(" ");
-}
+export const statusLabel = titleCase;
 
 export function StatusBadge({ status, className }: { status: string; className?: string }) {
   const tone = statusTone(status);

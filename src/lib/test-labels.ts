@@ -1,4 +1,5 @@
 // How a test is named in the results, history and shared headers.
+import { titleCase } from "./utils";
 
 /** '2 models · 1 persona · 3 topics'. */
 export function countsLabel(config: { generatorModels: unknown[]; personas: unknown[]; topics: unknown[] }): string {
@@ -11,10 +12,4 @@ export function countsLabel(config: { generatorModels: unknown[]; personas: unkn
 }
 
 /** 'customer-service' → 'Customer Service'. */
-export function taskTypeLabel(taskType: string): string {
-  return taskType
-    .split(/[_\s-]+/)
-    .filter(Boolean)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join(" ");
-}
+export const taskTypeLabel = titleCase;

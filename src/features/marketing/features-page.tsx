@@ -18,6 +18,8 @@ import {
 import { buttonVariants } from "@/components/ui/button-variants";
 import { MarketingLayout, PageIntro } from "@/features/marketing/marketing-layout";
 
+import { criteriaInWords } from "../../../convex/lib/criteria";
+
 interface Feature {
   icon: LucideIcon;
   title: string;
@@ -63,7 +65,7 @@ const GROUPS: readonly FeatureGroup[] = [
       {
         icon: GavelIcon,
         title: "Ranking or rating",
-        text: "Rank all answers to a prompt from best to worst, or score each one on accuracy, creativity, clarity, relevance and style, with explanations if you want them.",
+        text: `Rank all answers to a prompt from best to worst, or score each one on ${criteriaInWords()}, with explanations if you want them.`,
       },
       {
         icon: BarChart3Icon,

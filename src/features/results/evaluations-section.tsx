@@ -12,10 +12,11 @@ import { formatDateTime } from "@/lib/dates";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
+import { criterionLabel } from "../../../convex/lib/criteria";
 import { formatCostPerResponse, formatScore } from "../../../convex/lib/format";
 import { groupEvaluations, type BatchLabel, type EvaluationBatch } from "./evaluation-batches";
 import { Detail, LoadMore } from "./responses-section";
-import { criterionLabel, EVALUATIONS_PAGE, preview, type EvaluationRow } from "./results-model";
+import { EVALUATIONS_PAGE, preview, type EvaluationRow } from "./results-model";
 
 export const NO_EVALUATIONS = "No evaluations available";
 

@@ -7,6 +7,7 @@ import Papa from "papaparse";
 import type { FunctionReturnType } from "convex/server";
 
 import type { api } from "../../../convex/_generated/api";
+import { criterionLabel } from "../../../convex/lib/criteria";
 import type { JuryStatsDoc } from "../../../convex/validators";
 import type { ResultsData } from "./results-model";
 import { fileSlug } from "./results-model";
@@ -185,10 +186,7 @@ export function buildCsv(
     }
   }
   return Papa.unparse({
-    fields: [
-      ...CSV_COLUMNS,
-      ...criteria.map((criterion) => `${criterion.charAt(0).toUpperCase()}${criterion.slice(1)} Score`),
-    ],
+    fields: [...CSV_COLUMNS, ...criteria.map((criterion) => `${criterionLabel(criterion)} Score`)],
     data,
   });
 }

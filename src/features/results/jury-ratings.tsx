@@ -2,9 +2,9 @@
 // over the persona × topic units, from the stored jury statistics. The means add
 // up from the export: the mean of a criterion's "<Criterion> Score" column, or of the Score column
 // of one judge's Judgement rows, over the model's answers.
+import { criterionLabel } from "../../../convex/lib/criteria";
 import { formatScore } from "../../../convex/lib/format";
 import { formatInterval, nameOf, type JuryModel, type JuryStats, type JuryView } from "./jury-model";
-import { criterionLabel } from "./results-model";
 import { HeaderCell, NumberCell } from "./table-cells";
 
 type SeriesMean = { mean: number | null; interval: { low: number; high: number } | null };

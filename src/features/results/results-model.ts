@@ -19,11 +19,6 @@ export function preview(text: string, length = PREVIEW_LENGTH): string {
   return previewText(text, length);
 }
 
-/** 'accuracy' → 'Accuracy'. */
-export function criterionLabel(key: string): string {
-  return key.length === 0 ? key : key[0]!.toUpperCase() + key.slice(1);
-}
-
 /** 'Coffee taglines!' → 'coffee-taglines', for file names. */
 export function fileSlug(name: string): string {
   const slug = name

@@ -6,7 +6,8 @@ import type { KeyboardEvent } from "react";
 import { Markdown } from "@/components/markdown";
 import { cn } from "@/lib/utils";
 
-import { criterionLabel, RATING_MAX, RATING_MIN, type RatingScores, type ReviewAnswer } from "./review-model";
+import { criterionLabel } from "../../../convex/lib/criteria";
+import { RATING_MAX, RATING_MIN, type RatingScores, type ReviewAnswer } from "./review-model";
 
 export const RATING_HELP =
   "Score every answer on every criterion, 1 (poor) to 10 (excellent). In a row of scores, the arrow keys or a number key (0 for 10) set it.";

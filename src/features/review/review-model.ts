@@ -113,8 +113,3 @@ export function reviewedText(reviewed: number, total: number): string {
 export function progressText(pairs: readonly ReviewPairSummary[]): string {
   return reviewedText(pairs.filter((pair) => pair.reviewed).length, pairs.length);
 }
-
-/** A criterion as the results show it: "accuracy" → "Accuracy". */
-export function criterionLabel(criterion: string): string {
-  return criterion.charAt(0).toUpperCase() + criterion.slice(1);
-}

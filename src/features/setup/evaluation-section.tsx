@@ -7,8 +7,9 @@ import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { cn } from "@/lib/utils";
 import { LIMITS } from "../../../convex/lib/pricing";
-import { CRITERION_DESCRIPTIONS, DEFAULT_RANKING_PROMPT } from "../../../convex/lib/prompts";
-import { EVALUATION_CRITERIA, type EvaluationScale } from "../../../convex/lib/types";
+import { CRITERIA, criterionLabel, EVALUATION_CRITERIA } from "../../../convex/lib/criteria";
+import { DEFAULT_RANKING_PROMPT } from "../../../convex/lib/prompts";
+import type { EvaluationScale } from "../../../convex/lib/types";
 import { SetupSection } from "./setup-section";
 import type { SetupState } from "./setup-state";
 import type { SetupActions } from "./use-setup-state";
@@ -25,10 +26,6 @@ const SCALES: readonly { value: EvaluationScale; label: string; description: str
     description: "Each evaluator scores every response from 1 to 10 on each selected criterion.",
   },
 ];
-
-function capitalize(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
-}
 
 /** Section 7: the user prompt, the ranking prompt, criteria, scale and explanations. */
 export function EvaluationSection({ state, actions }: { state: SetupState; actions: SetupActions }) {
@@ -99,9 +96,9 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
                   }
                 />
                 <div className="grid gap-1">
-                  <Label htmlFor={id}>{capitalize(criterion)}</Label>
+                  <Label htmlFor={id}>{criterionLabel(criterion)}</Label>
                   <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-                    {CRITERION_DESCRIPTIONS[criterion]}
+                    {CRITERIA[criterion].description}
                   </p>
                 </div>
               </div>
