@@ -305,7 +305,19 @@ export default defineSchema({
     pending: v.boolean(),
     /** Results arrived after the running recomputation started reading: run once more. */
     dirty: v.boolean(),
+    /** Creation time of the newest answer and judge score in the kept rows (juryStateChunks). */
+    cursor: v.optional(v.object({ responses: v.number(), evaluations: v.number() })),
+    /** The kept rows come from a full read after the test ended. */
+    exact: v.optional(v.boolean()),
   }).index("by_test", ["testId"]),
+
+  // The compact rows a test's jury statistics are computed from (model/juryStats.ts), kept
+  // between recomputations so that each reads only what arrived since: encoded chunks in order.
+  juryStateChunks: defineTable({
+    testId: v.id("tests"),
+    index: v.number(),
+    data: v.string(),
+  }).index("by_test_index", ["testId", "index"]),
 
   // A teammate's blind verdict on one persona × topic pair of a test (reviews.ts): the answers best
   // first (ranking scale) or each answer's 1–10 scores per criterion (rating scale).

@@ -7,11 +7,17 @@ import { generateAnswers, rankingContent } from "../../dev/gateway/replies";
 import { judgeProfileFor } from "../../dev/gateway/server";
 import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
-import { labelFor, seededShuffle } from "../lib/prompts";
+import { labelFor, reverseRankingKey, seededShuffle } from "../lib/prompts";
 import { rankingScore } from "../lib/scoring";
 import { seedConfiguration } from "../finishedTests.fixture";
 import { createUser, createBackend, type TestBackend } from "../test.helpers";
-import { JURY_STATS_PAGE_SIZE, requestJuryStats } from "./juryStats";
+import {
+  decodeJuryState,
+  finishJuryStats,
+  JURY_STATS_CURSOR_MARGIN_MS,
+  JURY_STATS_PAGE_SIZE,
+  requestJuryStats,
+} from "./juryStats";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 
 const GENERATORS = [
@@ -217,5 +223,199 @@ describe("jury statistics of a test", () => {
     await t.run((ctx) => requestJuryStats(ctx, testId));
     await t.finishAllScheduledFunctions(vi.runAllTimers);
     expect((await statsRow(t, testId))!.stats).toEqual(first);
+  });
+});
+
+/**
+ * A running ranking test judged in both orders, whose judges skip their own family's answers and
+ * where some answers are missing (their generator failed): `addResults(batch)` writes the
+ * answers and judge results of the batch's topics as the pipeline does (a call per judge and
+ * order, its scores naming it).
+ */
+async function seedRunningRankingTest(t: TestBackend, topics: number) {
+  const { userId } = await createUser(t, "incremental@example.com");
+  const base = seedConfiguration();
+  const generators = [
+    "openai/gpt-4o-mini",
+    "anthropic/claude-opus-4",
+    "google/gemini-2.0-flash-001",
+    "qwen/qwen-2.5-72b-instruct",
+  ];
+  const judges = ["openai/gpt-4o", "anthropic/claude-sonnet-4", "deepseek/deepseek-chat"];
+  const configuration = {
+    ...base,
+    topics: Array.from({ length: topics }, (_, index) => ({
+      id: `t${index}`,
+      title: `Topic ${index}`,
+      description: "",
+      prompt: `Prompt ${index}`,
+    })),
+    generatorModels: generators.map((id) => ({ id, name: id })),
+    evaluatorModels: judges.map((id) => ({ id, name: id })),
+    responsesPerTopic: 1,
+    scoringParameters: { scale: "ranking" as const, includeExplanations: false, bothOrders: true },
+  };
+  const testId = await t.run(
+    async (ctx) =>
+      await ctx.db.insert("tests", {
+        userId,
+        name: configuration.name,
+        taskType: configuration.taskType,
+        configuration,
+        status: "running",
+        progress: { currentPhase: "Evaluating", percentage: 50 },
+        estimate: {
+          generationCost: 0.01,
+          evaluationCost: 0.02,
+          totalCost: 0.03,
+          totalQueries: 10,
+          estimatedTokens: 1000,
+        },
+        priceCents: 200,
+        usesOwnKey: false,
+        expectedResponses: 0,
+        expectedEvaluations: 0,
+        ...EMPTY_RUN_COUNTERS,
+        lastProgressAt: Date.now(),
+      }),
+  );
+  let seed = 7;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const addResults = async (topicIds: number[]) => {
+    await t.run(async (ctx) => {
+      for (const persona of configuration.personas) {
+        for (const topic of topicIds) {
+          const answers: { id: Id<"responses">; modelId: string; quality: number }[] = [];
+          for (const [index, modelId] of generators.entries()) {
+            // Missing answers: the fourth generator fails on every third topic.
+            if (index === 3 && topic % 3 === 0) continue;
+            const id = await ctx.db.insert("responses", {
+              testId,
+              modelId,
+              personaId: persona.id,
+              topicId: `t${topic}`,
+              content: "x".repeat(100 + Math.floor(random() * 400)),
+              promptTokens: 10,
+              completionTokens: 50,
+              tokens: 60,
+              latencyMs: 900,
+              costUsd: 0.0002,
+              scoreSum: 0,
+              scoreCount: 0,
+            });
+            answers.push({ id, modelId, quality: index + random() * 2 });
+          }
+          for (const judge of judges) {
+            // Judges skip their own family's answers.
+            const shownTo = answers.filter((answer) => answer.modelId.split("/")[0] !== judge.split("/")[0]);
+            const forward = `${testId}:rank:${judge}:${persona.id}:t${topic}`;
+            for (const key of [forward, reverseRankingKey(forward)]) {
+              const callId = await ctx.db.insert("calls", {
+                testId,
+                kind: "evaluate",
+                key,
+                status: "succeeded",
+                attempts: 1,
+                modelId: judge,
+                personaId: persona.id,
+                topicId: `t${topic}`,
+                responseIds: shownTo.map((answer) => answer.id),
+              });
+              const ranked = [...shownTo].sort((a, b) => b.quality + random() - (a.quality + random()));
+              for (const [rank, answer] of ranked.entries()) {
+                await ctx.db.insert("evaluations", {
+                  testId,
+                  responseId: answer.id,
+                  evaluatorModelId: judge,
+                  scores: { overall: rankingScore(rank, ranked.length) },
+                  explanation: "",
+                  rank: rank + 1,
+                  costUsd: 0.0001,
+                  callId,
+                });
+              }
+            }
+          }
+        }
+      }
+    });
+  };
+  return { testId, addResults };
+}
+
+describe("incremental jury statistics", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const recompute = async (t: TestBackend, testId: Id<"tests">) => {
+    await t.run((ctx) => requestJuryStats(ctx, testId));
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    return (await statsRow(t, testId))!;
+  };
+
+  it("equal a full recomputation, with both orders, skipped families and missing answers", async () => {
+    const t = createBackend();
+    const { testId, addResults } = await seedRunningRankingTest(t, 9);
+    await addResults([0, 1]);
+    await recompute(t, testId);
+    for (const batch of [[2, 3], [4], [5, 6, 7], [8]]) {
+      // Results arrive later: the kept rows' cursor lies behind them, past the margin.
+      vi.advanceTimersByTime(JURY_STATS_CURSOR_MARGIN_MS * 2);
+      await addResults(batch);
+      const incremental = await recompute(t, testId);
+      expect(incremental.exact).toBeFalsy();
+      // The same rows read in full from scratch give the same figures, to the last digit.
+      const kept = await t.run(async (ctx) => await ctx.db.query("juryStateChunks").collect());
+      await t.run(async (ctx) => {
+        for (const chunk of kept) await ctx.db.delete("juryStateChunks", chunk._id);
+        await ctx.db.patch("testStats", incremental._id, { cursor: undefined });
+      });
+      const full = await recompute(t, testId);
+      expect(full.stats).toEqual(incremental.stats);
+      expect(full.evaluationsSeen).toBe(incremental.evaluationsSeen);
+    }
+    const stats = (await statsRow(t, testId))!.stats!;
+    expect(stats.units).toBe(18);
+    // Every judge ranked in both orders, and skipped its own family.
+    expect(stats.judges.every((judge) => judge.positionConsistency !== null)).toBe(true);
+    const openai = stats.models.find((model) => model.modelId === "openai/gpt-4o-mini")!;
+    expect(openai.byJudge.find((entry) => entry.judgeModelId === "openai/gpt-4o")!.mean).toBeNull();
+    expect(stats.models.find((model) => model.modelId === "qwen/qwen-2.5-72b-instruct")!.units).toBe(12);
+  });
+
+  it("reads only what arrived since the last run, and once in full when the test ends", async () => {
+    const t = createBackend();
+    const { testId, addResults } = await seedRunningRankingTest(t, 6);
+    await addResults([0, 1, 2]);
+    const first = await recompute(t, testId);
+    vi.advanceTimersByTime(JURY_STATS_CURSOR_MARGIN_MS * 2);
+    await addResults([3, 4, 5]);
+    // An incremental run reads the kept rows plus the new ones: the old answers' rows are not
+    // read again (the kept rows are what it started from).
+    const before = await t.run(async (ctx) => await ctx.db.query("juryStateChunks").collect());
+    const second = await recompute(t, testId);
+    const after = await t.run(async (ctx) => await ctx.db.query("juryStateChunks").collect());
+    expect(second.cursor!.evaluations).toBeGreaterThan(first.cursor!.evaluations);
+    expect(after.length).toBeGreaterThanOrEqual(before.length);
+    const keptRows = (chunks: typeof after) =>
+      chunks.reduce((sum, chunk) => sum + decodeJuryState(chunk.data).evaluations.length, 0);
+    expect(keptRows(after)).toBe(second.evaluationsSeen);
+
+    // The test ends: one full recomputation, exact, with the same figures.
+    await t.run(async (ctx) => {
+      await ctx.db.patch("tests", testId, { status: "completed" });
+      await finishJuryStats(ctx, testId);
+    });
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    const ended = (await statsRow(t, testId))!;
+    expect(ended.exact).toBe(true);
+    expect(ended.stats).toEqual(second.stats);
+    // A later verdict or request recomputes from the kept rows; the end is not run again.
+    await t.run((ctx) => finishJuryStats(ctx, testId));
+    expect(await scheduledCount(t)).toBe(0);
   });
 });

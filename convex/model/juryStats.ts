@@ -4,17 +4,23 @@
 // read all evaluations of a test. So the pipeline calls `requestJuryStats` when results arrive:
 // it schedules one recomputation per test at a time (`pending`), and a request that arrives while
 // one is scheduled or running only marks it `dirty`, which makes it run once more at the end.
-// The recomputation reads the test page by page in bounded internal queries (a test may hold
-// 20,000 judge scores with their explanations, more than one transaction may read), computes
-// with the pure functions of lib/stats, and stores the outcome in one small mutation. The team's
+// The recomputation reads in proportion to what changed: it keeps the compact rows the
+// statistics need (each answer's model, pair, length and cost; each judge score; each ranking
+// call's answers) in a few `juryStateChunks` documents, and reads only the answers and judge
+// scores that arrived since its last run (by creation time, from a cursor kept on the stats row,
+// less a margin for transactions that committed late; rows it already holds are skipped). When
+// the test ends, one full computation reads the test page by page in bounded internal queries
+// and replaces the kept rows, so the figures shown at the end are a full recomputation's (the
+// kept rows are sorted the same way either way, so both give identical figures). The team's
 // blind reviews (model/reviews.ts) are read and computed in the same run, so a verdict and a
 // judge result that arrive together make one recomputation, and later judge results refresh the
 // judges' agreement with the team.
-import { paginationOptsValidator } from "convex/server";
-import { v } from "convex/values";
+import { paginationOptsValidator, type PaginationResult } from "convex/server";
+import { v, type Infer } from "convex/values";
 import { internal } from "../_generated/api";
-import type { Id } from "../_generated/dataModel";
+import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
+import { hasEnded } from "../lib/testStatus";
 import { internalAction, internalMutation, internalQuery } from "../functions";
 import { isReverseRankingKey, shownOrder } from "../lib/prompts";
 import { initialsOf } from "../lib/initials";
@@ -27,6 +33,13 @@ import { juryVerdictOf, sameVerdict } from "./juryView";
 export const JURY_STATS_PAGE_SIZE = 500;
 /** How long results may gather before a recomputation starts. */
 export const JURY_STATS_DELAY_MS = 1_000;
+/**
+ * How far before its cursor an incremental run reads again: a row's creation time is taken when
+ * its mutation runs, which may commit a little later than a row created after it.
+ */
+export const JURY_STATS_CURSOR_MARGIN_MS = 10_000;
+/** Characters of kept rows per juryStateChunks document. */
+export const JURY_STATE_CHUNK_CHARS = 200_000;
 
 async function statsRow(ctx: MutationCtx, testId: Id<"tests">) {
   return await ctx.db
@@ -61,12 +74,19 @@ export const begin = internalMutation({
   },
 });
 
+const cursorValidator = v.object({ responses: v.number(), evaluations: v.number() });
+
 const testInfoValidator = v.union(
   v.null(),
   v.object({
     scale: v.union(v.literal("ranking"), v.literal("rating")),
     models: v.array(v.object({ id: v.string(), name: v.string() })),
     judges: v.array(v.string()),
+    /** The test has ended: the next run is the full one, unless it was done (exact). */
+    ended: v.boolean(),
+    /** Where the kept rows end (absent: none kept yet), and whether a full run made them after the end. */
+    cursor: v.optional(cursorValidator),
+    exact: v.boolean(),
   }),
 );
 
@@ -76,10 +96,17 @@ export const testInfo = internalQuery({
   handler: async (ctx, { testId }) => {
     const test = await ctx.db.get("tests", testId);
     if (!test) return null;
+    const row = await ctx.db
+      .query("testStats")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique();
     return {
       scale: test.configuration.scoringParameters.scale,
       models: test.configuration.generatorModels.map(({ id, name }) => ({ id, name })),
       judges: test.configuration.evaluatorModels.map((model) => model.id),
+      ended: hasEnded(test.status),
+      ...(row?.cursor ? { cursor: row.cursor } : {}),
+      exact: row?.exact === true,
     };
   },
 });
@@ -89,6 +116,8 @@ const page = <T extends ReturnType<typeof v.object>>(row: T) =>
 
 const responseRow = v.object({
   id: v.string(),
+  /** Creation time: the kept rows' order and the incremental cursor. */
+  t: v.number(),
   modelId: v.string(),
   personaId: v.string(),
   topicId: v.string(),
@@ -96,17 +125,21 @@ const responseRow = v.object({
   costUsd: v.number(),
 });
 
+/** The test's answers, or those created after `after` (an incremental run). */
 export const responsesPage = internalQuery({
-  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  args: { testId: v.id("tests"), after: v.optional(v.number()), paginationOpts: paginationOptsValidator },
   returns: page(responseRow),
-  handler: async (ctx, { testId, paginationOpts }) => {
+  handler: async (ctx, { testId, after, paginationOpts }) => {
     const result = await ctx.db
       .query("responses")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .withIndex("by_test", (q) =>
+        after === undefined ? q.eq("testId", testId) : q.eq("testId", testId).gt("_creationTime", after),
+      )
       .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
     return {
       page: result.page.map((response) => ({
         id: response._id,
+        t: response._creationTime,
         modelId: response.modelId,
         personaId: response.personaId,
         topicId: response.topicId,
@@ -120,6 +153,8 @@ export const responsesPage = internalQuery({
 });
 
 const evaluationRow = v.object({
+  id: v.string(),
+  t: v.number(),
   responseId: v.string(),
   judgeModelId: v.string(),
   scores: v.record(v.string(), v.number()),
@@ -128,16 +163,21 @@ const evaluationRow = v.object({
   callId: v.optional(v.string()),
 });
 
+/** The test's judge scores, or those created after `after` (an incremental run). */
 export const evaluationsPage = internalQuery({
-  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  args: { testId: v.id("tests"), after: v.optional(v.number()), paginationOpts: paginationOptsValidator },
   returns: page(evaluationRow),
-  handler: async (ctx, { testId, paginationOpts }) => {
+  handler: async (ctx, { testId, after, paginationOpts }) => {
     const result = await ctx.db
       .query("evaluations")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .withIndex("by_test", (q) =>
+        after === undefined ? q.eq("testId", testId) : q.eq("testId", testId).gt("_creationTime", after),
+      )
       .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
     return {
       page: result.page.map((evaluation) => ({
+        id: evaluation._id,
+        t: evaluation._creationTime,
         responseId: evaluation.responseId,
         judgeModelId: evaluation.evaluatorModelId,
         scores: evaluation.scores,
@@ -169,18 +209,42 @@ export const judgeCallsPage = internalQuery({
       .query("calls")
       .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("kind", "evaluate"))
       .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
-    return {
-      page: result.page.map((call) => ({
-        id: call._id,
-        key: call.key,
-        judgeModelId: call.modelId,
-        personaId: call.personaId,
-        topicId: call.topicId,
-        responseIds: call.responseIds ?? [],
-      })),
-      isDone: result.isDone,
-      continueCursor: result.continueCursor,
-    };
+    return { page: result.page.map(judgeCallOf), isDone: result.isDone, continueCursor: result.continueCursor };
+  },
+});
+
+function judgeCallOf(call: Doc<"calls">) {
+  return {
+    id: call._id,
+    key: call.key,
+    judgeModelId: call.modelId,
+    personaId: call.personaId,
+    topicId: call.topicId,
+    responseIds: call.responseIds ?? [],
+  };
+}
+
+/** The ranking calls that new judge scores name (an incremental run reads only those). */
+export const judgeCallsByIds = internalQuery({
+  args: { callIds: v.array(v.id("calls")) },
+  returns: v.array(judgeCallRow),
+  handler: async (ctx, { callIds }) => {
+    if (callIds.length > JURY_STATS_PAGE_SIZE) throw new Error("Too many calls in one read.");
+    const calls = await Promise.all(callIds.map((callId) => ctx.db.get("calls", callId)));
+    return calls.flatMap((call) => (call ? [judgeCallOf(call)] : []));
+  },
+});
+
+/** One of the test's kept-rows documents (null past the last). */
+export const stateChunk = internalQuery({
+  args: { testId: v.id("tests"), index: v.number() },
+  returns: v.union(v.string(), v.null()),
+  handler: async (ctx, { testId, index }) => {
+    const chunk = await ctx.db
+      .query("juryStateChunks")
+      .withIndex("by_test_index", (q) => q.eq("testId", testId).eq("index", index))
+      .unique();
+    return chunk?.data ?? null;
   },
 });
 
@@ -225,6 +289,40 @@ export const reviewerInitials = internalQuery({
   },
 });
 
+const stateUpdateValidator = v.object({
+  /** "replace": the full run's rows replace the kept ones; "append": new rows after them. */
+  mode: v.union(v.literal("replace"), v.literal("append")),
+  /** The rows, encoded (encodeJuryState), one string per chunk to write. */
+  chunks: v.array(v.string()),
+  cursor: cursorValidator,
+  /** A full run after the test ended made these rows. */
+  exact: v.boolean(),
+});
+
+/** Keeps the recomputation's rows: replaces them, or appends to the last chunk while it has room. */
+async function keepState(ctx: MutationCtx, testId: Id<"tests">, update: Infer<typeof stateUpdateValidator>) {
+  const kept = await ctx.db
+    .query("juryStateChunks")
+    .withIndex("by_test_index", (q) => q.eq("testId", testId))
+    .order("desc")
+    .take(MAX_STATE_CHUNKS);
+  let next = 0;
+  if (update.mode === "replace") {
+    for (const chunk of kept) await ctx.db.delete("juryStateChunks", chunk._id);
+  } else {
+    const last = kept[0];
+    next = last ? last.index + 1 : 0;
+    const first = update.chunks[0];
+    if (last && first !== undefined && last.data.length + first.length <= JURY_STATE_CHUNK_CHARS) {
+      await ctx.db.patch("juryStateChunks", last._id, {
+        data: encodeJuryState(mergeJuryStates(decodeJuryState(last.data), decodeJuryState(first))),
+      });
+      update = { ...update, chunks: update.chunks.slice(1) };
+    }
+  }
+  for (const data of update.chunks) await ctx.db.insert("juryStateChunks", { testId, index: next++, data });
+}
+
 export const store = internalMutation({
   args: {
     testId: v.id("tests"),
@@ -232,9 +330,11 @@ export const store = internalMutation({
     evaluationsSeen: v.number(),
     /** The team's figures; null when the test has no verdict (left as stored when absent). */
     humans: v.optional(v.union(humanStatsValidator, v.null())),
+    /** The rows this run kept (absent: none). */
+    state: v.optional(stateUpdateValidator),
   },
   returns: v.null(),
-  handler: async (ctx, { testId, stats, evaluationsSeen, humans }) => {
+  handler: async (ctx, { testId, stats, evaluationsSeen, humans, state }) => {
     const row = await statsRow(ctx, testId);
     if (!row) return null;
     const test = await ctx.db.get("tests", testId);
@@ -242,9 +342,11 @@ export const store = internalMutation({
       await ctx.db.delete("testStats", row._id);
       return null;
     }
+    if (state) await keepState(ctx, testId, state);
     await ctx.db.patch("testStats", row._id, {
       ...(stats === null ? {} : { stats, computedAt: Date.now(), evaluationsSeen }),
       ...(humans === undefined ? {} : { humans: humans ?? undefined }),
+      ...(state ? { cursor: state.cursor, exact: state.exact } : {}),
       pending: row.dirty,
       dirty: false,
     });
@@ -256,6 +358,135 @@ export const store = internalMutation({
     return null;
   },
 });
+
+/**
+ * When a test ends: its kept rows were read incrementally, so one full recomputation makes the
+ * figures shown from now on a full recomputation's. Tests without jury statistics are left alone.
+ */
+export async function finishJuryStats(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const row = await statsRow(ctx, testId);
+  if (row && row.exact !== true) await requestJuryStats(ctx, testId);
+}
+
+/** The compact rows the statistics are computed from (kept between runs in juryStateChunks). */
+export interface JuryState {
+  responses: (JuryResponse & { t: number; costUsd: number })[];
+  evaluations: (JuryEvaluationRow & { id: string; t: number })[];
+  calls: JuryJudgeCallRow[];
+}
+
+type JuryEvaluationRow = Parameters<typeof juryInput>[3][number];
+type JuryJudgeCallRow = Parameters<typeof juryInput>[4][number] & { id: string };
+
+/** Chunks a test keeps at most (a 6,000-judgement test needs a handful). */
+const MAX_STATE_CHUNKS = 64;
+
+export const EMPTY_JURY_STATE: JuryState = { responses: [], evaluations: [], calls: [] };
+
+/** The rows as one compact string: arrays of tuples rather than objects. */
+export function encodeJuryState(state: JuryState): string {
+  return JSON.stringify({
+    r: state.responses.map((row) => [row.id, row.t, row.modelId, row.personaId, row.topicId, row.length, row.costUsd]),
+    e: state.evaluations.map((row) => [
+      row.id,
+      row.t,
+      row.responseId,
+      row.judgeModelId,
+      row.scores,
+      row.rank ?? null,
+      row.costUsd,
+      row.callId ?? null,
+    ]),
+    c: state.calls.map((row) => [row.id, row.key, row.judgeModelId, row.personaId, row.topicId, row.responseIds]),
+  });
+}
+
+export function decodeJuryState(data: string): JuryState {
+  const raw = JSON.parse(data) as {
+    r: [string, number, string, string, string, number, number][];
+    e: [string, number, string, string, Record<string, number>, number | null, number, string | null][];
+    c: [string, string, string, string, string, string[]][];
+  };
+  return {
+    responses: raw.r.map(([id, t, modelId, personaId, topicId, length, costUsd]) => ({
+      id,
+      t,
+      modelId,
+      personaId,
+      topicId,
+      length,
+      costUsd,
+    })),
+    evaluations: raw.e.map(([id, t, responseId, judgeModelId, scores, rank, costUsd, callId]) => ({
+      id,
+      t,
+      responseId,
+      judgeModelId,
+      scores,
+      ...(rank === null ? {} : { rank }),
+      costUsd,
+      ...(callId === null ? {} : { callId }),
+    })),
+    calls: raw.c.map(([id, key, judgeModelId, personaId, topicId, responseIds]) => ({
+      id,
+      key,
+      judgeModelId,
+      personaId,
+      topicId,
+      responseIds,
+    })),
+  };
+}
+
+/** Both sets of rows, each row once (the later copy of a row read twice wins). */
+export function mergeJuryStates(kept: JuryState, added: JuryState): JuryState {
+  const merge = <T extends { id: string }>(left: readonly T[], right: readonly T[]) => {
+    const ids = new Set(right.map((row) => row.id));
+    return [...left.filter((row) => !ids.has(row.id)), ...right];
+  };
+  return {
+    responses: merge(kept.responses, added.responses),
+    evaluations: merge(kept.evaluations, added.evaluations),
+    calls: merge(kept.calls, added.calls),
+  };
+}
+
+/** The rows in one order whatever the reads' order: creation time, then id (calls by id). */
+export function sortedJuryState(state: JuryState): JuryState {
+  const byTime = (a: { t: number; id: string }, b: { t: number; id: string }) =>
+    a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return {
+    responses: [...state.responses].sort(byTime),
+    evaluations: [...state.evaluations].sort(byTime),
+    calls: [...state.calls].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+  };
+}
+
+/** The rows cut into chunks of at most JURY_STATE_CHUNK_CHARS characters each (encoded). */
+export function chunkJuryState(state: JuryState): string[] {
+  const chunks: string[] = [];
+  // Rows of each kind in runs, so a chunk never outgrows its limit by more than one run.
+  const RUN = 100;
+  let current: JuryState = { responses: [], evaluations: [], calls: [] };
+  let size = 0;
+  const flush = () => {
+    if (size > 0) chunks.push(encodeJuryState(current));
+    current = { responses: [], evaluations: [], calls: [] };
+    size = 0;
+  };
+  for (const kind of ["responses", "evaluations", "calls"] as const) {
+    const rows = state[kind];
+    for (let start = 0; start < rows.length; start += RUN) {
+      const run = rows.slice(start, start + RUN);
+      const length = JSON.stringify(run).length;
+      if (size > 0 && size + length > JURY_STATE_CHUNK_CHARS * 0.9) flush();
+      (current[kind] as unknown[]).push(...run);
+      size += length;
+    }
+  }
+  flush();
+  return chunks;
+}
 
 /** Builds computeJuryStats' input from the test's rows (pure; exported for tests). */
 export function juryInput(
@@ -345,7 +576,11 @@ export function juryInput(
   return { seed: testId, scale: info.scale, models: info.models, judges: info.judges, responses, rankings, ratings };
 }
 
-/** Reads the test in bounded pages, computes its jury statistics and stores them. */
+/**
+ * Computes the test's jury statistics and stores them: from the kept rows and what arrived since
+ * (incremental), or, on the first run and once after the test ended, from the whole test read in
+ * bounded pages (full).
+ */
 export const recompute = internalAction({
   args: { testId: v.id("tests") },
   returns: v.null(),
@@ -362,32 +597,74 @@ export const recompute = internalAction({
         | typeof internal.model.juryStats.evaluationsPage
         | typeof internal.model.juryStats.judgeCallsPage
         | typeof internal.model.juryStats.verdictsPage,
+      after?: number,
     ): Promise<T[]> => {
       const rows: T[] = [];
       let cursor: string | null = null;
       for (;;) {
         const result = (await ctx.runQuery(query, {
           testId,
+          ...(after === undefined ? {} : { after }),
           paginationOpts: { numItems: JURY_STATS_PAGE_SIZE, cursor },
-        })) as {
-          page: T[];
-          isDone: boolean;
-          continueCursor: string;
-        };
+        })) as PaginationResult<T>;
         rows.push(...result.page);
         if (result.isDone) return rows;
         cursor = result.continueCursor;
       }
     };
-    const responses = await readAll<JuryResponse>(internal.model.juryStats.responsesPage);
-    const evaluations = await readAll<Parameters<typeof juryInput>[3][number]>(
-      internal.model.juryStats.evaluationsPage,
-    );
-    const judgeCalls =
-      info.scale === "ranking"
-        ? await readAll<Parameters<typeof juryInput>[4][number]>(internal.model.juryStats.judgeCallsPage)
-        : [];
-    const input = juryInput(testId, info, responses, evaluations, judgeCalls);
+    const full = info.cursor === undefined || (info.ended && !info.exact);
+    let state: JuryState | null = null;
+    let added: JuryState;
+    if (full) {
+      added = {
+        responses: await readAll(internal.model.juryStats.responsesPage),
+        evaluations: await readAll(internal.model.juryStats.evaluationsPage),
+        calls: info.scale === "ranking" ? await readAll(internal.model.juryStats.judgeCallsPage) : [],
+      };
+    } else {
+      state = EMPTY_JURY_STATE;
+      for (let index = 0; ; index++) {
+        const data = await ctx.runQuery(internal.model.juryStats.stateChunk, { testId, index });
+        if (data === null) break;
+        state = mergeJuryStates(state, decodeJuryState(data));
+      }
+      const since = (time: number) => time - JURY_STATS_CURSOR_MARGIN_MS;
+      const knownResponses = new Set(state.responses.map((row) => row.id));
+      const knownEvaluations = new Set(state.evaluations.map((row) => row.id));
+      const responses = (
+        await readAll<JuryState["responses"][number]>(
+          internal.model.juryStats.responsesPage,
+          since(info.cursor!.responses),
+        )
+      ).filter((row) => !knownResponses.has(row.id));
+      const evaluations = (
+        await readAll<JuryState["evaluations"][number]>(
+          internal.model.juryStats.evaluationsPage,
+          since(info.cursor!.evaluations),
+        )
+      ).filter((row) => !knownEvaluations.has(row.id));
+      // A ranking score names its call: read the calls not kept yet.
+      const knownCalls = new Set(state.calls.map((row) => row.id));
+      const callIds = [
+        ...new Set(
+          info.scale === "ranking"
+            ? evaluations.flatMap((row) =>
+                row.callId !== undefined && !knownCalls.has(row.callId) ? [row.callId] : [],
+              )
+            : [],
+        ),
+      ] as Id<"calls">[];
+      const calls: JuryJudgeCallRow[] = [];
+      for (let start = 0; start < callIds.length; start += JURY_STATS_PAGE_SIZE)
+        calls.push(
+          ...(await ctx.runQuery(internal.model.juryStats.judgeCallsByIds, {
+            callIds: callIds.slice(start, start + JURY_STATS_PAGE_SIZE),
+          })),
+        );
+      added = { responses, evaluations, calls };
+    }
+    const all = sortedJuryState(state ? mergeJuryStates(state, added) : added);
+    const input = juryInput(testId, info, all.responses, all.evaluations, all.calls);
     const stats = computeJuryStats(input);
     const verdicts = await readAll<HumanVerdict>(internal.model.juryStats.verdictsPage);
     const humans =
@@ -396,11 +673,22 @@ export const recompute = internalAction({
         : await withInitials(computeHumanStats({ ...input, verdicts }), (userIds) =>
             ctx.runQuery(internal.model.juryStats.reviewerInitials, { userIds }),
           );
+    const latest = (rows: readonly { t: number }[], previous: number) =>
+      rows.reduce((time, row) => Math.max(time, row.t), previous);
     await ctx.runMutation(internal.model.juryStats.store, {
       testId,
       stats,
-      evaluationsSeen: evaluations.length,
+      evaluationsSeen: all.evaluations.length,
       humans,
+      state: {
+        mode: full ? "replace" : "append",
+        chunks: chunkJuryState(full ? all : sortedJuryState(added)),
+        cursor: {
+          responses: latest(added.responses, info.cursor?.responses ?? 0),
+          evaluations: latest(added.evaluations, info.cursor?.evaluations ?? 0),
+        },
+        exact: full && info.ended,
+      },
     });
     return null;
   },

@@ -109,6 +109,13 @@ export async function deleteChildrenBatch(ctx: MutationCtx, testId: Id<"tests">)
   for (const row of juryStats) await ctx.db.delete("testStats", row._id);
   full(juryStats);
 
+  const juryState = await ctx.db
+    .query("juryStateChunks")
+    .withIndex("by_test_index", (q) => q.eq("testId", testId))
+    .take(DELETE_BATCH_SIZE);
+  for (const row of juryState) await ctx.db.delete("juryStateChunks", row._id);
+  full(juryState);
+
   const humanJudgements = await ctx.db
     .query("humanJudgements")
     .withIndex("by_test_user", (q) => q.eq("testId", testId))

@@ -6,6 +6,7 @@ import type { Doc } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { hasEnded, hasJobEnded, type EndedTestStatus } from "../lib/testStatus";
 import { setJobStatus } from "./jobs";
+import { finishJuryStats } from "./juryStats";
 import { endOpenCheckouts } from "./payments";
 import { recordTestEnded } from "./userStats";
 
@@ -47,6 +48,7 @@ export async function endTest(
       activeWorkers: 0,
       progress: ending.progress,
     });
+    await finishJuryStats(ctx, test._id);
     await recordTestEnded(ctx, test, ending.status);
     if (ending.checkouts === "end") await endOpenCheckouts(ctx, test._id);
     if (ending.checkouts === "expire")
