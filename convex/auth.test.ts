@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
+import { GUESSABLE_PASSWORD_MESSAGE } from "./lib/passwordStrength";
 import { createUser, createBackend, useAuthKeys } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
@@ -47,6 +48,23 @@ describe("accounts", () => {
     await expect(signIn(t, "ada@example.com", "short", "signUp")).rejects.toThrow(/at least 8 characters/);
     await expect(signIn(t, "not-an-email", "long enough", "signUp")).rejects.toThrow(/valid email/);
     expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(0);
+  });
+
+  test("a common or trivially guessable password is refused at sign-up, under the field, and no user is made", async () => {
+    const t = createBackend();
+    for (const password of ["12345678", "aaaaaaaa", "password", "qwertyuiop", "iloveyou1"]) {
+      const error = await signIn(t, "ada@example.com", password, "signUp").then(
+        () => null,
+        (thrown: { data?: unknown }) => thrown.data,
+      );
+      expect(error, password).toEqual({
+        code: "INVALID_INPUT",
+        field: "password",
+        message: GUESSABLE_PASSWORD_MESSAGE,
+      });
+    }
+    expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(0);
+    expect(await t.run((ctx) => ctx.db.query("authAccounts").collect())).toHaveLength(0);
   });
 
   test("without an email sender, ADMIN_EMAILS grants nothing at sign-up; the seeded/CLI path does", async () => {

@@ -7,6 +7,7 @@ import type { MutationCtx } from "./_generated/server";
 import { env } from "./env";
 import { currentUser, internalMutation, publicAction, publicQuery, type ErrorCode } from "./functions";
 import { emailProblem, isValidEmail, normalizeEmail, passwordProblem } from "./lib/credentials";
+import { guessablePasswordProblem } from "./lib/passwordStrength";
 import { admit, hashDevice, recordFailure, recordSuccess, type Attempt } from "./model/authThrottle";
 import { incrementCounter } from "./model/counters";
 import { isEmailConfigured, sendEmail } from "./model/email";
@@ -48,9 +49,12 @@ const magicLink = Email({
 
 const withEmail = isEmailConfigured();
 
-/** Throws the rule's sentence; the same rule holds for sign-up, reset and change (lib/credentials). */
+/**
+ * Throws the rule's sentence; the same rule holds for sign-up, reset and change: the length
+ * rule (lib/credentials), then no common or guessable password (lib/passwordStrength).
+ */
 export function assertPasswordAllowed(password: string, field = "password"): void {
-  const problem = passwordProblem(password);
+  const problem = passwordProblem(password) ?? guessablePasswordProblem(password);
   if (problem !== null) throw new ConvexError({ code: "INVALID_INPUT", message: problem, field });
 }
 

@@ -5,6 +5,7 @@ import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { startMail, type RunningMail } from "../dev/mail/server";
 import { api } from "./_generated/api";
+import { GUESSABLE_PASSWORD_MESSAGE } from "./lib/passwordStrength";
 import { createBackend } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
@@ -67,6 +68,15 @@ describe("accounts with an email sender", () => {
     await signIn(t, { email: "bob@example.com", code: lastCodeFor("bob@example.com"), flow: "email-verification" });
     await signIn(t, { email: "bob@example.com", flow: "reset" });
     expect(mailbox.messages.at(-1)?.subject).toBe("Reset your ModelJury password");
+    // A common password is refused as the new one, before the code is used up.
+    await expect(
+      signIn(t, {
+        email: "bob@example.com",
+        code: lastCodeFor("bob@example.com"),
+        newPassword: "12345678",
+        flow: "reset-verification",
+      }),
+    ).rejects.toThrow(GUESSABLE_PASSWORD_MESSAGE);
     const reset = await signIn(t, {
       email: "bob@example.com",
       code: lastCodeFor("bob@example.com"),

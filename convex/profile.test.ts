@@ -3,6 +3,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { GUESSABLE_PASSWORD_MESSAGE } from "./lib/passwordStrength";
 import { createUser, createBackend, type TestBackend, useAuthKeys, errorOf } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
@@ -87,7 +88,7 @@ describe("change password", () => {
     );
   });
 
-  test("a short or unchanged new password is refused", async () => {
+  test("a short, unchanged, common or guessable new password is refused", async () => {
     const t = createBackend();
     const { as } = await signedUp(t);
     expect(
@@ -119,6 +120,12 @@ describe("change password", () => {
       field: "newPassword",
       message: "Password must be at most 128 characters.",
     });
+    // No common or trivially guessable password (NIST SP 800-63B), as on sign-up and reset.
+    for (const newPassword of ["12345678", "aaaaaaaa"]) {
+      expect(
+        await errorOf(as.action(api.profile.changePassword, { currentPassword: "first-password", newPassword })),
+      ).toMatchObject({ code: "INVALID_INPUT", field: "newPassword", message: GUESSABLE_PASSWORD_MESSAGE });
+    }
   });
 
   test("the new password works, the old one no longer does, and other sessions are signed out", async () => {

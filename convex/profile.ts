@@ -8,6 +8,7 @@ import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { fail, internalQuery, userAction, userMutation, userQuery } from "./functions";
 import { passwordChangeSchema, problemsOf, profileSchema } from "./lib/forms";
+import { guessablePasswordProblem } from "./lib/passwordStrength";
 import { rejectProblems } from "./model/validation";
 
 export const get = userQuery({
@@ -73,6 +74,9 @@ export const changePassword = userAction({
       (p) => p.field === "newPassword",
     );
     if (newPasswordProblem) fail("INVALID_INPUT", newPasswordProblem.message, { field: "newPassword" });
+    // No common or guessable password either (lib/passwordStrength), as on sign-up and reset.
+    const guessable = guessablePasswordProblem(newPassword);
+    if (guessable !== null) fail("INVALID_INPUT", guessable, { field: "newPassword" });
     if (currentPassword.length > MAX_SECRET_LENGTH)
       fail("INVALID_INPUT", "Current password is incorrect.", { field: "currentPassword" });
     const accountId: string | null = await ctx.runQuery(internal.profile.passwordAccountOf, { userId: ctx.userId });

@@ -15,6 +15,7 @@ import {
 } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { cleanProfileField, type Profile } from "./profile-section";
+import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
@@ -114,6 +115,14 @@ describe("account settings", () => {
     await user.type(screen.getByLabelText("New Password"), "          ");
     await user.click(screen.getByRole("button", { name: "Change Password" }));
     expect(await screen.findByText("Password cannot be only spaces.")).toBeInTheDocument();
+    expect(callMock("profile:changePassword")).not.toHaveBeenCalled();
+    // No common or guessable password either: the reason shows under the field.
+    await user.clear(screen.getByLabelText("New Password"));
+    await user.type(screen.getByLabelText("New Password"), "12345678");
+    await user.type(screen.getByLabelText("Confirm New Password"), "12345678");
+    await user.click(screen.getByRole("button", { name: "Change Password" }));
+    expect(await screen.findByText(GUESSABLE_PASSWORD_MESSAGE)).toBeInTheDocument();
+    expect(screen.getByLabelText("New Password")).toHaveAttribute("aria-invalid", "true");
     expect(callMock("profile:changePassword")).not.toHaveBeenCalled();
   });
 

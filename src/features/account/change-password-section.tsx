@@ -14,9 +14,15 @@ import { passwordChangeFormSchema, type PasswordChangeForm } from "../../../conv
 import { appErrorData, errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import { Banner } from "@/components/banner";
+import { refineGuessable } from "@/features/auth/password-strength";
 
 type Field = keyof PasswordChangeForm;
 const EMPTY: PasswordChangeForm = { currentPassword: "", newPassword: "", confirmPassword: "" };
+
+/** The form's rules, then no common or guessable new password (the server's rule, loaded on submit). */
+const formSchema = passwordChangeFormSchema.superRefine(async ({ newPassword }, context) => {
+  await refineGuessable(newPassword, context, ["newPassword"]);
+});
 
 export const PASSWORD_CHANGED = "Password changed. Other devices have been signed out.";
 
@@ -29,7 +35,7 @@ const FIELDS: readonly { key: Field; label: string; autoComplete: string }[] = [
 export function ChangePasswordSection() {
   const changePassword = useAction(api.profile.changePassword);
   // The rules profile.changePassword parses with (convex/lib/forms), plus the confirmation.
-  const form = useForm<PasswordChangeForm>({ resolver: zodResolver(passwordChangeFormSchema), defaultValues: EMPTY });
+  const form = useForm<PasswordChangeForm>({ resolver: zodResolver(formSchema), defaultValues: EMPTY });
   const [result, setResult] = useState<{ tone: "success" | "error"; message: string } | null>(null);
   const saving = form.formState.isSubmitting;
 

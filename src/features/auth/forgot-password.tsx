@@ -15,7 +15,7 @@ import { AuthForm } from "@/features/auth/auth-form";
 import { isUnknownAccountError } from "@/features/auth/auth-errors";
 import { useAuthForm } from "@/features/auth/use-auth-form";
 import { withDevice } from "@/features/auth/device";
-import { codeField, emailField, newPasswordField, PASSWORD_HINT } from "@/features/auth/schemas";
+import { checkedNewPasswordField, codeField, emailField, PASSWORD_HINT } from "@/features/auth/schemas";
 import { api } from "../../../convex/_generated/api";
 
 export const EMAIL_NOT_CONFIGURED_MESSAGE =
@@ -29,7 +29,7 @@ export const PASSWORD_UPDATED_MESSAGE = "Your password has been updated";
 
 const requestSchema = z.object({ email: emailField });
 type RequestValues = z.infer<typeof requestSchema>;
-const resetSchema = z.object({ code: codeField, newPassword: newPasswordField });
+const resetSchema = z.object({ code: codeField, newPassword: checkedNewPasswordField });
 type ResetValues = z.infer<typeof resetSchema>;
 
 /** The forgotten-password view: request a one-time code by email, then set a new password. */

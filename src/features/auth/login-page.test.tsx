@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { makeViewer, resetConvexMock, setQueryResult, setSignedIn, signIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
+import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
@@ -161,6 +162,12 @@ describe("login screen", () => {
 
     signIn.mockResolvedValue({ signingIn: true });
     await user.type(screen.getByLabelText("Code"), "123456");
+    // A common password is refused under the field before the code is sent.
+    await user.type(screen.getByLabelText("New password"), "aaaaaaaa");
+    await user.click(screen.getByRole("button", { name: "Update Password" }));
+    expect(await screen.findByText(GUESSABLE_PASSWORD_MESSAGE)).toBeInTheDocument();
+    expect(signIn).toHaveBeenCalledTimes(1);
+    await user.clear(screen.getByLabelText("New password"));
     await user.type(screen.getByLabelText("New password"), "new-password-1");
     await user.click(screen.getByRole("button", { name: "Update Password" }));
     expect(signIn).toHaveBeenLastCalledWith(

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { CREDENTIAL_MESSAGES, isValidEmail, PASSWORD_RULES } from "../../../convex/lib/credentials";
-import { newPasswordField } from "../../../convex/lib/forms";
+import { checkedNewPasswordField } from "./password-strength";
 
 // The server's rules (convex/lib/credentials.ts), checked here first; the server stays the judge.
 export { PASSWORD_HINT, PASSWORD_RULES } from "../../../convex/lib/credentials";
@@ -18,8 +18,11 @@ export const passwordField = z
   .min(1, CREDENTIAL_MESSAGES.passwordRequired)
   .min(PASSWORD_RULES.minLength, CREDENTIAL_MESSAGES.passwordTooShort);
 
-/** A password being chosen (sign-up, reset, change): the rule of convex/lib/forms, which the server parses with too. */
-export { newPasswordField };
+/**
+ * A password being chosen (sign-up, reset): the rule of convex/lib/forms, which the server parses
+ * with too, then the no-common-password rule (convex/lib/passwordStrength), loaded lazily.
+ */
+export { checkedNewPasswordField };
 
 export const codeField = z
   .string()
@@ -28,5 +31,5 @@ export const codeField = z
   .regex(/^\d{6}$/, "The code has 6 digits.");
 
 export const credentialsSchema = z.object({ email: emailField, password: passwordField });
-export const signUpSchema = z.object({ email: emailField, password: newPasswordField });
+export const signUpSchema = z.object({ email: emailField, password: checkedNewPasswordField });
 export type Credentials = z.infer<typeof credentialsSchema>;

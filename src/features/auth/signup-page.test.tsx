@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { resetConvexMock, setAuthLoading, setSignedOut, signIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
+import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
@@ -36,5 +37,24 @@ describe("sign-up screen", () => {
         expect.objectContaining({ email: "early@example.com", flow: "signUp" }),
       ),
     );
+  });
+
+  it("refuses a common or trivially guessable password under the field, before calling the server", async () => {
+    setSignedOut();
+    const user = userEvent.setup();
+    renderApp("/signup");
+    await user.type(await screen.findByLabelText("Email"), "new@example.com");
+    for (const password of ["12345678", "aaaaaaaa"]) {
+      await user.clear(screen.getByLabelText("Password"));
+      await user.type(screen.getByLabelText("Password"), password);
+      await user.click(screen.getByRole("button", { name: "Sign Up" }));
+      expect(await screen.findByText(GUESSABLE_PASSWORD_MESSAGE)).toBeInTheDocument();
+      expect(screen.getByLabelText("Password")).toHaveAttribute("aria-invalid", "true");
+    }
+    expect(signIn).not.toHaveBeenCalled();
+    await user.clear(screen.getByLabelText("Password"));
+    await user.type(screen.getByLabelText("Password"), "correct-horse-battery");
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    await waitFor(() => expect(signIn).toHaveBeenCalledTimes(1));
   });
 });

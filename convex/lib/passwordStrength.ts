@@ -1,0 +1,35 @@
+// NIST SP 800-63B §5.1.1.2: a new password is compared against a list of commonly used or
+// compromised passwords and refused if it is on it. zxcvbn-ts does that and more: its common
+// list (49,000 leaked passwords, also matched in l33t and reversed spellings) plus repeats ("aaaaaaaa"),
+// sequences ("12345678"), keyboard walks ("qwertyuiop") and dates, each priced in guesses.
+//
+// Sign-up, reset and change run this on the server (convex/auth.ts, convex/profile.ts); the
+// forms load it lazily (src/features/auth/password-strength.ts), as its list is about 200 KB
+// gzipped and only a page where a password is chosen needs it.
+import { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
+
+/**
+ * zxcvbn's score 2 and up: more than 10^6 guesses, safe against an online attacker who is
+ * throttled (model/authThrottle.ts). Scores 0 and 1 are the list's entries and their kin.
+ */
+export const MIN_PASSWORD_SCORE = 2;
+
+export const GUESSABLE_PASSWORD_MESSAGE =
+  "This password is too common or too easy to guess. Choose a longer one, such as a few unrelated words.";
+
+let checker: ZxcvbnFactory | null = null;
+
+/** Built on first use: the dictionaries are ranked once per process. */
+function zxcvbn(): ZxcvbnFactory {
+  checker ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
+  return checker;
+}
+
+/**
+ * Why this password is too guessable, or null. Call it after the length rule
+ * (lib/credentials passwordProblem), which bounds the work to 128 characters.
+ */
+export function guessablePasswordProblem(password: string): string | null {
+  return zxcvbn().check(password).score < MIN_PASSWORD_SCORE ? GUESSABLE_PASSWORD_MESSAGE : null;
+}
