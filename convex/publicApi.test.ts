@@ -90,6 +90,8 @@ describe("personal access tokens", () => {
     const [listed] = await ada.as.query(api.apiTokens.list, {});
     expect(JSON.stringify(listed)).not.toContain(token.slice(11));
     expect(listed).toMatchObject({ name: "CI", team: null, lastUsedAt: null });
+    const models = await jsonOf(await call(t, token, "GET", "/models"));
+    expect((models.models as { id: string }[]).map((model) => model.id)).toEqual([...MODELS].sort());
 
     expect((await call(t, token, "GET", "/tests")).status).toBe(200);
     const [used] = await ada.as.query(api.apiTokens.list, {});
@@ -232,6 +234,12 @@ describe("validation", () => {
       field: "models",
       message: "The model nope/none is not available. Choose another model.",
     });
+    const badCheck = await call(t, token, "POST", "/tests", {
+      ...API_CONFIGURATION,
+      checks: [{ id: "c1", kind: "regex", value: "(unclosed" }],
+    });
+    expect(badCheck.status).toBe(400);
+    expect((await jsonOf(badCheck)).error?.field).toMatch(/^checks/);
     const notJson = await call(t, token, "POST", "/tests", "{personas:");
     expect(notJson.status).toBe(400);
     expect((await jsonOf(notJson)).error?.code).toBe("INVALID_INPUT");
@@ -266,6 +274,7 @@ describe("validation", () => {
     const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths).sort()).toEqual([
+      "/models",
       "/quote",
       "/tests",
       "/tests/{testId}",
@@ -334,7 +343,7 @@ describe("quotes and payment", () => {
       type: "checkout.session.completed",
       data: {
         object: {
-          id: payment!.stripeSessionId,
+          id: payment!.checkoutId,
           object: "checkout.session",
           payment_status: "paid",
           amount_total: test.priceCents,
@@ -359,12 +368,21 @@ describe("quotes and payment", () => {
     const { t, ada } = await setUp();
     await giveOwnKey(t, ada.userId);
     const { token } = await tokenOf(ada);
-    const test = await jsonOf(await call(t, token, "POST", "/tests", API_CONFIGURATION));
+    const checks = [{ id: "c1", kind: "contains", value: "coffee", caseSensitive: false }];
+    const test = await jsonOf(await call(t, token, "POST", "/tests", { ...API_CONFIGURATION, checks }));
     expect(test).toMatchObject({ paymentRequired: false, awaitingPayment: false, usesOwnKey: true });
     const start = await call(t, token, "POST", `/tests/${String(test.testId)}/start`);
     expect(start.status).toBe(200);
     expect(await jsonOf(start)).toMatchObject({ started: true, chargedCents: 0 });
     const results = await jsonOf(await call(t, token, "GET", `/tests/${String(test.testId)}/results`));
     expect(results).toMatchObject({ rankings: expect.any(Array), topGroup: [], jury: null });
+    // The check's pass rates per model, empty until answers arrive.
+    expect(results.checks).toMatchObject({
+      checks: [{ id: "c1" }],
+      models: [
+        { modelId: MODELS[0], overall: { answers: 0, rate: null } },
+        { modelId: MODELS[1], overall: { answers: 0, rate: null } },
+      ],
+    });
   });
 });

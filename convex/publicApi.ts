@@ -13,9 +13,11 @@ import { validateTestConfig } from "./lib/pricing";
 import { TEAM_MESSAGES, type TeamRole } from "./lib/teams";
 import type { Problem } from "./lib/types";
 import { API_TOKEN_MESSAGES, inSpace, principalMay, principalOf, type Principal } from "./model/apiTokens";
+import { checkSummary } from "./model/checks";
 import { juryViewOf } from "./model/juryView";
 import { metricsOf, rankingsOf, statsRowsOf } from "./model/results";
 import { requireTest, TEST_NOT_FOUND, type TestAccess, testsOfSpace } from "./model/testAccess";
+import { MAX_CATALOG_SIZE } from "./model/catalog";
 import { createTest, priceConfiguration } from "./model/testCreation";
 import { headerOf } from "./model/tests";
 import { testConfiguration, type TestConfiguration } from "./validators";
@@ -258,20 +260,11 @@ export const results = internalQuery({
       topGroup: rankings.filter((ranking) => ranking.rank?.best === 1).map((ranking) => ranking.modelId),
       verdict: jury.stats?.summary ?? null,
       jury: jury.stats,
-      checks: checkPassRatesOf(test),
+      /** Pass rates per model overall, per check and per persona with 95% Wilson intervals; null without checks. */
+      checks: await checkSummary(ctx, test),
     };
   },
 });
-
-/**
- * Each model's check pass rate when the test ran checks, as recorded on the test's summary;
- * null for a test without checks.
- */
-function checkPassRatesOf(test: Doc<"tests">): unknown {
-  const configured = (test.configuration as { checks?: unknown[] }).checks;
-  if (!configured || configured.length === 0) return null;
-  return (test as { checkPassRates?: unknown }).checkPassRates ?? null;
-}
 
 /** GET /api/v1/tests: the space's tests, newest first. */
 export const list = internalQuery({
@@ -295,5 +288,18 @@ export const list = internalQuery({
       gatewayCostUsd: test.totalCostUsd,
       topPerformers: test.resultsSummary?.analysisSummary.topPerformers.slice(0, 3) ?? [],
     }));
+  },
+});
+
+/** GET /api/v1/models: the catalog's models (ids to write in a configuration), by id. */
+export const models = internalQuery({
+  args: tokenArgs,
+  returns: v.array(v.object({ id: v.string(), name: v.string(), tier: v.string() })),
+  handler: async (ctx, args) => {
+    await principalFor(ctx, args.tokenId, "viewer");
+    const rows = await ctx.db.query("llmModels").take(MAX_CATALOG_SIZE);
+    return rows
+      .map((row) => ({ id: row.modelId, name: row.name, tier: row.tier }))
+      .sort((a, b) => a.id.localeCompare(b.id));
   },
 });

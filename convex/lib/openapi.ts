@@ -79,6 +79,26 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      "/models": {
+        get: {
+          summary: "The catalog's models, with the ids a configuration names",
+          responses: {
+            ...ok("The models", {
+              type: "object",
+              properties: {
+                models: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    properties: { id: { type: "string" }, name: { type: "string" }, tier: { type: "string" } },
+                  },
+                },
+              },
+            }),
+            ...errors(401, 429),
+          },
+        },
+      },
       "/quote": {
         post: {
           summary: "Price a configuration without creating a test",

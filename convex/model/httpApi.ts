@@ -173,6 +173,9 @@ const listTests: Handler = async (ctx, tokenId, request) => {
   return json({ tests: await ctx.runQuery(internal.publicApi.list, { tokenId, limit }) });
 };
 
+const listModels: Handler = async (ctx, tokenId) =>
+  json({ models: await ctx.runQuery(internal.publicApi.models, { tokenId }) });
+
 interface Route {
   method: "GET" | "POST";
   /** Path below /api/v1 split on "/", with ":id" for a test id. */
@@ -181,6 +184,7 @@ interface Route {
 }
 
 const ROUTES: Route[] = [
+  { method: "GET", pattern: ["models"], handler: listModels },
   { method: "GET", pattern: ["tests"], handler: listTests },
   { method: "POST", pattern: ["tests"], handler: createTest },
   { method: "POST", pattern: ["quote"], handler: quoteConfiguration },
