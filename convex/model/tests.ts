@@ -32,6 +32,8 @@ const HEADER_FIELDS = [
   "errorMessage",
   "startedAt",
   "completedAt",
+  // A team's test (absent for a personal one): the results offer a team review only then.
+  "teamId",
 ] as const;
 
 const MISSING_WORK_FIELDS = ["missingResponses", "missingEvaluations", "lastCallError"] as const;

@@ -1,6 +1,6 @@
 // The jury's evidence on screen (results, shared page, monitor), with statistics computed by computeJuryStats
 // from a simulated jury (known true qualities, one planted position-biased judge), not typed in.
-import { act, render, screen, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { ConvexError } from "convex/values";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
@@ -59,6 +59,13 @@ function juryView(qualities: Record<string, number>, options: { topics?: number;
 const TIED = { "openai/alpha": 0.7, "anthropic/beta": 0.7, "meta/gamma": 0.3 };
 const CLEAR = { "openai/alpha": 0.9, "anthropic/beta": 0.5, "meta/gamma": 0.3 };
 
+/** The results page keeps the jury's methods closed under "The Jury": open it. */
+async function openJury() {
+  const toggle = await screen.findByRole("button", { name: /The Jury/ }, SLOW);
+  expect(toggle).toHaveAttribute("aria-expanded", "false");
+  fireEvent.click(toggle);
+}
+
 function showResults() {
   setQueryResult("results:get", makeResults());
   setPaginated("results:responses", []);
@@ -114,12 +121,51 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
     expect(within(list).queryByLabelText("Rank 1–2")).not.toBeInTheDocument();
   });
 
+  it("opens with the verdict in plain words and the figures to compare, the jury's methods closed below", async () => {
+    showResults();
+    setQueryResult("results:juryStats", juryView(CLEAR));
+    renderApp(`/dashboard/results/${TEST_ID}`);
+    const verdict = await screen.findByTestId("verdict", {}, SLOW);
+    const leader = juryView(CLEAR).stats!.models[0]!;
+    expect(within(verdict).getByTestId("verdict-headline")).toHaveTextContent(`Pick ${leader.modelName}.`);
+    expect(within(verdict).getByTestId("verdict-certainty")).toHaveTextContent("Clear winner");
+    expect(within(verdict).getByTestId("verdict-confidence")).toHaveTextContent(/^The jury is sure: /);
+    expect(within(verdict).getByTestId("verdict-settle")).not.toBeEmptyDOMElement();
+    expect(within(verdict).getAllByTestId("compare-row")).toHaveLength(2);
+    expect(within(verdict).getByRole("columnheader", { name: "Cost per answer" })).toBeInTheDocument();
+    // The verdict comes before the stat cards; the methods wait behind "The Jury".
+    const cards = screen.getByTestId("stat-total-responses");
+    expect(verdict.compareDocumentPosition(cards) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole("button", { name: /The Jury/ })).toHaveAttribute("aria-expanded", "false");
+    expect(screen.getByRole("button", { name: /The Jury/ })).toHaveTextContent("Bradley–Terry");
+    expect(screen.queryByRole("table", { name: "Bradley–Terry ratings" })).not.toBeInTheDocument();
+    await openJury();
+    expect(await screen.findByRole("table", { name: "Bradley–Terry ratings" })).toBeInTheDocument();
+  });
+
+  it("says a tie is too close to call, picks among the tied models and says what would settle it", async () => {
+    showResults();
+    const view = juryView(TIED);
+    setQueryResult("results:juryStats", view);
+    renderApp(`/dashboard/results/${TEST_ID}`);
+    const verdict = await screen.findByTestId("verdict", {}, SLOW);
+    expect(within(verdict).getByTestId("verdict-certainty")).toHaveTextContent("Too close to call");
+    expect(within(verdict).getByTestId("verdict-headline")).toHaveTextContent(/^Pick (alpha|beta): it leads/);
+    expect(within(verdict).getByTestId("verdict-confidence")).toHaveTextContent(
+      /^The jury cannot separate (alpha and beta|beta and alpha): their 95% ranges overlap/,
+    );
+    expect(within(verdict).getByTestId("verdict-settle")).toHaveTextContent(
+      `About ${view.stats!.summary.extraTopicsNeeded} more topics would likely separate them`,
+    );
+  });
+
   it("shows agreement with its band and method, every judge's record, the flagged judge with its figure, ratings and win rates", async () => {
     const view = juryView(TIED);
     const stats = view.stats!;
     showResults();
     setQueryResult("results:juryStats", view);
     renderApp(`/dashboard/results/${TEST_ID}`);
+    await openJury();
 
     const agreement = await screen.findByTestId("jury-agreement", {}, SLOW);
     expect(agreement).toHaveTextContent(stats.agreement.overall.value!.toFixed(2));
@@ -160,6 +206,7 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
       live: true,
     });
     renderApp(`/dashboard/results/${TEST_ID}`);
+    await openJury();
     expect(
       await screen.findByText("The jury's statistics appear when the first judgements arrive", {}, SLOW),
     ).toBeInTheDocument();
@@ -177,6 +224,7 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
   it("shows a loading state, and an error inside the Jury section without losing the page", async () => {
     showResults();
     renderApp(`/dashboard/results/${TEST_ID}`);
+    await openJury();
     expect(await screen.findByLabelText("Loading the jury's statistics", {}, SLOW)).toBeInTheDocument();
 
     act(() =>

@@ -135,7 +135,7 @@ export function JurySection({ source, defaultOpen = true }: { source: JurySource
   return (
     <ResultsSection
       title={JURY_TITLE}
-      description="Do the judges agree, and can each one be trusted?"
+      description="How the jury judged: agreement (Krippendorff's alpha or Kendall's W), each judge's biases, Bradley–Terry ratings and win rates"
       defaultOpen={defaultOpen}
     >
       <WithJury source={source}>
@@ -166,7 +166,7 @@ export function JuryDetails({ view, stats }: { view: JuryView; stats: JuryStats 
       <JudgeTable view={view} stats={stats} />
       <JuryScoreBreakdown view={view} stats={stats} />
       <JuryCostSplit stats={stats} />
-      <div className="grid gap-8 lg:grid-cols-2">
+      <div className="grid gap-8 lg:grid-cols-2 [&>*]:min-w-0">
         <RatingsTable stats={stats} />
         <WinRateHeatmap stats={stats} />
       </div>
@@ -385,28 +385,31 @@ function RatingsTable({ stats }: { stats: JuryStats }) {
   return (
     <div className="space-y-3">
       <h3 className="font-medium">Bradley–Terry ratings</h3>
-      <table className="w-full text-sm" aria-label="Bradley–Terry ratings">
-        <thead className="text-left text-muted-foreground">
-          <tr>
-            <HeaderCell className="px-0 py-1.5">Model</HeaderCell>
-            <HeaderCell numeric className="px-0 py-1.5">
-              Rating
-            </HeaderCell>
-            <HeaderCell numeric className="px-0 py-1.5">
-              95% interval
-            </HeaderCell>
-          </tr>
-        </thead>
-        <tbody>
-          {rated.map((model) => (
-            <tr key={model.modelId} className="border-t">
-              <td className="py-1.5">{model.modelName}</td>
-              <NumberCell className="px-0 font-semibold">{formatRating(model.rating!)}</NumberCell>
-              <NumberCell className="px-0">{formatInterval(model.ratingInterval, formatRating)}</NumberCell>
+      {/* A scroll box of its own: long names or intervals never widen the page. */}
+      <div className="overflow-x-auto" data-testid="ratings-scroll">
+        <table className="w-full text-sm" aria-label="Bradley–Terry ratings">
+          <thead className="text-left text-muted-foreground">
+            <tr>
+              <HeaderCell className="px-0 py-1.5">Model</HeaderCell>
+              <HeaderCell numeric className="px-0 py-1.5">
+                Rating
+              </HeaderCell>
+              <HeaderCell numeric className="px-0 py-1.5">
+                95% interval
+              </HeaderCell>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rated.map((model) => (
+              <tr key={model.modelId} className="border-t">
+                <td className="py-1.5">{model.modelName}</td>
+                <NumberCell className="px-0 font-semibold">{formatRating(model.rating!)}</NumberCell>
+                <NumberCell className="px-0">{formatInterval(model.ratingInterval, formatRating)}</NumberCell>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p className="text-xs text-muted-foreground">
         Elo scale as Chatbot Arena uses it (400 points = 10:1 odds; the average model at 1000).
       </p>

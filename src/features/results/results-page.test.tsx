@@ -16,6 +16,8 @@ import {
 } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
+import type { Id } from "../../../convex/_generated/dataModel";
+
 import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "./test-support";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
@@ -224,6 +226,38 @@ describe("results page", () => {
     expect(within(dialog).getByText("Verdict 1: vivid and on brand.")).toBeInTheDocument();
     expect(within(dialog).getByText("Evaluated")).toBeInTheDocument();
   });
+
+  it(
+    "offers no Review answers on a failed test with no answers, and Team review only on a team's test",
+    { timeout: 30_000 },
+    async () => {
+      setQueryResult("notes:canAdd", true);
+      setQueryResult("reviews:summary", null);
+      const results = makeResults();
+      const failed = { ...results.test, status: "failed" as const, responsesCount: 0, missingResponses: 8 };
+      setQueryResult("results:get", makeResults({ test: failed }));
+      setQueryResult("payments:testRefund", { state: "none", amountCents: 0 });
+      const { unmount } = renderApp(PATH);
+      await screen.findByRole("heading", { level: 1, name: "Coffee taglines" });
+      expect(screen.queryByRole("link", { name: /Review answers/ })).not.toBeInTheDocument();
+      expect(screen.queryByRole("button", { name: /Team review/ })).not.toBeInTheDocument();
+      unmount();
+
+      // A personal test with answers: the owner may review it, but there is no team to review it with.
+      setQueryResult("results:get", makeResults());
+      const personal = renderApp(PATH);
+      expect(await screen.findByRole("link", { name: /Review answers/ })).toBeInTheDocument();
+      expect(screen.queryByRole("button", { name: /Team review/ })).not.toBeInTheDocument();
+      personal.unmount();
+
+      setQueryResult(
+        "results:get",
+        makeResults({ test: { ...results.test, teamId: "k57team000000000000000000000001" as Id<"teams"> } }),
+      );
+      renderApp(PATH);
+      expect(await screen.findByRole("button", { name: /Team review/ })).toBeInTheDocument();
+    },
+  );
 
   it("offers Manage Sharing once the test is shared", async () => {
     setQueryResult("results:get", makeResults({ share: { shareId: "abc", isActive: true } }));

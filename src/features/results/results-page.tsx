@@ -29,6 +29,7 @@ import { CostSummary } from "./cost-summary";
 import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-work";
 import { TestTimes } from "@/components/test-times";
 import { FailureNotice } from "./failure-notice";
+import { VerdictPanel } from "./verdict";
 import { ReviewButton, TeamReviewSection } from "../review/team-review";
 
 export const ERROR_TITLE = "Error Loading Results";
@@ -51,31 +52,51 @@ export function ResultsPage({ testId }: { testId: string }) {
         )
       }
     >
-      <ResultsScreen testId={testId as Id<"tests">} onDeletingChange={setDeleting} />
+      <ResultsScreen testId={testId as Id<"tests">} deleting={deleting} onDeletingChange={setDeleting} />
     </QueryErrorBoundary>
   );
 }
 
 function ResultsScreen({
   testId,
+  deleting,
   onDeletingChange,
 }: {
   testId: Id<"tests">;
+  deleting: boolean;
   onDeletingChange: (deleting: boolean) => void;
 }) {
-  const results = useQuery(api.results.get, { testId });
+  // While this page deletes its test, nothing subscribes to it (a vanished test would answer
+  // NOT_FOUND): the header keeps the last answer, with the dialog, until the app moves to History.
+  const live = useQuery(api.results.get, deleting ? "skip" : { testId });
+  const [held, setHeld] = useState(live);
+  if (live !== undefined && live !== held) setHeld(live);
+  const results = deleting ? held : live;
   const navigate = useNavigate();
 
   if (results === undefined) return <ResultsSkeleton />;
   if (!results.valid) return <InvalidTestData />;
+  // A review needs answers; a team review needs a team.
+  const answered = results.test.responsesCount > 0;
+  const header = (
+    <ResultsHeader
+      results={results}
+      onDeletingChange={onDeletingChange}
+      onDeleted={() => void navigate({ to: "/dashboard/history", replace: true })}
+      actions={answered && !deleting ? <ReviewButton testId={testId} /> : undefined}
+    />
+  );
+  if (deleting) {
+    return (
+      <div className="space-y-6">
+        {header}
+        <FullPageSpinner label="Deleting test" />
+      </div>
+    );
+  }
   return (
     <div className="space-y-6">
-      <ResultsHeader
-        results={results}
-        onDeletingChange={onDeletingChange}
-        onDeleted={() => void navigate({ to: "/dashboard/history", replace: true })}
-        actions={<ReviewButton testId={testId} />}
-      />
+      {header}
       <TestTimes test={results.test} />
       <FailureNotice test={results.test} />
       <MissingWorkNotice
@@ -83,17 +104,18 @@ function ResultsScreen({
         delivery={hasEnded(results.test.status) ? results.test : undefined}
         chargedCents={chargeBehindShortfall(results.test)}
       />
-      <JurySummary source={{ testId }} />
+      <VerdictPanel testId={testId} results={results} />
       <StatCards metrics={results.metrics} />
       <CostSummary metrics={results.metrics} />
       <ResultsSection title="Overall Model Rankings" description="Average score per model, out of 10" defaultOpen>
-        <div className="grid gap-6 lg:grid-cols-2">
+        <JurySummary source={{ testId }} />
+        <div className="mt-4 grid gap-6 lg:grid-cols-2">
           <JuryRankings source={{ testId }} fallback={<RankingsList rankings={results.rankings} />} />
           <RankingsChart rankings={results.rankings} />
         </div>
       </ResultsSection>
-      <JurySection source={{ testId }} />
-      <TeamReviewSection testId={testId} />
+      <JurySection source={{ testId }} defaultOpen={false} />
+      {answered && results.test.teamId !== undefined && <TeamReviewSection testId={testId} />}
       <ResultsSection
         title="Cost, Quality and Speed"
         description="What each model's score costs, and how long it takes"
