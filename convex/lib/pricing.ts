@@ -4,6 +4,7 @@ import { checkProblems } from "./checks";
 import { configurationLimitProblems, TEST_LIMITS } from "./limits";
 import { validatePersona, validateTopic } from "./templates";
 import {
+  EVALUATION_SCALES,
   modelIdOf,
   selectedCriteria,
   type CallCounts,
@@ -215,6 +216,22 @@ export function responseCountVariants(config: EstimateInput): EstimateInput[] {
     { ...config, responsesPerTopic: RANGE_RESPONSES_PER_TOPIC.min },
     { ...config, responsesPerTopic: RANGE_RESPONSES_PER_TOPIC.max },
   ];
+}
+
+/**
+ * The configuration under every judging setting the setup offers for it — ranking or rating,
+ * "Judge in both orders" and "Judges skip answers from their own family" on or off — each at
+ * the low and the high end of RANGE_RESPONSES_PER_TOPIC: a template's or bundle's range then
+ * holds whatever of those the user picks (rating 3 answers costs more than ranking them).
+ */
+export function settingVariants(config: EstimateInput): EstimateInput[] {
+  return EVALUATION_SCALES.flatMap((scale) =>
+    [false, true].flatMap((bothOrders) =>
+      [false, true].flatMap((skipOwnFamily) =>
+        responseCountVariants({ ...config, scoringParameters: { scale, bothOrders, skipOwnFamily } }),
+      ),
+    ),
+  );
 }
 
 /** '$2.00-3.40', or '$2.00' when both ends are the same. */

@@ -3,9 +3,15 @@
 import { describe, expect, it } from "vitest";
 
 import { catalog } from "../../../dev/gateway/catalog";
-import { BUILTIN_TEMPLATES, BUNDLE_COST_RANGES, modelBundleById, MODEL_BUNDLES } from "../../../convex/lib/builtins";
-import { formatPriceRange, MIN_PRICE_CENTS, quote, RANGE_RESPONSES_PER_TOPIC } from "../../../convex/lib/pricing";
-import type { PriceCatalog } from "../../../convex/lib/types";
+import {
+  BUILTIN_TEMPLATES,
+  BUNDLE_COST_RANGES,
+  modelBundleById,
+  MODEL_BUNDLES,
+  type BuiltinTemplate,
+} from "../../../convex/lib/builtins";
+import { formatPriceRange, MIN_PRICE_CENTS, quote } from "../../../convex/lib/pricing";
+import { EVALUATION_SCALES, type PriceCatalog } from "../../../convex/lib/types";
 import { bundlePriceForSetup, bundlePriceRange, templateEstimateInput, templatePriceRange } from "./price-ranges";
 
 const prices: PriceCatalog = Object.fromEntries(
@@ -16,17 +22,26 @@ const prices: PriceCatalog = Object.fromEntries(
 );
 
 describe("template cost ranges", () => {
-  it("span the quotes of the template at 1 and 3 responses per topic", () => {
+  const SETTINGS = EVALUATION_SCALES.flatMap((scale) =>
+    [false, true].flatMap((bothOrders) => [false, true].map((skipOwnFamily) => ({ scale, bothOrders, skipOwnFamily }))),
+  );
+  const at = (template: BuiltinTemplate, responsesPerTopic: number, scoringParameters = SETTINGS[0]!) =>
+    quote({ ...templateEstimateInput(template), responsesPerTopic, scoringParameters }, prices).priceCents;
+
+  it("hold the price of every judging setting the template allows, at 1 to 3 responses per topic", () => {
     for (const template of BUILTIN_TEMPLATES) {
       const range = templatePriceRange(template, prices)!;
-      const at = (responsesPerTopic: number) =>
-        quote({ ...templateEstimateInput(template), responsesPerTopic }, prices).priceCents;
-      expect(range, template.id).toEqual({
-        minCents: at(RANGE_RESPONSES_PER_TOPIC.min),
-        maxCents: at(RANGE_RESPONSES_PER_TOPIC.max),
-      });
+      const charged = SETTINGS.flatMap((setting) => [1, 2, 3].map((responses) => at(template, responses, setting)));
+      expect(range, template.id).toEqual({ minCents: Math.min(...charged), maxCents: Math.max(...charged) });
       expect(range.minCents).toBeGreaterThanOrEqual(MIN_PRICE_CENTS);
     }
+  });
+
+  it("Marketing: Rating with 3 responses costs more than ranking, and the card's range includes it", () => {
+    const marketing = BUILTIN_TEMPLATES.find((template) => template.category === "marketing")!;
+    const rated = at(marketing, 3, { scale: "rating", bothOrders: false, skipOwnFamily: false });
+    expect(rated).toBeGreaterThan(at(marketing, 3, { scale: "ranking", bothOrders: false, skipOwnFamily: false }));
+    expect(templatePriceRange(marketing, prices)!.maxCents).toBeGreaterThanOrEqual(rated);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   formatPriceRange,
   priceRangeOf,
   quote,
-  responseCountVariants,
+  settingVariants,
   type EstimateInput,
   type PriceRange,
 } from "../../../convex/lib/pricing";
@@ -28,16 +28,16 @@ export function templateEstimateInput(
   };
 }
 
-/** A template with its suggested models, at 1 to 3 responses per topic. */
+/** A template with its suggested models, at 1 to 3 responses per topic, under every judging setting. */
 export function templatePriceRange(template: BuiltinTemplate, prices: PriceCatalog): PriceRange | null {
-  return priceRangeOf(responseCountVariants(templateEstimateInput(template)), prices);
+  return priceRangeOf(settingVariants(templateEstimateInput(template)), prices);
 }
 
-/** A bundle's models on each built-in template's personas, topics and prompt, at 1 to 3 responses per topic. */
+/** A bundle's models on each built-in template's personas, topics and prompt, at 1 to 3 responses per topic, under every judging setting. */
 export function bundlePriceRange(bundle: ModelBundle, prices: PriceCatalog): PriceRange | null {
   const models = { generators: bundle.generatorModelIds, evaluators: bundle.evaluatorModelIds };
   return priceRangeOf(
-    BUILTIN_TEMPLATES.flatMap((template) => responseCountVariants(templateEstimateInput(template, models))),
+    BUILTIN_TEMPLATES.flatMap((template) => settingVariants(templateEstimateInput(template, models))),
     prices,
   );
 }

@@ -197,8 +197,8 @@ function TemplateDetail({
               {priceRangeLabel(templatePriceRange(template, catalog.prices), catalog.isReady)}
             </p>
             <p className="text-xs text-muted-foreground">
-              With the suggested models at 1 to 3 responses per topic, at current model prices. Cost varies with the
-              models you select and the number of responses per topic.
+              With the suggested models at 1 to 3 responses per topic, ranked or rated, at current model prices. Cost
+              varies with the models you select and the number of responses per topic.
             </p>
           </div>
         </div>
