@@ -227,6 +227,8 @@ describe("pipeline", () => {
 
   test("cancel mid-run stops new calls", async () => {
     const { t, user } = await setup();
+    // The deployment allows 8 calls in flight: the test's worker keeps at most that many out.
+    await t.run((ctx) => ctx.db.insert("settings", { key: "maxGatewayConcurrency", value: 8 }));
     gateway().settings.latencyScale = 0.05;
     try {
       const { testId } = await user.as.mutation(api.tests.create, { configuration: twoByTwo("rating") });
@@ -244,7 +246,7 @@ describe("pipeline", () => {
       const callsBefore = gateway().stats.chatCalls;
       await new Promise((resolve) => setTimeout(resolve, 500));
       await t.finishInProgressScheduledFunctions();
-      // At most the calls already in flight (one per worker) reach the gateway after cancel.
+      // At most the calls already in flight (8, the deployment's cap) reach the gateway after cancel.
       expect(gateway().stats.chatCalls - callsBefore).toBeLessThanOrEqual(8);
       const after = await snapshot(t, testId);
       expect(after.test.status).toBe("cancelled");

@@ -6,11 +6,14 @@ import type { Id } from "./_generated/dataModel";
 import { internalAction, internalMutation, internalQuery } from "./functions";
 import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
-import { chatCompletion, GatewayError, type ChatResult, type GatewayConfig } from "./model/gateway";
+import { allowedInFlight, initialConcurrency, nextConcurrency, type ConcurrencyState } from "./lib/concurrency";
+import { chatCompletion, GatewayError, type ChatResult, type ExchangeEvent, type GatewayConfig } from "./model/gateway";
 import { createGenerationCallBatch } from "./model/pipeline/calls";
-import { claimNext } from "./model/pipeline/claim";
+import { claimBatch as claimBatch_, claimNext, endWorker } from "./model/pipeline/claim";
+import { concurrencyShare, startingConcurrency, storeConcurrency } from "./model/pipeline/concurrency";
 import { dispatchQueued } from "./model/pipeline/dispatch";
 import { recordOutcome } from "./model/pipeline/record";
+import { foldIfDue } from "./model/pipeline/runCounters";
 import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./model/pipeline/recovery";
 import { readSetting } from "./model/settings";
 import { gatewayConfigForTest } from "./model/testGateway";
@@ -38,9 +41,18 @@ export const claim = internalMutation({
   handler: async (ctx, { testId }) => await claimNext(ctx, testId),
 });
 
+/** Leases up to `max` pending calls to a pool worker (its free slots). */
+export const claimBatch = internalMutation({
+  args: { testId: v.id("tests"), max: v.number() },
+  returns: v.array(workItem),
+  handler: async (ctx, { testId, max }) => await claimBatch_(ctx, testId, Math.min(max, CLAIM_BATCH)),
+});
+
 /**
- * Records a result and, in the same transaction, leases the worker its next call. At the end
- * of a chunk the worker is rescheduled instead, so no action runs for long.
+ * Records a result in its own transaction (model/pipeline/record.ts). With `continueChunk` it
+ * also leases the caller its next call (a worker driving one call at a time), and when none is
+ * left that worker ends and the test finishes if nothing is out. `concurrency` is the test's
+ * calls in flight, for the time remaining.
  */
 export const record = internalMutation({
   args: {
@@ -49,16 +61,78 @@ export const record = internalMutation({
     leaseId: v.string(),
     outcome: callOutcome,
     continueChunk: v.boolean(),
+    concurrency: v.optional(v.number()),
   },
   returns: v.union(v.null(), workItem),
-  handler: async (ctx, { testId, callId, leaseId, outcome, continueChunk }) => {
-    const current = await recordOutcome(ctx, callId, leaseId, outcome);
+  handler: async (ctx, { testId, callId, leaseId, outcome, continueChunk, concurrency }) => {
+    const current = await recordOutcome(ctx, callId, leaseId, outcome, concurrency);
     // A stale lease was already written off by the reclaim cron: this worker ends uncounted.
-    if (!current) return null;
-    if (continueChunk) return await claimNext(ctx, testId);
-    await ctx.scheduler.runAfter(0, internal.runner.work, { testId });
+    if (!current || !continueChunk) return null;
+    return await claimNext(ctx, testId);
+  },
+});
+
+/**
+ * A pool worker's report, about once a second: its controller's state is stored for the admin
+ * and its next chunk, the test's progress is folded when due, and it learns whether the test
+ * still runs and its share of the deployment's gateway calls.
+ */
+export const beat = internalMutation({
+  args: {
+    testId: v.id("tests"),
+    level: v.number(),
+    ceiling: v.optional(v.number()),
+    backedOff: v.boolean(),
+    inFlight: v.number(),
+    exchanges: v.number(),
+    rateLimited: v.number(),
+    timeouts: v.number(),
+    serverErrors: v.number(),
+  },
+  returns: v.object({ running: v.boolean(), share: v.number() }),
+  handler: async (ctx, { testId, ...report }) => {
+    const test = await ctx.db.get("tests", testId);
+    if (!test || test.status !== "running") return { running: false, share: 0 };
+    await storeConcurrency(ctx, testId, report);
+    await foldIfDue(ctx, test, report.inFlight);
+    return { running: true, share: await concurrencyShare(ctx) };
+  },
+});
+
+/** A pool worker has nothing left to do: it is no longer counted, and the test ends if it is done. */
+export const endWork = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    await endWorker(ctx, testId);
     return null;
   },
+});
+
+/** A pool worker's chunk ended by time: the same worker continues in a new action. */
+export const continueWork = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    const test = await ctx.db.get("tests", testId);
+    if (test?.status === "running") await ctx.scheduler.runAfter(0, internal.runner.work, { testId });
+    else await endWorker(ctx, testId);
+    return null;
+  },
+});
+
+export const workerSettings = internalQuery({
+  args: { testId: v.id("tests") },
+  returns: v.object({
+    chunkMs: v.number(),
+    start: v.number(),
+    share: v.number(),
+    resume: v.optional(v.object({ level: v.number(), backedOff: v.boolean(), ceiling: v.optional(v.number()) })),
+  }),
+  handler: async (ctx, { testId }) => ({
+    chunkMs: await readSetting(ctx, "workerChunkMs"),
+    ...(await startingConcurrency(ctx, testId)),
+  }),
 });
 
 function costOf(item: WorkItem, result: ChatResult): number {
@@ -126,35 +200,113 @@ async function perform(item: WorkItem, gateway: { config: GatewayConfig } | { er
   }
 }
 
-/** A worker: one call in flight at a time, a chunk of calls per invocation. */
+/** Most calls leased in one claim. */
+const CLAIM_BATCH = 32;
+/** How often a worker reports its concurrency (and the test's progress is folded). */
+const BEAT_MS = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A worker: a bounded pool of gateway calls in flight, as many as the test's adaptive
+ * controller allows (lib/concurrency.ts) within its share of the deployment's cap. Each call is
+ * recorded by its own mutation as it lands; free slots are filled by batch claims. After
+ * `workerChunkMs` it stops claiming, lets its calls land and continues in a new action, well
+ * inside the 10-minute action limit. One worker per test by default, so ten tests need ten
+ * scheduled jobs at most.
+ */
 export const work = internalAction({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    const chunk = await ctx.runQuery(internal.runner.chunkSize, {});
-    let item: WorkItem | null = await ctx.runMutation(internal.runner.claim, { testId });
-    // The deployment's key, or the owner's own key decrypted here (never in a query result).
-    const gateway = item ? await gatewayConfigForTest(ctx, testId) : null;
-    let handled = 0;
-    while (item && gateway) {
-      const outcome = await perform(item, gateway);
-      handled++;
-      item = await ctx.runMutation(internal.runner.record, {
-        testId,
-        callId: item.callId,
-        leaseId: item.leaseId,
-        outcome,
-        continueChunk: handled < chunk,
-      });
+    const began = Date.now();
+    const settings = await ctx.runQuery(internal.runner.workerSettings, { testId });
+    const limits = { start: Math.max(1, settings.start), max: settings.share };
+    let state: ConcurrencyState = {
+      ...initialConcurrency(limits),
+      ...(settings.resume
+        ? {
+            level: settings.resume.level,
+            backedOff: settings.resume.backedOff,
+            ceiling: settings.resume.ceiling ?? null,
+          }
+        : {}),
+    };
+    const tally = { exchanges: 0, rateLimited: 0, timeouts: 0, serverErrors: 0 };
+    const onExchange = (event: ExchangeEvent) => {
+      tally.exchanges++;
+      if (event.kind === "rateLimited") tally.rateLimited++;
+      if (event.kind === "timeout") tally.timeouts++;
+      if (event.kind === "serverError") tally.serverErrors++;
+      if (event.kind !== "other") state = nextConcurrency(state, event, limits, Date.now());
+    };
+    let gateway: { config: GatewayConfig } | { error: string } | null = null;
+    const inFlight = new Set<Promise<void>>();
+    const start = (item: WorkItem) => {
+      const task = (async () => {
+        const outcome = await perform(item, gateway!);
+        try {
+          await ctx.runMutation(internal.runner.record, {
+            testId,
+            callId: item.callId,
+            leaseId: item.leaseId,
+            outcome,
+            continueChunk: false,
+            concurrency: Math.max(1, inFlight.size),
+          });
+        } catch (error) {
+          // Its lease expires and the call is handed out again; the other calls go on.
+          console.error(`Recording call ${item.callId} failed: ${String(error)}`);
+        }
+      })();
+      const tracked = task.finally(() => inFlight.delete(tracked));
+      inFlight.add(tracked);
+    };
+    let running = true;
+    let lastBeat = 0;
+    for (;;) {
+      const now = Date.now();
+      if (now - lastBeat >= BEAT_MS) {
+        lastBeat = now;
+        const report = { ...tally, inFlight: inFlight.size };
+        tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
+        const beat = await ctx.runMutation(internal.runner.beat, {
+          testId,
+          level: state.level,
+          ...(state.ceiling === null ? {} : { ceiling: state.ceiling }),
+          backedOff: state.backedOff,
+          ...report,
+        });
+        running = beat.running;
+        if (beat.running) limits.max = beat.share;
+      }
+      const claiming = running && Date.now() - began < settings.chunkMs;
+      const free = claiming ? allowedInFlight(state, limits, Date.now()) - inFlight.size : 0;
+      if (free > 0) {
+        const wanted = Math.min(free, CLAIM_BATCH);
+        const items = await ctx.runMutation(internal.runner.claimBatch, { testId, max: wanted });
+        // The deployment's key, or the owner's own key decrypted here (never in a query result).
+        if (items.length > 0 && gateway === null) {
+          const found = await gatewayConfigForTest(ctx, testId);
+          gateway = "config" in found ? { config: { ...found.config, onExchange } } : found;
+        }
+        for (const item of items) start(item);
+        if (items.length === 0 && inFlight.size === 0) break; // nothing pending, nothing out
+        if (items.length === wanted) continue; // there may be more to claim
+      } else if (inFlight.size === 0 && !claiming) {
+        break;
+      }
+      // Until a call lands (a slot frees, or judge calls appear), or the next report is due.
+      await Promise.race([...inFlight, sleep(Math.max(10, BEAT_MS - (Date.now() - lastBeat)))]);
+    }
+    await Promise.all(inFlight);
+    if (running && Date.now() - began >= settings.chunkMs) {
+      await ctx.runMutation(internal.runner.continueWork, { testId });
+    } else {
+      await ctx.runMutation(internal.runner.endWork, { testId });
     }
     return null;
   },
-});
-
-export const chunkSize = internalQuery({
-  args: {},
-  returns: v.number(),
-  handler: async (ctx) => await readSetting(ctx, "callsPerChunk"),
 });
 
 // ---------------------------------------------------------------- crons

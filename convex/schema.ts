@@ -32,8 +32,8 @@ export default defineSchema({
   ...authThrottleTables,
   ...teamTables,
   ...noteTables,
-  ...checkTables,
   ...presenceTables,
+  ...checkTables,
   ...apiTokenTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
@@ -289,7 +289,60 @@ export default defineSchema({
     latenciesMs: v.optional(v.array(v.number())),
     scoreSum: v.number(),
     scoreCount: v.number(),
-  }).index("by_test_model_persona", ["testId", "modelId", "personaId"]),
+    /**
+     * Which of the row's shards (model/pipeline/shards.ts): a result adds to the shard of its
+     * call, so concurrent recordings of one test write different rows; readers merge them.
+     * Rows from before sharding have none.
+     */
+    shard: v.optional(v.number()),
+  }).index("by_test_model_persona", ["testId", "modelId", "personaId", "shard"]),
+
+  /**
+   * A test's run counters, sharded (model/pipeline/shards.ts): each recording adds its call's
+   * figures to one shard chosen by the call, so recordings of one test never write the same row
+   * as a rule. About once a second the shards are folded into the test's counters and emptied
+   * (model/pipeline/runCounters.ts foldCounters): the test's row plus its shards is the count.
+   */
+  runShards: defineTable({
+    testId: v.id("tests"),
+    shard: v.number(),
+    responsesCount: v.number(),
+    evaluationsCount: v.number(),
+    missingResponses: v.number(),
+    missingEvaluations: v.number(),
+    failedCalls: v.number(),
+    totalCalls: v.number(),
+    finishedCalls: v.number(),
+    totalCostUsd: v.number(),
+    totalLatencyMs: v.number(),
+    totalTokens: v.number(),
+    judgingCostUsd: v.number(),
+    judgeCallsFinished: v.number(),
+    generationCallMs: v.number(),
+    judgeCallMs: v.number(),
+    /** The shard's latest gateway error, and when: the test shows the latest of all shards. */
+    lastCallError: v.optional(v.string()),
+    lastErrorAt: v.optional(v.number()),
+  }).index("by_test_shard", ["testId", "shard"]),
+
+  /**
+   * A running test's gateway concurrency (lib/concurrency.ts), reported by its worker about once
+   * a second: the controller's level and what the gateway answered, for the admin's System
+   * Health and for the worker's next chunk to continue from.
+   */
+  testConcurrency: defineTable({
+    testId: v.id("tests"),
+    level: v.number(),
+    ceiling: v.optional(v.number()),
+    backedOff: v.boolean(),
+    inFlight: v.number(),
+    /** Gateway exchanges so far, and those answered 429, timed out or with a 5xx. */
+    exchanges: v.number(),
+    rateLimited: v.number(),
+    timeouts: v.number(),
+    serverErrors: v.number(),
+    updatedAt: v.number(),
+  }).index("by_test", ["testId"]),
 
   // The jury statistics of a test, recomputed off the write path by
   // model/juryStats.ts: one row per test, read by the monitor, results, shared page and exports.
@@ -343,22 +396,31 @@ export default defineSchema({
     /** The team of the test paid for, set at checkout: the team's spend by member reads these. */
     teamId: v.optional(v.id("teams")),
     testName: v.string(),
-    stripeSessionId: v.optional(v.string()),
+    /** The provider's checkout session (model/paymentProvider.ts). */
+    checkoutId: v.optional(v.string()),
     amountCents: v.number(),
     currency: v.string(),
     status: paymentStatus,
     completedAt: v.optional(v.number()),
-    /** Stripe's hosted page of an open session, handed to a second tab instead of a new session. */
+    /** The provider's hosted page of an open session, handed to a second tab instead of a new session. */
     checkoutUrl: v.optional(v.string()),
-    /** Set when paid; what a refund is made against. */
-    stripePaymentIntentId: v.optional(v.string()),
-    /** What Stripe says was charged, when it differs from the quote (amount_mismatch). */
+    /** The provider's id of the charge, set when paid; what a refund is made against. */
+    providerPaymentId: v.optional(v.string()),
+    /** What the provider says was charged, when it differs from the quote (amount_mismatch). */
     receivedCents: v.optional(v.number()),
     receivedCurrency: v.optional(v.string()),
     /** Why the money goes back (shown to the owner), and the refund once Stripe made it. */
     refundReason: v.optional(v.string()),
-    stripeRefundId: v.optional(v.string()),
+    providerRefundId: v.optional(v.string()),
     refundedAt: v.optional(v.number()),
+    /**
+     * The same three under their Stripe names, on rows written before the provider-neutral names:
+     * read beside the new ones (model/payments.ts checkoutIdOf) until payments.migratePaymentFields
+     * has moved them; then these fields and the by_stripe_session index can go.
+     */
+    stripeSessionId: v.optional(v.string()),
+    stripePaymentIntentId: v.optional(v.string()),
+    stripeRefundId: v.optional(v.string()),
     /**
      * How a team test's payment is counted in its payer's teamSpend row: "paid" (its cents and
      * test added), "refunded" (then its cents returned); absent: not counted. Counting once per
@@ -368,7 +430,8 @@ export default defineSchema({
   })
     .index("by_user", ["userId"])
     .index("by_test", ["testId"])
-    .index("by_session", ["stripeSessionId"])
+    .index("by_session", ["checkoutId"])
+    .index("by_stripe_session", ["stripeSessionId"])
     .index("by_team", ["teamId"])
     .index("by_status", ["status"]),
 

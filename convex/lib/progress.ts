@@ -279,6 +279,11 @@ export interface CallPace {
   /** Calls ended, calls the run makes, and the gateway time the ended calls took (Σ latency). */
   readonly generation: { readonly done: number; readonly expected: number; readonly busyMs: number };
   readonly judging: { readonly done: number; readonly expected: number; readonly busyMs: number };
+  /**
+   * Calls the test has in flight now (its adaptive concurrency), when known: the time left
+   * follows it rather than the average so far, which lags while the concurrency grows or backs off.
+   */
+  readonly concurrency?: number;
 }
 
 /**
@@ -313,7 +318,7 @@ export function estimateTimeRemaining(pace: CallPace): number | null {
   const elapsed = pace.now - pace.startedAt;
   const busy = pace.generation.busyMs + pace.judging.busyMs;
   if (elapsed <= 0 || busy <= 0) return null;
-  const concurrency = busy / elapsed;
+  const concurrency = pace.concurrency !== undefined && pace.concurrency > 0 ? pace.concurrency : busy / elapsed;
   const meanOf = (kind: CallPace["generation"]) => (kind.done > 0 && kind.busyMs > 0 ? kind.busyMs / kind.done : null);
   // Judge calls take the generation calls' time until one has ended, and the other way round.
   const generationMean = meanOf(pace.generation) ?? meanOf(pace.judging);

@@ -213,6 +213,12 @@ export async function clearRunBatch(ctx: MutationCtx, testId: Id<"tests">, budge
         .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
         .take(limit),
     ),
+    rowsOf("runShards", (limit) =>
+      ctx.db
+        .query("runShards")
+        .withIndex("by_test_shard", (q) => q.eq("testId", testId))
+        .take(limit),
+    ),
   ]);
   return left > 0;
 }

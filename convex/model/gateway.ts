@@ -1,9 +1,16 @@
 // OpenAI-compatible gateway client (OpenRouter by default; Ollama, vLLM or the dev gateway
-// work the same). Time-out, attempts, 429 back-off and error texts follow spec part 1 §8-9.
+// work the same). Time-out (growing with the output asked for), attempts, 429 back-off (at
+// least the gateway's Retry-After) and error texts follow spec part 1 §8-9.
 import { env } from "../env";
 import { withoutTrailingSlashes } from "../lib/text";
 
 export const GATEWAY_TIMEOUT_MS = 30_000;
+/**
+ * The time-out grows with the output asked for: the base time-out for every this many tokens
+ * of `max_tokens`, on top of the base (30 s base: 90 s for 2,000 tokens, 120 s for 3,000; real
+ * models write 30-50 tokens a second).
+ */
+export const TOKENS_PER_BASE_TIMEOUT = 1_000;
 export const GATEWAY_MAX_ATTEMPTS = 3;
 export const DEFAULT_TEMPERATURE = 0.7;
 export const INVALID_KEY_MESSAGE = "Invalid API key. Please check your OpenRouter API key configuration.";
@@ -28,7 +35,32 @@ export type GatewayConfig = {
   maxAttempts?: number;
   /** Multiplies every back-off wait; tests use 0. */
   backoffScale?: number;
+  /** Told of every exchange's outcome (the adaptive concurrency of the worker listens). */
+  onExchange?: (event: ExchangeEvent) => void;
 };
+
+/** One HTTP exchange with the gateway, as its caller may want to know it. */
+export type ExchangeEvent =
+  | { kind: "success"; latencyMs: number }
+  | { kind: "rateLimited"; retryAfterMs?: number }
+  | { kind: "timeout" }
+  | { kind: "serverError" }
+  | { kind: "other" };
+
+/** The time-out of a request for up to `maxTokens` tokens of output. */
+export function timeoutFor(config: Pick<GatewayConfig, "timeoutMs">, maxTokens = 0): number {
+  const base = config.timeoutMs ?? GATEWAY_TIMEOUT_MS;
+  return Math.round(base * (1 + Math.max(0, maxTokens) / TOKENS_PER_BASE_TIMEOUT));
+}
+
+/** A Retry-After header in ms: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMsOf(header: string | null, now: number = Date.now()): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
 
 export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
 
@@ -68,9 +100,11 @@ function errorMessageOf(body: unknown): string | undefined {
 }
 
 /** One HTTP exchange with a time-out; throws GatewayError with the spec's texts. */
-async function exchange(config: GatewayConfig, path: string, init: RequestInit): Promise<unknown> {
+async function exchange(config: GatewayConfig, path: string, init: RequestInit, maxTokens?: number): Promise<unknown> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), config.timeoutMs ?? GATEWAY_TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), timeoutFor(config, maxTokens));
+  const started = Date.now();
+  const tell = (event: ExchangeEvent) => config.onExchange?.(event);
   let response: Response;
   try {
     response = await fetch(`${config.baseUrl}${path}`, {
@@ -80,6 +114,7 @@ async function exchange(config: GatewayConfig, path: string, init: RequestInit):
     });
   } catch (error) {
     const timedOut = controller.signal.aborted;
+    tell(timedOut ? { kind: "timeout" } : { kind: "other" });
     throw new GatewayError(
       timedOut ? "Request timeout: the model gateway did not answer in time" : `Network error: ${String(error)}`,
       undefined,
@@ -89,13 +124,16 @@ async function exchange(config: GatewayConfig, path: string, init: RequestInit):
     clearTimeout(timer);
   }
   const text = await response.text().catch(() => "");
-  if (response.status === 401) throw new GatewayError(INVALID_KEY_MESSAGE, 401, false);
+  if (response.status === 401) {
+    tell({ kind: "other" });
+    throw new GatewayError(INVALID_KEY_MESSAGE, 401, false);
+  }
   if (response.status === 429) {
-    const retryAfter = Number(response.headers.get("retry-after"));
+    const retryAfterMs = retryAfterMsOf(response.headers.get("retry-after"));
+    tell({ kind: "rateLimited", ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     const error = new GatewayError(`HTTP 429: rate limit exceeded`, 429, true);
-    (error as GatewayError & { retryAfterSeconds?: number }).retryAfterSeconds = Number.isFinite(retryAfter)
-      ? retryAfter
-      : undefined;
+    (error as GatewayError & { retryAfterSeconds?: number }).retryAfterSeconds =
+      retryAfterMs === undefined ? undefined : retryAfterMs / 1000;
     throw error;
   }
   let body: unknown;
@@ -105,12 +143,14 @@ async function exchange(config: GatewayConfig, path: string, init: RequestInit):
     body = null;
   }
   if (!response.ok) {
+    tell(response.status >= 500 ? { kind: "serverError" } : { kind: "other" });
     throw new GatewayError(
       `HTTP ${response.status}: ${errorMessageOf(body) ?? (text.slice(0, 300) || response.statusText)}`,
       response.status,
       response.status >= 500,
     );
   }
+  tell({ kind: "success", latencyMs: Date.now() - started });
   if (body === null) throw new GatewayError("API request failed", response.status, true);
   const bodyError = errorMessageOf(body);
   if (bodyError !== undefined) throw new GatewayError(bodyError || "API request failed", response.status, true);
@@ -143,15 +183,20 @@ export async function chatCompletion(
 ): Promise<ChatResult> {
   return withAttempts(config, async () => {
     const started = Date.now();
-    const body = (await exchange(config, "/chat/completions", {
-      method: "POST",
-      body: JSON.stringify({
-        model: request.model,
-        messages: request.messages,
-        temperature: request.temperature ?? DEFAULT_TEMPERATURE,
-        max_tokens: request.maxTokens,
-      }),
-    })) as {
+    const body = (await exchange(
+      config,
+      "/chat/completions",
+      {
+        method: "POST",
+        body: JSON.stringify({
+          model: request.model,
+          messages: request.messages,
+          temperature: request.temperature ?? DEFAULT_TEMPERATURE,
+          max_tokens: request.maxTokens,
+        }),
+      },
+      request.maxTokens,
+    )) as {
       choices?: { message?: { content?: unknown } }[];
       usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
     };

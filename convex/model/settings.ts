@@ -4,14 +4,28 @@ import type { QueryCtx } from "../_generated/server";
 export const SETTING_DEFAULTS = {
   /** Jobs processing at once across the deployment. */
   maxProcessingJobs: 10,
-  /** Gateway calls in flight at once for one test (one worker each). */
+  /**
+   * Gateway calls in flight for one test when it starts: the adaptive controller's safe first
+   * level (lib/concurrency.ts), which it raises while calls succeed. 0 runs no workers.
+   */
   perTestConcurrency: 8,
-  /** A leased call whose worker has not answered by then is handed out again. */
-  leaseMs: 5 * 60 * 1000,
+  /**
+   * Gateway calls in flight at once across the deployment, shared evenly by the running tests:
+   * each test's controller stays under its share. 256 suits the Professional plan with a gateway
+   * that allows as many (OpenRouter's paid keys do); lower it for a smaller gateway.
+   */
+  maxGatewayConcurrency: 256,
+  /** Worker actions per test; each keeps many calls in flight, so ten tests fit Starter's 10 jobs. */
+  workersPerTest: 1,
+  /** A worker stops claiming after this long, lets its calls land and schedules its next chunk. */
+  workerChunkMs: 2 * 60 * 1000,
+  /**
+   * A leased call whose worker has not answered by then is handed out again: longer than a
+   * worker action can live (10 minutes), so only a dead worker's calls expire.
+   */
+  leaseMs: 11 * 60 * 1000,
   /** Generation or judge calls given up on after this many leases. */
   maxCallAttempts: 3,
-  /** Calls one worker action handles before it schedules its next chunk. */
-  callsPerChunk: 25,
   /** Calls created per transaction when a test starts (the rest follow in scheduled batches). */
   callsPerBatch: 200,
 } as const;

@@ -102,6 +102,13 @@ export async function deleteChildrenBatch(ctx: MutationCtx, testId: Id<"tests">)
   for (const row of stats) await ctx.db.delete("modelStats", row._id);
   full(stats);
 
+  const shards = await ctx.db
+    .query("runShards")
+    .withIndex("by_test_shard", (q) => q.eq("testId", testId))
+    .take(DELETE_BATCH_SIZE);
+  for (const row of shards) await ctx.db.delete("runShards", row._id);
+  full(shards);
+
   const juryStats = await ctx.db
     .query("testStats")
     .withIndex("by_test", (q) => q.eq("testId", testId))

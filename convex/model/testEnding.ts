@@ -8,6 +8,7 @@ import { hasEnded, hasJobEnded, type EndedTestStatus } from "../lib/testStatus";
 import { setJobStatus } from "./jobs";
 import { finishJuryStats } from "./juryStats";
 import { endOpenCheckouts } from "./payments";
+import { foldCounters } from "./pipeline/runCounters";
 import { recordTestEnded } from "./userStats";
 
 export type TestEnding = {
@@ -41,6 +42,8 @@ export async function endTest(
 ): Promise<void> {
   const now = Date.now();
   if (test && !hasEnded(test.status)) {
+    // Its counters as they stand, folded from their shards (the figures it ends with).
+    const counted = test.status === "running" ? ((await foldCounters(ctx, test._id)) ?? test) : test;
     await ctx.db.patch("tests", test._id, {
       ...ending.test,
       status: ending.status,
@@ -49,7 +52,7 @@ export async function endTest(
       progress: ending.progress,
     });
     await finishJuryStats(ctx, test._id);
-    await recordTestEnded(ctx, test, ending.status);
+    await recordTestEnded(ctx, counted, ending.status);
     if (ending.checkouts === "end") await endOpenCheckouts(ctx, test._id);
     if (ending.checkouts === "expire")
       await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });

@@ -8,6 +8,8 @@ import { modelFamily } from "../../lib/stats";
 import { readSetting } from "../settings";
 import { ensureWorkers } from "./claim";
 import { finishIfDone } from "./finish";
+import { addToShard } from "./runCounters";
+import { shardOf } from "./shards";
 
 export function generationKey(testId: Id<"tests">, modelId: string, personaId: string, topicId: string) {
   return `${testId}:generate:${modelId}:${personaId}:${topicId}`;
@@ -94,7 +96,7 @@ export async function createGenerationCallBatch(
  */
 export async function createJudgeCallsIfPairDone(
   ctx: MutationCtx,
-  call: Pick<Doc<"calls">, "testId" | "kind" | "personaId" | "topicId">,
+  call: Pick<Doc<"calls">, "_id" | "testId" | "kind" | "personaId" | "topicId">,
 ): Promise<void> {
   if (call.kind !== "generate") return;
   const { testId, personaId, topicId } = call;
@@ -124,7 +126,8 @@ export async function createJudgeCallsIfPairDone(
     });
     created++;
   }
-  if (created > 0) await ctx.db.patch("tests", testId, { totalCalls: test.totalCalls + created });
+  // Counted in the generation call's shard: the test's row is not written per pair.
+  if (created > 0) await addToShard(ctx, testId, shardOf(call._id), { totalCalls: created });
 }
 
 /**

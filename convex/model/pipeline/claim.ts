@@ -1,33 +1,60 @@
-// Workers and leases (ARCHITECTURE §4 step 4): a test keeps up to `perTestConcurrency` workers
-// scheduled, and each worker leases its calls one at a time.
-import type { Id } from "../../_generated/dataModel";
+// Workers and leases (ARCHITECTURE §4 step 4): a test keeps `workersPerTest` worker actions
+// scheduled (one by default), each keeping many calls in flight; calls are leased in batches.
+import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import type { WorkItem } from "../../validators";
 import { readSetting } from "../settings";
+import { finishIfDone } from "./finish";
+import { foldCounters } from "./runCounters";
 import { buildWorkItem } from "./workItem";
 
-/** Schedules workers until the test has `perTestConcurrency` of them or one per pending call. */
+/**
+ * Schedules workers until the running test has `workersPerTest` of them, when it has a pending
+ * call. Reads the call index only when a worker is missing, so recordings can call it freely.
+ * With `perTestConcurrency` 0 no worker runs (tests that play the worker themselves).
+ */
 export async function ensureWorkers(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
   const test = await ctx.db.get("tests", testId);
   if (!test || test.status !== "running") return;
-  const concurrency = await readSetting(ctx, "perTestConcurrency");
-  if (test.activeWorkers >= concurrency) return;
+  if ((await readSetting(ctx, "perTestConcurrency")) <= 0) return;
+  const wanted = (await readSetting(ctx, "workersPerTest")) - test.activeWorkers;
+  if (wanted <= 0) return;
   const pending = await ctx.db
     .query("calls")
     .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
-    .take(concurrency);
-  const wanted = Math.min(concurrency, test.activeWorkers + pending.length) - test.activeWorkers;
-  if (wanted <= 0) return;
+    .first();
+  if (!pending) return;
   await ctx.db.patch("tests", testId, { activeWorkers: test.activeWorkers + wanted });
   for (let index = 0; index < wanted; index++) {
     await ctx.scheduler.runAfter(0, internal.runner.work, { testId });
   }
 }
 
+async function lease(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"calls">, leaseMs: number): Promise<WorkItem> {
+  const attempts = call.attempts + 1;
+  const leaseId = `${call._id}:${attempts}`;
+  await ctx.db.patch("calls", call._id, { status: "leased", attempts, leaseId, leaseExpiresAt: Date.now() + leaseMs });
+  return await buildWorkItem(ctx, test, call, leaseId);
+}
+
+/** A worker is done with the test: no longer counted; the test ends if nothing is left. */
+export async function endWorker(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test) return;
+  await ctx.db.patch("tests", testId, { activeWorkers: Math.max(0, test.activeWorkers - 1) });
+  // Its last results are shown at once (between folds the row lags by up to a second).
+  await foldCounters(ctx, testId);
+  await finishIfDone(ctx, testId);
+  // A call handed back (reclaimed, or its missing answers asked for again) after this worker
+  // last looked still gets a worker.
+  await ensureWorkers(ctx, testId);
+}
+
 /**
  * Leases the test's next pending call to the calling worker, or returns null, in which case the
- * worker ends and is no longer counted. A cancelled or finished test hands out nothing.
+ * worker ends and is no longer counted (and the test ends when nothing is left). A cancelled or
+ * finished test hands out nothing.
  */
 export async function claimNext(ctx: MutationCtx, testId: Id<"tests">): Promise<WorkItem | null> {
   const test = await ctx.db.get("tests", testId);
@@ -40,16 +67,26 @@ export async function claimNext(ctx: MutationCtx, testId: Id<"tests">): Promise<
           .first()
       : null;
   if (!call) {
-    await ctx.db.patch("tests", testId, { activeWorkers: Math.max(0, test.activeWorkers - 1) });
+    await endWorker(ctx, testId);
     return null;
   }
-  const attempts = call.attempts + 1;
-  const leaseId = `${call._id}:${attempts}`;
-  await ctx.db.patch("calls", call._id, {
-    status: "leased",
-    attempts,
-    leaseId,
-    leaseExpiresAt: Date.now() + (await readSetting(ctx, "leaseMs")),
-  });
-  return await buildWorkItem(ctx, test, call, leaseId);
+  return await lease(ctx, test, call, await readSetting(ctx, "leaseMs"));
+}
+
+/**
+ * Leases up to `max` of the test's pending calls at once (a pool worker's free slots), oldest
+ * first. Returns none when the test no longer runs or has nothing pending; the worker then lets
+ * its calls land and ends through endWorker.
+ */
+export async function claimBatch(ctx: MutationCtx, testId: Id<"tests">, max: number): Promise<WorkItem[]> {
+  const test = await ctx.db.get("tests", testId);
+  if (!test || test.status !== "running" || max <= 0) return [];
+  const calls = await ctx.db
+    .query("calls")
+    .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
+    .take(max);
+  const leaseMs = await readSetting(ctx, "leaseMs");
+  const items: WorkItem[] = [];
+  for (const call of calls) items.push(await lease(ctx, test, call, leaseMs));
+  return items;
 }

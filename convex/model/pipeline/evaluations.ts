@@ -5,6 +5,7 @@ import type { MutationCtx } from "../../_generated/server";
 import { isReverseRankingKey } from "../../lib/prompts";
 import type { Usage } from "../../validators";
 import type { Counters } from "./runCounters";
+import { shardOf } from "./shards";
 import { bumpModelStats } from "./statistics";
 
 /** One answer's scores from a judge call (a ranking also gives its rank and the labels shown). */
@@ -46,7 +47,10 @@ export async function recordEvaluations(
       scoreSum: response.scoreSum + average,
       scoreCount: response.scoreCount + 1,
     });
-    await bumpModelStats(ctx, test._id, response.modelId, response.personaId, { scoreSum: average, scoreCount: 1 });
+    await bumpModelStats(ctx, test._id, response.modelId, response.personaId, shardOf(call._id), {
+      scoreSum: average,
+      scoreCount: 1,
+    });
   }
   await ctx.db.patch("calls", call._id, { status: "succeeded", leaseId: undefined });
   return {

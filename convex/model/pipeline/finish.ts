@@ -1,21 +1,46 @@
 // The end of a run (ARCHITECTURE §4 step 6): when no call is left the test is completed, or
 // failed when nothing usable came back, with its summary; it ends through model/testEnding.
-import type { Id } from "../../_generated/dataModel";
+import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { missingWorkSummary, PROGRESS_DETAILS } from "../../lib/progress";
 import { jobOfTest } from "../jobs";
 import { endTest } from "../testEnding";
-import { runSummary } from "./statistics";
+import { MAX_STATS_ROWS } from "../results";
+import { foldCounters } from "./runCounters";
+import { mergeModelStats, runSummary } from "./statistics";
 
-/** When every call has ended: the summary, and the test and its job closed the same way. */
+/**
+ * Whether a running test has calls left: all created (no batch to come), none pending or leased.
+ * Reads at most one call of each status, so it does not grow with the test.
+ */
+async function hasCallsLeft(ctx: MutationCtx, test: Doc<"tests">): Promise<boolean> {
+  if (test.callCursor !== undefined) return true;
+  for (const status of ["leased", "pending"] as const) {
+    const call = await ctx.db
+      .query("calls")
+      .withIndex("by_test_status", (q) => q.eq("testId", test._id).eq("status", status))
+      .first();
+    if (call) return true;
+  }
+  return false;
+}
+
+/**
+ * When every call has ended: the counters folded from their shards, the summary, and the test
+ * and its job closed the same way. Asked by a worker that finds nothing left to claim (and by
+ * the lease reclaimer), never by every recording, so it reads the call index only then.
+ */
 export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
-  const test = await ctx.db.get("tests", testId);
-  if (!test || test.status !== "running" || test.callCursor !== undefined || test.finishedCalls < test.totalCalls)
-    return;
-  const rows = await ctx.db
-    .query("modelStats")
-    .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
-    .collect(); // models × (personas + 1), bounded by the test's limits
+  const running = await ctx.db.get("tests", testId);
+  if (!running || running.status !== "running" || (await hasCallsLeft(ctx, running))) return;
+  const test = await foldCounters(ctx, testId);
+  if (!test) return;
+  const rows = mergeModelStats(
+    await ctx.db
+      .query("modelStats")
+      .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+      .take(MAX_STATS_ROWS),
+  );
   const resultsSummary = runSummary(rows, test.configuration.generatorModels, {
     expectedResponses: test.expectedResponses,
     actualResponses: test.responsesCount,

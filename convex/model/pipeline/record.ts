@@ -1,6 +1,7 @@
 // Recording a call's outcome (ARCHITECTURE §4 step 4), one mutation per result: the answers or
-// the verdict, the test's counters and progress in the same transaction, the pair's judge calls
-// once its answers are in, and the end of the run when nothing is left.
+// the verdict, what the call adds to its test's counters (in the call's shard, never the test's
+// row), and the pair's judge calls once its answers are in. The test's row is written only by
+// the fold about once a second; the end of the run is found by the worker that runs out of calls.
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { labelFor, shownOrder } from "../../lib/prompts";
@@ -8,11 +9,11 @@ import { scoresFromRanking } from "../../lib/scoring";
 import type { Outcome, Usage } from "../../validators";
 import { requestJuryStats } from "../juryStats";
 import { createJudgeCallsIfPairDone } from "./calls";
-import { ensureWorkers } from "./claim";
 import { recordEvaluations } from "./evaluations";
 import { finishIfDone } from "./finish";
 import { recordGeneration } from "./responses";
-import { applyCounters, countThrownAwaySpend, type Counters } from "./runCounters";
+import { addToShard, countThrownAwaySpend, foldIfDue, type Counters } from "./runCounters";
+import { shardOf } from "./shards";
 
 /** Answers of a judge call's persona × topic pair (the scale its ranking is scored on). */
 async function pairAnswerCount(ctx: MutationCtx, testId: Id<"tests">, call: Doc<"calls">): Promise<number> {
@@ -85,53 +86,68 @@ async function recordRanking(
 }
 
 /**
+ * What a call's outcome records, by kind: the answers, the ranking's or the rating's
+ * evaluations, or the failure; returns what it adds to the test's counters, and whether the
+ * call has ended (false when missing answers are asked for again). The one place a recorded
+ * answer or verdict passes through, where checks on it belong.
+ */
+async function recordByKind(
+  ctx: MutationCtx,
+  test: Doc<"tests">,
+  call: Doc<"calls">,
+  outcome: Outcome,
+): Promise<{ counters: Counters; ended: boolean }> {
+  if (outcome.kind === "failed")
+    return { counters: await recordFailure(ctx, test, call, outcome.error, outcome), ended: true };
+  if (outcome.kind === "generated") return await recordGeneration(ctx, test, call, outcome);
+  if (outcome.kind === "ranked") return { counters: await recordRanking(ctx, test, call, outcome), ended: true };
+  const responseId = call.responseIds?.[0];
+  const counters = responseId
+    ? await recordEvaluations(
+        ctx,
+        test,
+        call,
+        [{ responseId, scores: outcome.scores, explanation: outcome.explanation }],
+        outcome,
+      )
+    : await recordFailure(ctx, test, call, "The rated answer no longer exists.");
+  return { counters, ended: true };
+}
+
+/**
  * Records one call's outcome exactly once: a result for a lease that is no longer current
- * (reclaimed, cancelled, deleted) changes nothing. Updates the test's counters and progress,
- * creates judge calls for a finished pair, and closes the test when nothing is left.
+ * (reclaimed, cancelled, deleted) changes nothing but the spend. Adds the call's counters to its
+ * shard, creates judge calls for a finished pair, and folds the test's progress when due.
+ * `concurrency` is the test's calls in flight, for the time remaining. Writes no row that every
+ * call of the test writes: the call, its answers or evaluations, its shards, and the pair's rows.
  */
 export async function recordOutcome(
   ctx: MutationCtx,
   callId: Id<"calls">,
   leaseId: string,
   outcome: Outcome,
+  concurrency?: number,
 ): Promise<boolean> {
   const call = await ctx.db.get("calls", callId);
   if (!call || call.status !== "leased" || call.leaseId !== leaseId) {
-    if (call) await countThrownAwaySpend(ctx, call.testId, outcome, call.kind);
+    if (call) await countThrownAwaySpend(ctx, call, outcome);
     return false;
   }
   const test = await ctx.db.get("tests", call.testId);
   if (!test) return false;
   if (test.status !== "running") {
     await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined });
-    await countThrownAwaySpend(ctx, test._id, outcome, call.kind);
+    await countThrownAwaySpend(ctx, call, outcome);
     return false;
   }
-  let counters: Counters;
-  let ended = true;
-  if (outcome.kind === "failed") {
-    counters = await recordFailure(ctx, test, call, outcome.error, outcome);
-  } else if (outcome.kind === "generated") {
-    ({ counters, ended } = await recordGeneration(ctx, test, call, outcome));
-  } else if (outcome.kind === "ranked") {
-    counters = await recordRanking(ctx, test, call, outcome);
-  } else {
-    const responseId = call.responseIds?.[0];
-    counters = responseId
-      ? await recordEvaluations(
-          ctx,
-          test,
-          call,
-          [{ responseId, scores: outcome.scores, explanation: outcome.explanation }],
-          outcome,
-        )
-      : await recordFailure(ctx, test, call, "The rated answer no longer exists.");
-  }
-  await applyCounters(ctx, test, counters, outcome.kind === "failed" ? outcome.error : undefined);
+  const { counters, ended } = await recordByKind(ctx, test, call, outcome);
+  await addToShard(ctx, test._id, shardOf(call._id), counters, outcome.kind === "failed" ? outcome.error : undefined);
   // Judge results: the jury statistics are recomputed, coalesced per test (model/juryStats).
   if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
   if (ended) await createJudgeCallsIfPairDone(ctx, call);
-  await finishIfDone(ctx, test._id);
-  await ensureWorkers(ctx, test._id);
+  const folded = await foldIfDue(ctx, test, concurrency);
+  // Its counters say every call has ended: the test ends (else its worker finds it running dry).
+  if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
+    await finishIfDone(ctx, test._id);
   return true;
 }

@@ -11,7 +11,8 @@ import { createJudgeCallsIfPairDone } from "./calls";
 import { ensureWorkers } from "./claim";
 import { finishIfDone } from "./finish";
 import { recordFailure } from "./record";
-import { applyCounters } from "./runCounters";
+import { addToShard, foldCounters } from "./runCounters";
+import { shardOf } from "./shards";
 
 /**
  * Expired leases handled per transaction: a generation call given up on can create its pair's
@@ -45,13 +46,8 @@ export async function reclaimExpiredLeases(ctx: MutationCtx, now: number): Promi
       continue;
     }
     if (call.attempts >= maxAttempts) {
-      const counters = await recordFailure(ctx, test, call, "The call did not finish after several attempts.");
-      await applyCounters(
-        ctx,
-        (await ctx.db.get("tests", test._id))!,
-        counters,
-        "The call did not finish after several attempts.",
-      );
+      const error = "The call did not finish after several attempts.";
+      await addToShard(ctx, test._id, shardOf(call._id), await recordFailure(ctx, test, call, error), error);
       await createJudgeCallsIfPairDone(ctx, call);
     } else {
       await ctx.db.patch("calls", call._id, { status: "pending", leaseId: undefined, leaseExpiresAt: undefined });
@@ -59,6 +55,7 @@ export async function reclaimExpiredLeases(ctx: MutationCtx, now: number): Promi
     touched.add(test._id);
   }
   for (const testId of touched) {
+    await foldCounters(ctx, testId);
     await finishIfDone(ctx, testId);
     await ensureWorkers(ctx, testId);
   }

@@ -4,6 +4,7 @@ import type { Doc } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import type { Outcome } from "../../validators";
 import type { Counters } from "./runCounters";
+import { shardOf } from "./shards";
 import { recordAnswerChecks } from "../checks";
 import { bumpModelStats } from "./statistics";
 
@@ -40,7 +41,7 @@ export async function recordGeneration(
     });
   }
   if (answers.length > 0) {
-    await bumpModelStats(ctx, test._id, call.modelId, call.personaId, {
+    await bumpModelStats(ctx, test._id, call.modelId, call.personaId, shardOf(call._id), {
       responses: answers.length,
       tokens: outcome.promptTokens + outcome.completionTokens,
       costUsd: outcome.costUsd,

@@ -61,23 +61,79 @@ export function addModelStats(current: ModelStatsSums, delta: ModelStatsDelta, k
   };
 }
 
-/** Adds a result to the model's all-personas row and to its row for the persona. */
+/**
+ * Adds a result to the model's all-personas row and to its row for the persona, in the shard
+ * of the call (model/pipeline/shards.ts), so concurrent recordings of one test write
+ * different rows; readers merge a row's shards (mergeModelStats).
+ */
 export async function bumpModelStats(
   ctx: MutationCtx,
   testId: Id<"tests">,
   modelId: string,
   personaId: string,
+  shard: number,
   delta: ModelStatsDelta,
 ): Promise<void> {
   for (const scope of ["", personaId]) {
     const row = await ctx.db
       .query("modelStats")
-      .withIndex("by_test_model_persona", (q) => q.eq("testId", testId).eq("modelId", modelId).eq("personaId", scope))
+      .withIndex("by_test_model_persona", (q) =>
+        q.eq("testId", testId).eq("modelId", modelId).eq("personaId", scope).eq("shard", shard),
+      )
       .unique();
     const next = addModelStats(row ?? EMPTY_MODEL_STATS, delta, scope === "");
     if (row) await ctx.db.patch("modelStats", row._id, next);
-    else await ctx.db.insert("modelStats", { testId, modelId, personaId: scope, ...next });
+    else await ctx.db.insert("modelStats", { testId, modelId, personaId: scope, shard, ...next });
   }
+}
+
+/** Two sorted lists as one sorted list. */
+function mergeSorted(left: readonly number[], right: readonly number[]): number[] {
+  const merged: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    if (j >= right.length || (i < left.length && left[i]! <= right[j]!)) merged.push(left[i++]!);
+    else merged.push(right[j++]!);
+  }
+  return merged;
+}
+
+/**
+ * A test's modelStats rows with each model × persona's shards merged into one row (the first
+ * shard's id and fields, the sums added, latencies merged in order): what a single row would
+ * hold had every result been added to it. Row order: as read (by model, then persona).
+ */
+export function mergeModelStats(rows: readonly Doc<"modelStats">[]): Doc<"modelStats">[] {
+  const merged = new Map<string, Doc<"modelStats">>();
+  for (const row of rows) {
+    const key = `${row.modelId}\u0000${row.personaId}`;
+    const seen = merged.get(key);
+    if (!seen) {
+      merged.set(key, row);
+      continue;
+    }
+    const buckets = Array.from(
+      { length: Math.max(seen.latencyBuckets.length, row.latencyBuckets.length) },
+      (_, index) => (seen.latencyBuckets[index] ?? 0) + (row.latencyBuckets[index] ?? 0),
+    );
+    const latencies =
+      seen.latenciesMs !== undefined || row.latenciesMs !== undefined
+        ? { latenciesMs: mergeSorted(seen.latenciesMs ?? [], row.latenciesMs ?? []) }
+        : {};
+    merged.set(key, {
+      ...seen,
+      responses: seen.responses + row.responses,
+      tokens: seen.tokens + row.tokens,
+      costUsd: seen.costUsd + row.costUsd,
+      latencyMsSum: seen.latencyMsSum + row.latencyMsSum,
+      latencyBuckets: buckets,
+      scoreSum: seen.scoreSum + row.scoreSum,
+      scoreCount: seen.scoreCount + row.scoreCount,
+      ...latencies,
+    });
+  }
+  return [...merged.values()];
 }
 
 /** What the summary counts besides the rankings. */

@@ -1,0 +1,85 @@
+// A running test's gateway concurrency as its worker reports it (testConcurrency rows): the
+// adaptive controller's level (lib/concurrency.ts) and what the gateway answered, for the
+// worker's next chunk, the monitor's time remaining and the admin's System Health.
+import type { Doc, Id } from "../../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../../_generated/server";
+import { fairShare } from "../../lib/concurrency";
+import { readSetting } from "../settings";
+
+export async function concurrencyRowOf(ctx: QueryCtx, testId: Id<"tests">) {
+  return await ctx.db
+    .query("testConcurrency")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .unique();
+}
+
+/** What a worker reports: its controller's state, and the exchanges since its last report. */
+export interface ConcurrencyReport {
+  level: number;
+  ceiling?: number;
+  backedOff: boolean;
+  inFlight: number;
+  exchanges: number;
+  rateLimited: number;
+  timeouts: number;
+  serverErrors: number;
+}
+
+/** Stores a worker's report: the state as it stands, the exchanges added to the test's tallies. */
+export async function storeConcurrency(ctx: MutationCtx, testId: Id<"tests">, report: ConcurrencyReport) {
+  const row = await concurrencyRowOf(ctx, testId);
+  const state = {
+    level: report.level,
+    ceiling: report.ceiling,
+    backedOff: report.backedOff,
+    inFlight: report.inFlight,
+    updatedAt: Date.now(),
+  };
+  if (!row) {
+    await ctx.db.insert("testConcurrency", {
+      testId,
+      ...state,
+      exchanges: report.exchanges,
+      rateLimited: report.rateLimited,
+      timeouts: report.timeouts,
+      serverErrors: report.serverErrors,
+    });
+    return;
+  }
+  await ctx.db.patch("testConcurrency", row._id, {
+    ...state,
+    exchanges: row.exchanges + report.exchanges,
+    rateLimited: row.rateLimited + report.rateLimited,
+    timeouts: row.timeouts + report.timeouts,
+    serverErrors: row.serverErrors + report.serverErrors,
+  });
+}
+
+/** Each running test's share of the deployment-wide cap on gateway calls in flight. */
+export async function concurrencyShare(ctx: QueryCtx): Promise<number> {
+  const cap = await readSetting(ctx, "maxGatewayConcurrency");
+  const running = await ctx.db
+    .query("jobs")
+    .withIndex("by_status_priority", (q) => q.eq("status", "processing"))
+    .take(await readSetting(ctx, "maxProcessingJobs"));
+  return fairShare(cap, running.length);
+}
+
+/** The level a test's worker starts a chunk at: where the last chunk left it, else the setting. */
+export async function startingConcurrency(ctx: QueryCtx, testId: Id<"tests">) {
+  const row: Doc<"testConcurrency"> | null = await concurrencyRowOf(ctx, testId);
+  const start = await readSetting(ctx, "perTestConcurrency");
+  return {
+    start,
+    share: await concurrencyShare(ctx),
+    ...(row
+      ? {
+          resume: {
+            level: row.level,
+            backedOff: row.backedOff,
+            ...(row.ceiling === undefined ? {} : { ceiling: row.ceiling }),
+          },
+        }
+      : {}),
+  };
+}
