@@ -32,8 +32,8 @@ export default defineSchema({
   ...authThrottleTables,
   ...teamTables,
   ...noteTables,
-  ...presenceTables,
   ...checkTables,
+  ...presenceTables,
   ...apiTokenTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
@@ -396,31 +396,22 @@ export default defineSchema({
     /** The team of the test paid for, set at checkout: the team's spend by member reads these. */
     teamId: v.optional(v.id("teams")),
     testName: v.string(),
-    /** The provider's checkout session (model/paymentProvider.ts). */
-    checkoutId: v.optional(v.string()),
+    stripeSessionId: v.optional(v.string()),
     amountCents: v.number(),
     currency: v.string(),
     status: paymentStatus,
     completedAt: v.optional(v.number()),
-    /** The provider's hosted page of an open session, handed to a second tab instead of a new session. */
+    /** Stripe's hosted page of an open session, handed to a second tab instead of a new session. */
     checkoutUrl: v.optional(v.string()),
-    /** The provider's id of the charge, set when paid; what a refund is made against. */
-    providerPaymentId: v.optional(v.string()),
-    /** What the provider says was charged, when it differs from the quote (amount_mismatch). */
+    /** Set when paid; what a refund is made against. */
+    stripePaymentIntentId: v.optional(v.string()),
+    /** What Stripe says was charged, when it differs from the quote (amount_mismatch). */
     receivedCents: v.optional(v.number()),
     receivedCurrency: v.optional(v.string()),
     /** Why the money goes back (shown to the owner), and the refund once Stripe made it. */
     refundReason: v.optional(v.string()),
-    providerRefundId: v.optional(v.string()),
-    refundedAt: v.optional(v.number()),
-    /**
-     * The same three under their Stripe names, on rows written before the provider-neutral names:
-     * read beside the new ones (model/payments.ts checkoutIdOf) until payments.migratePaymentFields
-     * has moved them; then these fields and the by_stripe_session index can go.
-     */
-    stripeSessionId: v.optional(v.string()),
-    stripePaymentIntentId: v.optional(v.string()),
     stripeRefundId: v.optional(v.string()),
+    refundedAt: v.optional(v.number()),
     /**
      * How a team test's payment is counted in its payer's teamSpend row: "paid" (its cents and
      * test added), "refunded" (then its cents returned); absent: not counted. Counting once per
@@ -430,8 +421,7 @@ export default defineSchema({
   })
     .index("by_user", ["userId"])
     .index("by_test", ["testId"])
-    .index("by_session", ["checkoutId"])
-    .index("by_stripe_session", ["stripeSessionId"])
+    .index("by_session", ["stripeSessionId"])
     .index("by_team", ["teamId"])
     .index("by_status", ["status"]),
 
