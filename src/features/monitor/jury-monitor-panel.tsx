@@ -17,9 +17,11 @@ import {
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 
 import type { Id } from "../../../convex/_generated/dataModel";
-import { formatCount, formatScore } from "../../../convex/lib/format";
+import { formatScore } from "../../../convex/lib/format";
+import { juryCountText } from "./monitor-model";
 
-export function JuryMonitorPanel({ testId }: { testId: Id<"tests"> }) {
+/** `evaluationsCount`: the test's own count of judge scores, which the figures may trail by a moment. */
+export function JuryMonitorPanel({ testId, evaluationsCount }: { testId: Id<"tests">; evaluationsCount?: number }) {
   return (
     <Card className="gap-3" data-testid="jury-monitor">
       <CardHeader>
@@ -31,14 +33,14 @@ export function JuryMonitorPanel({ testId }: { testId: Id<"tests"> }) {
         <QueryErrorBoundary
           fallback={() => <p className="text-sm text-destructive">Could not load the jury's statistics.</p>}
         >
-          <JuryMonitorBody testId={testId} />
+          <JuryMonitorBody testId={testId} evaluationsCount={evaluationsCount} />
         </QueryErrorBoundary>
       </CardContent>
     </Card>
   );
 }
 
-function JuryMonitorBody({ testId }: { testId: Id<"tests"> }) {
+function JuryMonitorBody({ testId, evaluationsCount }: { testId: Id<"tests">; evaluationsCount?: number }) {
   const view = useJuryView({ testId });
   if (view === undefined) return <Skeleton className="h-24 w-full" aria-label="Loading the jury's statistics" />;
   if (view === null || !hasScores(view.stats)) return <p className="text-sm text-muted-foreground">{JURY_EMPTY}</p>;
@@ -53,7 +55,7 @@ function JuryMonitorBody({ testId }: { testId: Id<"tests"> }) {
         <span>Agreement</span>
         <AgreementBadge figure={stats.agreement.overall} />
         <span>
-          · {formatCount(view.evaluationsSeen)} judge {view.evaluationsSeen === 1 ? "score" : "scores"} ·{" "}
+          · <span data-testid="jury-monitor-count">{juryCountText(evaluationsCount ?? 0, view.evaluationsSeen)}</span> ·{" "}
           {flagged.length === 0
             ? "no judge flagged"
             : `${flagged.length} ${flagged.length === 1 ? "judge" : "judges"} flagged`}

@@ -4,6 +4,7 @@ import {
   averageLatencyMs,
   elapsedSpan,
   hiddenRankedModels,
+  juryCountText,
   monitorStage,
   previewOf,
   scoreBarPercent,
@@ -47,5 +48,13 @@ describe("monitor derivations", () => {
     expect(previewOf("  a\n\nb  ")).toBe("a b");
     expect(previewOf("")).toBe("(empty response)");
     expect(previewOf("x".repeat(200), 10)).toBe(`${"x".repeat(9)}…`);
+  });
+});
+
+describe("juryCountText", () => {
+  it("counts the test's judge scores, and says when the figures still trail them", () => {
+    expect(juryCountText(216, 215)).toBe("216 judge scores · figures from 215, updating");
+    expect(juryCountText(216, 216)).toBe("216 judge scores");
+    expect(juryCountText(1, 1)).toBe("1 judge score");
   });
 });

@@ -2,6 +2,8 @@
 import type { FunctionReturnType } from "convex/server";
 
 import type { api } from "../../../convex/_generated/api";
+import { formatCount } from "../../../convex/lib/format";
+import { expectedCallsOf } from "../../../convex/lib/progress";
 
 export type MonitorData = FunctionReturnType<typeof api.tests.monitor>;
 export type MonitorTest = MonitorData["test"];
@@ -64,4 +66,30 @@ export function previewOf(content: string, maxLength = 160): string {
   const flat = content.replace(/\s+/g, " ").trim();
   if (flat === "") return "(empty response)";
   return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
+}
+
+/**
+ * What the progress percentage counts, in words beside it: every model call of the run, the
+ * judges' included, so that '6%' beside '54 of 108 responses generated' reads as what it is
+ * ('6% of 900 model calls: 36 to write answers, 864 to judge them').
+ */
+export function progressMeaning(test: Pick<MonitorTest, "configuration" | "missingResponses">): string {
+  const calls = expectedCallsOf(test.configuration, test.missingResponses);
+  const total = calls.generation + calls.judging;
+  if (total === 0) return "of the run's model calls";
+  return (
+    `of ${formatCount(total)} model ${total === 1 ? "call" : "calls"}: ` +
+    `${formatCount(calls.generation)} to write answers, ${formatCount(calls.judging)} to judge them`
+  );
+}
+
+/**
+ * The judge scores behind the monitor's jury figures, counted as the test counts them: the
+ * statistics are recomputed a moment after the scores land, so while they lag the line says so
+ * ('216 judge scores · figures from 215, updating') rather than showing the older count alone.
+ */
+export function juryCountText(evaluationsCount: number, evaluationsSeen: number): string {
+  const total = Math.max(evaluationsCount, evaluationsSeen);
+  const scores = `${formatCount(total)} judge ${total === 1 ? "score" : "scores"}`;
+  return evaluationsSeen < total ? `${scores} · figures from ${formatCount(evaluationsSeen)}, updating` : scores;
 }

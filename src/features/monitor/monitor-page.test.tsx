@@ -258,6 +258,53 @@ describe("monitor states", () => {
     expect(screen.getByText("No model answered.")).toBeInTheDocument();
   });
 
+  it("says what the percentage counts: every model call, the judges' included", async () => {
+    showTest();
+    renderApp("/dashboard/monitor");
+    // 2 writers × 2 personas × 2 topics = 8 answer calls; 1 ranking judge × 4 persona × topic pairs = 4.
+    expect(await screen.findByTestId("progress-meaning")).toHaveTextContent(
+      "of 12 model calls: 8 to write answers, 4 to judge them",
+    );
+    expect(screen.getByTestId("progress-details")).toHaveTextContent("3 of 8 responses generated");
+  });
+
+  it("a paid test that failed: says so once, that the payment was returned, and drops the payment confirmation", async () => {
+    verify().mockResolvedValue({ verified: true, testId: TEST_ID });
+    const error = "No responses were generated: HTTP 500: Internal Server Error";
+    showTest(
+      makeMonitorData({
+        test: {
+          status: "failed",
+          errorMessage: error,
+          completedAt: NOW,
+          responsesCount: 0,
+          missingResponses: 8,
+          lastCallError: "HTTP 500: Internal Server Error",
+          progress: {
+            currentPhase: "Failed",
+            percentage: 0,
+            details: "8 answers are missing. Last gateway error: HTTP 500: Internal Server Error",
+          },
+          chargedCents: 200,
+        },
+      }),
+    );
+    setQueryResult("payments:testRefund", { state: "refunded", amountCents: 200, refundedAt: NOW });
+    renderApp("/dashboard/monitor?session_id=cs_failed");
+    const notice = await screen.findByTestId("monitor-failed");
+    expect(within(notice).getByText("Test failed")).toBeInTheDocument();
+    expect(within(notice).getByTestId("monitor-failed-reason")).toHaveTextContent(error);
+    expect(within(notice).getByTestId("monitor-failed-refund")).toHaveTextContent(
+      /^Your payment of \$2\.00 was returned to your card on .+\.$/,
+    );
+    // The gateway's error once, not again as missing work or as the progress line.
+    expect(screen.getAllByText(/HTTP 500/)).toHaveLength(1);
+    expect(screen.queryByTestId("missing-work")).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByText("Payment confirmed. Your test is on its way.")).not.toBeInTheDocument(),
+    );
+  });
+
   it("shows a cancelled test and forgets it as the current test", async () => {
     rememberCurrentTestId(TEST_ID);
     showTest(

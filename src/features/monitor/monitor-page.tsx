@@ -12,6 +12,7 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { errorMessage } from "@/lib/errors";
+import { paymentSessionSearch } from "@/lib/payment-return";
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -23,10 +24,13 @@ import { usePaymentReturn, type PaymentReturn } from "./use-payment-return";
 import { useNow } from "@/hooks/use-now";
 import { useSpace } from "@/features/teams/space-context";
 
+export const PAYMENT_CONFIRMED = "Payment confirmed. Your test is on its way.";
+const PAYMENT_TOAST = "payment-confirmed";
+
 interface MonitorPageProps {
   /** ?testId= — the test to watch; without it, the user's running (else pending) test. */
   testId?: string;
-  /** ?session_id= — a return from Stripe Checkout, verified once before anything else. */
+  /** A return from payment (lib/payment-return.ts), verified once before anything else. */
   sessionId?: string;
 }
 
@@ -75,8 +79,13 @@ function MonitorScreen({ testId, sessionId }: MonitorPageProps) {
 
   const confirmed = paymentState === "confirmed";
   useEffect(() => {
-    if (confirmed) toast.success("Payment confirmed. Your test is on its way.");
+    if (confirmed) toast.success(PAYMENT_CONFIRMED, { id: PAYMENT_TOAST });
   }, [confirmed]);
+  // A test that failed is not on its way: the confirmation gives way to the failure notice.
+  const failed = data?.test.status === "failed";
+  useEffect(() => {
+    if (failed) toast.dismiss(PAYMENT_TOAST);
+  }, [failed]);
 
   // The tab's current test (for /dashboard/results); stopping a test clears it (spec part 1 §4).
   // An unpaid draft never becomes the current test.
@@ -152,7 +161,7 @@ function paymentTestIdOf(payment: PaymentReturn): Id<"tests"> | null {
 function searchOf(testId: string | undefined, sessionId: string | undefined) {
   return {
     ...(testId !== undefined ? { testId } : {}),
-    ...(sessionId !== undefined ? { session_id: sessionId } : {}),
+    ...paymentSessionSearch(sessionId),
   };
 }
 

@@ -36,6 +36,7 @@ import {
   monitorStage,
   plural,
   previewOf,
+  progressMeaning,
   scoreBarPercent,
   type MonitorData,
   type MonitorRanking,
@@ -48,6 +49,9 @@ import { missingWorkSummary } from "../../../convex/lib/progress";
 import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";
 import { JuryMonitorPanel } from "./jury-monitor-panel";
+import { refundLine } from "@/features/results/failure-notice";
+import { useQuery } from "convex/react";
+import { api } from "../../../convex/_generated/api";
 
 interface MonitorViewProps {
   data: MonitorData;
@@ -66,18 +70,21 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
     <div className="space-y-6">
       <TestHeader test={test} now={now} onStop={onStop} />
       <StageNotice test={test} onDiscarded={onDiscarded} />
-      <MissingWorkNotice
-        work={test}
-        delivery={finished ? test : undefined}
-        chargedCents={chargeBehindShortfall(test)}
-      />
+      {/* A failed test's notice says why once; the missing work is its reason. */}
+      {test.status !== "failed" && (
+        <MissingWorkNotice
+          work={test}
+          delivery={finished ? test : undefined}
+          chargedCents={chargeBehindShortfall(test)}
+        />
+      )}
       <ProgressPanel test={test} />
       <Counters test={test} />
       <div className="grid gap-6 lg:grid-cols-2">
         <RankingsCard rankings={data.rankings} hidden={hiddenRankedModels(data)} />
         <ActivityCard testId={test._id} responses={data.latestResponses} now={now} />
       </div>
-      {!test.awaitingPayment && <JuryMonitorPanel testId={test._id} />}
+      {!test.awaitingPayment && <JuryMonitorPanel testId={test._id} evaluationsCount={test.evaluationsCount} />}
     </div>
   );
 }
@@ -164,15 +171,7 @@ function StageNotice({ test, onDiscarded }: { test: MonitorTest; onDiscarded?: (
         </Alert>
       );
     case "failed":
-      return (
-        <Alert variant="destructive">
-          <AlertTriangleIcon />
-          <AlertTitle>Test failed</AlertTitle>
-          <AlertDescription>
-            {test.errorMessage ?? test.progress.details ?? "The test could not be completed."}
-          </AlertDescription>
-        </Alert>
-      );
+      return <FailedNotice test={test} />;
     case "cancelled":
       return (
         <Alert>
@@ -190,6 +189,27 @@ function StageNotice({ test, onDiscarded }: { test: MonitorTest; onDiscarded?: (
   }
 }
 
+/**
+ * A failed test: that it failed, why (once), and what happened to the money, as the results page
+ * says it (a paid test's payment is returned; free mode and own keys owe nothing).
+ */
+function FailedNotice({ test }: { test: MonitorTest }) {
+  const refund = useQuery(api.payments.testRefund, { testId: test._id });
+  const money = refundLine(refund);
+  return (
+    <Alert variant="destructive" data-testid="monitor-failed">
+      <AlertTriangleIcon />
+      <AlertTitle>Test failed</AlertTitle>
+      <AlertDescription className="flex flex-col gap-1">
+        <p data-testid="monitor-failed-reason">
+          {test.errorMessage?.trim() || test.progress.details || "The test could not be completed."}
+        </p>
+        {money && <p data-testid="monitor-failed-refund">{money}</p>}
+      </AlertDescription>
+    </Alert>
+  );
+}
+
 function ProgressPanel({ test }: { test: MonitorTest }) {
   const percentage = Math.min(100, Math.max(0, Math.round(test.progress.percentage)));
   const finished = hasEnded(test.status);
@@ -203,13 +223,19 @@ function ProgressPanel({ test }: { test: MonitorTest }) {
               {test.progress.currentPhase}
             </p>
           </div>
-          <p className="text-2xl font-semibold tabular-nums" data-testid="progress-percentage">
-            {percentage}%
-          </p>
+          <div className="text-right">
+            <p className="text-2xl font-semibold tabular-nums" data-testid="progress-percentage">
+              {percentage}%
+            </p>
+            <p className="text-xs text-muted-foreground" data-testid="progress-meaning">
+              {progressMeaning(test)}
+            </p>
+          </div>
         </div>
         <Progress value={percentage} aria-label="Test progress" aria-valuetext={`${percentage}%`} />
         <div className="flex flex-wrap justify-between gap-2 text-sm text-muted-foreground">
-          <span>{test.progress.details}</span>
+          {/* A failed test's reason is in its notice above. */}
+          {test.status !== "failed" && <span data-testid="progress-details">{test.progress.details}</span>}
           {!finished && (
             <span>
               Estimated time remaining:{" "}
