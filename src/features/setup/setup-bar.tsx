@@ -84,6 +84,14 @@ export function SetupBar({ state, price, starting, ready, paymentMode, onSaveTem
               {price.timeLabel}
             </p>
           </div>
+          {state.checks.length > 0 && (
+            <div className="text-sm">
+              <p className="text-xs text-muted-foreground">Checks</p>
+              <p className="font-medium" data-testid="setup-checks-price">
+                {state.checks.length} × $0.00
+              </p>
+            </div>
+          )}
           <div className="text-sm">
             <p className="text-xs text-muted-foreground">Queries</p>
             <p className="font-medium tabular-nums" data-testid="setup-queries">

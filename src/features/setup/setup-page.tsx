@@ -17,6 +17,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import type { BuiltinTemplate, ModelBundle } from "../../../convex/lib/builtins";
 import { ConfirmDialog, DestructiveConfirmDialog } from "@/components/confirm-dialog";
 import { EvaluationSection } from "./evaluation-section";
+import { ChecksSection } from "../checks/checks-section";
 import { ModelBundlesCard, ModelBundlesDialog } from "./model-bundles";
 import { ModelPickerSection } from "./model-picker-section";
 import { PaymentDialog } from "./payment-dialog";
@@ -187,6 +188,7 @@ export function SetupPage({ search }: { search: SetupSearch }) {
               onClear={() => actions.setModels("evaluator", [])}
             />
             <EvaluationSection state={state} actions={actions} />
+            <ChecksSection state={state} actions={actions} />
           </>
         ) : (
           <p className="rounded-xl border border-dashed px-4 py-6 text-center text-sm text-muted-foreground">

@@ -19,6 +19,7 @@ import {
   type EvaluationCriterion,
 } from "../../../convex/lib/types";
 import { LIMITS } from "../../../convex/lib/pricing";
+import { checksFromTemplate, checksToTemplate, type AnswerCheck } from "../../../convex/lib/checks";
 
 export const SETUP_STORAGE_KEY = "modeljury.setup.v1";
 const STORAGE_VERSION = 1;
@@ -63,6 +64,10 @@ export interface SetupState {
     bothOrders?: boolean;
     skipOwnFamily?: boolean;
   };
+  /** Checks on every answer (convex/lib/checks.ts). */
+  checks: AnswerCheck[];
+  /** "An answer that fails a check ranks last". */
+  failedChecksRankLast: boolean;
   /** The template the draft started from; section 1 hides while one is applied. */
   appliedTemplate: AppliedTemplate | null;
   /** Sections 2-7 show once a template is applied, Custom is chosen, or a rerun is loaded. */
@@ -82,6 +87,8 @@ export function defaultSetupState(): SetupState {
     evaluatorModelIds: [],
     evaluationCriteria: { ...DEFAULT_EVALUATION_CRITERIA },
     scoringParameters: { ...DEFAULT_SCORING_PARAMETERS },
+    checks: [],
+    failedChecksRankLast: false,
     appliedTemplate: null,
     sectionsVisible: false,
   };
@@ -136,6 +143,7 @@ export function applyTemplateToState(
   now = Date.now(),
 ): SetupState {
   const { data } = source;
+  const topics = data.topics.map((topic) => ({ id: tempId(now), ...pickTopic(topic) }));
   return {
     ...defaultSetupState(),
     name: source.name,
@@ -147,7 +155,12 @@ export function applyTemplateToState(
         ? DEFAULT_RESPONSES_PER_TOPIC
         : clampResponsesPerTopic(data.responsesPerTopic),
     personas: data.personas.map((persona) => ({ id: tempId(now), ...pickPersona(persona) })),
-    topics: data.topics.map((topic) => ({ id: tempId(now), ...pickTopic(topic) })),
+    topics,
+    checks: checksFromTemplate(
+      data.checks,
+      topics.map((topic) => topic.id),
+    ),
+    failedChecksRankLast: data.failedChecksRankLast === true,
     generatorModelIds: inCatalog(data.suggestedModels.generators, catalogIds),
     evaluatorModelIds: inCatalog(data.suggestedModels.evaluators, catalogIds),
     evaluationCriteria: { ...data.evaluationConfig.evaluationCriteria },
@@ -162,6 +175,15 @@ export const RERUN_SUFFIX = " (Rerun)";
 /** A past test's configuration as a new draft: name suffixed ' (Rerun)', models matched against the catalog. */
 export function rerunState(config: TestConfiguration, catalogIds: ReadonlySet<string>, now = Date.now()): SetupState {
   const baseName = config.name.trim() || "Unnamed Test";
+  const topics = config.topics.map((topic) => ({ id: tempId(now), ...pickTopic(topic) }));
+  // The checks keep their topics under the topics' new ids.
+  const checks = checksFromTemplate(
+    checksToTemplate(
+      config.checks,
+      config.topics.map((topic) => topic.id),
+    ),
+    topics.map((topic) => topic.id),
+  );
   return {
     ...defaultSetupState(),
     name: `${baseName}${RERUN_SUFFIX}`,
@@ -170,7 +192,9 @@ export function rerunState(config: TestConfiguration, catalogIds: ReadonlySet<st
     rankingPrompt: config.rankingPrompt || DEFAULT_RANKING_PROMPT,
     responsesPerTopic: clampResponsesPerTopic(config.responsesPerTopic),
     personas: config.personas.map((persona) => ({ id: tempId(now), ...pickPersona(persona) })),
-    topics: config.topics.map((topic) => ({ id: tempId(now), ...pickTopic(topic) })),
+    topics,
+    checks,
+    failedChecksRankLast: config.failedChecksRankLast === true,
     generatorModelIds: inCatalog(
       config.generatorModels.map((model) => model.id),
       catalogIds,
@@ -207,6 +231,15 @@ export function templateDataOfState(state: SetupState): TemplateData {
     },
     suggestedModels: { generators: [...state.generatorModelIds], evaluators: [...state.evaluatorModelIds] },
     responsesPerTopic: state.responsesPerTopic,
+    ...(state.checks.length === 0
+      ? {}
+      : {
+          checks: checksToTemplate(
+            state.checks,
+            state.topics.map((topic) => topic.id),
+          ),
+        }),
+    ...(state.failedChecksRankLast ? { failedChecksRankLast: true } : {}),
   };
 }
 
@@ -231,6 +264,8 @@ export function buildTestConfiguration(
     rankingPrompt: state.rankingPrompt,
     evaluationCriteria: { ...state.evaluationCriteria },
     scoringParameters: { ...state.scoringParameters },
+    ...(state.checks.length === 0 ? {} : { checks: state.checks.map((check) => ({ ...check })) }),
+    ...(state.failedChecksRankLast ? { failedChecksRankLast: true } : {}),
   };
 }
 
@@ -281,6 +316,31 @@ const stateSchema = z.object({
       skipOwnFamily: z.boolean().optional(),
     })
     .catch({ ...defaults.scoringParameters }),
+  checks: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        kind: z.enum([
+          "contains",
+          "notContains",
+          "regex",
+          "startsWith",
+          "json",
+          "jsonSchema",
+          "length",
+          "latency",
+          "cost",
+        ]),
+        value: z.string().optional(),
+        caseSensitive: z.boolean().optional(),
+        unit: z.enum(["words", "characters"]).optional(),
+        min: z.number().optional(),
+        max: z.number().optional(),
+        topicId: z.string().optional(),
+      }),
+    )
+    .catch([]),
+  failedChecksRankLast: z.boolean().catch(false),
   appliedTemplate: z
     .object({ kind: z.enum(["builtin", "saved"]), id: z.string(), name: z.string() })
     .nullable()

@@ -19,7 +19,16 @@ import {
   type TemplateSource,
 } from "./setup-state";
 
-type Editable = Pick<SetupState, "name" | "userPrompt" | "rankingPrompt" | "evaluationCriteria" | "scoringParameters">;
+type Editable = Pick<
+  SetupState,
+  | "name"
+  | "userPrompt"
+  | "rankingPrompt"
+  | "evaluationCriteria"
+  | "scoringParameters"
+  | "checks"
+  | "failedChecksRankLast"
+>;
 
 export interface SetupActions {
   update(patch: Partial<Editable>): void;
@@ -86,7 +95,12 @@ export function useSetupState(): [SetupState, SetupActions] {
       addTopic: (fields) => patch((current) => ({ topics: [...current.topics, { id: tempId(), ...fields }] })),
       updateTopic: (id, fields) =>
         patch((current) => ({ topics: current.topics.map((topic) => (topic.id === id ? { id, ...fields } : topic)) })),
-      removeTopic: (id) => patch((current) => ({ topics: current.topics.filter((topic) => topic.id !== id) })),
+      // A check held to a removed topic goes with it.
+      removeTopic: (id) =>
+        patch((current) => ({
+          topics: current.topics.filter((topic) => topic.id !== id),
+          checks: current.checks.filter((check) => check.topicId !== id),
+        })),
       toggleModel: (role, id) =>
         patch((current) => {
           const ids = current[roleKey[role]];
