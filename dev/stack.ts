@@ -259,6 +259,9 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         secretKey: DEFAULT_STRIPE_SECRET_KEY,
         webhookUrl: "http://127.0.0.1:9/backend-not-started",
         webhookSecret: DEFAULT_WEBHOOK_SECRET,
+        // Open checkouts survive a restart, like everything else in the data folder.
+        dataDir: options.dataDir,
+        fresh: options.fresh,
       }),
     );
     stops.push(() => stripe.close());

@@ -11,9 +11,13 @@
  *   GET  /checkout/:id                         hosted checkout page (Pay / Cancel)
  *   POST /checkout/:id/pay                     mark paid, send the signed webhook, 303 → success_url
  *   POST /checkout/:id/cancel                  303 → cancel_url
+ *   GET  /favicon.ico                          204 (the page names an empty icon inline)
+ *
+ * With `dataDir` (the stack's MJ_DATA_DIR) sessions, line items, refunds and charges are kept in
+ * its stripe.json (./store.ts), so an open checkout still opens after a restart.
  *
  * Run alone: `npx tsx dev/stripe/server.ts` (PORT, STRIPE_WEBHOOK_URL,
- * STRIPE_WEBHOOK_SECRET, STRIPE_SECRET_KEY from the environment).
+ * STRIPE_WEBHOOK_SECRET, STRIPE_SECRET_KEY, MJ_DATA_DIR from the environment).
  */
 
 import { randomBytes } from "node:crypto";
@@ -22,6 +26,7 @@ import { pathToFileURL } from "node:url";
 import { listenTracked, readBody } from "../http";
 import Stripe from "stripe";
 import { parseStripeForm, type FormObject, type FormValue } from "./form";
+import { StripeStateFile } from "./store";
 
 export interface StripeOptions {
   /** 0 (default) picks a free port. */
@@ -31,6 +36,10 @@ export interface StripeOptions {
   /** Where `checkout.session.completed` is POSTed after Pay. */
   webhookUrl: string;
   webhookSecret?: string;
+  /** Keep sessions, line items, refunds and charges in this folder (the stack's data folder) across restarts. */
+  dataDir?: string;
+  /** With `dataDir`: forget what was kept there. */
+  fresh?: boolean;
 }
 
 export interface CheckoutSession {
@@ -294,6 +303,27 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
   const idempotentReplies = new Map<string, { status: number; body: unknown }>();
   let origin = "";
 
+  const stateFile = options.dataDir
+    ? new StripeStateFile<CheckoutSession, LineItem, Refund>(options.dataDir, { fresh: options.fresh })
+    : null;
+  const saved = stateFile?.load();
+  if (saved) {
+    for (const session of saved.sessions) sessions.set(session.id, session);
+    for (const [id, items] of Object.entries(saved.lineItems)) lineItems.set(id, items);
+    for (const refund of saved.refunds) refunds.set(refund.id, refund);
+    for (const [id, charge] of Object.entries(saved.charges)) charges.set(id, charge);
+  }
+
+  /** Writes the state to the data folder (when there is one) after every change. */
+  function persist(): void {
+    stateFile?.save({
+      sessions: [...sessions.values()],
+      lineItems: Object.fromEntries(lineItems),
+      refunds: [...refunds.values()],
+      charges: Object.fromEntries(charges),
+    });
+  }
+
   function authenticate(req: IncomingMessage): void {
     const header = req.headers.authorization ?? "";
     let key: string | undefined;
@@ -327,6 +357,7 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
     if (session.status === "open" && session.expires_at <= nowSeconds()) {
       session.status = "expired";
       session.url = null;
+      persist();
     }
   }
 
@@ -451,6 +482,7 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
     };
     sessions.set(id, session);
     lineItems.set(id, items);
+    persist();
     return session;
   }
 
@@ -523,6 +555,7 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
       transfer_reversal: null,
     };
     refunds.set(refund.id, refund);
+    persist();
     return refund;
   }
 
@@ -572,6 +605,7 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
     charges.set(session.id, randomId("ch", 24));
     session.customer_details = { email: session.customer_email ?? "customer@example.com", name: null };
     session.url = null;
+    persist();
     await sendCompletedEvent(session);
   }
 
@@ -616,6 +650,7 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
         }
         session.status = "expired";
         session.url = null;
+        persist();
         return reply(200, session);
       }
     }
@@ -645,6 +680,7 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>Pay ${escapeHtml(amount)} · Dev Stripe Checkout</title>
 <style>
   body { font-family: system-ui, sans-serif; background: #f6f9fc; color: #1a1f36; margin: 0; display: grid; place-items: center; min-height: 100vh; }
@@ -715,6 +751,12 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
     const url = new URL(req.url ?? "/", "http://stripe");
     const path = url.pathname.replace(/\/+$/, "") || "/";
     if (path.startsWith("/v1/")) return handleApi(req, res, path, url.searchParams);
+    // Browsers ask for it on their own; there is none (the page names an empty one inline).
+    if (path === "/favicon.ico") {
+      res.writeHead(204, { "cache-control": "max-age=86400" });
+      res.end();
+      return;
+    }
     const checkout = /^\/checkout\/([^/]+)(?:\/(pay|cancel))?$/.exec(path);
     if (checkout) return handleCheckout(req, res, decodeURIComponent(checkout[1] ?? ""), checkout[2]);
     return sendHtml(res, 404, "<!doctype html><title>Not found</title><p>Not found.</p>");
@@ -729,6 +771,10 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
   });
   const listening = await listenTracked(server, host, options.port ?? 0);
   origin = listening.origin;
+  // A restart on another port: the kept open sessions' pages are served from here now.
+  for (const session of sessions.values()) {
+    if (session.url !== null) session.url = `${origin}/checkout/${session.id}`;
+  }
 
   return {
     url: origin,
@@ -751,6 +797,7 @@ async function main(): Promise<void> {
     webhookUrl,
     webhookSecret: process.env.STRIPE_WEBHOOK_SECRET ?? DEFAULT_WEBHOOK_SECRET,
     secretKey: process.env.STRIPE_SECRET_KEY ?? DEFAULT_STRIPE_SECRET_KEY,
+    dataDir: process.env.MJ_DATA_DIR?.trim() || undefined,
   });
   console.log(`dev stripe: ${stripe.url}  (webhooks → ${webhookUrl})`);
   const stop = () => void stripe.close().then(() => process.exit(0));

@@ -1,5 +1,8 @@
 // @vitest-environment node
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -319,5 +322,67 @@ describe("refunds and expiry", () => {
     });
     expect(response.status).toBe(409);
     expect(received).toHaveLength(0);
+  });
+});
+
+describe("kept in the data folder", () => {
+  it("an open checkout still opens after a restart on the same data folder, and a paid one stays paid", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "mj-stripe-"));
+    try {
+      const first = await startStripe({ webhookUrl, webhookSecret: WEBHOOK_SECRET, dataDir });
+      const client = new Stripe(SECRET_KEY, { host: "127.0.0.1", port: first.port, protocol: "http" });
+      const open = await client.checkout.sessions.create({
+        mode: "payment",
+        line_items: [{ price_data: { currency: "usd", unit_amount: 500, product_data: { name: "Run" } }, quantity: 1 }],
+        success_url: "http://localhost:5173/dashboard?session_id={CHECKOUT_SESSION_ID}",
+        metadata: { testName: "Kept across restarts" },
+      });
+      const paid = await client.checkout.sessions.create({
+        mode: "payment",
+        line_items: [{ price_data: { currency: "usd", unit_amount: 700, product_data: { name: "Run" } }, quantity: 1 }],
+        success_url: "http://localhost:5173/dashboard?session_id={CHECKOUT_SESSION_ID}",
+      });
+      expect((await fetch(`${first.url}/checkout/${paid.id}/pay`, { method: "POST", redirect: "manual" })).status).toBe(
+        303,
+      );
+      await first.close();
+
+      const second = await startStripe({ webhookUrl, webhookSecret: WEBHOOK_SECRET, dataDir });
+      try {
+        const page = await fetch(`${second.url}/checkout/${open.id}`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain("Kept across restarts");
+        const again = new Stripe(SECRET_KEY, { host: "127.0.0.1", port: second.port, protocol: "http" });
+        expect(await again.checkout.sessions.retrieve(open.id)).toMatchObject({
+          status: "open",
+          amount_total: 500,
+          url: `${second.url}/checkout/${open.id}`,
+        });
+        const paidAfter = await again.checkout.sessions.retrieve(paid.id);
+        expect(paidAfter).toMatchObject({ payment_status: "paid", status: "complete" });
+        // Its payment can still be refunded: the charge was kept too.
+        const refund = await again.refunds.create({ payment_intent: String(paidAfter.payment_intent) });
+        expect(refund).toMatchObject({ amount: 700, status: "succeeded" });
+      } finally {
+        await second.close();
+      }
+      // `fresh` forgets them.
+      const third = await startStripe({ webhookUrl, webhookSecret: WEBHOOK_SECRET, dataDir, fresh: true });
+      try {
+        expect((await fetch(`${third.url}/checkout/${open.id}`)).status).toBe(404);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("the checkout page names no missing favicon: its icon is inline and /favicon.ico is not a 404", async () => {
+    const session = await createSession();
+    const html = await (await fetch(`${stripeServer.url}/checkout/${session.id}`)).text();
+    expect(html).toContain('<link rel="icon" href="data:,">');
+    const favicon = await fetch(`${stripeServer.url}/favicon.ico`);
+    expect(favicon.status).toBe(204);
   });
 });
