@@ -29,7 +29,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "dev",
-          include: ["dev/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts"],
+          include: ["dev/**/*.test.ts", "bench/**/*.test.ts", "test/**/*.test.ts", "cli/**/*.test.ts"],
           environment: "node",
           testTimeout: 30_000,
         },
