@@ -177,6 +177,10 @@ const ACCESS: Record<string, Access> = {
   "apiKeys:save": { who: "user", args: () => ({ key: "sk-or-v1-0123456789abcdef" }) },
   "apiKeys:check": { who: "user" },
   "apiKeys:remove": { who: "user" },
+  // Own tokens only: another user's token id is not found (publicApi.test.ts).
+  "apiTokens:list": { who: "user" },
+  "apiTokens:create": { who: "user", args: () => ({ name: "CI" }) },
+  "apiTokens:revoke": { who: "user", args: () => ({ tokenId: "not-a-token" }) },
   "contact:submit": { who: "anyone" },
   "contact:list": { who: "admin" },
   "admin:stats": { who: "admin" },
