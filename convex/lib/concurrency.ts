@@ -42,8 +42,8 @@ export const BACK_OFF = 0.7;
 export const LATENCY_TOLERANCE = 2;
 /** Weight of the newest latency in the moving average. */
 const LATENCY_WEIGHT = 0.1;
-/** Below the remembered 429 level it grows this much per success (fast); at or above it, 1 per round trip ÷ this. */
-const PROBE_SLOWNESS = 4;
+/** At the level of the last 429 it grows by one call per this many round trips. */
+const PROBE_SLOWNESS = 8;
 /** The smallest level, and the pause after a 429 without Retry-After. */
 export const MIN_LEVEL = 1;
 const DEFAULT_PAUSE_MS = 1_000;
@@ -86,6 +86,20 @@ function backOff(state: ConcurrencyState, limits: ConcurrencyLimits, now: number
 }
 
 /**
+ * What one success adds: before any back-off, or below the level of the last 429, one call (a
+ * doubling per round trip); just at that level, a call per PROBE_SLOWNESS round trips (the
+ * gateway's limit is there: few 429s); past it, or after a back-off without a 429, one call
+ * per round trip.
+ */
+function growthStep(state: ConcurrencyState): number {
+  const level = Math.max(1, state.level);
+  if (state.ceiling === null) return state.backedOff ? 1 / level : 1;
+  if (level + 1 < state.ceiling) return 1;
+  if (level < state.ceiling + 2) return 1 / (PROBE_SLOWNESS * level);
+  return 1 / level;
+}
+
+/**
  * The controller after one gateway exchange at `now`. `holdMs` (about one call's latency) is how
  * long after a back-off further failures of calls already in flight are not counted again.
  */
@@ -103,18 +117,18 @@ export function nextConcurrency(
         : state.latencyMs + LATENCY_WEIGHT * (event.latencyMs - state.latencyMs);
     const measured = { ...state, latencyMs, bestLatencyMs: Math.min(state.bestLatencyMs ?? latencyMs, latencyMs) };
     if (!latencyHolds(measured)) return measured;
-    const level = state.level;
-    const belowCeiling = state.ceiling === null ? !state.backedOff : level + 1 < state.ceiling;
-    // Slow start (and back up to just under the last 429 level): one per success; beyond: gently.
-    const step = belowCeiling ? 1 : 1 / (PROBE_SLOWNESS * Math.max(1, level));
-    return { ...measured, level: clamp(level + step, limits) };
+    return { ...measured, level: clamp(state.level + growthStep(state), limits) };
   }
   if (event.kind === "rateLimited") {
     const pause = event.retryAfterMs ?? DEFAULT_PAUSE_MS;
+    // The gateway refused the call that made `level`: that is its limit, roughly.
+    const ceiling = Math.max(MIN_LEVEL, Math.floor(state.level));
     const backed = backOff(state, limits, now, holdMs);
     return {
       ...backed,
-      ceiling: backed === state ? state.ceiling : Math.max(MIN_LEVEL, Math.floor(state.level)),
+      // Within the hold of the last back-off it is not cut again, but kept under the new ceiling.
+      level: backed === state ? clamp(Math.min(state.level, ceiling - 1), limits) : backed.level,
+      ceiling,
       pausedUntil: Math.max(state.pausedUntil, now + pause),
     };
   }

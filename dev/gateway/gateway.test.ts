@@ -558,3 +558,34 @@ describe("latency and settings", () => {
     expect(stats.byStatus["401"]).toBeGreaterThan(0);
   });
 });
+
+describe("maxConcurrent", () => {
+  it("answers calls beyond maxConcurrent at once with 429 and Retry-After, and counts them", async () => {
+    const limited = await startGateway({
+      latencyScale: 0,
+      fixedLatencyMs: 200,
+      maxConcurrent: 3,
+      retryAfterSeconds: 2,
+    });
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: 5 }, () => chat(limited, "openai/gpt-4o-mini", "Say something about trains.")),
+      );
+      const statuses = replies.map((reply) => reply.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const refused = replies.find((reply) => reply.status === 429)!;
+      expect(refused.headers.get("retry-after")).toBe("2");
+      expect(limited.stats).toMatchObject({ overLimit: 2, maxInFlight: 3, inFlight: 0 });
+      // Once the first three are answered, a new call gets through.
+      expect((await chat(limited, "openai/gpt-4o-mini", "And about boats.")).status).toBe(200);
+      // The limit is a live setting: lifted, all five are answered.
+      limited.settings.maxConcurrent = null;
+      const unlimited = await Promise.all(
+        Array.from({ length: 5 }, () => chat(limited, "openai/gpt-4o-mini", "Say something about trains.")),
+      );
+      expect(unlimited.every((reply) => reply.status === 200)).toBe(true);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -10,7 +10,8 @@
  *   GET  /__stats                  call counters;  DELETE /__stats resets them
  *
  * Run alone: `npx tsx dev/gateway/server.ts` (PORT, GATEWAY_API_KEY,
- * GATEWAY_LATENCY_SCALE, GATEWAY_SEED from the environment).
+ * GATEWAY_LATENCY_SCALE, GATEWAY_SEED, GATEWAY_MAX_CONCURRENT from the environment).
+ * With maxConcurrent set, a chat call beyond that many at once is answered 429 with Retry-After.
  */
 
 import { randomBytes } from "node:crypto";
@@ -68,6 +69,13 @@ export interface GatewaySettings {
   plantedJudges: boolean;
   /** Per judge model id: imperfections that replace the planted ones, field by field. */
   judgeProfiles: Record<string, Partial<JudgeProfile>>;
+  /**
+   * Chat calls answered at once; a call beyond it is answered 429 with `Retry-After`
+   * (retryAfterSeconds), as real gateways limit a key's concurrency. null: no limit.
+   */
+  maxConcurrent: number | null;
+  /** The Retry-After sent with a 429 for maxConcurrent, in seconds. */
+  retryAfterSeconds: number;
 }
 
 export interface GatewayStats {
@@ -79,6 +87,10 @@ export interface GatewayStats {
   byKind: Record<string, number>;
   /** Chat calls by model id. */
   byModel: Record<string, number>;
+  /** Chat calls being answered now, the most at once so far, and those refused for maxConcurrent. */
+  inFlight: number;
+  maxInFlight: number;
+  overLimit: number;
 }
 
 export interface GatewayOptions {
@@ -93,6 +105,8 @@ export interface GatewayOptions {
   seed?: number;
   plantedJudges?: boolean;
   judgeProfiles?: Record<string, Partial<JudgeProfile>>;
+  maxConcurrent?: number | null;
+  retryAfterSeconds?: number;
 }
 
 export interface RunningGateway {
@@ -118,7 +132,7 @@ class HttpError extends Error {
 }
 
 function emptyStats(): GatewayStats {
-  return { chatCalls: 0, byStatus: {}, byKind: {}, byModel: {} };
+  return { chatCalls: 0, byStatus: {}, byKind: {}, byModel: {}, inFlight: 0, maxInFlight: 0, overLimit: 0 };
 }
 
 function increment(counter: Record<string, number>, key: string): void {
@@ -193,6 +207,12 @@ export function mergeSettings(settings: GatewaySettings, patch: unknown): Gatewa
         break;
       case "answerShortfall":
         next.answerShortfall = Math.floor(nonNegative(value, key));
+        break;
+      case "maxConcurrent":
+        next.maxConcurrent = value === null ? null : Math.max(1, Math.floor(nonNegative(value, key)));
+        break;
+      case "retryAfterSeconds":
+        next.retryAfterSeconds = nonNegative(value, key);
         break;
       case "seed":
         next.seed = Math.floor(nonNegative(value, key));
@@ -354,8 +374,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     seed: 1,
     plantedJudges: true,
     judgeProfiles: {},
+    maxConcurrent: null,
+    retryAfterSeconds: 1,
   };
   mergeSettings(settings, {
+    ...(options.maxConcurrent !== undefined && { maxConcurrent: options.maxConcurrent }),
+    ...(options.retryAfterSeconds !== undefined && { retryAfterSeconds: options.retryAfterSeconds }),
     ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
     ...(options.latencyScale !== undefined && { latencyScale: options.latencyScale }),
     ...(options.fixedLatencyMs !== undefined && { fixedLatencyMs: options.fixedLatencyMs }),
@@ -423,6 +447,29 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     increment(stats.byModel, body.model);
     if (!model) return respond(404, `Model ${body.model} not found`);
 
+    // Over the concurrency limit: refused at once, as a real gateway does, with when to come back.
+    if (settings.maxConcurrent !== null && stats.inFlight >= settings.maxConcurrent) {
+      stats.overLimit++;
+      return respond(429, "Rate limit exceeded: too many concurrent requests", {
+        "retry-after": String(settings.retryAfterSeconds),
+      });
+    }
+    stats.inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    try {
+      await answerChat(res, body, model, messages, respond);
+    } finally {
+      stats.inFlight--;
+    }
+  }
+
+  async function answerChat(
+    res: ServerResponse,
+    body: Record<string, unknown>,
+    model: NonNullable<ReturnType<typeof findCatalogModel>>,
+    messages: ChatMessage[],
+    respond: (status: number, message: string, headers?: Record<string, string>) => void,
+  ): Promise<void> {
     const fault = nextFault();
     if (fault === "429") {
       return respond(429, "Rate limit exceeded: too many requests, retry shortly", { "retry-after": "1" });
@@ -552,6 +599,7 @@ async function main(): Promise<void> {
     apiKey: process.env.GATEWAY_API_KEY ?? DEFAULT_GATEWAY_API_KEY,
     latencyScale: process.env.GATEWAY_LATENCY_SCALE ? Number(process.env.GATEWAY_LATENCY_SCALE) : 1,
     seed: process.env.GATEWAY_SEED ? Number(process.env.GATEWAY_SEED) : 1,
+    maxConcurrent: process.env.GATEWAY_MAX_CONCURRENT ? Number(process.env.GATEWAY_MAX_CONCURRENT) : null,
   });
   console.log(
     `dev gateway: ${gateway.url}  (key ${gateway.settings.apiKey}; settings at ${gateway.url.replace("/api/v1", "/__settings")})`,
