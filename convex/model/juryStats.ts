@@ -24,6 +24,7 @@ import { hasEnded } from "../lib/testStatus";
 import { internalAction, internalMutation, internalQuery } from "../functions";
 import { isReverseRankingKey, shownOrder } from "../lib/prompts";
 import { initialsOf } from "../lib/initials";
+import { RANKING_SCORE_KEY } from "../lib/scoring";
 import { computeJuryStats, type JuryRanking, type JuryRating, type JuryResponse } from "../lib/stats";
 import { computeHumanStats, type HumanStats, type HumanVerdict } from "../lib/stats/human";
 import { humanStatsValidator, juryStatsValidator, type HumanStatsDoc } from "../validators";
@@ -35,9 +36,10 @@ export const JURY_STATS_PAGE_SIZE = 500;
 export const JURY_STATS_DELAY_MS = 1_000;
 /**
  * How far before its cursor an incremental run reads again: a row's creation time is taken when
- * its mutation runs, which may commit a little later than a row created after it.
+ * its mutation runs, which commits a little later (a mutation runs at most 1 s of code), so a
+ * row created just before the cursor may become visible after a run read past it.
  */
-export const JURY_STATS_CURSOR_MARGIN_MS = 10_000;
+export const JURY_STATS_CURSOR_MARGIN_MS = 3_000;
 /** Characters of kept rows per juryStateChunks document. */
 export const JURY_STATE_CHUNK_CHARS = 200_000;
 
@@ -301,11 +303,12 @@ const stateUpdateValidator = v.object({
 
 /** Keeps the recomputation's rows: replaces them, or appends to the last chunk while it has room. */
 async function keepState(ctx: MutationCtx, testId: Id<"tests">, update: Infer<typeof stateUpdateValidator>) {
+  // Replacing deletes every chunk; appending reads only the last.
   const kept = await ctx.db
     .query("juryStateChunks")
     .withIndex("by_test_index", (q) => q.eq("testId", testId))
     .order("desc")
-    .take(MAX_STATE_CHUNKS);
+    .take(update.mode === "replace" ? MAX_STATE_CHUNKS : 1);
   let next = 0;
   if (update.mode === "replace") {
     for (const chunk of kept) await ctx.db.delete("juryStateChunks", chunk._id);
@@ -383,35 +386,69 @@ const MAX_STATE_CHUNKS = 64;
 
 export const EMPTY_JURY_STATE: JuryState = { responses: [], evaluations: [], calls: [] };
 
-/** The rows as one compact string: arrays of tuples rather than objects. */
+/**
+ * The rows as one compact string: arrays of tuples rather than objects, model ids once (`m`,
+ * referred to by index), and a ranking's single "overall" score as a bare number.
+ */
 export function encodeJuryState(state: JuryState): string {
-  return JSON.stringify({
-    r: state.responses.map((row) => [row.id, row.t, row.modelId, row.personaId, row.topicId, row.length, row.costUsd]),
-    e: state.evaluations.map((row) => [
-      row.id,
-      row.t,
-      row.responseId,
-      row.judgeModelId,
-      row.scores,
-      row.rank ?? null,
-      row.costUsd,
-      row.callId ?? null,
-    ]),
-    c: state.calls.map((row) => [row.id, row.key, row.judgeModelId, row.personaId, row.topicId, row.responseIds]),
-  });
+  const models: string[] = [];
+  const indexOf = new Map<string, number>();
+  const model = (id: string) => {
+    let index = indexOf.get(id);
+    if (index === undefined) {
+      index = models.length;
+      models.push(id);
+      indexOf.set(id, index);
+    }
+    return index;
+  };
+  const scoresOf = (scores: Record<string, number>) => {
+    const keys = Object.keys(scores);
+    return keys.length === 1 && keys[0] === RANKING_SCORE_KEY ? scores[RANKING_SCORE_KEY]! : scores;
+  };
+  const r = state.responses.map((row) => [
+    row.id,
+    row.t,
+    model(row.modelId),
+    row.personaId,
+    row.topicId,
+    row.length,
+    row.costUsd,
+  ]);
+  const e = state.evaluations.map((row) => [
+    row.id,
+    row.t,
+    row.responseId,
+    model(row.judgeModelId),
+    scoresOf(row.scores),
+    row.rank ?? null,
+    row.costUsd,
+    row.callId ?? null,
+  ]);
+  const c = state.calls.map((row) => [
+    row.id,
+    row.key,
+    model(row.judgeModelId),
+    row.personaId,
+    row.topicId,
+    row.responseIds,
+  ]);
+  return JSON.stringify({ m: models, r, e, c });
 }
 
 export function decodeJuryState(data: string): JuryState {
   const raw = JSON.parse(data) as {
-    r: [string, number, string, string, string, number, number][];
-    e: [string, number, string, string, Record<string, number>, number | null, number, string | null][];
-    c: [string, string, string, string, string, string[]][];
+    m: string[];
+    r: [string, number, number, string, string, number, number][];
+    e: [string, number, string, number, number | Record<string, number>, number | null, number, string | null][];
+    c: [string, string, number, string, string, string[]][];
   };
+  const model = (index: number) => raw.m[index]!;
   return {
     responses: raw.r.map(([id, t, modelId, personaId, topicId, length, costUsd]) => ({
       id,
       t,
-      modelId,
+      modelId: model(modelId),
       personaId,
       topicId,
       length,
@@ -421,8 +458,8 @@ export function decodeJuryState(data: string): JuryState {
       id,
       t,
       responseId,
-      judgeModelId,
-      scores,
+      judgeModelId: model(judgeModelId),
+      scores: typeof scores === "number" ? { [RANKING_SCORE_KEY]: scores } : scores,
       ...(rank === null ? {} : { rank }),
       costUsd,
       ...(callId === null ? {} : { callId }),
@@ -430,7 +467,7 @@ export function decodeJuryState(data: string): JuryState {
     calls: raw.c.map(([id, key, judgeModelId, personaId, topicId, responseIds]) => ({
       id,
       key,
-      judgeModelId,
+      judgeModelId: model(judgeModelId),
       personaId,
       topicId,
       responseIds,
