@@ -43,6 +43,12 @@ async function queuedJuryTest(name: string): Promise<Id<"tests">> {
   });
 }
 
+/** The owner's results keep the jury's methods closed under "The Jury" (the shared page opens them). */
+async function openJury(page: Page): Promise<void> {
+  const toggle = page.getByRole("button", { name: /The Jury/ });
+  if ((await toggle.getAttribute("aria-expanded")) === "false") await toggle.click();
+}
+
 async function expectJuryFigures(page: Page): Promise<void> {
   const summary = page.getByTestId("jury-summary");
   await summary.waitFor({ timeout: RUN_TIMEOUT_MS });
@@ -67,6 +73,7 @@ describe("the jury's evidence", () => {
     await owner.goto(`/dashboard/results/${testId}`);
     await owner.getByRole("heading", { level: 1, name: "Jury evidence check" }).waitFor({ timeout: PAGE_TIMEOUT_MS });
     // Before any judgement: the Jury section says when its figures will come.
+    await openJury(owner);
     await owner.getByText(JURY_EMPTY).waitFor();
     expect(await owner.getByTestId("jury-summary").count()).toBe(0);
 
