@@ -19,6 +19,7 @@ export type DatabaseFake = {
   _lastCreationTime: number;
   _generateId(table: string): string;
   commit(commitTs: bigint | null): void;
+  rollbackWrites(): void;
   get(table: string | undefined, id: string): StoredDocument | null;
   patch(table: string, id: string, value: Record<string, unknown>): void;
   _schema: { schemaValidation: boolean; tables: Map<string, { documentType?: ValidatorJson }> } | null;
@@ -205,6 +206,16 @@ export class LocalDatabase {
     this.fake._lastCreationTime = lastCreationTime;
     this.indexes = new Indexes(this.fake);
     return count;
+  }
+
+  /** The number of commits applied: where a transaction starting now reads (its snapshot). */
+  snapshotSeq(): number {
+    return this.indexes?.seq ?? 0;
+  }
+
+  /** Forgets document and index versions no running transaction reads any more. */
+  pruneVersions(): void {
+    this.indexes?.prune();
   }
 
   onCommit(listener: CommitListener): () => void {

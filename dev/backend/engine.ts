@@ -11,6 +11,9 @@ import { ReadSet, readSetStorage } from "./indexes.js";
 import type { FunctionDirectory, FunctionKind } from "./modules.js";
 import { canonicalUdfPath } from "./modules.js";
 import type { LocalScheduler } from "./scheduler.js";
+import { meter } from "./meter.js";
+import { ACTION_TIMEOUT_MESSAGE, ACTION_TIMEOUT_MS, PlanSlots } from "./plan.js";
+import { CommitConflict, OCC_RETRIES, Transactions, WriteConflictError } from "./transactions.js";
 
 /** A convex-test accessor for whatever schema the functions have. */
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
@@ -43,6 +46,10 @@ export type EngineOptions = {
   /** Safety-net poll of the commit timestamp, for writes the hooks miss. */
   pollMs: number;
   log: (message: string) => void;
+  /** The plan's caps on concurrent functions (default: Professional's). */
+  plan?: PlanSlots;
+  /** Run clients' and scheduled mutations one at a time (debugging; default: concurrently). */
+  serialMutations?: boolean;
 };
 
 /**
@@ -55,6 +62,8 @@ export class Engine implements BackendHooks {
   closed = false;
   /** Runs scheduled functions (set by server.ts once the database is loaded). */
   scheduler: LocalScheduler | null = null;
+  /** The plan's caps on concurrently running functions. */
+  readonly plan: PlanSlots;
   /** Each subscriber and the commit timestamp its queries have been brought up to. */
   private readonly subscribers = new Map<Subscriber, bigint>();
   /** Subscribers whose client waits for a Transition (a mutation's answer): served first. */
@@ -86,7 +95,9 @@ export class Engine implements BackendHooks {
     private readonly t: AnyTestConvex,
     readonly functions: FunctionDirectory,
     private readonly options: EngineOptions,
-  ) {}
+  ) {
+    this.plan = options.plan ?? new PlanSlots("professional");
+  }
 
   start(): void {
     this.pollTimer = setInterval(() => void this.poll(), this.options.pollMs);
@@ -163,7 +174,8 @@ export class Engine implements BackendHooks {
       };
     }
     const actualKind = info.kind;
-    const call = async (): Promise<FunctionOutcome> => {
+    /** One run; a CommitConflict when its commit was refused (a commit landed after its own check). */
+    const call = async (): Promise<FunctionOutcome | CommitConflict> => {
       try {
         const accessor = this.accessor(identity);
         const value: Value = await this.enter(() => {
@@ -178,11 +190,37 @@ export class Engine implements BackendHooks {
         });
         return { success: true, value: value === undefined ? null : value };
       } catch (error) {
+        if (Transactions.isCommitConflict(error)) return error;
         return failure(error);
       }
     };
-    const outcome = actualKind === "mutation" ? await this.enqueueMutation(call) : await call();
+    let outcome: FunctionOutcome;
+    if (actualKind === "mutation") {
+      const run = () => this.plan.mutations.run(() => this.untilCommitted(path, call));
+      outcome = this.options.serialMutations ? await this.enqueueMutation(run) : await run();
+    } else if (actualKind === "action") {
+      outcome = await this.plan.actions.run(() => withActionTimeout(call as () => Promise<FunctionOutcome>));
+    } else {
+      outcome = (await this.plan.queries.run(call)) as FunctionOutcome;
+    }
     return { ...outcome, kind: actualKind };
+  }
+
+  /** Runs a mutation again when its commit was refused, as the engine retries it. */
+  private async untilCommitted(
+    path: string,
+    call: () => Promise<FunctionOutcome | CommitConflict>,
+  ): Promise<FunctionOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await call();
+      if (!(outcome instanceof CommitConflict)) return outcome;
+      meter.recordConflict(path);
+      if (attempt >= OCC_RETRIES) {
+        meter.recordFailure(path);
+        return failure(new WriteConflictError(outcome.conflict, path));
+      }
+      meter.recordRetry(path);
+    }
   }
 
   /**
@@ -302,6 +340,7 @@ export class Engine implements BackendHooks {
           const key = JSON.stringify([identity, udfPath, convexToJson(args), journal]);
           let outcome = outcomes.get(key);
           if (outcome === undefined) {
+            meter.recordRerun(canonicalUdfPath(udfPath));
             outcome = this.runSubscribedQuery(udfPath, args, identity, journal);
             outcomes.set(key, outcome);
           }
@@ -380,6 +419,20 @@ export class Engine implements BackendHooks {
     this.subscribers.clear();
     this.awaiting.clear();
     this.commits = [];
+  }
+}
+
+/** An action's outcome, or the deployment's time-out error once it has run ACTION_TIMEOUT_MS. */
+async function withActionTimeout(call: () => Promise<FunctionOutcome>): Promise<FunctionOutcome> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<FunctionOutcome>((resolve) => {
+    timer = setTimeout(() => resolve({ success: false, errorMessage: ACTION_TIMEOUT_MESSAGE }), ACTION_TIMEOUT_MS);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([call(), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

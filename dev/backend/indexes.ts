@@ -52,19 +52,53 @@ export class ReadSet {
 
   /** Whether a committed change of these documents can change what the query read. */
   affectedBy(writes: readonly CommittedWrite[]): boolean {
+    return this.conflictWith(writes) !== null;
+  }
+
+  /** The first of these committed changes that can change what was read, if any. */
+  conflictWith(writes: readonly CommittedWrite[]): CommittedWrite | null {
     for (const write of writes) {
-      if (this.ids.has(write.id)) return true;
+      if (this.ids.has(write.id)) return write;
       for (const range of this.ranges) {
         if (range.table !== write.table) continue;
-        if (rangeCovers(range, write.previous) || rangeCovers(range, write.value)) return true;
+        if (rangeCovers(range, write.previous) || rangeCovers(range, write.value)) return write;
       }
     }
-    return false;
+    return null;
+  }
+
+  /** Adds what another read set read. */
+  merge(other: ReadSet): void {
+    this.ranges.push(...other.ranges);
+    for (const id of other.ids) this.ids.add(id);
   }
 }
 
 /** The read set of the subscribed query being evaluated (engine.ts). */
 export const readSetStorage = new AsyncLocalStorage<ReadSet>();
+
+/**
+ * Where reads are recorded: the running transaction's own read set (transactions.ts sets
+ * `current`), else the subscribed query's; `outer` is the subscribed query's.
+ */
+export const transactionReadSet = {
+  current: (): ReadSet | undefined => undefined,
+  outer: (): ReadSet | undefined => readSetStorage.getStore(),
+};
+
+/**
+ * The running transaction's snapshot (the commit sequence number it reads at; transactions.ts sets
+ * these), and the oldest snapshot any running transaction reads at: the indexes keep what those
+ * snapshots need of the documents and index entries that commits replaced.
+ */
+export const transactionSnapshots = {
+  current: (): number | undefined => undefined,
+  oldest: (): number | undefined => undefined,
+};
+
+function currentReadSet(): ReadSet | undefined {
+  return transactionReadSet.current() ?? readSetStorage.getStore();
+}
 
 function isSimpleObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
@@ -186,21 +220,33 @@ const BULK_WRITES = 32;
 
 class SortedIndex {
   entries: Entry[] = [];
+  /** Earlier arrays still needed by a snapshot: each valid for snapshots before `until`. */
+  versions: { until: number; entries: Entry[] }[] = [];
   constructor(readonly fields: string[]) {}
+
+  /** The entries as of a snapshot (the current ones outside a transaction). */
+  at(snapshot: number | undefined): Entry[] {
+    if (snapshot !== undefined)
+      for (const version of this.versions) if (version.until > snapshot) return version.entries;
+    return this.entries;
+  }
 
   private position(key: Key): number {
     return search(this.entries, (other) => compareKeys(other, key) >= 0);
   }
 
   insert(doc: StoredDocument): void {
+    // A new array: a query streaming the old one (a concurrent transaction) keeps its snapshot.
     const key = keyOf(doc, this.fields);
-    this.entries.splice(this.position(key), 0, { key, doc });
+    const entries = this.entries.slice();
+    entries.splice(this.position(key), 0, { key, doc });
+    this.entries = entries;
   }
 
   remove(doc: StoredDocument): void {
     const at = this.position(keyOf(doc, this.fields));
     // Keys end with _id, so the position is the document's own entry.
-    if (this.entries[at]?.doc._id === doc._id) this.entries.splice(at, 1);
+    if (this.entries[at]?.doc._id === doc._id) this.entries = this.entries.toSpliced(at, 1);
   }
 
   /**
@@ -243,12 +289,9 @@ class SortedIndex {
   }
 
   /** [start, end) of the entries within the bounds. */
-  span(bounds: Bounds | null): [number, number] {
-    if (bounds === null) return [0, this.entries.length];
-    return [
-      search(this.entries, (key) => reachedStart(key, bounds)),
-      search(this.entries, (key) => pastEnd(key, bounds)),
-    ];
+  static span(entries: Entry[], bounds: Bounds | null): [number, number] {
+    if (bounds === null) return [0, entries.length];
+    return [search(entries, (key) => reachedStart(key, bounds)), search(entries, (key) => pastEnd(key, bounds))];
   }
 }
 
@@ -256,7 +299,12 @@ type SchemaTables = Map<string, { indexes: { indexDescriptor: string; fields: st
 
 /** Attaches the indexes to convex-test's database; `apply` keeps them current after each commit. */
 export class Indexes {
+  /** Commits applied so far: a transaction's snapshot is the number it started at. */
+  seq = 0;
   private readonly tables = new Map<string, Map<string, SortedIndex>>();
+  /** Per document changed while a snapshot was open: each change's number and the value before it. */
+  private readonly documentVersions = new Map<string, { seq: number; previous: StoredDocument | null }[]>();
+  private readonly versioned = new Set<SortedIndex>();
   private readonly schemaTables: SchemaTables | undefined;
 
   constructor(private readonly fake: DatabaseFake) {
@@ -275,7 +323,7 @@ export class Indexes {
     internals._resolveQuerySource = (query) => {
       const range = this.rangeOf(query);
       if (range === null) return resolveQuerySource(query);
-      readSetStorage.getStore()?.ranges.push({
+      currentReadSet()?.ranges.push({
         table: range.table,
         fields: range.index.fields,
         bounds: range.bounds,
@@ -314,13 +362,29 @@ export class Indexes {
     };
     const get = fake.get.bind(fake);
     fake.get = (table, id) => {
-      readSetStorage.getStore()?.ids.add(id);
-      return get(table, id);
+      currentReadSet()?.ids.add(id);
+      const document = get(table, id);
+      const snapshot = transactionSnapshots.current();
+      const versions = snapshot === undefined ? undefined : this.documentVersions.get(id);
+      if (versions === undefined || fake._writes.some((level) => level[id] !== undefined)) return document;
+      // Committed after the snapshot: the value before the first such change.
+      for (const version of versions) if (version.seq > snapshot!) return version.previous;
+      return document;
     };
   }
 
   /** Keeps the indexes equal to the committed documents (called after each top-level commit). */
   apply(writes: readonly CommittedWrite[]): void {
+    this.seq++;
+    const oldest = transactionSnapshots.oldest();
+    if (oldest !== undefined) {
+      for (const write of writes) {
+        const versions = this.documentVersions.get(write.id);
+        const version = { seq: this.seq, previous: write.previous };
+        if (versions === undefined) this.documentVersions.set(write.id, [version]);
+        else versions.push(version);
+      }
+    }
     const byTable = new Map<string, CommittedWrite[]>();
     for (const write of writes) {
       const tableWrites = byTable.get(write.table);
@@ -328,6 +392,13 @@ export class Indexes {
       else tableWrites.push(write);
     }
     for (const [table, tableWrites] of byTable) {
+      if (oldest !== undefined) {
+        // Arrays are replaced, never changed: the current one is the snapshots' version.
+        for (const index of this.indexesOf(table).values()) {
+          index.versions.push({ until: this.seq, entries: index.entries });
+          this.versioned.add(index);
+        }
+      }
       if (tableWrites.length > BULK_WRITES) {
         for (const index of this.indexesOf(table).values()) index.bulk(tableWrites);
         continue;
@@ -336,6 +407,20 @@ export class Indexes {
         if (write.previous !== null) this.drop(write.previous);
         if (write.value !== null) this.add(write.value);
       }
+    }
+  }
+
+  /** Forgets versions no running transaction's snapshot needs (call when one ends). */
+  prune(): void {
+    const oldest = transactionSnapshots.oldest();
+    for (const index of this.versioned) {
+      index.versions = oldest === undefined ? [] : index.versions.filter((version) => version.until > oldest);
+      if (index.versions.length === 0) this.versioned.delete(index);
+    }
+    for (const [id, versions] of this.documentVersions) {
+      const kept = oldest === undefined ? [] : versions.filter((version) => version.seq > oldest);
+      if (kept.length === 0) this.documentVersions.delete(id);
+      else if (kept.length !== versions.length) this.documentVersions.set(id, kept);
     }
   }
 
@@ -376,7 +461,8 @@ export class Indexes {
     const pending = this.pendingOf(table);
     const docs = this.indexesOf(table)
       .get("by_creation_time")!
-      .entries.map((entry) => entry.doc)
+      .at(transactionSnapshots.current())
+      .map((entry) => entry.doc)
       .filter((doc) => !pending.has(doc._id));
     for (const doc of pending.values()) if (doc !== null) docs.push(doc);
     return docs;
@@ -413,9 +499,10 @@ export class Indexes {
     bounds: Bounds | null;
     order: "asc" | "desc";
   }): StoredDocument[] {
-    const [start, end] = range.index.span(range.bounds);
+    const all = range.index.at(transactionSnapshots.current());
+    const [start, end] = SortedIndex.span(all, range.bounds);
     const pending = this.pendingOf(range.table);
-    let entries = range.index.entries.slice(start, end);
+    let entries = all.slice(start, end);
     if (pending.size > 0) {
       entries = entries.filter((entry) => !pending.has(entry.doc._id));
       for (const doc of pending.values()) {
@@ -432,7 +519,7 @@ export class Indexes {
   /** A query's results, read lazily from its range, with its filters and limit. */
   private *stream(query: Query): Generator<StoredDocument> {
     const range = this.rangeOf(query);
-    const readSet = readSetStorage.getStore();
+    const readSet = currentReadSet();
     const filters = filtersOf(query);
     const limit =
       query.operators.find((operator): operator is { limit: number } => "limit" in operator)?.limit ?? Infinity;
@@ -470,10 +557,9 @@ export class Indexes {
       read.exhausted = true;
       return;
     }
-    const [start, end] = range.index.span(range.bounds);
-    const entries = range.index.entries;
-    // Entries are looked up by key as the stream advances: the array is only changed by
-    // commits, which never happen in the middle of a transaction's query.
+    // The entries as of the transaction's snapshot: commits replace arrays rather than change them.
+    const entries = range.index.at(transactionSnapshots.current());
+    const [start, end] = SortedIndex.span(entries, range.bounds);
     const ascending = range.order === "asc";
     for (let i = ascending ? start : end - 1; ascending ? i < end : i >= start; i += ascending ? 1 : -1) {
       const entry = entries[i]!;

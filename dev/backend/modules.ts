@@ -3,6 +3,7 @@ import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { convexToJson } from "convex/values";
 import type { Value } from "convex/values";
+import { meter } from "./meter.js";
 import { matches, validate } from "./returns.js";
 import type { ValidatorJson } from "./returns.js";
 
@@ -140,6 +141,13 @@ export function canonicalUdfPath(udfPath: string): string {
   return `${modulePath}:${exportName}`;
 }
 
+type Handler = (...args: unknown[]) => unknown;
+
+/** How a query's or mutation's handler runs in its transaction; the backend sets it (transactions.ts). */
+export const handlerHooks: {
+  transaction: (kind: "query" | "mutation", path: string, handler: Handler) => Handler;
+} = { transaction: (_kind, _path, handler) => handler };
+
 /** Function runs since start, by "module:name"; benchmarks read invocations from it. */
 export const invocationCounts = new Map<string, number>();
 const counted = new WeakSet<object>();
@@ -163,6 +171,8 @@ function countInvocations(moduleName: string, exports: Record<string, unknown>):
 
 type Exported = ((...args: unknown[]) => unknown) & {
   isQuery?: boolean;
+  isMutation?: boolean;
+  isAction?: boolean;
   exportArgs?: () => string;
   exportReturns?: () => string;
   _handler?: (...args: unknown[]) => unknown;
@@ -188,14 +198,34 @@ export function forConvexTest(moduleName: string, exports: Record<string, unknow
     copy.exportArgs = () => argsJson;
     copy.exportReturns = () => returnsJson;
     const returns = JSON.parse(returnsJson) as ValidatorJson | null;
+    const path = `${moduleName}:${name}`;
     if (fn.isQuery && returns !== null) {
-      const path = `${moduleName}:${name}`;
       const handler = fn._handler;
       copy.exportReturns = () => "null";
       copy._handler = async (...args: unknown[]) => {
         const result = await handler(...args);
         checkReturnValue(returns, result, path);
         return result;
+      };
+    }
+    if (fn.isQuery || fn.isMutation) {
+      // The top level of a transaction runs until its reads are current (transactions.ts).
+      const kind = fn.isQuery ? "query" : "mutation";
+      const handler = copy._handler!;
+      copy._handler = (...args: unknown[]) => handlerHooks.transaction(kind, path, handler)(...args);
+    } else if (fn.isAction) {
+      const handler = copy._handler!;
+      copy._handler = async (...args: unknown[]) => {
+        meter.recordCall(path);
+        const began = performance.now();
+        try {
+          return await handler(...args);
+        } catch (error) {
+          meter.recordFailure(path);
+          throw error;
+        } finally {
+          meter.recordAction(path, performance.now() - began);
+        }
       };
     }
     module[name] = copy;

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { promisify } from "node:util";
+import { transactionWantsTurn, turn } from "./transactions.js";
 
 /**
  * What one running backend needs to hear from inside convex-test: that a
@@ -108,6 +109,7 @@ export function installRuntimeHooks(): void {
     get asyncSyscall() {
       const asyncSyscall = original.asyncSyscall;
       return async (op: string, jsonArgs: string) => {
+        if (transactionWantsTurn()) await turn();
         const backend = backendStorage.getStore();
         if ((op === "1.0/schedule" || op === "1.0/actions/schedule") && backend?.scheduled) {
           // convex-test writes the job's document; the backend's scheduler runs it.

@@ -4,6 +4,7 @@ import type { AnyTestConvex, Engine } from "./engine.js";
 import { describe } from "./engine.js";
 import type { LocalDatabase } from "./database.js";
 import { scheduledMutationStorage } from "./database.js";
+import { untilCommitted } from "./transactions.js";
 import type { StoredDocument } from "./store.js";
 
 const JOBS = "_scheduled_functions";
@@ -11,6 +12,13 @@ const JOBS = "_scheduled_functions";
 const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 // setTimeout holds 32-bit delays; later jobs are re-armed in steps.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How long a job scheduled by a transaction still running is waited for. */
+const UNCOMMITTED_JOB_MS = 60_000;
+/**
+ * Jobs started per turn of the event loop: they run concurrently, each letting the loop turn as it
+ * goes (transactions.ts), so a burst released at once does not take every turn until it is done.
+ */
+const JOBS_PER_TURN = 10;
 /** How long due jobs are started for before the event loop reads and writes its sockets. */
 const TURN_MS = 10;
 
@@ -31,13 +39,33 @@ export class LocalScheduler {
   private starting: ReturnType<typeof setImmediate> | null = null;
   private closed = false;
   private readonly detached = AsyncLocalStorage.snapshot();
+  /**
+   * Jobs scheduled by a transaction that has not committed yet (transactions run concurrently):
+   * armed when their document is committed, forgotten after a while when it never is (the
+   * transaction failed or was retried, and its retry scheduled a new job).
+   */
+  private readonly uncommitted = new Map<string, { at: number; since: number }>();
 
   constructor(
     private readonly engine: Engine,
     private readonly t: AnyTestConvex,
     private readonly database: LocalDatabase,
     private readonly log: (message: string) => void,
-  ) {}
+  ) {
+    database.onCommit((writes) => {
+      if (this.uncommitted.size === 0) return;
+      for (const write of writes) {
+        const waiting = this.uncommitted.get(write.id);
+        if (waiting === undefined) continue;
+        this.uncommitted.delete(write.id);
+        if (write.value !== null) this.detached(() => this.arm(write.id, waiting.at));
+      }
+      const now = Date.now();
+      for (const [jobId, waiting] of this.uncommitted) {
+        if (now - waiting.since > UNCOMMITTED_JOB_MS) this.uncommitted.delete(jobId);
+      }
+    });
+  }
 
   /** Arms the jobs found in the database; returns how many were resumed. */
   async resume(): Promise<{ pending: number; interrupted: number }> {
@@ -68,7 +96,8 @@ export class LocalScheduler {
 
   /** Called when a function scheduled `jobId` to run at `at` (epoch ms). */
   scheduled(jobId: string, at: number): void {
-    this.detached(() => this.arm(jobId, at));
+    if (this.database.fake._documents[jobId] !== undefined) this.detached(() => this.arm(jobId, at));
+    else this.uncommitted.set(jobId, { at, since: Date.now() });
   }
 
   close(): void {
@@ -109,10 +138,11 @@ export class LocalScheduler {
   private async startDue(): Promise<void> {
     const began = performance.now();
     try {
-      while (!this.closed && this.due.length > 0 && performance.now() - began < TURN_MS) {
+      let started = 0;
+      while (!this.closed && this.due.length > 0 && started++ < JOBS_PER_TURN && performance.now() - began < TURN_MS) {
         const jobId = this.due.shift()!;
         const failed = (error: unknown) => this.log(`scheduled function ${jobId} failed to run: ${describe(error)}`);
-        // A mutation has run when it has started; an action runs on by itself.
+        // Waits for a slot; the job then runs on by itself.
         await this.start(jobId).then((started) => {
           void started?.rest.catch(failed);
         }, failed);
@@ -124,43 +154,67 @@ export class LocalScheduler {
   }
 
   private async inTransaction<T>(work: () => T): Promise<T> {
-    return (await this.engine.enter(() => this.t.run(async () => work() as Value))) as T;
+    return (await untilCommitted(() => this.engine.enter(() => this.t.run(async () => work() as Value)))) as T;
   }
 
-  /** Starts a job; resolves once it has started (a mutation: run), with the rest of an action's run. */
+  private pending(jobId: string): JobDocument | null {
+    const job = this.database.fake._documents[jobId] as JobDocument | undefined;
+    return job && job.state.kind === "pending" ? job : null;
+  }
+
+  /**
+   * Starts a job once one of the plan's scheduled-job slots is free (the others wait, as on a
+   * deployment); resolves once it has started, with the rest of its run.
+   */
   private async start(jobId: string): Promise<{ rest: Promise<void> } | undefined> {
-    if (this.closed) return;
-    // The job as committed; read in a transaction (which waits for the running one) when the
-    // function that scheduled it has not committed yet. Every transaction waits its turn behind
-    // all the others, so a job started without one starts sooner.
-    const job =
-      (this.database.fake._documents[jobId] as JobDocument | undefined) ??
-      (await this.inTransaction(() => this.database.fake.get(JOBS, jobId) as JobDocument | null));
-    if (!job || job.state.kind !== "pending" || this.closed) return;
-    const info = await this.engine.functions.describe(job.name).catch(() => null);
-    const args = (job.args[0] ?? {}) as Record<string, Value>;
-    if (info?.kind === "mutation") {
-      const marker = { jobId, marked: false };
-      const outcome = await scheduledMutationStorage.run(marker, () =>
-        this.engine.runFunction("mutation", job.name, args, null, { allowInternal: true }),
-      );
-      if (this.closed) return; // stopped meanwhile: the job stays pending for the next start
-      if (!outcome.success) {
-        this.log(`Error when running scheduled function ${job.name}: ${outcome.errorMessage}`);
-        await this.finish(jobId, "failed");
-      } else if (!marker.marked) {
-        await this.finish(jobId, "success");
+    if (this.closed || !this.pending(jobId)) return;
+    const slots = this.engine.plan.scheduledJobs;
+    await slots.acquire();
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      slots.release();
+    };
+    try {
+      // Canceled or run meanwhile, or stopped: nothing to do.
+      const job = this.pending(jobId);
+      if (!job || this.closed) {
+        release();
+        return;
       }
-      return;
+      const info = await this.engine.functions.describe(job.name).catch(() => null);
+      const args = (job.args[0] ?? {}) as Record<string, Value>;
+      if (info?.kind === "mutation") return { rest: this.runMutation(jobId, job, args).finally(release) };
+      const started = await this.inTransaction(() => {
+        const current = this.database.fake.get(JOBS, jobId) as JobDocument | null;
+        if (!current || current.state.kind !== "pending") return false;
+        this.database.fake.patch(JOBS, jobId, { state: { kind: "inProgress" } });
+        return true;
+      });
+      if (!started) {
+        release();
+        return;
+      }
+      return { rest: this.runAction(jobId, job, args).finally(release) };
+    } catch (error) {
+      release();
+      throw error;
     }
-    const started = await this.inTransaction(() => {
-      const current = this.database.fake.get(JOBS, jobId) as JobDocument | null;
-      if (!current || current.state.kind !== "pending") return false;
-      this.database.fake.patch(JOBS, jobId, { state: { kind: "inProgress" } });
-      return true;
-    });
-    if (!started) return;
-    return { rest: this.runAction(jobId, job, args) };
+  }
+
+  private async runMutation(jobId: string, job: JobDocument, args: Record<string, Value>): Promise<void> {
+    const marker = { jobId, marked: false };
+    const outcome = await scheduledMutationStorage.run(marker, () =>
+      this.engine.runFunction("mutation", job.name, args, null, { allowInternal: true }),
+    );
+    if (this.closed) return; // stopped meanwhile: the job stays pending for the next start
+    if (!outcome.success) {
+      this.log(`Error when running scheduled function ${job.name}: ${outcome.errorMessage}`);
+      await this.finish(jobId, "failed");
+    } else if (!marker.marked) {
+      await this.finish(jobId, "success");
+    }
   }
 
   private async runAction(jobId: string, job: JobDocument, args: Record<string, Value>): Promise<void> {

@@ -16,9 +16,14 @@ import type { TrustedIssuer } from "./identity.js";
 import { loadOrCreateJwtKeys } from "./keys.js";
 import { FunctionDirectory, collectModules } from "./modules.js";
 import { backendStorage, installRuntimeHooks } from "./runtime.js";
+import { meter } from "./meter.js";
+import type { Meter } from "./meter.js";
+import { PlanSlots, planFromEnv } from "./plan.js";
+import type { PlanName } from "./plan.js";
 import { LocalScheduler } from "./scheduler.js";
 import { DocumentStore } from "./store.js";
 import { SyncServer } from "./sync.js";
+import { Transactions, untilCommitted } from "./transactions.js";
 
 export type BackendOptions = {
   /** Port of the deployment URL (sync WebSocket and HTTP function API); 0 picks a free one. */
@@ -42,6 +47,13 @@ export type BackendOptions = {
   dataDir?: string;
   /** Start from an empty store (and new JWT keys, so no earlier token is accepted). */
   fresh?: boolean;
+  /** Whose concurrency caps apply (Convex's plans); defaults to MJ_PLAN, else professional. */
+  plan?: PlanName;
+  /**
+   * One top-level transaction at a time instead of concurrent ones under optimistic concurrency
+   * control, for debugging; defaults to MJ_SERIAL_MUTATIONS=1.
+   */
+  serialMutations?: boolean;
 };
 
 /** What the data folder held at start, for the banner. */
@@ -61,6 +73,10 @@ export type RunningBackend = {
   store: StoreInfo | null;
   /** Resolves when pending query updates have been pushed to clients. */
   settle(): Promise<void>;
+  /** Per function: calls, conflicts, retries, failures, documents and bytes read and written. */
+  meter: Meter;
+  /** The plan's caps and how many functions of each kind run or wait. */
+  plan: PlanSlots;
   close(): Promise<void>;
 };
 
@@ -119,9 +135,10 @@ function bindToBackend(accessor: AnyTestConvex, engine: Engine): AnyTestConvex {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
-        const result: unknown = backendStorage.run(engine, () =>
-          (value as (...a: unknown[]) => unknown).apply(target, args),
-        );
+        const call = (): unknown =>
+          backendStorage.run(engine, () => (value as (...a: unknown[]) => unknown).apply(target, args));
+        if (property === "run" || property === "mutation") return untilCommitted(call as () => Promise<unknown>);
+        const result = call();
         return property === "withIdentity" || property === "withRequestMetadata"
           ? bindToBackend(result as AnyTestConvex, engine)
           : result;
@@ -197,12 +214,18 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     store = dataDir ? DocumentStore.open(dataDir, { fresh: options.fresh }) : null;
     const database = new LocalDatabase(captureRootDatabase(rawT), store);
     database.load();
+    const serialMutations = options.serialMutations ?? process.env.MJ_SERIAL_MUTATIONS === "1";
+    const plan = new PlanSlots(options.plan ?? planFromEnv(process.env.MJ_PLAN));
+    new Transactions(rawT, database, { serial: serialMutations });
+    meter.reset();
     const storeInfo: StoreInfo | null = store && dataDir ? { dir: dataDir, file: store.file, ...store.stats() } : null;
 
     const engine = new Engine(rawT, functions, {
       batchMs: options.batchMs ?? 10,
       pollMs: 1000,
       log,
+      plan,
+      serialMutations,
     });
     // Subscribed queries re-run when a commit touches what they read.
     database.onCommit((writes) => engine.noteCommit(writes));
@@ -224,6 +247,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
         .then((handled) => {
           if (handled) return;
           const { pathname } = new URL(request.url ?? "/", "http://localhost");
+          if (pathname === "/_dev/meter" || pathname === "/_dev/meter/reset") {
+            // The meter of a deployment's bill (not a product endpoint): GET reads, POST …/reset clears.
+            if (pathname === "/_dev/meter/reset" && request.method === "POST") meter.reset();
+            response.writeHead(200, { "Content-Type": "application/json" });
+            response.end(JSON.stringify({ plan: plan.plan, functions: meter.read() }));
+            return;
+          }
           if (pathname === "/version" || pathname === "/instance_name") {
             response.writeHead(200, { "Content-Type": "text/plain" });
             response.end(pathname === "/version" ? "local-convex-test" : "local");
@@ -254,6 +284,9 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     engine.start();
     cronRunner.start();
     info(`functions from ${convexDir}`);
+    info(
+      `${plan.plan} plan caps; ${serialMutations ? "transactions one at a time (MJ_SERIAL_MUTATIONS=1)" : "concurrent transactions, optimistic concurrency control"}`,
+    );
     info(`deployment URL ${url}  HTTP actions ${siteUrl}`);
 
     return {
@@ -262,6 +295,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       t: bindToBackend(rawT, engine),
       store: storeInfo,
       settle: () => engine.settle(),
+      meter,
+      plan,
       close: async () => {
         cronRunner.close();
         engine.close();

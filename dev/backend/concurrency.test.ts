@@ -1,0 +1,194 @@
+// @vitest-environment node
+// Concurrent transactions under optimistic concurrency control, plan caps and the meter, against
+// the fixture functions (fixture/convex/concurrency.ts).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConvexClient } from "convex/browser";
+import { anyApi } from "convex/server";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { startBackend } from "./server";
+import type { BackendOptions, RunningBackend } from "./server";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped fixture api
+const api = anyApi as any;
+const FIXTURE = fileURLToPath(new URL("./fixture/convex", import.meta.url));
+
+let keysDir: string;
+let backend: RunningBackend | null = null;
+const clients: ConvexClient[] = [];
+
+async function start(options: BackendOptions = {}): Promise<RunningBackend> {
+  backend = await startBackend({
+    port: 0,
+    sitePort: 0,
+    quiet: true,
+    convexDir: FIXTURE,
+    keysFile: join(keysDir, "jwt-keys.json"),
+    ...options,
+  });
+  return backend;
+}
+
+beforeAll(() => {
+  keysDir = mkdtempSync(join(tmpdir(), "mj-concurrency-"));
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await backend?.close();
+  backend = null;
+});
+afterAll(() => rmSync(keysDir, { recursive: true, force: true }));
+
+describe("optimistic concurrency control", () => {
+  it("ends a counter incremented 200 times at once at 200, retrying the mutations that conflicted", async () => {
+    const b = await start();
+    await b.t.mutation(api.concurrency.create, { name: "hits", value: 0 });
+    await Promise.all(Array.from({ length: 200 }, () => b.t.mutation(api.concurrency.increment, { name: "hits" })));
+    expect(await b.t.query(api.concurrency.value, { name: "hits" })).toBe(200);
+    const figures = b.meter.read()["concurrency:increment"]!;
+    expect(figures.calls).toBe(200);
+    expect(figures.failures).toBe(0);
+    expect(figures.retries).toBeGreaterThanOrEqual(1);
+    expect(figures.conflicts).toBeGreaterThanOrEqual(figures.retries);
+  });
+
+  it("runs mutations on different documents at once without a single conflict", async () => {
+    const b = await start();
+    const names = Array.from({ length: 50 }, (_, index) => `counter-${index}`);
+    for (const name of names) {
+      for (const suffix of ["", "-from", "-to"]) {
+        await b.t.mutation(api.concurrency.create, { name: name + suffix, value: 0 });
+      }
+    }
+    await Promise.all(
+      names.flatMap((name) => [
+        b.t.mutation(api.concurrency.increment, { name }),
+        b.t.mutation(api.concurrency.transfer, { from: `${name}-from`, to: `${name}-to` }),
+      ]),
+    );
+    for (const name of names) {
+      expect(await b.t.query(api.concurrency.value, { name })).toBe(1);
+      expect(await b.t.query(api.concurrency.value, { name: `${name}-to` })).toBe(1);
+    }
+    const reading = b.meter.read();
+    expect(reading["concurrency:increment"]).toMatchObject({ calls: 50, conflicts: 0, retries: 0 });
+    expect(reading["concurrency:transfer"]).toMatchObject({ calls: 50, conflicts: 0, retries: 0 });
+  });
+
+  it("fails a mutation that conflicts on every retry with the deployment's error, and keeps none of its writes", async () => {
+    const b = await start();
+    await b.t.mutation(api.concurrency.create, { name: "hot", value: 0 });
+    const client = new ConvexClient(b.url, {
+      webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
+      logger: false,
+      unsavedChangesWarning: false,
+    });
+    clients.push(client);
+    const seenMarks: string[][] = [];
+    client.onUpdate(api.concurrency.marks, {}, (marks: string[]) => seenMarks.push(marks));
+
+    const slow = b.t.mutation(api.concurrency.slowIncrement, { name: "hot", awaits: 300 });
+    let settled = false;
+    const outcome = slow.then(
+      () => "succeeded",
+      (error: Error) => error.message,
+    );
+    void outcome.then(() => (settled = true));
+    // One call after another: they never conflict with each other, and each commits while the
+    // slow mutation is between its read and its write.
+    let bumps = 0;
+    while (!settled) {
+      await b.t.mutation(api.concurrency.increment, { name: "hot" });
+      bumps++;
+      // Calls from clients arrive as I/O: let timers (the slow mutation's back-off) run between.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await outcome).toMatch(
+      /^Documents read from or written to the table "counters" changed while this mutation was being run and on every subsequent retry\. A call to "concurrency:increment" changed the document with ID "[^"]+"\./,
+    );
+    await b.settle();
+    // Its mark never committed, and its increment is not in the counter.
+    expect(await b.t.query(api.concurrency.marks, {})).toEqual([]);
+    expect(await b.t.query(api.concurrency.value, { name: "hot" })).toBe(bumps);
+    expect(seenMarks.flat()).toEqual([]);
+    expect(b.meter.read()["concurrency:slowIncrement"]).toMatchObject({
+      calls: 1,
+      conflicts: 5,
+      retries: 4,
+      failures: 1,
+      documentsWritten: 0,
+    });
+  });
+
+  it("never shows a subscribed query a state between commits", async () => {
+    const b = await start();
+    await b.t.mutation(api.concurrency.create, { name: "left", value: 500 });
+    await b.t.mutation(api.concurrency.create, { name: "right", value: 500 });
+    const client = new ConvexClient(b.url, {
+      webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
+      logger: false,
+      unsavedChangesWarning: false,
+    });
+    clients.push(client);
+    const sums: number[] = [];
+    client.onUpdate(api.concurrency.sum, { first: "left", second: "right", awaits: 50 }, (sum: number) =>
+      sums.push(sum),
+    );
+    // Each round's transfers commit while the query is between its two reads.
+    for (let round = 0; round < 20; round++) {
+      await Promise.all([
+        ...Array.from({ length: 5 }, () => b.t.mutation(api.concurrency.transfer, { from: "left", to: "right" })),
+        b.t.query(api.concurrency.sum, { first: "left", second: "right", awaits: 50 }).then((sum: number) => {
+          sums.push(sum);
+        }),
+      ]);
+    }
+    await b.settle();
+    expect(await b.t.query(api.concurrency.value, { name: "right" })).toBe(600);
+    expect(sums.length).toBeGreaterThan(20);
+    expect(new Set(sums)).toEqual(new Set([1000]));
+  });
+
+  it("runs transactions one at a time with MJ_SERIAL_MUTATIONS' setting, so nothing conflicts", async () => {
+    const b = await start({ serialMutations: true });
+    await b.t.mutation(api.concurrency.create, { name: "hits", value: 0 });
+    await Promise.all(Array.from({ length: 50 }, () => b.t.mutation(api.concurrency.increment, { name: "hits" })));
+    expect(await b.t.query(api.concurrency.value, { name: "hits" })).toBe(50);
+    expect(b.meter.read()["concurrency:increment"]).toMatchObject({ calls: 50, conflicts: 0 });
+  });
+});
+
+describe("plan caps", () => {
+  async function runNaps(plan: "starter" | "professional") {
+    const b = await start({ plan });
+    await b.t.mutation(api.concurrency.scheduleNaps, { count: 11, ms: 1500 });
+    const states = async () => (await b.t.query(api.concurrency.jobStates, {})) as string[];
+    const deadline = Date.now() + 1000;
+    while (Date.now() < deadline && (await states()).filter((state) => state !== "pending").length < 10) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Long enough for an 11th to have started, were it allowed to.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = await states();
+    const atOnce = {
+      running: now.filter((state) => state === "inProgress").length,
+      queued: b.plan.scheduledJobs.queued,
+    };
+    let finished = await states();
+    while (!finished.every((state) => state === "success")) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      finished = await states();
+    }
+    return { ...atOnce, peak: b.plan.scheduledJobs.peak, finished: finished.length };
+  }
+
+  it("lets the 11th scheduled job wait for a slot on starter, and runs all 11 at once on professional", async () => {
+    expect(await runNaps("starter")).toEqual({ running: 10, queued: 1, peak: 10, finished: 11 });
+    await backend?.close();
+    backend = null;
+    expect(await runNaps("professional")).toEqual({ running: 11, queued: 0, peak: 11, finished: 11 });
+  }, 20_000);
+});
