@@ -7,6 +7,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { USAGE_SECTION_ID } from "@/lib/navigation";
 import { api } from "../../../convex/_generated/api";
 import { ApiKeySection } from "./api-key-section";
+import { ApiTokensSection, ApiTokensUnavailable } from "./api-tokens-section";
 import { Banner } from "@/components/banner";
 import { ChangePasswordSection } from "./change-password-section";
 import { ProfileSection } from "./profile-section";
@@ -21,7 +22,7 @@ export function AccountSettingsPage() {
     <div className="mx-auto max-w-3xl space-y-6">
       <div className="space-y-1">
         <h1 className="text-3xl font-bold tracking-tight">Account Settings</h1>
-        <p className="text-muted-foreground">Your profile, password and own API key.</p>
+        <p className="text-muted-foreground">Your profile, password, own API key and API tokens.</p>
       </div>
       <QueryErrorBoundary fallback={() => <Banner tone="error">{PROFILE_LOAD_FAILED}</Banner>}>
         <Profile onLoaded={onProfileLoaded} />
@@ -29,6 +30,9 @@ export function AccountSettingsPage() {
       <ChangePasswordSection />
       <QueryErrorBoundary fallback={() => <Banner tone="error">Failed to load your API key settings</Banner>}>
         <ApiKeySection />
+      </QueryErrorBoundary>
+      <QueryErrorBoundary fallback={() => <ApiTokensUnavailable />}>
+        <ApiTokensSection />
       </QueryErrorBoundary>
     </div>
   );
