@@ -95,6 +95,7 @@ function banner(stack: RunningStack, fresh: boolean): string {
     `  Admin    ${stack.admin.email} / ${stack.admin.password}`,
     "",
     `  Convex backend  ${stack.backendUrl}   HTTP actions ${stack.siteUrl}`,
+    `  API             ${stack.siteUrl}/api/v1   tokens under Account Settings; described at ${stack.siteUrl}/api/v1/openapi.json`,
     gatewayLine,
     `  Stripe          ${stack.stripeUrl}   test mode: pay on its checkout page`,
     `  Mail            ${stack.mail.url}   ${stack.mail.emailOn ? "inbox: verification, reset, sign-in links and codes, contact mail" : "inbox (email is off, MJ_EMAIL=off: without it, verification, reset, sign-in links and codes arrive here)"}`,
