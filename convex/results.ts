@@ -15,6 +15,7 @@ import {
   heatmapValidator,
   isValidTest,
   metricsOf,
+  explanationReader,
   metricsValidator,
   modelChartsOf,
   modelChartValidator,
@@ -173,6 +174,7 @@ export const evaluations = userQuery({
       return answers.get(responseId) ?? null;
     };
     const labelled = new Set<Id<"calls">>();
+    const explanationOf = explanationReader(ctx);
     for (const evaluation of page.page) {
       const response = await answerOf(evaluation.responseId);
       const callId = evaluation.callId;
@@ -185,7 +187,7 @@ export const evaluations = userQuery({
         evaluatorModelId: evaluation.evaluatorModelId,
         evaluatorName: names.model.get(evaluation.evaluatorModelId) ?? evaluation.evaluatorModelId,
         scores: evaluation.scores,
-        explanation: evaluation.explanation,
+        explanation: await explanationOf(evaluation),
         ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
         response: response ? responseView(response, names) : null,
         costUsd: evaluation.costUsd,
@@ -293,22 +295,25 @@ export const exportEvaluations = userQuery({
   handler: async (ctx, { testId, paginationOpts }) => {
     await requireTest(ctx, ctx.user._id, testId, "read");
     const page = await pageByTest(ctx, "evaluations", testId, paginationOpts, MAX_EXPORT_EVALUATIONS_PAGE);
+    const explanationOf = explanationReader(ctx);
     return {
       ...page,
-      page: page.page.map((evaluation) => ({
-        id: evaluation._id,
-        responseId: evaluation.responseId,
-        evaluatorModelId: evaluation.evaluatorModelId,
-        scores: evaluation.scores,
-        explanation: evaluation.explanation,
-        ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
-        timestamp: evaluation._creationTime,
-        costUsd: evaluation.costUsd,
-        ...(evaluation.callId === undefined ? {} : { callId: evaluation.callId }),
-        ...(evaluation.order === undefined ? {} : { order: evaluation.order }),
-        ...(evaluation.labels === undefined ? {} : { labels: evaluation.labels }),
-        ...labelOf(evaluation),
-      })),
+      page: await Promise.all(
+        page.page.map(async (evaluation) => ({
+          id: evaluation._id,
+          responseId: evaluation.responseId,
+          evaluatorModelId: evaluation.evaluatorModelId,
+          scores: evaluation.scores,
+          explanation: await explanationOf(evaluation),
+          ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
+          timestamp: evaluation._creationTime,
+          costUsd: evaluation.costUsd,
+          ...(evaluation.callId === undefined ? {} : { callId: evaluation.callId }),
+          ...(evaluation.order === undefined ? {} : { order: evaluation.order }),
+          ...(evaluation.labels === undefined ? {} : { labels: evaluation.labels }),
+          ...labelOf(evaluation),
+        })),
+      ),
     };
   },
 });

@@ -259,6 +259,7 @@ export default defineSchema({
     responseId: v.id("responses"),
     evaluatorModelId: v.string(),
     scores: v.record(v.string(), v.number()),
+    /** "" on a ranking call's rows written since its explanation is kept once (judgeExplanations). */
     explanation: v.string(),
     rank: v.optional(v.number()),
     costUsd: v.number(),
@@ -363,6 +364,16 @@ export default defineSchema({
     /** The kept rows come from a full read after the test ended. */
     exact: v.optional(v.boolean()),
   }).index("by_test", ["testId"]),
+
+  // A ranking call's explanation, once (model/pipeline/evaluations.ts): its evaluation rows, one
+  // per answer it ranked, leave theirs empty; model/results.ts explanationReader puts it back.
+  judgeExplanations: defineTable({
+    testId: v.id("tests"),
+    callId: v.id("calls"),
+    explanation: v.string(),
+  })
+    .index("by_call", ["callId"])
+    .index("by_test", ["testId"]),
 
   // The compact rows a test's jury statistics are computed from (model/juryStats.ts), kept
   // between recomputations so that each reads only what arrived since: encoded chunks in order.

@@ -271,3 +271,27 @@ export const responseViewValidator = v.object({
   /** The checks this answer failed, and why; absent when no check ran on it. */
   checkFailures: v.optional(v.array(checkFailure)),
 });
+
+/**
+ * The explanation of each evaluation as written by its judge: a ranking call's rows written since
+ * explanations are kept once per call have "" and their call's judgeExplanations row; older rows
+ * and rating rows carry their own. Each call's row is read once per reader.
+ */
+export function explanationReader(ctx: QueryCtx) {
+  const byCall = new Map<Id<"calls">, Promise<string>>();
+  return async (evaluation: Pick<Doc<"evaluations">, "explanation" | "callId" | "rank">): Promise<string> => {
+    const callId = evaluation.callId;
+    if (evaluation.explanation !== "" || callId === undefined || evaluation.rank === undefined)
+      return evaluation.explanation;
+    let explanation = byCall.get(callId);
+    if (explanation === undefined) {
+      explanation = ctx.db
+        .query("judgeExplanations")
+        .withIndex("by_call", (q) => q.eq("callId", callId))
+        .first()
+        .then((row) => row?.explanation ?? "");
+      byCall.set(callId, explanation);
+    }
+    return await explanation;
+  };
+}

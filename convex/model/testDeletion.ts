@@ -116,6 +116,13 @@ export async function deleteChildrenBatch(ctx: MutationCtx, testId: Id<"tests">)
   for (const row of juryStats) await ctx.db.delete("testStats", row._id);
   full(juryStats);
 
+  const explanations = await ctx.db
+    .query("judgeExplanations")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(DELETE_BATCH_SIZE);
+  for (const row of explanations) await ctx.db.delete("judgeExplanations", row._id);
+  full(explanations);
+
   const juryState = await ctx.db
     .query("juryStateChunks")
     .withIndex("by_test_index", (q) => q.eq("testId", testId))

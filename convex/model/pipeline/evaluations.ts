@@ -25,6 +25,10 @@ export async function recordEvaluations(
   scored: ScoredAnswer[],
   usage: Usage,
 ) {
+  // A ranking call's one explanation is kept once (judgeExplanations), not on each of its rows.
+  const ranking = scored.length > 1 && scored.every((entry) => entry.rank !== undefined);
+  const explanation = ranking ? scored[0]!.explanation : "";
+  if (explanation !== "") await ctx.db.insert("judgeExplanations", { testId: test._id, callId: call._id, explanation });
   for (const entry of scored) {
     const response = await ctx.db.get("responses", entry.responseId);
     if (!response) continue;
@@ -35,7 +39,7 @@ export async function recordEvaluations(
       responseId: entry.responseId,
       evaluatorModelId: call.modelId,
       scores: entry.scores,
-      explanation: entry.explanation,
+      explanation: ranking ? "" : entry.explanation,
       ...(entry.rank === undefined ? {} : { rank: entry.rank }),
       costUsd: usage.costUsd / Math.max(1, scored.length),
       callId: call._id,

@@ -1,0 +1,78 @@
+// A ranking call's explanation is kept once, not on each answer's evaluation row, and the results
+// page and the export still show it on every row of the call (older rows keep their own).
+import { describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { seedFinishedTest } from "./finishedTests.fixture";
+import { recordEvaluations } from "./model/pipeline/evaluations";
+import { createBackend, createUser } from "./test.helpers";
+
+const EXPLANATION = "B is vivid and on brand; A is generic; C misses the persona.";
+
+describe("ranking explanations", () => {
+  test("are written once per call and read back on every row of it", async () => {
+    const t = createBackend();
+    const owner = await createUser(t, "ada@example.com");
+    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 3, evaluationsPerResponse: 1 });
+    const ranked = await t.run(async (ctx) => {
+      const test = (await ctx.db.get("tests", testId))!;
+      const answers = await ctx.db
+        .query("responses")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .take(3);
+      const callId = await ctx.db.insert("calls", {
+        testId,
+        kind: "evaluate",
+        key: `${testId}:rank:judge`,
+        status: "leased",
+        attempts: 1,
+        modelId: test.configuration.evaluatorModels[0]!.id,
+        personaId: answers[0]!.personaId,
+        topicId: answers[0]!.topicId,
+        responseIds: answers.map((answer) => answer._id),
+      });
+      const labels = answers.map((answer, index) => ({ label: "ABC"[index]!, responseId: answer._id }));
+      await recordEvaluations(
+        ctx,
+        test,
+        (await ctx.db.get("calls", callId))!,
+        [answers[1]!, answers[0]!, answers[2]!].map((answer, rank) => ({
+          responseId: answer._id,
+          scores: { overall: 10 - rank * 3 },
+          rank: rank + 1,
+          explanation: EXPLANATION,
+          labels,
+        })),
+        { promptTokens: 100, completionTokens: 50, latencyMs: 900, costUsd: 0.003 },
+      );
+      return callId;
+    });
+
+    // Stored once: the call's rows carry no copy.
+    const stored = await t.run(async (ctx) => ({
+      rows: (await ctx.db.query("evaluations").collect()).filter((row) => row.callId === ranked),
+      explanations: await ctx.db.query("judgeExplanations").collect(),
+    }));
+    expect(stored.rows).toHaveLength(3);
+    expect(stored.rows.map((row) => row.explanation)).toEqual(["", "", ""]);
+    expect(stored.explanations.map((row) => [row.callId, row.explanation])).toEqual([[ranked, EXPLANATION]]);
+
+    // Every reader shows it on each row of the call, and the older rows' own explanations.
+    const page = { numItems: 50, cursor: null };
+    const exported = await owner.as.query(api.results.exportEvaluations, { testId, paginationOpts: page });
+    const shown = await owner.as.query(api.results.evaluations, { testId, paginationOpts: page });
+    for (const rows of [exported.page, shown.page]) {
+      const explanationOf = (row: { callId?: Id<"calls">; explanation: string }) =>
+        row.callId === ranked ? row.explanation : "older";
+      expect(rows.filter((row) => row.callId === ranked).map((row) => row.explanation)).toEqual([
+        EXPLANATION,
+        EXPLANATION,
+        EXPLANATION,
+      ]);
+      expect(rows.filter((row) => row.callId !== ranked).map(explanationOf)).toEqual(["older", "older", "older"]);
+      expect(rows.filter((row) => row.callId !== ranked).every((row) => row.explanation.startsWith("Judge "))).toBe(
+        true,
+      );
+    }
+  });
+});
