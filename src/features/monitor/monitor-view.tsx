@@ -49,6 +49,7 @@ import { missingWorkSummary } from "../../../convex/lib/progress";
 import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";
 import { JuryMonitorPanel } from "./jury-monitor-panel";
+import { MonitorChecks } from "../checks/check-pass-rates";
 import { refundLine } from "@/features/results/failure-notice";
 import { useQuery } from "convex/react";
 import { api } from "../../../convex/_generated/api";
@@ -85,6 +86,7 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
         <ActivityCard testId={test._id} responses={data.latestResponses} now={now} />
       </div>
       {!test.awaitingPayment && <JuryMonitorPanel testId={test._id} evaluationsCount={test.evaluationsCount} />}
+      {!test.awaitingPayment && <MonitorChecks testId={test._id} />}
     </div>
   );
 }

@@ -55,7 +55,7 @@ export function ExportMenu({ results }: { results: ResultsData }) {
       if (format === "csv") {
         downloadFile(
           exportFileName(results.test.name, "csv"),
-          buildCsv(await responses(), await evaluations(), stats),
+          buildCsv(await responses(), await evaluations(), stats, results.test.configuration.checks ?? []),
           CSV_TYPE,
         );
       } else {

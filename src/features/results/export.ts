@@ -8,7 +8,8 @@ import type { FunctionReturnType } from "convex/server";
 
 import type { api } from "../../../convex/_generated/api";
 import { criterionLabel } from "../../../convex/lib/criteria";
-import type { JuryStatsDoc } from "../../../convex/validators";
+import type { AnswerCheck, JuryStatsDoc } from "../../../convex/validators";
+import { checkCsvColumns, checkJson } from "../checks/check-export";
 import type { ResultsData } from "./results-model";
 import { fileSlug } from "./results-model";
 
@@ -104,8 +105,10 @@ export function buildCsv(
   responses: readonly ExportResponse[],
   evaluations: readonly ExportEvaluation[] = [],
   stats: JuryStatsDoc | null = null,
+  checks: readonly AnswerCheck[] = [],
 ): string {
   const criteria = criteriaOf(evaluations, stats);
+  const checkColumns = checkCsvColumns(responses, checks);
   const models = new Map((stats?.models ?? []).map((model) => [model.modelId, model]));
   const judges = new Map((stats?.judges ?? []).map((judge) => [judge.judgeModelId, judge]));
   const byResponse = new Map<string, ExportEvaluation[]>();
@@ -161,6 +164,7 @@ export function buildCsv(
       ...modelColumns(response.modelId),
       ...judgeColumns(null),
       ...criteria.map(() => ""),
+      ...checkColumns.answerCells(response),
     ]);
     for (const evaluation of byResponse.get(response.id) ?? []) {
       const score = Object.values(evaluation.scores);
@@ -182,11 +186,16 @@ export function buildCsv(
         ...modelColumns(response.modelId),
         ...judgeColumns(evaluation.evaluatorModelId),
         ...criteria.map((criterion) => (evaluation.rank === undefined ? fixed(evaluation.scores[criterion], 2) : "")),
+        ...checkColumns.emptyCells,
       ]);
     }
   }
   return Papa.unparse({
-    fields: [...CSV_COLUMNS, ...criteria.map((criterion) => `${criterionLabel(criterion)} Score`)],
+    fields: [
+      ...CSV_COLUMNS,
+      ...criteria.map((criterion) => `${criterionLabel(criterion)} Score`),
+      ...checkColumns.fields,
+    ],
     data,
   });
 }
@@ -227,6 +236,7 @@ export function buildJson(
         content: response.content,
         timestamp: new Date(response.timestamp).toISOString(),
         metadata: { tokens: response.tokens, latency: response.latencyMs, cost: response.costUsd },
+        ...(response.checkFailures === undefined ? {} : { checkFailures: response.checkFailures }),
       })),
       evaluationScores: evaluations.map((evaluation) => ({
         id: evaluation.id,
@@ -244,6 +254,8 @@ export function buildJson(
       })),
       /** The jury's evidence as last computed: intervals, ranks, ratings, agreement, judges, costs. */
       juryStatistics: stats,
+      /** The checks on every answer, their labels and pass rates (absent without checks). */
+      checks: checkJson(responses, test.configuration.checks ?? [], test.configuration.failedChecksRankLast === true),
       analysisSummary: {
         totalTests: metrics.totalResponses,
         totalCost: test.totalCostUsd,

@@ -7,7 +7,9 @@ import { Markdown } from "@/components/markdown";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Label } from "@/components/ui/label";
 import { formatDateTime } from "@/lib/dates";
 import { AnswerNotes, notesLabel, useNoteCounts } from "@/features/notes/answer-notes";
 
@@ -18,20 +20,40 @@ import { preview, RESPONSES_PAGE, type ResponseRow } from "./results-model";
 
 export const NO_RESPONSES = "No responses available";
 
-/** The test's answers, 20 at a time, each opening the full text. */
-export function ResponsesList({ testId }: { testId: Id<"tests"> }) {
-  const { results, status, loadMore } = usePaginatedQuery(
-    api.results.responses,
-    { testId },
-    { initialNumItems: RESPONSES_PAGE },
-  );
+/**
+ * The test's answers, 20 at a time, each opening the full text. With checks, an answer that failed
+ * one is marked with the reasons, and a filter shows only those.
+ */
+export function ResponsesList({ testId, hasChecks = false }: { testId: Id<"tests">; hasChecks?: boolean }) {
+  const [onlyFailed, setOnlyFailed] = useState(false);
+  const filtered = hasChecks && onlyFailed;
+  const all = usePaginatedQuery(api.results.responses, filtered ? "skip" : { testId }, {
+    initialNumItems: RESPONSES_PAGE,
+  });
+  const failed = usePaginatedQuery(api.checks.failedResponses, filtered ? { testId } : "skip", {
+    initialNumItems: RESPONSES_PAGE,
+  });
+  const { results, status, loadMore } = filtered ? failed : all;
   const [open, setOpen] = useState<ResponseRow | null>(null);
   const noteCounts = useNoteCounts(testId);
 
+  const filter = hasChecks && <FailedCheckFilter checked={onlyFailed} onChange={setOnlyFailed} />;
   if (status === "LoadingFirstPage") return <Spinner label="Loading responses" />;
-  if (results.length === 0) return <EmptyState title={NO_RESPONSES} icon={MessageSquareTextIcon} className="py-6" />;
+  if (results.length === 0) {
+    return (
+      <div className="space-y-3">
+        {filter}
+        <EmptyState
+          title={filtered ? "No answer failed a check" : NO_RESPONSES}
+          icon={MessageSquareTextIcon}
+          className="py-6"
+        />
+      </div>
+    );
+  }
   return (
     <div className="space-y-3">
+      {filter}
       <ul className="divide-y rounded-md border" aria-label="Raw responses">
         {results.map((response) => (
           <li
@@ -47,6 +69,7 @@ export function ResponsesList({ testId }: { testId: Id<"tests"> }) {
                 <NoteCount count={noteCounts.get(response._id) ?? 0} />
               </div>
               <p className="truncate text-sm text-muted-foreground">{preview(response.content, 120)}</p>
+              <CheckFailures failures={response.checkFailures} />
               <p className="text-xs text-muted-foreground tabular-nums">
                 {formatCount(response.tokens)} tokens · {formatLatency(response.latencyMs)}
                 {response.averageScore !== null && ` · score ${formatScore(response.averageScore)}`}
@@ -151,5 +174,30 @@ export function Detail({ label, value }: { label: string; value: string }) {
       <dt className="text-xs text-muted-foreground">{label}</dt>
       <dd className="font-medium tabular-nums">{value}</dd>
     </div>
+  );
+}
+
+/** "Only answers that failed a check". */
+function FailedCheckFilter({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <div className="flex items-center gap-2">
+      <Checkbox id="responses-only-failed" checked={checked} onCheckedChange={(value) => onChange(value === true)} />
+      <Label htmlFor="responses-only-failed" className="text-sm font-normal">
+        Only answers that failed a check
+      </Label>
+    </div>
+  );
+}
+
+/** An answer's failed checks, with why each failed. */
+function CheckFailures({ failures }: { failures: ResponseRow["checkFailures"] }) {
+  if (!failures || failures.length === 0) return null;
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-xs text-destructive" data-testid="response-check-failures">
+      <Badge variant="destructive">
+        Failed {failures.length} {failures.length === 1 ? "check" : "checks"}
+      </Badge>
+      <span>{failures.map((failure) => failure.reason).join("; ")}</span>
+    </p>
   );
 }

@@ -21,6 +21,7 @@ import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { RankingsChart, RankingsList } from "./rankings";
 import { JuryRankings, JurySection, JurySummary } from "./jury-stats";
 import { ResponsesList } from "./responses-section";
+import { ResultsChecksSection } from "../checks/check-pass-rates";
 import { ResultsHeader } from "./results-header";
 import { type ResultsData } from "./results-model";
 import { ResultsSection } from "@/components/results-section";
@@ -114,6 +115,7 @@ function ResultsScreen({
           <RankingsChart rankings={results.rankings} />
         </div>
       </ResultsSection>
+      <ResultsChecksSection testId={testId} />
       <JurySection source={{ testId }} defaultOpen={false} />
       {answered && results.test.teamId !== undefined && <TeamReviewSection testId={testId} />}
       <ResultsSection
@@ -127,7 +129,7 @@ function ResultsScreen({
         <PersonaPerformance results={results} />
       </ResultsSection>
       <ResultsSection title="Raw Responses" aside={`${formatCount(results.metrics.totalResponses)} total`}>
-        <ResponsesList testId={testId} />
+        <ResponsesList testId={testId} hasChecks={(results.test.configuration.checks ?? []).length > 0} />
       </ResultsSection>
       <ResultsSection title="Evaluations" aside={`${formatCount(results.metrics.evaluations)} total`}>
         <EvaluationsList testId={testId} />

@@ -17,6 +17,7 @@ import { JuryRankings, JurySection, JurySummary } from "@/features/results/jury-
 import { TestTimes } from "@/components/test-times";
 import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
 import { ResultsSection } from "@/components/results-section";
+import { SharedChecksSection } from "@/features/checks/check-pass-rates";
 import { StatCards } from "@/components/results-stat-cards";
 import { errorMessage } from "@/lib/errors";
 
@@ -99,6 +100,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
       <ResultsSection title="Model Rankings" description="Average score per model, out of 10" defaultOpen>
         <JuryRankings source={{ shareId }} fallback={<RankingsList rankings={shared.rankings} />} />
       </ResultsSection>
+      <SharedChecksSection shareId={shareId} />
       <JurySection source={{ shareId }} />
       <ResultsSection title="Sample Responses" aside={`first ${shared.sampleResponses.length}`}>
         <SampleResponses samples={shared.sampleResponses} />
