@@ -11,6 +11,8 @@ import type { PaymentMode } from "./use-run-test";
 import type { SetupPrice } from "./use-setup-price";
 
 const HINTS_SHOWN = 4;
+/** On a phone the bar keeps to two short rows and one hint line (at most a fifth of the screen). */
+const HINTS_SHOWN_PHONE = 1;
 
 interface SetupBarProps {
   state: SetupState;
@@ -42,21 +44,23 @@ export function SetupBar({ state, price, starting, ready, paymentMode, onSaveTem
   const [preview, setPreview] = useState<"generation" | "evaluation" | null>(null);
   const hints = price.problems.map((problem) => problem.message);
   const extraHints = hints.length - HINTS_SHOWN;
+  const extraHintsPhone = hints.length - HINTS_SHOWN_PHONE;
   const disabled = starting || !ready || !price.canRun;
 
   return (
     <div
-      className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 shadow-[0_-4px_12px_-6px_rgb(0_0_0/0.15)] backdrop-blur supports-[backdrop-filter]:bg-background/85"
+      // Opaque: the page scrolls underneath, and text showing through made the price hard to read.
+      className="fixed inset-x-0 bottom-0 z-30 border-t bg-background shadow-[0_-4px_12px_-6px_rgb(0_0_0/0.15)]"
       data-testid="setup-bar"
       role="region"
       aria-label="Test summary"
     >
-      <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-3">
-        <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+      <div className="mx-auto flex max-w-7xl flex-col gap-1 px-4 py-2 sm:gap-2 sm:py-3">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-1 sm:gap-x-6 sm:gap-y-2">
           <div>
             <p className="text-xs text-muted-foreground">Total Price</p>
             <p
-              className="text-2xl leading-tight font-bold tabular-nums"
+              className="text-xl leading-tight font-bold tabular-nums sm:text-2xl"
               data-testid="setup-total-price"
               aria-live="polite"
             >
@@ -85,35 +89,49 @@ export function SetupBar({ state, price, starting, ready, paymentMode, onSaveTem
             </p>
           </div>
           {state.checks.length > 0 && (
-            <div className="text-sm">
+            <div className="hidden text-sm sm:block">
               <p className="text-xs text-muted-foreground">Checks</p>
               <p className="font-medium" data-testid="setup-checks-price">
                 {state.checks.length} × $0.00
               </p>
             </div>
           )}
-          <div className="text-sm">
+          <div className="hidden text-sm sm:block">
             <p className="text-xs text-muted-foreground">Queries</p>
             <p className="font-medium tabular-nums" data-testid="setup-queries">
               {price.queries}
             </p>
           </div>
-          <div className="ml-auto flex flex-wrap items-center gap-2">
-            <Button type="button" variant="outline" size="sm" onClick={() => setPreview("generation")}>
-              <FileTextIcon /> Generation Prompt
+          {/* A phone gets one row of icon buttons (their names stay for screen readers) and Run Test. */}
+          <div className="flex w-full flex-nowrap items-center gap-2 sm:ml-auto sm:w-auto sm:flex-wrap">
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() => setPreview("generation")}
+              title="Generation Prompt"
+            >
+              <FileTextIcon /> <span className="sr-only sm:not-sr-only">Generation Prompt</span>
             </Button>
-            <Button type="button" variant="outline" size="sm" onClick={() => setPreview("evaluation")}>
-              <ScaleIcon /> Evaluation Prompt
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() => setPreview("evaluation")}
+              title="Evaluation Prompt"
+            >
+              <ScaleIcon /> <span className="sr-only sm:not-sr-only">Evaluation Prompt</span>
             </Button>
             {canSaveTemplate(state) && (
-              <Button type="button" variant="secondary" size="sm" onClick={onSaveTemplate}>
-                <SaveIcon /> Save Template
+              <Button type="button" variant="secondary" size="sm" onClick={onSaveTemplate} title="Save Template">
+                <SaveIcon /> <span className="sr-only sm:not-sr-only">Save Template</span>
               </Button>
             )}
             <Button
               type="button"
               onClick={onRun}
               disabled={disabled}
+              className="ml-auto sm:ml-0"
               aria-describedby={hints.length > 0 ? "run-test-hints" : undefined}
             >
               {starting ? <Spinner className="text-current" label="Starting test" /> : <PlayIcon />}
@@ -129,9 +147,12 @@ export function SetupBar({ state, price, starting, ready, paymentMode, onSaveTem
             className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-amber-700 dark:text-amber-400"
           >
             {hints.slice(0, HINTS_SHOWN).map((hint, index) => (
-              <li key={index}>{hint}</li>
+              <li key={index} className={index >= HINTS_SHOWN_PHONE ? "hidden sm:list-item" : undefined}>
+                {hint}
+              </li>
             ))}
-            {extraHints > 0 && <li>and {extraHints} more</li>}
+            {extraHintsPhone > 0 && <li className="sm:hidden">and {extraHintsPhone} more</li>}
+            {extraHints > 0 && <li className="hidden sm:list-item">and {extraHints} more</li>}
           </ul>
         )}
       </div>
