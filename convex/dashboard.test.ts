@@ -197,7 +197,7 @@ describe("dashboard home in each space", () => {
       await t.run(async (ctx) => {
         const payment = (await ctx.db
           .query("payments")
-          .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
+          .withIndex("by_session", (q) => q.eq("checkoutId", sessionId))
           .unique())!;
         await recordPurchase(ctx, payment, amountCents);
       });
@@ -237,7 +237,7 @@ describe("dashboard home in each space", () => {
       async (ctx) =>
         (await ctx.db
           .query("payments")
-          .withIndex("by_session", (q) => q.eq("stripeSessionId", "cs_team"))
+          .withIndex("by_session", (q) => q.eq("checkoutId", "cs_team"))
           .unique())!,
     );
     await t.mutation(internal.payments.recordRefund, {
@@ -284,7 +284,7 @@ describe("rebuilding the team part of older accounts", () => {
       await t.run(async (ctx) => {
         const payment = (await ctx.db
           .query("payments")
-          .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
+          .withIndex("by_session", (q) => q.eq("checkoutId", sessionId))
           .unique())!;
         await recordPurchase(ctx, payment, amountCents);
       });

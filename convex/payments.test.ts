@@ -110,7 +110,7 @@ describe("payments", () => {
       expect((await webhook(t, payload, signature)).status).toBe(200);
     }
     const { payments, credits, jobs, user: row } = await ledger(t, testId);
-    expect(payments).toMatchObject([{ status: "paid", amountCents: priceCents, stripeSessionId: sessionId }]);
+    expect(payments).toMatchObject([{ status: "paid", amountCents: priceCents, checkoutId: sessionId }]);
     expect(credits.map((c) => [c.type, c.amountCents]).sort()).toEqual([
       ["purchase", priceCents],
       ["test_cost", priceCents],
@@ -277,7 +277,7 @@ describe("one charge per test", () => {
         () => ledger(t, testId),
         (state) => state.payments.some((payment) => payment.status === "refunded"),
       );
-      expect(payments.map((payment) => [payment.stripeSessionId, payment.status]).sort()).toEqual(
+      expect(payments.map((payment) => [payment.checkoutId, payment.status]).sort()).toEqual(
         [
           [tabA.sessionId, "paid"],
           [tabB.id, "refunded"],
@@ -317,7 +317,7 @@ describe("one charge per test", () => {
     const third = await user.as.action(api.payments.createCheckout, { testId });
     expect(third.sessionId).not.toBe(second.sessionId);
     const { payments } = await ledger(t, testId);
-    expect(payments.map((payment) => [payment.stripeSessionId, payment.status])).toEqual([
+    expect(payments.map((payment) => [payment.checkoutId, payment.status])).toEqual([
       [first.sessionId, "cancelled"],
       [second.sessionId, "cancelled"],
       [third.sessionId, "pending"],
@@ -366,7 +366,7 @@ describe("Delete before paying", () => {
     );
     expect(await payOnStripe(sessionId)).toBe(409);
     const payments = await t.run((ctx) => ctx.db.query("payments").collect());
-    expect(payments).toMatchObject([{ stripeSessionId: sessionId, status: "cancelled" }]);
+    expect(payments).toMatchObject([{ checkoutId: sessionId, status: "cancelled" }]);
   });
 
   test("a payment that lands after the test was deleted is refunded, and billing shows it refunded", async () => {
@@ -515,7 +515,7 @@ describe("a paid test that fails is refunded", () => {
     const payload = completedEvent(sessionId, priceCents);
     await webhook(t, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
     const paymentId = (await ledger(t, testId)).payments[0]!._id;
-    await t.run((ctx) => ctx.db.patch("payments", paymentId, { stripePaymentIntentId: "pi_stripe_never_made" }));
+    await t.run((ctx) => ctx.db.patch("payments", paymentId, { providerPaymentId: "pi_stripe_never_made" }));
     await t.mutation(internal.payments.requestRefund, { testId, reason: "No responses were generated." });
 
     await t.action(internal.payments.refundPayment, { paymentId });
@@ -553,5 +553,37 @@ describe("a paid test that fails is refunded", () => {
     } finally {
       process.env.STRIPE_SECRET_KEY = key;
     }
+  });
+});
+
+describe("payments written under Stripe's field names", () => {
+  test("are found and settled before the migration, which moves them to the neutral names once", async () => {
+    const { t, user, testId, priceCents } = await pricedTest();
+    const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
+    const paymentId = (await ledger(t, testId)).payments[0]!._id;
+    await t.run((ctx) =>
+      ctx.db.patch("payments", paymentId, {
+        checkoutId: undefined,
+        stripeSessionId: sessionId,
+        stripeRefundId: "re_old",
+      }),
+    );
+
+    // The webhook of an old row's session still finds it: one payment, paid, its job queued.
+    const payload = completedEvent(sessionId, priceCents);
+    await webhook(t, payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
+    const before = await ledger(t, testId);
+    expect(before.payments).toMatchObject([{ status: "paid", stripeSessionId: sessionId }]);
+    expect(before.jobs).toMatchObject([{ status: "queued" }]);
+
+    expect(await t.mutation(internal.payments.migratePaymentFields, {})).toEqual({ migrated: 1, done: true });
+    const [migrated] = (await ledger(t, testId)).payments;
+    expect(migrated).toMatchObject({ status: "paid", checkoutId: sessionId, providerRefundId: "re_old" });
+    expect(migrated).not.toHaveProperty("stripeSessionId");
+    expect(migrated).not.toHaveProperty("stripeRefundId");
+    // Run again: nothing left to move.
+    expect(await t.mutation(internal.payments.migratePaymentFields, {})).toEqual({ migrated: 0, done: true });
+    // The return page finds the migrated row's owner (not paid at the dev Stripe: the event above was sent by hand).
+    expect(await user.as.action(api.payments.verify, { sessionId })).toEqual({ verified: false, testId });
   });
 });

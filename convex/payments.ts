@@ -1,5 +1,4 @@
 import { v } from "convex/values";
-import Stripe from "stripe";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import type { ActionCtx } from "./_generated/server";
@@ -7,22 +6,22 @@ import { fail, internalAction, internalMutation, internalQuery, userAction, user
 import { env } from "./env";
 import { formatCents } from "./lib/format";
 import {
+  checkoutIdOf,
   endOpenCheckouts,
+  paymentByCheckout,
   paymentsEnabled,
+  providerPaymentIdOf,
   QUOTE_CURRENCY,
-  receivedOf,
   recordRefund as recordRefundOf,
   REFUND_REASONS,
   requestTestRefund,
   settlePayment,
-  stripeClient,
 } from "./model/payments";
+import { CHECKOUT_ID_PLACEHOLDER, paymentProvider, type PaymentProvider } from "./model/paymentProvider";
 import { HIDDEN_INPUT_LIMITS } from "./lib/limits";
 import { withoutTrailingSlashes } from "./lib/text";
 import { requireTest } from "./model/testAccess";
 import { paymentStatus } from "./validators";
-
-const StripeError = Stripe.errors.StripeError;
 
 /** A refund Stripe could not make is tried again after these waits, then reported to admins. */
 const REFUND_RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
@@ -68,34 +67,26 @@ export async function checkoutOf(
   const test: PayableTest | null = await ctx.runQuery(internal.payments.payableTest, { testId, userId });
   if (!test) fail("NOT_FOUND", "Test not found.");
   if (!test.awaitingPayment) fail("CONFLICT", "This test does not need a payment.");
-  const stripe = stripeClient();
+  const provider = paymentProvider();
   for (const open of test.open) {
-    const reusable = await reuseOrEnd(ctx, stripe, open, test.priceCents);
+    const reusable = await reuseOrEnd(ctx, provider, open, test.priceCents);
     if (reusable) return reusable;
   }
   const site = withoutTrailingSlashes(env.siteUrl());
   let session;
   try {
-    session = await stripe.checkout.sessions.create({
-      mode: "payment",
-      line_items: [
-        {
-          quantity: 1,
-          price_data: {
-            currency: QUOTE_CURRENCY,
-            unit_amount: test.priceCents,
-            product_data: { name: `ModelJury test: ${test.name}` },
-          },
-        },
-      ],
-      customer_email: test.email,
-      client_reference_id: testId,
+    session = await provider.createCheckout({
+      amountCents: test.priceCents,
+      currency: QUOTE_CURRENCY,
+      productName: `ModelJury test: ${test.name}`,
+      ...(test.email ? { email: test.email } : {}),
+      reference: testId,
       metadata: { testId, userId, testName: test.name },
-      success_url: `${site}/dashboard/monitor?session_id={CHECKOUT_SESSION_ID}&testId=${testId}`,
-      cancel_url: `${site}/dashboard/setup?payment=cancelled`,
+      successUrl: `${site}/dashboard/monitor?session_id=${CHECKOUT_ID_PLACEHOLDER}&testId=${testId}`,
+      cancelUrl: `${site}/dashboard/setup?payment=cancelled`,
     });
   } catch (error) {
-    console.error("Stripe checkout failed", error);
+    console.error("Checkout failed", error);
     fail("UNAVAILABLE", CHECKOUT_FAILED);
   }
   if (!session.url) fail("UNAVAILABLE", CHECKOUT_FAILED);
@@ -109,7 +100,7 @@ export async function checkoutOf(
   // Another tab opened one at the same moment: everyone pays that one, ours is ended.
   if (kept && kept.sessionId !== session.id) {
     await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: session.id });
-    await expireSession(ctx, stripe, session.id);
+    await expireSession(ctx, provider, session.id);
     return { url: kept.url, sessionId: kept.sessionId };
   }
   return { url: session.url, sessionId: session.id };
@@ -118,46 +109,46 @@ export async function checkoutOf(
 /** An open session of the right amount is handed back; anything else is ended (or settled if paid). */
 async function reuseOrEnd(
   ctx: ActionCtx,
-  stripe: Stripe,
+  provider: PaymentProvider,
   open: { sessionId: string; amountCents: number; currency: string; url?: string },
   priceCents: number,
 ): Promise<{ url: string; sessionId: string } | null> {
-  let session: Stripe.Checkout.Session;
+  let session;
   try {
-    session = await stripe.checkout.sessions.retrieve(open.sessionId);
+    session = await provider.getCheckout(open.sessionId);
   } catch (error) {
-    if (error instanceof StripeError && error.statusCode === 404) {
-      // Stripe does not know it (a test-mode reset, the offline Stripe restarted): nothing to pay there.
-      await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: open.sessionId });
-      return null;
-    }
-    console.error("Stripe session lookup failed", error);
+    console.error("Checkout lookup failed", error);
     fail("UNAVAILABLE", CHECKOUT_FAILED);
   }
-  if (session.payment_status === "paid") {
+  if (!session) {
+    // The provider does not know it (a test-mode reset, the offline Stripe restarted): nothing to pay there.
+    await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: open.sessionId });
+    return null;
+  }
+  if (session.paid) {
     // Paid while its webhook is still on the way: settle it now instead of charging again.
-    await ctx.runMutation(internal.payments.markPaid, receivedOf(session));
+    await ctx.runMutation(internal.payments.markPaid, session.paid);
     fail("CONFLICT", "This test does not need a payment.");
   }
   const sameAmount =
-    open.amountCents === priceCents && session.amount_total === priceCents && session.currency === QUOTE_CURRENCY;
-  if (session.status === "open" && sameAmount && session.url) return { url: session.url, sessionId: session.id };
+    open.amountCents === priceCents && session.amountCents === priceCents && session.currency === QUOTE_CURRENCY;
+  if (session.open && sameAmount && session.url) return { url: session.url, sessionId: session.id };
   await ctx.runMutation(internal.payments.markCheckoutEnded, { sessionId: open.sessionId });
-  if (session.status === "open") await expireSession(ctx, stripe, session.id);
+  if (session.open) await expireSession(ctx, provider, session.id);
   return null;
 }
 
 /** Expires one session; one that was paid meanwhile is settled (and so refunded if unwanted). */
-async function expireSession(ctx: ActionCtx, stripe: Stripe, sessionId: string): Promise<void> {
+async function expireSession(ctx: ActionCtx, provider: PaymentProvider, sessionId: string): Promise<void> {
   try {
-    await stripe.checkout.sessions.expire(sessionId);
+    await provider.expireCheckout(sessionId);
     return;
   } catch (error) {
-    // Stripe refuses to expire a session that is no longer open; see whether it was paid.
+    // The provider refuses to expire a session that is no longer open; see whether it was paid.
     try {
-      const session = await stripe.checkout.sessions.retrieve(sessionId);
-      if (session.payment_status === "paid") await ctx.runMutation(internal.payments.markPaid, receivedOf(session));
-      else if (session.status === "open") throw error;
+      const session = await provider.getCheckout(sessionId);
+      if (session?.paid) await ctx.runMutation(internal.payments.markPaid, session.paid);
+      else if (session?.open) throw error;
     } catch (lookup) {
       console.error(`Could not expire checkout session ${sessionId}`, lookup);
     }
@@ -195,9 +186,9 @@ export const payableTest = internalQuery({
       email: user?.email,
       awaitingPayment: job?.status === "pending_payment" && test.status === "pending",
       open: payments
-        .filter((payment) => payment.status === "pending" && payment.stripeSessionId !== undefined)
+        .filter((payment) => payment.status === "pending" && checkoutIdOf(payment) !== undefined)
         .map((payment) => ({
-          sessionId: payment.stripeSessionId!,
+          sessionId: checkoutIdOf(payment)!,
           amountCents: payment.amountCents,
           currency: payment.currency,
           ...(payment.checkoutUrl ? { url: payment.checkoutUrl } : {}),
@@ -226,7 +217,7 @@ export const recordCheckout = internalMutation({
       testId: args.testId,
       ...(test?.teamId === undefined ? {} : { teamId: test.teamId }),
       testName: test?.name ?? "Deleted test",
-      stripeSessionId: args.sessionId,
+      checkoutId: args.sessionId,
       amountCents: args.amountCents,
       currency: QUOTE_CURRENCY,
       status: "pending",
@@ -242,9 +233,9 @@ export const recordCheckout = internalMutation({
         payment.status === "pending" &&
         payment.amountCents === args.amountCents &&
         payment.checkoutUrl &&
-        payment.stripeSessionId,
+        checkoutIdOf(payment),
     );
-    return first ? { sessionId: first.stripeSessionId!, url: first.checkoutUrl! } : null;
+    return first ? { sessionId: checkoutIdOf(first)!, url: first.checkoutUrl! } : null;
   },
 });
 
@@ -253,10 +244,7 @@ export const markCheckoutEnded = internalMutation({
   args: { sessionId: v.string() },
   returns: v.null(),
   handler: async (ctx, { sessionId }) => {
-    const payment = await ctx.db
-      .query("payments")
-      .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
-      .unique();
+    const payment = await paymentByCheckout(ctx, sessionId);
     if (payment && payment.status === "pending")
       await ctx.db.patch("payments", payment._id, { status: "cancelled", checkoutUrl: undefined });
     return null;
@@ -280,10 +268,7 @@ export const markPaid = internalMutation({
   },
   returns: v.object({ testId: v.union(v.null(), v.id("tests")), status: v.union(v.null(), paymentStatus) }),
   handler: async (ctx, args) => {
-    let payment = await ctx.db
-      .query("payments")
-      .withIndex("by_session", (q) => q.eq("stripeSessionId", args.sessionId))
-      .unique();
+    let payment = await paymentByCheckout(ctx, args.sessionId);
     if (!payment) {
       const userId = args.userId ? ctx.db.normalizeId("users", args.userId) : null;
       if (!userId || !(await ctx.db.get("users", userId))) return { testId: null, status: null };
@@ -295,7 +280,7 @@ export const markPaid = internalMutation({
           ? { testId: test._id, ...(test.teamId === undefined ? {} : { teamId: test.teamId }) }
           : {}),
         testName: test?.name ?? args.testName ?? "Deleted test",
-        stripeSessionId: args.sessionId,
+        checkoutId: args.sessionId,
         amountCents: test?.priceCents ?? args.amountCents,
         currency: QUOTE_CURRENCY,
         status: "pending",
@@ -312,7 +297,7 @@ export const markPaid = internalMutation({
   },
 });
 
-/** The return page asks Stripe itself whether the session was paid (spec: verify-payment). */
+/** The return page asks the provider itself whether the session was paid (spec: verify-payment). */
 export const verify = userAction({
   args: { sessionId: v.string() },
   returns: v.object({ verified: v.boolean(), testId: v.union(v.null(), v.id("tests")) }),
@@ -326,9 +311,9 @@ export const verify = userAction({
     );
     if (!owner || owner.userId !== ctx.userId) return { verified: false, testId: null };
     try {
-      const session = await stripeClient().checkout.sessions.retrieve(sessionId);
-      if (session.payment_status !== "paid") return { verified: false, testId: owner.testId };
-      const settled: { status: string | null } = await ctx.runMutation(internal.payments.markPaid, receivedOf(session));
+      const session = await paymentProvider().getCheckout(sessionId);
+      if (!session?.paid) return { verified: false, testId: owner.testId };
+      const settled: { status: string | null } = await ctx.runMutation(internal.payments.markPaid, session.paid);
       return { verified: settled.status === "paid" || settled.status === "completed", testId: owner.testId };
     } catch (error) {
       console.error("verify-payment failed", error);
@@ -344,10 +329,7 @@ export const sessionOwner = internalQuery({
     v.object({ userId: v.id("users"), testId: v.union(v.null(), v.id("tests")), amountCents: v.number() }),
   ),
   handler: async (ctx, { sessionId }) => {
-    const payment = await ctx.db
-      .query("payments")
-      .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
-      .unique();
+    const payment = await paymentByCheckout(ctx, sessionId);
     return payment
       ? { userId: payment.userId, testId: payment.testId ?? null, amountCents: payment.amountCents }
       : null;
@@ -356,15 +338,15 @@ export const sessionOwner = internalQuery({
 
 // ---------------------------------------------------------------- ending checkouts
 
-/** CONTRACT: expires every open Stripe session of the test (no-op in free mode). */
+/** CONTRACT: expires every open checkout session of the test (no-op in free mode). */
 export const expireTestCheckouts = internalAction({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
     if (!paymentsEnabled()) return null;
     const sessionIds: string[] = await ctx.runMutation(internal.payments.endTestCheckouts, { testId });
-    const stripe = stripeClient();
-    for (const sessionId of sessionIds) await expireSession(ctx, stripe, sessionId);
+    const provider = paymentProvider();
+    for (const sessionId of sessionIds) await expireSession(ctx, provider, sessionId);
     return null;
   },
 });
@@ -382,8 +364,8 @@ export const expireSessions = internalAction({
   returns: v.null(),
   handler: async (ctx, { sessionIds }) => {
     if (!paymentsEnabled()) return null;
-    const stripe = stripeClient();
-    for (const sessionId of sessionIds) await expireSession(ctx, stripe, sessionId);
+    const provider = paymentProvider();
+    for (const sessionId of sessionIds) await expireSession(ctx, provider, sessionId);
     return null;
   },
 });
@@ -407,7 +389,7 @@ export const requestRefund = internalMutation({
   handler: async (ctx, { testId, reason }) => await requestTestRefund(ctx, testId, reason),
 });
 
-/** Refunds one payment through Stripe (retried, then reported) and records it once. */
+/** Refunds one payment through the provider (retried, then reported) and records it once. */
 export const refundPayment = internalAction({
   args: { paymentId: v.id("payments"), attempt: v.optional(v.number()) },
   returns: v.null(),
@@ -427,23 +409,19 @@ async function refund(ctx: ActionCtx, paymentId: Id<"payments">, attempt: number
   } | null = await ctx.runQuery(internal.payments.refundable, { paymentId });
   if (!payment || payment.status === "refunded") return;
   try {
-    const stripe = stripeClient();
-    let paymentIntent = payment.paymentIntentId;
-    if (!paymentIntent && payment.sessionId) {
-      const session = await stripe.checkout.sessions.retrieve(payment.sessionId);
-      paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
-    }
-    if (!paymentIntent) throw new Error("Stripe has no payment intent for this payment.");
-    // One key per payment: retries and races get Stripe's first refund back, never a second one.
-    const made = await stripe.refunds.create(
-      {
-        payment_intent: paymentIntent,
-        reason: payment.duplicate ? "duplicate" : "requested_by_customer",
-        metadata: { paymentId },
-      },
-      { idempotencyKey: `modeljury-refund-${paymentId}-${paymentIntent}` },
-    );
-    await ctx.runMutation(internal.payments.recordRefund, { paymentId, refundId: made.id, amountCents: made.amount });
+    // One key per payment: retries and races get the provider's first refund back, never a second one.
+    const made = await paymentProvider().refund({
+      ...(payment.paymentIntentId ? { paymentIntentId: payment.paymentIntentId } : {}),
+      ...(payment.sessionId ? { sessionId: payment.sessionId } : {}),
+      duplicate: payment.duplicate === true,
+      idempotencyKey: `modeljury-refund-${paymentId}`,
+      metadata: { paymentId },
+    });
+    await ctx.runMutation(internal.payments.recordRefund, {
+      paymentId,
+      refundId: made.id,
+      amountCents: made.amountCents,
+    });
   } catch (error) {
     console.error(`Refund of payment ${paymentId} failed`, error);
     const delay = REFUND_RETRY_DELAYS_MS[attempt];
@@ -467,7 +445,7 @@ export const refundable = internalQuery({
       sessionId: v.optional(v.string()),
       paymentIntentId: v.optional(v.string()),
       amountCents: v.number(),
-      /** A second payment for a test already paid: Stripe's "duplicate" reason. */
+      /** A second payment for a test already paid: the provider's "duplicate" reason. */
       duplicate: v.optional(v.boolean()),
     }),
   ),
@@ -482,8 +460,7 @@ export const refundable = internalQuery({
       return payment.status === "refunded" ? { status: payment.status, amountCents: payment.amountCents } : null;
     return {
       status: payment.status,
-      ...(payment.stripeSessionId ? { sessionId: payment.stripeSessionId } : {}),
-      ...(payment.stripePaymentIntentId ? { paymentIntentId: payment.stripePaymentIntentId } : {}),
+      ...definedOnly({ sessionId: checkoutIdOf(payment), paymentIntentId: providerPaymentIdOf(payment) }),
       amountCents: payment.amountCents,
       duplicate: payment.refundReason === REFUND_REASONS.duplicate,
     };
@@ -516,10 +493,57 @@ export const reportRefundFailure = internalMutation({
       kind: "refund_failed",
       ...(job ? { jobId: job._id } : {}),
       paymentId,
-      message: `The refund of ${formatCents(payment.amountCents)} for "${payment.testName}" (session ${payment.stripeSessionId ?? "none"}) failed: ${error}. Refund it in Stripe.`,
+      message: `The refund of ${formatCents(payment.amountCents)} for "${payment.testName}" (session ${checkoutIdOf(payment) ?? "none"}) failed: ${error}. Refund it in Stripe.`,
       resolved: false,
     });
     return null;
+  },
+});
+
+function definedOnly<T extends Record<string, string | undefined>>(fields: T): Partial<Record<keyof T, string>> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<
+    Record<keyof T, string>
+  >;
+}
+
+// ---------------------------------------------------------------- provider-neutral field names
+
+/** Payments rewritten per run of the migration below. */
+const MIGRATION_BATCH = 100;
+
+/**
+ * Moves payments written before the provider-neutral names (stripeSessionId, stripePaymentIntentId,
+ * stripeRefundId) to checkoutId, providerPaymentId and providerRefundId, a batch per run,
+ * rescheduling itself until every row is done. Idempotent: a migrated row is left alone, so a
+ * second run changes nothing. Until it has run, model/payments.ts reads both names.
+ * Run once after deploying: `npx convex run payments:migratePaymentFields`.
+ */
+export const migratePaymentFields = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ migrated: v.number(), done: v.boolean() }),
+  handler: async (ctx, { cursor }) => {
+    const batch = await ctx.db.query("payments").paginate({ cursor: cursor ?? null, numItems: MIGRATION_BATCH });
+    let migrated = 0;
+    for (const payment of batch.page) {
+      const { stripeSessionId, stripePaymentIntentId, stripeRefundId } = payment;
+      if (stripeSessionId === undefined && stripePaymentIntentId === undefined && stripeRefundId === undefined)
+        continue;
+      await ctx.db.patch("payments", payment._id, {
+        ...definedOnly({
+          checkoutId: payment.checkoutId ?? stripeSessionId,
+          providerPaymentId: payment.providerPaymentId ?? stripePaymentIntentId,
+          providerRefundId: payment.providerRefundId ?? stripeRefundId,
+        }),
+        stripeSessionId: undefined,
+        stripePaymentIntentId: undefined,
+        stripeRefundId: undefined,
+      });
+      migrated += 1;
+    }
+    if (!batch.isDone) {
+      await ctx.scheduler.runAfter(0, internal.payments.migratePaymentFields, { cursor: batch.continueCursor });
+    }
+    return { migrated, done: batch.isDone };
   },
 });
 

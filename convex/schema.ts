@@ -407,22 +407,31 @@ export default defineSchema({
     /** The team of the test paid for, set at checkout: the team's spend by member reads these. */
     teamId: v.optional(v.id("teams")),
     testName: v.string(),
-    stripeSessionId: v.optional(v.string()),
+    /** The provider's checkout session (model/paymentProvider.ts). */
+    checkoutId: v.optional(v.string()),
     amountCents: v.number(),
     currency: v.string(),
     status: paymentStatus,
     completedAt: v.optional(v.number()),
-    /** Stripe's hosted page of an open session, handed to a second tab instead of a new session. */
+    /** The provider's hosted page of an open session, handed to a second tab instead of a new session. */
     checkoutUrl: v.optional(v.string()),
-    /** Set when paid; what a refund is made against. */
-    stripePaymentIntentId: v.optional(v.string()),
-    /** What Stripe says was charged, when it differs from the quote (amount_mismatch). */
+    /** The provider's id of the charge, set when paid; what a refund is made against. */
+    providerPaymentId: v.optional(v.string()),
+    /** What the provider says was charged, when it differs from the quote (amount_mismatch). */
     receivedCents: v.optional(v.number()),
     receivedCurrency: v.optional(v.string()),
     /** Why the money goes back (shown to the owner), and the refund once Stripe made it. */
     refundReason: v.optional(v.string()),
-    stripeRefundId: v.optional(v.string()),
+    providerRefundId: v.optional(v.string()),
     refundedAt: v.optional(v.number()),
+    /**
+     * The same three under their Stripe names, on rows written before the provider-neutral names:
+     * read beside the new ones (model/payments.ts checkoutIdOf) until payments.migratePaymentFields
+     * has moved them; then these fields and the by_stripe_session index can go.
+     */
+    stripeSessionId: v.optional(v.string()),
+    stripePaymentIntentId: v.optional(v.string()),
+    stripeRefundId: v.optional(v.string()),
     /**
      * How a team test's payment is counted in its payer's teamSpend row: "paid" (its cents and
      * test added), "refunded" (then its cents returned); absent: not counted. Counting once per
@@ -432,7 +441,8 @@ export default defineSchema({
   })
     .index("by_user", ["userId"])
     .index("by_test", ["testId"])
-    .index("by_session", ["stripeSessionId"])
+    .index("by_session", ["checkoutId"])
+    .index("by_stripe_session", ["stripeSessionId"])
     .index("by_team", ["teamId"])
     .index("by_status", ["status"]),
 

@@ -53,7 +53,7 @@ async function paymentOf(t: TestBackend, sessionId: string): Promise<Doc<"paymen
   return (await t.run((ctx) =>
     ctx.db
       .query("payments")
-      .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
+      .withIndex("by_session", (q) => q.eq("checkoutId", sessionId))
       .unique(),
   ))!;
 }
@@ -182,7 +182,7 @@ describe("team spend by member", () => {
     await pay(t, member, live.testId, live.priceCents, "cs_live");
     const lastEarlierPaid = await t.run(async (ctx) =>
       (await ctx.db.query("payments").order("desc").collect()).find(
-        (payment) => payment.teamId === teamId && payment.status === "paid" && payment.stripeSessionId === undefined,
+        (payment) => payment.teamId === teamId && payment.status === "paid" && payment.checkoutId === undefined,
       ),
     );
     await t.mutation(internal.payments.recordRefund, {

@@ -160,7 +160,7 @@ describe("team tests", () => {
       await t.run(async (ctx) => {
         const payment = (await ctx.db
           .query("payments")
-          .withIndex("by_session", (q) => q.eq("stripeSessionId", sessionId))
+          .withIndex("by_session", (q) => q.eq("checkoutId", sessionId))
           .unique())!;
         await recordPurchase(ctx, payment, amountCents);
       });

@@ -3,7 +3,7 @@ import {
   SIGNED_IN_HREF_ATTRIBUTE,
   THEME_TOGGLE_ATTRIBUTE,
 } from "@/features/marketing/static-markup-attributes";
-import { paymentReturnRewrite } from "@/lib/navigation";
+import { paymentReturnRewrite } from "@/lib/payment-return";
 import { hasStoredSession } from "@/lib/stored-session";
 import { readStoredTheme, resolveTheme, storeTheme } from "@/lib/theme";
 import "@/index.css";

@@ -1,8 +1,8 @@
-// Payment state shared by the Stripe webhook, the return page and free mode.
-import Stripe from "stripe";
+// Payment state shared by the provider's webhook, the return page and free mode. The provider's
+// calls live behind model/paymentProvider.ts; nothing here speaks to it.
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
-import type { MutationCtx } from "../_generated/server";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { env } from "../env";
 import { formatCents } from "../lib/format";
 import { incrementCounter } from "./counters";
@@ -15,34 +15,28 @@ export function paymentsEnabled(): boolean {
   return env.stripeSecretKey() !== undefined;
 }
 
-export function stripeClient(): Stripe {
-  const key = env.stripeSecretKey();
-  if (!key) throw new Error("Stripe is not configured.");
-  const host = env.stripeApiHost();
-  const port = env.stripeApiPort();
-  const protocol = env.stripeApiProtocol();
-  return new Stripe(key, {
-    httpClient: Stripe.createFetchHttpClient(),
-    ...(host ? { host } : {}),
-    ...(port ? { port: Number(port) } : {}),
-    ...(protocol === "http" || protocol === "https" ? { protocol } : {}),
-  });
+/** The provider's checkout id of a payment (rows from before the provider-neutral names: stripeSessionId). */
+export function checkoutIdOf(payment: Doc<"payments">): string | undefined {
+  return payment.checkoutId ?? payment.stripeSessionId;
 }
 
-/** What a Checkout Session (from an event or a lookup) says arrived, as markPaid takes it. */
-export function receivedOf(session: Stripe.Checkout.Session) {
-  const paymentIntent =
-    typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
-  const metadata = session.metadata ?? {};
-  return {
-    sessionId: session.id,
-    amountCents: session.amount_total ?? 0,
-    currency: session.currency ?? "",
-    ...(paymentIntent ? { paymentIntentId: paymentIntent } : {}),
-    ...(metadata.testId ? { testId: metadata.testId } : {}),
-    ...(metadata.userId ? { userId: metadata.userId } : {}),
-    ...(metadata.testName ? { testName: metadata.testName } : {}),
-  };
+/** The provider's id of the charge, what a refund is made against (older rows: stripePaymentIntentId). */
+export function providerPaymentIdOf(payment: Doc<"payments">): string | undefined {
+  return payment.providerPaymentId ?? payment.stripePaymentIntentId;
+}
+
+/** The payment of one checkout, under its new or (not yet migrated) old field. */
+export async function paymentByCheckout(ctx: QueryCtx, checkoutId: string): Promise<Doc<"payments"> | null> {
+  return (
+    (await ctx.db
+      .query("payments")
+      .withIndex("by_session", (q) => q.eq("checkoutId", checkoutId))
+      .unique()) ??
+    (await ctx.db
+      .query("payments")
+      .withIndex("by_stripe_session", (q) => q.eq("stripeSessionId", checkoutId))
+      .unique())
+  );
 }
 
 /** The currency every quote is made in. */
@@ -51,7 +45,7 @@ export const QUOTE_CURRENCY = "usd";
 /** Open checkout sessions of one test looked at; a test has one, a few after races. */
 const OPEN_CHECKOUTS_SCANNED = 20;
 
-/** What Stripe says arrived for a checkout session. */
+/** What the provider says arrived for a checkout session. */
 export interface Received {
   amountCents: number;
   currency: string;
@@ -73,7 +67,7 @@ async function testAndJob(ctx: MutationCtx, testId: Id<"tests"> | undefined) {
 }
 
 /**
- * Settles what Stripe says arrived for one session, once: replays and races find it settled and
+ * Settles what the provider says arrived for one session, once: replays and races find it settled and
  * change nothing. The test's first payment, of exactly its quote, queues the job and writes the
  * ledger (purchase and test cost). A payment for a test that no longer takes one (already paid,
  * stopped, deleted, or a checkout we ended) is refunded, never a second purchase. An amount or
@@ -86,7 +80,7 @@ export async function settlePayment(
 ): Promise<SettleOutcome> {
   if (payment.status !== "pending" && payment.status !== "cancelled" && payment.status !== "failed") return "unchanged";
   const now = Date.now();
-  const paymentIntent = received.paymentIntentId ? { stripePaymentIntentId: received.paymentIntentId } : {};
+  const paymentIntent = received.paymentIntentId ? { providerPaymentId: received.paymentIntentId } : {};
   const { test, job } = await testAndJob(ctx, payment.testId);
   if (!test || !job || test.status !== "pending" || job.status !== "pending_payment") {
     const alreadyPaid =
@@ -114,7 +108,7 @@ export async function settlePayment(
       jobId: job._id,
       paymentId: payment._id,
       message:
-        `Payment ${payment.stripeSessionId ?? payment._id} for "${payment.testName}" arrived as ` +
+        `Payment ${checkoutIdOf(payment) ?? payment._id} for "${payment.testName}" arrived as ` +
         `${received.currency.toLowerCase() === QUOTE_CURRENCY ? formatCents(received.amountCents) : `${(received.amountCents / 100).toFixed(2)} ${received.currency.toUpperCase()}`}, ` +
         `but the test was quoted at ${formatCents(test.priceCents)}. The test was not started.`,
       resolved: false,
@@ -142,7 +136,7 @@ export async function recordPurchase(
     status: "paid",
     completedAt: now,
     amountCents,
-    ...(paymentIntentId ? { stripePaymentIntentId: paymentIntentId } : {}),
+    ...(paymentIntentId ? { providerPaymentId: paymentIntentId } : {}),
   });
   const description = `Test: ${payment.testName}`;
   await ctx.db.insert("creditTransactions", {
@@ -168,7 +162,7 @@ export async function recordPurchase(
   const { test, job } = await testAndJob(ctx, payment.testId);
   if (test && job && job.status === "pending_payment") {
     await setJobStatus(ctx, job, "queued", {
-      paymentData: { paymentId: payment._id, stripeSessionId: payment.stripeSessionId, amountCents },
+      paymentData: { paymentId: payment._id, checkoutId: checkoutIdOf(payment), amountCents },
     });
     await recordTestPaid(ctx, test._id);
     await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
@@ -194,7 +188,8 @@ export async function endOpenCheckouts(
   for (const payment of open) {
     if (payment.status !== "pending") continue;
     await ctx.db.patch("payments", payment._id, { status: "cancelled", checkoutUrl: undefined });
-    if (payment.stripeSessionId) sessionIds.push(payment.stripeSessionId);
+    const checkoutId = checkoutIdOf(payment);
+    if (checkoutId) sessionIds.push(checkoutId);
   }
   if (expireLater && sessionIds.length > 0)
     await ctx.scheduler.runAfter(0, internal.payments.expireSessions, { sessionIds });
@@ -233,7 +228,7 @@ export async function recordRefund(
   const wasPaid = payment.status === "paid" || payment.status === "completed";
   await ctx.db.patch("payments", payment._id, {
     status: "refunded",
-    stripeRefundId: refund.id,
+    providerRefundId: refund.id,
     refundedAt: Date.now(),
   });
   const reason = payment.refundReason ?? REFUND_REASONS.duplicate;

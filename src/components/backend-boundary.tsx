@@ -2,7 +2,7 @@ import { useRouterState } from "@tanstack/react-router";
 import { Suspense, lazy, useState, type ReactNode } from "react";
 
 import { FullPageSpinner } from "@/components/full-page-spinner";
-import { paymentReturnRewrite } from "@/lib/navigation";
+import { paymentReturnRewrite } from "@/lib/payment-return";
 import { hasStoredSession } from "@/lib/session";
 
 declare module "@tanstack/react-router" {

@@ -2,7 +2,7 @@ import { useNavigate, useRouterState } from "@tanstack/react-router";
 import { useEffect } from "react";
 
 import { FullPageSpinner } from "@/components/full-page-spinner";
-import { unknownPathDestination } from "@/lib/navigation";
+import { unknownPathDestination } from "@/lib/payment-return";
 import { useSession } from "@/lib/session";
 
 /** Any path without a route: to /dashboard when signed in, otherwise to / (spec part 2 §2). */

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  isSameOriginPath,
-  loginHrefFor,
-  loginSearchFor,
-  notFoundDestination,
-  paymentReturnRewrite,
-  postAuthDestination,
-  unknownPathDestination,
-} from "./navigation";
+import { isSameOriginPath, loginHrefFor, loginSearchFor, notFoundDestination, postAuthDestination } from "./navigation";
+import { paymentReturnRewrite, unknownPathDestination } from "./payment-return";
 
 describe("isSameOriginPath", () => {
   it.each(["/", "/dashboard", "/dashboard/results/abc?tab=2#top", "/dashboard/monitor?session_id=cs_1"])(

@@ -9,9 +9,6 @@ export const MONITOR_PATH = "/dashboard/monitor";
 /** The usage section of account settings (own API key): /dashboard/settings#usage. */
 export const USAGE_SECTION_ID = "usage";
 
-/** The query parameter Stripe appends when it returns from a checkout. */
-export const PAYMENT_SESSION_PARAM = "session_id";
-
 const PLACEHOLDER_ORIGIN = "https://modeljury.invalid";
 
 /**
@@ -74,27 +71,4 @@ export interface LocationLike {
   pathname: string;
   /** The parsed search; the router may parse numeric-looking values as numbers. */
   search: Record<string, unknown>;
-}
-
-function paymentSessionIdOf(search: Record<string, unknown>): string | null {
-  const value = search[PAYMENT_SESSION_PARAM];
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value === "string" && value.trim() !== "") return value;
-  return null;
-}
-
-/**
- * A return from payment: any address carrying ?session_id= for a signed-in user is rewritten
- * to the monitor, keeping the session id. Null when the address stays as it is.
- */
-export function paymentReturnRewrite(location: LocationLike, signedIn: boolean): string | null {
-  if (!signedIn) return null;
-  const sessionId = paymentSessionIdOf(location.search);
-  if (sessionId === null || location.pathname === MONITOR_PATH) return null;
-  return `${MONITOR_PATH}?${PAYMENT_SESSION_PARAM}=${encodeURIComponent(sessionId)}`;
-}
-
-/** Where an address with no route leads: a payment return first, then the not-found rule. */
-export function unknownPathDestination(location: LocationLike, signedIn: boolean): string {
-  return paymentReturnRewrite(location, signedIn) ?? notFoundDestination(signedIn);
 }

@@ -6,7 +6,7 @@ import { LazyToaster } from "@/components/lazy-toaster";
 import { NotFoundRedirect } from "@/components/not-found-redirect";
 import { RouteErrorScreen } from "@/components/route-error-screen";
 import { MarketingLinkProvider, type MarketingLinkProps } from "@/components/marketing-link";
-import { paymentReturnRewrite } from "@/lib/navigation";
+import { paymentReturnRewrite } from "@/lib/payment-return";
 import { useSession } from "@/lib/session";
 
 export const Route = createRootRoute({

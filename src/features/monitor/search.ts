@@ -1,14 +1,18 @@
+import { PAYMENT_SESSION_PARAM } from "@/lib/payment-return";
 import { definedEntries, optionalId } from "@/lib/search-params";
 
 export interface MonitorSearch {
   testId?: string;
-  session_id?: string;
+  [PAYMENT_SESSION_PARAM]?: string;
 }
 
 /**
- * Search of /dashboard/monitor: `testId` picks the test to watch; `session_id` is the Stripe
- * Checkout session a return from payment carries. Bad values are dropped, never rejected.
+ * Search of /dashboard/monitor: `testId` picks the test to watch; the payment session a return
+ * from payment carries (lib/payment-return.ts) is kept. Bad values are dropped, never rejected.
  */
 export function parseMonitorSearch(search: Record<string, unknown>): MonitorSearch {
-  return definedEntries({ testId: optionalId(search.testId), session_id: optionalId(search.session_id) });
+  return definedEntries({
+    testId: optionalId(search.testId),
+    [PAYMENT_SESSION_PARAM]: optionalId(search[PAYMENT_SESSION_PARAM]),
+  });
 }

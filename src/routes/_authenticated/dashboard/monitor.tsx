@@ -2,6 +2,7 @@ import { createFileRoute } from "@tanstack/react-router";
 
 import { MonitorPage } from "@/features/monitor/monitor-page";
 import { parseMonitorSearch } from "@/features/monitor/search";
+import { paymentSessionIdOf } from "@/lib/payment-return";
 
 export const Route = createFileRoute("/_authenticated/dashboard/monitor")({
   validateSearch: parseMonitorSearch,
@@ -9,6 +10,6 @@ export const Route = createFileRoute("/_authenticated/dashboard/monitor")({
 });
 
 function MonitorRoute() {
-  const { testId, session_id: sessionId } = Route.useSearch();
-  return <MonitorPage testId={testId} sessionId={sessionId} />;
+  const search = Route.useSearch();
+  return <MonitorPage testId={search.testId} sessionId={paymentSessionIdOf(search) ?? undefined} />;
 }
