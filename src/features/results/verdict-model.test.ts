@@ -19,7 +19,9 @@ const FIGURES = [cost("a", 0.004), cost("b", 0.001), cost("c", 0.002)];
 
 describe("plainVerdict", () => {
   it("has nothing to say before a model is scored", () => {
-    expect(plainVerdict({ models: [model("a", null)], figures: [], extraTopicsNeeded: null, live: true })).toBeNull();
+    expect(
+      plainVerdict({ models: [model("a", null)], figures: [], extraTopicsNeeded: null, live: true, units: 0 }),
+    ).toBeNull();
   });
 
   it("names a clear winner whose range clears every other model's, and says nothing more is needed", () => {
@@ -28,6 +30,7 @@ describe("plainVerdict", () => {
       figures: FIGURES,
       extraTopicsNeeded: null,
       live: false,
+      units: 32,
     })!;
     expect(verdict).toMatchObject({ kind: "clear", pickId: "a", headline: "Pick A.", certainty: "Clear winner" });
     expect(verdict.confidence).toBe(
@@ -43,6 +46,7 @@ describe("plainVerdict", () => {
       figures: FIGURES,
       extraTopicsNeeded: null,
       live: true,
+      units: 32,
     })!;
     expect(verdict.kind).toBe("clear");
     expect(verdict.settle).toBe(
@@ -57,6 +61,7 @@ describe("plainVerdict", () => {
       figures: FIGURES,
       extraTopicsNeeded: 6,
       live: false,
+      units: 32,
     })!;
     expect(verdict).toMatchObject({
       kind: "close",
@@ -81,14 +86,43 @@ describe("plainVerdict", () => {
       figures: [cost("a", 0.004), cost("b", null)],
       extraTopicsNeeded: null,
       live: false,
+      units: 32,
     })!;
     expect(verdict.pickId).toBe("a");
     expect(verdict.headline).toBe("Pick A: it leads, though not clearly.");
     expect(verdict.settle).toBe("More topics, more answers per topic or more judges would separate them.");
   });
 
+  it("does not call a lead sure on one persona × topic pair, and says how much more would", () => {
+    const verdict = plainVerdict({
+      models: [model("a", 9.38, 9.38, 9.38), model("b", 8.13, 8.13, 8.13)],
+      figures: FIGURES,
+      extraTopicsNeeded: null,
+      live: false,
+      units: 1,
+    })!;
+    expect(verdict).toMatchObject({
+      kind: "thin",
+      pickId: "a",
+      headline: "A leads; pick it for now.",
+      certainty: "Too little evidence to be sure",
+    });
+    expect(verdict.confidence).toBe(
+      "A scores 9.38 out of 10, ahead of B at 8.13, but the jury saw only 1 persona × topic pair: too few to be sure the lead holds.",
+    );
+    expect(verdict.settle).toBe(
+      "Run it again with at least 4 more topics (or personas): the lead is then measured, not guessed.",
+    );
+  });
+
   it("a single scored model has nothing to be compared with", () => {
-    const verdict = plainVerdict({ models: [model("a", 7)], figures: FIGURES, extraTopicsNeeded: null, live: false })!;
+    const verdict = plainVerdict({
+      models: [model("a", 7)],
+      figures: FIGURES,
+      extraTopicsNeeded: null,
+      live: false,
+      units: 8,
+    })!;
     expect(verdict).toMatchObject({ kind: "single", pickId: "a", headline: "A is the only model scored." });
   });
 });

@@ -27,11 +27,16 @@ export interface VerdictInput {
   extraTopicsNeeded: number | null;
   /** The test is still producing answers or judgements. */
   live: boolean;
+  /** Persona × topic pairs the intervals are resampled over (the jury's units of evidence). */
+  units: number;
 }
 
 export interface PlainVerdict {
-  /** "clear": one model's interval is above every other's; "close": the top models overlap. */
-  kind: "clear" | "close" | "single";
+  /**
+   * "clear": one model's interval is above every other's; "close": the top models overlap;
+   * "thin": one leads, but on too few persona × topic pairs for its interval to mean much.
+   */
+  kind: "clear" | "close" | "thin" | "single";
   /** The model to pick. */
   pickId: string;
   /** "Pick Claude 3.5 Haiku." */
@@ -48,6 +53,11 @@ export interface PlainVerdict {
 
 /** Two models' 95% intervals closer than this (points out of 10) make a close second. */
 export const CLOSE_SECOND_POINTS = 0.5;
+/**
+ * Fewer persona × topic pairs than this and a lead is not called sure: resampling so few pairs
+ * gives intervals far narrower than a rerun's spread (one pair gives none at all).
+ */
+export const MIN_UNITS_FOR_SURE = 5;
 
 type Scored = VerdictModel & { meanScore: number; scoreInterval: { low: number; high: number } };
 
@@ -89,6 +99,21 @@ export function plainVerdict(input: VerdictInput): PlainVerdict | null {
   }
   const group = [leader, ...scored.slice(1).filter((model) => model.scoreInterval.high >= leader.scoreInterval.low)];
   const figures = new Map(input.figures.map((figure) => [figure.modelId, figure]));
+  if (group.length === 1 && input.units < MIN_UNITS_FOR_SURE) {
+    const second = scored[1]!;
+    const more = MIN_UNITS_FOR_SURE - input.units;
+    return {
+      kind: "thin",
+      pickId: leader.modelId,
+      headline: `${leader.modelName} leads; pick it for now.`,
+      certainty: "Too little evidence to be sure",
+      confidence:
+        `${leader.modelName} scores ${formatScore(leader.meanScore)} out of 10, ahead of ${second.modelName} at ${formatScore(second.meanScore)}, ` +
+        `but the jury saw only ${input.units} persona × topic ${input.units === 1 ? "pair" : "pairs"}: too few to be sure the lead holds.${live}`,
+      settle: `Run it again with at least ${more} more ${more === 1 ? "topic" : "topics"} (or personas): the lead is then measured, not guessed.`,
+      contenders: [leader.modelId],
+    };
+  }
   if (group.length === 1) {
     const second = scored[1]!;
     const margin = leader.scoreInterval.low - second.scoreInterval.high;

@@ -44,6 +44,7 @@ export function VerdictCard({ view, results }: { view: JuryView | null; results:
         figures: results.models,
         extraTopicsNeeded: stats.summary.extraTopicsNeeded,
         live: view?.live ?? isLive(results.test.status),
+        units: stats.units,
       })
     : null;
   return (
