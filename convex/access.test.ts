@@ -185,6 +185,7 @@ const ACCESS: Record<string, Access> = {
   "contact:list": { who: "admin" },
   "admin:stats": { who: "admin" },
   "admin:health": { who: "admin", args: () => ({ now: 0 }) },
+  "admin:gatewayLoad": { who: "admin" },
   "admin:listUsers": { who: "admin" },
   "admin:setAdmin": { who: "admin", args: (fx) => ({ userId: fx.owner.userId, isAdmin: true }) },
   "admin:deleteUser": { who: "admin", args: (fx) => ({ userId: fx.owner.userId }) },

@@ -16,6 +16,7 @@ import {
 } from "./lib/jobAnalysis";
 import * as adminModel from "./model/admin";
 import { readCounter } from "./model/counters";
+import { concurrencyRowOf } from "./model/pipeline/concurrency";
 import { alertKind, jobStatus, testStatus } from "./validators";
 import schema from "./schema";
 import { pickFields } from "./lib/fields";
@@ -113,6 +114,58 @@ export const health = adminQuery({
       isHealthy: isSystemHealthy(figures),
       lastUpdated: now,
     };
+  },
+});
+
+/** Running tests whose gateway concurrency System Health lists (the processing jobs' limit). */
+const GATEWAY_LOAD_TESTS = 50;
+
+/**
+ * The gateway as the running tests see it: each one's current concurrency (its adaptive
+ * controller's level and its calls in flight, lib/concurrency.ts) and what the gateway answered
+ * it, with the share of exchanges answered 429 over all of them.
+ */
+export const gatewayLoad = adminQuery({
+  args: {},
+  returns: v.object({
+    tests: v.array(
+      v.object({
+        testId: v.id("tests"),
+        testName: v.string(),
+        level: v.number(),
+        inFlight: v.number(),
+        exchanges: v.number(),
+        rateLimited: v.number(),
+        updatedAt: v.number(),
+      }),
+    ),
+    exchanges: v.number(),
+    rateLimited: v.number(),
+    /** Exchanges answered 429, 0-1; null before any exchange. */
+    rateLimitedShare: v.union(v.number(), v.null()),
+  }),
+  handler: async (ctx) => {
+    const processing = await ctx.db
+      .query("jobs")
+      .withIndex("by_status", (q) => q.eq("status", "processing"))
+      .take(GATEWAY_LOAD_TESTS);
+    const tests = [];
+    for (const job of processing) {
+      const row = await concurrencyRowOf(ctx, job.testId);
+      if (!row) continue;
+      tests.push({
+        testId: job.testId,
+        testName: job.testName,
+        level: Math.floor(row.level),
+        inFlight: row.inFlight,
+        exchanges: row.exchanges,
+        rateLimited: row.rateLimited,
+        updatedAt: row.updatedAt,
+      });
+    }
+    const exchanges = tests.reduce((sum, test) => sum + test.exchanges, 0);
+    const rateLimited = tests.reduce((sum, test) => sum + test.rateLimited, 0);
+    return { tests, exchanges, rateLimited, rateLimitedShare: exchanges > 0 ? rateLimited / exchanges : null };
   },
 });
 

@@ -89,6 +89,7 @@ function seedAdminData() {
   setQueryResult("admin:listUsers", USERS);
   setQueryResult("admin:listAlerts", []);
   setQueryResult("contact:list", []);
+  setQueryResult("admin:gatewayLoad", { tests: [], exchanges: 0, rateLimited: 0, rateLimitedShare: null });
 }
 
 beforeEach(() => {
@@ -436,6 +437,33 @@ describe("system health", () => {
     const alerts = within(screen.getByRole("list", { name: "Stuck job alerts" }));
     await user.click(alerts.getByRole("button", { name: "Resolve" }));
     await waitFor(() => expect(callMock("admin:resolveAlert")).toHaveBeenCalledWith({ alertId: "alert1" }));
+  });
+
+  it("shows each running test's gateway concurrency and the gateway's 429 rate", async () => {
+    renderApp("/admin?tab=health");
+    expect(await screen.findByText("No test is running")).toBeInTheDocument();
+    setQueryResult("admin:gatewayLoad", {
+      tests: [
+        {
+          testId: "testaaaa1111",
+          testName: "Support replies",
+          level: 16,
+          inFlight: 15,
+          exchanges: 400,
+          rateLimited: 6,
+          updatedAt: CREATED,
+        },
+      ],
+      exchanges: 400,
+      rateLimited: 6,
+      rateLimitedShare: 6 / 400,
+    });
+    const list = within(await screen.findByRole("list", { name: "Gateway concurrency by running test" }));
+    expect(list.getByText("Support replies")).toBeInTheDocument();
+    expect(list.getByText("16")).toBeInTheDocument();
+    expect(list.getByText("15 in flight")).toBeInTheDocument();
+    expect(list.getByText("429: 6 of 400")).toBeInTheDocument();
+    expect(screen.getByText(/Rate limited \(429\): 1\.5% of 400 gateway calls/)).toBeInTheDocument();
   });
 });
 

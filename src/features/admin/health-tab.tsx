@@ -4,6 +4,7 @@ import {
   BellOffIcon,
   CheckCircle2Icon,
   ClockIcon,
+  GaugeIcon,
   Loader2Icon,
   MailIcon,
   TimerOffIcon,
@@ -20,7 +21,7 @@ import { cn } from "@/lib/utils";
 import { formatMediumDateTime } from "@/lib/dates";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { formatCount } from "../../../convex/lib/format";
+import { formatCount, formatRatio } from "../../../convex/lib/format";
 
 import { ADMIN_FAILURES, runAdminAction } from "./admin-actions";
 import { shortId } from "./admin-format";
@@ -102,6 +103,7 @@ export function HealthTab() {
         </Card>
       )}
 
+      <GatewayLoadCard />
       <AlertsCard />
       <ContactMessagesCard />
     </div>
@@ -153,6 +155,44 @@ function AlertsCard() {
           >
             Resolve
           </Button>
+        </li>
+      )}
+    </ListCard>
+  );
+}
+
+/** Each running test's gateway concurrency now, and how often the gateway answered 429. */
+function GatewayLoadCard() {
+  const load = useQuery(api.admin.gatewayLoad, {});
+  const share = load?.rateLimitedShare;
+  return (
+    <ListCard
+      title="Gateway Concurrency"
+      description={
+        load === undefined || share === null || share === undefined
+          ? "Calls each running test keeps in flight; it grows while the gateway keeps up and backs off on rate limits."
+          : `Calls each running test keeps in flight. Rate limited (429): ${formatRatio(share)} of ${formatCount(load.exchanges)} gateway calls.`
+      }
+      items={load?.tests}
+      emptyIcon={GaugeIcon}
+      emptyTitle="No test is running"
+      label="Gateway concurrency by running test"
+    >
+      {(test) => (
+        <li key={test.testId} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+          <span className="min-w-0 truncate">
+            <span className="font-medium">{test.testName}</span>{" "}
+            <span className="font-mono text-xs text-muted-foreground">{shortId(test.testId)}</span>
+          </span>
+          <span className="flex flex-wrap items-center gap-3 text-muted-foreground">
+            <span>
+              Concurrency <span className="font-medium text-foreground">{formatCount(test.level)}</span>
+            </span>
+            <span>{formatCount(test.inFlight)} in flight</span>
+            <span>
+              429: {formatCount(test.rateLimited)} of {formatCount(test.exchanges)}
+            </span>
+          </span>
         </li>
       )}
     </ListCard>
