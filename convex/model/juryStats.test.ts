@@ -232,7 +232,7 @@ describe("jury statistics of a test", () => {
  * answers and judge results of the batch's topics as the pipeline does (a call per judge and
  * order, its scores naming it).
  */
-async function seedRunningRankingTest(t: TestBackend, topics: number) {
+async function seedRunningRankingTest(t: TestBackend, topics: number, scale: "ranking" | "rating" = "ranking") {
   const { userId } = await createUser(t, "incremental@example.com");
   const base = seedConfiguration();
   const generators = [
@@ -253,7 +253,10 @@ async function seedRunningRankingTest(t: TestBackend, topics: number) {
     generatorModels: generators.map((id) => ({ id, name: id })),
     evaluatorModels: judges.map((id) => ({ id, name: id })),
     responsesPerTopic: 1,
-    scoringParameters: { scale: "ranking" as const, includeExplanations: false, bothOrders: true },
+    scoringParameters:
+      scale === "ranking"
+        ? { scale, includeExplanations: false, bothOrders: true }
+        : { scale, includeExplanations: false },
   };
   const testId = await t.run(
     async (ctx) =>
@@ -308,6 +311,33 @@ async function seedRunningRankingTest(t: TestBackend, topics: number) {
           for (const judge of judges) {
             // Judges skip their own family's answers.
             const shownTo = answers.filter((answer) => answer.modelId.split("/")[0] !== judge.split("/")[0]);
+            if (scale === "rating") {
+              // One call per answer; 1–10 scores on two criteria.
+              for (const answer of shownTo) {
+                const callId = await ctx.db.insert("calls", {
+                  testId,
+                  kind: "evaluate",
+                  key: `${testId}:rate:${judge}:${answer.id}`,
+                  status: "succeeded",
+                  attempts: 1,
+                  modelId: judge,
+                  personaId: persona.id,
+                  topicId: `t${topic}`,
+                  responseIds: [answer.id],
+                });
+                const score = () => Math.max(1, Math.min(10, Math.round(3 + answer.quality + random() * 3)));
+                await ctx.db.insert("evaluations", {
+                  testId,
+                  responseId: answer.id,
+                  evaluatorModelId: judge,
+                  scores: { accuracy: score(), creativity: score() },
+                  explanation: "",
+                  costUsd: 0.0001,
+                  callId,
+                });
+              }
+              continue;
+            }
             const forward = `${testId}:rank:${judge}:${persona.id}:t${topic}`;
             for (const key of [forward, reverseRankingKey(forward)]) {
               const callId = await ctx.db.insert("calls", {
@@ -385,6 +415,32 @@ describe("incremental jury statistics", () => {
     const openai = stats.models.find((model) => model.modelId === "openai/gpt-4o-mini")!;
     expect(openai.byJudge.find((entry) => entry.judgeModelId === "openai/gpt-4o")!.mean).toBeNull();
     expect(stats.models.find((model) => model.modelId === "qwen/qwen-2.5-72b-instruct")!.units).toBe(12);
+  });
+
+  it("equal a full recomputation on the rating scale, with skipped families and missing answers", async () => {
+    const t = createBackend();
+    const { testId, addResults } = await seedRunningRankingTest(t, 6, "rating");
+    await addResults([0, 1]);
+    await recompute(t, testId);
+    for (const batch of [
+      [2, 3],
+      [4, 5],
+    ]) {
+      vi.advanceTimersByTime(JURY_STATS_CURSOR_MARGIN_MS * 2);
+      await addResults(batch);
+      const incremental = await recompute(t, testId);
+      const kept = await t.run(async (ctx) => await ctx.db.query("juryStateChunks").collect());
+      await t.run(async (ctx) => {
+        for (const chunk of kept) await ctx.db.delete("juryStateChunks", chunk._id);
+        await ctx.db.patch("testStats", incremental._id, { cursor: undefined });
+      });
+      const full = await recompute(t, testId);
+      expect(full.stats).toEqual(incremental.stats);
+    }
+    const stats = (await statsRow(t, testId))!.stats!;
+    expect(stats.scale).toBe("rating");
+    expect(stats.criteria).toEqual(["accuracy", "creativity"]);
+    expect(stats.units).toBe(12);
   });
 
   it("reads only what arrived since the last run, and once in full when the test ends", async () => {

@@ -29,6 +29,7 @@ import { computeJuryStats, type JuryRanking, type JuryRating, type JuryResponse 
 import { computeHumanStats, type HumanStats, type HumanVerdict } from "../lib/stats/human";
 import { humanStatsValidator, juryStatsValidator, type HumanStatsDoc } from "../validators";
 import { juryVerdictOf, sameVerdict } from "./juryView";
+import { withFailedChecksLast } from "./checks";
 
 /** Documents one page query reads. */
 export const JURY_STATS_PAGE_SIZE = 500;
@@ -692,16 +693,26 @@ export const recompute = internalAction({
         ),
       ] as Id<"calls">[];
       const calls: JuryJudgeCallRow[] = [];
-      for (let start = 0; start < callIds.length; start += JURY_STATS_PAGE_SIZE)
-        calls.push(
-          ...(await ctx.runQuery(internal.model.juryStats.judgeCallsByIds, {
-            callIds: callIds.slice(start, start + JURY_STATS_PAGE_SIZE),
-          })),
-        );
+      // Scores from before they named their call are grouped by judge × pair, which needs the
+      // test's calls: read them all (tests recorded before calls were named).
+      if (info.scale === "ranking" && evaluations.some((row) => row.callId === undefined))
+        calls.push(...(await readAll<JuryJudgeCallRow>(internal.model.juryStats.judgeCallsPage)));
+      else
+        for (let start = 0; start < callIds.length; start += JURY_STATS_PAGE_SIZE)
+          calls.push(
+            ...(await ctx.runQuery(internal.model.juryStats.judgeCallsByIds, {
+              callIds: callIds.slice(start, start + JURY_STATS_PAGE_SIZE),
+            })),
+          );
       added = { responses, evaluations, calls };
     }
     const all = sortedJuryState(state ? mergeJuryStates(state, added) : added);
-    const input = juryInput(testId, info, all.responses, all.evaluations, all.calls);
+    // "An answer that fails a check ranks last" (model/checks.ts), when the test asks for it.
+    const input = await withFailedChecksLast(
+      ctx,
+      testId,
+      juryInput(testId, info, all.responses, all.evaluations, all.calls),
+    );
     const stats = computeJuryStats(input);
     const verdicts = await readAll<HumanVerdict>(internal.model.juryStats.verdictsPage);
     const humans =
