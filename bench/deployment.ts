@@ -1,0 +1,269 @@
+// What a 650-call test costs a Convex deployment, measured on the local backend with its
+// deployment behaviour on (concurrent transactions under optimistic concurrency control, the
+// plan's concurrency caps, the meter): 10 generators × 5 personas × 10 topics × 4 answers
+// (500 generation calls, 2,000 answers) and 3 judges (150 judge calls), the dev gateway at its
+// catalog latencies times --latency-scale, one subscribed monitor, one results page and 10
+// anonymous viewers of its share link. --ten runs ten such tests at once.
+// Prints, per gateway call: function calls, subscription re-runs per subscriber, documents and
+// bytes read and written, conflicts, retries, failures; per test: wall time, wall ÷ critical path
+// (the slowest generation call plus the slowest judge call, both measured at a proxy in front of
+// the gateway), and the deployment's cost at Convex Professional prices next to the test's price.
+// A test still running after --max-seconds is reported as such, with the figures so far.
+//   npx tsx bench/deployment.ts [--plan starter|professional] [--ten] [--latency-scale 0.05] [--max-seconds 600]
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseArgs } from "node:util";
+import { ConvexClient } from "convex/browser";
+import { WebSocket } from "ws";
+import { api } from "../convex/_generated/api";
+import type { Id } from "../convex/_generated/dataModel";
+import { DEFAULT_RANKING_PROMPT } from "../convex/lib/prompts";
+import { meterDifference, meterTotal } from "../dev/backend/meter";
+import type { FunctionMeter, MeterReading } from "../dev/backend/meter";
+import { startGateway } from "../dev/gateway/server";
+import {
+  cancelTests,
+  refreshCatalog,
+  setMaxProcessing,
+  signedInClient,
+  signUpBenchUser,
+  startBenchBackend,
+  topicsOf,
+} from "./helpers";
+
+const { values } = parseArgs({
+  options: {
+    plan: { type: "string", default: "professional" },
+    ten: { type: "boolean", default: false },
+    "latency-scale": { type: "string", default: "0.05" },
+    "max-seconds": { type: "string", default: "600" },
+  },
+});
+const MAX_MS = Number(values["max-seconds"]) * 1000;
+const PLAN = values.plan;
+if (PLAN !== "starter" && PLAN !== "professional") throw new Error("--plan is starter or professional");
+const TESTS = values.ten ? 10 : 1;
+const LATENCY_SCALE = Number(values["latency-scale"]);
+const VIEWERS = 10;
+
+// Convex Professional prices (docs.convex.dev/production/state/limits, convex.dev/pricing):
+// function calls $2 per million, database bandwidth $0.20 per GiB (each document rounded up to
+// 1 KiB, as the meter counts), action compute $0.30 per GiB-hour at 64 MiB per Convex-runtime
+// action (no module of convex/ is "use node").
+const PER_FUNCTION_CALL = 2 / 1_000_000;
+const PER_GIB = 0.2;
+const PER_GIB_HOUR = 0.3;
+const ACTION_GIB = 64 / 1024;
+const GIB = 1024 ** 3;
+
+process.env.MJ_PLAN = PLAN;
+const gateway = await startGateway({ port: 0 });
+
+/** Each gateway call's test, kind (by model: the first ten are generators) and duration. */
+type CallTiming = { test: number; judge: boolean; ms: number };
+const timings: CallTiming[] = [];
+let judgeModels = new Set<string>();
+
+/** A proxy in front of the gateway timing each call of a bench test ('Bench test N:' in its prompt). */
+async function startTimingProxy(target: URL) {
+  const proxy = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const text = body.toString("utf8");
+      const marker = /Bench test (\d+):/.exec(text);
+      const model = /"model"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+      const began = performance.now();
+      const forwarded = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: incoming.url,
+          method: incoming.method,
+          headers: incoming.headers,
+        },
+        (reply) => {
+          outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(outgoing);
+          reply.on("end", () => {
+            if (marker && model) {
+              timings.push({ test: Number(marker[1]), judge: judgeModels.has(model), ms: performance.now() - began });
+            }
+          });
+        },
+      );
+      forwarded.on("error", () => outgoing.destroy());
+      forwarded.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const url = new URL(target.href);
+  url.port = String((proxy.address() as AddressInfo).port);
+  return { url: url.href.replace(/\/$/, ""), close: () => proxy.close() };
+}
+
+function configuration(index: number, models: readonly string[]) {
+  return {
+    name: `Bench test ${index}`,
+    taskType: "general",
+    userPrompt: `Bench test ${index}: write a short product description.`,
+    personas: Array.from({ length: 5 }, (_, i) => ({
+      id: `p${i}`,
+      name: `Persona ${i}`,
+      description: "A voice",
+      systemPrompt: `You are writer ${i}.`,
+    })),
+    topics: topicsOf(10),
+    generatorModels: models.slice(0, 10).map((id) => ({ id, name: id })),
+    evaluatorModels: models.slice(10, 13).map((id) => ({ id, name: id })),
+    responsesPerTopic: 4,
+    rankingPrompt: DEFAULT_RANKING_PROMPT,
+    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+    scoringParameters: { scale: "ranking" as const, includeExplanations: true },
+  };
+}
+
+const proxy = await startTimingProxy(new URL(gateway.url));
+const backend = await startBenchBackend(proxy.url);
+const t = backend.t;
+const clients: ConvexClient[] = [];
+const testIds: Id<"tests">[] = [];
+try {
+  const models = await refreshCatalog(t, gateway);
+  judgeModels = new Set(models.slice(10, 13));
+  gateway.settings.latencyScale = LATENCY_SCALE;
+  const { userId, sessionId, as } = await signUpBenchUser(t);
+  await setMaxProcessing(t, 0);
+  for (let index = 0; index < TESTS; index++) {
+    const { testId } = await as.mutation(api.tests.create, { configuration: configuration(index, models) });
+    testIds.push(testId);
+  }
+
+  // The pages watching the (first) test: its monitor, its results, ten anonymous share viewers.
+  const updates = { monitor: 0, results: 0, viewers: 0 };
+  const watched = testIds[0]!;
+  const shareId = "bench-deployment-share";
+  await t.run(async (ctx) => {
+    await ctx.db.insert("shares", { testId: watched, userId, shareId, isActive: true });
+  });
+  const owner = await signedInClient(backend, userId, sessionId);
+  clients.push(owner);
+  owner.onUpdate(api.tests.monitor, { testId: watched }, () => updates.monitor++);
+  const results = await signedInClient(backend, userId, sessionId);
+  clients.push(results);
+  results.onUpdate(api.results.get, { testId: watched }, () => updates.results++);
+  results.onUpdate(api.results.responses, { testId: watched, paginationOpts: { numItems: 20, cursor: null } }, () => {
+    updates.results++;
+  });
+  for (let i = 0; i < VIEWERS; i++) {
+    const viewer = new ConvexClient(backend.url, {
+      webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
+      logger: false,
+      unsavedChangesWarning: false,
+    });
+    clients.push(viewer);
+    viewer.onUpdate(api.shares.view, { shareId }, () => updates.viewers++);
+  }
+  await backend.settle();
+
+  const before: MeterReading = backend.meter.read();
+  const callsBefore = gateway.stats.chatCalls;
+  const started = performance.now();
+  await setMaxProcessing(t, TESTS + 1);
+  const ended = new Map<Id<"tests">, { status: string; at: number; priceCents: number }>();
+  while (ended.size < testIds.length && performance.now() - started < MAX_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const rows = (await t.run(async (ctx) =>
+      Promise.all(testIds.map(async (id) => await ctx.db.get("tests", id))),
+    )) as ({ _id: Id<"tests">; status: string; priceCents: number } | null)[];
+    for (const row of rows) {
+      if (row && !ended.has(row._id) && ["completed", "failed", "cancelled"].includes(row.status)) {
+        ended.set(row._id, { status: row.status, at: performance.now(), priceCents: row.priceCents });
+      }
+    }
+  }
+  await backend.settle();
+  const reading = meterDifference(backend.meter.read(), before);
+  delete reading["(inline)"]; // the bench's own polling and seeding, not the product's
+  const gatewayCalls = gateway.stats.chatCalls - callsBefore;
+  const total: FunctionMeter = meterTotal(reading);
+  const perCall = (value: number) => (value / gatewayCalls).toFixed(2);
+
+  console.log(
+    `plan ${PLAN}; ${TESTS} test(s) of 650 gateway calls at once; gateway latency scale ${LATENCY_SCALE}; ` +
+      `concurrent transactions (OCC); 1 monitor, 1 results page, ${VIEWERS} share viewers on test 0`,
+  );
+  console.log(
+    `gateway calls ${gatewayCalls}; tests ended: ${[...ended.values()].map((e) => e.status).join(", ") || "none"} ` +
+      `(${testIds.length - ended.size} still running after ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
+  console.log(`per gateway call:`);
+  console.log(`  function calls       ${perCall(total.calls)}  (${total.calls} in all)`);
+  console.log(
+    `  documents read       ${perCall(total.documentsRead)}  (${(total.bytesRead / 1024 ** 2).toFixed(1)} MiB in all, ${(total.bytesRead / gatewayCalls / 1024).toFixed(1)} KiB per call)`,
+  );
+  console.log(
+    `  documents written    ${perCall(total.documentsWritten)}  (${(total.bytesWritten / 1024 ** 2).toFixed(1)} MiB in all, ${(total.bytesWritten / gatewayCalls / 1024).toFixed(1)} KiB per call)`,
+  );
+  console.log(
+    `  conflicts ${perCall(total.conflicts)}, retries ${perCall(total.retries)}, failures ${perCall(total.failures)}  (${total.conflicts}, ${total.retries}, ${total.failures} in all)`,
+  );
+  const subscribers = { monitor: 1, results: 1, viewers: VIEWERS };
+  console.log(
+    `  re-runs per subscriber (updates received ÷ gateway calls): monitor ${perCall(updates.monitor)}, results page ${perCall(updates.results)}, each share viewer ${perCall(updates.viewers / subscribers.viewers)}`,
+  );
+  const reruns = Object.entries(reading)
+    .filter(([, entry]) => entry.subscriptionReruns > 0)
+    .sort((a, b) => b[1].subscriptionReruns - a[1].subscriptionReruns)
+    .map(([path, entry]) => `${path} ${entry.subscriptionReruns}`)
+    .join(", ");
+  console.log(`  subscription re-runs by query: ${reruns || "none"}`);
+  const top = Object.entries(reading)
+    .sort((a, b) => b[1].bytesRead - a[1].bytesRead)
+    .slice(0, 6)
+    .map(
+      ([path, entry]) =>
+        `${path} ${entry.calls} calls, ${entry.documentsRead} docs / ${(entry.bytesRead / 1024 ** 2).toFixed(1)} MiB read, ${entry.conflicts} conflicts`,
+    );
+  console.log(`  most read: ${top.join("; ")}`);
+  const conflicted = Object.entries(reading)
+    .filter(([, entry]) => entry.conflicts > 0)
+    .map(([path, entry]) => `${path} ${entry.conflicts}/${entry.retries}/${entry.failures}`)
+    .join(", ");
+  console.log(`  conflicts/retries/failures by function: ${conflicted || "none"}`);
+
+  const functionCost = total.calls * PER_FUNCTION_CALL;
+  const bandwidthCost = ((total.bytesRead + total.bytesWritten) / GIB) * PER_GIB;
+  const actionCost = (total.actionMs / 3_600_000) * ACTION_GIB * PER_GIB_HOUR;
+  console.log(`per test:`);
+  testIds.forEach((testId, index) => {
+    const end = ended.get(testId) ?? { status: "still running", at: performance.now(), priceCents: 0 };
+    const wall = end.at - started;
+    const own = timings.filter((timing) => timing.test === index);
+    const slowest = (judge: boolean) => Math.max(0, ...own.filter((x) => x.judge === judge).map((x) => x.ms));
+    const critical = slowest(false) + slowest(true);
+    console.log(
+      `  test ${index}: ${end.status}, wall ${end.status === "still running" ? "over " : ""}${(wall / 1000).toFixed(1)} s, ${own.length} gateway calls, critical path ${(critical / 1000).toFixed(2)} s ` +
+        `(slowest generation ${(slowest(false) / 1000).toFixed(2)} s + slowest judge call ${(slowest(true) / 1000).toFixed(2)} s), ` +
+        `wall ÷ critical path ${(wall / critical).toFixed(1)}`,
+    );
+  });
+  const cost = (functionCost + bandwidthCost + actionCost) / TESTS;
+  const price = ((await t.run(async (ctx) => (await ctx.db.get("tests", testIds[0]!))!.priceCents)) as number) / 100;
+  console.log(
+    `  deployment cost per test at Professional prices $${cost.toFixed(4)} ` +
+      `(function calls $${(functionCost / TESTS).toFixed(4)}, database bandwidth $${(bandwidthCost / TESTS).toFixed(4)}, ` +
+      `actions $${(actionCost / TESTS).toFixed(4)} for ${(total.actionMs / TESTS / 1000).toFixed(0)} s of action time) ` +
+      `vs the test's price $${price.toFixed(2)} (${((cost / price) * 100).toFixed(2)}% of it)`,
+  );
+  console.log(
+    `  plan caps: peak ${backend.plan.scheduledJobs.peak} scheduled jobs, ${backend.plan.actions.peak} actions, ${backend.plan.mutations.peak} mutations, ${backend.plan.queries.peak} queries at once`,
+  );
+} finally {
+  await Promise.all(clients.map((client) => client.close()));
+  await cancelTests(t, testIds);
+  await backend.close();
+  await gateway.close();
+  proxy.close();
+}
