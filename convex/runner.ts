@@ -92,8 +92,9 @@ export const beat = internalMutation({
   returns: v.object({ running: v.boolean(), share: v.number() }),
   handler: async (ctx, { testId, ...report }) => {
     const test = await ctx.db.get("tests", testId);
-    if (!test || test.status !== "running") return { running: false, share: 0 };
+    if (!test) return { running: false, share: 0 };
     await storeConcurrency(ctx, testId, report);
+    if (test.status !== "running") return { running: false, share: 0 };
     await foldIfDue(ctx, test, report.inFlight);
     return { running: true, share: await concurrencyShare(ctx) };
   },
@@ -264,21 +265,25 @@ export const work = internalAction({
     };
     let running = true;
     let lastBeat = 0;
+    /** Reports the controller's state and the exchanges since the last report. */
+    const report = async () => {
+      const exchanges = { ...tally };
+      tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
+      const beat = await ctx.runMutation(internal.runner.beat, {
+        testId,
+        level: state.level,
+        ...(state.ceiling === null ? {} : { ceiling: state.ceiling }),
+        backedOff: state.backedOff,
+        inFlight: inFlight.size,
+        ...exchanges,
+      });
+      running = beat.running;
+      if (beat.running) limits.max = beat.share;
+    };
     for (;;) {
-      const now = Date.now();
-      if (now - lastBeat >= BEAT_MS) {
-        lastBeat = now;
-        const report = { ...tally, inFlight: inFlight.size };
-        tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
-        const beat = await ctx.runMutation(internal.runner.beat, {
-          testId,
-          level: state.level,
-          ...(state.ceiling === null ? {} : { ceiling: state.ceiling }),
-          backedOff: state.backedOff,
-          ...report,
-        });
-        running = beat.running;
-        if (beat.running) limits.max = beat.share;
+      if (Date.now() - lastBeat >= BEAT_MS) {
+        lastBeat = Date.now();
+        await report();
       }
       const claiming = running && Date.now() - began < settings.chunkMs;
       const free = claiming ? allowedInFlight(state, limits, Date.now()) - inFlight.size : 0;
@@ -300,6 +305,7 @@ export const work = internalAction({
       await Promise.race([...inFlight, sleep(Math.max(10, BEAT_MS - (Date.now() - lastBeat)))]);
     }
     await Promise.all(inFlight);
+    await report(); // the last exchanges, and whether the test still runs
     if (running && Date.now() - began >= settings.chunkMs) {
       await ctx.runMutation(internal.runner.continueWork, { testId });
     } else {
