@@ -508,3 +508,39 @@ export function checkAnswers(
     return { applied, failures };
   });
 }
+
+/** The lowest score a judge can give on the rating scale (1–10). */
+export const LOWEST_RATING = 1;
+
+/**
+ * "An answer that fails a check ranks last", applied to the jury's verdicts before the statistics:
+ * in each judge's ranking the failing answers move below every passing one (keeping the judge's
+ * order among themselves), and in rating every score of a failing answer becomes the lowest, 1.
+ * Everything else (the order answers were shown in, costs) stays as the judge returned it.
+ */
+export function failedChecksLast<
+  Input extends {
+    readonly rankings: readonly { readonly ranking: readonly string[] }[];
+    readonly ratings: readonly { readonly responseId: string; readonly scores: Readonly<Record<string, number>> }[];
+  },
+>(input: Input, failing: ReadonlySet<string>): Input {
+  if (failing.size === 0) return input;
+  return {
+    ...input,
+    rankings: input.rankings.map((ranking) => ({
+      ...ranking,
+      ranking: [
+        ...ranking.ranking.filter((id) => !failing.has(id)),
+        ...ranking.ranking.filter((id) => failing.has(id)),
+      ],
+    })),
+    ratings: input.ratings.map((rating) =>
+      failing.has(rating.responseId)
+        ? {
+            ...rating,
+            scores: Object.fromEntries(Object.keys(rating.scores).map((criterion) => [criterion, LOWEST_RATING])),
+          }
+        : rating,
+    ),
+  };
+}
