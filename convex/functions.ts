@@ -4,6 +4,7 @@ import { customAction, customCtx, customMutation, customQuery } from "convex-hel
 import { makeFunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
+import type { ErrorCode } from "./lib/errors";
 import { hasRole, TEAM_MESSAGES, type TeamRole } from "./lib/teams";
 import {
   action,
@@ -16,15 +17,7 @@ import {
   type QueryCtx,
 } from "./_generated/server";
 
-export type ErrorCode =
-  | "UNAUTHENTICATED"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "INVALID_INPUT"
-  | "CONFLICT"
-  | "RATE_LIMITED"
-  | "PAYMENT_REQUIRED"
-  | "UNAVAILABLE";
+export type { ErrorCode };
 
 /** A user-facing failure: the client shows `message`; `code` lets it react. */
 export function fail(code: ErrorCode, message: string, extra?: Record<string, string>): never {

@@ -1,9 +1,11 @@
 // Turning what a Convex call rejects with into a sentence for the user.
 // Our functions throw ConvexError({ code, message }); that data reaches the client intact.
 // Any other server error arrives as "[CONVEX M(x:y)] [Request ID: …] Server Error\nUncaught Error: …".
+import { isErrorCode, type ErrorCode } from "../../convex/lib/errors";
 
 export interface AppErrorData {
-  code: string;
+  /** The server's code (convex/lib/errors.ts); "ERROR" for a ConvexError that carries none of them. */
+  code: ErrorCode | "ERROR";
   message: string;
 }
 
@@ -25,7 +27,7 @@ export function appErrorData(error: unknown): AppErrorData | null {
   if (typeof data !== "object" || data === null) return null;
   const { code, message } = data as Record<string, unknown>;
   if (typeof message !== "string" || message === "") return null;
-  return { code: typeof code === "string" ? code : "ERROR", message };
+  return { code: isErrorCode(code) ? code : "ERROR", message };
 }
 
 /** The readable part of a Convex client error message (no request id, no stack). */
