@@ -73,21 +73,30 @@ async function manyModelTest(): Promise<Id<"tests">> {
   return testId;
 }
 
-/** Why the page scrolls sideways (its width and the elements that stick out), or [] when it does not. */
+/**
+ * Why the page scrolls sideways: its width and the elements that stick out of the window while
+ * their parent does not (outside any scroll box), or [] when it does not scroll sideways.
+ */
 async function sidewaysScroll(page: Page): Promise<string[]> {
   return await page.evaluate(() => {
     const viewport = document.documentElement.clientWidth;
     const scroll = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
     if (scroll <= viewport) return [];
-    const outside = Array.from(document.querySelectorAll("body *"))
-      .filter((element) => element.getBoundingClientRect().right > viewport + 1)
-      .slice(-6)
+    const clipped = (element: Element) => {
+      for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement)
+        if (getComputedStyle(parent).overflowX !== "visible") return true;
+      return false;
+    };
+    const sticksOut = (element: Element | null) => !!element && element.getBoundingClientRect().right > viewport + 1;
+    const origins = Array.from(document.querySelectorAll("body *"))
+      .filter((element) => sticksOut(element) && !sticksOut(element.parentElement) && !clipped(element))
+      .slice(0, 6)
       .map((element) => {
-        const name = element.tagName.toLowerCase();
         const label = element.getAttribute("aria-label") ?? element.getAttribute("data-testid") ?? "";
-        return `${name}${label ? `[${label}]` : ""} right=${Math.round(element.getBoundingClientRect().right)}`;
+        const text = (element.textContent ?? "").trim().slice(0, 40);
+        return `${element.tagName.toLowerCase()}${label ? `[${label.slice(0, 40)}]` : ""} "${text}" right=${Math.round(element.getBoundingClientRect().right)}`;
       });
-    return [`${location.pathname}: ${scroll}px wide in a ${viewport}px window`, ...outside];
+    return [`${location.pathname}: ${scroll}px wide in a ${viewport}px window`, ...origins];
   });
 }
 
@@ -178,7 +187,10 @@ describe("layout at desktop and phone widths", () => {
       await atWidth(page, 390);
       await page.goto(url);
       await page.getByRole("button", { name: "Pay", exact: true }).click();
-      await page.waitForURL((next) => next.pathname === "/dashboard/monitor" && !next.searchParams.has("session_id"));
+      await page.waitForURL(
+        (next) => next.pathname === "/dashboard/monitor" && !next.searchParams.has("session_id"),
+        FIRST_LOAD,
+      );
       const notice = page.getByTestId("monitor-failed");
       await notice.waitFor({ timeout: RUN_TIMEOUT_MS });
       expect(await notice.getByText("Test failed", { exact: true }).count()).toBe(1);

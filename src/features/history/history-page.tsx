@@ -231,10 +231,11 @@ function HistoryItem({ row, onDelete }: { row: HistoryRow; onDelete: () => void 
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <TrophyIcon className="size-4 text-yellow-600" aria-hidden="true" />
             <span className="text-muted-foreground">Top performers:</span>
-            <ol className="flex flex-wrap gap-1.5" aria-label={`Top performers of ${row.name}`}>
+            <ol className="flex min-w-0 flex-wrap gap-1.5" aria-label={`Top performers of ${row.name}`}>
               {row.topPerformers.slice(0, 3).map((name, index) => (
-                <li key={name}>
-                  <Badge variant="secondary">
+                <li key={name} className="max-w-full min-w-0">
+                  {/* A long model name is cut to the row's width, in full on hover. */}
+                  <Badge variant="secondary" className="block max-w-full truncate" title={name}>
                     {index + 1}. {name}
                   </Badge>
                 </li>

@@ -81,7 +81,7 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
       )}
       <ProgressPanel test={test} />
       <Counters test={test} />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
         <RankingsCard rankings={data.rankings} hidden={hiddenRankedModels(data)} />
         <ActivityCard testId={test._id} responses={data.latestResponses} now={now} />
       </div>
@@ -341,8 +341,10 @@ function ActivityCard({
                 aria-label={`View response from ${response.modelName} (${response.personaName}, ${response.topicTitle})`}
                 className="w-full space-y-1 rounded-md px-2 py-3 text-left transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
               >
-                <span className="flex items-baseline justify-between gap-3 text-sm">
-                  <span className="truncate font-medium">{response.modelName}</span>
+                <span className="flex min-w-0 items-baseline justify-between gap-3 text-sm">
+                  <span className="min-w-0 truncate font-medium" title={response.modelName}>
+                    {response.modelName}
+                  </span>
                   <span className="shrink-0 text-xs text-muted-foreground">
                     {formatRelativeTime(response._creationTime, now)}
                   </span>

@@ -144,7 +144,7 @@ export function CostQualityChart({ models }: { models: readonly ModelPoint[] }) 
           </Scatter>
         </ScatterChart>
       </ChartContainer>
-      <ol className="grid gap-x-4 gap-y-1 text-xs sm:grid-cols-2" aria-label="Models in the cost chart">
+      <ol className="grid gap-x-4 gap-y-1 text-xs sm:grid-cols-2 [&>*]:min-w-0" aria-label="Models in the cost chart">
         {points.map((point) => (
           <li key={point.marker} className="flex min-w-0 gap-1.5" data-testid="cost-chart-key">
             <span className="w-4 shrink-0 text-right font-semibold tabular-nums">{point.marker}</span>

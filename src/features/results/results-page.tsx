@@ -110,7 +110,7 @@ function ResultsScreen({
       <CostSummary metrics={results.metrics} />
       <ResultsSection title="Overall Model Rankings" description="Average score per model, out of 10" defaultOpen>
         <JurySummary source={{ testId }} />
-        <div className="mt-4 grid gap-6 lg:grid-cols-2">
+        <div className="mt-4 grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
           <JuryRankings source={{ testId }} fallback={<RankingsList rankings={results.rankings} />} />
           <RankingsChart rankings={results.rankings} />
         </div>
@@ -140,7 +140,7 @@ function ResultsScreen({
 
 function CostAndSpeed({ models }: { models: ResultsData["models"] }) {
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
       <div className="space-y-2">
         <h3 className="font-medium">Cost vs average score</h3>
         <CostQualityChart models={models} />
@@ -157,7 +157,7 @@ function PersonaPerformance({ results }: { results: ResultsData }) {
   if (results.personaBreakdown.length === 0) return <RankingsList rankings={[]} />;
   return (
     <div className="space-y-6">
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid gap-4 md:grid-cols-2 [&>*]:min-w-0">
         {results.personaBreakdown.map((persona) => (
           <Card key={persona.personaId} className="gap-3 py-4 shadow-none">
             <CardHeader className="px-4">
