@@ -22,6 +22,7 @@ import { ModelBundlesCard, ModelBundlesDialog } from "./model-bundles";
 import { ModelPickerSection } from "./model-picker-section";
 import { PaymentDialog } from "./payment-dialog";
 import { PersonasSection } from "./personas-section";
+import { PromptfooImportButton } from "./promptfoo-import";
 import { SaveTemplateDialog } from "@/components/save-template-dialog";
 import type { SetupSearch } from "./search";
 import { SetupBar } from "./setup-bar";
@@ -127,11 +128,22 @@ export function SetupPage({ search }: { search: SetupSearch }) {
               Choose the models, personas and topics to compare, and how the evaluator models judge the answers.
             </p>
           </div>
-          {(state.sectionsVisible || hasExistingData(state)) && (
-            <Button type="button" variant="ghost" size="sm" onClick={() => setResetOpen(true)}>
-              <RotateCcwIcon /> Start Over
-            </Button>
-          )}
+          <div className="flex flex-wrap items-center gap-2">
+            <PromptfooImportButton
+              catalogIds={[...catalogIds]}
+              replacesData={hasExistingData(state)}
+              onImport={(configuration) => {
+                // Loaded as a rerun is (models matched against the catalog), under the imported name.
+                actions.prefillRerun(configuration, catalogIds);
+                actions.update({ name: configuration.name });
+              }}
+            />
+            {(state.sectionsVisible || hasExistingData(state)) && (
+              <Button type="button" variant="ghost" size="sm" onClick={() => setResetOpen(true)}>
+                <RotateCcwIcon /> Start Over
+              </Button>
+            )}
+          </div>
         </div>
 
         <PaymentModeNotice mode={runner.paymentMode} />
