@@ -3,18 +3,19 @@
 // modules for platform "browser" (node:async_hooks shimmed, as Convex does), "use node" modules
 // for platform "node". Fails on any error, e.g. a Node API imported from a default-runtime module
 // or an import that does not resolve, which the offline backend (plain Node) would not notice.
-//   node .ci/bundle-check.mjs [convexDir]
+//   npx tsx dev/bundle-check.ts [convexDir]  (CI: .ci/run)
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import esbuild from "esbuild";
+import type { BuildResult, Message, Plugin } from "esbuild";
 
 const dir = resolve(process.argv[2] ?? "convex");
 const MODULE = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 const USE_NODE = /^\s*("|')use node("|');?\s*$/m;
 
 /** Convex's entry points: source files whose name has one dot (not tests or declarations), auth.config.ts too. */
-function entryPoints(folder) {
-  const found = [];
+function entryPoints(folder: string): string[] {
+  const found: string[] = [];
   for (const name of readdirSync(folder).sort()) {
     const path = join(folder, name);
     if (statSync(path).isDirectory()) {
@@ -28,7 +29,7 @@ function entryPoints(folder) {
   return found;
 }
 
-const asyncHooksShim = {
+const asyncHooksShim: Plugin = {
   name: "convex-async-hooks-shim",
   setup(build) {
     build.onResolve({ filter: /^(node:)?async_hooks$/ }, (args) => ({
@@ -43,7 +44,10 @@ const asyncHooksShim = {
   },
 };
 
-async function bundle(entries, platform) {
+async function bundle(
+  entries: string[],
+  platform: "browser" | "node",
+): Promise<Pick<BuildResult, "errors" | "warnings">> {
   if (entries.length === 0) return { errors: [], warnings: [] };
   try {
     return await esbuild.build({
@@ -68,7 +72,8 @@ async function bundle(entries, platform) {
       metafile: true,
     });
   } catch (error) {
-    if (error && Array.isArray(error.errors)) return { errors: error.errors, warnings: error.warnings ?? [] };
+    const failure = error as { errors?: Message[]; warnings?: Message[] };
+    if (Array.isArray(failure.errors)) return { errors: failure.errors, warnings: failure.warnings ?? [] };
     throw error;
   }
 }
@@ -80,7 +85,7 @@ let failed = false;
 for (const [platform, entries] of [
   ["browser", defaultEntries],
   ["node", nodeEntries],
-]) {
+] as const) {
   const result = await bundle(entries, platform);
   const messages = await esbuild.formatMessages(result.errors, { kind: "error", color: false });
   if (result.errors.length > 0) {
