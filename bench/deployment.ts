@@ -9,7 +9,11 @@
 // (the slowest generation call plus the slowest judge call, both measured at a proxy in front of
 // the gateway), and the deployment's cost at Convex Professional prices next to the test's price.
 // A test still running after --max-seconds is reported as such, with the figures so far.
+// --gateway-limit N makes the dev gateway answer 429 (Retry-After 1 s) beyond N calls at once
+// and prints the share of calls refused (overall and after the first 10 s); --concurrency N
+// fixes each test's calls in flight at N (the adaptive controller starts at N, capped at N).
 //   npx tsx bench/deployment.ts [--plan starter|professional] [--ten] [--latency-scale 0.05] [--max-seconds 600]
+//     [--gateway-limit 16] [--concurrency 64]
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
@@ -37,8 +41,12 @@ const { values } = parseArgs({
     ten: { type: "boolean", default: false },
     "latency-scale": { type: "string", default: "0.05" },
     "max-seconds": { type: "string", default: "600" },
+    "gateway-limit": { type: "string" },
+    concurrency: { type: "string" },
   },
 });
+const GATEWAY_LIMIT = values["gateway-limit"] === undefined ? null : Number(values["gateway-limit"]);
+const FIXED_CONCURRENCY = values.concurrency === undefined ? null : Number(values.concurrency);
 const MAX_MS = Number(values["max-seconds"]) * 1000;
 const PLAN = values.plan;
 if (PLAN !== "starter" && PLAN !== "professional") throw new Error("--plan is starter or professional");
@@ -133,6 +141,12 @@ try {
   const models = await refreshCatalog(t, gateway);
   judgeModels = new Set(models.slice(10, 13));
   gateway.settings.latencyScale = LATENCY_SCALE;
+  gateway.settings.maxConcurrent = GATEWAY_LIMIT;
+  if (FIXED_CONCURRENCY !== null)
+    await t.run(async (ctx) => {
+      await ctx.db.insert("settings", { key: "perTestConcurrency", value: FIXED_CONCURRENCY });
+      await ctx.db.insert("settings", { key: "maxGatewayConcurrency", value: FIXED_CONCURRENCY * TESTS });
+    });
   const { userId, sessionId, as } = await signUpBenchUser(t);
   await setMaxProcessing(t, 0);
   for (let index = 0; index < TESTS; index++) {
@@ -169,7 +183,13 @@ try {
 
   const before: MeterReading = backend.meter.read();
   const callsBefore = gateway.stats.chatCalls;
+  const refusedBefore = gateway.stats.overLimit;
   const started = performance.now();
+  // Calls and refusals once the first 10 s are over (the controller has found the limit).
+  let afterWarmUp: { calls: number; refused: number } | null = null;
+  const warmUp = setTimeout(() => {
+    afterWarmUp = { calls: gateway.stats.chatCalls, refused: gateway.stats.overLimit };
+  }, 10_000);
   await setMaxProcessing(t, TESTS + 1);
   const ended = new Map<Id<"tests">, { status: string; at: number; priceCents: number }>();
   while (ended.size < testIds.length && performance.now() - started < MAX_MS) {
@@ -183,6 +203,7 @@ try {
       }
     }
   }
+  clearTimeout(warmUp);
   await backend.settle();
   const reading = meterDifference(backend.meter.read(), before);
   delete reading["(inline)"]; // the bench's own polling and seeding, not the product's
@@ -198,6 +219,18 @@ try {
     `gateway calls ${gatewayCalls}; tests ended: ${[...ended.values()].map((e) => e.status).join(", ") || "none"} ` +
       `(${testIds.length - ended.size} still running after ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
+  if (GATEWAY_LIMIT !== null || FIXED_CONCURRENCY !== null) {
+    const refused = gateway.stats.overLimit - refusedBefore;
+    const late = afterWarmUp as { calls: number; refused: number } | null;
+    const lateShare = late
+      ? `${(((gateway.stats.overLimit - late.refused) / Math.max(1, gateway.stats.chatCalls - late.calls)) * 100).toFixed(2)}%`
+      : "n/a (ended within 10 s)";
+    console.log(
+      `gateway limit ${GATEWAY_LIMIT ?? "none"}, concurrency ${FIXED_CONCURRENCY ?? "adaptive"}: ` +
+        `peak ${gateway.stats.maxInFlight} calls at once, ${refused} answered 429 for the limit ` +
+        `(${((refused / Math.max(1, gatewayCalls)) * 100).toFixed(2)}% of calls; after the first 10 s ${lateShare})`,
+    );
+  }
   console.log(`per gateway call:`);
   console.log(`  function calls       ${perCall(total.calls)}  (${total.calls} in all)`);
   console.log(

@@ -64,6 +64,7 @@ try {
   await refreshCatalog(t, gateway);
   await t.run(async (ctx) => {
     await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
+    await ctx.db.insert("settings", { key: "maxGatewayConcurrency", value: concurrency }); // a fixed concurrency
   });
   const { as } = await signUpBenchUser(t);
   const configuration = {

@@ -56,6 +56,8 @@ async function measure(store: boolean) {
     // A fresh backend: no settings yet.
     await t.run(async (ctx) => {
       await ctx.db.insert("settings", { key: "perTestConcurrency", value: concurrency });
+      // At a fixed concurrency: the adaptive controller starts at C and the deployment allows C.
+      await ctx.db.insert("settings", { key: "maxGatewayConcurrency", value: concurrency });
     });
     const { userId, sessionId, as } = await signUpBenchUser(t);
 

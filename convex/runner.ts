@@ -14,6 +14,8 @@ import { concurrencyShare, startingConcurrency, storeConcurrency } from "./model
 import { dispatchQueued } from "./model/pipeline/dispatch";
 import { recordOutcome } from "./model/pipeline/record";
 import { foldIfDue } from "./model/pipeline/runCounters";
+import { finishIfDone } from "./model/pipeline/finish";
+import { requestJuryStats } from "./model/juryStats";
 import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./model/pipeline/recovery";
 import { readSetting } from "./model/settings";
 import { gatewayConfigForTest } from "./model/testGateway";
@@ -62,10 +64,12 @@ export const record = internalMutation({
     outcome: callOutcome,
     continueChunk: v.boolean(),
     concurrency: v.optional(v.number()),
+    /** From a pool worker, whose reports fold the counters and ask for the jury statistics. */
+    pooled: v.optional(v.boolean()),
   },
   returns: v.union(v.null(), workItem),
-  handler: async (ctx, { testId, callId, leaseId, outcome, continueChunk, concurrency }) => {
-    const current = await recordOutcome(ctx, callId, leaseId, outcome, concurrency);
+  handler: async (ctx, { testId, callId, leaseId, outcome, continueChunk, concurrency, pooled }) => {
+    const current = await recordOutcome(ctx, callId, leaseId, outcome, { concurrency, pooled });
     // A stale lease was already written off by the reclaim cron: this worker ends uncounted.
     if (!current || !continueChunk) return null;
     return await claimNext(ctx, testId);
@@ -88,14 +92,20 @@ export const beat = internalMutation({
     rateLimited: v.number(),
     timeouts: v.number(),
     serverErrors: v.number(),
+    /** Judge results were recorded since the last report. */
+    judged: v.boolean(),
   },
   returns: v.object({ running: v.boolean(), share: v.number() }),
-  handler: async (ctx, { testId, ...report }) => {
+  handler: async (ctx, { testId, judged, ...report }) => {
     const test = await ctx.db.get("tests", testId);
     if (!test) return { running: false, share: 0 };
     await storeConcurrency(ctx, testId, report);
+    // Judge results: the jury statistics are recomputed, coalesced per test (model/juryStats).
+    if (judged) await requestJuryStats(ctx, testId);
     if (test.status !== "running") return { running: false, share: 0 };
-    await foldIfDue(ctx, test, report.inFlight);
+    const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight));
+    if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
+      await finishIfDone(ctx, testId);
     return { running: true, share: await concurrencyShare(ctx) };
   },
 });
@@ -254,7 +264,9 @@ export const work = internalAction({
             outcome,
             continueChunk: false,
             concurrency: Math.max(1, inFlight.size),
+            pooled: true,
           });
+          if (item.kind === "evaluate") judged = true;
         } catch (error) {
           // Its lease expires and the call is handed out again; the other calls go on.
           console.error(`Recording call ${item.callId} failed: ${String(error)}`);
@@ -266,9 +278,11 @@ export const work = internalAction({
     let running = true;
     let lastBeat = 0;
     /** Reports the controller's state and the exchanges since the last report. */
+    let judged = false;
     const report = async () => {
-      const exchanges = { ...tally };
+      const exchanges = { ...tally, judged };
       tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
+      judged = false;
       const beat = await ctx.runMutation(internal.runner.beat, {
         testId,
         level: state.level,

@@ -12,7 +12,7 @@ import { createJudgeCallsIfPairDone } from "./calls";
 import { recordEvaluations } from "./evaluations";
 import { finishIfDone } from "./finish";
 import { recordGeneration } from "./responses";
-import { addToShard, countThrownAwaySpend, foldIfDue, type Counters } from "./runCounters";
+import { addToShard, countThrownAwaySpend, FOLD_EVERY_CALL_UP_TO, foldIfDue, type Counters } from "./runCounters";
 import { shardOf } from "./shards";
 
 /** Answers of a judge call's persona × topic pair (the scale its ranking is scored on). */
@@ -126,7 +126,16 @@ export async function recordOutcome(
   callId: Id<"calls">,
   leaseId: string,
   outcome: Outcome,
-  concurrency?: number,
+  options: {
+    /** The test's calls in flight, for the time remaining. */
+    concurrency?: number;
+    /**
+     * Recorded by a pool worker, whose report (runner.beat) folds the counters and asks for
+     * the jury statistics about once a second: this recording then reads neither the shards
+     * nor the statistics row, so it conflicts with no other recording or recomputation.
+     */
+    pooled?: boolean;
+  } = {},
 ): Promise<boolean> {
   const call = await ctx.db.get("calls", callId);
   if (!call || call.status !== "leased" || call.leaseId !== leaseId) {
@@ -142,10 +151,11 @@ export async function recordOutcome(
   }
   const { counters, ended } = await recordByKind(ctx, test, call, outcome);
   await addToShard(ctx, test._id, shardOf(call._id), counters, outcome.kind === "failed" ? outcome.error : undefined);
+  if (ended) await createJudgeCallsIfPairDone(ctx, call);
+  if (options.pooled && test.totalCalls > FOLD_EVERY_CALL_UP_TO) return true;
   // Judge results: the jury statistics are recomputed, coalesced per test (model/juryStats).
   if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
-  if (ended) await createJudgeCallsIfPairDone(ctx, call);
-  const folded = await foldIfDue(ctx, test, concurrency);
+  const folded = await foldIfDue(ctx, test, options.concurrency);
   // Its counters say every call has ended: the test ends (else its worker finds it running dry).
   if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
     await finishIfDone(ctx, test._id);
