@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import {
   callMock,
@@ -13,12 +13,22 @@ import {
   setQueryResult,
   setSignedIn,
 } from "@/test/convex-mock";
+import { loadPasswordStrength } from "@/features/auth/password-strength";
 import { renderApp } from "@/test/render-app";
 import { cleanProfileField, type Profile } from "./profile-section";
 import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+// These journeys type into several fields and submit; on a busy machine they pass 5 s.
+vi.setConfig({ testTimeout: 15_000 });
+
+// The forms load the common-password checker on first submit (about 200 KB gzipped): loaded and
+// ranked once here, so no test's clock pays for it.
+beforeAll(async () => {
+  (await loadPasswordStrength()).guessablePasswordProblem("warm-up-password");
+});
 
 const PROFILE: Profile = {
   id: "k17abcdefghij0123456789xyzuvw" as Profile["id"],
@@ -116,10 +126,19 @@ describe("account settings", () => {
     await user.click(screen.getByRole("button", { name: "Change Password" }));
     expect(await screen.findByText("Password cannot be only spaces.")).toBeInTheDocument();
     expect(callMock("profile:changePassword")).not.toHaveBeenCalled();
-    // No common or guessable password either: the reason shows under the field.
-    await user.clear(screen.getByLabelText("New Password"));
-    await user.type(screen.getByLabelText("New Password"), "12345678");
-    await user.type(screen.getByLabelText("Confirm New Password"), "12345678");
+  });
+
+  it("refuses a common or guessable new password under the field, before calling the server", async () => {
+    const user = userEvent.setup();
+    await renderSettings();
+    for (const [label, value] of [
+      ["Current Password", "old-password"],
+      ["New Password", "12345678"],
+      ["Confirm New Password", "12345678"],
+    ] as const) {
+      await user.click(screen.getByLabelText(label));
+      await user.paste(value);
+    }
     await user.click(screen.getByRole("button", { name: "Change Password" }));
     expect(await screen.findByText(GUESSABLE_PASSWORD_MESSAGE)).toBeInTheDocument();
     expect(screen.getByLabelText("New Password")).toHaveAttribute("aria-invalid", "true");

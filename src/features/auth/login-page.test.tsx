@@ -1,14 +1,24 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { makeViewer, resetConvexMock, setQueryResult, setSignedIn, signIn } from "@/test/convex-mock";
+import { loadPasswordStrength } from "@/features/auth/password-strength";
 import { renderApp } from "@/test/render-app";
 import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+// These journeys type into several fields and submit; on a busy machine they pass 5 s.
+vi.setConfig({ testTimeout: 15_000 });
+
+// The forms load the common-password checker on first submit (about 200 KB gzipped): loaded and
+// ranked once here, so no test's clock pays for it.
+beforeAll(async () => {
+  (await loadPasswordStrength()).guessablePasswordProblem("warm-up-password");
+});
 
 async function fillAndSubmit(email: string, password: string) {
   const user = userEvent.setup();

@@ -1,16 +1,29 @@
 import { useAuthActions } from "@convex-dev/auth/react";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm, type DefaultValues, type FieldValues } from "react-hook-form";
+import { useForm, type DefaultValues, type FieldValues, type Path } from "react-hook-form";
 import type { z } from "zod";
 
 import { authErrorMessage } from "@/features/auth/auth-errors";
+import { appErrorData } from "@/lib/errors";
 
 type SignIn = ReturnType<typeof useAuthActions>["signIn"];
 
 /**
+ * The form field a server refusal names (ConvexError data.field), if the form has it. The server
+ * names a new password "password" on sign-up and reset alike; the reset form calls it newPassword.
+ */
+export function serverFieldOf(error: unknown, fields: readonly string[]): string | null {
+  const field = appErrorData(error) ? (error as { data?: { field?: unknown } }).data?.field : undefined;
+  if (typeof field !== "string") return null;
+  if (fields.includes(field)) return field;
+  return field === "password" && fields.includes("newPassword") ? "newPassword" : null;
+}
+
+/**
  * An auth form: the schema's rules under the fields, `send` called with the checked values and
- * Convex Auth's signIn, and what the server refused for the danger box under the form (FormError).
+ * Convex Auth's signIn; what the server refused goes under the field it names, else in the
+ * danger box under the form (FormError).
  */
 export function useAuthForm<T extends FieldValues>(
   schema: z.ZodType<T, T>,
@@ -26,7 +39,9 @@ export function useAuthForm<T extends FieldValues>(
     try {
       await send(values, signIn);
     } catch (error) {
-      setServerError(authErrorMessage(error));
+      const field = serverFieldOf(error, Object.keys(form.getValues()));
+      if (field !== null) form.setError(field as Path<T>, { message: authErrorMessage(error) });
+      else setServerError(authErrorMessage(error));
     }
   });
 
