@@ -10,6 +10,7 @@ const e2e = useE2E();
 
 const PHONE = { width: 390, height: 844 } as const;
 const MAX_SHARE = 0.2;
+const FIRST_LOAD_TIMEOUT_MS = 90_000;
 
 interface BarLook {
   height: number;
@@ -61,7 +62,8 @@ describe("setup price bar on a phone", () => {
     await signUp(page, uniqueEmail("setupbar"), PASSWORD);
 
     await page.goto("/dashboard/setup");
-    await page.getByRole("heading", { level: 1, name: "Test Setup" }).waitFor();
+    // The first visit compiles the setup route in Vite (the warm-up only covers the dashboard).
+    await page.getByRole("heading", { level: 1, name: "Test Setup" }).waitFor({ timeout: FIRST_LOAD_TIMEOUT_MS });
     await page.getByTestId("run-test-hints").waitFor();
     await expectCompactAndOpaque(page, "empty setup");
 
