@@ -77,6 +77,28 @@ export const record = internalMutation({
 });
 
 /**
+ * A pool worker's call landed: records it (pooled, see record) and, in the same transaction,
+ * leases the worker up to `claim` more calls for the slots free now, so filling a slot never
+ * waits for another round trip.
+ */
+export const recordAndClaim = internalMutation({
+  args: {
+    testId: v.id("tests"),
+    callId: v.id("calls"),
+    leaseId: v.string(),
+    outcome: callOutcome,
+    concurrency: v.number(),
+    claim: v.number(),
+  },
+  returns: v.array(workItem),
+  handler: async (ctx, { testId, callId, leaseId, outcome, concurrency, claim }) => {
+    const current = await recordOutcome(ctx, callId, leaseId, outcome, { concurrency, pooled: true });
+    if (!current || claim <= 0) return [];
+    return await claimBatch_(ctx, testId, Math.min(claim, CLAIM_BATCH));
+  },
+});
+
+/**
  * A pool worker's report, about once a second: its controller's state is stored for the admin
  * and its next chunk, the test's progress is folded when due, and it learns whether the test
  * still runs and its share of the deployment's gateway calls.
@@ -257,16 +279,19 @@ export const work = internalAction({
       const task = (async () => {
         const outcome = await perform(item, gateway!);
         try {
-          await ctx.runMutation(internal.runner.record, {
+          // This call's slot and any other free one are filled from the same transaction.
+          const claiming = running && Date.now() - began < settings.chunkMs;
+          const free = claiming ? allowedInFlight(state, limits, Date.now()) - (inFlight.size - 1) : 0;
+          const next = await ctx.runMutation(internal.runner.recordAndClaim, {
             testId,
             callId: item.callId,
             leaseId: item.leaseId,
             outcome,
-            continueChunk: false,
             concurrency: Math.max(1, inFlight.size),
-            pooled: true,
+            claim: Math.max(0, free),
           });
           if (item.kind === "evaluate") judged = true;
+          for (const nextItem of next) start(nextItem);
         } catch (error) {
           // Its lease expires and the call is handed out again; the other calls go on.
           console.error(`Recording call ${item.callId} failed: ${String(error)}`);
