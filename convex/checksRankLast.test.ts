@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { failedChecksLast } from "./lib/checks";
+import type { JuryRanking, JuryRating } from "./lib/stats";
 import {
   createBackend,
   createUser,
@@ -23,7 +24,7 @@ const JUDGE = "google/gemini-2.0-flash-001";
 useDevGateway();
 
 test("the pure step: failing answers move below the passing ones; rating scores drop to 1", () => {
-  const input = {
+  const input: { rankings: JuryRanking[]; ratings: JuryRating[] } = {
     rankings: [{ judgeModelId: "j", shown: ["a", "b", "c"], ranking: ["b", "a", "c"] }],
     ratings: [
       { judgeModelId: "j", responseId: "b", scores: { accuracy: 9, clarity: 8 } },
