@@ -4,11 +4,14 @@
 // up into a domain module, and lib/ stays pure (no model/).
 import { describe, expect, test } from "vitest";
 
-const sources = import.meta.glob<string>(["./*.ts", "./model/**/*.ts", "./lib/**/*.ts", "!./**/*.test.ts"], {
-  query: "?raw",
-  import: "default",
-  eager: true,
-});
+const sources = import.meta.glob<string>(
+  ["./*.ts", "./model/**/*.ts", "./lib/**/*.ts", "./tables/**/*.ts", "!./**/*.test.ts"],
+  {
+    query: "?raw",
+    import: "default",
+    eager: true,
+  },
+);
 
 /** Shared pieces every module may import: not domains. */
 const SHARED = new Set(["functions", "validators", "env", "schema"]);
@@ -73,5 +76,18 @@ describe("convex/ import graph", () => {
           .map((target) => `${module} → ${target}`),
       );
     expect(upward).toEqual([]);
+  });
+
+  test("the schema is declarations only: schema, tables/ and validators import only tables/, lib/ and validators", () => {
+    const declarations = [...graph].filter(
+      ([module]) => module === "schema" || module === "validators" || module.startsWith("tables/"),
+    );
+    expect(declarations.map(([module]) => module)).toContain("tables/teams");
+    const reaching = declarations.flatMap(([module, targets]) =>
+      targets
+        .filter((target) => target !== "validators" && !target.startsWith("tables/") && !target.startsWith("lib/"))
+        .map((target) => `${module} → ${target}`),
+    );
+    expect(reaching).toEqual([]);
   });
 });

@@ -1,13 +1,12 @@
 import { authTables } from "@convex-dev/auth/server";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
-import { apiTokenTables } from "./model/apiTokens";
-import { authThrottleTables } from "./model/authThrottle";
-import { teamTables } from "./model/teams";
-import { presenceTables } from "./model/presence";
-import { noteTables } from "./model/notes";
-import { checkTables } from "./model/checks";
-import { juryVerdictValidator } from "./model/juryView";
+import { apiTokenTables } from "./tables/apiTokens";
+import { authThrottleTables } from "./tables/authThrottle";
+import { checkTables } from "./tables/checks";
+import { noteTables } from "./tables/notes";
+import { presenceTables } from "./tables/presence";
+import { teamTables } from "./tables/teams";
 import {
   alertKind,
   callKind,
@@ -18,6 +17,7 @@ import {
   humanStatsValidator,
   jobStatus,
   juryStatsValidator,
+  juryVerdictValidator,
   paymentStatus,
   progress,
   resultsSummary,

@@ -1,7 +1,7 @@
 // Validators shared by the schema and the functions that take or return these shapes.
 import { v, type Infer } from "convex/values";
 import { EVALUATION_CRITERIA, type EvaluationCriterion } from "./lib/criteria";
-import { TEMPLATE_CATEGORIES } from "./lib/forms";
+import { TEMPLATE_CATEGORIES } from "./lib/templateCategories";
 
 export const testStatus = v.union(
   v.literal("pending"),
@@ -45,7 +45,7 @@ export const creditTransactionType = v.union(
   v.literal("bonus"),
 );
 
-/** Declared by lib/forms.ts TEMPLATE_CATEGORIES (with their labels in lib/templates.ts). */
+/** Declared by lib/templateCategories.ts (with their labels in lib/templates.ts). */
 export const templateCategory = v.union(...TEMPLATE_CATEGORIES.map((category) => v.literal(category)));
 
 export const personaInput = v.object({
@@ -335,6 +335,12 @@ export const juryStatsValidator = v.object({
   criteria: v.array(v.string()),
 });
 export type JuryStatsDoc = Infer<typeof juryStatsValidator>;
+
+/** The winner (kind "best", one leader) or the models statistically tied for first, by name (tests.juryVerdict). */
+export const juryVerdictValidator = v.object({
+  kind: v.union(v.literal("best"), v.literal("tied")),
+  leaders: v.array(v.string()),
+});
 
 // ── Blind human review (reviews.ts): the team's verdicts summarised beside the jury's ──
 const humanAgreementFields = {

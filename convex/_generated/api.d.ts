@@ -62,6 +62,7 @@ import type * as lib_stats_index from "../lib/stats/index.js";
 import type * as lib_stats_random from "../lib/stats/random.js";
 import type * as lib_stats_ranks from "../lib/stats/ranks.js";
 import type * as lib_teams from "../lib/teams.js";
+import type * as lib_templateCategories from "../lib/templateCategories.js";
 import type * as lib_templates from "../lib/templates.js";
 import type * as lib_testStatus from "../lib/testStatus.js";
 import type * as lib_text from "../lib/text.js";
@@ -194,6 +195,7 @@ declare const fullApi: ApiFromModules<{
   "lib/stats/random": typeof lib_stats_random;
   "lib/stats/ranks": typeof lib_stats_ranks;
   "lib/teams": typeof lib_teams;
+  "lib/templateCategories": typeof lib_templateCategories;
   "lib/templates": typeof lib_templates;
   "lib/testStatus": typeof lib_testStatus;
   "lib/text": typeof lib_text;

@@ -6,6 +6,7 @@ import { z } from "zod";
 
 import { passwordProblem } from "./credentials";
 import { API_KEY_LIMITS, PERSONA_LIMITS, TEMPLATE_LIMITS, TEST_LIMITS, TOPIC_LIMITS } from "./limits";
+import { TEMPLATE_CATEGORIES, type TemplateCategory } from "./templateCategories";
 import type { Problem } from "./types";
 
 /**
@@ -55,8 +56,7 @@ export const topicSchema = z.object({
 });
 export type TopicForm = z.infer<typeof topicSchema>;
 
-export const TEMPLATE_CATEGORIES = ["marketing", "technical", "customer-service", "content", "general"] as const;
-export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+export { TEMPLATE_CATEGORIES, type TemplateCategory };
 
 export const TEMPLATE_MESSAGES = {
   nameAndDescriptionRequired: "Please provide both a name and description for your template.",

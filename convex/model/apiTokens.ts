@@ -4,8 +4,6 @@
 // never beyond the user's role there, read again on every request: a removed member's token stops
 // at once, a revoked token too. Requests are counted per token in one-minute windows, one row per
 // token per window, so no row is written by every request of every token.
-import { defineTable } from "convex/server";
-import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { API_TOKEN_LIMITS } from "../lib/limits";
@@ -19,29 +17,6 @@ const SHOWN_CHARACTERS = TOKEN_PREFIX.length + 4;
 export const RATE_WINDOW_MS = 60_000;
 /** Old windows of a token removed when a new one opens: enough to keep up with one per minute. */
 const OLD_WINDOWS_REMOVED = 4;
-
-export const apiTokenTables = {
-  apiTokens: defineTable({
-    userId: v.id("users"),
-    name: v.string(),
-    /** The space the token acts in: absent for the personal space. */
-    teamId: v.optional(v.id("teams")),
-    /** Lower-case hex SHA-256 of the whole token. */
-    tokenHash: v.string(),
-    /** The token's first characters, to tell tokens apart in the list. */
-    shown: v.string(),
-    /** Start of the last minute the token was used in (written once per window, not per request). */
-    lastUsedAt: v.optional(v.number()),
-    revokedAt: v.optional(v.number()),
-  })
-    .index("by_hash", ["tokenHash"])
-    .index("by_user_revoked", ["userId", "revokedAt"]),
-  /** Requests of one token in one minute. */
-  apiTokenWindows: defineTable({ tokenId: v.id("apiTokens"), windowStart: v.number(), count: v.number() }).index(
-    "by_token_window",
-    ["tokenId", "windowStart"],
-  ),
-};
 
 export const API_TOKEN_MESSAGES = {
   unauthorized: "Missing, unknown or revoked access token.",

@@ -11,25 +11,7 @@
 // "Known device": the sign-in form sends a random id kept in the browser (`params.device`);
 // after a successful sign-in its SHA-256 is stored for the account. It proves nothing beyond
 // "this browser signed in here before", which is all the bypass needs.
-import { defineTable } from "convex/server";
-import { v } from "convex/values";
 import type { MutationCtx } from "../_generated/server";
-
-export const authThrottleTables = {
-  /** Failed attempts per account email since its last success. */
-  authBackoff: defineTable({ email: v.string(), failures: v.number(), lastFailureAt: v.number() }).index("by_email", [
-    "email",
-  ]),
-  /** Browsers that have signed in to an account (hash of the browser's random id). */
-  authKnownDevices: defineTable({ email: v.string(), deviceHash: v.string(), lastSeenAt: v.number() }).index(
-    "by_email_device",
-    ["email", "deviceHash"],
-  ),
-  /** Deployment-wide counts per one-minute window. */
-  authRateWindows: defineTable({ name: v.string(), windowStart: v.number(), count: v.number() }).index("by_name", [
-    "name",
-  ]),
-};
 
 export const BACKOFF = {
   /** Failures allowed before any wait. */

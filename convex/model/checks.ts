@@ -2,7 +2,7 @@
 // the mutation that records them (the call's latency and cost at hand), each response keeps its
 // failures, and the call's tally goes into a row of its own — inserted once per recording, never
 // written by another call — which the pass-rate figures sum.
-import { defineTable, paginationOptsValidator } from "convex/server";
+import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
@@ -11,20 +11,6 @@ import { internalQuery } from "../functions";
 import { checkFigures, tallyOf, type CheckFigures } from "../lib/checkFigures";
 import { checkAnswers, checkLabel, failedChecksLast } from "../lib/checks";
 import { TEST_LIMITS } from "../lib/limits";
-
-export const checkTables = {
-  /** One recording of a generation call: how its answers fared on the test's checks. */
-  checkTallies: defineTable({
-    testId: v.id("tests"),
-    callId: v.id("calls"),
-    modelId: v.string(),
-    personaId: v.string(),
-    topicId: v.string(),
-    answers: v.number(),
-    passed: v.number(),
-    byCheck: v.array(v.object({ checkId: v.string(), applied: v.number(), passed: v.number() })),
-  }).index("by_test", ["testId"]),
-};
 
 /** What a response row stores of its checks. */
 export type ResponseCheckFields = Pick<Doc<"responses">, "checkFailures" | "failedCheck">;

@@ -5,7 +5,9 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
-import { juryStatsValidator, type JuryStatsDoc } from "../validators";
+import { juryStatsValidator, juryVerdictValidator, type JuryStatsDoc } from "../validators";
+
+export { juryVerdictValidator };
 
 const named = v.object({ id: v.string(), name: v.string() });
 
@@ -57,11 +59,6 @@ export function withoutCosts(view: JuryView): SharedJuryView {
   };
 }
 
-/** The winner (kind "best", one leader) or the models statistically tied for first, by name. */
-export const juryVerdictValidator = v.object({
-  kind: v.union(v.literal("best"), v.literal("tied")),
-  leaders: v.array(v.string()),
-});
 export type JuryVerdict = Infer<typeof juryVerdictValidator>;
 
 const LIVE = new Set<Doc<"tests">["status"]>(["pending", "running"]);

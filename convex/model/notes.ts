@@ -1,24 +1,11 @@
 // Notes on a test's answers: the table and the reads convex/notes.ts builds on. A test's notes
 // are read by one index range bounded by NOTE_LIMITS.maxListed, and their authors once each.
-import { defineTable } from "convex/server";
-import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
 import { initialsOf } from "../lib/initials";
 import { NOTE_LIMITS, NOTE_MESSAGES } from "../lib/limits";
 import { membershipOf } from "./teams";
-
-export const noteTables = {
-  /** A short note by a teammate (or a personal test's owner) on one answer of a test. */
-  notes: defineTable({
-    testId: v.id("tests"),
-    responseId: v.id("responses"),
-    userId: v.id("users"),
-    body: v.string(),
-    createdAt: v.number(),
-  }).index("by_test", ["testId"]),
-};
 
 /** The body as stored (trimmed), or INVALID_INPUT saying what is wrong. */
 export function validNoteBody(raw: string): string {

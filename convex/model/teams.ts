@@ -1,61 +1,13 @@
 // Teams' tables and the helpers convex/teams.ts builds on. Every read is by index and
 // bounded by TEAM_LIMITS, so a team's pages cost the same however many teams exist.
-import { defineTable } from "convex/server";
-import { v } from "convex/values";
+import { teamRole } from "../tables/teams";
+export { teamRole };
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
-import { TEAM_LIMITS, TEAM_MESSAGES, TEAM_ROLES, teamNameProblem, type TeamRole } from "../lib/teams";
+import { TEAM_LIMITS, TEAM_MESSAGES, teamNameProblem, type TeamRole } from "../lib/teams";
 import { deleteWithinBudget, rowsOf } from "./testDeletion";
-
-export const teamRole = v.union(...TEAM_ROLES.map((role) => v.literal(role)));
-
-export const teamTables = {
-  teams: defineTable({
-    name: v.string(),
-    createdBy: v.id("users"),
-    updatedAt: v.number(),
-    /** The team's dashboard figures, kept as its tests run and end (model/userStats.ts), as on the user row. */
-    testCount: v.optional(v.number()),
-    completedTestCount: v.optional(v.number()),
-    responseCount: v.optional(v.number()),
-    evaluationCount: v.optional(v.number()),
-    /** What the team's tests were paid, less refunds (model/payments.ts), whoever paid. */
-    totalSpentCents: v.optional(v.number()),
-  }),
-  /** One row per member; a team always has at least one owner (the last-owner rule). */
-  memberships: defineTable({
-    teamId: v.id("teams"),
-    userId: v.id("users"),
-    role: teamRole,
-  })
-    .index("by_user", ["userId"])
-    .index("by_team_user", ["teamId", "userId"])
-    .index("by_team_role", ["teamId", "role"]),
-  /**
-   * An email invitation. `token` is 128 random bits and is the only thing the link carries;
-   * `email` is normalised (trimmed, lower-case), and only the account with that email can accept.
-   */
-  invitations: defineTable({
-    teamId: v.id("teams"),
-    email: v.string(),
-    role: teamRole,
-    token: v.string(),
-    expiresAt: v.number(),
-    invitedBy: v.id("users"),
-    acceptedAt: v.optional(v.number()),
-    acceptedBy: v.optional(v.id("users")),
-    declinedAt: v.optional(v.number()),
-    revokedAt: v.optional(v.number()),
-    /** Set with any of the three above: pending invitations are those without it. */
-    closedAt: v.optional(v.number()),
-  })
-    .index("by_token", ["token"])
-    .index("by_team_closed", ["teamId", "closedAt"])
-    .index("by_team_email", ["teamId", "email"])
-    .index("by_invited_by", ["invitedBy"]),
-};
 
 /** The trimmed name, or INVALID_INPUT with the reason. */
 export function validTeamName(raw: string): string {
