@@ -21,10 +21,18 @@ interface ResultsHeaderProps {
   onDeletingChange: (deleting: boolean) => void;
   /** Actions shown first, before the page's own (the blind review's "Review answers"). */
   actions?: ReactNode;
+  /** False while the test is being deleted: its presence room is going away with it. */
+  showViewers?: boolean;
 }
 
 /** Back link, name, task type, counts, status, who else is viewing, and the page's actions. */
-export function ResultsHeader({ results, onDeleted, onDeletingChange, actions }: ResultsHeaderProps) {
+export function ResultsHeader({
+  results,
+  onDeleted,
+  onDeletingChange,
+  actions,
+  showViewers = true,
+}: ResultsHeaderProps) {
   const { test, share } = results;
   const [dialog, setDialog] = useState<"share" | "template" | "delete" | null>(null);
   const shared = share?.isActive === true;
@@ -47,7 +55,7 @@ export function ResultsHeader({ results, onDeleted, onDeletingChange, actions }:
               {test.configuration.evaluatorModels.length === 1 ? "" : "s"}
             </span>
           </div>
-          <ViewerAvatars room={`test:${test._id}`} page="results" />
+          {showViewers && <ViewerAvatars room={`test:${test._id}`} page="results" />}
         </div>
         <div className="flex flex-wrap gap-2">
           {actions}

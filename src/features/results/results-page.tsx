@@ -85,6 +85,7 @@ function ResultsScreen({
       onDeletingChange={onDeletingChange}
       onDeleted={() => void navigate({ to: "/dashboard/history", replace: true })}
       actions={answered && !deleting ? <ReviewButton testId={testId} /> : undefined}
+      showViewers={!deleting}
     />
   );
   if (deleting) {
