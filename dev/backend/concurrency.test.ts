@@ -53,6 +53,13 @@ describe("optimistic concurrency control", () => {
     expect(figures.failures).toBe(0);
     expect(figures.retries).toBeGreaterThanOrEqual(1);
     expect(figures.conflicts).toBeGreaterThanOrEqual(figures.retries);
+    // The same figures over HTTP, for benches in another process.
+    const served = (await (await fetch(`${b.url}/_dev/meter`)).json()) as {
+      plan: string;
+      functions: Record<string, { calls: number; retries: number }>;
+    };
+    expect(served.plan).toBe("professional");
+    expect(served.functions["concurrency:increment"]).toMatchObject({ calls: 200, retries: figures.retries });
   });
 
   it("runs mutations on different documents at once without a single conflict", async () => {
