@@ -77,28 +77,6 @@ export const record = internalMutation({
 });
 
 /**
- * A pool worker's call landed: records it (pooled, see record) and, in the same transaction,
- * leases the worker up to `claim` more calls for the slots free now, so filling a slot never
- * waits for another round trip.
- */
-export const recordAndClaim = internalMutation({
-  args: {
-    testId: v.id("tests"),
-    callId: v.id("calls"),
-    leaseId: v.string(),
-    outcome: callOutcome,
-    concurrency: v.number(),
-    claim: v.number(),
-  },
-  returns: v.array(workItem),
-  handler: async (ctx, { testId, callId, leaseId, outcome, concurrency, claim }) => {
-    const current = await recordOutcome(ctx, callId, leaseId, outcome, { concurrency, pooled: true });
-    if (!current || claim <= 0) return [];
-    return await claimBatch_(ctx, testId, Math.min(claim, CLAIM_BATCH));
-  },
-});
-
-/**
  * A pool worker's report, about once a second: its controller's state is stored for the admin
  * and its next chunk, the test's progress is folded when due, and it learns whether the test
  * still runs and its share of the deployment's gateway calls.
@@ -274,31 +252,39 @@ export const work = internalAction({
       if (event.kind !== "other") state = nextConcurrency(state, event, limits, Date.now());
     };
     let gateway: { config: GatewayConfig } | { error: string } | null = null;
-    const inFlight = new Set<Promise<void>>();
+    /** Gateway calls out (the pool's slots), and recordings of landed calls still running. */
+    const calling = new Set<Promise<void>>();
+    const recording = new Set<Promise<void>>();
+    let wake: () => void = () => {};
     const start = (item: WorkItem) => {
-      const task = (async () => {
-        const outcome = await perform(item, gateway!);
-        try {
-          // This call's slot and any other free one are filled from the same transaction.
-          const claiming = running && Date.now() - began < settings.chunkMs;
-          const free = claiming ? allowedInFlight(state, limits, Date.now()) - (inFlight.size - 1) : 0;
-          const next = await ctx.runMutation(internal.runner.recordAndClaim, {
+      const call: Promise<void> = perform(item, gateway!).then((outcome) => {
+        // The slot is free the moment the call lands; its recording runs beside the next claims.
+        calling.delete(call);
+        const recorded: Promise<void> = ctx
+          .runMutation(internal.runner.record, {
             testId,
             callId: item.callId,
             leaseId: item.leaseId,
             outcome,
-            concurrency: Math.max(1, inFlight.size),
-            claim: Math.max(0, free),
+            continueChunk: false,
+            concurrency: Math.max(1, calling.size),
+            pooled: true,
+          })
+          .then(() => {
+            if (item.kind === "evaluate") judged = true;
+          })
+          .catch((error: unknown) => {
+            // Its lease expires and the call is handed out again; the other calls go on.
+            console.error(`Recording call ${item.callId} failed: ${String(error)}`);
+          })
+          .finally(() => {
+            recording.delete(recorded);
+            wake(); // judge calls may have appeared
           });
-          if (item.kind === "evaluate") judged = true;
-          for (const nextItem of next) start(nextItem);
-        } catch (error) {
-          // Its lease expires and the call is handed out again; the other calls go on.
-          console.error(`Recording call ${item.callId} failed: ${String(error)}`);
-        }
-      })();
-      const tracked = task.finally(() => inFlight.delete(tracked));
-      inFlight.add(tracked);
+        recording.add(recorded);
+        wake();
+      });
+      calling.add(call);
     };
     let running = true;
     let lastBeat = 0;
@@ -313,7 +299,7 @@ export const work = internalAction({
         level: state.level,
         ...(state.ceiling === null ? {} : { ceiling: state.ceiling }),
         backedOff: state.backedOff,
-        inFlight: inFlight.size,
+        inFlight: calling.size,
         ...exchanges,
       });
       running = beat.running;
@@ -325,7 +311,7 @@ export const work = internalAction({
         await report();
       }
       const claiming = running && Date.now() - began < settings.chunkMs;
-      const free = claiming ? allowedInFlight(state, limits, Date.now()) - inFlight.size : 0;
+      const free = claiming ? allowedInFlight(state, limits, Date.now()) - calling.size : 0;
       if (free > 0) {
         const wanted = Math.min(free, CLAIM_BATCH);
         const items = await ctx.runMutation(internal.runner.claimBatch, { testId, max: wanted });
@@ -335,15 +321,21 @@ export const work = internalAction({
           gateway = "config" in found ? { config: { ...found.config, onExchange } } : found;
         }
         for (const item of items) start(item);
-        if (items.length === 0 && inFlight.size === 0) break; // nothing pending, nothing out
         if (items.length === wanted) continue; // there may be more to claim
-      } else if (inFlight.size === 0 && !claiming) {
+        if (items.length === 0 && calling.size === 0) {
+          if (recording.size === 0) break; // nothing pending, nothing out
+          await Promise.all(recording); // their judge calls, if any, are claimed next
+          continue;
+        }
+      } else if (calling.size === 0 && !claiming) {
         break;
       }
-      // Until a call lands (a slot frees, or judge calls appear), or the next report is due.
-      await Promise.race([...inFlight, sleep(Math.max(10, BEAT_MS - (Date.now() - lastBeat)))]);
+      // Until a call lands or is recorded (a slot frees, or judge calls appear), or a report is due.
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      await Promise.race([woken, sleep(Math.max(10, BEAT_MS - (Date.now() - lastBeat)))]);
     }
-    await Promise.all(inFlight);
+    await Promise.all(calling);
+    await Promise.all(recording);
     await report(); // the last exchanges, and whether the test still runs
     if (running && Date.now() - began >= settings.chunkMs) {
       await ctx.runMutation(internal.runner.continueWork, { testId });
