@@ -41,6 +41,7 @@ import type * as lib_forms from "../lib/forms.js";
 import type * as lib_initials from "../lib/initials.js";
 import type * as lib_jobAnalysis from "../lib/jobAnalysis.js";
 import type * as lib_limits from "../lib/limits.js";
+import type * as lib_metrics from "../lib/metrics.js";
 import type * as lib_openapi from "../lib/openapi.js";
 import type * as lib_passwordStrength from "../lib/passwordStrength.js";
 import type * as lib_presence from "../lib/presence.js";
@@ -174,6 +175,7 @@ declare const fullApi: ApiFromModules<{
   "lib/initials": typeof lib_initials;
   "lib/jobAnalysis": typeof lib_jobAnalysis;
   "lib/limits": typeof lib_limits;
+  "lib/metrics": typeof lib_metrics;
   "lib/openapi": typeof lib_openapi;
   "lib/passwordStrength": typeof lib_passwordStrength;
   "lib/presence": typeof lib_presence;

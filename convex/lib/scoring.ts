@@ -1,5 +1,6 @@
 // Scores, model rankings and result summaries (spec part 1 §9, part 2 §3, §9).
 import { modelIdOf, modelNameOf, type AnalysisSummary, type ModelRanking, type ModelRef } from "./types";
+import { testFigures } from "./metrics";
 
 export const MAX_SCORE = 10;
 
@@ -199,12 +200,15 @@ export const TOP_PERFORMER_COUNT = 3;
 
 /** results_summary.analysisSummary of a test. */
 export function summarize(input: SummaryInput): AnalysisSummary {
-  const completionRate =
-    input.expectedResponses > 0 ? Math.min(1, Math.max(0, input.actualResponses / input.expectedResponses)) : 0;
+  const { completionRate, averageLatencyMs } = testFigures({
+    responses: input.actualResponses,
+    expectedResponses: input.expectedResponses,
+    latencyMsSum: input.totalLatencyMs,
+  });
   return {
     totalTests: input.actualResponses,
     totalCost: input.totalCost,
-    averageLatency: input.actualResponses > 0 ? input.totalLatencyMs / input.actualResponses : 0,
+    averageLatency: averageLatencyMs,
     completionRate,
     topPerformers: [...input.rankings]
       .filter((ranking) => ranking.evaluationCount > 0)

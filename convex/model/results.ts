@@ -1,6 +1,7 @@
 // What the results and shared pages show, built from a test's counters and its modelStats rows
 // (models × (personas + 1) at most) so that no query the UI subscribes to reads every response.
 import { v } from "convex/values";
+import { testFigures } from "../lib/metrics";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { LIMITS } from "../lib/pricing";
@@ -116,13 +117,17 @@ export function costSplitOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">
 }
 
 export function metricsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
+  const { completionRate, averageLatencyMs } = testFigures({
+    responses: test.responsesCount,
+    expectedResponses: test.expectedResponses,
+    latencyMsSum: test.totalLatencyMs,
+  });
   return {
     ...costSplitOf(test, rows),
     totalResponses: test.responsesCount,
     evaluations: test.evaluationsCount,
-    averageResponseTimeMs: test.responsesCount > 0 ? test.totalLatencyMs / test.responsesCount : 0,
-    completionRate:
-      test.expectedResponses > 0 ? Math.min(1, Math.max(0, test.responsesCount / test.expectedResponses)) : 0,
+    averageResponseTimeMs: averageLatencyMs,
+    completionRate,
     expectedResponses: test.expectedResponses,
     expectedEvaluations: test.expectedEvaluations,
   };
