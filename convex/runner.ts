@@ -213,6 +213,8 @@ async function perform(item: WorkItem, gateway: { config: GatewayConfig } | { er
 
 /** Most calls leased in one claim. */
 const CLAIM_BATCH = 32;
+/** Times a worker sends a recording that failed (a deployment's conflict error after its own retries). */
+const RECORD_ATTEMPTS = 4;
 /** How often a worker reports its concurrency (and the test's progress is folded). */
 const BEAT_MS = 1_000;
 
@@ -260,16 +262,26 @@ export const work = internalAction({
       const call: Promise<void> = perform(item, gateway!).then((outcome) => {
         // The slot is free the moment the call lands; its recording runs beside the next claims.
         calling.delete(call);
-        const recorded: Promise<void> = ctx
-          .runMutation(internal.runner.record, {
-            testId,
-            callId: item.callId,
-            leaseId: item.leaseId,
-            outcome,
-            continueChunk: false,
-            concurrency: Math.max(1, calling.size),
-            pooled: true,
-          })
+        const args = {
+          testId,
+          callId: item.callId,
+          leaseId: item.leaseId,
+          outcome,
+          continueChunk: false,
+          concurrency: Math.max(1, calling.size),
+          pooled: true,
+        };
+        // A recording that lost its conflict retries is sent again (it records once: the lease decides).
+        const attempt = async (left: number): Promise<unknown> => {
+          try {
+            return await ctx.runMutation(internal.runner.record, args);
+          } catch (error) {
+            if (left <= 0) throw error;
+            await sleep(100 + Math.random() * 400);
+            return await attempt(left - 1);
+          }
+        };
+        const recorded: Promise<void> = attempt(RECORD_ATTEMPTS - 1)
           .then(() => {
             if (item.kind === "evaluate") judged = true;
           })
