@@ -142,7 +142,7 @@ try {
           .query("testStats")
           .withIndex("by_test", (q) => q.eq("testId", testId))
           .unique())!;
-        await ctx.db.patch("testStats", row._id, { cursor: undefined });
+        await ctx.db.patch("testStats", row._id as Id<"testStats">, { cursor: undefined });
       });
     backend.meter.reset();
     await t.action(internal.model.juryStats.recompute, { testId });

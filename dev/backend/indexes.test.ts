@@ -50,32 +50,31 @@ async function populate(run: Run) {
   const random = sequence(7);
   await run(async (ctx) => {
     for (let i = 0; i < 400; i++) {
-      await ctx.db.insert("presence", {
+      await ctx.db.insert("presenceSessions", {
         room: ROOMS[random(4)]!,
         viewerKey: `${VIEWER_PREFIXES[i % 4]}${i}`,
-        label: random(3) === 0 ? "anonymous" : "named",
         lastSeen: 1000 + random(60),
       });
     }
   });
   // Some rows change and some go, in separate commits.
   await run(async (ctx) => {
-    const rows = await ctx.db.query("presence").collect();
+    const rows = await ctx.db.query("presenceSessions").collect();
     for (const row of rows) {
       const pick = random(10);
-      if (pick === 0) await ctx.db.delete("presence", row._id);
+      if (pick === 0) await ctx.db.delete("presenceSessions", row._id);
       else if (pick === 1)
-        await ctx.db.patch("presence", row._id, { lastSeen: row.lastSeen + 30, room: ROOMS[random(4)]! });
+        await ctx.db.patch("presenceSessions", row._id, { lastSeen: row.lastSeen + 30, room: ROOMS[random(4)]! });
     }
   });
 }
 
-/** Queries over presence, answered as lists of viewer keys. */
+/** Queries over presence sessions, answered as lists of viewer keys. */
 async function answers(run: Run) {
   const keys = (rows: { viewerKey: string }[]) => rows.map((row) => row.viewerKey);
   const results: Record<string, unknown> = {};
   await run(async (ctx) => {
-    const q = () => ctx.db.query("presence");
+    const q = () => ctx.db.query("presenceSessions");
     results.scanDesc = keys(await q().order("desc").take(7));
     results.roomAll = keys(
       await q()
@@ -107,7 +106,7 @@ async function answers(run: Run) {
     results.filtered = keys(
       await q()
         .withIndex("by_room_last_seen", (r) => r.eq("room", "room-a"))
-        .filter((f) => f.eq(f.field("label"), "anonymous"))
+        .filter((f) => f.gt(f.field("lastSeen"), 1030))
         .take(5),
     );
     results.missing = keys(
@@ -140,9 +139,9 @@ async function answers(run: Run) {
       .withIndex("by_room_last_seen", (r) => r.eq("room", "room-a"))
       .order("desc")
       .first())!;
-    await ctx.db.insert("presence", { room: "room-a", viewerKey: "new", label: "named", lastSeen: 1035 });
-    await ctx.db.patch("presence", moved._id, { lastSeen: 1050 });
-    await ctx.db.delete("presence", gone._id);
+    await ctx.db.insert("presenceSessions", { room: "room-a", viewerKey: "new", lastSeen: 1035 });
+    await ctx.db.patch("presenceSessions", moved._id, { lastSeen: 1050 });
+    await ctx.db.delete("presenceSessions", gone._id);
     results.ownWrites = keys(
       await q()
         .withIndex("by_room_last_seen", (r) => r.eq("room", "room-a").gte("lastSeen", 1030))
@@ -161,13 +160,13 @@ async function answers(run: Run) {
   // Pages, and nothing of the rolled-back transaction.
   const first = await run((ctx) =>
     ctx.db
-      .query("presence")
+      .query("presenceSessions")
       .withIndex("by_room_last_seen", (r) => r.eq("room", "room-b"))
       .paginate({ numItems: 10, cursor: null }),
   );
   const second = await run((ctx) =>
     ctx.db
-      .query("presence")
+      .query("presenceSessions")
       .withIndex("by_room_last_seen", (r) => r.eq("room", "room-b"))
       .paginate({ numItems: 10, cursor: first.continueCursor }),
   );
@@ -175,7 +174,7 @@ async function answers(run: Run) {
   results.afterRollback = keys(
     await run((ctx) =>
       ctx.db
-        .query("presence")
+        .query("presenceSessions")
         .withIndex("by_room_viewer", (r) => r.eq("room", "room-a").eq("viewerKey", "new"))
         .collect(),
     ),
