@@ -6,7 +6,7 @@ import { publicQuery, userQuery } from "./functions";
 import { checkSummary, checkSummaryValidator } from "./model/checks";
 import { namesOf, responseView, responseViewValidator } from "./model/results";
 import { requireTest } from "./model/testAccess";
-import { sharedTestOf } from "./shares";
+import { sharedTestOf } from "./model/sharedTest";
 
 /** Largest page of failed answers a client may ask for. */
 const MAX_FAILED_PAGE = 100;

@@ -17,13 +17,11 @@ import { checkSummary } from "./model/checks";
 import { juryViewOf } from "./model/juryView";
 import { metricsOf, rankingsOf, statsRowsOf } from "./model/results";
 import { requireTest, TEST_NOT_FOUND, type TestAccess, testsOfSpace } from "./model/testAccess";
+import { API_LIST_LIMIT } from "./lib/limits";
 import { MAX_CATALOG_SIZE } from "./model/catalog";
 import { createTest, priceConfiguration } from "./model/testCreation";
 import { headerOf } from "./model/tests";
 import { testConfiguration, type TestConfiguration } from "./validators";
-
-/** Tests a list answers at most; the newest come first. */
-export const API_LIST_LIMIT = 100;
 
 async function principalFor(ctx: QueryCtx, tokenId: Doc<"apiTokens">["_id"], role: TeamRole): Promise<Principal> {
   const principal = await principalOf(ctx, tokenId);

@@ -16,15 +16,13 @@ import {
 } from "./model/results";
 import { missingWorkOf, missingWorkValidator } from "./model/tests";
 import { requireTest } from "./model/testAccess";
+import { sharedTestOf } from "./model/sharedTest";
 import { newShareId } from "./lib/shareId";
 import { juryViewOf, sharedJuryViewValidator, withoutCosts } from "./model/juryView";
 import { testConfiguration, testStatus } from "./validators";
-import type { Doc } from "./_generated/dataModel";
-import type { QueryCtx } from "./_generated/server";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */
 export const SHARED_SAMPLE_RESPONSES = 10;
-const MAX_SHARE_ID_LENGTH = 64;
 
 /** Turns sharing on: the active link, creating one when there is none. */
 export const enable = userMutation({
@@ -99,17 +97,6 @@ function sharedMetricsOf(...args: Parameters<typeof metricsOf>): Infer<typeof sh
     ...metrics
   } = metricsOf(...args);
   return metrics;
-}
-
-/** The test an active share link points at, or null (no such link, switched off, or the test is gone). */
-export async function sharedTestOf(ctx: QueryCtx, shareId: string): Promise<Doc<"tests"> | null> {
-  if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
-  const share = await ctx.db
-    .query("shares")
-    .withIndex("by_share_id", (q) => q.eq("shareId", shareId))
-    .unique();
-  if (!share || !share.isActive) return null;
-  return await ctx.db.get("tests", share.testId);
 }
 
 /**

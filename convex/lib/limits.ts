@@ -276,3 +276,6 @@ export function templateDataLimitProblems(data: TemplateDataInput): Problem[] {
   if (problems.length === 0) checkStoredSize(problems, "templateData", "A template", data);
   return problems;
 }
+
+/** Tests an HTTP API list answers at most; the newest come first. */
+export const API_LIST_LIMIT = 100;

@@ -10,8 +10,8 @@ import { httpAction, type ActionCtx } from "../_generated/server";
 import type { ErrorCode } from "../functions";
 import { openApiDocument } from "../lib/openapi";
 import type { Problem } from "../lib/types";
-import { checkoutOf } from "../payments";
-import { API_LIST_LIMIT } from "../publicApi";
+import { checkoutOf } from "./checkout";
+import { API_LIST_LIMIT } from "../lib/limits";
 import { API_TOKEN_MESSAGES, bearerTokenOf, hashToken } from "./apiTokens";
 
 export const API_PREFIX = "/api/v1";
