@@ -138,7 +138,7 @@ describe("pipeline", () => {
       gateway().settings.faults = { rate429: 0, rate500: 0, rateTimeout: 0, rateMalformed: 0 };
       delete process.env.GATEWAY_TIMEOUT_MS;
     }
-  });
+  }, 60_000); // 429s carry Retry-After: 1, which the worker now honours
 
   test("a test whose calls all fail ends failed with the reason, and one with some failures completes below 1", async () => {
     const { t, user } = await setup();

@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { makeViewer, resetCalls, resetConvexMock, setPaginated, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
+import type { Id } from "../../../convex/_generated/dataModel";
 import { computeJuryStats } from "../../../convex/lib/stats";
 import { computeHumanStats, type HumanStatsInput, type HumanVerdict } from "../../../convex/lib/stats/human";
 import type { JuryRanking } from "../../../convex/lib/stats/index";
@@ -19,6 +20,7 @@ vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexR
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const SLOW = { timeout: 10_000 };
+const TEAM_ID = "k57team000000000000000000000001" as Id<"teams">;
 const PATH = `/dashboard/results/${TEST_ID}`;
 
 const X = "x/model";
@@ -134,7 +136,9 @@ beforeEach(() => {
   resetCalls();
   setSignedIn(makeViewer());
   setQueryResult("presence:viewers", { count: 0, viewers: [] });
-  setQueryResult("results:get", makeResults());
+  // Team review belongs to a team's test (a personal test has no team to review it).
+  const results = makeResults();
+  setQueryResult("results:get", makeResults({ test: { ...results.test, teamId: TEAM_ID } }));
   setPaginated("results:responses", []);
   setPaginated("results:evaluations", []);
   setQueryResult("notes:canAdd", true);
