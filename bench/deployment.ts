@@ -21,18 +21,18 @@ import { ConvexClient } from "convex/browser";
 import { WebSocket } from "ws";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
-import { DEFAULT_RANKING_PROMPT } from "../convex/lib/prompts";
 import { meterDifference, meterTotal } from "../dev/backend/meter";
 import type { FunctionMeter, MeterReading } from "../dev/backend/meter";
 import { startGateway } from "../dev/gateway/server";
 import {
+  benchTestConfiguration,
   cancelTests,
   refreshCatalog,
   setMaxProcessing,
   signedInClient,
   signUpBenchUser,
+  shopScenario,
   startBenchBackend,
-  topicsOf,
 } from "./helpers";
 
 const { values } = parseArgs({
@@ -111,25 +111,15 @@ async function startTimingProxy(target: URL) {
   return { url: url.href.replace(/\/$/, ""), close: () => proxy.close() };
 }
 
+/** The 650-call test: 10 generators × 5 personas × 10 topics × 4 answers, 3 judges. */
 function configuration(index: number, models: readonly string[]) {
-  return {
-    name: `Bench test ${index}`,
-    taskType: "general",
-    userPrompt: `Bench test ${index}: write a short product description.`,
-    personas: Array.from({ length: 5 }, (_, i) => ({
-      id: `p${i}`,
-      name: `Persona ${i}`,
-      description: "A voice",
-      systemPrompt: `You are writer ${i}.`,
-    })),
-    topics: topicsOf(10),
-    generatorModels: models.slice(0, 10).map((id) => ({ id, name: id })),
-    evaluatorModels: models.slice(10, 13).map((id) => ({ id, name: id })),
+  return benchTestConfiguration(index, models, {
+    topics: 10,
     responsesPerTopic: 4,
-    rankingPrompt: DEFAULT_RANKING_PROMPT,
-    evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
-    scoringParameters: { scale: "ranking" as const, includeExplanations: true },
-  };
+    personas: 5,
+    judges: 3,
+    topicPrompt: shopScenario,
+  });
 }
 
 const proxy = await startTimingProxy(new URL(gateway.url));

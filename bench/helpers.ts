@@ -113,25 +113,40 @@ export async function startMarkingProxy(gatewayUrl: URL, onCall: (index: number)
   };
 }
 
-/** One of the largest tests: 10 generators, 5 judges, 10 personas; its prompt names it for the proxy. */
+/**
+ * A bench test of 10 generators (by default one of the largest: 5 judges, 10 personas); its prompt
+ * names it for the proxy.
+ */
 export function benchTestConfiguration(
   index: number,
   models: readonly string[],
-  { topics, responsesPerTopic }: { topics: number; responsesPerTopic: number },
+  {
+    topics,
+    responsesPerTopic,
+    personas = 10,
+    judges = 5,
+    topicPrompt = (i: number) => `Scenario ${i}.`,
+  }: {
+    topics: number;
+    responsesPerTopic: number;
+    personas?: number;
+    judges?: number;
+    topicPrompt?: (index: number) => string;
+  },
 ) {
   return {
     name: `Bench test ${index}`,
     taskType: "general",
     userPrompt: `Bench test ${index}: write a short product description.`,
-    personas: Array.from({ length: 10 }, (_, i) => ({
+    personas: Array.from({ length: personas }, (_, i) => ({
       id: `p${i}`,
       name: `Persona ${i}`,
       description: "A voice",
       systemPrompt: `You are writer ${i}.`,
     })),
-    topics: topicsOf(topics, (i) => `Scenario ${i}.`),
+    topics: topicsOf(topics, topicPrompt),
     generatorModels: models.slice(0, 10).map((id) => ({ id, name: id })),
-    evaluatorModels: models.slice(10, 15).map((id) => ({ id, name: id })),
+    evaluatorModels: models.slice(10, 10 + judges).map((id) => ({ id, name: id })),
     responsesPerTopic,
     rankingPrompt: DEFAULT_RANKING_PROMPT,
     evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
@@ -149,7 +164,8 @@ export function topicsOf(count: number, prompt: (index: number) => string = shop
   }));
 }
 
-function shopScenario(index: number): string {
+/** The default topic prompt: a small shop scenario. */
+export function shopScenario(index: number): string {
   return `Scenario ${index}: a small shop sells item ${index}.`;
 }
 
