@@ -36,7 +36,7 @@ console.log(
   `\n${crossings} import(s) of one domain module by another (functions, validators, env, schema and the http → auth wiring are not domains)`,
 );
 
-// ── Floors and cycles over every deployed file of convex/ (lib/, model/, tables/ included) ──
+// ── Floors and cycles over every deployed file of convex/ (lib/, core/, tables/ included) ──
 // A file's floor is the longest chain of imports below it (a file importing nothing of convex/
 // stands on floor 0). Generated code (_generated/) counts as a leaf: its api.d.ts lists every
 // module by design, so cycles through it are not counted.

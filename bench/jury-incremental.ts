@@ -3,7 +3,7 @@
 // judge scores) receives its results in batches; after each batch the statistics are
 // recomputed incrementally (the kept rows plus what arrived since), then in full (the whole
 // test read, as every recomputation did before), on the local backend. Prints the documents and
-// bytes each read (the backend's meter, every model/juryStats function), their ratio, and
+// bytes each read (the backend's meter, every core/juryStats function), their ratio, and
 // whether both gave identical figures.
 //   npx tsx bench/jury-incremental.ts [--pairs 100] [--batches 10] [--gap-ms 3500]
 import { parseArgs } from "node:util";
@@ -12,7 +12,7 @@ import type { Id } from "../convex/_generated/dataModel";
 import { seedConfiguration } from "../convex/finishedTests.fixture";
 import { reverseRankingKey } from "../convex/lib/prompts";
 import { rankingScore } from "../convex/lib/scoring";
-import { EMPTY_RUN_COUNTERS } from "../convex/model/pipeline/runCounters";
+import { EMPTY_RUN_COUNTERS } from "../convex/core/pipeline/runCounters";
 import { startBackend } from "../dev/backend/server";
 
 const { values } = parseArgs({
@@ -145,7 +145,7 @@ try {
         await ctx.db.patch("testStats", row._id as Id<"testStats">, { cursor: undefined });
       });
     backend.meter.reset();
-    await t.action(internal.model.juryStats.recompute, { testId });
+    await t.action(internal.core.juryStats.recompute, { testId });
     const reading = backend.meter.read();
     let documents = 0;
     let bytes = 0;

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { api } from "../convex/_generated/api";
 import type { Doc } from "../convex/_generated/dataModel";
 import { computeProgress } from "../convex/lib/progress";
-import { timeRemainingOf } from "../convex/model/pipeline/runCounters";
+import { timeRemainingOf } from "../convex/core/pipeline/runCounters";
 import { percentile } from "../convex/lib/scoring";
 import { startGateway } from "../dev/gateway/server";
 import { refreshCatalog, signUpBenchUser, startBenchBackend, topicsOf } from "./helpers";

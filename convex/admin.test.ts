@@ -4,11 +4,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { forceRestartJob, UNPAID_RUN_MESSAGES } from "./model/admin";
-import { readCounter } from "./model/counters";
-import { recordPurchase } from "./model/payments";
-import { claimNext } from "./model/pipeline/claim";
-import { recordOutcome } from "./model/pipeline/record";
+import { forceRestartJob, UNPAID_RUN_MESSAGES } from "./core/admin";
+import { readCounter } from "./core/counters";
+import { recordPurchase } from "./core/payments";
+import { claimNext } from "./core/pipeline/claim";
+import { recordOutcome } from "./core/pipeline/record";
 import {
   createBackend,
   createUser,

@@ -14,9 +14,9 @@ import {
   isSystemHealthy,
   successRate,
 } from "./lib/jobAnalysis";
-import * as adminModel from "./model/admin";
-import { readCounter } from "./model/counters";
-import { concurrencyRowOf } from "./model/pipeline/concurrency";
+import * as adminModel from "./core/admin";
+import { readCounter } from "./core/counters";
+import { concurrencyRowOf } from "./core/pipeline/concurrency";
 import { alertKind, jobStatus, testStatus } from "./validators";
 import schema from "./schema";
 import { pickFields } from "./lib/fields";

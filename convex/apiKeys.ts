@@ -10,11 +10,11 @@ import {
   isKeyStorageConfigured,
   maskApiKey,
   type EncryptedKey,
-} from "./model/apiKeyCrypto";
+} from "./core/apiKeyCrypto";
 import { apiKeySchema, problemsOf } from "./lib/forms";
-import { rejectProblems } from "./model/validation";
-import { UNREADABLE_KEY_MESSAGE } from "./model/testGateway";
-import { checkKey, gatewayConfig, GatewayError, listModels, MAX_RETRIES_MESSAGE } from "./model/gateway";
+import { rejectProblems } from "./core/validation";
+import { UNREADABLE_KEY_MESSAGE } from "./core/testGateway";
+import { checkKey, gatewayConfig, GatewayError, listModels, MAX_RETRIES_MESSAGE } from "./core/gateway";
 
 export const STORAGE_UNAVAILABLE_MESSAGE =
   "Own API keys can't be stored on this deployment: the server has no API_KEY_ENCRYPTION_SECRET set.";

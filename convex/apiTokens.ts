@@ -1,11 +1,11 @@
 // Personal access tokens (Account Settings → API tokens) for the HTTP API under /api/v1
-// (publicApi.ts). A token is shown once when it is made; only its SHA-256 is kept (model/apiTokens.ts).
+// (publicApi.ts). A token is shown once when it is made; only its SHA-256 is kept (core/apiTokens.ts).
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { fail, internalMutation, requireTeamRole, userAction, userMutation, userQuery } from "./functions";
 import { API_TOKEN_LIMITS } from "./lib/limits";
-import { API_TOKEN_MESSAGES, countRequest, newToken, principalOf, tokenNameProblem } from "./model/apiTokens";
+import { API_TOKEN_MESSAGES, countRequest, newToken, principalOf, tokenNameProblem } from "./core/apiTokens";
 
 const tokenView = v.object({
   _id: v.id("apiTokens"),

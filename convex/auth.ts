@@ -8,9 +8,9 @@ import { env } from "./env";
 import { currentUser, internalMutation, publicAction, publicQuery, type ErrorCode } from "./functions";
 import { emailProblem, isValidEmail, normalizeEmail, passwordProblem } from "./lib/credentials";
 import { guessablePasswordProblem } from "./lib/passwordStrength";
-import { admit, hashDevice, recordFailure, recordSuccess, type Attempt } from "./model/authThrottle";
-import { incrementCounter } from "./model/counters";
-import { isEmailConfigured, sendEmail } from "./model/email";
+import { admit, hashDevice, recordFailure, recordSuccess, type Attempt } from "./core/authThrottle";
+import { incrementCounter } from "./core/counters";
+import { isEmailConfigured, sendEmail } from "./core/email";
 
 /** A six-digit one-time code sent by email (password reset, email verification, code sign-in). */
 function emailCode(id: string, subject: string, intro: string) {
@@ -83,7 +83,7 @@ const emailSignInProviders = withEmail
 
 const library = convexAuth({
   providers: [password, ...emailSignInProviders],
-  // Our own back-off (model/authThrottle.ts) slows guessing without locking the owner out; the
+  // Our own back-off (core/authThrottle.ts) slows guessing without locking the owner out; the
   // library's per-account lock (10 failures an hour by default) stays only as a far backstop.
   signIn: { maxFailedAttempsPerHour: 1000 },
   callbacks: {

@@ -2,7 +2,7 @@
 // and limits that slow guessing down without locking the account's owner out.
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
-import { GLOBAL_LIMITS, THROTTLE_MESSAGES } from "./model/authThrottle";
+import { GLOBAL_LIMITS, THROTTLE_MESSAGES } from "./core/authThrottle";
 import { createBackend, type TestBackend, useAuthKeys, errorOf } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.

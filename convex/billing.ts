@@ -3,7 +3,7 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { internalMutation, requireTeamRole, userQuery } from "./functions";
-import { countTeamPaymentsPage, teamSpendRows } from "./model/teamSpend";
+import { countTeamPaymentsPage, teamSpendRows } from "./core/teamSpend";
 import { creditTransactionType, paymentStatus } from "./validators";
 
 export const PAYMENTS_LOADED = 20;
@@ -79,7 +79,7 @@ export const overview = userQuery({
 /**
  * A team's spend by member, for its owners: what each member paid for the team's tests they
  * started, less refunds, and how many such tests stayed paid. Reads the team's teamSpend rows (one
- * per member who paid, kept by model/payments.ts) and each one's name, never the payments.
+ * per member who paid, kept by core/payments.ts) and each one's name, never the payments.
  * Members and viewers are refused (money is the owners').
  */
 export const teamSpend = userQuery({

@@ -3,10 +3,10 @@
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
 import { publicQuery, userQuery } from "./functions";
-import { checkSummary, checkSummaryValidator } from "./model/checks";
-import { namesOf, responseView, responseViewValidator } from "./model/results";
-import { requireTest } from "./model/testAccess";
-import { sharedTestOf } from "./model/sharedTest";
+import { checkSummary, checkSummaryValidator } from "./core/checks";
+import { namesOf, responseView, responseViewValidator } from "./core/results";
+import { requireTest } from "./core/testAccess";
+import { sharedTestOf } from "./core/sharedTest";
 
 /** Largest page of failed answers a client may ask for. */
 const MAX_FAILED_PAGE = 100;

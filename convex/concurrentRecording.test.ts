@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { RUN_SHARDS } from "./model/pipeline/shards";
-import { mergeModelStats } from "./model/pipeline/statistics";
+import { RUN_SHARDS } from "./core/pipeline/shards";
+import { mergeModelStats } from "./core/pipeline/statistics";
 import {
   createBackend,
   createUser,

@@ -6,8 +6,8 @@ import { env } from "./env";
 import { adminQuery, fail, internalAction, internalMutation, internalQuery, publicMutation } from "./functions";
 import { CONTACT_MESSAGES, CONTACT_RATE_LIMIT, validateContact } from "./lib/contact";
 import { HIDDEN_INPUT_LIMITS, tooLongMessage } from "./lib/limits";
-import { isEmailConfigured, sendEmail } from "./model/email";
-import { rejectProblems } from "./model/validation";
+import { isEmailConfigured, sendEmail } from "./core/email";
+import { rejectProblems } from "./core/validation";
 
 /** All senders together: a ceiling that stops a flood from filling the table or the inbox. */
 const GLOBAL_LIMIT_PER_WINDOW = 200;

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { recordPurchase } from "./model/payments";
+import { recordPurchase } from "./core/payments";
 import {
   createUser,
   createBackend,

@@ -1,13 +1,13 @@
 // The dashboard home (spec part 1 §2) in one live query. Every read is small: the figures come
-// from counters on the user row, or the team's in a team's space (model/userStats.ts), the lists from the newest few rows of an index (spec part 1 §9:
+// from counters on the user row, or the team's in a team's space (core/userStats.ts), the lists from the newest few rows of an index (spec part 1 §9:
 // 10 recent tests; activity from 5 tests, 3 personas and 3 topics).
 import { v, type Infer } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import { internal } from "./_generated/api";
 import { internalMutation, userQuery } from "./functions";
-import { testsOfSpace } from "./model/testAccess";
-import { MAX_SAVED_ASSETS } from "./model/savedAssets";
-import { isDraft, personalFigures, rebuildTeamPart, savedAssetCount } from "./model/userStats";
+import { testsOfSpace } from "./core/testAccess";
+import { MAX_SAVED_ASSETS } from "./core/savedAssets";
+import { isDraft, personalFigures, rebuildTeamPart, savedAssetCount } from "./core/userStats";
 import { testStatus } from "./validators";
 
 export const RECENT_TESTS_LOADED = 10;
@@ -189,7 +189,7 @@ export const TEAM_PART_REBUILD_BATCH = 20;
 
 /**
  * One-off migration for accounts with team tests from before the team part was kept: sets each
- * user's team part from their team tests (model/userStats.ts rebuildTeamPart), a batch of users per
+ * user's team part from their team tests (core/userStats.ts rebuildTeamPart), a batch of users per
  * transaction, scheduling the next batch itself. Safe beside live tests and to run again:
  *   npx convex run dashboard:rebuildTeamFigures
  */

@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { claimNext } from "./model/pipeline/claim";
-import { recordOutcome } from "./model/pipeline/record";
+import { claimNext } from "./core/pipeline/claim";
+import { recordOutcome } from "./core/pipeline/record";
 import { countCalls, LIMITS, validateTestConfig } from "./lib/pricing";
 import {
   createBackend,

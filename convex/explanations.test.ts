@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { seedFinishedTest } from "./finishedTests.fixture";
-import { recordEvaluations } from "./model/pipeline/evaluations";
+import { recordEvaluations } from "./core/pipeline/evaluations";
 import { createBackend, createUser } from "./test.helpers";
 
 const EXPLANATION = "B is vivid and on brand; A is generic; C misses the persona.";

@@ -2,8 +2,8 @@
 // does not deploy this file), for the results, sharing and deletion tests and bench/.
 import type { GenericMutationCtx } from "convex/server";
 import type { DataModel, Id } from "./_generated/dataModel";
-import { addModelStats, EMPTY_MODEL_STATS, runSummary, type ModelStatsSums } from "./model/pipeline/statistics";
-import { EMPTY_RUN_COUNTERS } from "./model/pipeline/runCounters";
+import { addModelStats, EMPTY_MODEL_STATS, runSummary, type ModelStatsSums } from "./core/pipeline/statistics";
+import { EMPTY_RUN_COUNTERS } from "./core/pipeline/runCounters";
 import type { TestConfiguration } from "./validators";
 
 type Ctx = GenericMutationCtx<DataModel>;

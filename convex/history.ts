@@ -2,10 +2,10 @@
 // only what a row shows, never configurations or answers — so it stays quick for hundreds of tests.
 import { v } from "convex/values";
 import { userQuery } from "./functions";
-import { testsOfSpace } from "./model/testAccess";
-import { isDraft, personalFigures } from "./model/userStats";
-import { juryVerdictValidator } from "./model/juryView";
-import { missingWorkOf, missingWorkValidator } from "./model/tests";
+import { testsOfSpace } from "./core/testAccess";
+import { isDraft, personalFigures } from "./core/userStats";
+import { juryVerdictValidator } from "./core/juryView";
+import { missingWorkOf, missingWorkValidator } from "./core/tests";
 import { testStatus } from "./validators";
 
 /** Newest tests listed; search and filters run over these in the browser. */

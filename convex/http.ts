@@ -3,15 +3,15 @@ import { internal } from "./_generated/api";
 import { httpAction } from "./_generated/server";
 import { auth } from "./auth";
 import { env } from "./env";
-import { addApiRoutes } from "./model/httpApi";
-import { paymentProvider, WEBHOOK_SIGNATURE_HEADER } from "./model/paymentProvider";
+import { addApiRoutes } from "./core/httpApi";
+import { paymentProvider, WEBHOOK_SIGNATURE_HEADER } from "./core/paymentProvider";
 
 const http = httpRouter();
 auth.addHttpRoutes(http);
-/** The HTTP API for tokens (model/httpApi.ts): /api/v1/*, described at /api/v1/openapi.json. */
+/** The HTTP API for tokens (core/httpApi.ts): /api/v1/*, described at /api/v1/openapi.json. */
 addApiRoutes(http);
 
-/** The payment provider's signed events (model/paymentProvider.ts). A bad signature gets 400 and nothing is written. */
+/** The payment provider's signed events (core/paymentProvider.ts). A bad signature gets 400 and nothing is written. */
 http.route({
   path: "/stripe/webhook",
   method: "POST",

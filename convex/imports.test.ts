@@ -1,11 +1,11 @@
 // The layering of convex/ (ARCHITECTURE §2): a top-level module is a domain's functions and
-// depends only on the shared pieces (functions, validators, model/, lib/, the generated code and
-// the deployment's env and schema), never on another domain's module; model/ and lib/ never reach
-// up into a domain module, and lib/ stays pure (no model/).
+// depends only on the shared pieces (functions, validators, core/, lib/, the generated code and
+// the deployment's env and schema), never on another domain's module; core/ and lib/ never reach
+// up into a domain module, and lib/ stays pure (no core/).
 import { describe, expect, test } from "vitest";
 
 const sources = import.meta.glob<string>(
-  ["./*.ts", "./model/**/*.ts", "./lib/**/*.ts", "./tables/**/*.ts", "!./**/*.test.ts"],
+  ["./*.ts", "./core/**/*.ts", "./lib/**/*.ts", "./tables/**/*.ts", "!./**/*.test.ts"],
   {
     query: "?raw",
     import: "default",
@@ -18,7 +18,7 @@ const SHARED = new Set(["functions", "validators", "env", "schema"]);
 /** Framework wiring that is not a domain: the HTTP router mounts Convex Auth's routes. */
 const WIRING: Record<string, readonly string[]> = { http: ["auth"] };
 
-/** "./model/x.ts" → "model/x"; relative specifiers resolved against the importer's folder. */
+/** "./core/x.ts" → "core/x"; relative specifiers resolved against the importer's folder. */
 function resolve(from: string, specifier: string): string {
   const parts = from.replace(/^\.\//, "").split("/").slice(0, -1);
   for (const segment of specifier.split("/")) {
@@ -53,7 +53,7 @@ describe("convex/ import graph", () => {
   test("reads the modules", () => {
     expect(graph.has("tests")).toBe(true);
     expect(graph.get("tests")).toContain("functions");
-    expect(graph.has("model/pipeline/record")).toBe(true);
+    expect(graph.has("core/pipeline/record")).toBe(true);
   });
 
   test("no domain module imports another domain module", () => {
@@ -67,12 +67,12 @@ describe("convex/ import graph", () => {
     expect(crossings).toEqual([]);
   });
 
-  test("model/ and lib/ never import a domain module, and lib/ never imports model/", () => {
+  test("core/ and lib/ never import a domain module, and lib/ never imports core/", () => {
     const upward = [...graph]
       .filter(([module]) => !isTopLevel(module))
       .flatMap(([module, targets]) =>
         targets
-          .filter((target) => isDomain(target) || (module.startsWith("lib/") && target.startsWith("model/")))
+          .filter((target) => isDomain(target) || (module.startsWith("lib/") && target.startsWith("core/")))
           .map((target) => `${module} → ${target}`),
       );
     expect(upward).toEqual([]);

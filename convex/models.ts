@@ -6,8 +6,8 @@ import type { Doc } from "./_generated/dataModel";
 import { internalAction, internalMutation, internalQuery, publicQuery, userMutation } from "./functions";
 import { compareModels, filterCatalog, isCatalogStale, normalizeGatewayModel } from "./lib/tiers";
 import { MODEL_TIERS, type CatalogModel, type ModelTier } from "./lib/types";
-import { MAX_CATALOG_SIZE } from "./model/catalog";
-import { gatewayConfig, listModels } from "./model/gateway";
+import { MAX_CATALOG_SIZE } from "./core/catalog";
+import { gatewayConfig, listModels } from "./core/gateway";
 
 const REFRESH_KEY = "catalogRefreshRequestedAt";
 /** A refresh asked for within this window is not asked for again. */

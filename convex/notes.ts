@@ -4,8 +4,8 @@
 import { v } from "convex/values";
 import { fail, userMutation, userQuery } from "./functions";
 import { NOTE_MESSAGES } from "./lib/limits";
-import { authorsOf, notesOfTest, ownsTestTeam, validNoteBody } from "./model/notes";
-import { requireTest, testAccessOf } from "./model/testAccess";
+import { authorsOf, notesOfTest, ownsTestTeam, validNoteBody } from "./core/notes";
+import { requireTest, testAccessOf } from "./core/testAccess";
 
 const noteView = v.object({
   _id: v.id("notes"),

@@ -15,11 +15,11 @@ import {
   REFUND_REASONS,
   requestTestRefund,
   settlePayment,
-} from "./model/payments";
-import { checkoutOf, expireSession } from "./model/checkout";
-import { paymentProvider } from "./model/paymentProvider";
+} from "./core/payments";
+import { checkoutOf, expireSession } from "./core/checkout";
+import { paymentProvider } from "./core/paymentProvider";
 import { HIDDEN_INPUT_LIMITS } from "./lib/limits";
-import { requireTest } from "./model/testAccess";
+import { requireTest } from "./core/testAccess";
 import { paymentStatus } from "./validators";
 
 /** A refund Stripe could not make is tried again after these waits, then reported to admins. */
@@ -247,7 +247,7 @@ export const endTestCheckouts = internalMutation({
   handler: async (ctx, { testId }) => await endOpenCheckouts(ctx, testId, { expireLater: false }),
 });
 
-/** Expires sessions already marked ended in a mutation (model/payments.ts endOpenCheckouts). */
+/** Expires sessions already marked ended in a mutation (core/payments.ts endOpenCheckouts). */
 export const expireSessions = internalAction({
   args: { sessionIds: v.array(v.string()) },
   returns: v.null(),
@@ -404,7 +404,7 @@ const MIGRATION_BATCH = 100;
  * Moves payments written before the provider-neutral names (stripeSessionId, stripePaymentIntentId,
  * stripeRefundId) to checkoutId, providerPaymentId and providerRefundId, a batch per run,
  * rescheduling itself until every row is done. Idempotent: a migrated row is left alone, so a
- * second run changes nothing. Until it has run, model/payments.ts reads both names.
+ * second run changes nothing. Until it has run, core/payments.ts reads both names.
  * Run once after deploying: `npx convex run payments:migratePaymentFields`.
  */
 export const migratePaymentFields = internalMutation({

@@ -1,8 +1,8 @@
 import { v } from "convex/values";
 import { userMutation, userQuery } from "./functions";
 import { validatePersona } from "./lib/templates";
-import { listOwnAssets, requireOwnAsset, removeOwnAsset, reserveAssetSlot } from "./model/savedAssets";
-import { rejectProblems } from "./model/validation";
+import { listOwnAssets, requireOwnAsset, removeOwnAsset, reserveAssetSlot } from "./core/savedAssets";
+import { rejectProblems } from "./core/validation";
 
 const personaFields = { name: v.string(), description: v.string(), systemPrompt: v.string() };
 

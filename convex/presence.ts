@@ -6,7 +6,7 @@
 // never an email or a user id, and only to signed-in callers: an anonymous caller can reach a
 // room only through an active share, and learns there how many watch, not who.
 //
-// A beat re-runs no query (the design of Convex's presence component, model/presence.ts): the
+// A beat re-runs no query (the design of Convex's presence component, core/presence.ts): the
 // list reads only the room's membership rows, which change when a viewer joins, leaves or moves
 // to another page; the beat itself patches the viewer's session row, which no query reads. A
 // session unseen for PRESENCE_TTL_MS is ended by the next beat of anyone in the room, or by the
@@ -15,10 +15,10 @@ import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "./_generated/server";
 import { currentUser, fail, internalMutation, publicMutation, publicQuery } from "./functions";
-import { testAccessOf } from "./model/testAccess";
-import { testRoom } from "./model/testDeletion";
+import { testAccessOf } from "./core/testAccess";
+import { testRoom } from "./core/testDeletion";
 import { initialsOf } from "./lib/initials";
-import { presencePage } from "./model/presence";
+import { presencePage } from "./core/presence";
 
 /** A viewer unseen for this long has left (pages beat every 5 seconds). */
 export const PRESENCE_TTL_MS = 15_000;

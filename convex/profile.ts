@@ -9,7 +9,7 @@ import { internal } from "./_generated/api";
 import { fail, internalQuery, userAction, userMutation, userQuery } from "./functions";
 import { passwordChangeSchema, problemsOf, profileSchema } from "./lib/forms";
 import { guessablePasswordProblem } from "./lib/passwordStrength";
-import { rejectProblems } from "./model/validation";
+import { rejectProblems } from "./core/validation";
 
 export const get = userQuery({
   args: {},
@@ -81,7 +81,7 @@ export const changePassword = userAction({
       fail("INVALID_INPUT", "Current password is incorrect.", { field: "currentPassword" });
     const accountId: string | null = await ctx.runQuery(internal.profile.passwordAccountOf, { userId: ctx.userId });
     if (accountId === null) fail("NOT_FOUND", "This account does not sign in with a password.");
-    // Guesses of the current password meet the same back-off as sign-in guesses (model/authThrottle.ts).
+    // Guesses of the current password meet the same back-off as sign-in guesses (core/authThrottle.ts).
     const refusal: string | null = await ctx.runMutation(internal.auth.admitAttempt, {
       email: accountId,
       kind: "signIn",

@@ -9,7 +9,7 @@ import { startStripe } from "../dev/stripe/server";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { API_TOKEN_LIMITS } from "./lib/limits";
-import { hashToken } from "./model/apiTokens";
+import { hashToken } from "./core/apiTokens";
 import { createBackend, createUser, errorOf, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 const WEBHOOK_SECRET = "whsec_test_public_api";

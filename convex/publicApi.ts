@@ -1,4 +1,4 @@
-// The HTTP API under /api/v1 (routes in http.ts, handlers in model/httpApi.ts). Every request is
+// The HTTP API under /api/v1 (routes in http.ts, handlers in core/httpApi.ts). Every request is
 // authenticated by a personal access token (apiTokens.authenticate); the functions here then act
 // for the token's user in the token's space only, with the same checks as the app's own
 // functions: the user's role in the team (read again in the same transaction), requireTest for
@@ -12,15 +12,15 @@ import { apiConfigurationOf } from "./lib/apiConfig";
 import { validateTestConfig } from "./lib/pricing";
 import { TEAM_MESSAGES, type TeamRole } from "./lib/teams";
 import type { Problem } from "./lib/types";
-import { API_TOKEN_MESSAGES, inSpace, principalMay, principalOf, type Principal } from "./model/apiTokens";
-import { checkSummary } from "./model/checks";
-import { juryViewOf } from "./model/juryView";
-import { metricsOf, rankingsOf, statsRowsOf } from "./model/results";
-import { requireTest, TEST_NOT_FOUND, type TestAccess, testsOfSpace } from "./model/testAccess";
+import { API_TOKEN_MESSAGES, inSpace, principalMay, principalOf, type Principal } from "./core/apiTokens";
+import { checkSummary } from "./core/checks";
+import { juryViewOf } from "./core/juryView";
+import { metricsOf, rankingsOf, statsRowsOf } from "./core/results";
+import { requireTest, TEST_NOT_FOUND, type TestAccess, testsOfSpace } from "./core/testAccess";
 import { API_LIST_LIMIT } from "./lib/limits";
-import { MAX_CATALOG_SIZE } from "./model/catalog";
-import { createTest, priceConfiguration } from "./model/testCreation";
-import { headerOf } from "./model/tests";
+import { MAX_CATALOG_SIZE } from "./core/catalog";
+import { createTest, priceConfiguration } from "./core/testCreation";
+import { headerOf } from "./core/tests";
 import { testConfiguration, type TestConfiguration } from "./validators";
 
 async function principalFor(ctx: QueryCtx, tokenId: Doc<"apiTokens">["_id"], role: TeamRole): Promise<Principal> {

@@ -26,14 +26,14 @@ import {
   responseView,
   responseViewValidator,
   statsRowsOf,
-} from "./model/results";
-import { requireTest } from "./model/testAccess";
-import { headerOf, testHeader } from "./model/tests";
+} from "./core/results";
+import { requireTest } from "./core/testAccess";
+import { headerOf, testHeader } from "./core/tests";
 import { checkFailure } from "./validators";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { preview } from "./lib/text";
-import { juryViewOf, juryViewValidator } from "./model/juryView";
+import { juryViewOf, juryViewValidator } from "./core/juryView";
 
 /** Largest page a client may ask for; the UI asks for 20 responses and 10 evaluations. */
 const MAX_PAGE = 100;

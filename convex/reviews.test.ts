@@ -8,7 +8,7 @@ import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { rankingScore } from "./lib/scoring";
-import { EMPTY_RUN_COUNTERS } from "./model/pipeline/runCounters";
+import { EMPTY_RUN_COUNTERS } from "./core/pipeline/runCounters";
 import { createBackend, createUser, sampleConfiguration, type TestBackend } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 

@@ -1,9 +1,9 @@
-// Blind human review of a test's answers by its owner or team (model/reviews.ts): the pair to
+// Blind human review of a test's answers by its owner or team (core/reviews.ts): the pair to
 // review, the verdict, and the team's figures beside the jury's.
 import { v } from "convex/values";
 import { userMutation, userQuery } from "./functions";
-import { reviewPairOf, reviewSummaryOf, submitReview } from "./model/reviews";
-import { requireTest, testAccessOf } from "./model/testAccess";
+import { reviewPairOf, reviewSummaryOf, submitReview } from "./core/reviews";
+import { requireTest, testAccessOf } from "./core/testAccess";
 import { reviewPairValidator, reviewSummaryValidator } from "./validators";
 
 /**

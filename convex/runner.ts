@@ -1,5 +1,5 @@
 // The scheduled pipeline (ARCHITECTURE §4): dispatch, workers, recording, and the crons that
-// keep it healthy. The bookkeeping lives in model/pipeline/.
+// keep it healthy. The bookkeeping lives in core/pipeline/.
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
@@ -7,18 +7,18 @@ import { internalAction, internalMutation, internalQuery } from "./functions";
 import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
 import { allowedInFlight, initialConcurrency, nextConcurrency, type ConcurrencyState } from "./lib/concurrency";
-import { chatCompletion, GatewayError, type ChatResult, type ExchangeEvent, type GatewayConfig } from "./model/gateway";
-import { createGenerationCallBatch } from "./model/pipeline/calls";
-import { claimBatch as claimBatch_, claimNext, endWorker } from "./model/pipeline/claim";
-import { concurrencyShare, startingConcurrency, storeConcurrency } from "./model/pipeline/concurrency";
-import { dispatchQueued } from "./model/pipeline/dispatch";
-import { recordOutcome } from "./model/pipeline/record";
-import { foldIfDue } from "./model/pipeline/runCounters";
-import { finishIfDone } from "./model/pipeline/finish";
-import { requestJuryStats } from "./model/juryStats";
-import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./model/pipeline/recovery";
-import { readSetting } from "./model/settings";
-import { gatewayConfigForTest } from "./model/testGateway";
+import { chatCompletion, GatewayError, type ChatResult, type ExchangeEvent, type GatewayConfig } from "./core/gateway";
+import { createGenerationCallBatch } from "./core/pipeline/calls";
+import { claimBatch as claimBatch_, claimNext, endWorker } from "./core/pipeline/claim";
+import { concurrencyShare, startingConcurrency, storeConcurrency } from "./core/pipeline/concurrency";
+import { dispatchQueued } from "./core/pipeline/dispatch";
+import { recordOutcome } from "./core/pipeline/record";
+import { foldIfDue } from "./core/pipeline/runCounters";
+import { finishIfDone } from "./core/pipeline/finish";
+import { requestJuryStats } from "./core/juryStats";
+import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./core/pipeline/recovery";
+import { readSetting } from "./core/settings";
+import { gatewayConfigForTest } from "./core/testGateway";
 import { callOutcome, workItem, type Outcome, type Usage, type WorkItem } from "./validators";
 
 export const dispatch = internalMutation({
@@ -51,7 +51,7 @@ export const claimBatch = internalMutation({
 });
 
 /**
- * Records a result in its own transaction (model/pipeline/record.ts). With `continueChunk` it
+ * Records a result in its own transaction (core/pipeline/record.ts). With `continueChunk` it
  * also leases the caller its next call (a worker driving one call at a time), and when none is
  * left that worker ends and the test finishes if nothing is out. `concurrency` is the test's
  * calls in flight, for the time remaining.
@@ -100,7 +100,7 @@ export const beat = internalMutation({
     const test = await ctx.db.get("tests", testId);
     if (!test) return { running: false, share: 0 };
     await storeConcurrency(ctx, testId, report);
-    // Judge results: the jury statistics are recomputed, coalesced per test (model/juryStats).
+    // Judge results: the jury statistics are recomputed, coalesced per test (core/juryStats).
     if (judged) await requestJuryStats(ctx, testId);
     if (test.status !== "running") return { running: false, share: 0 };
     const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight));

@@ -50,13 +50,13 @@ export default defineSchema({
     isAdmin: v.optional(v.boolean()),
     totalSpentCents: v.optional(v.number()),
     testCount: v.optional(v.number()),
-    // Dashboard figures, kept as tests end (model/userStats.ts) so the home never scans tests.
+    // Dashboard figures, kept as tests end (core/userStats.ts) so the home never scans tests.
     completedTestCount: v.optional(v.number()),
     responseCount: v.optional(v.number()),
     evaluationCount: v.optional(v.number()),
     // The part of the figures above (and of totalSpentCents) that comes from team tests the user
     // started and paid for: the personal space's dashboard shows the figures less these
-    // (model/userStats.ts personalFigures; the team's own are on its row).
+    // (core/userStats.ts personalFigures; the team's own are on its row).
     teamTestCount: v.optional(v.number()),
     teamCompletedTestCount: v.optional(v.number()),
     teamResponseCount: v.optional(v.number()),
@@ -291,7 +291,7 @@ export default defineSchema({
     scoreSum: v.number(),
     scoreCount: v.number(),
     /**
-     * Which of the row's shards (model/pipeline/shards.ts): a result adds to the shard of its
+     * Which of the row's shards (core/pipeline/shards.ts): a result adds to the shard of its
      * call, so concurrent recordings of one test write different rows; readers merge them.
      * Rows from before sharding have none.
      */
@@ -299,10 +299,10 @@ export default defineSchema({
   }).index("by_test_model_persona", ["testId", "modelId", "personaId", "shard"]),
 
   /**
-   * A test's run counters, sharded (model/pipeline/shards.ts): each recording adds its call's
+   * A test's run counters, sharded (core/pipeline/shards.ts): each recording adds its call's
    * figures to one shard chosen by the call, so recordings of one test never write the same row
    * as a rule. About once a second the shards are folded into the test's counters and emptied
-   * (model/pipeline/runCounters.ts foldCounters): the test's row plus its shards is the count.
+   * (core/pipeline/runCounters.ts foldCounters): the test's row plus its shards is the count.
    */
   runShards: defineTable({
     testId: v.id("tests"),
@@ -346,14 +346,14 @@ export default defineSchema({
   }).index("by_test", ["testId"]),
 
   // The jury statistics of a test, recomputed off the write path by
-  // model/juryStats.ts: one row per test, read by the monitor, results, shared page and exports.
+  // core/juryStats.ts: one row per test, read by the monitor, results, shared page and exports.
   testStats: defineTable({
     testId: v.id("tests"),
     stats: v.optional(juryStatsValidator),
     computedAt: v.optional(v.number()),
     /** Judge scores the stored statistics were computed from. */
     evaluationsSeen: v.number(),
-    /** The team's blind reviews summarised (model/reviews.ts), computed with the jury statistics. */
+    /** The team's blind reviews summarised (core/reviews.ts), computed with the jury statistics. */
     humans: v.optional(humanStatsValidator),
     /** A recomputation is scheduled or running (at most one per test). */
     pending: v.boolean(),
@@ -365,8 +365,8 @@ export default defineSchema({
     exact: v.optional(v.boolean()),
   }).index("by_test", ["testId"]),
 
-  // A ranking call's explanation, once (model/pipeline/evaluations.ts): its evaluation rows, one
-  // per answer it ranked, leave theirs empty; model/results.ts explanationReader puts it back.
+  // A ranking call's explanation, once (core/pipeline/evaluations.ts): its evaluation rows, one
+  // per answer it ranked, leave theirs empty; core/results.ts explanationReader puts it back.
   judgeExplanations: defineTable({
     testId: v.id("tests"),
     callId: v.id("calls"),
@@ -375,7 +375,7 @@ export default defineSchema({
     .index("by_call", ["callId"])
     .index("by_test", ["testId"]),
 
-  // The compact rows a test's jury statistics are computed from (model/juryStats.ts), kept
+  // The compact rows a test's jury statistics are computed from (core/juryStats.ts), kept
   // between recomputations so that each reads only what arrived since: encoded chunks in order.
   juryStateChunks: defineTable({
     testId: v.id("tests"),
@@ -397,7 +397,7 @@ export default defineSchema({
     .index("by_test_pair_user", ["testId", "personaId", "topicId", "userId"])
     // The pairs one reviewer has done (the review page's list); by testId alone: every verdict of a test.
     .index("by_test_user", ["testId", "userId"])
-    // A deleted account's verdicts (model/admin.ts).
+    // A deleted account's verdicts (core/admin.ts).
     .index("by_user", ["userId"]),
 
   payments: defineTable({
@@ -407,7 +407,7 @@ export default defineSchema({
     /** The team of the test paid for, set at checkout: the team's spend by member reads these. */
     teamId: v.optional(v.id("teams")),
     testName: v.string(),
-    /** The provider's checkout session (model/paymentProvider.ts). */
+    /** The provider's checkout session (core/paymentProvider.ts). */
     checkoutId: v.optional(v.string()),
     amountCents: v.number(),
     currency: v.string(),
@@ -426,7 +426,7 @@ export default defineSchema({
     refundedAt: v.optional(v.number()),
     /**
      * The same three under their Stripe names, on rows written before the provider-neutral names:
-     * read beside the new ones (model/payments.ts checkoutIdOf) until payments.migratePaymentFields
+     * read beside the new ones (core/payments.ts checkoutIdOf) until payments.migratePaymentFields
      * has moved them; then these fields and the by_stripe_session index can go.
      */
     stripeSessionId: v.optional(v.string()),
@@ -435,7 +435,7 @@ export default defineSchema({
     /**
      * How a team test's payment is counted in its payer's teamSpend row: "paid" (its cents and
      * test added), "refunded" (then its cents returned); absent: not counted. Counting once per
-     * step is what lets the rebuild run beside live payments (model/teamSpend.ts).
+     * step is what lets the rebuild run beside live payments (core/teamSpend.ts).
      */
     teamSpendCounted: v.optional(v.union(v.literal("paid"), v.literal("refunded"))),
   })
@@ -448,7 +448,7 @@ export default defineSchema({
 
   /**
    * A team's spend by member (billing.teamSpend), kept where a team test's payment is recorded
-   * and refunded (model/payments.ts), so the owners' summary reads one row per member.
+   * and refunded (core/payments.ts), so the owners' summary reads one row per member.
    */
   teamSpend: defineTable({
     teamId: v.id("teams"),

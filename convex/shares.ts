@@ -13,12 +13,12 @@ import {
   rankingsOf,
   rankingValidator,
   statsRowsOf,
-} from "./model/results";
-import { missingWorkOf, missingWorkValidator } from "./model/tests";
-import { requireTest } from "./model/testAccess";
-import { sharedTestOf } from "./model/sharedTest";
+} from "./core/results";
+import { missingWorkOf, missingWorkValidator } from "./core/tests";
+import { requireTest } from "./core/testAccess";
+import { sharedTestOf } from "./core/sharedTest";
 import { newShareId } from "./lib/shareId";
-import { juryViewOf, sharedJuryViewValidator, withoutCosts } from "./model/juryView";
+import { juryViewOf, sharedJuryViewValidator, withoutCosts } from "./core/juryView";
 import { testConfiguration, testStatus } from "./validators";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */

@@ -8,7 +8,7 @@ import type { Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { seedFinishedTest, type Runner } from "./finishedTests.fixture";
 import { TEAM_LIMITS } from "./lib/teams";
-import { recordPurchase } from "./model/payments";
+import { recordPurchase } from "./core/payments";
 import type schema from "./schema";
 
 export type Backend = TestConvex<typeof schema>;

@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { TEAM_MESSAGES } from "./lib/teams";
-import { recordPurchase } from "./model/payments";
+import { recordPurchase } from "./core/payments";
 import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {

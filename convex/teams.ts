@@ -27,7 +27,7 @@ import {
   TEAM_MESSAGES,
   ROLE_LABELS,
 } from "./lib/teams";
-import { isEmailConfigured, sendEmail } from "./model/email";
+import { isEmailConfigured, sendEmail } from "./core/email";
 import {
   addMember,
   deleteTeamRows,
@@ -40,7 +40,7 @@ import {
   teamMembers,
   teamRole,
   validTeamName,
-} from "./model/teams";
+} from "./core/teams";
 import { env } from "./env";
 import { newShareId } from "./lib/shareId";
 

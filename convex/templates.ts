@@ -6,7 +6,7 @@ import { COLLECTION_LIMITS, formatBytes, storedBytes, templateDataLimitProblems 
 import { templateCheckProblems } from "./lib/checks";
 import { problemsOf, templateSchema } from "./lib/forms";
 import { validatePersona, validateTopic } from "./lib/templates";
-import { rejectProblems } from "./model/validation";
+import { rejectProblems } from "./core/validation";
 import schema from "./schema";
 import { templateCategory, templateData } from "./validators";
 

@@ -1,9 +1,9 @@
-// The batched cleanup after a test is deleted (model/testDeletion.ts): each run removes a batch
+// The batched cleanup after a test is deleted (core/testDeletion.ts): each run removes a batch
 // of the test's rows per table and schedules the next run while any remain.
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { internalMutation } from "./functions";
-import { deleteChildrenBatch } from "./model/testDeletion";
+import { deleteChildrenBatch } from "./core/testDeletion";
 
 export const deleteChildren = internalMutation({
   args: { testId: v.id("tests") },

@@ -2,21 +2,21 @@ import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import { fail, requireTeamRole, userMutation, userQuery } from "./functions";
 import { canStop } from "./lib/testStatus";
-import { jobOfTest } from "./model/jobs";
-import { paymentsEnabled } from "./model/payments";
-import { namesOf, responseView, responseViewValidator } from "./model/results";
-import { requireTest, testAccessOf, testsOfSpaceByStatus } from "./model/testAccess";
-import { deleteTest } from "./model/testDeletion";
-import { endTest } from "./model/testEnding";
-import { createTest, hasOwnKey } from "./model/testCreation";
-import { headerOf, testHeader } from "./model/tests";
-import { RUN_SHARDS } from "./model/pipeline/shards";
-import { mergeModelStats } from "./model/pipeline/statistics";
+import { jobOfTest } from "./core/jobs";
+import { paymentsEnabled } from "./core/payments";
+import { namesOf, responseView, responseViewValidator } from "./core/results";
+import { requireTest, testAccessOf, testsOfSpaceByStatus } from "./core/testAccess";
+import { deleteTest } from "./core/testDeletion";
+import { endTest } from "./core/testEnding";
+import { createTest, hasOwnKey } from "./core/testCreation";
+import { headerOf, testHeader } from "./core/tests";
+import { RUN_SHARDS } from "./core/pipeline/shards";
+import { mergeModelStats } from "./core/pipeline/statistics";
 import { modelRanking, testConfiguration } from "./validators";
 
 /**
  * Validates the whole configuration, re-prices it from the cached catalog (the client's price
- * is only a preview) and stores the test with its quote and its job (model/testCreation.ts, which
+ * is only a preview) and stores the test with its quote and its job (core/testCreation.ts, which
  * the HTTP API's create calls too). With a teamId the test belongs to that team (its owners and
  * members may start one, viewers may not); whoever starts it pays for it.
  */

@@ -1,8 +1,8 @@
 import { v } from "convex/values";
 import { userMutation, userQuery } from "./functions";
 import { validateTopic } from "./lib/templates";
-import { listOwnAssets, requireOwnAsset, removeOwnAsset, reserveAssetSlot } from "./model/savedAssets";
-import { rejectProblems } from "./model/validation";
+import { listOwnAssets, requireOwnAsset, removeOwnAsset, reserveAssetSlot } from "./core/savedAssets";
+import { rejectProblems } from "./core/validation";
 
 const topicFields = { title: v.string(), description: v.string(), prompt: v.string() };
 

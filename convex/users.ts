@@ -1,7 +1,7 @@
 import { v } from "convex/values";
 import { currentUser, internalMutation, internalQuery, publicQuery } from "./functions";
 import { normalizeEmail } from "./lib/credentials";
-import { isEmailConfigured } from "./model/email";
+import { isEmailConfigured } from "./core/email";
 
 /** The signed-in user as the shell needs it, or null when signed out. */
 export const viewer = publicQuery({

@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import type { MutationCtx } from "../convex/_generated/server";
-import { setJobStatus } from "../convex/model/jobs";
+import { setJobStatus } from "../convex/core/jobs";
 import { demoCaller, runOn, signIn, taglineConfiguration, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();

@@ -15,12 +15,12 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
-import type { SettingKey } from "../convex/model/settings";
+import type { SettingKey } from "../convex/core/settings";
 import type { FunctionArgs } from "convex/server";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import type { MutationCtx } from "../convex/_generated/server";
-import { setJobStatus } from "../convex/model/jobs";
+import { setJobStatus } from "../convex/core/jobs";
 import { startStack, type RunningStack, type StackOptions } from "../dev/stack";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -1,5 +1,5 @@
 // Pass rates of a test's checks: per model overall, per check and per persona, each with its 95%
-// Wilson score interval. The pipeline stores one tally per gateway call (model/checks.ts); an
+// Wilson score interval. The pipeline stores one tally per gateway call (core/checks.ts); an
 // exported row is a tally of one answer, so the exports rebuild the same figures.
 import { appliesTo, type AnswerCheck, type AnswerCheckResult } from "./checks";
 

@@ -1,4 +1,4 @@
-// Projections of a row onto the fields a validator lists (see model/tests.ts, admin.ts).
+// Projections of a row onto the fields a validator lists (see core/tests.ts, admin.ts).
 
 /** The named fields of a row, leaving out those it does not have. */
 export function pickFields<T extends object, K extends keyof T>(row: T, fields: readonly K[]): Pick<T, K> {

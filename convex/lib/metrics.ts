@@ -1,5 +1,5 @@
 // The per-test figures computed from a test's counters, once: the stored summary
-// (lib/scoring.ts summarize) and the results query (convex/model/results.ts metricsOf) both call
+// (lib/scoring.ts summarize) and the results query (convex/core/results.ts metricsOf) both call
 // this, so a figure added here reaches both. Pure: counters in, figures out.
 
 export interface TestCounters {

@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 description of the HTTP API that /api/v1/openapi.json serves (model/httpApi.ts).
+// The OpenAPI 3.1 description of the HTTP API that /api/v1/openapi.json serves (core/httpApi.ts).
 import { API_TOKEN_LIMITS, TEST_LIMITS } from "./limits";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

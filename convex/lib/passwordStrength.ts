@@ -11,7 +11,7 @@ import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
 
 /**
  * zxcvbn's score 2 and up: more than 10^6 guesses, safe against an online attacker who is
- * throttled (model/authThrottle.ts). Scores 0 and 1 are the list's entries and their kin.
+ * throttled (core/authThrottle.ts). Scores 0 and 1 are the list's entries and their kin.
  */
 export const MIN_PASSWORD_SCORE = 2;
 

@@ -51,7 +51,7 @@ function familyOf(modelId: string): string {
 
 /**
  * What one evaluator judges in each persona × topic pair, as the pipeline creates its calls
- * (model/pipeline/calls judgeCallsOfPair): the answers it sees (with "Judges skip answers from their
+ * (core/pipeline/calls judgeCallsOfPair): the answers it sees (with "Judges skip answers from their
  * own family", none of its own provider's generators) and its calls — ranking, one over those
  * answers (none when the guard leaves fewer than two), two with "Judge in both orders";
  * rating, one per answer.

@@ -1,4 +1,4 @@
-// The status rules of a test and its job, shared by the backend's endings (model/testEnding.ts),
+// The status rules of a test and its job, shared by the backend's endings (core/testEnding.ts),
 // the monitor, the results page and the admin page.
 import type { JobStatus, TestStatus } from "../validators";
 

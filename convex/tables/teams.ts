@@ -10,12 +10,12 @@ export const teamTables = {
     name: v.string(),
     createdBy: v.id("users"),
     updatedAt: v.number(),
-    /** The team's dashboard figures, kept as its tests run and end (model/userStats.ts), as on the user row. */
+    /** The team's dashboard figures, kept as its tests run and end (core/userStats.ts), as on the user row. */
     testCount: v.optional(v.number()),
     completedTestCount: v.optional(v.number()),
     responseCount: v.optional(v.number()),
     evaluationCount: v.optional(v.number()),
-    /** What the team's tests were paid, less refunds (model/payments.ts), whoever paid. */
+    /** What the team's tests were paid, less refunds (core/payments.ts), whoever paid. */
     totalSpentCents: v.optional(v.number()),
   }),
   /** One row per member; a team always has at least one owner (the last-owner rule). */

@@ -1,8 +1,8 @@
-// The dev mailbox accepts exactly what the app's email sender (convex/model/email.ts) sends to
+// The dev mailbox accepts exactly what the app's email sender (convex/core/email.ts) sends to
 // Resend, and shows it on the inbox page; verification and sign-in flows through it are in
 // convex/authEmail.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { sendEmail } from "../../convex/model/email";
+import { sendEmail } from "../../convex/core/email";
 import { sixDigitCode, startMail, type RunningMail } from "./server";
 
 let mail: RunningMail;

@@ -1,6 +1,6 @@
 // The offline stack's mailbox: it accepts email the way Resend does (POST /emails with a bearer
 // key and { from, to, subject, text, html?, reply_to? }, answering { id }), which is exactly
-// what convex/model/email.ts sends, and shows what arrived on a small inbox page. With it,
+// what convex/core/email.ts sends, and shows what arrived on a small inbox page. With it,
 // email verification, password reset, magic-link and code sign-in and the contact
 // notifications all work without an account anywhere.
 //

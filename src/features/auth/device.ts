@@ -1,6 +1,6 @@
 // A random id for this browser, sent with sign-ins. Once a sign-in from this browser succeeds,
 // the server knows it, and a stranger's failed guesses on the account do not slow it down
-// (convex/model/authThrottle.ts). It is not a secret credential: it only skips the back-off.
+// (convex/core/authThrottle.ts). It is not a secret credential: it only skips the back-off.
 const KEY = "modeljury.device";
 
 export function deviceId(): string | undefined {

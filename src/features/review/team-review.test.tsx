@@ -71,7 +71,7 @@ const INPUT: HumanStatsInput = {
   resamples: 200,
 };
 
-/** What reviews.summary answers for INPUT (as model/reviews.ts reviewSummaryOf shapes it). */
+/** What reviews.summary answers for INPUT (as core/reviews.ts reviewSummaryOf shapes it). */
 function teamSummary(): TeamReview {
   const humans = computeHumanStats(INPUT);
   return {

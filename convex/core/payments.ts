@@ -1,5 +1,5 @@
 // Payment state shared by the provider's webhook, the return page and free mode. The provider's
-// calls live behind model/paymentProvider.ts; nothing here speaks to it.
+// calls live behind core/paymentProvider.ts; nothing here speaks to it.
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
@@ -254,7 +254,7 @@ export async function recordRefund(
 
 /**
  * A team test's payment also counts in its team's spend: the team's total (its dashboard) and
- * the payer's row of the spend by member (model/teamSpend.ts), from the payment as just recorded.
+ * the payer's row of the spend by member (core/teamSpend.ts), from the payment as just recorded.
  */
 async function addTeamSpend(ctx: MutationCtx, payment: Doc<"payments">, cents: number): Promise<void> {
   const team = payment.teamId === undefined ? null : await ctx.db.get("teams", payment.teamId);

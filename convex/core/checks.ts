@@ -153,7 +153,7 @@ export async function withFailedChecksLast<Input extends Parameters<typeof faile
   let cursor: string | null = null;
   for (;;) {
     const result: { page: string[]; isDone: boolean; continueCursor: string } | null = await ctx.runQuery(
-      internal.model.checks.failingAnswersPage,
+      internal.core.checks.failingAnswersPage,
       { testId, paginationOpts: { numItems: FAILING_PAGE, cursor } },
     );
     if (result === null) return input;

@@ -1,5 +1,5 @@
 // The end of a run (ARCHITECTURE §4 step 6): when no call is left the test is completed, or
-// failed when nothing usable came back, with its summary; it ends through model/testEnding.
+// failed when nothing usable came back, with its summary; it ends through core/testEnding.
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { missingWorkSummary, PROGRESS_DETAILS } from "../../lib/progress";

@@ -1,6 +1,6 @@
 // The admin powers over jobs and accounts (spec part 2 §4, §6): retry, cancel, force restart and
 // account deletion. Job state changes go through setJobStatus so the counters stay right; test
-// deletion is model/testDeletion.ts's cascade.
+// deletion is core/testDeletion.ts's cascade.
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";

@@ -1,5 +1,5 @@
 // A team's spend by member as counters: one teamSpend row per team × payer, moved in the same
-// mutation that records a team test's payment or its refund (model/payments.ts), so the owners'
+// mutation that records a team test's payment or its refund (core/payments.ts), so the owners'
 // summary (billing.teamSpend) reads one row per member, never the payments. The payer's
 // users.teamSpentCents moves with it (their personal home's Total Spent leaves it out).
 //

@@ -153,7 +153,7 @@ export async function recordOutcome(
   await addToShard(ctx, test._id, shardOf(call._id), counters, outcome.kind === "failed" ? outcome.error : undefined);
   if (ended) await createJudgeCallsIfPairDone(ctx, call);
   if (options.pooled && test.totalCalls > FOLD_EVERY_CALL_UP_TO) return true;
-  // Judge results: the jury statistics are recomputed, coalesced per test (model/juryStats).
+  // Judge results: the jury statistics are recomputed, coalesced per test (core/juryStats).
   if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
   const folded = await foldIfDue(ctx, test, options.concurrency);
   // Its counters say every call has ended: the test ends (else its worker finds it running dry).

@@ -12,7 +12,7 @@
 // the test ends, one full computation reads the test page by page in bounded internal queries
 // and replaces the kept rows, so the figures shown at the end are a full recomputation's (the
 // kept rows are sorted the same way either way, so both give identical figures). The team's
-// blind reviews (model/reviews.ts) are read and computed in the same run, so a verdict and a
+// blind reviews (core/reviews.ts) are read and computed in the same run, so a verdict and a
 // judge result that arrive together make one recomputation, and later judge results refresh the
 // judges' agreement with the team.
 import { paginationOptsValidator, type PaginationResult } from "convex/server";
@@ -63,7 +63,7 @@ export async function requestJuryStats(ctx: MutationCtx, testId: Id<"tests">): P
   }
   if (row) await ctx.db.patch("testStats", row._id, { pending: true, dirty: false });
   else await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
-  await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.model.juryStats.recompute, { testId });
+  await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });
 }
 
 /** The recomputation starts reading: results after this point need another run. */
@@ -358,7 +358,7 @@ export const store = internalMutation({
     const verdict = stats === null ? undefined : juryVerdictOf(stats);
     if (stats !== null && !sameVerdict(verdict, test.juryVerdict))
       await ctx.db.patch("tests", testId, { juryVerdict: verdict });
-    if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.model.juryStats.recompute, { testId });
+    if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });
     return null;
   },
 });
@@ -623,18 +623,18 @@ export const recompute = internalAction({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    await ctx.runMutation(internal.model.juryStats.begin, { testId });
-    const info = await ctx.runQuery(internal.model.juryStats.testInfo, { testId });
+    await ctx.runMutation(internal.core.juryStats.begin, { testId });
+    const info = await ctx.runQuery(internal.core.juryStats.testInfo, { testId });
     if (!info) {
-      await ctx.runMutation(internal.model.juryStats.store, { testId, stats: null, evaluationsSeen: 0 });
+      await ctx.runMutation(internal.core.juryStats.store, { testId, stats: null, evaluationsSeen: 0 });
       return null;
     }
     const readAll = async <T>(
       query:
-        | typeof internal.model.juryStats.responsesPage
-        | typeof internal.model.juryStats.evaluationsPage
-        | typeof internal.model.juryStats.judgeCallsPage
-        | typeof internal.model.juryStats.verdictsPage,
+        | typeof internal.core.juryStats.responsesPage
+        | typeof internal.core.juryStats.evaluationsPage
+        | typeof internal.core.juryStats.judgeCallsPage
+        | typeof internal.core.juryStats.verdictsPage,
       after?: number,
     ): Promise<T[]> => {
       const rows: T[] = [];
@@ -655,14 +655,14 @@ export const recompute = internalAction({
     let added: JuryState;
     if (full) {
       added = {
-        responses: await readAll(internal.model.juryStats.responsesPage),
-        evaluations: await readAll(internal.model.juryStats.evaluationsPage),
-        calls: info.scale === "ranking" ? await readAll(internal.model.juryStats.judgeCallsPage) : [],
+        responses: await readAll(internal.core.juryStats.responsesPage),
+        evaluations: await readAll(internal.core.juryStats.evaluationsPage),
+        calls: info.scale === "ranking" ? await readAll(internal.core.juryStats.judgeCallsPage) : [],
       };
     } else {
       state = EMPTY_JURY_STATE;
       for (let index = 0; ; index++) {
-        const data = await ctx.runQuery(internal.model.juryStats.stateChunk, { testId, index });
+        const data = await ctx.runQuery(internal.core.juryStats.stateChunk, { testId, index });
         if (data === null) break;
         state = mergeJuryStates(state, decodeJuryState(data));
       }
@@ -671,13 +671,13 @@ export const recompute = internalAction({
       const knownEvaluations = new Set(state.evaluations.map((row) => row.id));
       const responses = (
         await readAll<JuryState["responses"][number]>(
-          internal.model.juryStats.responsesPage,
+          internal.core.juryStats.responsesPage,
           since(info.cursor!.responses),
         )
       ).filter((row) => !knownResponses.has(row.id));
       const evaluations = (
         await readAll<JuryState["evaluations"][number]>(
-          internal.model.juryStats.evaluationsPage,
+          internal.core.juryStats.evaluationsPage,
           since(info.cursor!.evaluations),
         )
       ).filter((row) => !knownEvaluations.has(row.id));
@@ -696,34 +696,34 @@ export const recompute = internalAction({
       // Scores from before they named their call are grouped by judge × pair, which needs the
       // test's calls: read them all (tests recorded before calls were named).
       if (info.scale === "ranking" && evaluations.some((row) => row.callId === undefined))
-        calls.push(...(await readAll<JuryJudgeCallRow>(internal.model.juryStats.judgeCallsPage)));
+        calls.push(...(await readAll<JuryJudgeCallRow>(internal.core.juryStats.judgeCallsPage)));
       else
         for (let start = 0; start < callIds.length; start += JURY_STATS_PAGE_SIZE)
           calls.push(
-            ...(await ctx.runQuery(internal.model.juryStats.judgeCallsByIds, {
+            ...(await ctx.runQuery(internal.core.juryStats.judgeCallsByIds, {
               callIds: callIds.slice(start, start + JURY_STATS_PAGE_SIZE),
             })),
           );
       added = { responses, evaluations, calls };
     }
     const all = sortedJuryState(state ? mergeJuryStates(state, added) : added);
-    // "An answer that fails a check ranks last" (model/checks.ts), when the test asks for it.
+    // "An answer that fails a check ranks last" (core/checks.ts), when the test asks for it.
     const input = await withFailedChecksLast(
       ctx,
       testId,
       juryInput(testId, info, all.responses, all.evaluations, all.calls),
     );
     const stats = computeJuryStats(input);
-    const verdicts = await readAll<HumanVerdict>(internal.model.juryStats.verdictsPage);
+    const verdicts = await readAll<HumanVerdict>(internal.core.juryStats.verdictsPage);
     const humans =
       verdicts.length === 0
         ? null
         : await withInitials(computeHumanStats({ ...input, verdicts }), (userIds) =>
-            ctx.runQuery(internal.model.juryStats.reviewerInitials, { userIds }),
+            ctx.runQuery(internal.core.juryStats.reviewerInitials, { userIds }),
           );
     const latest = (rows: readonly { t: number }[], previous: number) =>
       rows.reduce((time, row) => Math.max(time, row.t), previous);
-    await ctx.runMutation(internal.model.juryStats.store, {
+    await ctx.runMutation(internal.core.juryStats.store, {
       testId,
       stats,
       evaluationsSeen: all.evaluations.length,

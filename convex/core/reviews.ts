@@ -3,7 +3,7 @@
 // shuffled for them (lib/reviews.ts). Model names and response ids never leave the server: the
 // labels are mapped back to responses here, from the same shuffle. Each verdict is one
 // humanJudgements row per reviewer × pair; the team's figures are recomputed with the jury
-// statistics (model/juryStats.ts) and read from testStats.humans.
+// statistics (core/juryStats.ts) and read from testStats.humans.
 import type { Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
@@ -27,7 +27,7 @@ export function reviewCriteria(test: Doc<"tests">): string[] {
 
 /**
  * Answers per persona × topic pair that is ready for review: a pair's judge calls are created
- * once its generation has ended (model/pipeline.ts), and name its answers, so a pair is shown
+ * once its generation has ended (core/pipeline.ts), and name its answers, so a pair is shown
  * with its final answers only. One index range over the test's judge calls (≤ LIMITS.maxCallsPerTest).
  */
 async function readyPairs(ctx: QueryCtx, testId: Id<"tests">): Promise<Map<string, number>> {

@@ -63,7 +63,7 @@ export function addModelStats(current: ModelStatsSums, delta: ModelStatsDelta, k
 
 /**
  * Adds a result to the model's all-personas row and to its row for the persona, in the shard
- * of the call (model/pipeline/shards.ts), so concurrent recordings of one test write
+ * of the call (core/pipeline/shards.ts), so concurrent recordings of one test write
  * different rows; readers merge a row's shards (mergeModelStats).
  */
 export async function bumpModelStats(

@@ -1,6 +1,6 @@
 // A test's run counters (answers, evaluations, missing work, calls, spend, time) and the
 // progress shown from them: each recorded call adds its share to one shard of the test
-// (model/pipeline/shards.ts), and the shards are folded into the test's row about once a second
+// (core/pipeline/shards.ts), and the shards are folded into the test's row about once a second
 // (the row plus its shards is the whole count).
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
