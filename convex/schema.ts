@@ -167,9 +167,16 @@ export default defineSchema({
      * pair to create); the test cannot finish before they all exist.
      */
     callCursor: v.optional(v.number()),
+    /**
+     * A re-judging ("Judge again", rejudge.ts): the finished test whose answers it copies when it
+     * starts; it makes judge calls only and is priced as judging alone.
+     */
+    rejudgeOf: v.optional(v.id("tests")),
     startedAt: v.optional(v.number()),
     completedAt: v.optional(v.number()),
     lastProgressAt: v.number(),
+    /** The test this one reruns (setup's Rerun Test): its results offer "Compare with the original". */
+    rerunOf: v.optional(v.id("tests")),
   })
     // Newest-first history needs creation order; by_user_status sorts by status.
     // eslint-disable-next-line @convex-dev/no-duplicate-indexes
