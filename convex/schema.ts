@@ -7,6 +7,7 @@ import { checkTables } from "./tables/checks";
 import { noteTables } from "./tables/notes";
 import { presenceTables } from "./tables/presence";
 import { teamTables } from "./tables/teams";
+import { testSummaryTables } from "./tables/testSummaries";
 import {
   alertKind,
   callKind,
@@ -35,6 +36,7 @@ export default defineSchema({
   ...checkTables,
   ...presenceTables,
   ...apiTokenTables,
+  ...testSummaryTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({

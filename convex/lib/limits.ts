@@ -279,3 +279,10 @@ export function templateDataLimitProblems(data: TemplateDataInput): Problem[] {
 
 /** Tests an HTTP API list answers at most; the newest come first. */
 export const API_LIST_LIMIT = 100;
+
+/**
+ * Bytes one list query reads at most (history, dashboard, admin lists, the HTTP API's list):
+ * a quarter of Convex's 16 MiB read limit per transaction, so a list also leaves room for the
+ * function's other reads. lib/boundedList.ts takeWithinBytes stops reading rows at this budget.
+ */
+export const LIST_READ_BYTES = 4 * 1024 * 1024;
