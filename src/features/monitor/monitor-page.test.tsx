@@ -15,7 +15,7 @@ import { renderApp } from "@/test/render-app";
 
 import { readCurrentTestId, rememberCurrentTestId } from "./current-test-storage";
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
-import { makeMonitorData, makeRanking, makeResponse, NOW, TEST_ID } from "./monitor-fixtures";
+import { makeMonitorData, makeRanking, makeResponse, NOW, TEST_ID } from "@/test/fixtures/monitor";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));

@@ -5,7 +5,7 @@ import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test
 import { renderApp } from "@/test/render-app";
 
 import { rememberCurrentTestId } from "./current-test-storage";
-import { makeMonitorData, TEST_ID } from "./monitor-fixtures";
+import { makeMonitorData, TEST_ID } from "@/test/fixtures/monitor";
 import { resultsRedirectTarget } from "./results-redirect";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));

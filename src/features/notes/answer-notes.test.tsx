@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { ResponsesList } from "@/features/results/responses-section";
-import { makeResponse, TEST_ID } from "@/features/results/test-support";
+import { makeResponse, TEST_ID } from "@/test/fixtures/results";
 import { callMock, mockCall, resetCalls, resetConvexMock, setPaginated, setQueryResult } from "@/test/convex-mock";
 
 import type { Id } from "../../../convex/_generated/dataModel";

@@ -12,7 +12,7 @@ import {
   type ExportEvaluation,
   type ExportResponse,
 } from "./export";
-import { makeResults } from "./test-support";
+import { makeResults } from "@/test/fixtures/results";
 
 const response = (index: number, averageScore: number | null = 7.123): ExportResponse => ({
   id: `r${index}` as ExportResponse["id"],

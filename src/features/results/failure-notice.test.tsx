@@ -5,7 +5,7 @@ import { makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } 
 import { renderApp } from "@/test/render-app";
 
 import { FAILURE_TITLE } from "./failure-notice";
-import { makeResults, TEST_ID } from "./test-support";
+import { makeResults, TEST_ID } from "@/test/fixtures/results";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));

@@ -8,7 +8,7 @@ import { makeViewer, resetCalls, resetConvexMock, setPaginated, setQueryResult, 
 import { renderApp } from "@/test/render-app";
 
 import type { EvaluationRow, ResponseRow } from "./results-model";
-import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "./test-support";
+import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));

@@ -19,7 +19,7 @@ import { renderApp } from "@/test/render-app";
 import { computeJuryStats } from "../../../convex/lib/stats";
 import { FAIR, simulate, type Judge } from "../../../convex/lib/stats/simulated.helpers";
 import type { JuryView } from "./jury-model";
-import { makeResults, TEST_ID } from "./test-support";
+import { makeResults, TEST_ID } from "@/test/fixtures/results";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));

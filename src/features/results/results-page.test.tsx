@@ -18,7 +18,7 @@ import { renderApp } from "@/test/render-app";
 
 import type { Id } from "../../../convex/_generated/dataModel";
 
-import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "./test-support";
+import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));

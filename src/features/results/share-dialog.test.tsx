@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { callMock, resetCalls, resetConvexMock } from "@/test/convex-mock";
 
 import { COPIED_MS, SHARE_NOTE, ShareDialog } from "./share-dialog";
-import { TEST_ID } from "./test-support";
+import { TEST_ID } from "@/test/fixtures/results";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 

@@ -19,12 +19,12 @@ import {
 } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
-import { makeResults, TEST_ID } from "../results/test-support";
+import { makeResults, TEST_ID } from "@/test/fixtures/results";
 import { TEST_ACCESS_LOST_TITLE } from "@/components/test-access-lost";
 
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { REVIEW_EMPTY, REVIEW_LOAD_FAILED, VIEWERS_CANNOT_REVIEW } from "./review-model";
-import { makeCurrent, makePairView } from "./test-support";
+import { makeCurrent, makePairView } from "@/test/fixtures/review";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));

@@ -12,7 +12,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { computeJuryStats } from "../../../convex/lib/stats";
 import { computeHumanStats, type HumanStatsInput, type HumanVerdict } from "../../../convex/lib/stats/human";
 import type { JuryRanking } from "../../../convex/lib/stats/index";
-import { makeResults, TEST_ID } from "../results/test-support";
+import { makeResults, TEST_ID } from "@/test/fixtures/results";
 import type { JuryView } from "../results/jury-model";
 import { REVIEW_BUTTON, TEAM_REVIEW_EMPTY, type TeamReview } from "./review-model";
 

@@ -17,7 +17,7 @@ import { builtinTemplateById } from "../../../convex/lib/builtins";
 import { formatCents, formatTestCost } from "../../../convex/lib/format";
 import { quote } from "../../../convex/lib/pricing";
 import { redirectToCheckout } from "./checkout-redirect";
-import { CATALOG, catalogResult, completeState } from "./setup-fixtures";
+import { CATALOG, catalogResult, completeState } from "@/test/fixtures/setup";
 import {
   SETUP_STORAGE_KEY,
   buildTestConfiguration,

@@ -4,7 +4,7 @@ import { builtinTemplateById } from "../../../convex/lib/builtins";
 import { quote } from "../../../convex/lib/pricing";
 import type { PriceCatalog } from "../../../convex/lib/types";
 import type { TestConfiguration } from "../../../convex/validators";
-import { CATALOG, completeState } from "./setup-fixtures";
+import { CATALOG, completeState } from "@/test/fixtures/setup";
 import {
   SETUP_STORAGE_KEY,
   applyTemplateToState,

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { callMock, resetCalls, resetConvexMock, setQueryResult } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
-import { makeResults } from "../results/test-support";
+import { makeResults } from "@/test/fixtures/results";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));

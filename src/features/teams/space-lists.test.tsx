@@ -16,7 +16,7 @@ import {
   setSignedIn,
 } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
-import { CATALOG, catalogResult, completeState } from "@/features/setup/setup-fixtures";
+import { CATALOG, catalogResult, completeState } from "@/test/fixtures/setup";
 import { buildTestConfiguration, saveStoredSetup } from "@/features/setup/setup-state";
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { SPACE_STORAGE_KEY } from "./space-context";
