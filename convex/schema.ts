@@ -6,6 +6,7 @@ import { authThrottleTables } from "./tables/authThrottle";
 import { checkTables } from "./tables/checks";
 import { noteTables } from "./tables/notes";
 import { presenceTables } from "./tables/presence";
+import { runTables } from "./tables/runs";
 import { teamTables } from "./tables/teams";
 import { testSummaryTables } from "./tables/testSummaries";
 import {
@@ -37,6 +38,7 @@ export default defineSchema({
   ...presenceTables,
   ...apiTokenTables,
   ...testSummaryTables,
+  ...runTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({

@@ -1,0 +1,51 @@
+// A running test's insert-only bookkeeping: declarations only, imported by convex/schema.ts.
+import { defineTable } from "convex/server";
+import { v } from "convex/values";
+import { answerCheck, modelRef, scoringParameters } from "../validators";
+
+/** What one result adds to a model's sums (for all personas and for its persona). */
+const modelDelta = v.object({
+  modelId: v.string(),
+  personaId: v.string(),
+  responses: v.optional(v.number()),
+  tokens: v.optional(v.number()),
+  costUsd: v.optional(v.number()),
+  latencyMs: v.optional(v.number()),
+  scoreSum: v.optional(v.number()),
+  scoreCount: v.optional(v.number()),
+});
+
+export const runTables = {
+  /**
+   * What one recording adds to its test's counters and its models' sums, inserted and never
+   * read by another recording (core/pipeline/runCounters.ts): no row is written by two calls of a
+   * test. The worker's report folds rows older than a moment into the test's row and modelStats
+   * and deletes them, so the test's row plus its deltas is the whole count.
+   */
+  runDeltas: defineTable({
+    testId: v.id("tests"),
+    counters: v.optional(v.record(v.string(), v.number())),
+    /** The call's gateway error: the test shows the latest. */
+    lastCallError: v.optional(v.string()),
+    lastErrorAt: v.optional(v.number()),
+    models: v.optional(v.array(modelDelta)),
+  }).index("by_test", ["testId"]),
+
+  /**
+   * What a recording needs of its running test, written when the run starts and when it ends
+   * (core/pipeline/runView.ts): recordings read this row, never the test's, which the folds and
+   * the jury statistics write while it runs.
+   */
+  testRuns: defineTable({
+    testId: v.id("tests"),
+    running: v.boolean(),
+    /** A small test folds on every recording (exact figures at once). */
+    foldEveryCall: v.boolean(),
+    configuration: v.object({
+      responsesPerTopic: v.number(),
+      scoringParameters,
+      evaluatorModels: v.array(modelRef),
+      checks: v.optional(v.array(answerCheck)),
+    }),
+  }).index("by_test", ["testId"]),
+};
