@@ -20,6 +20,8 @@ import { concurrencyRowOf } from "./core/pipeline/concurrency";
 import { alertKind, jobStatus, testStatus } from "./validators";
 import schema from "./schema";
 import { pickFields } from "./lib/fields";
+import { takeWithinBytes } from "./lib/boundedList";
+import { summaryRowOf } from "./core/testSummaries";
 
 // ---------------------------------------------------------------- overview
 
@@ -187,7 +189,7 @@ export const listUsers = adminQuery({
   args: {},
   returns: v.object({ users: v.array(adminUser), total: v.number() }),
   handler: async (ctx) => {
-    const users = await ctx.db.query("users").order("desc").take(ADMIN_LIST_LIMIT);
+    const { rows: users } = await takeWithinBytes(ctx.db.query("users").order("desc"), ADMIN_LIST_LIMIT);
     return {
       users: users.map((user) => ({
         _id: user._id,
@@ -264,10 +266,19 @@ async function emailsOf(ctx: QueryCtx, userIds: Id<"users">[]): Promise<Map<Id<"
   return emails;
 }
 
-/** The refusal of a failed or cancelled job (the ones Retry is offered for); others read nothing. */
+/**
+ * The refusal of a failed or cancelled job (the ones Retry is offered for); others read nothing.
+ * Without the test at hand it reads the test's summary row, never the test with its configuration.
+ */
 async function retryRefusalOf(ctx: QueryCtx, job: Doc<"jobs">, test?: Doc<"tests"> | null): Promise<string | null> {
   if (!canRetryJob(job.status) || job.amountCents <= 0) return null;
-  return await adminModel.unpaidRunReason(ctx, job, test === undefined ? await ctx.db.get("tests", job.testId) : test);
+  if (test !== undefined) return await adminModel.unpaidRunReason(ctx, job, test);
+  const summary = await summaryRowOf(ctx, job.testId);
+  return await adminModel.unpaidRunReason(
+    ctx,
+    job,
+    summary === null ? null : { _id: summary.testId, awaitingPayment: summary.awaitingPayment },
+  );
 }
 
 function jobRow(
@@ -293,13 +304,15 @@ export const listJobs = adminQuery({
   returns: v.object({ jobs: v.array(adminJob), total: v.number() }),
   handler: async (ctx, { status, limit }) => {
     const count = Math.max(1, Math.min(ADMIN_LIST_LIMIT, Math.floor(limit ?? ADMIN_LIST_LIMIT)));
-    const jobs = status
-      ? await ctx.db
-          .query("jobs")
-          .withIndex("by_status", (q) => q.eq("status", status))
-          .order("desc")
-          .take(count)
-      : await ctx.db.query("jobs").order("desc").take(count);
+    const { rows: jobs } = await takeWithinBytes(
+      status
+        ? ctx.db
+            .query("jobs")
+            .withIndex("by_status", (q) => q.eq("status", status))
+            .order("desc")
+        : ctx.db.query("jobs").order("desc"),
+      count,
+    );
     const emails = await emailsOf(
       ctx,
       jobs.map((job) => job.userId),

@@ -3,9 +3,10 @@
 // 10 recent tests; activity from 5 tests, 3 personas and 3 topics).
 import { v, type Infer } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
+import { takeWithinBytes } from "./lib/boundedList";
 import { internal } from "./_generated/api";
 import { internalMutation, userQuery } from "./functions";
-import { testsOfSpace } from "./core/testAccess";
+import { summariesOfSpace } from "./core/testAccess";
 import { MAX_SAVED_ASSETS } from "./core/savedAssets";
 import { isDraft, personalFigures, rebuildTeamPart, savedAssetCount } from "./core/userStats";
 import { testStatus } from "./validators";
@@ -51,18 +52,18 @@ const activityEntry = v.object({
   testId: v.optional(v.id("tests")),
 });
 
-function testActivity(test: Doc<"tests">) {
+function testActivity(test: Doc<"testSummaries">) {
   switch (test.status) {
     case "completed":
-      return { kind: "test_completed" as const, at: test.completedAt ?? test._creationTime };
+      return { kind: "test_completed" as const, at: test.completedAt ?? test.createdAt };
     case "failed":
-      return { kind: "test_failed" as const, at: test.completedAt ?? test._creationTime };
+      return { kind: "test_failed" as const, at: test.completedAt ?? test.createdAt };
     case "cancelled":
-      return { kind: "test_cancelled" as const, at: test.completedAt ?? test._creationTime };
+      return { kind: "test_cancelled" as const, at: test.completedAt ?? test.createdAt };
     case "running":
-      return { kind: "test_running" as const, at: test.startedAt ?? test._creationTime };
+      return { kind: "test_running" as const, at: test.startedAt ?? test.createdAt };
     default:
-      return { kind: "test_created" as const, at: test._creationTime };
+      return { kind: "test_created" as const, at: test.createdAt };
   }
 }
 
@@ -97,7 +98,11 @@ export const home = userQuery({
   }),
   handler: async (ctx, { teamId }) => {
     const user = ctx.user;
-    const tests = await (await testsOfSpace(ctx, teamId)).order("desc").take(RECENT_TESTS_LOADED);
+    // The tests' summary rows (core/testSummaries.ts), never their configurations.
+    const { rows: tests } = await takeWithinBytes(
+      (await summariesOfSpace(ctx, teamId)).order("desc"),
+      RECENT_TESTS_LOADED,
+    );
     const team = teamId === undefined ? null : await ctx.db.get("teams", teamId);
     // The chosen space's figures: the team's, or the user's own less their team tests.
     const figures = team ?? personalFigures(user);
@@ -119,9 +124,9 @@ export const home = userQuery({
 
     const activity: Infer<typeof activityEntry>[] = [
       ...tests.slice(0, ACTIVITY_TESTS).map((test) => ({
-        id: `test:${test._id}`,
+        id: `test:${test.testId}`,
         title: test.name || "Unnamed Test",
-        testId: test._id,
+        testId: test.testId,
         ...testActivity(test),
       })),
       ...personas.slice(0, ACTIVITY_PERSONAS).map((persona) => ({
@@ -151,11 +156,11 @@ export const home = userQuery({
         savedAssets: personaTotal + topicTotal,
       },
       recentTests: tests.map((test) => ({
-        _id: test._id,
+        _id: test.testId,
         name: test.name,
         status: test.status,
-        modelCount: test.configuration.generatorModels.length,
-        createdAt: test._creationTime,
+        modelCount: test.modelCount,
+        createdAt: test.createdAt,
         awaitingPayment: isDraft(test),
         priceCents: test.priceCents,
       })),

@@ -4,6 +4,7 @@ import type { GenericMutationCtx } from "convex/server";
 import type { DataModel, Id } from "./_generated/dataModel";
 import { addModelStats, EMPTY_MODEL_STATS, runSummary, type ModelStatsSums } from "./core/pipeline/statistics";
 import { EMPTY_RUN_COUNTERS } from "./core/pipeline/runCounters";
+import { syncTestSummaryOf } from "./core/testSummaries";
 import type { TestConfiguration } from "./validators";
 
 type Ctx = GenericMutationCtx<DataModel>;
@@ -227,6 +228,7 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
       totalTokens: options.responses * 100,
       ...(options.status === "running" ? {} : { resultsSummary }),
     });
+    await syncTestSummaryOf(ctx, testId);
   });
   return testId;
 }

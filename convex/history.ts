@@ -1,11 +1,16 @@
 // The history list (spec part 2 §2 history screen): the caller's newest tests as compact rows —
 // only what a row shows, never configurations or answers — so it stays quick for hundreds of tests.
+// It reads the tests' summary rows (core/testSummaries.ts), within LIST_READ_BYTES.
 import { v } from "convex/values";
-import { userQuery } from "./functions";
-import { testsOfSpace } from "./core/testAccess";
+import { internal } from "./_generated/api";
+import { internalMutation, userQuery } from "./functions";
+import { syncTestSummary } from "./core/testSummaries";
+import { summariesOfSpace } from "./core/testAccess";
 import { isDraft, personalFigures } from "./core/userStats";
 import { juryVerdictValidator } from "./core/juryView";
-import { missingWorkOf, missingWorkValidator } from "./core/tests";
+import { missingWorkValidator } from "./core/tests";
+import { takeWithinBytes } from "./lib/boundedList";
+import { LIST_READ_BYTES } from "./lib/limits";
 import { testStatus } from "./validators";
 
 /** Newest tests listed; search and filters run over these in the browser. */
@@ -38,25 +43,54 @@ export const list = userQuery({
     total: v.number(),
   }),
   handler: async (ctx, { teamId }) => {
-    const rows = await (await testsOfSpace(ctx, teamId)).order("desc").take(HISTORY_LIMIT);
+    const { rows } = await takeWithinBytes((await summariesOfSpace(ctx, teamId)).order("desc"), HISTORY_LIMIT);
     const team = teamId === undefined ? null : await ctx.db.get("teams", teamId);
     return {
-      tests: rows.map((test) => ({
-        _id: test._id,
-        _creationTime: test._creationTime,
-        name: test.name,
-        status: test.status,
-        taskType: test.taskType,
-        ...(test.startedAt === undefined ? {} : { startedAt: test.startedAt }),
-        ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
-        totalCostUsd: test.totalCostUsd,
-        topPerformers: test.resultsSummary?.analysisSummary.topPerformers.slice(0, 3) ?? [],
-        juryVerdict: test.juryVerdict ?? null,
-        awaitingPayment: isDraft(test),
-        priceCents: test.priceCents,
-        missingWork: missingWorkOf(test),
+      tests: rows.map((summary) => ({
+        _id: summary.testId,
+        _creationTime: summary.createdAt,
+        name: summary.name,
+        status: summary.status,
+        taskType: summary.taskType,
+        ...(summary.startedAt === undefined ? {} : { startedAt: summary.startedAt }),
+        ...(summary.completedAt === undefined ? {} : { completedAt: summary.completedAt }),
+        totalCostUsd: summary.totalCostUsd,
+        topPerformers: summary.topPerformers,
+        juryVerdict: summary.juryVerdict ?? null,
+        awaitingPayment: isDraft(summary),
+        priceCents: summary.priceCents,
+        missingWork: {
+          missingResponses: summary.missingResponses,
+          missingEvaluations: summary.missingEvaluations,
+          ...(summary.lastCallError === undefined ? {} : { lastCallError: summary.lastCallError }),
+        },
       })),
       total: Math.max(rows.length, (team ?? personalFigures(ctx.user)).testCount ?? 0),
     };
+  },
+});
+
+/** Tests read per run of the migration below (each up to 256 KB of configuration). */
+export const SUMMARY_MIGRATION_BATCH = 20;
+
+/**
+ * Builds the summary row (core/testSummaries.ts) of every test written before summaries existed,
+ * and brings any stale one in line: a batch of tests per run, within the list byte budget,
+ * rescheduling itself until every test is done. Idempotent (a summary that matches is left
+ * alone), and safe beside live tests. Run once after deploying:
+ *   npx convex run history:migrateTestSummaries
+ */
+export const migrateTestSummaries = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ tests: v.number(), done: v.boolean() }),
+  handler: async (ctx, { cursor }) => {
+    const batch = await ctx.db
+      .query("tests")
+      .paginate({ cursor: cursor ?? null, numItems: SUMMARY_MIGRATION_BATCH, maximumBytesRead: LIST_READ_BYTES });
+    for (const test of batch.page) await syncTestSummary(ctx, test);
+    if (!batch.isDone) {
+      await ctx.scheduler.runAfter(0, internal.history.migrateTestSummaries, { cursor: batch.continueCursor });
+    }
+    return { tests: batch.page.length, done: batch.isDone };
   },
 });

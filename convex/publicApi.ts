@@ -16,7 +16,8 @@ import { API_TOKEN_MESSAGES, inSpace, principalMay, principalOf, type Principal 
 import { checkSummary } from "./core/checks";
 import { juryViewOf } from "./core/juryView";
 import { metricsOf, rankingsOf, statsRowsOf } from "./core/results";
-import { requireTest, TEST_NOT_FOUND, type TestAccess, testsOfSpace } from "./core/testAccess";
+import { requireTest, summariesOfSpace, TEST_NOT_FOUND, type TestAccess } from "./core/testAccess";
+import { takeWithinBytes } from "./lib/boundedList";
 import { API_LIST_LIMIT } from "./lib/limits";
 import { MAX_CATALOG_SIZE } from "./core/catalog";
 import { createTest, priceConfiguration } from "./core/testCreation";
@@ -271,20 +272,20 @@ export const list = internalQuery({
   handler: async (ctx, args) => {
     const principal = await principalFor(ctx, args.tokenId, "viewer");
     const limit = Math.max(1, Math.min(API_LIST_LIMIT, Math.floor(args.limit)));
-    const rows = await (
-      await testsOfSpace({ ...ctx, user: principal.user }, principal.teamId)
-    )
-      .order("desc")
-      .take(limit);
+    // The tests' summary rows (core/testSummaries.ts), within the list byte budget.
+    const { rows } = await takeWithinBytes(
+      (await summariesOfSpace({ ...ctx, user: principal.user }, principal.teamId)).order("desc"),
+      limit,
+    );
     return rows.map((test) => ({
-      testId: test._id,
+      testId: test.testId,
       name: test.name,
       status: test.status,
-      createdAt: test._creationTime,
+      createdAt: test.createdAt,
       ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
       priceCents: test.priceCents,
       gatewayCostUsd: test.totalCostUsd,
-      topPerformers: test.resultsSummary?.analysisSummary.topPerformers.slice(0, 3) ?? [],
+      topPerformers: test.topPerformers,
     }));
   },
 });

@@ -9,6 +9,7 @@ import type { MutationCtx } from "./_generated/server";
 import { seedFinishedTest, type Runner } from "./finishedTests.fixture";
 import { TEAM_LIMITS } from "./lib/teams";
 import { recordPurchase } from "./core/payments";
+import { syncTestSummaryOf } from "./core/testSummaries";
 import type schema from "./schema";
 
 export type Backend = TestConvex<typeof schema>;
@@ -94,7 +95,7 @@ async function insertTest(
   place: { userId: Id<"users">; teamId?: Id<"teams">; status: Doc<"tests">["status"]; name: string },
 ): Promise<Id<"tests">> {
   const { teamId: _teamId, completedAt, ...fields } = template;
-  return await ctx.db.insert("tests", {
+  const testId = await ctx.db.insert("tests", {
     ...fields,
     userId: place.userId,
     ...(place.teamId === undefined ? {} : { teamId: place.teamId }),
@@ -102,6 +103,8 @@ async function insertTest(
     name: place.name,
     ...(place.status === "running" || completedAt === undefined ? {} : { completedAt }),
   });
+  await syncTestSummaryOf(ctx, testId);
+  return testId;
 }
 
 /** The test's payment by its starter, settled as Stripe's would be (the team's spend counters move). */

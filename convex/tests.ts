@@ -5,7 +5,7 @@ import { canStop } from "./lib/testStatus";
 import { jobOfTest } from "./core/jobs";
 import { paymentsEnabled } from "./core/payments";
 import { namesOf, responseView, responseViewValidator } from "./core/results";
-import { requireTest, testAccessOf, testsOfSpaceByStatus } from "./core/testAccess";
+import { requireTest, summariesOfSpaceByStatus, testAccessOf } from "./core/testAccess";
 import { deleteTest } from "./core/testDeletion";
 import { endTest } from "./core/testEnding";
 import { createTest, hasOwnKey } from "./core/testCreation";
@@ -91,21 +91,22 @@ export const current = userQuery({
       if (test.teamId !== undefined) return (await requireTest(ctx, ctx.user._id, testId, "read"))._id;
       return (await testAccessOf(ctx, test, ctx.user._id)) !== null ? test._id : null;
     }
-    const inSpace = (test: Doc<"tests">) => test.teamId === teamId;
+    // Summary rows (core/testSummaries.ts): a running test's configuration is never read here.
+    const inSpace = (test: Doc<"testSummaries">) => test.teamId === teamId;
     const running = await (
-      await testsOfSpaceByStatus(ctx, teamId, "running")
+      await summariesOfSpaceByStatus(ctx, teamId, "running")
     )
       .order("desc")
       .take(CURRENT_PENDING_SCANNED);
     const shown = running.find(inSpace);
-    if (shown) return shown._id;
+    if (shown) return shown.testId;
     // A pending test waiting for a worker, never an unpaid draft (it is paid from the dashboard).
     const pending = await (
-      await testsOfSpaceByStatus(ctx, teamId, "pending")
+      await summariesOfSpaceByStatus(ctx, teamId, "pending")
     )
       .order("desc")
       .take(CURRENT_PENDING_SCANNED);
-    return pending.find((test) => inSpace(test) && test.awaitingPayment !== true)?._id ?? null;
+    return pending.find((test) => inSpace(test) && !test.awaitingPayment)?.testId ?? null;
   },
 });
 

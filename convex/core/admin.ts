@@ -18,6 +18,7 @@ import { deleteReviewsBatch } from "./reviews";
 import { leaveAllTeams } from "./teams";
 import { deleteTest, deleteWithinBudget, rowsOf } from "./testDeletion";
 import { endTest } from "./testEnding";
+import { syncTestSummaryOf } from "./testSummaries";
 import { forgetTestStats, recordTestRun } from "./userStats";
 
 /** Rows deleted per transaction by the restart and account cleanups. */
@@ -64,7 +65,7 @@ const TEST_PAYMENTS_READ = 20;
 export async function unpaidRunReason(
   ctx: QueryCtx,
   job: Pick<Doc<"jobs">, "testId" | "amountCents">,
-  test: Doc<"tests"> | null,
+  test: Pick<Doc<"tests">, "_id" | "awaitingPayment"> | null,
 ): Promise<string | null> {
   if (job.amountCents <= 0 || test === null) return null;
   if (test.awaitingPayment === true) return UNPAID_RUN_MESSAGES.unpaid;
@@ -157,6 +158,7 @@ export async function retryJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void
     lastProgressAt: now,
     progress: { currentPhase: "Queued for retry", percentage: test.progress.percentage },
   });
+  await syncTestSummaryOf(ctx, test._id);
   await setJobStatus(ctx, job, "queued", {
     retryCount: job.retryCount + 1,
     errorMessage: undefined,
@@ -264,6 +266,7 @@ export async function forceRestartJob(
     completedAt: undefined,
     lastProgressAt: now,
   });
+  await syncTestSummaryOf(ctx, test._id);
   await resolveAlertsOf(ctx, job._id);
   if (await clearRunBatch(ctx, test._id, budget)) {
     await queueRestartedJob(ctx, job);

@@ -29,6 +29,7 @@ import { computeJuryStats, type JuryRanking, type JuryRating, type JuryResponse 
 import { computeHumanStats, type HumanStats, type HumanVerdict } from "../lib/stats/human";
 import { humanStatsValidator, juryStatsValidator, type HumanStatsDoc } from "../validators";
 import { juryVerdictOf, sameVerdict } from "./juryView";
+import { setSummaryVerdict } from "./testSummaries";
 import { withFailedChecksLast } from "./checks";
 
 /** Documents one page query reads. */
@@ -356,6 +357,7 @@ export const store = internalMutation({
     });
     // History's winner or tie, kept on the test so its list reads no stats rows.
     const verdict = stats === null ? undefined : juryVerdictOf(stats);
+    if (stats !== null) await setSummaryVerdict(ctx, testId, verdict);
     if (stats !== null && !sameVerdict(verdict, test.juryVerdict))
       await ctx.db.patch("tests", testId, { juryVerdict: verdict });
     if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });

@@ -44,32 +44,41 @@ export async function requireTest(
 }
 
 /**
- * The tests a list of the chosen space reads, newest first by creation: the caller's personal
- * tests (teamId absent), or the team's tests when the caller is in the team (NOT_FOUND otherwise).
- * One membership read, then one index range: the reads do not grow with the teams or members.
+ * The summaries (core/testSummaries.ts: what a list shows, never a configuration) of the chosen
+ * space's tests, newest first by creation: the caller's personal tests (teamId absent), or the
+ * team's tests when the caller is in the team (NOT_FOUND otherwise). One membership read, then
+ * one index range: the reads do not grow with the teams or members. Lists take from it within a
+ * byte budget (lib/boundedList.ts takeWithinBytes).
  */
-export async function testsOfSpace(ctx: QueryCtx & { user: Doc<"users"> }, teamId: Id<"teams"> | undefined) {
+export async function summariesOfSpace(ctx: QueryCtx & { user: Doc<"users"> }, teamId: Id<"teams"> | undefined) {
   if (teamId === undefined) {
     const userId = ctx.user._id;
-    return ctx.db.query("tests").withIndex("by_user_team", (q) => q.eq("userId", userId).eq("teamId", undefined));
+    return ctx.db
+      .query("testSummaries")
+      .withIndex("by_user_team_created", (q) => q.eq("userId", userId).eq("teamId", undefined));
   }
   await requireTeamRole(ctx, teamId, "viewer");
-  return ctx.db.query("tests").withIndex("by_team", (q) => q.eq("teamId", teamId));
+  return ctx.db.query("testSummaries").withIndex("by_team_created", (q) => q.eq("teamId", teamId));
 }
 
 /**
- * The chosen space's tests in one status, newest first. The personal range (by the starter) also
- * holds the team tests the caller started: callers keep those whose teamId is the space's.
+ * The summaries of the chosen space's tests in one status, newest first. The personal range (by
+ * the starter) also holds the team tests the caller started: callers keep those whose teamId is
+ * the space's.
  */
-export async function testsOfSpaceByStatus(
+export async function summariesOfSpaceByStatus(
   ctx: QueryCtx & { user: Doc<"users"> },
   teamId: Id<"teams"> | undefined,
   status: Doc<"tests">["status"],
 ) {
   if (teamId === undefined) {
     const userId = ctx.user._id;
-    return ctx.db.query("tests").withIndex("by_user_status", (q) => q.eq("userId", userId).eq("status", status));
+    return ctx.db
+      .query("testSummaries")
+      .withIndex("by_user_status_created", (q) => q.eq("userId", userId).eq("status", status));
   }
   await requireTeamRole(ctx, teamId, "viewer");
-  return ctx.db.query("tests").withIndex("by_team_status", (q) => q.eq("teamId", teamId).eq("status", status));
+  return ctx.db
+    .query("testSummaries")
+    .withIndex("by_team_status_created", (q) => q.eq("teamId", teamId).eq("status", status));
 }

@@ -8,6 +8,7 @@ import type { Doc, Id, TableNames } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { deleteJob, jobOfTest } from "./jobs";
 import { endOpenCheckouts } from "./payments";
+import { deleteTestSummary } from "./testSummaries";
 import { forgetTestStats } from "./userStats";
 
 /** Rows of one table handled per run; several tables per run stay far below the write limit. */
@@ -59,6 +60,7 @@ export async function deleteTest(ctx: MutationCtx, test: Doc<"tests">): Promise<
   // An open checkout ends with its test; a payment that still lands for it is refunded.
   await endOpenCheckouts(ctx, test._id);
   await ctx.db.delete("tests", test._id);
+  await deleteTestSummary(ctx, test._id);
   // Workers still running for it find no test and stop; a freed processing slot starts the next job.
   if (job?.status === "processing") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
   await ctx.scheduler.runAfter(0, internal.testDeletion.deleteChildren, { testId: test._id });

@@ -9,6 +9,7 @@ import { setJobStatus } from "./jobs";
 import { finishJuryStats } from "./juryStats";
 import { endOpenCheckouts } from "./payments";
 import { foldCounters } from "./pipeline/runCounters";
+import { syncTestSummary } from "./testSummaries";
 import { recordTestEnded } from "./userStats";
 
 export type TestEnding = {
@@ -45,6 +46,14 @@ export async function endTest(
     // Its counters as they stand, folded from their shards (the figures it ends with).
     const counted = test.status === "running" ? ((await foldCounters(ctx, test._id)) ?? test) : test;
     await ctx.db.patch("tests", test._id, {
+      ...ending.test,
+      status: ending.status,
+      completedAt: now,
+      activeWorkers: 0,
+      progress: ending.progress,
+    });
+    await syncTestSummary(ctx, {
+      ...counted,
       ...ending.test,
       status: ending.status,
       completedAt: now,

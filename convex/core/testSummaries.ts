@@ -6,7 +6,6 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { juryVerdictOf, type JuryVerdict } from "./juryView";
-import { isDraft } from "./userStats";
 
 /** The latest gateway error as a summary keeps it (History words it under the row). */
 export const SUMMARY_ERROR_LENGTH = 500;
@@ -30,7 +29,7 @@ export function summaryOf(test: Doc<"tests">): SummaryFields {
     name: test.name,
     taskType: test.taskType,
     status: test.status,
-    awaitingPayment: isDraft(test),
+    awaitingPayment: test.awaitingPayment === true,
     priceCents: test.priceCents,
     modelCount: test.configuration.generatorModels.length,
     startedAt: test.startedAt,
@@ -40,6 +39,8 @@ export function summaryOf(test: Doc<"tests">): SummaryFields {
     missingEvaluations: test.missingEvaluations,
     lastCallError: test.lastCallError?.slice(0, SUMMARY_ERROR_LENGTH),
     topPerformers: test.resultsSummary?.analysisSummary.topPerformers.slice(0, SUMMARY_TOP_PERFORMERS) ?? [],
+    rerunOf: test.rerunOf,
+    rejudgeOf: test.rejudgeOf,
   };
 }
 

@@ -9,6 +9,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { hasEnded } from "../lib/testStatus";
 import { teamSpendRow } from "./teamSpend";
+import { syncTestSummary } from "./testSummaries";
 
 type EndedStatus = "completed" | "failed" | "cancelled";
 
@@ -96,6 +97,7 @@ export async function recordTestPaid(ctx: MutationCtx, testId: Id<"tests">): Pro
   const test = await ctx.db.get("tests", testId);
   if (!test || test.awaitingPayment !== true) return;
   await ctx.db.patch("tests", testId, { awaitingPayment: undefined });
+  await syncTestSummary(ctx, { ...test, awaitingPayment: undefined });
   await recordTestRun(ctx, test);
 }
 

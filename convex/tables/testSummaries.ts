@@ -18,7 +18,7 @@ export const testSummaryFields = {
   name: v.string(),
   taskType: v.string(),
   status: testStatus,
-  /** An unpaid draft waiting for its checkout (tests.awaitingPayment). */
+  /** tests.awaitingPayment: with status pending, an unpaid draft (core/userStats.ts isDraft). */
   awaitingPayment: v.boolean(),
   priceCents: v.number(),
   /** Generator models of the configuration (the dashboard's model count). */
@@ -34,6 +34,9 @@ export const testSummaryFields = {
   topPerformers: v.array(v.string()),
   /** The jury's verdict: the best model, or those statistically tied for first. */
   juryVerdict: v.optional(juryVerdictValidator),
+  /** The test this one reruns (tests.rerunOf), and the finished test it re-judges (tests.rejudgeOf). */
+  rerunOf: v.optional(v.id("tests")),
+  rejudgeOf: v.optional(v.id("tests")),
 };
 
 export const testSummaryTables = {
