@@ -12,6 +12,7 @@ import { priceCatalog } from "./catalog";
 import { insertJob } from "./jobs";
 import { paymentsEnabled } from "./payments";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
+import { syncTestSummaryOf } from "./testSummaries";
 import { recordTestRun } from "./userStats";
 
 /**
@@ -81,6 +82,7 @@ export async function createTest(
     lastProgressAt: now,
     ...(paymentRequired ? { awaitingPayment: true } : {}),
   });
+  await syncTestSummaryOf(ctx, testId);
   await insertJob(ctx, {
     testId,
     userId,

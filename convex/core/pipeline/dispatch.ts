@@ -4,6 +4,7 @@ import type { Doc } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import { setJobStatus } from "../jobs";
+import { syncTestSummary } from "../testSummaries";
 import { readSetting } from "../settings";
 import { createGenerationCallBatch } from "./calls";
 
@@ -59,6 +60,7 @@ async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
     },
     callCursor: 0,
   });
+  await syncTestSummary(ctx, { ...test, status: "running", startedAt: test.startedAt ?? now });
   // Only a retried job's test has calls already (a restart deletes them before queueing).
   await createGenerationCallBatch(ctx, test._id, 0, test.totalCalls === 0);
 }

@@ -7,6 +7,7 @@ import type { MutationCtx } from "../../_generated/server";
 import { formatTimeRemaining } from "../../lib/format";
 import { computeProgress, estimateTimeRemaining, expectedCallsOf } from "../../lib/progress";
 import type { Usage } from "../../validators";
+import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
 import { RUN_SHARDS, shardOf } from "./shards";
 
 /** A test's run counters before its first call (at creation, and when an admin restarts it). */
@@ -163,6 +164,7 @@ export async function foldCounters(ctx: MutationCtx, testId: Id<"tests">, concur
   const errorField = latest ? { lastCallError: latest.error } : {};
   if (test.status !== "running") {
     await ctx.db.patch("tests", testId, { ...totals, ...errorField });
+    await syncTestSummary(ctx, next);
     return next;
   }
   const info = computeProgress(test.configuration, {
@@ -182,6 +184,8 @@ export async function foldCounters(ctx: MutationCtx, testId: Id<"tests">, concur
     estimatedTimeRemaining: formatTimeRemaining(remaining),
   };
   await ctx.db.patch("tests", testId, { ...totals, ...errorField, lastProgressAt: now, progress });
+  // History's cost and missing work: the summary is written only when one of them changed.
+  await syncTestSummary(ctx, next);
   return { ...next, lastProgressAt: now, progress };
 }
 
@@ -241,4 +245,5 @@ export async function countThrownAwaySpend(
         }
       : {}),
   });
+  await syncTestSummaryOf(ctx, test._id);
 }
