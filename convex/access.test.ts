@@ -111,6 +111,7 @@ const ACCESS: Record<string, Access> = {
   "payments:verify": { who: "user", args: () => ({ sessionId: "cs_test_unknown" }) },
   "payments:testRefund": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "tests:remove": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "rejudge:create": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, ...sampleJury() }) },
   "results:get": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "results:responses": {
     who: "user",
@@ -237,6 +238,7 @@ type TeamTestAccess = { minimum: TeamRole } | { starter: true };
 const TEAM_TEST_ACCESS: Record<string, TeamTestAccess> = {
   "tests:cancel": { minimum: "member" },
   "tests:remove": { minimum: "member" },
+  "rejudge:create": { minimum: "member" },
   "tests:monitor": { minimum: "viewer" },
   "payments:createCheckout": { starter: true },
   "payments:testRefund": { minimum: "viewer" },
@@ -355,6 +357,16 @@ async function teamFixture(t: TestBackend, owner?: Awaited<ReturnType<typeof cre
       outsider: outsider.as,
       "removed member": removed.as,
     },
+  };
+}
+
+/** A re-judging's jury (rejudge.create): another evaluator, the sample's settings. */
+function sampleJury() {
+  const { evaluationCriteria, scoringParameters } = sampleConfiguration();
+  return {
+    evaluatorModels: [{ id: "anthropic/claude-3.5-haiku", name: "Claude" }],
+    evaluationCriteria,
+    scoringParameters,
   };
 }
 

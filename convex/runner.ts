@@ -8,6 +8,7 @@ import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
 import { allowedInFlight, initialConcurrency, nextConcurrency, type ConcurrencyState } from "./lib/concurrency";
 import { chatCompletion, GatewayError, type ChatResult, type ExchangeEvent, type GatewayConfig } from "./core/gateway";
+import { copyAnswerBatch } from "./core/pipeline/answerCopy";
 import { createGenerationCallBatch } from "./core/pipeline/calls";
 import { claimBatch as claimBatch_, claimNext, endWorker } from "./core/pipeline/claim";
 import { concurrencyShare, startingConcurrency, storeConcurrency } from "./core/pipeline/concurrency";
@@ -33,6 +34,16 @@ export const createCalls = internalMutation({
   returns: v.null(),
   handler: async (ctx, { testId, cursor, fresh }) => {
     await createGenerationCallBatch(ctx, testId, cursor, fresh);
+    return null;
+  },
+});
+
+/** The next batch of a starting re-judging's copied answers and judge calls (see copyAnswerBatch). */
+export const copyAnswers = internalMutation({
+  args: { testId: v.id("tests"), cursor: v.number() },
+  returns: v.null(),
+  handler: async (ctx, { testId, cursor }) => {
+    await copyAnswerBatch(ctx, testId, cursor);
     return null;
   },
 });

@@ -5,7 +5,7 @@ import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
-import { countCalls, LIMITS, quote, validateTestConfig } from "../lib/pricing";
+import { countCalls, LIMITS, quote, validateTestConfig, type QuoteParts } from "../lib/pricing";
 import { initialProgress } from "../lib/progress";
 import type { TestConfiguration } from "../validators";
 import { priceCatalog } from "./catalog";
@@ -18,8 +18,14 @@ import { recordTestRun } from "./userStats";
 /**
  * The configuration validated, with the catalog's model names, its quote, and whether the user
  * pays for it: what tests.create stores, and the HTTP API's quote answers without storing.
+ * `parts` "judging" prices the judge calls alone (a re-judging, core/rejudge.ts).
  */
-export async function priceConfiguration(ctx: QueryCtx, userId: Id<"users">, configuration: TestConfiguration) {
+export async function priceConfiguration(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  configuration: TestConfiguration,
+  parts: QuoteParts = "all",
+) {
   const problems = validateTestConfig(configuration);
   if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: problems[0].field });
   const calls = countCalls(configuration);
@@ -47,7 +53,7 @@ export async function priceConfiguration(ctx: QueryCtx, userId: Id<"users">, con
       name: models.get(model.id) ?? model.id,
     })),
   };
-  const { estimate, priceCents } = quote(withNames, catalog);
+  const { estimate, priceCents } = quote(withNames, catalog, parts);
   const usesOwnKey = await hasOwnKey(ctx, userId);
   const paymentRequired = paymentsEnabled() && !usesOwnKey && priceCents > 0;
   return { withNames, calls, estimate, priceCents, usesOwnKey, paymentRequired };
@@ -58,11 +64,14 @@ export async function createTest(
   userId: Id<"users">,
   configuration: TestConfiguration,
   teamId: Id<"teams"> | undefined,
+  /** A re-judging of this finished test: its answers are copied, only its judging is priced. */
+  rejudgeOf?: Id<"tests">,
 ): Promise<{ testId: Id<"tests">; priceCents: number; paymentRequired: boolean }> {
   const { withNames, calls, estimate, priceCents, usesOwnKey, paymentRequired } = await priceConfiguration(
     ctx,
     userId,
     configuration,
+    rejudgeOf === undefined ? "all" : "judging",
   );
   const now = Date.now();
   const testId = await ctx.db.insert("tests", {
@@ -81,6 +90,7 @@ export async function createTest(
     ...EMPTY_RUN_COUNTERS,
     lastProgressAt: now,
     ...(paymentRequired ? { awaitingPayment: true } : {}),
+    ...(rejudgeOf === undefined ? {} : { rejudgeOf }),
   });
   await syncTestSummaryOf(ctx, testId);
   await insertJob(ctx, {

@@ -104,8 +104,12 @@ export function priceOf(catalog: PriceCatalog, modelId: string): CatalogPrice {
  * answers (see judgeWorkPerPair). Each call costs prompt tokens × the model's prompt price + completion tokens × its completion
  * price. estimatedTokens is every prompt and completion token of every call; totalQueries is
  * models × personas × topics (the generation calls).
+ *
+ * `parts` "judging" leaves the generation calls out (generationCost 0, no queries, only the judge
+ * calls' tokens): a re-judging ("Judge again") reuses a finished test's answers and pays for its
+ * judges alone, priced on the answers the configuration asks for.
  */
-export function estimateCost(config: EstimateInput, catalog: PriceCatalog): CostEstimate {
+export function estimateCost(config: EstimateInput, catalog: PriceCatalog, parts: QuoteParts = "all"): CostEstimate {
   const generatorIds = config.generatorModels.map(modelIdOf);
   const evaluatorIds = config.evaluatorModels.map(modelIdOf);
   const responsesPerTopic = responsesPerTopicOf(config.responsesPerTopic);
@@ -116,10 +120,11 @@ export function estimateCost(config: EstimateInput, catalog: PriceCatalog): Cost
   let generationCost = 0;
   let evaluationCost = 0;
   let estimatedTokens = 0;
+  const generating = parts === "all";
   for (const persona of config.personas) {
     for (const topic of config.topics) {
       const generationPromptTokens = textTokens(persona.systemPrompt + topic.prompt + config.userPrompt);
-      for (const modelId of generatorIds) {
+      for (const modelId of generating ? generatorIds : []) {
         const price = priceOf(catalog, modelId);
         generationCost += generationPromptTokens * price.prompt + generationCompletionTokens * price.completion;
         estimatedTokens += generationPromptTokens + generationCompletionTokens;
@@ -143,10 +148,13 @@ export function estimateCost(config: EstimateInput, catalog: PriceCatalog): Cost
     generationCost,
     evaluationCost,
     totalCost: generationCost + evaluationCost,
-    totalQueries: generatorIds.length * config.personas.length * config.topics.length,
+    totalQueries: generating ? generatorIds.length * config.personas.length * config.topics.length : 0,
     estimatedTokens,
   };
 }
+
+/** What a quote covers: the whole run, or its judging alone (a re-judging over existing answers). */
+export type QuoteParts = "all" | "judging";
 
 /**
  * Dollars → cents after overhead and markup (× 1.1 × 4), rounded up to the cent, no minimum.
@@ -168,8 +176,8 @@ export function priceCents(rawCost: number): number {
   return cents === 0 ? 0 : Math.max(MIN_PRICE_CENTS, cents);
 }
 
-export function quote(config: EstimateInput, catalog: PriceCatalog): Quote {
-  const estimate = estimateCost(config, catalog);
+export function quote(config: EstimateInput, catalog: PriceCatalog, parts: QuoteParts = "all"): Quote {
+  const estimate = estimateCost(config, catalog, parts);
   return { estimate, priceCents: priceCents(estimate.totalCost) };
 }
 

@@ -6,6 +6,7 @@ import { internal } from "../../_generated/api";
 import { setJobStatus } from "../jobs";
 import { syncTestSummary } from "../testSummaries";
 import { readSetting } from "../settings";
+import { copyAnswerBatch } from "./answerCopy";
 import { createGenerationCallBatch } from "./calls";
 
 /**
@@ -61,6 +62,11 @@ async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
     callCursor: 0,
   });
   await syncTestSummary(ctx, { ...test, status: "running", startedAt: test.startedAt ?? now });
+  // A re-judging makes no generation call: it copies the original's answers (core/pipeline/answerCopy).
+  if (test.rejudgeOf !== undefined) {
+    await copyAnswerBatch(ctx, test._id, 0);
+    return;
+  }
   // Only a retried job's test has calls already (a restart deletes them before queueing).
   await createGenerationCallBatch(ctx, test._id, 0, test.totalCalls === 0);
 }

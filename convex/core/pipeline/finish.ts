@@ -26,6 +26,22 @@ async function hasCallsLeft(ctx: MutationCtx, test: Doc<"tests">): Promise<boole
 }
 
 /**
+ * Whether a run delivered nothing usable: no answer, or for a re-judging (its answers copied, not
+ * generated) no judgement. Such a test fails, or times out, and its payment goes back.
+ */
+export function deliveredNothing(
+  test: Pick<Doc<"tests">, "rejudgeOf" | "responsesCount" | "evaluationsCount">,
+): boolean {
+  return test.rejudgeOf === undefined ? test.responsesCount === 0 : test.evaluationsCount === 0;
+}
+
+/** Why a test that delivered nothing failed (its progress details, error and refund reason). */
+function nothingDelivered(test: Pick<Doc<"tests">, "rejudgeOf" | "lastCallError">): string {
+  const what = test.rejudgeOf === undefined ? "No responses were generated" : "No evaluations were made";
+  return `${what}${test.lastCallError ? `: ${test.lastCallError}` : "."}`;
+}
+
+/**
  * When every call has ended: the counters folded from their shards, the summary, and the test
  * and its job closed the same way. Asked by a worker that finds nothing left to claim (and by
  * the lease reclaimer), never by every recording, so it reads the call index only then.
@@ -47,10 +63,8 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
     totalCost: test.totalCostUsd,
     totalLatencyMs: test.totalLatencyMs,
   });
-  const failed = test.responsesCount === 0;
-  const errorMessage = failed
-    ? `No responses were generated${test.lastCallError ? `: ${test.lastCallError}` : "."}`
-    : undefined;
+  const failed = deliveredNothing(test);
+  const errorMessage = failed ? nothingDelivered(test) : undefined;
   // A test that lost calls says so, with the reason, instead of 'All responses and evaluations completed'.
   const missing = missingWorkSummary(test);
   await endTest(ctx, test, await jobOfTest(ctx, testId), {

@@ -9,7 +9,7 @@ import { readSetting } from "../settings";
 import { endTest } from "../testEnding";
 import { createJudgeCallsIfPairDone } from "./calls";
 import { ensureWorkers } from "./claim";
-import { finishIfDone } from "./finish";
+import { deliveredNothing, finishIfDone } from "./finish";
 import { recordFailure } from "./record";
 import { addToShard, foldCounters } from "./runCounters";
 import { shardOf } from "./shards";
@@ -88,7 +88,7 @@ export async function cancelTestsWithoutProgress(ctx: MutationCtx, now: number):
         // An unpaid draft's checkout is expired too, so an abandoned payment cannot start it later.
         ...(unpaid ? { checkouts: "expire" as const } : {}),
         // A paid test that delivered nothing in its hour is refunded, as a failed one is.
-        ...(!unpaid && test.responsesCount === 0 ? { refundReason: STALE_REFUND_REASON } : {}),
+        ...(!unpaid && deliveredNothing(test) ? { refundReason: STALE_REFUND_REASON } : {}),
         dispatch: false, // once for the batch, below
       });
       cancelled++;
