@@ -1,7 +1,7 @@
 import { useConvexAuth } from "convex/react";
 import { useMemo, type ReactNode } from "react";
 
-import { EndedSessionWatcher } from "@/features/auth/ended-session";
+import { EndedSessionWatcher } from "@/components/ended-session";
 import { SessionContext } from "@/lib/session";
 
 /** Hands Convex Auth's session to the pages that read it without importing Convex (lib/session.ts). */

@@ -1,7 +1,7 @@
 import type * as React from "react";
 
 import { NavBar } from "@/components/layout/nav-bar";
-import { SpaceProvider } from "@/features/teams/space-context";
+import { SpaceProvider } from "@/lib/space-context";
 
 /** The common layout of signed-in screens: the navigation bar above the page, in the chosen space (useSpace). */
 export function AppShell({ children }: { children: React.ReactNode }) {

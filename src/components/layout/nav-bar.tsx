@@ -8,7 +8,7 @@ import { Logo } from "@/components/logo";
 import { ThemeToggle } from "@/components/theme-toggle";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
-import { SpaceSwitcher } from "@/features/teams/space-switcher";
+import { SpaceSwitcher } from "@/components/layout/space-switcher";
 import { useViewer } from "@/hooks/use-viewer";
 
 const linkClass =

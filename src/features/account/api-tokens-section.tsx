@@ -17,7 +17,7 @@ import { appErrorData, errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { API_TOKEN_LIMITS } from "../../../convex/lib/limits";
-import { useSpace } from "../teams/space-context";
+import { useSpace } from "@/lib/space-context";
 
 const PERSONAL = "personal";
 

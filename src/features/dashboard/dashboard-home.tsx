@@ -6,7 +6,7 @@ import { ErrorState } from "@/components/error-state";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useSpace } from "@/features/teams/space-context";
+import { useSpace } from "@/lib/space-context";
 import { useViewer } from "@/hooks/use-viewer";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";

@@ -18,7 +18,7 @@ import { DeleteTestDialog } from "@/components/delete-test-dialog";
 import { MissingWorkLine } from "@/components/missing-work";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Duration } from "@/components/test-times";
-import { useSpace } from "@/features/teams/space-context";
+import { useSpace } from "@/lib/space-context";
 import { taskTypeLabel } from "@/lib/test-labels";
 import { formatDate } from "@/lib/dates";
 import { errorMessage } from "@/lib/errors";

@@ -22,7 +22,7 @@ import { MonitorView } from "./monitor-view";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { usePaymentReturn, type PaymentReturn } from "./use-payment-return";
 import { useNow } from "@/hooks/use-now";
-import { useSpace } from "@/features/teams/space-context";
+import { useSpace } from "@/lib/space-context";
 
 export const PAYMENT_CONFIRMED = "Payment confirmed. Your test is on its way.";
 const PAYMENT_TOAST = "payment-confirmed";

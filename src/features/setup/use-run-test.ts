@@ -5,7 +5,7 @@ import { useAction, useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { notify } from "./notify";
 
-import { useSpace } from "@/features/teams/space-context";
+import { useSpace } from "@/lib/space-context";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";

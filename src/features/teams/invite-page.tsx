@@ -15,7 +15,7 @@ import { useViewer } from "@/hooks/use-viewer";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import { invitePath, ROLE_DESCRIPTIONS, ROLE_LABELS, TEAM_MESSAGES } from "../../../convex/lib/teams";
-import { SPACE_STORAGE_KEY } from "./space-context";
+import { SPACE_STORAGE_KEY } from "@/lib/space-context";
 
 /** /invite/$token: who invited whom to which team, and the way to accept it with the invited email. */
 export function InvitePage({ token }: { token: string }) {

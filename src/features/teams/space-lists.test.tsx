@@ -19,7 +19,7 @@ import { renderApp } from "@/test/render-app";
 import { CATALOG, catalogResult, completeState } from "@/test/fixtures/setup";
 import { buildTestConfiguration, saveStoredSetup } from "@/features/setup/setup-state";
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
-import { SPACE_STORAGE_KEY } from "./space-context";
+import { SPACE_STORAGE_KEY } from "@/lib/space-context";
 
 const TEAM_ID = "k57teamteamteamteamteamteam01";
 const ME = makeViewer({ email: "ann@example.com" });

@@ -17,7 +17,7 @@ import { appErrorData, errorMessage, INVALID_REQUEST_MESSAGE } from "@/lib/error
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { ROLE_LABELS, type TeamRole } from "../../../convex/lib/teams";
-import { useSpace } from "./space-context";
+import { useSpace } from "@/lib/space-context";
 import { CopyLink, InviteForm, RoleSelect, TeamNameForm } from "./team-forms";
 
 export const ACCESS_LOST_TITLE = "You no longer have access to this team";

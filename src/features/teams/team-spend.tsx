@@ -11,7 +11,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { useSpace } from "./space-context";
+import { useSpace } from "@/lib/space-context";
 
 /** Nothing unless the chosen space is a team the caller owns. */
 export function TeamSpendSection() {

@@ -11,7 +11,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import { ROLE_LABELS } from "../../../convex/lib/teams";
-import { useSpace } from "./space-context";
+import { useSpace } from "@/lib/space-context";
 import { TeamNameForm } from "./team-forms";
 
 /** /dashboard/teams: the caller's teams and a form to create one. */

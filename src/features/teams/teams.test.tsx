@@ -1,25 +1,20 @@
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import {
   callMock,
   makeViewer,
   mockCall,
   QueryFailure,
-  resetCalls,
-  resetConvexMock,
   setQueryResult,
   setSignedIn,
   setSignedOut,
 } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
-import { SPACE_STORAGE_KEY } from "./space-context";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+import { SPACE_STORAGE_KEY } from "@/lib/space-context";
 
 // Whole-app renders with lazily loaded routes are slow on a busy machine.
 configure({ asyncUtilTimeout: 5_000 });
@@ -47,11 +42,6 @@ function signedInWith(role: "owner" | "member" | "viewer" = "owner") {
   setQueryResult("teams:get", team(role));
   setQueryResult("teams:invitations", []);
 }
-
-beforeEach(() => {
-  resetConvexMock();
-  resetCalls();
-});
 
 describe("Teams page", () => {
   it("shows the empty state, refuses an empty name and creates a team, then opens it as the chosen space", async () => {

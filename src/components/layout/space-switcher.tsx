@@ -11,7 +11,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { ROLE_LABELS } from "../../../convex/lib/teams";
-import { useSpace } from "./space-context";
+import { useSpace } from "@/lib/space-context";
 
 /** The navigation's space picker: Personal, then the caller's teams, then a way to manage them. */
 export function SpaceSwitcher() {

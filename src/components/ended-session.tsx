@@ -2,7 +2,7 @@ import { useAuthActions } from "@convex-dev/auth/react";
 import { useConvexAuth, useQuery } from "convex/react";
 import { useEffect } from "react";
 
-import { api } from "../../../convex/_generated/api";
+import { api } from "../../convex/_generated/api";
 
 /**
  * Signs this browser out as soon as the server no longer knows its session: another device
