@@ -134,6 +134,8 @@ const ACCESS: Record<string, Access> = {
     args: (fx) => ({ testId: fx.testId, paginationOpts: { numItems: 500, cursor: null } }),
   },
   "results:juryStats": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "compare:get": { who: "user", ownerOnly: true, args: (fx) => ({ a: fx.testId, b: fx.testId }) },
+  "compare:answers": { who: "user", ownerOnly: true, args: (fx) => ({ a: fx.testId, b: fx.testId }) },
   "checks:summary": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "checks:failedResponses": {
     who: "user",

@@ -1,0 +1,161 @@
+// Compare two tests (issue 22 step 2): the page's figures in one subscribed query that reads
+// both tests' stored rows (header, jury statistics' kept rows or modelStats, check tallies), and
+// the answers of one persona × topic pair side by side in a second, bounded query. Either test
+// may be the caller's own or their team's, exactly as the results page allows (requireTest).
+import { v } from "convex/values";
+import type { Doc } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
+import { fail, userQuery } from "./functions";
+import { checkSummary, passRateValidator } from "./core/checks";
+import { pairRefValidator, runScoresOf } from "./core/compare";
+import { namesOf, responseView, responseViewValidator } from "./core/results";
+import { requireTest, TEST_NOT_FOUND } from "./core/testAccess";
+import { headerOf, testHeader } from "./core/tests";
+import { compareRuns, configurationDifferences, matchedPairs, stabilityReading } from "./lib/compare";
+import { TEST_LIMITS } from "./lib/limits";
+
+export const SAME_TEST = "Pick two different tests to compare.";
+
+/** Answers of one persona × topic pair: every model's, at most the responses per topic each. */
+const MAX_PAIR_ANSWERS = TEST_LIMITS.maxGeneratorModels * TEST_LIMITS.maxResponsesPerTopic;
+
+const standingValidator = v.object({ score: v.union(v.number(), v.null()), rank: v.union(v.number(), v.null()) });
+const intervalValidator = v.object({ low: v.number(), high: v.number() });
+const pairRefOrNull = v.union(pairRefValidator, v.null());
+
+const comparisonValidator = v.object({
+  a: testHeader,
+  b: testHeader,
+  models: v.array(
+    v.object({
+      modelId: v.string(),
+      modelName: v.string(),
+      a: standingValidator,
+      b: standingValidator,
+      difference: v.union(v.number(), v.null()),
+      interval: v.union(intervalValidator, v.null()),
+      largerThanChance: v.boolean(),
+    }),
+  ),
+  onlyInA: v.array(v.string()),
+  onlyInB: v.array(v.string()),
+  rankCorrelation: v.object({
+    method: v.literal("spearman"),
+    value: v.union(v.number(), v.null()),
+    reading: v.string(),
+  }),
+  /** Per shared model, its overall check pass rate in each test (null: that test has no checks). */
+  checks: v.union(
+    v.null(),
+    v.object({
+      a: v.boolean(),
+      b: v.boolean(),
+      models: v.array(
+        v.object({
+          modelId: v.string(),
+          modelName: v.string(),
+          a: v.union(passRateValidator, v.null()),
+          b: v.union(passRateValidator, v.null()),
+        }),
+      ),
+    }),
+  ),
+  differences: v.array(v.string()),
+  pairs: v.array(v.object({ persona: v.string(), topic: v.string(), a: pairRefOrNull, b: pairRefOrNull })),
+});
+
+async function readableTest(ctx: QueryCtx & { user: Doc<"users"> }, raw: string): Promise<Doc<"tests">> {
+  const testId = ctx.db.normalizeId("tests", raw);
+  if (!testId) fail("NOT_FOUND", TEST_NOT_FOUND);
+  return await requireTest(ctx, ctx.user._id, testId, "read");
+}
+
+async function headerOfTest(ctx: QueryCtx, test: Doc<"tests">) {
+  const job = await ctx.db
+    .query("jobs")
+    .withIndex("by_test", (q) => q.eq("testId", test._id))
+    .unique();
+  return headerOf(test, job);
+}
+
+/** The compare page's figures. Takes the ids from the address as typed (`?a=…&b=…`). */
+export const get = userQuery({
+  args: { a: v.string(), b: v.string() },
+  returns: comparisonValidator,
+  handler: async (ctx, args) => {
+    const testA = await readableTest(ctx, args.a);
+    const testB = await readableTest(ctx, args.b);
+    if (testA._id === testB._id) fail("INVALID_INPUT", SAME_TEST);
+    const comparison = compareRuns(await runScoresOf(ctx, testA), await runScoresOf(ctx, testB), {
+      seed: `${testA._id}|${testB._id}`,
+    });
+    const checksA = await checkSummary(ctx, testA);
+    const checksB = await checkSummary(ctx, testB);
+    const overall = (summary: typeof checksA, modelId: string) =>
+      summary?.models.find((model) => model.modelId === modelId)?.overall ?? null;
+    return {
+      a: await headerOfTest(ctx, testA),
+      b: await headerOfTest(ctx, testB),
+      models: comparison.models.map((model) => ({ ...model, a: { ...model.a }, b: { ...model.b } })),
+      onlyInA: [...comparison.onlyInA],
+      onlyInB: [...comparison.onlyInB],
+      rankCorrelation: {
+        method: "spearman" as const,
+        value: comparison.rankCorrelation,
+        reading: stabilityReading(comparison.rankCorrelation),
+      },
+      checks:
+        checksA === null && checksB === null
+          ? null
+          : {
+              a: checksA !== null,
+              b: checksB !== null,
+              models: comparison.models.map((model) => ({
+                modelId: model.modelId,
+                modelName: model.modelName,
+                a: overall(checksA, model.modelId),
+                b: overall(checksB, model.modelId),
+              })),
+            },
+      differences: configurationDifferences(testA.configuration, testB.configuration),
+      pairs: matchedPairs(testA.configuration, testB.configuration),
+    };
+  },
+});
+
+async function pairAnswers(
+  ctx: QueryCtx,
+  test: Doc<"tests">,
+  pair: { personaId: string; topicId: string } | undefined,
+) {
+  if (pair === undefined) return [];
+  const names = namesOf(test);
+  const rows = await ctx.db
+    .query("responses")
+    .withIndex("by_test_pair", (q) =>
+      q.eq("testId", test._id).eq("personaId", pair.personaId).eq("topicId", pair.topicId),
+    )
+    .take(MAX_PAIR_ANSWERS);
+  // The models in the test's order, each model's answers in the order they arrived.
+  const order = new Map(test.configuration.generatorModels.map((model, index) => [model.id, index]));
+  return rows
+    .map((row, index) => ({ row, index }))
+    .sort((x, y) => (order.get(x.row.modelId) ?? 0) - (order.get(y.row.modelId) ?? 0) || x.index - y.index)
+    .map(({ row }) => responseView(row, names));
+}
+
+/** One persona × topic pair's answers in both tests (a side absent when that test has no such pair). */
+export const answers = userQuery({
+  args: {
+    a: v.id("tests"),
+    b: v.id("tests"),
+    pairA: v.optional(pairRefValidator),
+    pairB: v.optional(pairRefValidator),
+  },
+  returns: v.object({ a: v.array(responseViewValidator), b: v.array(responseViewValidator) }),
+  handler: async (ctx, args) => {
+    const testA = await requireTest(ctx, ctx.user._id, args.a, "read");
+    const testB = await requireTest(ctx, ctx.user._id, args.b, "read");
+    return { a: await pairAnswers(ctx, testA, args.pairA), b: await pairAnswers(ctx, testB, args.pairB) };
+  },
+});

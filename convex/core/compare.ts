@@ -1,0 +1,66 @@
+// What the compare page reads of one test (compare.ts): its scores per persona × topic pair from
+// the jury statistics' kept rows (juryStateChunks, a few compact documents refreshed about once a
+// second while the test runs), never its answers. A test whose statistics have not kept rows yet
+// is scored per persona from its modelStats rows instead (coarser units, same figures otherwise).
+import { v } from "convex/values";
+import type { Doc } from "../_generated/dataModel";
+import type { QueryCtx } from "../_generated/server";
+import { type AnswerVerdict, type RunScores, type UnitScores, unitScoresOf } from "../lib/compare";
+import { decodeJuryState, EMPTY_JURY_STATE, juryInput, mergeJuryStates } from "./juryStats";
+import { statsRowsOf } from "./results";
+
+/** The kept-rows documents a test has at most (core/juryStats.ts MAX_STATE_CHUNKS). */
+const MAX_STATE_CHUNKS = 64;
+
+export const pairRefValidator = v.object({ personaId: v.string(), topicId: v.string() });
+
+/**
+ * The test's scores per unit. The judges' verdicts are taken as they are: "An answer that fails a
+ * check ranks last" changes the jury statistics, not these (the page shows the pass rates beside).
+ */
+export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<RunScores> {
+  const config = test.configuration;
+  const models = config.generatorModels.map(({ id, name }) => ({ id, name }));
+  const chunks = await ctx.db
+    .query("juryStateChunks")
+    .withIndex("by_test_index", (q) => q.eq("testId", test._id))
+    .take(MAX_STATE_CHUNKS);
+  if (chunks.length > 0) {
+    const state = chunks.reduce((kept, chunk) => mergeJuryStates(kept, decodeJuryState(chunk.data)), EMPTY_JURY_STATE);
+    const input = juryInput(
+      test._id,
+      { scale: config.scoringParameters.scale, models, judges: config.evaluatorModels.map((model) => model.id) },
+      state.responses,
+      state.evaluations,
+      state.calls,
+    );
+    const verdicts: AnswerVerdict[] = [
+      ...input.ratings.map((rating) => ({
+        responseId: rating.responseId,
+        judgeModelId: rating.judgeModelId,
+        scores: rating.scores,
+      })),
+      ...input.rankings.flatMap((call) =>
+        call.ranking.map((responseId, rank) => ({
+          responseId,
+          judgeModelId: call.judgeModelId,
+          place: { rank, ranked: call.ranking.length, outOf: call.outOf ?? call.ranking.length },
+        })),
+      ),
+    ];
+    return { models, units: unitScoresOf(state.responses, verdicts) };
+  }
+  // No kept rows yet: one unit per persona, from the per-persona stats rows.
+  const units = new Map<string, UnitScores & { means: Map<string, number> }>();
+  for (const row of await statsRowsOf(ctx, test._id)) {
+    if (row.personaId === "" || row.scoreCount === 0) continue;
+    const unit = units.get(row.personaId) ?? {
+      personaId: row.personaId,
+      topicId: "",
+      means: new Map<string, number>(),
+    };
+    unit.means.set(row.modelId, row.scoreSum / row.scoreCount);
+    units.set(row.personaId, unit);
+  }
+  return { models, units: [...units.values()] };
+}

@@ -1,0 +1,329 @@
+// Two tests compared (issue 22 step 2): each shared model's score and rank in both, the difference
+// with a bootstrap 95% interval, the rank correlation between the runs, and the plain
+// differences of their configurations. Pure: no Convex, no clock; the bootstrap is seeded.
+//
+// What is resampled: persona × topic pairs ("units"), as the jury statistics do (lib/stats). A
+// model's score in a run is the mean over the run's units of its mean score there (each answer's
+// score being the mean of its judges' scores), the jury statistics' meanScore. The two runs are
+// independent samples (a rerun has its own personas' and topics' ids, and a changed test may have
+// other ones), so each resample draws each run's units with replacement on its own, and the
+// difference B − A of the resampled scores gives the percentile interval.
+import { checkLabel } from "./checks";
+import { criterionLabel } from "./criteria";
+import { ratingAverage, spreadRankingScore } from "./scoring";
+import { compareScores, mean, percentileInterval, spearman, type Interval } from "./stats/basics";
+import { seededRandom } from "./stats/random";
+import type { TestConfiguration } from "../validators";
+
+/** Resamples of the bootstrap (the jury statistics use as many). */
+export const COMPARE_RESAMPLES = 1000;
+
+/** One persona × topic pair of a run: each model's mean score there (models without a score absent). */
+export interface UnitScores {
+  readonly personaId: string;
+  readonly topicId: string;
+  readonly means: ReadonlyMap<string, number>;
+}
+
+/** A run's scores: its models in its order, and its units. */
+export interface RunScores {
+  readonly models: readonly { readonly id: string; readonly name: string }[];
+  readonly units: readonly UnitScores[];
+}
+
+/** An answer as the jury's kept rows hold it. */
+export interface ScoredAnswer {
+  readonly id: string;
+  readonly modelId: string;
+  readonly personaId: string;
+  readonly topicId: string;
+}
+
+/** One judge's verdict on one answer: a rating's scores per criterion, or a ranking's place. */
+export interface AnswerVerdict {
+  readonly responseId: string;
+  readonly judgeModelId: string;
+  /** Rating: 1–10 per criterion. */
+  readonly scores?: Readonly<Record<string, number>>;
+  /** Ranking: the answer's place (0 = best) among `ranked` answers of a pair of `outOf`. */
+  readonly place?: { readonly rank: number; readonly ranked: number; readonly outOf: number };
+}
+
+/**
+ * Each unit's model means: an answer's score is the mean over its judges of each judge's mean
+ * verdict on it; a model's unit mean the mean of its answers' scores there.
+ */
+export function unitScoresOf(answers: readonly ScoredAnswer[], verdicts: readonly AnswerVerdict[]): UnitScores[] {
+  const byJudge = new Map<string, Map<string, { sum: number; count: number }>>();
+  for (const verdict of verdicts) {
+    const score =
+      verdict.place !== undefined
+        ? spreadRankingScore(verdict.place.rank, verdict.place.ranked, verdict.place.outOf)
+        : verdict.scores
+          ? ratingAverage(verdict.scores)
+          : null;
+    if (score === null) continue;
+    let judges = byJudge.get(verdict.responseId);
+    if (!judges) byJudge.set(verdict.responseId, (judges = new Map()));
+    const entry = judges.get(verdict.judgeModelId) ?? { sum: 0, count: 0 };
+    entry.sum += score;
+    entry.count += 1;
+    judges.set(verdict.judgeModelId, entry);
+  }
+  const units = new Map<string, { personaId: string; topicId: string; scores: Map<string, number[]> }>();
+  for (const answer of answers) {
+    const key = JSON.stringify([answer.personaId, answer.topicId]);
+    let unit = units.get(key);
+    if (!unit) units.set(key, (unit = { personaId: answer.personaId, topicId: answer.topicId, scores: new Map() }));
+    const judges = byJudge.get(answer.id);
+    const score = judges ? mean([...judges.values()].map(({ sum, count }) => sum / count)) : null;
+    if (score === null) continue;
+    unit.scores.set(answer.modelId, [...(unit.scores.get(answer.modelId) ?? []), score]);
+  }
+  return [...units.values()].map(({ personaId, topicId, scores }) => ({
+    personaId,
+    topicId,
+    means: new Map([...scores].map(([modelId, values]) => [modelId, mean(values)!])),
+  }));
+}
+
+/** A model's score in a run given how many times each unit is drawn: null when it has none. */
+function scoreOf(units: readonly UnitScores[], modelId: string, times?: ArrayLike<number>): number | null {
+  let sum = 0;
+  let count = 0;
+  units.forEach((unit, index) => {
+    const value = unit.means.get(modelId);
+    const weight = times ? times[index]! : 1;
+    if (value === undefined || weight === 0) return;
+    sum += weight * value;
+    count += weight;
+  });
+  return count > 0 ? sum / count : null;
+}
+
+/** Each model's score and rank in its run (1 = best; equal scores share the better rank). */
+export function runStandings(run: RunScores): Map<string, { score: number | null; rank: number | null }> {
+  const scores = run.models.map((model) => ({ id: model.id, score: scoreOf(run.units, model.id) }));
+  return new Map(
+    scores.map(({ id, score }) => [
+      id,
+      {
+        score,
+        rank:
+          score === null
+            ? null
+            : 1 + scores.filter((other) => other.score !== null && compareScores(other.score, score) > 0).length,
+      },
+    ]),
+  );
+}
+
+export interface ModelComparison {
+  readonly modelId: string;
+  readonly modelName: string;
+  readonly a: { readonly score: number | null; readonly rank: number | null };
+  readonly b: { readonly score: number | null; readonly rank: number | null };
+  /** Score in B less score in A; null unless both have one. */
+  readonly difference: number | null;
+  /** Bootstrap 95% interval of the difference; null without scores in both runs. */
+  readonly interval: Interval | null;
+  /** The interval leaves out 0: the runs differ by more than chance. */
+  readonly largerThanChance: boolean;
+}
+
+export interface RunComparison {
+  /** The models both runs tested, in A's order. */
+  readonly models: readonly ModelComparison[];
+  readonly onlyInA: readonly string[];
+  readonly onlyInB: readonly string[];
+  /** Spearman's rho of the shared models' scores in both runs; null with fewer than 2 scored in both, or no spread. */
+  readonly rankCorrelation: number | null;
+}
+
+/** The shared models compared, with `resamples` bootstrap draws seeded by `seed` (e.g. both test ids). */
+export function compareRuns(
+  a: RunScores,
+  b: RunScores,
+  { seed, resamples = COMPARE_RESAMPLES }: { seed: string; resamples?: number },
+): RunComparison {
+  const inB = new Map(b.models.map((model) => [model.id, model]));
+  const inA = new Set(a.models.map((model) => model.id));
+  const shared = a.models.filter((model) => inB.has(model.id));
+  const standingsA = runStandings(a);
+  const standingsB = runStandings(b);
+
+  // One draw of each run's units per resample, shared by every model (as the jury statistics do).
+  const random = seededRandom(seed);
+  const samples: number[][] = shared.map(() => []);
+  const timesA = new Uint32Array(a.units.length);
+  const timesB = new Uint32Array(b.units.length);
+  if (a.units.length > 0 && b.units.length > 0) {
+    for (let draw = 0; draw < resamples; draw++) {
+      timesA.fill(0);
+      timesB.fill(0);
+      for (let k = 0; k < a.units.length; k++) timesA[random.index(a.units.length)]! += 1;
+      for (let k = 0; k < b.units.length; k++) timesB[random.index(b.units.length)]! += 1;
+      shared.forEach((model, index) => {
+        const scoreA = scoreOf(a.units, model.id, timesA);
+        const scoreB = scoreOf(b.units, model.id, timesB);
+        if (scoreA !== null && scoreB !== null) samples[index]!.push(scoreB - scoreA);
+      });
+    }
+  }
+
+  const models = shared.map((model, index): ModelComparison => {
+    const inRunA = standingsA.get(model.id)!;
+    const inRunB = standingsB.get(model.id)!;
+    const difference = inRunA.score !== null && inRunB.score !== null ? inRunB.score - inRunA.score : null;
+    const interval = difference === null ? null : percentileInterval(samples[index]!);
+    return {
+      modelId: model.id,
+      modelName: model.name,
+      a: inRunA,
+      b: inRunB,
+      difference,
+      interval,
+      largerThanChance:
+        interval !== null && (compareScores(interval.low, 0) > 0 || compareScores(interval.high, 0) < 0),
+    };
+  });
+  const scored = models.filter((model) => model.a.score !== null && model.b.score !== null);
+  return {
+    models,
+    onlyInA: a.models.filter((model) => !inB.has(model.id)).map((model) => model.name),
+    onlyInB: b.models.filter((model) => !inA.has(model.id)).map((model) => model.name),
+    rankCorrelation: spearman(
+      scored.map((model) => model.a.score!),
+      scored.map((model) => model.b.score!),
+    ),
+  };
+}
+
+/** The one-line reading of the rank correlation: how stable the order of the models was. */
+export function stabilityReading(correlation: number | null): string {
+  if (correlation === null) return "Not enough scored models in both tests to compare their order.";
+  if (correlation >= 0.8) return "Stable: both tests put the models in much the same order.";
+  if (correlation >= 0.4) return "Partly stable: the order of the models changed in places.";
+  if (correlation > -0.4) return "Unstable: the two tests order the models differently.";
+  return "Reversed: the second test orders the models nearly the other way round.";
+}
+
+function names(items: readonly string[]): string {
+  return items.join(", ");
+}
+
+function setDifference(label: string, a: readonly string[], b: readonly string[], out: string[]): { shared: string[] } {
+  const onlyA = a.filter((item) => !b.includes(item));
+  const onlyB = b.filter((item) => !a.includes(item));
+  if (onlyA.length > 0) out.push(`${label} only in A: ${names(onlyA)}.`);
+  if (onlyB.length > 0) out.push(`${label} only in B: ${names(onlyB)}.`);
+  return { shared: a.filter((item) => b.includes(item)) };
+}
+
+const yesNo = (value: boolean | undefined) => (value === true ? "on" : "off");
+
+/**
+ * What differs between two configurations, as plain sentences (A first, then B). Personas are
+ * matched by name and topics by title (a rerun gives them new ids); an empty list: the same.
+ */
+export function configurationDifferences(a: TestConfiguration, b: TestConfiguration): string[] {
+  const out: string[] = [];
+  setDifference(
+    "Models",
+    a.generatorModels.map((model) => model.name),
+    b.generatorModels.map((model) => model.name),
+    out,
+  );
+  const personas = setDifference(
+    "Personas",
+    a.personas.map((persona) => persona.name),
+    b.personas.map((persona) => persona.name),
+    out,
+  );
+  for (const name of personas.shared) {
+    const left = a.personas.find((persona) => persona.name === name)!;
+    const right = b.personas.find((persona) => persona.name === name)!;
+    if (left.systemPrompt !== right.systemPrompt) out.push(`Persona ${name}: the system prompt differs.`);
+    if (left.description !== right.description) out.push(`Persona ${name}: the description differs.`);
+  }
+  const topics = setDifference(
+    "Topics",
+    a.topics.map((topic) => topic.title),
+    b.topics.map((topic) => topic.title),
+    out,
+  );
+  for (const title of topics.shared) {
+    const left = a.topics.find((topic) => topic.title === title)!;
+    const right = b.topics.find((topic) => topic.title === title)!;
+    if (left.prompt !== right.prompt) out.push(`Topic ${title}: the prompt differs.`);
+    if (left.description !== right.description) out.push(`Topic ${title}: the description differs.`);
+  }
+  if (a.userPrompt !== b.userPrompt) out.push("The prompt differs.");
+  if (a.responsesPerTopic !== b.responsesPerTopic) {
+    out.push(`Responses per topic: ${a.responsesPerTopic} in A, ${b.responsesPerTopic} in B.`);
+  }
+  setDifference(
+    "Evaluators",
+    a.evaluatorModels.map((model) => model.name),
+    b.evaluatorModels.map((model) => model.name),
+    out,
+  );
+  const scaleA = a.scoringParameters.scale;
+  const scaleB = b.scoringParameters.scale;
+  if (scaleA !== scaleB) out.push(`Scoring: ${scaleA} in A, ${scaleB} in B.`);
+  if (a.rankingPrompt !== b.rankingPrompt) out.push("The evaluation prompt differs.");
+  const criteriaOf = (config: TestConfiguration) =>
+    Object.entries(config.evaluationCriteria)
+      .filter(([, on]) => on)
+      .map(([criterion]) => criterionLabel(criterion));
+  setDifference("Criteria", criteriaOf(a), criteriaOf(b), out);
+  const settings: [string, boolean | undefined, boolean | undefined][] = [
+    ["Explanations", a.scoringParameters.includeExplanations, b.scoringParameters.includeExplanations],
+    ["Judge in both orders", a.scoringParameters.bothOrders, b.scoringParameters.bothOrders],
+    ["Judges skip their own family", a.scoringParameters.skipOwnFamily, b.scoringParameters.skipOwnFamily],
+    ["An answer that fails a check ranks last", a.failedChecksRankLast, b.failedChecksRankLast],
+  ];
+  for (const [label, left, right] of settings) {
+    if ((left === true) !== (right === true)) out.push(`${label}: ${yesNo(left)} in A, ${yesNo(right)} in B.`);
+  }
+  const labelsOf = (config: TestConfiguration) =>
+    (config.checks ?? []).map((check) =>
+      checkLabel(check, (topicId) => config.topics.find((topic) => topic.id === topicId)?.title),
+    );
+  setDifference("Checks", labelsOf(a), labelsOf(b), out);
+  return out;
+}
+
+/** The persona × topic pairs of both runs, matched by persona name and topic title, in A's order then B's. */
+export function matchedPairs(
+  a: TestConfiguration,
+  b: TestConfiguration,
+): { persona: string; topic: string; a: PairRef | null; b: PairRef | null }[] {
+  const pairs: { persona: string; topic: string; a: PairRef | null; b: PairRef | null }[] = [];
+  const find = (persona: string, topic: string) =>
+    pairs.find((pair) => pair.persona === persona && pair.topic === topic);
+  for (const persona of a.personas) {
+    for (const topic of a.topics) {
+      pairs.push({
+        persona: persona.name,
+        topic: topic.title,
+        a: { personaId: persona.id, topicId: topic.id },
+        b: null,
+      });
+    }
+  }
+  for (const persona of b.personas) {
+    for (const topic of b.topics) {
+      const ref = { personaId: persona.id, topicId: topic.id };
+      const pair = find(persona.name, topic.title);
+      if (pair && pair.b === null) pair.b = ref;
+      else if (!pair) pairs.push({ persona: persona.name, topic: topic.title, a: null, b: ref });
+    }
+  }
+  return pairs;
+}
+
+export interface PairRef {
+  readonly personaId: string;
+  readonly topicId: string;
+}

@@ -1,0 +1,362 @@
+// /compare?a={testId}&b={testId}: two tests the user may read side by side (issue 22 step 2),
+// live while either runs. Uses the checks feature's pass-rate cell (features/checks).
+import { Link } from "@tanstack/react-router";
+import { useQuery } from "convex/react";
+import type { FunctionReturnType } from "convex/server";
+import { GitCompareIcon } from "lucide-react";
+import { useState } from "react";
+
+import { EmptyState } from "@/components/empty-state";
+import { QueryErrorBoundary } from "@/components/query-error-boundary";
+import { Markdown } from "@/components/markdown";
+import { Spinner } from "@/components/spinner";
+import { StatusBadge } from "@/components/status-badge";
+import { TestLoadError } from "@/components/test-access-lost";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Progress } from "@/components/ui/progress";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { formatScore } from "../../../convex/lib/format";
+import { hasEnded } from "../../../convex/lib/testStatus";
+import { PassRateCell } from "../checks/check-pass-rates";
+import {
+  COMPARE_TITLE,
+  ERROR_TITLE,
+  formatDifference,
+  formatInterval,
+  LARGER_THAN_CHANCE,
+  NO_ANSWERS,
+  NO_CHECKS,
+  NO_DIFFERENCES,
+  NO_SHARED_MODELS,
+  NOT_IN_TEST,
+  PICK_TWO_TEXT,
+  PICK_TWO_TITLE,
+  SAME_TEST_TEXT,
+  WITHIN_CHANCE,
+} from "./compare-texts";
+
+export type Comparison = FunctionReturnType<typeof api.compare.get>;
+type Header = Comparison["a"];
+type Pair = Comparison["pairs"][number];
+
+export function ComparePage({ a, b }: { a?: string; b?: string }) {
+  if (!a || !b || a === b) {
+    return (
+      <div className="space-y-6">
+        <h1 className="text-2xl font-bold">{COMPARE_TITLE}</h1>
+        <EmptyState
+          icon={GitCompareIcon}
+          title={PICK_TWO_TITLE}
+          description={a && a === b ? SAME_TEST_TEXT : PICK_TWO_TEXT}
+          action={
+            <Button asChild variant="outline">
+              <Link to="/dashboard/history">Go to History</Link>
+            </Button>
+          }
+        />
+      </div>
+    );
+  }
+  return (
+    <QueryErrorBoundary
+      fallback={(error, reset) => <TestLoadError title={ERROR_TITLE} error={error} onRetry={reset} />}
+    >
+      <CompareScreen a={a} b={b} />
+    </QueryErrorBoundary>
+  );
+}
+
+function CompareScreen({ a, b }: { a: string; b: string }) {
+  const comparison = useQuery(api.compare.get, { a, b });
+  if (comparison === undefined) return <CompareSkeleton />;
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">{COMPARE_TITLE}</h1>
+      <div className="grid gap-4 md:grid-cols-2">
+        <TestCard side="A" test={comparison.a} />
+        <TestCard side="B" test={comparison.b} />
+      </div>
+      <ModelsSection comparison={comparison} />
+      <StabilitySection comparison={comparison} />
+      <ChecksSection comparison={comparison} />
+      <DifferencesSection differences={comparison.differences} />
+      <AnswersSection a={comparison.a._id} b={comparison.b._id} pairs={comparison.pairs} />
+    </div>
+  );
+}
+
+function CompareSkeleton() {
+  return (
+    <div className="space-y-6" role="status" aria-label="Loading comparison">
+      <Skeleton className="h-8 w-64" />
+      <div className="grid gap-4 md:grid-cols-2">
+        <Skeleton className="h-32" />
+        <Skeleton className="h-32" />
+      </div>
+      <Skeleton className="h-64" />
+    </div>
+  );
+}
+
+function TestCard({ side, test }: { side: "A" | "B"; test: Header }) {
+  const running = !hasEnded(test.status);
+  return (
+    <Card aria-label={`Test ${side}`}>
+      <CardHeader>
+        <CardTitle className="flex flex-wrap items-center gap-2">
+          <span className="text-muted-foreground">Test {side}</span>
+          <Link to="/dashboard/results/$testId" params={{ testId: test._id }} className="hover:underline">
+            {test.name}
+          </Link>
+          <StatusBadge status={test.status} />
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-2 text-sm text-muted-foreground">
+        <p>Created {new Date(test._creationTime).toLocaleString()}</p>
+        {running && (
+          <div className="space-y-1">
+            <Progress value={test.progress.percentage} aria-label={`Test ${side} progress`} />
+            <p>
+              {test.progress.currentPhase} · {Math.round(test.progress.percentage)}%
+            </p>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  const id = `compare-${title.toLowerCase().replace(/[^a-z]+/g, "-")}`;
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function score(value: number | null): string {
+  return value === null ? "—" : formatScore(value);
+}
+
+function rank(value: number | null): string {
+  return value === null ? "—" : `#${value}`;
+}
+
+function ModelsSection({ comparison }: { comparison: Comparison }) {
+  const { models, onlyInA, onlyInB } = comparison;
+  const others = [
+    onlyInA.length > 0 ? `Only in A: ${onlyInA.join(", ")}.` : null,
+    onlyInB.length > 0 ? `Only in B: ${onlyInB.join(", ")}.` : null,
+  ].filter((text) => text !== null);
+  return (
+    <Section title="Scores by model">
+      {models.length === 0 ? (
+        <EmptyState title={NO_SHARED_MODELS} description="The two tests tested different models." />
+      ) : (
+        <Table aria-label="Scores by model">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Model</TableHead>
+              <TableHead className="text-right">Score A</TableHead>
+              <TableHead className="text-right">Rank A</TableHead>
+              <TableHead className="text-right">Score B</TableHead>
+              <TableHead className="text-right">Rank B</TableHead>
+              <TableHead className="text-right">Difference (B − A)</TableHead>
+              <TableHead>95% interval</TableHead>
+              <TableHead>Verdict</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {models.map((model) => (
+              <TableRow key={model.modelId}>
+                <TableCell className="font-medium">{model.modelName}</TableCell>
+                <TableCell className="text-right tabular-nums">{score(model.a.score)}</TableCell>
+                <TableCell className="text-right tabular-nums">{rank(model.a.rank)}</TableCell>
+                <TableCell className="text-right tabular-nums">{score(model.b.score)}</TableCell>
+                <TableCell className="text-right tabular-nums">{rank(model.b.rank)}</TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {model.difference === null ? "—" : formatDifference(model.difference)}
+                </TableCell>
+                <TableCell className="tabular-nums">{model.interval ? formatInterval(model.interval) : "—"}</TableCell>
+                <TableCell>
+                  {model.difference === null ? (
+                    <span className="text-muted-foreground">Not scored in both</span>
+                  ) : model.largerThanChance ? (
+                    <span className="font-medium">{LARGER_THAN_CHANCE}</span>
+                  ) : (
+                    <span className="text-muted-foreground">{WITHIN_CHANCE}</span>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {others.length > 0 && <p className="text-sm text-muted-foreground">{others.join(" ")}</p>}
+      <p className="text-xs text-muted-foreground">
+        Scores out of 10. The interval comes from resampling each test&apos;s persona × topic pairs; a difference whose
+        interval leaves out 0 is larger than chance.
+      </p>
+    </Section>
+  );
+}
+
+function StabilitySection({ comparison }: { comparison: Comparison }) {
+  const { value, reading } = comparison.rankCorrelation;
+  return (
+    <Section title="Stability">
+      <p>
+        <span className="font-medium">Rank correlation (Spearman): </span>
+        <span className="tabular-nums">{value === null ? "—" : value.toFixed(2)}</span>
+      </p>
+      <p className="text-sm text-muted-foreground">{reading}</p>
+    </Section>
+  );
+}
+
+function ChecksSection({ comparison }: { comparison: Comparison }) {
+  const { checks } = comparison;
+  return (
+    <Section title="Check pass rates">
+      {checks === null ? (
+        <p className="text-sm text-muted-foreground">{NO_CHECKS}</p>
+      ) : (
+        <Table aria-label="Check pass rates">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Model</TableHead>
+              <TableHead>Test A</TableHead>
+              <TableHead>Test B</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {checks.models.map((model) => (
+              <TableRow key={model.modelId}>
+                <TableCell className="font-medium">{model.modelName}</TableCell>
+                {(["a", "b"] as const).map((side) => (
+                  <TableCell key={side}>
+                    {model[side] === null ? (
+                      <span className="text-muted-foreground">No checks</span>
+                    ) : (
+                      <PassRateCell rate={model[side]} label={`${model.modelName} in test ${side.toUpperCase()}`} />
+                    )}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Section>
+  );
+}
+
+function DifferencesSection({ differences }: { differences: readonly string[] }) {
+  return (
+    <Section title="What differs in the configuration">
+      {differences.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{NO_DIFFERENCES}</p>
+      ) : (
+        <ul className="list-disc space-y-1 pl-5 text-sm">
+          {differences.map((difference) => (
+            <li key={difference}>{difference}</li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function pairLabel(pair: Pair): string {
+  return `${pair.persona} × ${pair.topic}`;
+}
+
+function AnswersSection({ a, b, pairs }: { a: Id<"tests">; b: Id<"tests">; pairs: Comparison["pairs"] }) {
+  const [selected, setSelected] = useState(0);
+  const pair = pairs[Math.min(selected, pairs.length - 1)];
+  return (
+    <Section title="Answers side by side">
+      {pair === undefined ? (
+        <p className="text-sm text-muted-foreground">Neither test has a persona × topic pair.</p>
+      ) : (
+        <>
+          <label className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="font-medium">Persona × topic</span>
+            <select
+              className="rounded-md border bg-background px-2 py-1"
+              value={Math.min(selected, pairs.length - 1)}
+              onChange={(event) => setSelected(Number(event.target.value))}
+            >
+              {pairs.map((item, index) => (
+                <option key={pairLabel(item)} value={index}>
+                  {pairLabel(item)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <PairAnswers a={a} b={b} pair={pair} />
+        </>
+      )}
+    </Section>
+  );
+}
+
+function PairAnswers({ a, b, pair }: { a: Id<"tests">; b: Id<"tests">; pair: Pair }) {
+  const answers = useQuery(api.compare.answers, {
+    a,
+    b,
+    ...(pair.a ? { pairA: pair.a } : {}),
+    ...(pair.b ? { pairB: pair.b } : {}),
+  });
+  if (answers === undefined) return <Spinner label="Loading answers" />;
+  return (
+    <div className="grid gap-4 md:grid-cols-2">
+      {(["a", "b"] as const).map((side) => (
+        <div
+          key={side}
+          className="min-w-0 space-y-3"
+          role="region"
+          aria-label={`Answers in test ${side.toUpperCase()}`}
+        >
+          <h3 className="font-semibold">Test {side.toUpperCase()}</h3>
+          {pair[side] === null ? (
+            <p className="text-sm text-muted-foreground">{NOT_IN_TEST}</p>
+          ) : answers[side].length === 0 ? (
+            <p className="text-sm text-muted-foreground">{NO_ANSWERS}</p>
+          ) : (
+            answers[side].map((answer) => (
+              <Card key={answer._id} className="gap-2 py-4">
+                <CardHeader className="px-4">
+                  <CardTitle className="flex flex-wrap items-center justify-between gap-2 text-sm">
+                    <span>{answer.modelName}</span>
+                    <span className="font-normal text-muted-foreground tabular-nums">
+                      {answer.averageScore === null ? "Not scored yet" : `Score ${formatScore(answer.averageScore)}`}
+                    </span>
+                  </CardTitle>
+                </CardHeader>
+                <CardContent className="space-y-2 px-4 text-sm">
+                  <Markdown>{answer.content}</Markdown>
+                  {answer.checkFailures && answer.checkFailures.length > 0 && (
+                    <ul className="text-xs text-destructive">
+                      {answer.checkFailures.map((failure) => (
+                        <li key={failure.checkId}>Failed a check: {failure.reason}</li>
+                      ))}
+                    </ul>
+                  )}
+                </CardContent>
+              </Card>
+            ))
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
