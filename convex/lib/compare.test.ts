@@ -1,0 +1,267 @@
+// Two runs compared, against figures worked by hand.
+import { describe, expect, it } from "vitest";
+import type { TestConfiguration } from "../validators";
+import {
+  compareRuns,
+  configurationDifferences,
+  matchedPairs,
+  runStandings,
+  stabilityReading,
+  unitScoresOf,
+  type RunScores,
+} from "./compare";
+
+const M1 = { id: "m1", name: "Model One" };
+const M2 = { id: "m2", name: "Model Two" };
+const M3 = { id: "m3", name: "Model Three" };
+const M4 = { id: "m4", name: "Model Four" };
+
+/** A run whose unit u gives model i the score scores[u][i]. */
+function run(models: { id: string; name: string }[], scores: number[][]): RunScores {
+  return {
+    models,
+    units: scores.map((row, u) => ({
+      personaId: `p${u}`,
+      topicId: "t",
+      means: new Map(row.map((score, i) => [models[i]!.id, score])),
+    })),
+  };
+}
+
+describe("unitScoresOf", () => {
+  it("averages each answer's judges, then each model's answers in a pair (rating)", () => {
+    const answers = [
+      { id: "r1", modelId: "m1", personaId: "p1", topicId: "t1" },
+      { id: "r2", modelId: "m1", personaId: "p1", topicId: "t1" },
+      { id: "r3", modelId: "m2", personaId: "p1", topicId: "t1" },
+      { id: "r4", modelId: "m1", personaId: "p2", topicId: "t1" },
+    ];
+    const verdicts = [
+      // r1: judge j1 (6 + 8) / 2 = 7, judge j2 9 → 8
+      { responseId: "r1", judgeModelId: "j1", scores: { accuracy: 6, creativity: 8 } },
+      { responseId: "r1", judgeModelId: "j2", scores: { accuracy: 9, creativity: 9 } },
+      // r2: 4 → m1 in (p1, t1) = (8 + 4) / 2 = 6
+      { responseId: "r2", judgeModelId: "j1", scores: { accuracy: 4, creativity: 4 } },
+      { responseId: "r3", judgeModelId: "j1", scores: { accuracy: 5, creativity: 5 } },
+      // r4 is not judged yet: the pair (p2, t1) has no score for m1
+    ];
+    const units = unitScoresOf(answers, verdicts);
+    expect(units.map((unit) => [unit.personaId, unit.topicId, Object.fromEntries(unit.means)])).toEqual([
+      ["p1", "t1", { m1: 6, m2: 5 }],
+      ["p2", "t1", {}],
+    ]);
+  });
+
+  it("scores a ranking's places as the results do: (N − rank) / N × 10", () => {
+    const answers = [
+      { id: "r1", modelId: "m1", personaId: "p", topicId: "t" },
+      { id: "r2", modelId: "m2", personaId: "p", topicId: "t" },
+    ];
+    const verdicts = [
+      { responseId: "r1", judgeModelId: "j1", place: { rank: 0, ranked: 2, outOf: 2 } },
+      { responseId: "r2", judgeModelId: "j1", place: { rank: 1, ranked: 2, outOf: 2 } },
+      // the same judge's reverse-order call disagrees: r1 10 and 5 → 7.5; r2 5 and 10 → 7.5
+      { responseId: "r1", judgeModelId: "j1", place: { rank: 1, ranked: 2, outOf: 2 } },
+      { responseId: "r2", judgeModelId: "j1", place: { rank: 0, ranked: 2, outOf: 2 } },
+    ];
+    expect(Object.fromEntries(unitScoresOf(answers, verdicts)[0]!.means)).toEqual({ m1: 7.5, m2: 7.5 });
+  });
+});
+
+describe("runStandings", () => {
+  it("scores a model by the mean of its pairs, ranks 1 = best, ties share the better rank", () => {
+    // m1: (6 + 8) / 2 = 7; m2: (9 + 5) / 2 = 7; m3: (4 + 6) / 2 = 5
+    const standings = runStandings(
+      run(
+        [M1, M2, M3],
+        [
+          [6, 9, 4],
+          [8, 5, 6],
+        ],
+      ),
+    );
+    expect(Object.fromEntries(standings)).toEqual({
+      m1: { score: 7, rank: 1 },
+      m2: { score: 7, rank: 1 },
+      m3: { score: 5, rank: 3 },
+    });
+  });
+});
+
+describe("compareRuns", () => {
+  it("finds a known difference: every pair 2 points higher gives +2 with an interval of [2, 2]", () => {
+    const a = run(
+      [M1, M2],
+      [
+        [6, 8],
+        [6, 8],
+        [6, 8],
+      ],
+    );
+    const b = run(
+      [M1, M2],
+      [
+        [8, 8],
+        [8, 8],
+      ],
+    );
+    const result = compareRuns(a, b, { seed: "known" });
+    expect(result.models).toEqual([
+      {
+        modelId: "m1",
+        modelName: "Model One",
+        a: { score: 6, rank: 2 },
+        b: { score: 8, rank: 1 },
+        difference: 2,
+        interval: { low: 2, high: 2 },
+        largerThanChance: true,
+      },
+      {
+        modelId: "m2",
+        modelName: "Model Two",
+        a: { score: 8, rank: 1 },
+        b: { score: 8, rank: 1 },
+        difference: 0,
+        interval: { low: 0, high: 0 },
+        largerThanChance: false,
+      },
+    ]);
+  });
+
+  it("gives the hand-worked bootstrap interval: A's pairs 4 and 8 against B's one pair 6 → [−2, +2], within chance", () => {
+    // A resampled is 4, 6 or 8 (¼, ½, ¼); B is always 6: B − A is +2, 0 or −2, and the 2.5% and
+    // 97.5% points of 1,000 draws fall inside the −2 and +2 blocks.
+    const result = compareRuns(run([M1], [[4], [8]]), run([M1], [[6]]), { seed: "worked" });
+    expect(result.models[0]).toMatchObject({ difference: 0, interval: { low: -2, high: 2 }, largerThanChance: false });
+  });
+
+  it("finds no difference between two identical runs and a rank correlation of 1", () => {
+    const scores = [
+      [7, 5, 3],
+      [8, 4, 4],
+      [6, 6, 2],
+    ];
+    const result = compareRuns(run([M1, M2, M3], scores), run([M1, M2, M3], scores), { seed: "same" });
+    for (const model of result.models) {
+      expect(model.difference).toBe(0);
+      expect(model.interval!.low).toBeLessThan(0);
+      expect(model.interval!.high).toBeGreaterThan(0);
+      expect(model.largerThanChance).toBe(false);
+    }
+    expect(result.rankCorrelation).toBe(1);
+  });
+
+  it("is deterministic for a seed", () => {
+    const a = run([M1], [[3], [9], [5], [7]]);
+    const b = run([M1], [[6], [8], [4]]);
+    expect(compareRuns(a, b, { seed: "s" })).toEqual(compareRuns(a, b, { seed: "s" }));
+  });
+
+  it("computes Spearman's rho by hand: ranks 1 2 3 4 against 1 3 2 4 give 1 − 6·2 / (4·15) = 0.8", () => {
+    const a = run([M1, M2, M3, M4], [[1, 2, 3, 4]]);
+    const b = run([M1, M2, M3, M4], [[1, 3, 2, 4]]);
+    expect(compareRuns(a, b, { seed: "rho" }).rankCorrelation).toBeCloseTo(0.8, 12);
+  });
+
+  it("compares only the models both runs tested and names the others", () => {
+    const result = compareRuns(run([M1, M2], [[5, 6]]), run([M2, M3], [[6, 7]]), { seed: "x" });
+    expect(result.models.map((model) => model.modelId)).toEqual(["m2"]);
+    expect(result.onlyInA).toEqual(["Model One"]);
+    expect(result.onlyInB).toEqual(["Model Three"]);
+    // One shared model: no order to correlate.
+    expect(result.rankCorrelation).toBeNull();
+  });
+
+  it("leaves the difference out while a model has no score in one run", () => {
+    const b: RunScores = { models: [M1], units: [{ personaId: "p", topicId: "t", means: new Map() }] };
+    const [model] = compareRuns(run([M1], [[5]]), b, { seed: "x" }).models;
+    expect(model).toMatchObject({ difference: null, interval: null, largerThanChance: false, b: { score: null } });
+  });
+});
+
+describe("stabilityReading", () => {
+  it("reads the correlation in one line", () => {
+    expect(stabilityReading(1)).toMatch(/^Stable/);
+    expect(stabilityReading(0.5)).toMatch(/^Partly stable/);
+    expect(stabilityReading(0)).toMatch(/^Unstable/);
+    expect(stabilityReading(-0.9)).toMatch(/^Reversed/);
+    expect(stabilityReading(null)).toMatch(/^Not enough/);
+  });
+});
+
+function configuration(): TestConfiguration {
+  return {
+    name: "Taglines",
+    taskType: "marketing",
+    userPrompt: "Write a tagline.",
+    personas: [{ id: "p1", name: "Pirate", description: "Arr", systemPrompt: "Talk like a pirate." }],
+    topics: [
+      { id: "t1", title: "Coffee", description: "Cafe", prompt: "Cold brew." },
+      { id: "t2", title: "Bikes", description: "Repair", prompt: "City bikes." },
+    ],
+    generatorModels: [M1, M2],
+    evaluatorModels: [{ id: "j1", name: "Judge One" }],
+    responsesPerTopic: 2,
+    rankingPrompt: "",
+    evaluationCriteria: { accuracy: true, creativity: true, clarity: false, relevance: false, style: false },
+    scoringParameters: { scale: "rating", includeExplanations: true },
+  };
+}
+
+describe("configurationDifferences", () => {
+  it("finds nothing between a test and its rerun (new ids, same content)", () => {
+    const rerun = configuration();
+    rerun.personas = rerun.personas.map((persona) => ({ ...persona, id: "new-p" }));
+    rerun.topics = rerun.topics.map((topic, index) => ({ ...topic, id: `new-t${index}` }));
+    expect(configurationDifferences(configuration(), rerun)).toEqual([]);
+  });
+
+  it("says what changed, in plain sentences", () => {
+    const b = configuration();
+    b.userPrompt = "Write a slogan.";
+    b.generatorModels = [M2, M3];
+    b.evaluatorModels = [{ id: "j2", name: "Judge Two" }];
+    b.personas = [{ ...b.personas[0]!, systemPrompt: "Talk like a sailor." }];
+    b.topics = [b.topics[0]!];
+    b.responsesPerTopic = 3;
+    b.scoringParameters = { scale: "ranking", includeExplanations: true, bothOrders: true };
+    b.evaluationCriteria = { ...b.evaluationCriteria, creativity: false, clarity: true };
+    b.checks = [{ id: "c1", kind: "json" }];
+    expect(configurationDifferences(configuration(), b)).toEqual([
+      "Models only in A: Model One.",
+      "Models only in B: Model Three.",
+      "Persona Pirate: the system prompt differs.",
+      "Topics only in A: Bikes.",
+      "The prompt differs.",
+      "Responses per topic: 2 in A, 3 in B.",
+      "Evaluators only in A: Judge One.",
+      "Evaluators only in B: Judge Two.",
+      "Scoring: rating in A, ranking in B.",
+      "Criteria only in A: Creativity.",
+      "Criteria only in B: Clarity.",
+      "Judge in both orders: off in A, on in B.",
+      "Checks only in B: is valid JSON.",
+    ]);
+  });
+});
+
+describe("matchedPairs", () => {
+  it("matches pairs by persona name and topic title, keeping each test's ids", () => {
+    const b = configuration();
+    b.personas = [{ ...b.personas[0]!, id: "q1" }];
+    b.topics = [
+      { ...b.topics[1]!, id: "u2" },
+      { id: "u3", title: "Shoes", description: "", prompt: "Sneakers." },
+    ];
+    expect(matchedPairs(configuration(), b)).toEqual([
+      { persona: "Pirate", topic: "Coffee", a: { personaId: "p1", topicId: "t1" }, b: null },
+      {
+        persona: "Pirate",
+        topic: "Bikes",
+        a: { personaId: "p1", topicId: "t2" },
+        b: { personaId: "q1", topicId: "u2" },
+      },
+      { persona: "Pirate", topic: "Shoes", a: null, b: { personaId: "q1", topicId: "u3" } },
+    ]);
+  });
+});
