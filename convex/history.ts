@@ -3,6 +3,7 @@
 // It reads the tests' summary rows (core/testSummaries.ts), within LIST_READ_BYTES.
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
 import { internalMutation, userQuery } from "./functions";
 import { syncTestSummary } from "./core/testSummaries";
 import { summariesOfSpace } from "./core/testAccess";
@@ -37,6 +38,8 @@ export const list = userQuery({
         awaitingPayment: v.boolean(),
         priceCents: v.number(),
         missingWork: missingWorkValidator,
+        /** A re-judging ("Judge again"): the test whose answers it judged again; name null once deleted. */
+        rejudgeOf: v.optional(v.object({ testId: v.id("tests"), name: v.union(v.string(), v.null()) })),
       }),
     ),
     /** All of the space's tests, which may exceed the rows listed. */
@@ -45,6 +48,16 @@ export const list = userQuery({
   handler: async (ctx, { teamId }) => {
     const { rows } = await takeWithinBytes((await summariesOfSpace(ctx, teamId)).order("desc"), HISTORY_LIMIT);
     const team = teamId === undefined ? null : await ctx.db.get("teams", teamId);
+    // A re-judging names its original: from the rows listed, else its summary (one read each).
+    const names = new Map<Id<"tests">, string | null>(rows.map((summary) => [summary.testId, summary.name]));
+    for (const { rejudgeOf } of rows) {
+      if (rejudgeOf === undefined || names.has(rejudgeOf)) continue;
+      const original = await ctx.db
+        .query("testSummaries")
+        .withIndex("by_test", (q) => q.eq("testId", rejudgeOf))
+        .unique();
+      names.set(rejudgeOf, original?.name ?? null);
+    }
     return {
       tests: rows.map((summary) => ({
         _id: summary.testId,
@@ -64,6 +77,9 @@ export const list = userQuery({
           missingEvaluations: summary.missingEvaluations,
           ...(summary.lastCallError === undefined ? {} : { lastCallError: summary.lastCallError }),
         },
+        ...(summary.rejudgeOf === undefined
+          ? {}
+          : { rejudgeOf: { testId: summary.rejudgeOf, name: names.get(summary.rejudgeOf) ?? null } }),
       })),
       total: Math.max(rows.length, (team ?? personalFigures(ctx.user)).testCount ?? 0),
     };

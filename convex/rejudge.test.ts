@@ -163,6 +163,12 @@ describe("Judge again", () => {
       (view) => JSON.stringify(view).includes(OTHER_EVALUATOR),
     );
     expect(JSON.stringify(jury)).not.toContain(EVALUATORS[0]);
+    // History shows it as a re-judging of the original, named and linked; the original as itself.
+    const history = await user.as.query(api.history.list, {});
+    expect(history.tests.map((row) => [row._id, row.rejudgeOf])).toEqual([
+      [testId, { testId: originalId, name: "Coffee taglines" }],
+      [originalId, undefined],
+    ]);
     // Pass rates: the original's, from the copied check results.
     const checks = await user.as.query(api.checks.summary, { testId });
     const originalChecks = await user.as.query(api.checks.summary, { testId: originalId });
