@@ -1,0 +1,270 @@
+// @vitest-environment node
+// Lists read small summary rows, never configurations (issue 20 item 1): a history of 500 tests
+// with ~230 KB configurations each loads (reading all 500 tests is ~115 MB, past Convex's 16 MiB
+// read limit per transaction), and so do the dashboard and the admin's jobs list; the migration
+// builds summaries for tests written before them; a run's summary ends equal to its test row.
+import { TransactionMetricsTracker } from "convex-test/dist/transactionMetrics.js";
+import { describe, expect, test } from "vitest";
+import { api, internal } from "./_generated/api";
+import type { Doc, Id } from "./_generated/dataModel";
+import { EMPTY_RUN_COUNTERS } from "./core/pipeline/runCounters";
+import { summaryOf, summaryRowOf, verdictOfTest } from "./core/testSummaries";
+import { HISTORY_LIMIT } from "./history";
+import { LIST_READ_BYTES, MAX_STORED_BYTES, storedBytes } from "./lib/limits";
+import {
+  createBackend,
+  createUser,
+  sampleConfiguration,
+  seedCatalog,
+  type TestBackend,
+  useDevGateway,
+  waitFor,
+} from "./test.helpers";
+import type { TestConfiguration } from "./validators";
+
+useDevGateway();
+
+// ------------------------------------------------------------------ bytes read by one function
+
+let bytesRead = 0;
+let installed = false;
+
+/** The bytes a function reads, as convex-test's limit tracker counts them (installed once per process). */
+async function bytesReadBy<T>(run: () => Promise<T>): Promise<{ bytes: number; value: T }> {
+  if (!installed) {
+    installed = true;
+    const trackRead = TransactionMetricsTracker.prototype.trackRead;
+    TransactionMetricsTracker.prototype.trackRead = function (this: TransactionMetricsTracker, bytes: number) {
+      bytesRead += bytes;
+      trackRead.call(this, bytes);
+    };
+  }
+  bytesRead = 0;
+  const value = await run();
+  return { bytes: bytesRead, value };
+}
+
+// ------------------------------------------------------------------ 500 tests with big configurations
+
+const BIG_TESTS = HISTORY_LIMIT;
+/** Tests inserted per transaction while seeding (each ~230 KB). */
+const SEED_CHUNK = 25;
+
+/** A valid configuration of ~230 KB: ten personas and ten topics with 10,000-character prompts. */
+function bigConfiguration(): TestConfiguration {
+  const text = (seed: string) => `${seed} `.repeat(10_000).slice(0, 10_000);
+  return sampleConfiguration(undefined, undefined, {
+    userPrompt: text("Write"),
+    personas: Array.from({ length: 10 }, (_, index) => ({
+      id: `p${index}`,
+      name: `Persona ${index}`,
+      description: text(`d${index}`).slice(0, 500),
+      systemPrompt: text(`s${index}`),
+    })),
+    topics: Array.from({ length: 10 }, (_, index) => ({
+      id: `t${index}`,
+      title: `Topic ${index}`,
+      description: text(`e${index}`).slice(0, 500),
+      prompt: text(`q${index}`),
+    })),
+  });
+}
+
+/** Ended tests as they were written before summaries existed (no summary rows), each with a failed paid job. */
+async function seedBigTests(t: TestBackend, userId: Id<"users">): Promise<number> {
+  const configuration = bigConfiguration();
+  for (let start = 0; start < BIG_TESTS; start += SEED_CHUNK) {
+    await t.run(async (ctx) => {
+      for (let index = start; index < Math.min(BIG_TESTS, start + SEED_CHUNK); index++) {
+        const testId = await ctx.db.insert("tests", {
+          userId,
+          name: `Big test ${index}`,
+          taskType: "marketing",
+          configuration,
+          status: "failed",
+          progress: { currentPhase: "Failed", percentage: 100 },
+          estimate: { generationCost: 0, evaluationCost: 0, totalCost: 0, totalQueries: 0, estimatedTokens: 0 },
+          priceCents: 200,
+          usesOwnKey: false,
+          expectedResponses: 2,
+          expectedEvaluations: 2,
+          ...EMPTY_RUN_COUNTERS,
+          totalCostUsd: 0.001 * index,
+          missingResponses: 2,
+          lastCallError: "HTTP 503: Service Unavailable",
+          startedAt: 1_000 + index,
+          completedAt: 2_000 + index,
+          lastProgressAt: 2_000 + index,
+        });
+        await ctx.db.insert("jobs", {
+          testId,
+          userId,
+          testName: `Big test ${index}`,
+          status: "failed",
+          priority: 0,
+          retryCount: 0,
+          maxRetries: 3,
+          amountCents: 200,
+        });
+      }
+    });
+  }
+  return storedBytes(configuration);
+}
+
+async function summaryCount(t: TestBackend): Promise<number> {
+  return await t.run(async (ctx) => (await ctx.db.query("testSummaries").take(BIG_TESTS + 1)).length);
+}
+
+describe("lists read summaries, bounded in bytes", () => {
+  test(
+    "a history of 500 tests with ~230 KB configurations loads, and so do the dashboard and the admin's jobs list",
+    { timeout: 120_000 },
+    async () => {
+      const t = createBackend();
+      const { userId, as } = await createUser(t, "ada@example.com");
+      const admin = await createUser(t, "admin@example.com", { isAdmin: true });
+      const configurationBytes = await seedBigTests(t, userId);
+      expect(configurationBytes).toBeGreaterThan(200 * 1024);
+      expect(configurationBytes).toBeLessThanOrEqual(MAX_STORED_BYTES);
+      // Reading every test whole would pass Convex's 16 MiB read limit several times over.
+      expect(configurationBytes * BIG_TESTS).toBeGreaterThan(16 * 1024 * 1024 * 6);
+
+      // Tests from before summaries: the migration builds theirs, a bounded batch per run.
+      expect(await summaryCount(t)).toBe(0);
+      await t.mutation(internal.history.migrateTestSummaries, {});
+      await waitFor(
+        () => summaryCount(t),
+        (count) => count === BIG_TESTS,
+        60_000,
+      );
+      await t.finishInProgressScheduledFunctions();
+
+      const history = await bytesReadBy(() => as.query(api.history.list, {}));
+      expect(history.value.tests).toHaveLength(BIG_TESTS);
+      expect(history.value.tests[0]).toMatchObject({
+        name: `Big test ${BIG_TESTS - 1}`,
+        status: "failed",
+        priceCents: 200,
+        totalCostUsd: 0.001 * (BIG_TESTS - 1),
+        completedAt: 2_000 + BIG_TESTS - 1,
+        awaitingPayment: false,
+        missingWork: { missingResponses: 2, missingEvaluations: 0, lastCallError: "HTTP 503: Service Unavailable" },
+      });
+      expect(history.value.tests.at(-1)!.name).toBe("Big test 0");
+      // 500 summaries of a few hundred bytes each: well inside the list budget, never a configuration.
+      expect(history.bytes).toBeLessThan(LIST_READ_BYTES / 8);
+      expect(history.bytes).toBeLessThan(configurationBytes * 2);
+      console.log(
+        `history.list, ${BIG_TESTS} tests of ${configurationBytes} B configurations: ${history.bytes} B read`,
+      );
+
+      const home = await bytesReadBy(() => as.query(api.dashboard.home, {}));
+      expect(home.value.recentTests).toHaveLength(10);
+      expect(home.value.recentTests[0]).toMatchObject({ name: `Big test ${BIG_TESTS - 1}`, modelCount: 2 });
+      // Ten whole tests would be ten configurations.
+      expect(home.bytes).toBeLessThan(configurationBytes);
+
+      // The newest 100 jobs are failed and paid: each row's Retry refusal reads its test's summary.
+      const jobs = await bytesReadBy(() => admin.as.query(api.admin.listJobs, {}));
+      expect(jobs.value.jobs).toHaveLength(100);
+      expect(jobs.value.jobs.every((job) => job.retryRefusal === null)).toBe(true);
+      expect(jobs.bytes).toBeLessThan(configurationBytes);
+    },
+  );
+
+  test("the migration is idempotent, and a summary keeps a long gateway error short", async () => {
+    const t = createBackend();
+    const { userId, as } = await createUser(t, "bob@example.com");
+    await t.run(async (ctx) => {
+      for (let index = 0; index < 3; index++) {
+        await ctx.db.insert("tests", {
+          userId,
+          name: `T${index}`,
+          taskType: "general",
+          configuration: sampleConfiguration(),
+          status: "completed",
+          progress: { currentPhase: "Completed", percentage: 100 },
+          estimate: { generationCost: 0, evaluationCost: 0, totalCost: 0, totalQueries: 0, estimatedTokens: 0 },
+          priceCents: 0,
+          usesOwnKey: false,
+          expectedResponses: 1,
+          expectedEvaluations: 1,
+          ...EMPTY_RUN_COUNTERS,
+          lastCallError: "x".repeat(2_000),
+          lastProgressAt: 0,
+        });
+      }
+    });
+    await t.mutation(internal.history.migrateTestSummaries, {});
+    await t.mutation(internal.history.migrateTestSummaries, {});
+    await t.finishInProgressScheduledFunctions();
+    expect(await summaryCount(t)).toBe(3);
+    const { tests } = await as.query(api.history.list, {});
+    expect(tests.map((row) => row.name)).toEqual(["T2", "T1", "T0"]);
+    expect(tests[0]!.missingWork.lastCallError).toHaveLength(500);
+  });
+});
+
+// ------------------------------------------------------------------ a run's summary
+
+const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
+const EVALUATORS = ["google/gemini-2.0-flash-001"];
+
+describe("a run's summary", () => {
+  test(
+    "follows the run and ends equal to the test row's figures, with the jury's verdict",
+    { timeout: 60_000 },
+    async () => {
+      const t = createBackend();
+      await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
+      const { as } = await createUser(t, "cy@example.com");
+      const { testId } = await as.mutation(api.tests.create, {
+        configuration: sampleConfiguration(GENERATORS, EVALUATORS),
+      });
+      const ended = await waitFor(
+        () => t.run(async (ctx) => (await ctx.db.get("tests", testId))!),
+        (test: Doc<"tests">) => test.status === "completed" || test.status === "failed",
+        30_000,
+      );
+      // The jury's statistics are stored after the end (one full recomputation): the verdict follows.
+      await waitFor(
+        () => t.run(async (ctx) => (await summaryRowOf(ctx, testId))?.juryVerdict ?? null),
+        (verdict) => verdict !== null,
+        30_000,
+      );
+      await t.finishInProgressScheduledFunctions();
+      const { test, summary, verdict } = await t.run(async (ctx) => ({
+        test: (await ctx.db.get("tests", testId))!,
+        summary: (await summaryRowOf(ctx, testId))!,
+        verdict: await verdictOfTest(ctx, testId),
+      }));
+      expect(ended.status).toBe("completed");
+      expect(test.totalCostUsd).toBeGreaterThan(0);
+      expect(test.resultsSummary?.analysisSummary.topPerformers.length).toBeGreaterThan(0);
+      const { _id, _creationTime, juryVerdict, ...fields } = summary;
+      expect(fields).toEqual(JSON.parse(JSON.stringify(summaryOf(test))));
+      expect(verdict).toBeDefined();
+      expect(juryVerdict).toEqual(verdict);
+
+      const { tests } = await as.query(api.history.list, {});
+      expect(tests).toHaveLength(1);
+      expect(tests[0]).toMatchObject({
+        _id: testId,
+        status: "completed",
+        totalCostUsd: test.totalCostUsd,
+        completedAt: test.completedAt,
+        startedAt: test.startedAt,
+        topPerformers: test.resultsSummary!.analysisSummary.topPerformers.slice(0, 3),
+        juryVerdict: verdict,
+      });
+      const home = await as.query(api.dashboard.home, {});
+      expect(home.recentTests[0]).toMatchObject({ _id: testId, status: "completed", modelCount: GENERATORS.length });
+
+      // Deleted: it leaves the lists at once, its summary with it.
+      await as.mutation(api.tests.remove, { testId });
+      expect((await as.query(api.history.list, {})).tests).toHaveLength(0);
+      expect(await t.run(async (ctx) => await summaryRowOf(ctx, testId))).toBeNull();
+    },
+  );
+});
