@@ -192,11 +192,18 @@ export function compareRuns(
     models,
     onlyInA: a.models.filter((model) => !inB.has(model.id)).map((model) => model.name),
     onlyInB: b.models.filter((model) => !inA.has(model.id)).map((model) => model.name),
-    rankCorrelation: spearman(
-      scored.map((model) => model.a.score!),
-      scored.map((model) => model.b.score!),
+    rankCorrelation: roundOff(
+      spearman(
+        scored.map((model) => model.a.score!),
+        scored.map((model) => model.b.score!),
+      ),
     ),
   };
+}
+
+/** Rounding noise off a correlation (0.9999999999999999 of identical runs reads 1). */
+function roundOff(value: number | null): number | null {
+  return value === null ? null : Math.round(value * 1e12) / 1e12;
 }
 
 /** The one-line reading of the rank correlation: how stable the order of the models was. */
