@@ -31,7 +31,7 @@ import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-w
 import { TestTimes } from "@/components/test-times";
 import { FailureNotice } from "./failure-notice";
 import { VerdictPanel } from "./verdict";
-import { ReviewButton, TeamReviewSection } from "../review/team-review";
+import { ReviewButton, TeamReviewSection } from "./team-review";
 
 export const ERROR_TITLE = "Error Loading Results";
 /** A team test's page when the caller is not (or no longer) in its team: no retry, it will not come back. */

@@ -1,7 +1,9 @@
-// The blind review's words and pure steps: the shapes reviews.pair / reviews.summary answer,
+// The blind review's words and pure steps: the shape reviews.pair answers,
 // moving an answer within a ranking, the scores a rating needs, and which pair comes next.
 // Nothing here knows a model's name: the server sends the answers under neutral labels only.
 import type { FunctionReturnType } from "convex/server";
+
+import { reviewedText } from "@/features/results/team-review-model";
 
 import type { api } from "../../../convex/_generated/api";
 
@@ -9,7 +11,6 @@ export type ReviewPairView = NonNullable<FunctionReturnType<typeof api.reviews.p
 export type ReviewPairSummary = ReviewPairView["pairs"][number];
 export type ReviewCurrent = NonNullable<ReviewPairView["current"]>;
 export type ReviewAnswer = ReviewCurrent["answers"][number];
-export type TeamReview = NonNullable<FunctionReturnType<typeof api.reviews.summary>>;
 
 /** Scores by label, then by criterion (1–10). */
 export type RatingScores = Record<string, Record<string, number>>;
@@ -19,9 +20,6 @@ export const REVIEW_EMPTY = "No answers to review yet";
 export const REVIEW_EMPTY_HINT = "Answers appear here as the models write them.";
 export const REVIEW_LOAD_FAILED = "Could not load the review";
 export const VIEWERS_CANNOT_REVIEW = "Viewers cannot review. Ask a team owner to make you a member.";
-export const TEAM_REVIEW_TITLE = "Team review";
-export const TEAM_REVIEW_EMPTY = "Nobody has reviewed this test's answers yet";
-export const REVIEW_BUTTON = "Review answers";
 export const RATING_MIN = 1;
 export const RATING_MAX = 10;
 
@@ -102,11 +100,6 @@ export function neighbourPair(
     if (pair && pair.answers > 0) return pair;
   }
   return null;
-}
-
-/** "3 of 12 pairs reviewed". */
-export function reviewedText(reviewed: number, total: number): string {
-  return `${reviewed} of ${total} ${total === 1 ? "pair" : "pairs"} reviewed`;
 }
 
 /** The caller's progress over the listed pairs. */

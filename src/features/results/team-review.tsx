@@ -18,10 +18,16 @@ import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCount } from "../../../convex/lib/format";
-import { BandBadge, JuryRankings } from "../results/jury-stats";
-import { formatCorrelation, formatInterval } from "../results/jury-model";
-import { ConfidenceRankings } from "../results/rankings";
-import { reviewedText, REVIEW_BUTTON, TEAM_REVIEW_EMPTY, TEAM_REVIEW_TITLE, type TeamReview } from "./review-model";
+import { formatCorrelation, formatInterval } from "./jury-model";
+import { BandBadge, JuryRankings } from "./jury-stats";
+import { ConfidenceRankings } from "./rankings";
+import {
+  reviewedText,
+  REVIEW_BUTTON,
+  TEAM_REVIEW_EMPTY,
+  TEAM_REVIEW_TITLE,
+  type TeamReview,
+} from "./team-review-model";
 
 export const TEAM_REVIEW_LOAD_FAILED = "Could not load the team review";
 export const JUDGES_TITLE = "Which judge agrees with your team";
