@@ -199,3 +199,44 @@ describe("plan caps", () => {
     expect(await runNaps("professional")).toEqual({ running: 11, queued: 0, peak: 11, finished: 11 });
   }, 20_000);
 });
+
+describe("the time limit on a query's or mutation's own code", () => {
+  it("fails a mutation whose own code runs past 1 s with the deployment's error, and keeps none of its writes", async () => {
+    const b = await start();
+    // Through the HTTP function API, as ConvexHttpClient calls it: the message clients get.
+    const response = await fetch(`${b.url}/api/mutation`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ path: "concurrency:spin", args: { cpuMs: 1500 }, format: "json" }),
+    });
+    expect(await response.json()).toMatchObject({
+      status: "error",
+      errorMessage: "Function execution timed out (maximum duration: 1s)",
+    });
+    // The mark written before the spin is gone, and the one after (its error swallowed) never came.
+    expect(await b.t.query(api.concurrency.marks, {})).toEqual([]);
+    expect(b.meter.read()["concurrency:spin"]).toMatchObject({
+      calls: 1,
+      timeouts: 1,
+      failures: 1,
+      conflicts: 0,
+      retries: 0,
+      documentsWritten: 0,
+    });
+  });
+
+  it("lets a mutation whose database reads take over 1 s, with little code of its own, succeed, also three at once", async () => {
+    const b = await start();
+    await b.t.run(async (ctx) => {
+      for (let index = 0; index < 2000; index++) await ctx.db.insert("marks", { note: `mark ${index}` });
+    });
+    // 1.5 s of the process's CPU time, nearly all of it in the database (its filter runs there).
+    expect(await b.t.mutation(api.concurrency.scanMarks, { cpuMs: 1500 })).toBeGreaterThan(0);
+    // Their code interleaves at every read; each is charged only its own.
+    const reads = (await Promise.all(
+      Array.from({ length: 3 }, () => b.t.mutation(api.concurrency.scanMarks, { cpuMs: 1500 })),
+    )) as number[];
+    for (const count of reads) expect(count).toBeGreaterThan(0);
+    expect(b.meter.read()["concurrency:scanMarks"]).toMatchObject({ calls: 4, timeouts: 0, failures: 0 });
+  });
+});

@@ -14,6 +14,7 @@ import type { LocalScheduler } from "./scheduler.js";
 import { meter } from "./meter.js";
 import { ACTION_TIMEOUT_MESSAGE, ACTION_TIMEOUT_MS, PlanSlots } from "./plan.js";
 import { CommitConflict, OCC_RETRIES, Transactions, WriteConflictError } from "./transactions.js";
+import { UserTimeoutError } from "./userCode.js";
 
 /** A convex-test accessor for whatever schema the functions have. */
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
@@ -440,6 +441,8 @@ const CONVEX_ERROR = Symbol.for("ConvexError");
 
 /** How a thrown value reaches clients: message, plus data for a ConvexError. */
 export function failure(error: unknown): FunctionOutcome & { success: false } {
+  // The isolate's own error, not one the function threw: no "Uncaught".
+  if (error instanceof UserTimeoutError) return { success: false, errorMessage: error.message };
   if (typeof error === "object" && error !== null && CONVEX_ERROR in error) {
     const convexError = error as unknown as Error & { data: Value };
     return {

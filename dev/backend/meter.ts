@@ -1,8 +1,9 @@
 /**
  * What a Convex deployment would count for each function: calls (each top-level run; a
  * subscription re-run is one too, and billed as a function call), write conflicts found, retries,
- * failures, and the documents and bytes read and written (bytes per document rounded up to 1 KiB,
- * as database bandwidth is billed). Reads of attempts that were retried count too: they happened.
+ * failures (time-outs of a query's or mutation's own code among them), and the documents and
+ * bytes read and written (bytes per document rounded up to 1 KiB, as database bandwidth is
+ * billed). Reads of attempts that were retried count too: they happened.
  * Served by the local backend at GET /_dev/meter (POST /_dev/meter/reset) and on
  * `RunningBackend.meter`; a bench takes a snapshot before a test run and the difference after.
  */
@@ -11,6 +12,8 @@ export type FunctionMeter = {
   conflicts: number;
   retries: number;
   failures: number;
+  /** Calls failed because their own code ran past the time limit (also counted in failures). */
+  timeouts: number;
   subscriptionReruns: number;
   documentsRead: number;
   bytesRead: number;
@@ -28,6 +31,7 @@ function zero(): FunctionMeter {
     conflicts: 0,
     retries: 0,
     failures: 0,
+    timeouts: 0,
     subscriptionReruns: 0,
     documentsRead: 0,
     bytesRead: 0,
@@ -62,6 +66,9 @@ export class Meter {
   }
   recordFailure(path: string): void {
     this.of(path).failures++;
+  }
+  recordTimeout(path: string): void {
+    this.of(path).timeouts++;
   }
   recordRerun(path: string): void {
     this.of(path).subscriptionReruns++;

@@ -24,8 +24,17 @@ export const PLANS: Record<PlanName, PlanLimits> = {
 export const ACTION_TIMEOUT_MS = 10 * 60 * 1000;
 /** The deployment's error for an action past its time limit. */
 export const ACTION_TIMEOUT_MESSAGE = "Your function ran for too long (limit: 600 seconds).";
-/** A query's or mutation's own code may run this long (its database work excluded). */
+/** A query's or mutation's own code may run this long (its database work excluded; userCode.ts). */
 export const USER_CODE_LIMIT_MS = 1000;
+
+/** MJ_USER_CODE_LIMIT_MS: milliseconds, 0 for no limit; unset, the deployment's 1 s. */
+export function userCodeLimitFromEnv(value: string | undefined): number {
+  if (value === undefined || value === "") return USER_CODE_LIMIT_MS;
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new Error(`MJ_USER_CODE_LIMIT_MS must be milliseconds (0: no limit), not "${value}"`);
+  return ms;
+}
 
 export function planFromEnv(value: string | undefined): PlanName {
   if (value === undefined || value === "") return "professional";

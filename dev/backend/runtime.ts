@@ -1,6 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { promisify } from "node:util";
-import { transactionWantsTurn, turn } from "./transactions.js";
+import {
+  databaseCallResolved,
+  databaseCallReturned,
+  databaseCallStarts,
+  transactionWantsTurn,
+  turn,
+} from "./transactions.js";
 
 /**
  * What one running backend needs to hear from inside convex-test: that a
@@ -84,6 +90,10 @@ function countSyscall(op: string) {
  * convex-test installs on first `convexTest()` and the Convex runtime reads on
  * every call) and `setTimeout`, which convex-test's scheduler reads from
  * globalThis each time it schedules a function. Call after `convexTest()`.
+ *
+ * Each syscall of a query or mutation marks where its own code stops and starts again, for the
+ * time limit on it (userCode.ts): convex-test does a syscall's work synchronously, so the work
+ * lies between the call and its return, and the caller's code goes on when the promise resolves.
  */
 export function installRuntimeHooks(): void {
   if (hooksInstalled) return;
@@ -101,30 +111,45 @@ export function installRuntimeHooks(): void {
     get syscall() {
       const syscall = original.syscall;
       return (op: string, jsonArgs: string) => {
-        const result = syscall(op, jsonArgs);
-        noteIfWrite(op);
-        return result;
+        const clock = databaseCallStarts();
+        try {
+          const result = syscall(op, jsonArgs);
+          noteIfWrite(op);
+          return result;
+        } finally {
+          if (clock) databaseCallReturned(clock);
+        }
       };
     },
     get asyncSyscall() {
       const asyncSyscall = original.asyncSyscall;
       return async (op: string, jsonArgs: string) => {
+        const clock = databaseCallStarts();
         if (transactionWantsTurn()) await turn();
         const backend = backendStorage.getStore();
-        if ((op === "1.0/schedule" || op === "1.0/actions/schedule") && backend?.scheduled) {
-          // convex-test writes the job's document; the backend's scheduler runs it.
-          const result = await suppressSchedulerTimers.run(true, () => asyncSyscall(op, jsonArgs));
-          const { ts } = JSON.parse(jsonArgs) as { ts: number };
-          backend.scheduled(JSON.parse(result) as string, ts * 1000);
-          noteIfWrite(op);
-          return result;
-        }
+        const scheduling = (op === "1.0/schedule" || op === "1.0/actions/schedule") && backend?.scheduled !== undefined;
         const journal = op === "1.0/queryPage" ? journalStorage.getStore() : undefined;
-        if (journal) {
-          countSyscall(op);
-          return await queryPageWithJournal(journal, asyncSyscall, jsonArgs);
+        let pending: Promise<string>;
+        try {
+          pending = scheduling
+            ? // convex-test writes the job's document; the backend's scheduler runs it.
+              suppressSchedulerTimers.run(true, () => asyncSyscall(op, jsonArgs))
+            : journal
+              ? queryPageWithJournal(journal, asyncSyscall, jsonArgs)
+              : asyncSyscall(op, jsonArgs);
+        } finally {
+          if (clock) databaseCallReturned(clock);
         }
-        const result = await asyncSyscall(op, jsonArgs);
+        let result: string;
+        try {
+          result = await pending;
+        } finally {
+          if (clock) databaseCallResolved(clock);
+        }
+        if (scheduling) {
+          const { ts } = JSON.parse(jsonArgs) as { ts: number };
+          backend?.scheduled?.(JSON.parse(result) as string, ts * 1000);
+        }
         noteIfWrite(op);
         return result;
       };

@@ -18,7 +18,7 @@ import { FunctionDirectory, collectModules } from "./modules.js";
 import { backendStorage, installRuntimeHooks } from "./runtime.js";
 import { meter } from "./meter.js";
 import type { Meter } from "./meter.js";
-import { PlanSlots, planFromEnv } from "./plan.js";
+import { PlanSlots, planFromEnv, userCodeLimitFromEnv } from "./plan.js";
 import type { PlanName } from "./plan.js";
 import { LocalScheduler } from "./scheduler.js";
 import { DocumentStore } from "./store.js";
@@ -54,6 +54,12 @@ export type BackendOptions = {
    * control, for debugging; defaults to MJ_SERIAL_MUTATIONS=1.
    */
   serialMutations?: boolean;
+  /**
+   * How long a query's or mutation's own code may run (its database work excluded) before it
+   * fails with the deployment's time-out error; 0 for no limit (a debugger at a breakpoint).
+   * Defaults to MJ_USER_CODE_LIMIT_MS, else 1000 as on a deployment.
+   */
+  userCodeLimitMs?: number;
 };
 
 /** What the data folder held at start, for the banner. */
@@ -216,7 +222,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     database.load();
     const serialMutations = options.serialMutations ?? process.env.MJ_SERIAL_MUTATIONS === "1";
     const plan = new PlanSlots(options.plan ?? planFromEnv(process.env.MJ_PLAN));
-    new Transactions(rawT, database, { serial: serialMutations });
+    const userCodeLimitMs = options.userCodeLimitMs ?? userCodeLimitFromEnv(process.env.MJ_USER_CODE_LIMIT_MS);
+    new Transactions(rawT, database, { serial: serialMutations, userCodeLimitMs });
     meter.reset();
     const storeInfo: StoreInfo | null = store && dataDir ? { dir: dataDir, file: store.file, ...store.stats() } : null;
 
@@ -285,7 +292,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     cronRunner.start();
     info(`functions from ${convexDir}`);
     info(
-      `${plan.plan} plan caps; ${serialMutations ? "transactions one at a time (MJ_SERIAL_MUTATIONS=1)" : "concurrent transactions, optimistic concurrency control"}`,
+      `${plan.plan} plan caps; ${serialMutations ? "transactions one at a time (MJ_SERIAL_MUTATIONS=1)" : "concurrent transactions, optimistic concurrency control"}; ${userCodeLimitMs > 0 ? `${userCodeLimitMs} ms` : "no limit"} of own code per query or mutation`,
     );
     info(`deployment URL ${url}  HTTP actions ${siteUrl}`);
 

@@ -8,6 +8,17 @@ import type { CommittedWrite, DatabaseFake, LocalDatabase } from "./database.js"
 import { ReadSet, transactionReadSet, transactionSnapshots } from "./indexes.js";
 import { meter } from "./meter.js";
 import { handlerHooks } from "./modules.js";
+import { USER_CODE_LIMIT_MS } from "./plan.js";
+import {
+  UserTimeoutError,
+  codeResumes,
+  codeStarts,
+  codeYields,
+  databaseReturned,
+  newUserCodeClock,
+  pastLimit,
+} from "./userCode.js";
+import type { UserCodeClock } from "./userCode.js";
 
 /**
  * Concurrent transactions with optimistic concurrency control, as a Convex deployment runs them.
@@ -22,7 +33,9 @@ import { handlerHooks } from "./modules.js";
  * runs again from the start with its writes discarded, after a random back-off, up to the engine's
  * retries, then fails with the deployment's write-conflict error. Reads see the transaction's
  * snapshot (indexes.ts keeps the versions that later commits replaced), so a query only ever sees
- * one committed state and never needs to run again.
+ * one committed state and never needs to run again. A query's or mutation's own code may run
+ * `userCodeLimitMs` per attempt (userCode.ts); past it the call fails with the deployment's
+ * time-out error, is not retried, and a mutation writes nothing.
  */
 
 /** How many times a deployment retries a conflicting mutation before failing it. */
@@ -68,6 +81,8 @@ type TxState = {
   readSeq: number;
   /** The backend whose transaction this is. */
   owner: Transactions;
+  /** How long the attempt's own code has run (userCode.ts). */
+  clock: UserCodeClock;
 };
 
 /** How long a transaction runs before letting the event loop turn (its I/O, others' calls). */
@@ -177,7 +192,28 @@ export async function turn(): Promise<void> {
 export type TransactionsOptions = {
   /** One top-level transaction at a time, as convex-test does (a debugging setting). */
   serial: boolean;
+  /** How long a query's or mutation's own code may run per attempt (0: no limit; default 1 s). */
+  userCodeLimitMs?: number;
 };
+
+/**
+ * A database call of the running transaction begins (runtime.ts): its code yields to the
+ * database. Throws the deployment's time-out error once its own code has run past the limit, and
+ * at every call after. Returns the clock to mark the call's end with (`databaseCallReturned`,
+ * `databaseCallResolved`); null outside a registered query's or mutation's handler.
+ */
+export function databaseCallStarts(): UserCodeClock | null {
+  const state = liveState();
+  if (state === undefined || state.path === null) return null;
+  codeYields(state.clock);
+  if (pastLimit(state.clock, state.owner.userCodeLimitMs)) throw new UserTimeoutError(state.owner.userCodeLimitMs);
+  return state.clock;
+}
+
+/** The database call's own work is done; its caller's code goes on (runtime.ts). */
+export const databaseCallReturned = databaseReturned;
+/** An awaited database call resolved; its caller's code runs again (runtime.ts). */
+export const databaseCallResolved = codeResumes;
 
 /**
  * Takes over convex-test's transaction manager for one backend. Call once, after the database is
@@ -195,6 +231,8 @@ export class Transactions {
   private readonly commitNow: (state: TxState) => bigint;
   private serialLock: Promise<void> | null = null;
   readonly serial: boolean;
+  /** How long a query's or mutation's own code may run per attempt (0: no limit). */
+  readonly userCodeLimitMs: number;
 
   constructor(
     t: AnyTestConvex,
@@ -202,6 +240,7 @@ export class Transactions {
     options: TransactionsOptions,
   ) {
     this.serial = options.serial;
+    this.userCodeLimitMs = options.userCodeLimitMs ?? USER_CODE_LIMIT_MS;
     const convex = captureConvexGlobal(t);
     const manager = convex.transactionManager;
     const limitsConfig = manager._limitsConfig;
@@ -240,6 +279,7 @@ export class Transactions {
           lastTurn: performance.now(),
           readSeq: database.snapshotSeq(),
           owner: this,
+          clock: newUserCodeClock(),
         };
         state.tracker = newTracker(limitsConfig, state);
         // The rest of the caller (convex-test's runQuery/runMutation) continues in this context;
@@ -373,26 +413,35 @@ export class Transactions {
     state.kind = kind;
     meter.recordCall(path);
     for (let attempt = 0; ; attempt++) {
-      let conflict: Conflict | null;
+      codeStarts(state.clock);
+      let outcome: { result: unknown } | { error: unknown };
       try {
-        const result = await handler(...args);
-        // A query read a snapshot: its result is a committed state whatever committed since.
-        conflict = kind === "query" ? null : this.conflictOf(state);
-        if (conflict === null) {
-          if (kind === "query") transactionReadSet.outer()?.merge(state.readSet);
-          // Committed in the same synchronous step as the check, so no other commit can land
-          // between them (convex-test's own commit call, a few awaits later, then only ends it).
-          else this.commitNow(state);
-          return result;
-        }
+        outcome = { result: await handler(...args) };
       } catch (error) {
-        conflict = kind === "query" ? null : this.conflictOf(state);
+        outcome = { error };
+      }
+      codeYields(state.clock);
+      // Its own code ran past the limit: a deployment terminates it, whatever it did after (a
+      // caught error included). Not retried; a mutation writes nothing.
+      if (pastLimit(state.clock, this.userCodeLimitMs)) {
+        if (kind === "query") transactionReadSet.outer()?.merge(state.readSet);
+        meter.recordTimeout(path);
+        meter.recordFailure(path);
+        throw new UserTimeoutError(this.userCodeLimitMs);
+      }
+      // A query read a snapshot: its result is a committed state whatever committed since.
+      const conflict = kind === "query" ? null : this.conflictOf(state);
+      if (conflict === null) {
+        if (kind === "query") transactionReadSet.outer()?.merge(state.readSet);
         // An error on reads that were all current is the function's own.
-        if (conflict === null) {
-          if (kind === "query") transactionReadSet.outer()?.merge(state.readSet);
+        if ("error" in outcome) {
           meter.recordFailure(path);
-          throw error;
+          throw outcome.error;
         }
+        // Committed in the same synchronous step as the check, so no other commit can land
+        // between them (convex-test's own commit call, a few awaits later, then only ends it).
+        if (kind === "mutation") this.commitNow(state);
+        return outcome.result;
       }
       meter.recordConflict(path);
       if (attempt >= OCC_RETRIES) {
