@@ -112,6 +112,7 @@ const ACCESS: Record<string, Access> = {
   "payments:testRefund": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "tests:remove": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "rejudge:create": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, ...sampleJury() }) },
+  "rejudge:about": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "results:get": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "results:responses": {
     who: "user",
@@ -241,6 +242,7 @@ const TEAM_TEST_ACCESS: Record<string, TeamTestAccess> = {
   "tests:cancel": { minimum: "member" },
   "tests:remove": { minimum: "member" },
   "rejudge:create": { minimum: "member" },
+  "rejudge:about": { minimum: "viewer" },
   "tests:monitor": { minimum: "viewer" },
   "payments:createCheckout": { starter: true },
   "payments:testRefund": { minimum: "viewer" },

@@ -169,6 +169,15 @@ describe("Judge again", () => {
       [testId, { testId: originalId, name: "Coffee taglines" }],
       [originalId, undefined],
     ]);
+    // The results page offers "Judge again" on both, and names the original on the re-judging.
+    expect(await user.as.query(api.rejudge.about, { testId: originalId })).toEqual({
+      canJudgeAgain: true,
+      original: null,
+    });
+    expect(await user.as.query(api.rejudge.about, { testId })).toEqual({
+      canJudgeAgain: true,
+      original: { testId: originalId, name: "Coffee taglines" },
+    });
     // Pass rates: the original's, from the copied check results.
     const checks = await user.as.query(api.checks.summary, { testId });
     const originalChecks = await user.as.query(api.checks.summary, { testId: originalId });

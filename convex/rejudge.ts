@@ -1,8 +1,8 @@
 // "Judge again" (issue 22 step 3): a new jury over a finished test's answers, as a new test.
 import { v } from "convex/values";
-import { userMutation } from "./functions";
+import { userMutation, userQuery } from "./functions";
 import { createRejudge } from "./core/rejudge";
-import { requireTest } from "./core/testAccess";
+import { requireTest, testAccessOf } from "./core/testAccess";
 import { evaluationCriteria, modelRef, scoringParameters } from "./validators";
 
 /**
@@ -21,5 +21,34 @@ export const create = userMutation({
   handler: async (ctx, { testId, ...jury }) => {
     const original = await requireTest(ctx, ctx.user._id, testId, "act");
     return await createRejudge(ctx, ctx.user._id, original, jury);
+  },
+});
+
+/**
+ * What the results page offers about re-judging this test: "Judge again" (a completed test with
+ * answers, to whoever may start a test in its space), and for a re-judging the test it judged
+ * again (name null once deleted), which "Compare the two juries" opens beside it.
+ */
+export const about = userQuery({
+  args: { testId: v.id("tests") },
+  returns: v.object({
+    canJudgeAgain: v.boolean(),
+    original: v.union(v.null(), v.object({ testId: v.id("tests"), name: v.union(v.string(), v.null()) })),
+  }),
+  handler: async (ctx, { testId }) => {
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const access = await testAccessOf(ctx, test, ctx.user._id);
+    const originalId = test.rejudgeOf;
+    const summary =
+      originalId === undefined
+        ? null
+        : await ctx.db
+            .query("testSummaries")
+            .withIndex("by_test", (q) => q.eq("testId", originalId))
+            .unique();
+    return {
+      canJudgeAgain: access === "act" && test.status === "completed" && test.responsesCount > 0,
+      original: originalId === undefined ? null : { testId: originalId, name: summary?.name ?? null },
+    };
   },
 });
