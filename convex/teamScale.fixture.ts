@@ -163,8 +163,10 @@ export async function buildTeamScene(t: Backend, scale: Scale): Promise<TeamScen
   const teamId = await t.run(async (ctx) => {
     const teamId = await insertTeam(ctx, "Measured team", owner, teamTests);
     await ctx.db.patch("tests", resultsTestId, { teamId });
+    await syncTestSummaryOf(ctx, resultsTestId);
     await payFor(ctx, resultsTestId, 200);
     await ctx.db.patch("tests", monitoredTestId, { teamId });
+    await syncTestSummaryOf(ctx, monitoredTestId);
     await payFor(ctx, monitoredTestId, 201);
     return teamId;
   });
