@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { SEED_MODELS, seedFinishedTest } from "./finishedTests.fixture";
-import { createBackend, createUser, errorOf, type TestBackend } from "./test.helpers";
+import { createBackend, createUser, errorOf, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
 /** 16 answers (2 models × 2 personas × 2 topics × 2), each rated by 2 judges: model i scores 6.5 + i. */
 async function seed(t: TestBackend, userId: Id<"users">, name = "Coffee taglines") {
@@ -196,5 +196,47 @@ describe("compare.answers", () => {
     expect(answers.a[0]!.averageScore).toBe(6.5);
     // A pair the other test does not have: that side is empty.
     expect((await as.query(api.compare.answers, { a, b, pairA: { personaId: "p1", topicId: "t1" } })).b).toEqual([]);
+  });
+});
+
+describe("a rerun's link to its original (tests.rerunOf)", () => {
+  test("Run Test of a rerun records the original, and the rerun's results header carries it", async () => {
+    const t = createBackend();
+    const { userId, as } = await createUser(t, "ada@example.com");
+    const configuration = sampleConfiguration();
+    await seedCatalog(
+      t,
+      [...configuration.generatorModels, ...configuration.evaluatorModels].map((model) => model.id),
+    );
+    const original = await seed(t, userId);
+    const { testId } = await as.mutation(api.tests.create, {
+      configuration: { ...configuration, name: "Coffee taglines (Rerun)" },
+      rerunOf: original,
+    });
+    expect((await as.query(api.results.get, { testId })).test.rerunOf).toBe(original);
+    const plain = await as.mutation(api.tests.create, { configuration });
+    expect((await as.query(api.results.get, { testId: plain.testId })).test.rerunOf).toBeUndefined();
+  });
+
+  test("a rerun of a test the user may not read is refused and creates nothing", async () => {
+    const t = createBackend();
+    const owner = await createUser(t, "ada@example.com");
+    const stranger = await createUser(t, "eve@example.com");
+    const configuration = sampleConfiguration();
+    await seedCatalog(
+      t,
+      [...configuration.generatorModels, ...configuration.evaluatorModels].map((model) => model.id),
+    );
+    const theirs = await seed(t, stranger.userId);
+    expect(await errorOf(owner.as.mutation(api.tests.create, { configuration, rerunOf: theirs }))).toMatchObject({
+      code: "NOT_FOUND",
+    });
+    const tests = await t.run((ctx) =>
+      ctx.db
+        .query("tests")
+        .withIndex("by_user", (q) => q.eq("userId", owner.userId))
+        .take(10),
+    );
+    expect(tests).toEqual([]);
   });
 });

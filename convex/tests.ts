@@ -21,11 +21,17 @@ import { modelRanking, testConfiguration } from "./validators";
  * members may start one, viewers may not); whoever starts it pays for it.
  */
 export const create = userMutation({
-  args: { configuration: testConfiguration, teamId: v.optional(v.id("teams")) },
+  args: {
+    configuration: testConfiguration,
+    teamId: v.optional(v.id("teams")),
+    /** The test this one reruns (setup's Rerun Test); the user must be able to read it. */
+    rerunOf: v.optional(v.id("tests")),
+  },
   returns: v.object({ testId: v.id("tests"), priceCents: v.number(), paymentRequired: v.boolean() }),
-  handler: async (ctx, { configuration, teamId }) => {
+  handler: async (ctx, { configuration, teamId, rerunOf }) => {
     if (teamId !== undefined) await requireTeamRole(ctx, teamId, "member");
-    return await createTest(ctx, ctx.user._id, configuration, teamId);
+    if (rerunOf !== undefined) await requireTest(ctx, ctx.user._id, rerunOf, "read");
+    return await createTest(ctx, ctx.user._id, configuration, teamId, undefined, rerunOf);
   },
 });
 

@@ -66,6 +66,8 @@ export async function createTest(
   teamId: Id<"teams"> | undefined,
   /** A re-judging of this finished test: its answers are copied, only its judging is priced. */
   rejudgeOf?: Id<"tests">,
+  /** A rerun of this test (setup's Rerun Test): its results offer "Compare with the original". */
+  rerunOf?: Id<"tests">,
 ): Promise<{ testId: Id<"tests">; priceCents: number; paymentRequired: boolean }> {
   const { withNames, calls, estimate, priceCents, usesOwnKey, paymentRequired } = await priceConfiguration(
     ctx,
@@ -91,6 +93,7 @@ export async function createTest(
     lastProgressAt: now,
     ...(paymentRequired ? { awaitingPayment: true } : {}),
     ...(rejudgeOf === undefined ? {} : { rejudgeOf }),
+    ...(rerunOf === undefined ? {} : { rerunOf }),
   });
   await syncTestSummaryOf(ctx, testId);
   await insertJob(ctx, {

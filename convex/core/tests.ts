@@ -34,6 +34,8 @@ const HEADER_FIELDS = [
   "completedAt",
   // A team's test (absent for a personal one): the results offer a team review only then.
   "teamId",
+  // The test a rerun was started from: its results offer "Compare with the original".
+  "rerunOf",
 ] as const;
 
 const MISSING_WORK_FIELDS = ["missingResponses", "missingEvaluations", "lastCallError"] as const;
