@@ -14,6 +14,12 @@ export type FunctionMeter = {
   failures: number;
   /** Calls failed because their own code ran past the time limit (also counted in failures). */
   timeouts: number;
+  /**
+   * The longest own code of one attempt, in milliseconds as the time limit measures it (userCode.ts):
+   * the headroom under the 1 s limit. A maximum: a difference of readings gives the later one's
+   * when it grew, and a total the largest.
+   */
+  ownCodeMsMax: number;
   subscriptionReruns: number;
   documentsRead: number;
   bytesRead: number;
@@ -32,6 +38,7 @@ function zero(): FunctionMeter {
     retries: 0,
     failures: 0,
     timeouts: 0,
+    ownCodeMsMax: 0,
     subscriptionReruns: 0,
     documentsRead: 0,
     bytesRead: 0,
@@ -69,6 +76,10 @@ export class Meter {
   }
   recordTimeout(path: string): void {
     this.of(path).timeouts++;
+  }
+  recordOwnCode(path: string, ms: number): void {
+    const entry = this.of(path);
+    if (ms > entry.ownCodeMsMax) entry.ownCodeMsMax = ms;
   }
   recordRerun(path: string): void {
     this.of(path).subscriptionReruns++;
@@ -110,7 +121,8 @@ export function meterDifference(later: MeterReading, earlier: MeterReading): Met
     const delta = zero();
     let any = false;
     for (const key of Object.keys(delta) as (keyof FunctionMeter)[]) {
-      delta[key] = entry[key] - before[key];
+      if (key === "ownCodeMsMax") delta[key] = entry[key] > before[key] ? entry[key] : 0;
+      else delta[key] = entry[key] - before[key];
       if (delta[key] !== 0) any = true;
     }
     if (any) difference[path] = delta;
@@ -122,7 +134,9 @@ export function meterDifference(later: MeterReading, earlier: MeterReading): Met
 export function meterTotal(reading: MeterReading): FunctionMeter {
   const total = zero();
   for (const entry of Object.values(reading)) {
-    for (const key of Object.keys(total) as (keyof FunctionMeter)[]) total[key] += entry[key];
+    for (const key of Object.keys(total) as (keyof FunctionMeter)[]) {
+      total[key] = key === "ownCodeMsMax" ? Math.max(total[key], entry[key]) : total[key] + entry[key];
+    }
   }
   return total;
 }

@@ -16,6 +16,7 @@ import {
   codeYields,
   databaseReturned,
   newUserCodeClock,
+  ownCodeMs,
   pastLimit,
 } from "./userCode.js";
 import type { UserCodeClock } from "./userCode.js";
@@ -42,6 +43,8 @@ import type { UserCodeClock } from "./userCode.js";
 export const OCC_RETRIES = 4;
 /** The first retry of a mutation waits up to this long; each further one twice as long. */
 const RETRY_BACKOFF_MS = 50;
+/** Own code shorter than this (wall clock) goes to the meter as it is, without its CPU share. */
+const OWN_CODE_EXACT_FROM_MS = 50;
 
 type Writes = Record<string, unknown>[];
 type Limits = unknown;
@@ -421,6 +424,11 @@ export class Transactions {
         outcome = { error };
       }
       codeYields(state.clock);
+      // Its CPU share is read only when the wall clock says it may matter (a read costs ~16 µs).
+      meter.recordOwnCode(
+        path,
+        state.clock.ownMs < OWN_CODE_EXACT_FROM_MS ? state.clock.ownMs : ownCodeMs(state.clock),
+      );
       // Its own code ran past the limit: a deployment terminates it, whatever it did after (a
       // caught error included). Not retried; a mutation writes nothing.
       if (pastLimit(state.clock, this.userCodeLimitMs)) {
