@@ -3,11 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { authTokenStorageKey } from "@/lib/session";
 import { backendMounts } from "@/test/backend-mock";
-import { makeViewer, mockCall, resetConvexMock, setSignedIn, setSignedOut } from "@/test/convex-mock";
+import { makeViewer, mockCall, setSignedIn, setSignedOut } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const CONVEX_URL = "https://happy-otter-123.convex.cloud";
 
@@ -17,7 +14,6 @@ function storeSession() {
 
 describe("the backend loads only where it is needed", () => {
   beforeEach(() => {
-    resetConvexMock();
     // The monitor asks the server about a payment return; Stripe has not seen these sessions.
     mockCall("payments:verify", async () => ({ verified: false, testId: null }));
     backendMounts.count = 0;

@@ -1,16 +1,12 @@
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, resetCalls, resetConvexMock, setQueryResult } from "@/test/convex-mock";
+import { callMock, setQueryResult } from "@/test/convex-mock";
 
 import { HEARTBEAT_MS, ViewerAvatars } from "./presence";
 
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-
 describe("presence", () => {
   beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
     vi.useFakeTimers();
   });
   afterEach(() => {

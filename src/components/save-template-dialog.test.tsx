@@ -1,13 +1,11 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { callMock, resetCalls, resetConvexMock } from "@/test/convex-mock";
+import { callMock } from "@/test/convex-mock";
 
 import type { TemplateData } from "../../convex/validators";
 import { SaveTemplateDialog } from "./save-template-dialog";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 
 const DATA: TemplateData = {
   userPrompt: "Write a tagline.",
@@ -32,11 +30,6 @@ async function fillAndSave(templateData: TemplateData) {
 }
 
 describe("Save as Template limits", () => {
-  beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
-  });
-
   it("names the field over its limit and sends nothing", async () => {
     const dialog = await fillAndSave({ ...DATA, userPrompt: "x".repeat(10_001) });
     expect(await within(dialog).findByText("The prompt must be at most 10,000 characters.")).toBeInTheDocument();
@@ -50,11 +43,6 @@ describe("Save as Template limits", () => {
 });
 
 describe("Save as Template name", () => {
-  beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
-  });
-
   async function saveWithName(defaultName: string) {
     const user = userEvent.setup();
     render(<SaveTemplateDialog open onOpenChange={() => {}} templateData={DATA} defaultName={defaultName} />);

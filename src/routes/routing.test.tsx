@@ -1,19 +1,15 @@
 import { screen, waitFor } from "@testing-library/react";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { makeViewer, mockCall, resetConvexMock, setAuthLoading, setSignedIn, setSignedOut } from "@/test/convex-mock";
+import { makeViewer, mockCall, setAuthLoading, setSignedIn, setSignedOut } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+beforeEach(() => {
+  // The monitor asks the server about a payment return; Stripe has not seen these sessions.
+  mockCall("payments:verify", async () => ({ verified: false, testId: null }));
+});
 
 describe("routing rules", () => {
-  beforeEach(() => {
-    resetConvexMock();
-    // The monitor asks the server about a payment return; Stripe has not seen these sessions.
-    mockCall("payments:verify", async () => ({ verified: false, testId: null }));
-  });
-
   it("shows a spinner while the session loads, then sends a signed-out visitor to /login with the origin", async () => {
     setAuthLoading();
     const { router } = renderApp("/dashboard");
@@ -64,8 +60,6 @@ describe("routing rules", () => {
 });
 
 describe("payment return", () => {
-  beforeEach(() => resetConvexMock());
-
   it("rewrites any address carrying session_id to /dashboard/monitor for a signed-in user", async () => {
     setSignedIn(makeViewer());
     const { router } = renderApp("/dashboard?session_id=cs_test_42");

@@ -1,9 +1,21 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
-import { afterEach, vi } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 
-// The real backend provider creates a Convex client; tests mock `convex/react` per file instead.
+import { resetCalls, resetConvexMock } from "@/test/convex-mock";
+
+// The real backend provider creates a Convex client; every component test gets the one stand-in
+// for the Convex client boundary instead (src/test/convex-mock.ts), reset before each test: signed
+// out, no query answered but the viewer and the auth options, no mutation scripted. A test file
+// that needs another `convex/react` mocks it itself (its vi.mock replaces this one).
 vi.mock("@/components/backend-provider", () => import("@/test/backend-mock"));
+vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
+vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+
+beforeEach(() => {
+  resetConvexMock();
+  resetCalls();
+});
 
 // A page's first render loads its lazy chunks; on a busy 2-core runner that can take over the
 // default 1 s that findBy/waitFor wait, so a slow machine fails nothing a user would notice.

@@ -1,14 +1,11 @@
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from "@tanstack/react-router";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { NavBar } from "@/components/layout/nav-bar";
 import { ThemeProvider } from "@/components/theme-provider";
-import { makeViewer, resetConvexMock, setSignedIn, signOut } from "@/test/convex-mock";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+import { makeViewer, setSignedIn, signOut } from "@/test/convex-mock";
 
 function renderNavBar() {
   const rootRoute = createRootRoute({ component: NavBar });
@@ -25,8 +22,6 @@ function renderNavBar() {
 }
 
 describe("NavBar", () => {
-  beforeEach(() => resetConvexMock());
-
   it("shows the product items but no Admin entry to a regular user", async () => {
     setSignedIn(makeViewer({ isAdmin: false }));
     renderNavBar();

@@ -1,25 +1,13 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 
-import {
-  callMock,
-  makeViewer,
-  mockCall,
-  QueryFailure,
-  resetCalls,
-  resetConvexMock,
-  setQueryResult,
-  setSignedIn,
-} from "@/test/convex-mock";
+import { callMock, makeViewer, mockCall, QueryFailure, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { loadPasswordStrength } from "@/features/auth/password-strength";
 import { renderApp } from "@/test/render-app";
 import { cleanProfileField, type Profile } from "./profile-section";
 import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 // These journeys type into several fields and submit; on a busy machine they pass 5 s.
 vi.setConfig({ testTimeout: 15_000 });
@@ -58,11 +46,6 @@ describe("cleanProfileField", () => {
 });
 
 describe("account settings", () => {
-  beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
-  });
-
   it("shows the read-only email with its note, the created and updated dates and the short id", async () => {
     await renderSettings();
     const email = screen.getByLabelText("Email");

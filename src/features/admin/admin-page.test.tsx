@@ -1,12 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { callMock, makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { callMock, makeViewer, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const ADMIN = makeViewer({ _id: "admin-id" as never, email: "admin@modeljury.dev", isAdmin: true });
 const DAY = 86_400_000;
@@ -93,8 +90,6 @@ function seedAdminData() {
 }
 
 beforeEach(() => {
-  resetConvexMock();
-  resetCalls();
   setSignedIn(ADMIN);
   seedAdminData();
 });

@@ -1,15 +1,12 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn, signIn } from "@/test/convex-mock";
+import { makeViewer, setQueryResult, setSignedIn, signIn } from "@/test/convex-mock";
 import { loadPasswordStrength } from "@/features/auth/password-strength";
 import { renderApp } from "@/test/render-app";
 import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 // These journeys type into several fields and submit; on a busy machine they pass 5 s.
 vi.setConfig({ testTimeout: 15_000 });
@@ -29,8 +26,6 @@ async function fillAndSubmit(email: string, password: string) {
 }
 
 describe("login screen", () => {
-  beforeEach(() => resetConvexMock());
-
   it("has the title, the fields and a Create Account button to /signup", async () => {
     renderApp("/login");
     expect(await screen.findByRole("heading", { name: "Sign in to your account" })).toBeInTheDocument();
@@ -194,8 +189,6 @@ describe("login screen", () => {
 });
 
 describe("signup screen", () => {
-  beforeEach(() => resetConvexMock());
-
   it("has the title and a Sign In button to /login", async () => {
     renderApp("/signup");
     expect(await screen.findByRole("heading", { name: "Create a new account" })).toBeInTheDocument();

@@ -1,15 +1,12 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 
-import { resetConvexMock, setAuthLoading, setSignedOut, signIn } from "@/test/convex-mock";
+import { setAuthLoading, setSignedOut, signIn } from "@/test/convex-mock";
 import { loadPasswordStrength } from "@/features/auth/password-strength";
 import { renderApp } from "@/test/render-app";
 import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 // These journeys type into several fields and submit; on a busy machine they pass 5 s.
 vi.setConfig({ testTimeout: 15_000 });
@@ -21,8 +18,6 @@ beforeAll(async () => {
 });
 
 describe("sign-up screen", () => {
-  beforeEach(() => resetConvexMock());
-
   it("keeps an email typed the moment the form shows while the session settles, and signs up with it", async () => {
     // A direct load: the session is checked first (a stored token is read, then refused).
     setAuthLoading();

@@ -3,13 +3,10 @@ import userEvent from "@testing-library/user-event";
 import Papa from "papaparse";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { makeViewer, QueryFailure, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeViewer, QueryFailure, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { creditTransactionRows, paymentRows, toCsv } from "./billing-csv";
 import type { BillingData } from "./billing-model";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 type Payment = BillingData["payments"][number];
 type Entry = BillingData["creditTransactions"][number];
@@ -141,8 +138,6 @@ describe("billing page", () => {
   const downloads: { name: string; text: Promise<string> }[] = [];
 
   beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
     downloads.length = 0;
     URL.createObjectURL = vi.fn((blob: Blob) => {
       downloads.push({ name: "", text: blob.text() });

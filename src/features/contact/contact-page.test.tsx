@@ -1,14 +1,11 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { callMock, mockCall, resetCalls, resetConvexMock } from "@/test/convex-mock";
+import { callMock, mockCall } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { CONTACT_SUBJECTS } from "../../../convex/lib/contact";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 async function renderContact() {
   renderApp("/contact");
@@ -24,11 +21,6 @@ async function fill(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe("contact page", () => {
-  beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
-  });
-
   it("is public and has the fields, the seven subjects and the counter", async () => {
     await renderContact();
     expect(screen.getByLabelText("Name")).toBeInTheDocument();

@@ -1,23 +1,12 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { redirectToCheckout } from "@/features/setup/checkout-redirect";
-import {
-  callMock,
-  makeViewer,
-  mockCall,
-  QueryFailure,
-  resetCalls,
-  resetConvexMock,
-  setQueryResult,
-  setSignedIn,
-} from "@/test/convex-mock";
+import { callMock, makeViewer, mockCall, QueryFailure, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import type { DashboardHomeData } from "./dashboard-model";
 
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 vi.mock("@/features/setup/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
 
 const NOW = Date.now();
@@ -124,11 +113,6 @@ function statCard(label: string) {
 }
 
 describe("dashboard home", () => {
-  beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
-  });
-
   it("greets by the part of the email before the @ and offers Create New Test", async () => {
     await renderHome(EMPTY_HOME);
     expect(screen.getByRole("link", { name: "Create New Test" })).toHaveAttribute("href", "/dashboard/setup");

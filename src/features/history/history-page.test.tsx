@@ -2,21 +2,10 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import {
-  callMock,
-  makeViewer,
-  resetCalls,
-  resetConvexMock,
-  setQueryError,
-  setQueryResult,
-  setSignedIn,
-} from "@/test/convex-mock";
+import { callMock, makeViewer, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { ALL, filterTests, optionsOf, type HistoryRow } from "./history-model";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 function row(overrides: Partial<HistoryRow> & { name: string }): HistoryRow {
   const created = Date.UTC(2026, 0, 10, 9, 0, 0);
@@ -71,8 +60,6 @@ describe("history filters", () => {
 
 describe("history page", () => {
   beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
     setSignedIn(makeViewer());
   });
 

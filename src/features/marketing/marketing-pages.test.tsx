@@ -1,16 +1,10 @@
 import { screen, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { resetConvexMock } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { AWARD_LINKS } from "./awards-page";
 
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
-
 describe("marketing pages", () => {
-  beforeEach(() => resetConvexMock());
-
   it("the landing page has the use cases, the promises, pricing, the award badge and every link", async () => {
     renderApp("/");
     await screen.findByRole("heading", { name: "Find the right AI model for the job" });

@@ -2,23 +2,12 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import {
-  callMock,
-  makeViewer,
-  QueryFailure,
-  resetCalls,
-  resetConvexMock,
-  setQueryResult,
-  setSignedIn,
-} from "@/test/convex-mock";
+import { callMock, makeViewer, QueryFailure, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { readCurrentTestId, rememberCurrentTestId } from "./current-test-storage";
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { makeMonitorData, makeRanking, makeResponse, NOW, TEST_ID } from "@/test/fixtures/monitor";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const cancel = () => callMock("tests:cancel");
 const verify = () => callMock("payments:verify");
@@ -29,9 +18,7 @@ function showTest(data = makeMonitorData()) {
 }
 
 beforeEach(() => {
-  resetConvexMock();
   setSignedIn(makeViewer());
-  resetCalls();
   window.sessionStorage.clear();
 });
 

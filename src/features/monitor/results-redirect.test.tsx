@@ -1,15 +1,12 @@
 import { waitFor } from "@testing-library/react";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { makeViewer, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeViewer, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { rememberCurrentTestId } from "./current-test-storage";
 import { makeMonitorData, TEST_ID } from "@/test/fixtures/monitor";
 import { resultsRedirectTarget } from "./results-redirect";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 describe("the /dashboard/results rule", () => {
   it("goes to history without a current test, or when it is not the caller's", () => {
@@ -32,7 +29,6 @@ describe("the /dashboard/results rule", () => {
 
 describe("/dashboard/results", () => {
   beforeEach(() => {
-    resetConvexMock();
     setSignedIn(makeViewer());
     window.sessionStorage.clear();
   });

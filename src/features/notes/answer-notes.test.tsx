@@ -1,15 +1,13 @@
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { ResponsesList } from "@/features/results/responses-section";
 import { makeResponse, TEST_ID } from "@/test/fixtures/results";
-import { callMock, mockCall, resetCalls, resetConvexMock, setPaginated, setQueryResult } from "@/test/convex-mock";
+import { callMock, mockCall, setPaginated, setQueryResult } from "@/test/convex-mock";
 
 import type { Id } from "../../../convex/_generated/dataModel";
 import { AnswerNotes, type NoteView } from "./answer-notes";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 
 const ANSWER = makeResponse(1)._id;
 const OTHER_ANSWER = makeResponse(2)._id;
@@ -29,11 +27,6 @@ function note(index: number, extra: Partial<NoteView> = {}): NoteView {
 }
 
 describe("notes on an answer", () => {
-  beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
-  });
-
   it("lists this answer's notes with author and time, live, and lets the author delete theirs", async () => {
     const user = userEvent.setup();
     setQueryResult("notes:canAdd", true);

@@ -1,14 +1,11 @@
 import { screen, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { makeViewer, resetCalls, resetConvexMock, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeViewer, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { FAILURE_TITLE } from "./failure-notice";
 import { makeResults, TEST_ID } from "@/test/fixtures/results";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const PATH = `/dashboard/results/${TEST_ID}`;
 const REASON = "No responses were generated: HTTP 401: User not found.";
@@ -29,8 +26,6 @@ function failedResults() {
 
 describe("a failed test's results page", () => {
   beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
     setSignedIn(makeViewer());
     setQueryResult("presence:viewers", { count: 0, viewers: [] });
   });

@@ -2,16 +2,13 @@
 // generation and judging, every judge call's cost and labels, and latency as the data.
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { makeViewer, resetCalls, resetConvexMock, setPaginated, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeViewer, setPaginated, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import type { EvaluationRow, ResponseRow } from "./results-model";
 import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const PATH = `/dashboard/results/${TEST_ID}`;
 const CALL = "k57call0000000000000000000001" as NonNullable<EvaluationRow["callId"]>;
@@ -55,8 +52,6 @@ function rankingCall(): EvaluationRow[] {
 
 describe("results figures", () => {
   beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
     setSignedIn(makeViewer());
     setQueryResult("presence:viewers", { count: 0, viewers: [] });
   });

@@ -3,9 +3,9 @@
 // what a user can add up from the exported CSV rows of the same answers and judge scores.
 import { render, screen, within } from "@testing-library/react";
 import Papa from "papaparse";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { resetConvexMock, setQueryResult } from "@/test/convex-mock";
+import { setQueryResult } from "@/test/convex-mock";
 
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatDollars, formatScore } from "../../../convex/lib/format";
@@ -16,11 +16,6 @@ import type { JuryStatsDoc } from "../../../convex/validators";
 import { buildCsv, CSV_ROW_TYPES, type ExportEvaluation, type ExportResponse } from "./export";
 import { formatInterval, type JuryStats, type JuryView } from "./jury-model";
 import { JuryDetails, JurySection } from "./jury-stats";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
-
-beforeEach(() => resetConvexMock());
 
 const BIASED: Judge = { id: "mistral/first-lover", position: 0.5 };
 const PANEL = [...FAIR.slice(0, 2), BIASED];

@@ -2,12 +2,11 @@
 // from a simulated jury (known true qualities, one planted position-biased judge), not typed in.
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { ConvexError } from "convex/values";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { JuryMonitorPanel } from "@/features/monitor/jury-monitor-panel";
 import {
   makeViewer,
-  resetCalls,
   resetConvexMock,
   setPaginated,
   setQueryError,
@@ -20,9 +19,6 @@ import { computeJuryStats } from "../../../convex/lib/stats";
 import { FAIR, simulate, type Judge } from "../../../convex/lib/stats/simulated.helpers";
 import type { JuryView } from "./jury-model";
 import { makeResults, TEST_ID } from "@/test/fixtures/results";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 /** The first render of the whole app loads its routes lazily. */
 const SLOW = { timeout: 10_000 };
@@ -73,8 +69,6 @@ function showResults() {
 }
 
 beforeEach(() => {
-  resetConvexMock();
-  resetCalls();
   setSignedIn(makeViewer());
   setQueryResult("presence:viewers", { count: 0, viewers: [] });
 });

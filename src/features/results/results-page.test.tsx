@@ -7,8 +7,6 @@ import {
   callMock,
   loadMore,
   makeViewer,
-  resetCalls,
-  resetConvexMock,
   setPaginated,
   setQueryError,
   setQueryResult,
@@ -19,9 +17,6 @@ import { renderApp } from "@/test/render-app";
 import type { Id } from "../../../convex/_generated/dataModel";
 
 import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const PATH = `/dashboard/results/${TEST_ID}`;
 
@@ -37,8 +32,6 @@ function deferred<T>() {
 
 describe("results page", () => {
   beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
     setSignedIn(makeViewer());
     setQueryResult("presence:viewers", { count: 0, viewers: [] });
   });

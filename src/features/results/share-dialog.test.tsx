@@ -1,12 +1,10 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { callMock, resetCalls, resetConvexMock } from "@/test/convex-mock";
+import { callMock } from "@/test/convex-mock";
 
 import { COPIED_MS, SHARE_NOTE, ShareDialog } from "./share-dialog";
 import { TEST_ID } from "@/test/fixtures/results";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 
 function deferred() {
   let resolve!: (value: unknown) => void;
@@ -15,11 +13,6 @@ function deferred() {
 }
 
 describe("share dialog", () => {
-  beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
-  });
-
   it("turns sharing on, showing 'Creating shareable link...' meanwhile", async () => {
     const enable = callMock("shares:enable");
     const pending = deferred();

@@ -11,8 +11,6 @@ import {
   convexReactModule,
   makeViewer,
   mockCall,
-  resetCalls,
-  resetConvexMock,
   setQueryError,
   setQueryResult,
   setSignedIn,
@@ -25,9 +23,6 @@ import { TEST_ACCESS_LOST_TITLE } from "@/components/test-access-lost";
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { REVIEW_EMPTY, REVIEW_LOAD_FAILED, VIEWERS_CANNOT_REVIEW } from "./review-model";
 import { makeCurrent, makePairView } from "@/test/fixtures/review";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const PATH = `/dashboard/results/${TEST_ID}/review`;
 /** The first render of the whole app loads its routes lazily. */
@@ -46,8 +41,6 @@ function item(label: string) {
 }
 
 beforeEach(() => {
-  resetConvexMock();
-  resetCalls();
   setSignedIn(makeViewer());
   setQueryResult("presence:viewers", { count: 0, viewers: [] });
 });

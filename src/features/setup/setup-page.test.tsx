@@ -3,15 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import {
-  callMock,
-  makeViewer,
-  oneShotQuery,
-  resetCalls,
-  resetConvexMock,
-  setQueryResult,
-  setSignedIn,
-} from "@/test/convex-mock";
+import { callMock, makeViewer, oneShotQuery, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { builtinTemplateById } from "../../../convex/lib/builtins";
 import { formatCents, formatTestCost } from "../../../convex/lib/format";
@@ -31,8 +23,6 @@ import type { SavedTemplate } from "./template-sources";
 // Rendering the whole app in jsdom is slow on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
 
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 vi.mock("./checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
 
 const viewer = makeViewer();
@@ -58,8 +48,6 @@ function runButton() {
 }
 
 beforeEach(() => {
-  resetConvexMock();
-  resetCalls();
   vi.mocked(redirectToCheckout).mockReset();
   setSignedIn(viewer);
   setQueryResult("models:list", catalogResult());

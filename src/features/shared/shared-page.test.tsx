@@ -1,14 +1,11 @@
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { callMock, resetCalls, resetConvexMock, setQueryResult } from "@/test/convex-mock";
+import { callMock, setQueryResult } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { makeResults } from "@/test/fixtures/results";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 function shared() {
   const results = makeResults();
@@ -42,8 +39,6 @@ function shared() {
 
 describe("shared results page", () => {
   beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
     // What the server tells an anonymous visitor: how many watch, not who.
     setQueryResult("presence:viewers", { count: 2, viewers: [] });
   });

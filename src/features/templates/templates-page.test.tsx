@@ -1,21 +1,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import {
-  callMock,
-  makeViewer,
-  mockCall,
-  resetCalls,
-  resetConvexMock,
-  setQueryResult,
-  setSignedIn,
-} from "@/test/convex-mock";
+import { callMock, makeViewer, mockCall, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import { filterTemplates, type TemplateView } from "./template-filter";
-
-vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
-vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
 
 const data: TemplateView["templateData"] = {
   userPrompt: "Write a tagline.",
@@ -83,11 +72,6 @@ describe("filterTemplates", () => {
 });
 
 describe("templates page", () => {
-  beforeEach(() => {
-    resetConvexMock();
-    resetCalls();
-  });
-
   it("has the two tabs with counts and my templates first", async () => {
     await renderTemplates();
     expect(screen.getByRole("tab", { name: "My Templates (2)" })).toHaveAttribute("aria-selected", "true");
