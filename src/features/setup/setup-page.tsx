@@ -17,7 +17,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import type { BuiltinTemplate, ModelBundle } from "../../../convex/lib/builtins";
 import { ConfirmDialog, DestructiveConfirmDialog } from "@/components/confirm-dialog";
 import { EvaluationSection } from "./evaluation-section";
-import { ChecksSection } from "../checks/checks-section";
+import { ChecksSection } from "./checks-section";
 import { ModelBundlesCard, ModelBundlesDialog } from "./model-bundles";
 import { ModelPickerSection } from "./model-picker-section";
 import { PaymentDialog } from "./payment-dialog";

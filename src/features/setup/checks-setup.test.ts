@@ -11,7 +11,7 @@ import {
   saveStoredSetup,
   templateDataOfState,
   type SetupState,
-} from "../setup/setup-state";
+} from "./setup-state";
 
 function draft(): SetupState {
   return {

@@ -18,9 +18,9 @@ import {
   type CheckKind,
 } from "../../../convex/lib/checks";
 import { CHECK_LIMITS } from "../../../convex/lib/limits";
-import { SetupSection } from "../setup/setup-section";
-import type { SetupState } from "../setup/setup-state";
-import type { SetupActions } from "../setup/use-setup-state";
+import { SetupSection } from "./setup-section";
+import type { SetupState } from "./setup-state";
+import type { SetupActions } from "./use-setup-state";
 
 const SELECT_CLASS = cn(
   "h-9 rounded-md border border-input bg-transparent px-2 text-sm shadow-xs outline-none dark:bg-input/30",
