@@ -46,7 +46,7 @@ export function SetupPage({ search }: { search: SetupSearch }) {
   const [state, actions] = useSetupState();
   const catalog = useCatalog();
   const price = useSetupPrice(state, catalog);
-  const runner = useRunTest(price.configuration, price.quote.priceCents);
+  const runner = useRunTest(price.configuration, price.quote.priceCents, state.rerunOf);
   const recordUse = useMutation(api.templates.recordUse);
   const [libraryOpen, setLibraryOpen] = useState(false);
   const [bundlesOpen, setBundlesOpen] = useState(false);

@@ -72,6 +72,8 @@ export interface SetupState {
   appliedTemplate: AppliedTemplate | null;
   /** Sections 2-7 show once a template is applied, Custom is chosen, or a rerun is loaded. */
   sectionsVisible: boolean;
+  /** The test this draft reruns (Rerun Test): the new test records it and links back to it. */
+  rerunOf?: string;
 }
 
 export function defaultSetupState(): SetupState {
@@ -346,6 +348,7 @@ const stateSchema = z.object({
     .nullable()
     .catch(null),
   sectionsVisible: z.boolean().catch(false),
+  rerunOf: z.string().optional().catch(undefined),
 });
 
 const envelopeSchema = z.object({

@@ -34,12 +34,16 @@ export interface RunTest {
   closePayment: () => void;
 }
 
-export function useRunTest(configuration: TestConfiguration, priceCents: number): RunTest {
+/** `rerunOf`: the test this run reruns, recorded on the new test (its results link back). */
+export function useRunTest(configuration: TestConfiguration, priceCents: number, rerunOf?: string): RunTest {
   const mode = useQuery(api.tests.paymentMode)?.mode;
   const createTest = useMutation(api.tests.create);
-  // In a team's space the test belongs to the team (the starter still pays).
+  // In a team's space the test belongs to the team (the starter still pays); a rerun names its original.
   const { teamId } = useSpace();
-  const space = teamId === null ? {} : { teamId };
+  const createArgs = {
+    ...(teamId === null ? {} : { teamId }),
+    ...(rerunOf === undefined ? {} : { rerunOf: rerunOf as Id<"tests"> }),
+  };
   const createCheckout = useAction(api.payments.createCheckout);
   const navigate = useNavigate();
   const [starting, setStarting] = useState(false);
@@ -54,7 +58,7 @@ export function useRunTest(configuration: TestConfiguration, priceCents: number)
   async function startFree() {
     setStarting(true);
     try {
-      const created = await createTest({ configuration, ...space });
+      const created = await createTest({ configuration, ...createArgs });
       if (created.paymentRequired) {
         // The server decided this run is paid (the mode changed under us): pay for it.
         setUnpaidTestId(created.testId);
@@ -75,7 +79,7 @@ export function useRunTest(configuration: TestConfiguration, priceCents: number)
     let testId = unpaidTestId;
     try {
       if (!testId) {
-        const created = await createTest({ configuration, ...space });
+        const created = await createTest({ configuration, ...createArgs });
         if (!created.paymentRequired) {
           goToMonitor(created.testId);
           return;

@@ -50,7 +50,8 @@ export interface SetupActions {
   /** Drops selected models the catalog no longer lists. */
   keepModelsIn(catalogIds: ReadonlySet<string>): void;
   applyTemplate(source: TemplateSource, catalogIds: ReadonlySet<string>): void;
-  prefillRerun(config: TestConfiguration, catalogIds: ReadonlySet<string>): void;
+  /** `rerunOf`: the test rerun (absent for an imported configuration). */
+  prefillRerun(config: TestConfiguration, catalogIds: ReadonlySet<string>, rerunOf?: string): void;
   reset(): void;
 }
 
@@ -124,9 +125,9 @@ export function useSetupState(): [SetupState, SetupActions] {
         clearStoredSetup(browserStorage());
         setState(applyTemplateToState(source, catalogIds));
       },
-      prefillRerun: (config, catalogIds) => {
+      prefillRerun: (config, catalogIds, rerunOf) => {
         clearStoredSetup(browserStorage());
-        setState(rerunState(config, catalogIds));
+        setState({ ...rerunState(config, catalogIds), ...(rerunOf === undefined ? {} : { rerunOf }) });
       },
       reset: () => {
         clearStoredSetup(browserStorage());

@@ -24,7 +24,7 @@ interface StartFromOptions {
   search: SetupSearch;
   catalog: Catalog;
   requestApply: (source: TemplateSource) => void;
-  prefillRerun: (configuration: TestConfiguration, catalogIds: ReadonlySet<string>) => void;
+  prefillRerun: (configuration: TestConfiguration, catalogIds: ReadonlySet<string>, rerunOf?: string) => void;
 }
 
 export function useStartFrom({ search, catalog, requestApply, prefillRerun }: StartFromOptions) {
@@ -52,7 +52,7 @@ export function useStartFrom({ search, catalog, requestApply, prefillRerun }: St
       convex
         .query(api.tests.monitor, { testId: rerun as Id<"tests"> })
         .then(({ test }) => {
-          latest.current.prefillRerun(test.configuration, latest.current.catalog.ids);
+          latest.current.prefillRerun(test.configuration, latest.current.catalog.ids, test._id);
           notify.success(`Loaded "${test.name}" for a rerun`);
         })
         .catch(() => notify.error(RERUN_NOT_FOUND));
