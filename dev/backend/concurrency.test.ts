@@ -168,16 +168,17 @@ describe("optimistic concurrency control", () => {
   });
 });
 
+// Convex's limits page: 8 scheduled jobs at once on Free/Starter (S16), 256 on Professional (S256).
 describe("plan caps", () => {
   async function runNaps(plan: "starter" | "professional") {
     const b = await start({ plan });
-    await b.t.mutation(api.concurrency.scheduleNaps, { count: 11, ms: 1500 });
+    await b.t.mutation(api.concurrency.scheduleNaps, { count: 9, ms: 1500 });
     const states = async () => (await b.t.query(api.concurrency.jobStates, {})) as string[];
     const deadline = Date.now() + 1000;
-    while (Date.now() < deadline && (await states()).filter((state) => state !== "pending").length < 10) {
+    while (Date.now() < deadline && (await states()).filter((state) => state !== "pending").length < 8) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    // Long enough for an 11th to have started, were it allowed to.
+    // Long enough for a 9th to have started, were it allowed to.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const now = await states();
     const atOnce = {
@@ -192,11 +193,11 @@ describe("plan caps", () => {
     return { ...atOnce, peak: b.plan.scheduledJobs.peak, finished: finished.length };
   }
 
-  it("lets the 11th scheduled job wait for a slot on starter, and runs all 11 at once on professional", async () => {
-    expect(await runNaps("starter")).toEqual({ running: 10, queued: 1, peak: 10, finished: 11 });
+  it("lets the 9th scheduled job wait for a slot on starter, and runs all 9 at once on professional", async () => {
+    expect(await runNaps("starter")).toEqual({ running: 8, queued: 1, peak: 8, finished: 9 });
     await backend?.close();
     backend = null;
-    expect(await runNaps("professional")).toEqual({ running: 11, queued: 0, peak: 11, finished: 11 });
+    expect(await runNaps("professional")).toEqual({ running: 9, queued: 0, peak: 9, finished: 9 });
   }, 20_000);
 });
 

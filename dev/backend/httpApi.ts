@@ -148,12 +148,15 @@ export async function handleHttpAction(
   const method = request.method ?? "GET";
   const body = method === "GET" || method === "HEAD" ? undefined : await readBody(request);
   const accessor = engine.accessor(identity);
-  const result = await engine.enter(() =>
-    accessor.fetch(request.url ?? "/", {
-      method,
-      headers,
-      ...(body !== undefined && body.length > 0 ? { body: new Uint8Array(body) } : {}),
-    }),
+  // HTTP actions share the plan's cap with actions ("Convex runtime actions and HTTP actions").
+  const result = await engine.plan.actions.run(() =>
+    engine.enter(() =>
+      accessor.fetch(request.url ?? "/", {
+        method,
+        headers,
+        ...(body !== undefined && body.length > 0 ? { body: new Uint8Array(body) } : {}),
+      }),
+    ),
   );
   const responseHeaders: Record<string, string | string[]> = {};
   result.headers.forEach((value, name) => {
