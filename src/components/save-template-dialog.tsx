@@ -11,14 +11,8 @@ import { TextField } from "@/components/form-fields";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { DialogHeading } from "@/components/dialog-heading";
+import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -132,12 +126,10 @@ function SaveTemplateForm({
   return (
     <Form {...form}>
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
-        <DialogHeader>
-          <DialogTitle>Save as Template</DialogTitle>
-          <DialogDescription>
-            Saves the personas, topics, prompts, evaluation settings and selected models for reuse.
-          </DialogDescription>
-        </DialogHeader>
+        <DialogHeading
+          title="Save as Template"
+          description="Saves the personas, topics, prompts, evaluation settings and selected models for reuse."
+        />
 
         <TextField
           control={form.control}

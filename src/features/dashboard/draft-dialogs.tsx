@@ -7,14 +7,8 @@ import { DialogError } from "@/components/dialog-error";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { DialogHeading } from "@/components/dialog-heading";
+import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
 import { errorMessage } from "@/lib/errors";
 import { redirectToCheckout } from "@/features/setup/checkout-redirect";
 
@@ -69,12 +63,14 @@ function CompletePaymentDialog({ draft, open, onClose }: { draft: Draft; open: b
       }}
     >
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Complete Payment</DialogTitle>
-          <DialogDescription>
-            “{draft.name}” has not been paid for, so it has not run. Pay {formatCents(draft.priceCents)} to start it.
-          </DialogDescription>
-        </DialogHeader>
+        <DialogHeading
+          title="Complete Payment"
+          description={
+            <>
+              “{draft.name}” has not been paid for, so it has not run. Pay {formatCents(draft.priceCents)} to start it.
+            </>
+          }
+        />
         <DialogError>{error}</DialogError>
         <DialogFooter>
           <Button type="button" variant="outline" disabled={processing} onClick={onClose}>

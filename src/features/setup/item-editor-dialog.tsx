@@ -6,14 +6,8 @@ import type { z } from "zod";
 import { DialogError } from "@/components/dialog-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { DialogHeading } from "@/components/dialog-heading";
+import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
@@ -73,10 +67,7 @@ function ItemEditorForm<K extends string>({ kind, onOpenChange, initial, title, 
   return (
     <Form {...form}>
       <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="grid gap-4">
-        <DialogHeader>
-          <DialogTitle>{heading}</DialogTitle>
-          <DialogDescription>All fields are required.</DialogDescription>
-        </DialogHeader>
+        <DialogHeading title={heading} description="All fields are required." />
         {kind.fields.map((spec) => (
           <FormField
             key={spec.key}

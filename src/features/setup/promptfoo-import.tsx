@@ -4,14 +4,8 @@ import { parse as parseYaml } from "yaml";
 
 import { Banner } from "@/components/banner";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { DialogHeading } from "@/components/dialog-heading";
+import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
 import { importPromptfoo, isPromptfooConfig, type PromptfooImport } from "../../../convex/lib/promptfoo";
 import type { TestConfiguration } from "../../../convex/validators";
 import { defaultSetupState } from "./setup-state";
@@ -117,12 +111,10 @@ export function PromptfooImportButton({
       )}
       <Dialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>
         <DialogContent className="max-h-[85vh] overflow-y-auto sm:max-w-2xl">
-          <DialogHeader>
-            <DialogTitle>Import {pending?.fileName}</DialogTitle>
-            <DialogDescription>
-              Check what is imported before it replaces your setup. Nothing is saved until you run or save the test.
-            </DialogDescription>
-          </DialogHeader>
+          <DialogHeading
+            title={<>Import {pending?.fileName}</>}
+            description="Check what is imported before it replaces your setup. Nothing is saved until you run or save the test."
+          />
           {summary && configuration && (
             <div className="grid gap-4 text-sm" data-testid="promptfoo-import-summary">
               <p>
