@@ -17,6 +17,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDateTime } from "@/lib/dates";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatScore } from "../../../convex/lib/format";
@@ -105,7 +106,7 @@ function CompareSkeleton() {
 function TestCard({ side, test }: { side: "A" | "B"; test: Header }) {
   const running = !hasEnded(test.status);
   return (
-    <Card aria-label={`Test ${side}`}>
+    <Card role="region" aria-label={`Test ${side}`}>
       <CardHeader>
         <CardTitle className="flex flex-wrap items-center gap-2">
           <span className="text-muted-foreground">Test {side}</span>
@@ -116,7 +117,7 @@ function TestCard({ side, test }: { side: "A" | "B"; test: Header }) {
         </CardTitle>
       </CardHeader>
       <CardContent className="space-y-2 text-sm text-muted-foreground">
-        <p>Created {new Date(test._creationTime).toLocaleString()}</p>
+        <p>Created {formatDateTime(test._creationTime)}</p>
         {running && (
           <div className="space-y-1">
             <Progress value={test.progress.percentage} aria-label={`Test ${side} progress`} />

@@ -26,6 +26,7 @@ import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import { TEST_COST_DECIMALS } from "../../../convex/lib/format";
 import { HISTORY_LOAD_FAILED, historyLimitNote } from "./history-texts";
+import { CompareBar, CompareCheckbox, useCompareSelection, type CompareSelection } from "./compare-selection";
 import { verdictText } from "@/features/results/jury-model";
 import {
   ALL,
@@ -68,6 +69,7 @@ function HistoryList() {
   const data = useQuery(api.history.list, teamId === null ? {} : { teamId });
   const [filters, setFilters] = useState<HistoryFilters>(NO_FILTERS);
   const [deleting, setDeleting] = useState<HistoryRow | null>(null);
+  const selection = useCompareSelection();
   const rows = useMemo(() => data?.tests ?? [], [data]);
   const shown = useMemo(() => filterTests(rows, filters), [rows, filters]);
   const statuses = useMemo(() => optionsOf(rows, "status"), [rows]);
@@ -129,6 +131,7 @@ function HistoryList() {
       <p className="text-sm text-muted-foreground" data-testid="history-count" aria-live="polite">
         {shown.length} of {rows.length} tests
       </p>
+      <CompareBar selection={selection} />
       {data.total > rows.length && (
         <p className="text-xs text-muted-foreground">{historyLimitNote(rows.length, data.total)}</p>
       )}
@@ -148,7 +151,7 @@ function HistoryList() {
       ) : (
         <ul className="space-y-3" aria-label="Tests">
           {shown.map((row) => (
-            <HistoryItem key={row._id} row={row} onDelete={() => setDeleting(row)} />
+            <HistoryItem key={row._id} row={row} selection={selection} onDelete={() => setDeleting(row)} />
           ))}
         </ul>
       )}
@@ -157,42 +160,54 @@ function HistoryList() {
   );
 }
 
-function HistoryItem({ row, onDelete }: { row: HistoryRow; onDelete: () => void }) {
+function HistoryItem({
+  row,
+  selection,
+  onDelete,
+}: {
+  row: HistoryRow;
+  selection: CompareSelection;
+  onDelete: () => void;
+}) {
   return (
     <li>
       <Card className="gap-3 px-4 py-4 sm:px-6" data-testid="history-row">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <div className="min-w-0 space-y-1">
-            <div className="flex flex-wrap items-center gap-2">
-              <h2 className="truncate text-base font-semibold">{row.name}</h2>
-              <StatusBadge status={row.awaitingPayment ? "pending_payment" : row.status} />
+          <div className="flex min-w-0 gap-3">
+            {/* An unpaid draft has nothing to compare. */}
+            {!row.awaitingPayment && <CompareCheckbox row={row} selection={selection} />}
+            <div className="min-w-0 space-y-1">
+              <div className="flex flex-wrap items-center gap-2">
+                <h2 className="truncate text-base font-semibold">{row.name}</h2>
+                <StatusBadge status={row.awaitingPayment ? "pending_payment" : row.status} />
+              </div>
+              <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+                <div className="flex gap-1">
+                  <dt>Created</dt>
+                  <dd className="text-foreground">{formatDate(row._creationTime)}</dd>
+                </div>
+                <div className="flex gap-1">
+                  <dt>Duration</dt>
+                  <dd className="text-foreground tabular-nums">
+                    {row.startedAt === undefined ? (
+                      "—"
+                    ) : (
+                      <Duration startedAt={row.startedAt} completedAt={row.completedAt} />
+                    )}
+                  </dd>
+                </div>
+                <div className="flex gap-1">
+                  <dt>Task type</dt>
+                  <dd className="text-foreground">{taskTypeLabel(row.taskType)}</dd>
+                </div>
+                <div className="flex gap-1">
+                  <dt>Total cost</dt>
+                  <dd className="text-foreground">
+                    <Money dollars={row.totalCostUsd} decimals={TEST_COST_DECIMALS} />
+                  </dd>
+                </div>
+              </dl>
             </div>
-            <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-              <div className="flex gap-1">
-                <dt>Created</dt>
-                <dd className="text-foreground">{formatDate(row._creationTime)}</dd>
-              </div>
-              <div className="flex gap-1">
-                <dt>Duration</dt>
-                <dd className="text-foreground tabular-nums">
-                  {row.startedAt === undefined ? (
-                    "—"
-                  ) : (
-                    <Duration startedAt={row.startedAt} completedAt={row.completedAt} />
-                  )}
-                </dd>
-              </div>
-              <div className="flex gap-1">
-                <dt>Task type</dt>
-                <dd className="text-foreground">{taskTypeLabel(row.taskType)}</dd>
-              </div>
-              <div className="flex gap-1">
-                <dt>Total cost</dt>
-                <dd className="text-foreground">
-                  <Money dollars={row.totalCostUsd} decimals={TEST_COST_DECIMALS} />
-                </dd>
-              </div>
-            </dl>
           </div>
           {row.awaitingPayment ? (
             <div className="flex shrink-0 flex-wrap gap-2">

@@ -14,6 +14,8 @@ import { isLive, type ResultsData } from "./results-model";
 import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
 import { ShareDialog } from "./share-dialog";
 import { templateCategoryOf, templateDataOf } from "./template-data";
+// The compare feature's entry points (issue 22 step 2) sit among the page's actions.
+import { CompareActions } from "../compare/compare-actions";
 
 interface ResultsHeaderProps {
   results: ResultsData;
@@ -77,6 +79,7 @@ export function ResultsHeader({
               <RotateCcwIcon /> Rerun Test
             </Link>
           </Button>
+          <CompareActions test={test} />
           <ExportMenu results={results} />
           <Button
             variant="outline"

@@ -1,0 +1,271 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { ConvexError } from "convex/values";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import { makeViewer, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
+import { renderApp } from "@/test/render-app";
+
+import type { Id } from "../../../convex/_generated/dataModel";
+import type { HistoryRow } from "../history/history-model";
+import type { Comparison } from "./compare-page";
+
+vi.setConfig({ testTimeout: 20_000 });
+
+const B_ID = "k57testid0000000000000000000002" as Id<"tests">;
+const PATH = `/compare?a=${TEST_ID}&b=${B_ID}`;
+
+function comparison(overrides: Partial<Comparison> = {}): Comparison {
+  const { test } = makeResults();
+  return {
+    a: test,
+    b: {
+      ...test,
+      _id: B_ID,
+      name: "Coffee taglines (Rerun)",
+      status: "running",
+      progress: { currentPhase: "Evaluating responses", percentage: 40 },
+      completedAt: undefined,
+    },
+    models: [
+      {
+        modelId: "openai/gpt-4o-mini",
+        modelName: "GPT-4o Mini",
+        a: { score: 6.5, rank: 2 },
+        b: { score: 9, rank: 1 },
+        difference: 2.5,
+        interval: { low: 1.25, high: 3.5 },
+        largerThanChance: true,
+      },
+      {
+        modelId: "anthropic/claude-3.5-haiku",
+        modelName: "Claude 3.5 Haiku",
+        a: { score: 7.5, rank: 1 },
+        b: { score: 7.25, rank: 2 },
+        difference: -0.25,
+        interval: { low: -1, high: 0.5 },
+        largerThanChance: false,
+      },
+    ],
+    onlyInA: [],
+    onlyInB: ["Gemini 2.0 Flash"],
+    rankCorrelation: {
+      method: "spearman",
+      value: -1,
+      reading: "Reversed: the second test orders the models nearly the other way round.",
+    },
+    checks: {
+      a: true,
+      b: false,
+      models: [
+        {
+          modelId: "openai/gpt-4o-mini",
+          modelName: "GPT-4o Mini",
+          a: { answers: 4, passed: 3, rate: 0.75, interval: { low: 0.3, high: 0.95 } },
+          b: null,
+        },
+      ],
+    },
+    differences: ["The prompt differs.", "Models only in B: Gemini 2.0 Flash."],
+    pairs: [
+      {
+        persona: "Pirate",
+        topic: "Coffee",
+        a: { personaId: "p1", topicId: "t1" },
+        b: { personaId: "q1", topicId: "u1" },
+      },
+      { persona: "Poet", topic: "Coffee", a: { personaId: "p2", topicId: "t1" }, b: null },
+    ],
+    ...overrides,
+  };
+}
+
+describe("compare page", () => {
+  beforeEach(() => {
+    setSignedIn(makeViewer());
+  });
+
+  it("shows a loading state while the figures load", async () => {
+    renderApp(PATH);
+    expect(await screen.findByRole("status", { name: "Loading comparison" }, { timeout: 10_000 })).toBeInTheDocument();
+  });
+
+  it("shows both tests, the models' scores, ranks and differences, stability, pass rates and what differs", async () => {
+    setQueryResult("compare:get", comparison());
+    setQueryResult("compare:answers", { a: [makeResponse(1)], b: [] });
+    renderApp(PATH);
+    expect(
+      await screen.findByRole("heading", { level: 1, name: "Compare two tests" }, { timeout: 10_000 }),
+    ).toBeVisible();
+
+    const testA = screen.getByRole("region", { name: "Test A" });
+    expect(within(testA).getByRole("link", { name: "Coffee taglines" })).toHaveAttribute(
+      "href",
+      `/dashboard/results/${TEST_ID}`,
+    );
+    expect(within(testA).getByText("Completed")).toBeInTheDocument();
+    const testB = screen.getByRole("region", { name: "Test B" });
+    expect(within(testB).getByText("Running")).toBeInTheDocument();
+    // B is still running: its progress shows (and moves with the live query).
+    expect(within(testB).getByRole("progressbar", { name: "Test B progress" })).toBeInTheDocument();
+    expect(testB).toHaveTextContent("Evaluating responses · 40%");
+
+    const table = screen.getByRole("table", { name: "Scores by model" });
+    const [, first, second] = within(table).getAllByRole("row");
+    expect(
+      within(first!)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual(["GPT-4o Mini", "6.50", "#2", "9.00", "#1", "+2.50", "+1.25 to +3.50", "Larger than chance"]);
+    expect(
+      within(second!)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual(["Claude 3.5 Haiku", "7.50", "#1", "7.25", "#2", "−0.25", "−1.00 to +0.50", "Within chance"]);
+    expect(screen.getByText("Only in B: Gemini 2.0 Flash.")).toBeInTheDocument();
+
+    const stability = screen.getByRole("region", { name: "Stability" });
+    expect(stability).toHaveTextContent("Rank correlation (Spearman): -1.00");
+    expect(stability).toHaveTextContent("Reversed: the second test orders the models nearly the other way round.");
+
+    const checks = screen.getByRole("table", { name: "Check pass rates" });
+    expect(within(checks).getByLabelText("GPT-4o Mini in test A: 75% passed, 3 of 4 (30%–95%)")).toBeInTheDocument();
+    expect(within(checks).getByText("No checks")).toBeInTheDocument();
+
+    const differences = screen.getByRole("region", { name: "What differs in the configuration" });
+    expect(
+      within(differences)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["The prompt differs.", "Models only in B: Gemini 2.0 Flash."]);
+  });
+
+  it("shows one persona × topic pair's answers side by side, and the pair picked next", async () => {
+    setQueryResult("compare:get", comparison());
+    setQueryResult("compare:answers", { a: [makeResponse(1)], b: [] });
+    renderApp(PATH);
+    const answers = await screen.findByRole("region", { name: "Answers side by side" }, { timeout: 10_000 });
+    const picker = within(answers).getByRole("combobox", { name: "Persona × topic" });
+    expect(picker).toHaveDisplayValue("Pirate × Coffee");
+    const inA = within(answers).getByRole("region", { name: "Answers in test A" });
+    expect(inA).toHaveTextContent(makeResponse(1).modelName);
+    expect(within(answers).getByRole("region", { name: "Answers in test B" })).toHaveTextContent(
+      "No answers here yet.",
+    );
+    await userEvent.setup().selectOptions(picker, "Poet × Coffee");
+    // Test B has no Poet: that side says so.
+    await waitFor(() =>
+      expect(within(answers).getByRole("region", { name: "Answers in test B" })).toHaveTextContent("Not in this test."),
+    );
+  });
+
+  it("says when the tests have no model in common, and when neither has checks or differences", async () => {
+    setQueryResult(
+      "compare:get",
+      comparison({
+        models: [],
+        onlyInA: ["GPT-4o Mini"],
+        onlyInB: ["Gemini 2.0 Flash"],
+        checks: null,
+        differences: [],
+        rankCorrelation: { method: "spearman", value: null, reading: "Not enough scored models in both tests." },
+      }),
+    );
+    setQueryResult("compare:answers", { a: [], b: [] });
+    renderApp(PATH);
+    expect(await screen.findByRole("heading", { name: "No models in common" }, { timeout: 10_000 })).toBeVisible();
+    expect(screen.queryByRole("table", { name: "Scores by model" })).not.toBeInTheDocument();
+    expect(screen.getByText("Only in A: GPT-4o Mini. Only in B: Gemini 2.0 Flash.")).toBeInTheDocument();
+    expect(screen.getByText("Neither test has checks.")).toBeInTheDocument();
+    expect(screen.getByText("The two configurations are the same.")).toBeInTheDocument();
+  });
+
+  it("shows the server's refusal (another person's test, or none) with a way back", async () => {
+    setQueryError("compare:get", new ConvexError({ code: "NOT_FOUND", message: "Test not found." }));
+    renderApp(PATH);
+    const alert = await screen.findByRole("alert", {}, { timeout: 10_000 });
+    expect(alert).toHaveTextContent("Error Loading Comparison");
+    expect(alert).toHaveTextContent("Test not found.");
+    expect(screen.getByRole("link", { name: "Back to History" })).toHaveAttribute("href", "/dashboard/history");
+  });
+
+  it("asks for two tests when the address names fewer", async () => {
+    renderApp(`/compare?a=${TEST_ID}`);
+    expect(
+      await screen.findByRole("heading", { name: "Pick two tests to compare" }, { timeout: 10_000 }),
+    ).toBeVisible();
+    expect(screen.getByRole("link", { name: "Go to History" })).toHaveAttribute("href", "/dashboard/history");
+  });
+});
+
+describe("ways into the compare page", () => {
+  beforeEach(() => {
+    setSignedIn(makeViewer());
+    setQueryResult("presence:viewers", { count: 0, viewers: [] });
+  });
+
+  it("a rerun's results offer Compare with the original", async () => {
+    const original = "k57original000000000000000000001" as Id<"tests">;
+    const results = makeResults();
+    setQueryResult("results:get", { ...results, test: { ...results.test, rerunOf: original } });
+    renderApp(`/dashboard/results/${TEST_ID}`);
+    expect(await screen.findByRole("link", { name: /Compare with the original/ }, { timeout: 10_000 })).toHaveAttribute(
+      "href",
+      `/compare?a=${original}&b=${TEST_ID}`,
+    );
+  });
+
+  it("a test that is no rerun offers only Compare with…, which lists the other tests", async () => {
+    setQueryResult("results:get", makeResults());
+    const other = historyRow("Older run", "k57older00000000000000000000001", 1000);
+    setQueryResult("history:list", { tests: [other, historyRow("This one", TEST_ID, 2000)], total: 2 });
+    renderApp(`/dashboard/results/${TEST_ID}`);
+    const button = await screen.findByRole("button", { name: /Compare with…/ }, { timeout: 10_000 });
+    expect(screen.queryByRole("link", { name: /Compare with the original/ })).not.toBeInTheDocument();
+    await userEvent.setup().click(button);
+    const list = await screen.findByRole("list", { name: "Tests to compare with" });
+    const links = within(list).getAllByRole("link");
+    expect(links).toHaveLength(1);
+    // The older test is A.
+    expect(links[0]).toHaveAttribute("href", `/compare?a=${other._id}&b=${TEST_ID}`);
+  });
+
+  it("History: tick two tests, then Compare opens them, the older as A", async () => {
+    const older = historyRow("Coffee taglines", "k57older00000000000000000000001", 1000);
+    const newer = historyRow("Coffee taglines (Rerun)", "k57newer00000000000000000000001", 2000);
+    const third = historyRow("Support replies", "k57third00000000000000000000001", 3000);
+    setQueryResult("history:list", { tests: [third, newer, older], total: 3 });
+    renderApp("/dashboard/history");
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole("checkbox", { name: "Pick Coffee taglines (Rerun) to compare" }, { timeout: 10_000 }),
+    );
+    expect(screen.queryByRole("link", { name: "Compare" })).not.toBeInTheDocument();
+    await user.click(screen.getByRole("checkbox", { name: "Pick Coffee taglines to compare" }));
+    // Two picked: a third cannot be.
+    expect(screen.getByRole("checkbox", { name: "Pick Support replies to compare" })).toBeDisabled();
+    expect(screen.getByRole("link", { name: "Compare" })).toHaveAttribute(
+      "href",
+      `/compare?a=${older._id}&b=${newer._id}`,
+    );
+  });
+});
+
+function historyRow(name: string, id: string, created: number): HistoryRow {
+  return {
+    _id: id as HistoryRow["_id"],
+    _creationTime: created,
+    name,
+    status: "completed",
+    taskType: "marketing",
+    startedAt: created,
+    completedAt: created + 1000,
+    totalCostUsd: 0.01,
+    topPerformers: [],
+    awaitingPayment: false,
+    priceCents: 200,
+    missingWork: { missingResponses: 0, missingEvaluations: 0 },
+    juryVerdict: null,
+  };
+}
