@@ -8,6 +8,7 @@ import {
   collectPages,
   CSV_COLUMNS,
   CSV_ROW_TYPES,
+  csvColumns,
   exportFileName,
   type ExportEvaluation,
   type ExportResponse,
@@ -186,6 +187,48 @@ describe("export", () => {
       topPerformers: ["Claude 3.5 Haiku", "GPT-4o Mini"],
     });
     expect(document.test).toMatchObject({ name: "Coffee taglines", status: "completed" });
+  });
+
+  it("lists every column with its header and its value for an answer row and for a judgement row", () => {
+    const evaluation: ExportEvaluation = {
+      id: "e1" as ExportEvaluation["id"],
+      responseId: "r1" as ExportEvaluation["responseId"],
+      evaluatorModelId: "x-ai/grok-3",
+      scores: { accuracy: 8, clarity: 6 },
+      explanation: "Clear.",
+      timestamp: Date.UTC(2026, 0, 1),
+      costUsd: 0.0001,
+    };
+    const stats = computeJuryStats({
+      seed: "columns",
+      scale: "rating",
+      judges: ["x-ai/grok-3"],
+      responses: [
+        { id: "r1", modelId: "openai/gpt-4o-mini", personaId: "p1", topicId: "t1", length: 12, costUsd: 0.0002 },
+      ],
+      ratings: [{ judgeModelId: "x-ai/grok-3", responseId: "r1", scores: evaluation.scores, costUsd: 0.0001 }],
+      resamples: 20,
+    });
+    const checks = [{ id: "json", kind: "json" as const }];
+    const columns = csvColumns([response(1)], [evaluation], stats, checks);
+    const headers = columns.map((column) => column.header);
+    expect(headers.filter((header) => header.trim() === "")).toEqual([]);
+    expect(new Set(headers).size).toBe(headers.length);
+    expect(headers).toEqual(expect.arrayContaining(["Accuracy Score", "Clarity Score", "Check 1: is valid JSON"]));
+    const answerRow = { response: response(1), model: stats.models[0] };
+    const judgementRow = { ...answerRow, evaluation, judge: stats.judges[0] };
+    const cellTypes = (row: "answer" | "judgement") =>
+      columns
+        .filter((column) => {
+          const value = row === "answer" ? column.answer(answerRow) : column.judgement(judgementRow);
+          return typeof value !== "string" && typeof value !== "number";
+        })
+        .map((column) => `${column.header} (${row})`);
+    expect([...cellTypes("answer"), ...cellTypes("judgement")]).toEqual([]);
+    // The CSV is exactly these columns: every row has one cell per header.
+    const parsed = Papa.parse<string[]>(buildCsv([response(1)], [evaluation], stats, checks).trim());
+    expect(parsed.data[0]).toEqual(headers);
+    expect(parsed.data.map((row) => row.length)).toEqual([headers.length, headers.length, headers.length]);
   });
 
   it("names files after the test", () => {

@@ -37,52 +37,116 @@ export async function collectPages<T>(fetchPage: (cursor: string | null) => Prom
   }
 }
 
-/** The first seven columns are the answer's, as before; the rest name the row and the jury's figures. */
-export const CSV_COLUMNS = [
-  "Model",
-  "Persona",
-  "Topic",
-  "Tokens",
-  "Latency (ms)",
-  "Cost (USD)",
-  "Average Score",
-  "Row Type",
-  "Response ID",
-  "Model ID",
-  "Persona ID",
-  "Topic ID",
-  "Answer",
-  "Evaluation ID",
-  "Judge",
-  "Order",
-  "Label",
-  "Rank",
-  "Score",
-  "Explanation",
-  "Model Mean Score",
-  "Model Score 95% Low",
-  "Model Score 95% High",
-  "Model Rank Best",
-  "Model Rank Worst",
-  "Model Rating",
-  "Model Rating 95% Low",
-  "Model Rating 95% High",
-  "Model Generation Cost (USD)",
-  "Model Judging Cost (USD)",
-  "Judge Agreement",
-  "Judge First-Shown Rate",
-  "Judge Position Consistency",
-  "Judge Length Correlation",
-  "Judge Self-Preference",
-  "Judge Flagged",
-  "Judge Cost (USD)",
-] as const;
+type Cell = string | number;
+type ModelFigures = JuryStatsDoc["models"][number];
+type JudgeRecord = JuryStatsDoc["judges"][number];
+
+/** An answer row: the answer, with its model's figures from the jury statistics. */
+export interface AnswerRow {
+  response: ExportResponse;
+  model: ModelFigures | undefined;
+}
+
+/** A judgement row: one judge's score of an answer, with the answer's model and the judge's record. */
+export interface JudgementRow extends AnswerRow {
+  evaluation: ExportEvaluation;
+  judge: JudgeRecord | undefined;
+}
+
+/**
+ * One CSV column: its header and its value on each kind of row. An answer row's Cost is what
+ * generating the answer cost; a judgement row's is its share of the judge call.
+ */
+export interface CsvColumn {
+  header: string;
+  answer: (row: AnswerRow) => Cell;
+  judgement: (row: JudgementRow) => Cell;
+}
+
+const fixed = (value: number | null | undefined, digits: number) =>
+  value === null || value === undefined ? "" : value.toFixed(digits);
+
+/** A column with the same value on both kinds of row. */
+const both = (header: string, value: (row: AnswerRow) => Cell): CsvColumn => ({
+  header,
+  answer: value,
+  judgement: value,
+});
+/** A column only an answer row fills. */
+const answerOnly = (header: string, value: (row: AnswerRow) => Cell): CsvColumn => ({
+  header,
+  answer: value,
+  judgement: () => "",
+});
+/** A column only a judgement row fills. */
+const judgementOnly = (header: string, value: (row: JudgementRow) => Cell): CsvColumn => ({
+  header,
+  answer: () => "",
+  judgement: value,
+});
+/** A figure of the judge's record; empty where the jury statistics have no record of the judge. */
+const judgeFigure = (header: string, value: (judge: JudgeRecord) => Cell): CsvColumn =>
+  judgementOnly(header, ({ judge }) => (judge ? value(judge) : ""));
+
+const meanScore = (scores: Record<string, number>) => {
+  const values = Object.values(scores);
+  return values.length > 0 ? values.reduce((sum, value) => sum + value, 0) / values.length : null;
+};
 
 /** Row types: an answer (its Cost is what generating it cost) or one judge's score of it (its share of the judge call). */
 export const CSV_ROW_TYPES = { answer: "Answer", judgement: "Judgement" } as const;
 
-const fixed = (value: number | null | undefined, digits: number) =>
-  value === null || value === undefined ? "" : value.toFixed(digits);
+/**
+ * The columns every export has. The first seven are the answer's, as before; the rest name the
+ * row, its ids and text, the judge's score, the answer's model figures (mean with 95% interval,
+ * rank range, rating, generation and judging cost) and the judge's record.
+ */
+export const FIXED_CSV_COLUMNS: readonly CsvColumn[] = [
+  both("Model", ({ response }) => response.modelName),
+  both("Persona", ({ response }) => response.personaName),
+  both("Topic", ({ response }) => response.topicTitle),
+  answerOnly("Tokens", ({ response }) => response.tokens),
+  answerOnly("Latency (ms)", ({ response }) => Math.round(response.latencyMs)),
+  {
+    header: "Cost (USD)",
+    answer: ({ response }) => response.costUsd.toFixed(6),
+    judgement: ({ evaluation }) => evaluation.costUsd.toFixed(6),
+  },
+  answerOnly("Average Score", ({ response }) => fixed(response.averageScore, 2)),
+  { header: "Row Type", answer: () => CSV_ROW_TYPES.answer, judgement: () => CSV_ROW_TYPES.judgement },
+  both("Response ID", ({ response }) => response.id),
+  both("Model ID", ({ response }) => response.modelId),
+  both("Persona ID", ({ response }) => response.personaId),
+  both("Topic ID", ({ response }) => response.topicId),
+  both("Answer", ({ response }) => response.content),
+  judgementOnly("Evaluation ID", ({ evaluation }) => evaluation.id),
+  judgementOnly("Judge", ({ evaluation }) => evaluation.evaluatorModelId),
+  judgementOnly("Order", ({ evaluation }) => evaluation.order ?? ""),
+  judgementOnly("Label", ({ evaluation }) => evaluation.label ?? ""),
+  judgementOnly("Rank", ({ evaluation }) => evaluation.rank ?? ""),
+  judgementOnly("Score", ({ evaluation }) => fixed(meanScore(evaluation.scores), 4)),
+  judgementOnly("Explanation", ({ evaluation }) => evaluation.explanation),
+  both("Model Mean Score", ({ model }) => fixed(model?.meanScore, 4)),
+  both("Model Score 95% Low", ({ model }) => fixed(model?.scoreInterval?.low, 4)),
+  both("Model Score 95% High", ({ model }) => fixed(model?.scoreInterval?.high, 4)),
+  both("Model Rank Best", ({ model }) => model?.rank?.best ?? ""),
+  both("Model Rank Worst", ({ model }) => model?.rank?.worst ?? ""),
+  both("Model Rating", ({ model }) => fixed(model?.rating, 1)),
+  both("Model Rating 95% Low", ({ model }) => fixed(model?.ratingInterval?.low, 1)),
+  both("Model Rating 95% High", ({ model }) => fixed(model?.ratingInterval?.high, 1)),
+  both("Model Generation Cost (USD)", ({ model }) => fixed(model?.generationCostUsd, 6)),
+  both("Model Judging Cost (USD)", ({ model }) => fixed(model?.judgingCostUsd, 6)),
+  judgeFigure("Judge Agreement", (judge) => fixed(judge.agreement.value, 4)),
+  judgeFigure("Judge First-Shown Rate", (judge) => fixed(judge.position?.firstRate, 4)),
+  judgeFigure("Judge Position Consistency", (judge) => fixed(judge.positionConsistency, 4)),
+  judgeFigure("Judge Length Correlation", (judge) => fixed(judge.length.correlation, 4)),
+  judgeFigure("Judge Self-Preference", (judge) => fixed(judge.selfPreference.value, 4)),
+  judgeFigure("Judge Flagged", (judge) => (judge.flagged ? "yes" : "no")),
+  judgeFigure("Judge Cost (USD)", (judge) => fixed(judge.costUsd, 6)),
+];
+
+/** The fixed columns' headers, in order. */
+export const CSV_COLUMNS = FIXED_CSV_COLUMNS.map((column) => column.header);
 
 /** The criteria a rating test scored, as extra "<criterion> Score" columns (none for ranking). */
 function criteriaOf(evaluations: readonly ExportEvaluation[], stats: JuryStatsDoc | null): string[] {
@@ -94,12 +158,45 @@ function criteriaOf(evaluations: readonly ExportEvaluation[], stats: JuryStatsDo
   return [...seen];
 }
 
+/** A rating judge's score on one criterion; empty on a ranking judgement. */
+function criterionColumn(criterion: string): CsvColumn {
+  return judgementOnly(`${criterionLabel(criterion)} Score`, ({ evaluation }) =>
+    evaluation.rank === undefined ? fixed(evaluation.scores[criterion], 2) : "",
+  );
+}
+
+/** The checks' columns (checks/check-export.ts): filled on answer rows, each answer's cells computed once. */
+function checkColumns(responses: readonly ExportResponse[], checks: readonly AnswerCheck[]): CsvColumn[] {
+  const { fields, answerCells } = checkCsvColumns(responses, checks);
+  const cells = new Map<ExportResponse, string[]>();
+  const cellsOf = (response: ExportResponse) => {
+    let answerRow = cells.get(response);
+    if (!answerRow) cells.set(response, (answerRow = answerCells(response)));
+    return answerRow;
+  };
+  return fields.map((header, index) => answerOnly(header, ({ response }) => cellsOf(response)[index] ?? ""));
+}
+
+/** Every column of a test's CSV: the fixed ones, one per rated criterion, then the checks'. */
+export function csvColumns(
+  responses: readonly ExportResponse[],
+  evaluations: readonly ExportEvaluation[] = [],
+  stats: JuryStatsDoc | null = null,
+  checks: readonly AnswerCheck[] = [],
+): CsvColumn[] {
+  return [
+    ...FIXED_CSV_COLUMNS,
+    ...criteriaOf(evaluations, stats).map(criterionColumn),
+    ...checkColumns(responses, checks),
+  ];
+}
+
 /**
  * One row per answer (Row Type "Answer": its tokens, latency, generation cost and average score)
  * followed by one row per judge score of it (Row Type "Judgement": judge, order, label, rank,
  * score, per-criterion scores, explanation and its share of the judge call's cost). Each row
- * carries the ids, the answer's model figures (mean with 95% interval, rank range, rating,
- * generation and judging cost) and, on judgement rows, its judge's record.
+ * carries the ids, the answer's model figures and, on judgement rows, its judge's record; each
+ * cell is its column's value for the row's kind (csvColumns).
  */
 export function buildCsv(
   responses: readonly ExportResponse[],
@@ -107,97 +204,22 @@ export function buildCsv(
   stats: JuryStatsDoc | null = null,
   checks: readonly AnswerCheck[] = [],
 ): string {
-  const criteria = criteriaOf(evaluations, stats);
-  const checkColumns = checkCsvColumns(responses, checks);
+  const columns = csvColumns(responses, evaluations, stats, checks);
   const models = new Map((stats?.models ?? []).map((model) => [model.modelId, model]));
   const judges = new Map((stats?.judges ?? []).map((judge) => [judge.judgeModelId, judge]));
   const byResponse = new Map<string, ExportEvaluation[]>();
   for (const evaluation of evaluations)
     byResponse.set(evaluation.responseId, [...(byResponse.get(evaluation.responseId) ?? []), evaluation]);
-  const modelColumns = (modelId: string) => {
-    const model = models.get(modelId);
-    return [
-      fixed(model?.meanScore, 4),
-      fixed(model?.scoreInterval?.low, 4),
-      fixed(model?.scoreInterval?.high, 4),
-      model?.rank?.best ?? "",
-      model?.rank?.worst ?? "",
-      fixed(model?.rating, 1),
-      fixed(model?.ratingInterval?.low, 1),
-      fixed(model?.ratingInterval?.high, 1),
-      fixed(model?.generationCostUsd, 6),
-      fixed(model?.judgingCostUsd, 6),
-    ];
-  };
-  const judgeColumns = (judgeModelId: string | null) => {
-    const judge = judgeModelId === null ? undefined : judges.get(judgeModelId);
-    if (!judge) return ["", "", "", "", "", "", ""];
-    return [
-      fixed(judge.agreement.value, 4),
-      fixed(judge.position?.firstRate, 4),
-      fixed(judge.positionConsistency, 4),
-      fixed(judge.length.correlation, 4),
-      fixed(judge.selfPreference.value, 4),
-      judge.flagged ? "yes" : "no",
-      fixed(judge.costUsd, 6),
-    ];
-  };
-  const data: (string | number)[][] = [];
+  const data: Cell[][] = [];
   for (const response of responses) {
-    const answer = [response.modelName, response.personaName, response.topicTitle];
-    const ids = [response.id, response.modelId, response.personaId, response.topicId, response.content];
-    data.push([
-      ...answer,
-      response.tokens,
-      Math.round(response.latencyMs),
-      response.costUsd.toFixed(6),
-      fixed(response.averageScore, 2),
-      CSV_ROW_TYPES.answer,
-      ...ids,
-      "",
-      "",
-      "",
-      "",
-      "",
-      "",
-      "",
-      ...modelColumns(response.modelId),
-      ...judgeColumns(null),
-      ...criteria.map(() => ""),
-      ...checkColumns.answerCells(response),
-    ]);
+    const answerRow: AnswerRow = { response, model: models.get(response.modelId) };
+    data.push(columns.map((column) => column.answer(answerRow)));
     for (const evaluation of byResponse.get(response.id) ?? []) {
-      const score = Object.values(evaluation.scores);
-      data.push([
-        ...answer,
-        "",
-        "",
-        evaluation.costUsd.toFixed(6),
-        "",
-        CSV_ROW_TYPES.judgement,
-        ...ids,
-        evaluation.id,
-        evaluation.evaluatorModelId,
-        evaluation.order ?? "",
-        evaluation.label ?? "",
-        evaluation.rank ?? "",
-        fixed(score.length > 0 ? score.reduce((sum, value) => sum + value, 0) / score.length : null, 4),
-        evaluation.explanation,
-        ...modelColumns(response.modelId),
-        ...judgeColumns(evaluation.evaluatorModelId),
-        ...criteria.map((criterion) => (evaluation.rank === undefined ? fixed(evaluation.scores[criterion], 2) : "")),
-        ...checkColumns.emptyCells,
-      ]);
+      const judgementRow: JudgementRow = { ...answerRow, evaluation, judge: judges.get(evaluation.evaluatorModelId) };
+      data.push(columns.map((column) => column.judgement(judgementRow)));
     }
   }
-  return Papa.unparse({
-    fields: [
-      ...CSV_COLUMNS,
-      ...criteria.map((criterion) => `${criterionLabel(criterion)} Score`),
-      ...checkColumns.fields,
-    ],
-    data,
-  });
+  return Papa.unparse({ fields: columns.map((column) => column.header), data });
 }
 
 /** The JSON export: the test, its configuration, and its results in the spec's field names. */
