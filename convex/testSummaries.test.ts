@@ -3,14 +3,14 @@
 // with ~230 KB configurations each loads (reading all 500 tests is ~115 MB, past Convex's 16 MiB
 // read limit per transaction), and so do the dashboard and the admin's jobs list; the migration
 // builds summaries for tests written before them; a run's summary ends equal to its test row.
-import { TransactionMetricsTracker } from "convex-test/dist/transactionMetrics.js";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
-import type { Doc, Id } from "./_generated/dataModel";
+import type { Doc } from "./_generated/dataModel";
 import { EMPTY_RUN_COUNTERS } from "./core/pipeline/runCounters";
+import { bytesReadBy, seedBigTests } from "./bigTests.fixture";
 import { summaryOf, summaryRowOf, verdictOfTest } from "./core/testSummaries";
 import { HISTORY_LIMIT } from "./history";
-import { LIST_READ_BYTES, MAX_STORED_BYTES, storedBytes } from "./lib/limits";
+import { LIST_READ_BYTES, MAX_STORED_BYTES } from "./lib/limits";
 import {
   createBackend,
   createUser,
@@ -20,97 +20,10 @@ import {
   useDevGateway,
   waitFor,
 } from "./test.helpers";
-import type { TestConfiguration } from "./validators";
 
 useDevGateway();
 
-// ------------------------------------------------------------------ bytes read by one function
-
-let bytesRead = 0;
-let installed = false;
-
-/** The bytes a function reads, as convex-test's limit tracker counts them (installed once per process). */
-async function bytesReadBy<T>(run: () => Promise<T>): Promise<{ bytes: number; value: T }> {
-  if (!installed) {
-    installed = true;
-    const trackRead = TransactionMetricsTracker.prototype.trackRead;
-    TransactionMetricsTracker.prototype.trackRead = function (this: TransactionMetricsTracker, bytes: number) {
-      bytesRead += bytes;
-      trackRead.call(this, bytes);
-    };
-  }
-  bytesRead = 0;
-  const value = await run();
-  return { bytes: bytesRead, value };
-}
-
-// ------------------------------------------------------------------ 500 tests with big configurations
-
 const BIG_TESTS = HISTORY_LIMIT;
-/** Tests inserted per transaction while seeding (each ~230 KB). */
-const SEED_CHUNK = 25;
-
-/** A valid configuration of ~230 KB: ten personas and ten topics with 10,000-character prompts. */
-function bigConfiguration(): TestConfiguration {
-  const text = (seed: string) => `${seed} `.repeat(10_000).slice(0, 10_000);
-  return sampleConfiguration(undefined, undefined, {
-    userPrompt: text("Write"),
-    personas: Array.from({ length: 10 }, (_, index) => ({
-      id: `p${index}`,
-      name: `Persona ${index}`,
-      description: text(`d${index}`).slice(0, 500),
-      systemPrompt: text(`s${index}`),
-    })),
-    topics: Array.from({ length: 10 }, (_, index) => ({
-      id: `t${index}`,
-      title: `Topic ${index}`,
-      description: text(`e${index}`).slice(0, 500),
-      prompt: text(`q${index}`),
-    })),
-  });
-}
-
-/** Ended tests as they were written before summaries existed (no summary rows), each with a failed paid job. */
-async function seedBigTests(t: TestBackend, userId: Id<"users">): Promise<number> {
-  const configuration = bigConfiguration();
-  for (let start = 0; start < BIG_TESTS; start += SEED_CHUNK) {
-    await t.run(async (ctx) => {
-      for (let index = start; index < Math.min(BIG_TESTS, start + SEED_CHUNK); index++) {
-        const testId = await ctx.db.insert("tests", {
-          userId,
-          name: `Big test ${index}`,
-          taskType: "marketing",
-          configuration,
-          status: "failed",
-          progress: { currentPhase: "Failed", percentage: 100 },
-          estimate: { generationCost: 0, evaluationCost: 0, totalCost: 0, totalQueries: 0, estimatedTokens: 0 },
-          priceCents: 200,
-          usesOwnKey: false,
-          expectedResponses: 2,
-          expectedEvaluations: 2,
-          ...EMPTY_RUN_COUNTERS,
-          totalCostUsd: 0.001 * index,
-          missingResponses: 2,
-          lastCallError: "HTTP 503: Service Unavailable",
-          startedAt: 1_000 + index,
-          completedAt: 2_000 + index,
-          lastProgressAt: 2_000 + index,
-        });
-        await ctx.db.insert("jobs", {
-          testId,
-          userId,
-          testName: `Big test ${index}`,
-          status: "failed",
-          priority: 0,
-          retryCount: 0,
-          maxRetries: 3,
-          amountCents: 200,
-        });
-      }
-    });
-  }
-  return storedBytes(configuration);
-}
 
 async function summaryCount(t: TestBackend): Promise<number> {
   return await t.run(async (ctx) => (await ctx.db.query("testSummaries").take(BIG_TESTS + 1)).length);
@@ -124,7 +37,7 @@ describe("lists read summaries, bounded in bytes", () => {
       const t = createBackend();
       const { userId, as } = await createUser(t, "ada@example.com");
       const admin = await createUser(t, "admin@example.com", { isAdmin: true });
-      const configurationBytes = await seedBigTests(t, userId);
+      const configurationBytes = await seedBigTests(t, userId, BIG_TESTS);
       expect(configurationBytes).toBeGreaterThan(200 * 1024);
       expect(configurationBytes).toBeLessThanOrEqual(MAX_STORED_BYTES);
       // Reading every test whole would pass Convex's 16 MiB read limit several times over.
