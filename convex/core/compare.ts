@@ -21,6 +21,14 @@ export const pairRefValidator = v.object({ personaId: v.string(), topicId: v.str
 export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<RunScores> {
   const config = test.configuration;
   const models = config.generatorModels.map(({ id, name }) => ({ id, name }));
+  // A pair is matched in the other test by its persona's name and its topic's title.
+  const personaName = new Map(config.personas.map((persona) => [persona.id, persona.name]));
+  const topicTitle = new Map(config.topics.map((topic) => [topic.id, topic.title]));
+  const keyOf = (unit: { personaId: string; topicId: string }) =>
+    JSON.stringify([
+      personaName.get(unit.personaId) ?? unit.personaId,
+      unit.topicId === "" ? "" : (topicTitle.get(unit.topicId) ?? unit.topicId),
+    ]);
   const chunks = await ctx.db
     .query("juryStateChunks")
     .withIndex("by_test_index", (q) => q.eq("testId", test._id))
@@ -48,7 +56,7 @@ export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Ru
         })),
       ),
     ];
-    return { models, units: unitScoresOf(state.responses, verdicts) };
+    return { models, units: unitScoresOf(state.responses, verdicts).map((unit) => ({ ...unit, key: keyOf(unit) })) };
   }
   // No kept rows yet: one unit per persona, from the per-persona stats rows.
   const units = new Map<string, UnitScores & { means: Map<string, number> }>();
@@ -57,6 +65,7 @@ export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Ru
     const unit = units.get(row.personaId) ?? {
       personaId: row.personaId,
       topicId: "",
+      key: keyOf({ personaId: row.personaId, topicId: "" }),
       means: new Map<string, number>(),
     };
     unit.means.set(row.modelId, row.scoreSum / row.scoreCount);

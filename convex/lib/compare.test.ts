@@ -5,6 +5,7 @@ import {
   compareRuns,
   configurationDifferences,
   matchedPairs,
+  pairedUnits,
   runStandings,
   stabilityReading,
   unitScoresOf,
@@ -263,5 +264,38 @@ describe("matchedPairs", () => {
       },
       { persona: "Pirate", topic: "Shoes", a: null, b: { personaId: "q1", topicId: "u3" } },
     ]);
+  });
+});
+
+describe("paired resampling", () => {
+  /** A run whose unit u (keyed k{u}) gives its one model scores[u]. */
+  function keyed(scores: number[], keys = scores.map((_, u) => `k${u}`)): RunScores {
+    return {
+      models: [M1],
+      units: scores.map((score, u) => ({
+        personaId: `p${u}`,
+        topicId: "t",
+        key: keys[u],
+        means: new Map([["m1", score]]),
+      })),
+    };
+  }
+
+  it("pairs the runs' units by key, whatever their order", () => {
+    expect(pairedUnits(keyed([1, 2, 3], ["x", "y", "z"]).units, keyed([1, 2, 3], ["z", "x", "y"]).units)).toEqual([
+      1, 2, 0,
+    ]);
+    expect(pairedUnits(keyed([1, 2], ["x", "y"]).units, keyed([1, 2], ["x", "w"]).units)).toBeNull();
+    expect(pairedUnits(keyed([1, 2]).units, keyed([1, 2, 3]).units)).toBeNull();
+  });
+
+  it("draws the same pairs for both runs: B = A + 2 on every pair gives [+2, +2], where independent draws would not", () => {
+    // Paired: each resample's B − A is exactly 2. Unpaired (other keys), A resampled is 4, 6 or 8
+    // and B 6, 8 or 10, so B − A runs from −2 to +6 and 0 is inside.
+    const paired = compareRuns(keyed([4, 8]), keyed([6, 10]), { seed: "paired" }).models[0]!;
+    expect(paired).toMatchObject({ difference: 2, interval: { low: 2, high: 2 }, largerThanChance: true });
+    const unpaired = compareRuns(keyed([4, 8]), keyed([6, 10], ["x", "y"]), { seed: "paired" }).models[0]!;
+    expect(unpaired.interval!.low).toBeLessThanOrEqual(0);
+    expect(unpaired.largerThanChance).toBe(false);
   });
 });

@@ -4,9 +4,11 @@
 //
 // What is resampled: persona × topic pairs ("units"), as the jury statistics do (lib/stats). A
 // model's score in a run is the mean over the run's units of its mean score there (each answer's
-// score being the mean of its judges' scores), the jury statistics' meanScore. The two runs are
-// independent samples (a rerun has its own personas' and topics' ids, and a changed test may have
-// other ones), so each resample draws each run's units with replacement on its own, and the
+// score being the mean of its judges' scores), the jury statistics' meanScore. When both runs
+// have the same pairs (matched by `key`, the persona's name and the topic's title: a rerun gives
+// them new ids; a re-judging keeps the very answers), the pairs are drawn once per resample for
+// both runs (a paired bootstrap: a hard topic weighs on both sides alike). Otherwise the runs are
+// independent samples and each resample draws each run's pairs on its own. Either way the
 // difference B − A of the resampled scores gives the percentile interval.
 import { checkLabel } from "./checks";
 import { criterionLabel } from "./criteria";
@@ -22,6 +24,8 @@ export const COMPARE_RESAMPLES = 1000;
 export interface UnitScores {
   readonly personaId: string;
   readonly topicId: string;
+  /** What matches the pair in another run (persona name and topic title); absent: never paired. */
+  readonly key?: string;
   readonly means: ReadonlyMap<string, number>;
 }
 
@@ -140,6 +144,19 @@ export interface RunComparison {
   readonly rankCorrelation: number | null;
 }
 
+/**
+ * For each of A's units the index of B's unit with the same key, when both runs have the same
+ * keys each once; null otherwise (the runs are then resampled independently).
+ */
+export function pairedUnits(a: readonly UnitScores[], b: readonly UnitScores[]): number[] | null {
+  if (a.length === 0 || a.length !== b.length) return null;
+  const indexInB = new Map(b.map((unit, index) => [unit.key, index]));
+  if (indexInB.has(undefined) || indexInB.size !== b.length) return null;
+  const partner = a.map((unit) => indexInB.get(unit.key));
+  if (partner.some((index) => index === undefined) || new Set(partner).size !== a.length) return null;
+  return partner as number[];
+}
+
 /** The shared models compared, with `resamples` bootstrap draws seeded by `seed` (e.g. both test ids). */
 export function compareRuns(
   a: RunScores,
@@ -157,12 +174,17 @@ export function compareRuns(
   const samples: number[][] = shared.map(() => []);
   const timesA = new Uint32Array(a.units.length);
   const timesB = new Uint32Array(b.units.length);
+  const partner = pairedUnits(a.units, b.units);
   if (a.units.length > 0 && b.units.length > 0) {
     for (let draw = 0; draw < resamples; draw++) {
       timesA.fill(0);
       timesB.fill(0);
-      for (let k = 0; k < a.units.length; k++) timesA[random.index(a.units.length)]! += 1;
-      for (let k = 0; k < b.units.length; k++) timesB[random.index(b.units.length)]! += 1;
+      for (let k = 0; k < a.units.length; k++) {
+        const unit = random.index(a.units.length);
+        timesA[unit]! += 1;
+        if (partner) timesB[partner[unit]!]! += 1;
+      }
+      if (!partner) for (let k = 0; k < b.units.length; k++) timesB[random.index(b.units.length)]! += 1;
       shared.forEach((model, index) => {
         const scoreA = scoreOf(a.units, model.id, timesA);
         const scoreB = scoreOf(b.units, model.id, timesB);
