@@ -32,6 +32,7 @@ import { TestTimes } from "@/components/test-times";
 import { FailureNotice } from "./failure-notice";
 import { VerdictPanel } from "./verdict";
 import { ReviewButton, TeamReviewSection } from "./team-review";
+import { RejudgeActions, RejudgeNotice } from "@/features/rejudge/rejudge-links";
 
 export const ERROR_TITLE = "Error Loading Results";
 /** A team test's page when the caller is not (or no longer) in its team: no retry, it will not come back. */
@@ -84,7 +85,14 @@ function ResultsScreen({
       results={results}
       onDeletingChange={onDeletingChange}
       onDeleted={() => void navigate({ to: "/dashboard/history", replace: true })}
-      actions={answered && !deleting ? <ReviewButton testId={testId} /> : undefined}
+      actions={
+        answered && !deleting ? (
+          <>
+            <ReviewButton testId={testId} />
+            <RejudgeActions testId={testId} configuration={results.test.configuration} />
+          </>
+        ) : undefined
+      }
       showViewers={!deleting}
     />
   );
@@ -99,6 +107,7 @@ function ResultsScreen({
   return (
     <div className="space-y-6">
       {header}
+      <RejudgeNotice testId={testId} />
       <TestTimes test={results.test} />
       <FailureNotice test={results.test} />
       <MissingWorkNotice

@@ -10,9 +10,13 @@ import { LIMITS } from "../../../convex/lib/pricing";
 import { CRITERIA, criterionLabel, EVALUATION_CRITERIA } from "../../../convex/lib/criteria";
 import { DEFAULT_RANKING_PROMPT } from "../../../convex/lib/prompts";
 import type { EvaluationScale } from "../../../convex/lib/types";
+import type { TestConfiguration } from "../../../convex/validators";
 import { SetupSection } from "./setup-section";
 import type { SetupState } from "./setup-state";
 import type { SetupActions } from "./use-setup-state";
+
+type EvaluationCriteria = TestConfiguration["evaluationCriteria"];
+type ScoringParameters = TestConfiguration["scoringParameters"];
 
 const SCALES: readonly { value: EvaluationScale; label: string; description: string }[] = [
   {
@@ -80,11 +84,40 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
         </p>
       </div>
 
+      <JudgingSettings criteria={criteria} scoring={scoring} onChange={(change) => actions.update(change)} />
+    </SetupSection>
+  );
+}
+
+/** What the judging settings edit: the criteria and the scoring parameters. */
+export interface JudgingChoice {
+  evaluationCriteria: EvaluationCriteria;
+  scoringParameters: ScoringParameters;
+}
+
+/**
+ * The judges' settings — criteria, scale, explanations, both orders, own family — shared by the
+ * setup page's Evaluation Configuration and the results page's "Judge again" dialog. `idPrefix`
+ * keeps the controls' ids apart when both are on screen.
+ */
+export function JudgingSettings({
+  criteria,
+  scoring,
+  onChange,
+  idPrefix = "setup",
+}: {
+  criteria: EvaluationCriteria;
+  scoring: ScoringParameters;
+  onChange: (change: Partial<JudgingChoice>) => void;
+  idPrefix?: string;
+}) {
+  return (
+    <>
       <fieldset className="grid gap-3">
         <legend className="mb-2 text-sm font-medium">Evaluation Criteria</legend>
         <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {EVALUATION_CRITERIA.map((criterion) => {
-            const id = `setup-criterion-${criterion}`;
+            const id = `${idPrefix}-criterion-${criterion}`;
             return (
               <div key={criterion} className="flex items-start gap-2 rounded-md border p-3">
                 <Checkbox
@@ -92,7 +125,7 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
                   checked={criteria[criterion]}
                   aria-describedby={`${id}-hint`}
                   onCheckedChange={(checked) =>
-                    actions.update({ evaluationCriteria: { ...criteria, [criterion]: checked === true } })
+                    onChange({ evaluationCriteria: { ...criteria, [criterion]: checked === true } })
                   }
                 />
                 <div className="grid gap-1">
@@ -111,7 +144,7 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
         <legend className="mb-2 text-sm font-medium">Scoring Scale</legend>
         <div className="grid gap-3 sm:grid-cols-2">
           {SCALES.map((scale) => {
-            const id = `setup-scale-${scale.value}`;
+            const id = `${idPrefix}-scale-${scale.value}`;
             const checked = scoring.scale === scale.value;
             return (
               <label
@@ -125,11 +158,11 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
                 <input
                   id={id}
                   type="radio"
-                  name="setup-scale"
+                  name={`${idPrefix}-scale`}
                   aria-label={scale.label}
                   value={scale.value}
                   checked={checked}
-                  onChange={() => actions.update({ scoringParameters: { ...scoring, scale: scale.value } })}
+                  onChange={() => onChange({ scoringParameters: { ...scoring, scale: scale.value } })}
                   className="mt-1 accent-primary"
                 />
                 <span className="grid gap-1">
@@ -144,26 +177,24 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
 
       <div className="flex items-center gap-3">
         <Switch
-          id="setup-include-explanations"
+          id={`${idPrefix}-include-explanations`}
           checked={scoring.includeExplanations}
-          onCheckedChange={(checked) =>
-            actions.update({ scoringParameters: { ...scoring, includeExplanations: checked } })
-          }
+          onCheckedChange={(checked) => onChange({ scoringParameters: { ...scoring, includeExplanations: checked } })}
         />
-        <Label htmlFor="setup-include-explanations">Include Explanations</Label>
+        <Label htmlFor={`${idPrefix}-include-explanations`}>Include Explanations</Label>
       </div>
 
       {scoring.scale === "ranking" ? (
         <div className="flex items-start gap-3">
           <Switch
-            id="setup-both-orders"
+            id={`${idPrefix}-both-orders`}
             checked={scoring.bothOrders === true}
-            onCheckedChange={(checked) => actions.update({ scoringParameters: { ...scoring, bothOrders: checked } })}
-            aria-describedby="setup-both-orders-help"
+            onCheckedChange={(checked) => onChange({ scoringParameters: { ...scoring, bothOrders: checked } })}
+            aria-describedby={`${idPrefix}-both-orders-help`}
           />
           <div className="grid gap-1">
-            <Label htmlFor="setup-both-orders">Judge in both orders</Label>
-            <p id="setup-both-orders-help" className="text-xs text-muted-foreground">
+            <Label htmlFor={`${idPrefix}-both-orders`}>Judge in both orders</Label>
+            <p id={`${idPrefix}-both-orders-help`} className="text-xs text-muted-foreground">
               Every ranking call is made a second time with the answers in reverse order, which doubles the judging part
               of the price. It helps because judges tend to favour the answer they see first: with both orders that
               advantage cancels out, and each judge&apos;s position consistency is measured.
@@ -174,14 +205,14 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
 
       <div className="flex items-start gap-3">
         <Switch
-          id="setup-skip-own-family"
+          id={`${idPrefix}-skip-own-family`}
           checked={scoring.skipOwnFamily === true}
-          onCheckedChange={(checked) => actions.update({ scoringParameters: { ...scoring, skipOwnFamily: checked } })}
-          aria-describedby="setup-skip-own-family-help"
+          onCheckedChange={(checked) => onChange({ scoringParameters: { ...scoring, skipOwnFamily: checked } })}
+          aria-describedby={`${idPrefix}-skip-own-family-help`}
         />
         <div className="grid gap-1">
-          <Label htmlFor="setup-skip-own-family">Judges skip answers from their own family</Label>
-          <p id="setup-skip-own-family-help" className="text-xs text-muted-foreground">
+          <Label htmlFor={`${idPrefix}-skip-own-family`}>Judges skip answers from their own family</Label>
+          <p id={`${idPrefix}-skip-own-family-help`} className="text-xs text-muted-foreground">
             A judge does not score answers from its own provider&apos;s models (an OpenAI judge skips OpenAI answers),
             so no judge can favour its own family; scores are normalised so no model is penalised for having fewer
             judges. Fewer answers are judged, so it costs slightly less. Off, each judge&apos;s self-preference is still
@@ -189,6 +220,6 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
           </p>
         </div>
       </div>
-    </SetupSection>
+    </>
   );
 }

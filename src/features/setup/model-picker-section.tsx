@@ -27,6 +27,8 @@ interface ModelPickerSectionProps {
   configuration: TestConfiguration;
   onToggle: (id: string) => void;
   onClear: () => void;
+  /** The section's number where it is not the setup page's (the "Judge again" dialog). */
+  number?: number;
 }
 
 const copy = {
@@ -54,6 +56,7 @@ export function ModelPickerSection({
   configuration,
   onToggle,
   onClear,
+  number,
 }: ModelPickerSectionProps) {
   const [search, setSearch] = useState("");
   const [info, setInfo] = useState<CatalogModel | null>(null);
@@ -83,7 +86,7 @@ export function ModelPickerSection({
   const singular = role === "generator" ? "generator" : "evaluator";
 
   return (
-    <SetupSection id={text.id} number={text.number} title={text.title} description={text.description}>
+    <SetupSection id={text.id} number={number ?? text.number} title={text.title} description={text.description}>
       <div className="flex flex-wrap items-center gap-3">
         <SearchInput
           className="min-w-56 flex-1"

@@ -1,0 +1,69 @@
+// The results page's part of "Judge again": the button and its dialog on a completed test, and on
+// a re-judging the test it judged again with "Compare the two juries" (the compare page).
+import { Link } from "@tanstack/react-router";
+import { useQuery } from "convex/react";
+import { GavelIcon, GitCompareArrowsIcon } from "lucide-react";
+import { useState } from "react";
+
+import { Button } from "@/components/ui/button";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import type { TestConfiguration } from "../../../convex/validators";
+import { JudgeAgainDialog } from "./judge-again-dialog";
+
+export const REJUDGE_TEXTS = {
+  judgeAgain: "Judge Again",
+  compareJuries: "Compare the two juries",
+  rejudgingOf: "Re-judging of",
+  deletedOriginal: "a deleted test",
+} as const;
+
+/** "Judge Again" and, on a re-judging, "Compare the two juries": header actions of the results. */
+export function RejudgeActions({ testId, configuration }: { testId: Id<"tests">; configuration: TestConfiguration }) {
+  const about = useQuery(api.rejudge.about, { testId });
+  const [open, setOpen] = useState(false);
+  if (about === undefined) return null;
+  return (
+    <>
+      {about.original !== null && about.original.name !== null && (
+        <Button asChild variant="outline">
+          <Link to="/compare" search={{ a: about.original.testId, b: testId }}>
+            <GitCompareArrowsIcon /> {REJUDGE_TEXTS.compareJuries}
+          </Link>
+        </Button>
+      )}
+      {about.canJudgeAgain && (
+        <Button variant="outline" onClick={() => setOpen(true)}>
+          <GavelIcon /> {REJUDGE_TEXTS.judgeAgain}
+        </Button>
+      )}
+      {open && <JudgeAgainDialog testId={testId} configuration={configuration} open onOpenChange={setOpen} />}
+    </>
+  );
+}
+
+/** "Re-judging of <original>", linked to the original's results; nothing on any other test. */
+export function RejudgeNotice({ testId }: { testId: Id<"tests"> }) {
+  const about = useQuery(api.rejudge.about, { testId });
+  const original = about?.original;
+  if (!original) return null;
+  return (
+    <p className="flex items-center gap-2 text-sm text-muted-foreground" data-testid="rejudge-of">
+      <GavelIcon className="size-4" aria-hidden="true" />
+      <span>
+        {REJUDGE_TEXTS.rejudgingOf}{" "}
+        {original.name === null ? (
+          REJUDGE_TEXTS.deletedOriginal
+        ) : (
+          <Link
+            to="/dashboard/results/$testId"
+            params={{ testId: original.testId }}
+            className="font-medium text-foreground underline-offset-4 hover:underline"
+          >
+            {original.name}
+          </Link>
+        )}
+      </span>
+    </p>
+  );
+}

@@ -1,0 +1,86 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import { redirectToCheckout } from "@/features/setup/checkout-redirect";
+import { callMock, makeViewer, mockCall, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeResults, TEST_ID } from "@/test/fixtures/results";
+import { catalogResult, CATALOG } from "@/test/fixtures/setup";
+import { renderApp } from "@/test/render-app";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { quote } from "../../../convex/lib/pricing";
+import { formatCents } from "../../../convex/lib/format";
+
+vi.mock("@/features/setup/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
+
+const ORIGINAL_ID = "k57testid0000000000000000000009" as Id<"tests">;
+const NEW_ID = "k57testid0000000000000000000002" as Id<"tests">;
+const PATH = `/dashboard/results/${TEST_ID}`;
+const prices = Object.fromEntries(CATALOG.map((model) => [model.id, model.pricing]));
+
+describe("Judge again on the results page", () => {
+  beforeEach(() => {
+    setSignedIn(makeViewer());
+    setQueryResult("presence:viewers", { count: 0, viewers: [] });
+    setQueryResult("results:get", makeResults());
+    setQueryResult("models:list", catalogResult());
+    setQueryResult("tests:paymentMode", { mode: "stripe" });
+    vi.mocked(redirectToCheckout).mockReset();
+  });
+
+  it("picks another evaluator and settings, shows the judging-only price, creates the re-judging and goes to checkout", async () => {
+    setQueryResult("rejudge:about", { canJudgeAgain: true, original: null });
+    mockCall("rejudge:create", async () => ({ testId: NEW_ID, priceCents: 0, paymentRequired: true }));
+    mockCall("payments:createCheckout", async () => ({ url: "https://checkout.example/cs_1", sessionId: "cs_1" }));
+    const user = userEvent.setup();
+    renderApp(PATH);
+    await user.click(await screen.findByRole("button", { name: /Judge Again/ }));
+    const dialog = await screen.findByRole("dialog", { name: "Judge Again" });
+    expect(within(dialog).getByText("This test's jury: Gemini 2.0 Flash.")).toBeInTheDocument();
+    expect(within(dialog).getByTestId("rejudge-price")).toHaveTextContent("Pick at least one evaluator model.");
+    expect(within(dialog).getByRole("button", { name: /Pay|Judge Again/ })).toBeDisabled();
+
+    await user.click(within(dialog).getByRole("checkbox", { name: /GPT-4o mini/ }));
+    await user.click(within(dialog).getByRole("radio", { name: "Ranking" }));
+    const base = makeResults().test.configuration;
+    const next = {
+      ...base,
+      evaluatorModels: [{ id: "openai/gpt-4o-mini", name: "GPT-4o mini" }],
+      scoringParameters: { ...base.scoringParameters, scale: "ranking" as const },
+    };
+    const price = quote(next, prices, "judging").priceCents;
+    expect(within(dialog).getByTestId("rejudge-price")).toHaveTextContent(`Judging only: ${formatCents(price)}`);
+
+    await user.click(within(dialog).getByRole("button", { name: `Pay ${formatCents(price)}` }));
+    await waitFor(() => expect(redirectToCheckout).toHaveBeenCalledWith("https://checkout.example/cs_1"));
+    expect(callMock("rejudge:create")).toHaveBeenCalledWith({
+      testId: TEST_ID,
+      evaluatorModels: next.evaluatorModels,
+      evaluationCriteria: base.evaluationCriteria,
+      scoringParameters: next.scoringParameters,
+    });
+    expect(callMock("payments:createCheckout")).toHaveBeenCalledWith({ testId: NEW_ID });
+  }, 30_000); // a dialog with the whole model list, clicked through on a busy machine
+
+  it("is not offered to whoever may not start tests in the test's space", async () => {
+    setQueryResult("rejudge:about", { canJudgeAgain: false, original: null });
+    renderApp(PATH);
+    expect(await screen.findByRole("heading", { level: 1, name: "Coffee taglines" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /Judge Again/ })).not.toBeInTheDocument();
+  });
+
+  it("a re-judging names its original and compares the two juries", async () => {
+    setQueryResult("rejudge:about", { canJudgeAgain: true, original: { testId: ORIGINAL_ID, name: "Coffee v1" } });
+    renderApp(PATH);
+    const notice = await screen.findByTestId("rejudge-of");
+    expect(notice).toHaveTextContent("Re-judging of Coffee v1");
+    expect(within(notice).getByRole("link", { name: "Coffee v1" })).toHaveAttribute(
+      "href",
+      `/dashboard/results/${ORIGINAL_ID}`,
+    );
+    expect(screen.getByRole("link", { name: /Compare the two juries/ })).toHaveAttribute(
+      "href",
+      `/compare?a=${ORIGINAL_ID}&b=${TEST_ID}`,
+    );
+  });
+});
