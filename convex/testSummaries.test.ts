@@ -8,6 +8,9 @@ import { api, internal } from "./_generated/api";
 import type { Doc } from "./_generated/dataModel";
 import { EMPTY_RUN_COUNTERS } from "./core/pipeline/runCounters";
 import { bytesReadBy, seedBigTests } from "./bigTests.fixture";
+import { seedFinishedTest, type Runner } from "./finishedTests.fixture";
+import { addToShard, foldCounters } from "./core/pipeline/runCounters";
+import type { MutationCtx } from "./_generated/server";
 import { summaryOf, summaryRowOf, verdictOfTest } from "./core/testSummaries";
 import { HISTORY_LIMIT } from "./history";
 import { LIST_READ_BYTES, MAX_STORED_BYTES } from "./lib/limits";
@@ -180,4 +183,51 @@ describe("a run's summary", () => {
       expect(await t.run(async (ctx) => await summaryRowOf(ctx, testId))).toBeNull();
     },
   );
+});
+
+// ------------------------------------------------------------------ the fold writes the summary only on a visible change
+
+/** Runs the fold of a test's counters, and says which tables it patched. */
+async function foldPatching(t: TestBackend, testId: Id<"tests">): Promise<string[]> {
+  return await t.run(async (ctx) => {
+    const patched: string[] = [];
+    const db = new Proxy(ctx.db, {
+      get(target, property, receiver) {
+        if (property !== "patch") return Reflect.get(target, property, receiver) as unknown;
+        return (table: string, ...rest: unknown[]) => {
+          patched.push(table);
+          return (target.patch as (...args: unknown[]) => Promise<void>)(table, ...rest);
+        };
+      },
+    });
+    await foldCounters({ ...ctx, db } as MutationCtx, testId);
+    return patched;
+  });
+}
+
+describe("the counter fold and the summary", () => {
+  test("a fold writes the summary only when a figure a list shows changed", async () => {
+    const t = createBackend();
+    const { userId, as } = await createUser(t, "dee@example.com");
+    const testId = await seedFinishedTest(t as unknown as Runner, { userId, responses: 4, status: "running" });
+    const costBefore = (await as.query(api.history.list, {})).tests[0]!.totalCostUsd;
+
+    // Tokens and latency: the test's row moves, no list shows them.
+    await t.run((ctx) => addToShard(ctx, testId, 0, { totalTokens: 120, totalLatencyMs: 900 }));
+    expect(await foldPatching(t, testId)).not.toContain("testSummaries");
+    // Nothing new: the summary is not written either.
+    expect(await foldPatching(t, testId)).not.toContain("testSummaries");
+    // Spend, and a gateway error with an answer given up: History's cost and missing work move.
+    await t.run((ctx) => addToShard(ctx, testId, 1, { totalCostUsd: 0.25, missingResponses: 1 }, "HTTP 429"));
+    expect(await foldPatching(t, testId)).toContain("testSummaries");
+
+    const [row] = (await as.query(api.history.list, {})).tests;
+    expect(row!.totalCostUsd).toBeCloseTo(costBefore + 0.25, 10);
+    expect(row!.missingWork).toEqual({ missingResponses: 1, missingEvaluations: 0, lastCallError: "HTTP 429" });
+    const { test, summary } = await t.run(async (ctx) => ({
+      test: (await ctx.db.get("tests", testId))!,
+      summary: (await summaryRowOf(ctx, testId))!,
+    }));
+    expect(summary.totalCostUsd).toBe(test.totalCostUsd);
+  });
 });
