@@ -5,7 +5,7 @@
 // builds summaries for tests written before them; a run's summary ends equal to its test row.
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
-import type { Doc } from "./_generated/dataModel";
+import type { Doc, Id } from "./_generated/dataModel";
 import { EMPTY_RUN_COUNTERS } from "./core/pipeline/runCounters";
 import { bytesReadBy, seedBigTests } from "./bigTests.fixture";
 import { seedFinishedTest, type Runner } from "./finishedTests.fixture";
