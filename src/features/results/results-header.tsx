@@ -15,7 +15,7 @@ import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
 import { ShareDialog } from "./share-dialog";
 import { templateCategoryOf, templateDataOf } from "./template-data";
 // The compare feature's entry points (issue 22 step 2) sit among the page's actions.
-import { CompareActions } from "../compare/compare-actions";
+import { CompareActions } from "./compare-actions";
 
 interface ResultsHeaderProps {
   results: ResultsData;
