@@ -2,13 +2,13 @@
 // signed-in WebSocket clients, the marking proxy, and the test configurations they run.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ConvexClient } from "convex/browser";
+import type { ConvexClient } from "convex/browser";
 import { SignJWT, importPKCS8 } from "jose";
-import { WebSocket } from "ws";
 import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { DEFAULT_RANKING_PROMPT } from "../convex/lib/prompts";
 import { startBackend } from "../dev/backend/server";
+import { nodeClient } from "../dev/backend/testing";
 import type { startGateway } from "../dev/gateway/server";
 
 type Backend = Awaited<ReturnType<typeof startBackend>>;
@@ -68,11 +68,7 @@ export async function signedInClient(backend: Backend, userId: string, sessionId
     .setIssuedAt()
     .setExpirationTime("1h")
     .sign(await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256"));
-  const client = new ConvexClient(backend.url, {
-    webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
-    logger: false,
-    unsavedChangesWarning: false,
-  });
+  const client = nodeClient(backend.url);
   client.setAuth(async () => token);
   return client;
 }

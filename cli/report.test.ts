@@ -25,39 +25,32 @@ const status: ApiStatus = {
   gatewayCostUsd: 0.0123,
 };
 
+/** A model's ranking row: 4 answers, 2 judgements each, its score and interval, its ranks. */
+function ranking(
+  modelId: string,
+  modelName: string,
+  score: number,
+  [low, high]: [number, number],
+  [best, worst]: [number, number],
+): ApiResults["rankings"][number] {
+  return {
+    modelId,
+    modelName,
+    averageScore: score,
+    responses: 4,
+    evaluations: 2,
+    meanScore: score,
+    scoreInterval: { low, high },
+    rank: { best, worst },
+  };
+}
+
 const results: ApiResults = {
   test: status,
   rankings: [
-    {
-      modelId: "a/one",
-      modelName: "One",
-      averageScore: 8.5,
-      responses: 4,
-      evaluations: 2,
-      meanScore: 8.5,
-      scoreInterval: { low: 7.9, high: 9.1 },
-      rank: { best: 1, worst: 2 },
-    },
-    {
-      modelId: "b/two",
-      modelName: "Two",
-      averageScore: 7.2,
-      responses: 4,
-      evaluations: 2,
-      meanScore: 7.2,
-      scoreInterval: { low: 6.8, high: 8.0 },
-      rank: { best: 1, worst: 2 },
-    },
-    {
-      modelId: "c/three",
-      modelName: "Three",
-      averageScore: 3.1,
-      responses: 4,
-      evaluations: 2,
-      meanScore: 3.1,
-      scoreInterval: { low: 2.5, high: 3.6 },
-      rank: { best: 3, worst: 3 },
-    },
+    ranking("a/one", "One", 8.5, [7.9, 9.1], [1, 2]),
+    ranking("b/two", "Two", 7.2, [6.8, 8.0], [1, 2]),
+    ranking("c/three", "Three", 3.1, [2.5, 3.6], [3, 3]),
   ],
   topGroup: ["a/one", "b/two"],
   verdict: { kind: "tied", text: "One and Two are statistically tied.", leaders: ["One", "Two"] },

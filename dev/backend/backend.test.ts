@@ -4,14 +4,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConvexClient, ConvexHttpClient } from "convex/browser";
+import { ConvexHttpClient } from "convex/browser";
+import type { ConvexClient } from "convex/browser";
 import { anyApi } from "convex/server";
 import { ConvexError } from "convex/values";
 import { SignJWT, importPKCS8 } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
 import { startBackend } from "./server";
 import type { RunningBackend } from "./server";
+import { nodeClient } from "./testing";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the generated api is untyped offline
 const api = anyApi as any;
@@ -21,15 +22,7 @@ let backend: RunningBackend;
 let keysDir: string;
 const clients: ConvexClient[] = [];
 
-function newClient(): ConvexClient {
-  const client = new ConvexClient(backend.url, {
-    webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
-    logger: false,
-    unsavedChangesWarning: false,
-  });
-  clients.push(client);
-  return client;
-}
+const newClient = () => nodeClient(backend.url, clients);
 
 /** Resolves with the first value of `query` that satisfies `predicate`. */
 function nextValue<T>(

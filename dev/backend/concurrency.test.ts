@@ -4,31 +4,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { ConvexClient } from "convex/browser";
+import type { ConvexClient } from "convex/browser";
 import { anyApi } from "convex/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
-import { startBackend } from "./server";
 import type { BackendOptions, RunningBackend } from "./server";
+import { nodeClient, startFixtureBackend } from "./testing";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped fixture api
 const api = anyApi as any;
-const FIXTURE = fileURLToPath(new URL("./fixture/convex", import.meta.url));
 
 let keysDir: string;
 let backend: RunningBackend | null = null;
 const clients: ConvexClient[] = [];
 
 async function start(options: BackendOptions = {}): Promise<RunningBackend> {
-  backend = await startBackend({
-    port: 0,
-    sitePort: 0,
-    quiet: true,
-    convexDir: FIXTURE,
-    keysFile: join(keysDir, "jwt-keys.json"),
-    ...options,
-  });
+  backend = await startFixtureBackend(keysDir, options);
   return backend;
 }
 
@@ -88,12 +78,7 @@ describe("optimistic concurrency control", () => {
   it("fails a mutation that conflicts on every retry with the deployment's error, and keeps none of its writes", async () => {
     const b = await start();
     await b.t.mutation(api.concurrency.create, { name: "hot", value: 0 });
-    const client = new ConvexClient(b.url, {
-      webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
-      logger: false,
-      unsavedChangesWarning: false,
-    });
-    clients.push(client);
+    const client = nodeClient(b.url, clients);
     const seenMarks: string[][] = [];
     client.onUpdate(api.concurrency.marks, {}, (marks: string[]) => seenMarks.push(marks));
 
@@ -134,12 +119,7 @@ describe("optimistic concurrency control", () => {
     const b = await start();
     await b.t.mutation(api.concurrency.create, { name: "left", value: 500 });
     await b.t.mutation(api.concurrency.create, { name: "right", value: 500 });
-    const client = new ConvexClient(b.url, {
-      webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
-      logger: false,
-      unsavedChangesWarning: false,
-    });
-    clients.push(client);
+    const client = nodeClient(b.url, clients);
     const sums: number[] = [];
     client.onUpdate(api.concurrency.sum, { first: "left", second: "right", awaits: 50 }, (sum: number) =>
       sums.push(sum),

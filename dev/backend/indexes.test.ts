@@ -2,11 +2,10 @@
 // exactly convex-test's answers (its in-memory engine is the reference), a transaction's own
 // writes included; and a commit re-runs only the subscribed queries whose reads it touched.
 import { fileURLToPath } from "node:url";
-import { ConvexClient } from "convex/browser";
+import type { ConvexClient } from "convex/browser";
 import { convexTest } from "convex-test";
 import type { GenericMutationCtx, GenericDataModel } from "convex/server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { WebSocket } from "ws";
 import { api } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
 import type { MutationCtx } from "../../convex/_generated/server";
@@ -14,6 +13,7 @@ import { seedFinishedTest, type Runner } from "../../convex/finishedTests.fixtur
 import schema from "../../convex/schema";
 import { collectModules, invocationCounts } from "./modules";
 import { startBackend, type RunningBackend } from "./server";
+import { nodeClient } from "./testing";
 
 const CONVEX_DIR = fileURLToPath(new URL("../../convex", import.meta.url));
 let backend: RunningBackend;
@@ -207,12 +207,7 @@ describe("subscribed queries", () => {
     await t.run(async (ctx) => {
       await ctx.db.insert("shares", { testId, userId: owner, shareId: "read-set-share-0001", isActive: true });
     });
-    const client = new ConvexClient(backend.url, {
-      webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
-      logger: false,
-      unsavedChangesWarning: false,
-    });
-    clients.push(client);
+    const client = nodeClient(backend.url, clients);
     const room = "share:read-set-share-0001";
     const names: string[] = [];
     const counts: number[] = [];
@@ -260,15 +255,7 @@ describe("query updates", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
-  const newClient = () => {
-    const client = new ConvexClient(backend.url, {
-      webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
-      logger: false,
-      unsavedChangesWarning: false,
-    });
-    clients.push(client);
-    return client;
-  };
+  const newClient = () => nodeClient(backend.url, clients);
   /** A shared test whose room `watchers` anonymous clients watch (each its own presence query). */
   async function watchedRoom(shareId: string, watchers: number) {
     const t = backend.t;

@@ -5,33 +5,23 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { ConvexClient } from "convex/browser";
+import type { ConvexClient } from "convex/browser";
 import { anyApi } from "convex/server";
 import { ConvexError } from "convex/values";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
-import { startBackend } from "./server";
 import type { RunningBackend } from "./server";
+import { nodeClient, startFixtureBackend } from "./testing";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped fixture api
 const api = anyApi as any;
-const FIXTURE = fileURLToPath(new URL("./fixture/convex", import.meta.url));
 
 let backend: RunningBackend;
 let keysDir: string;
 const clients: ConvexClient[] = [];
 const sockets: WebSocket[] = [];
 
-function newClient(): ConvexClient {
-  const client = new ConvexClient(backend.url, {
-    webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
-    logger: false,
-    unsavedChangesWarning: false,
-  });
-  clients.push(client);
-  return client;
-}
+const newClient = () => nodeClient(backend.url, clients);
 
 function watch<T>(client: ConvexClient, query: unknown): { values: T[]; until(p: (v: T) => boolean): Promise<T> } {
   const values: T[] = [];
@@ -58,8 +48,8 @@ function watch<T>(client: ConvexClient, query: unknown): { values: T[]; until(p:
 
 type ServerMessage = { type: string; [key: string]: unknown };
 
-/** A bare sync-protocol connection, to check the messages themselves. */
-async function rawConnection() {
+/** A bare sync-protocol connection of `sessionId` (Connect sent), to check the messages themselves. */
+async function rawConnection(sessionId: string, connectionCount = 0) {
   const socket = new WebSocket(`${backend.url.replace("http", "ws")}/api/1.48.0/sync`);
   sockets.push(socket);
   const received: ServerMessage[] = [];
@@ -72,9 +62,19 @@ async function rawConnection() {
     socket.once("open", resolve);
     socket.once("error", reject);
   });
+  const send = (message: object) => socket.send(JSON.stringify(message));
+  send({ type: "Connect", sessionId, connectionCount, lastCloseReason: null, clientTs: Date.now() });
   return {
     received,
-    send: (message: object) => socket.send(JSON.stringify(message)),
+    send,
+    /** Subscribes to one query: the query set's first version. */
+    addQuery: (queryId: number, udfPath: string, args: Record<string, unknown>) =>
+      send({
+        type: "ModifyQuerySet",
+        baseVersion: 0,
+        newVersion: 1,
+        modifications: [{ type: "Add", queryId, udfPath, args: [args] }],
+      }),
     next: (predicate: (m: ServerMessage) => boolean, from = 0) =>
       new Promise<ServerMessage>((resolve) => {
         const check = () => {
@@ -90,13 +90,7 @@ async function rawConnection() {
 
 beforeAll(async () => {
   keysDir = mkdtempSync(join(tmpdir(), "backend-keys-"));
-  backend = await startBackend({
-    port: 0,
-    sitePort: 0,
-    quiet: true,
-    convexDir: FIXTURE,
-    keysFile: join(keysDir, "jwt-keys.json"),
-  });
+  backend = await startFixtureBackend(keysDir);
 });
 
 afterAll(async () => {
@@ -174,20 +168,8 @@ describe("local backend mechanics", () => {
   });
 
   it("gathers a burst of writes into few updates", async () => {
-    const connection = await rawConnection();
-    connection.send({
-      type: "Connect",
-      sessionId: "burst",
-      connectionCount: 0,
-      lastCloseReason: null,
-      clientTs: Date.now(),
-    });
-    connection.send({
-      type: "ModifyQuerySet",
-      baseVersion: 0,
-      newVersion: 1,
-      modifications: [{ type: "Add", queryId: 0, udfPath: "messages:count", args: [{}] }],
-    });
+    const connection = await rawConnection("burst");
+    connection.addQuery(0, "messages:count", {});
     await connection.next((m) => m.type === "Transition");
     const before = connection.received.length;
     await Promise.all(
@@ -204,20 +186,8 @@ describe("local backend mechanics", () => {
   });
 
   it("speaks the protocol: versions chain, mutations answer with a covered ts, resent mutations run once", async () => {
-    const connection = await rawConnection();
-    connection.send({
-      type: "Connect",
-      sessionId: "session-1",
-      connectionCount: 0,
-      lastCloseReason: null,
-      clientTs: Date.now(),
-    });
-    connection.send({
-      type: "ModifyQuerySet",
-      baseVersion: 0,
-      newVersion: 1,
-      modifications: [{ type: "Add", queryId: 7, udfPath: "messages:whoami", args: [{}] }],
-    });
+    const connection = await rawConnection("session-1");
+    connection.addQuery(7, "messages:whoami", {});
     const added = await connection.next((m) => m.type === "Transition");
     expect(added).toMatchObject({
       startVersion: { querySet: 0, identity: 0, ts: "AAAAAAAAAAA=" },
@@ -246,14 +216,7 @@ describe("local backend mechanics", () => {
     });
 
     // A reconnecting client resends its mutations; they must not run twice.
-    const again = await rawConnection();
-    again.send({
-      type: "Connect",
-      sessionId: "session-1",
-      connectionCount: 1,
-      lastCloseReason: null,
-      clientTs: Date.now(),
-    });
+    const again = await rawConnection("session-1", 1);
     again.send(mutation);
     const resent = await again.next((m) => m.type === "MutationResponse");
     expect(resent).toEqual(response);
@@ -271,27 +234,8 @@ describe("local backend mechanics", () => {
   });
 
   it("pins a paginated page's end with a journal, so new documents grow the page instead of shifting it", async () => {
-    const connection = await rawConnection();
-    connection.send({
-      type: "Connect",
-      sessionId: "pages",
-      connectionCount: 0,
-      lastCloseReason: null,
-      clientTs: Date.now(),
-    });
-    connection.send({
-      type: "ModifyQuerySet",
-      baseVersion: 0,
-      newVersion: 1,
-      modifications: [
-        {
-          type: "Add",
-          queryId: 0,
-          udfPath: "messages:newestFirst",
-          args: [{ paginationOpts: { numItems: 2, cursor: null } }],
-        },
-      ],
-    });
+    const connection = await rawConnection("pages");
+    connection.addQuery(0, "messages:newestFirst", { paginationOpts: { numItems: 2, cursor: null } });
     type Page = { page: string[] };
     const first = (await connection.next((m) => m.type === "Transition")).modifications as {
       value: Page;
@@ -322,13 +266,7 @@ describe("local backend mechanics", () => {
   });
 
   it("cancels pending scheduled functions on close", async () => {
-    const other = await startBackend({
-      port: 0,
-      sitePort: 0,
-      quiet: true,
-      convexDir: FIXTURE,
-      keysFile: join(keysDir, "jwt-keys.json"),
-    });
+    const other = await startFixtureBackend(keysDir);
     await other.t.mutation(api.messages.sendLater, { body: "never", delayMs: 150 });
     await other.close();
     await new Promise((resolve) => setTimeout(resolve, 300));
