@@ -430,11 +430,13 @@ export const listAlerts = adminQuery({
     }),
   ),
   handler: async (ctx) => {
-    const alerts = await ctx.db
-      .query("alerts")
-      .withIndex("by_resolved", (q) => q.eq("resolved", false))
-      .order("desc")
-      .take(ALERTS_LIMIT);
+    const { rows: alerts } = await takeWithinBytes(
+      ctx.db
+        .query("alerts")
+        .withIndex("by_resolved", (q) => q.eq("resolved", false))
+        .order("desc"),
+      ALERTS_LIMIT,
+    );
     const rows = [];
     for (const alert of alerts) {
       const job = alert.jobId ? await ctx.db.get("jobs", alert.jobId) : null;

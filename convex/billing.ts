@@ -5,6 +5,8 @@ import { internal } from "./_generated/api";
 import { internalMutation, requireTeamRole, userQuery } from "./functions";
 import { countTeamPaymentsPage, teamSpendRows } from "./core/teamSpend";
 import { creditTransactionType, paymentStatus } from "./validators";
+import { takeWithinBytes } from "./lib/boundedList";
+import { LIST_READ_BYTES } from "./lib/limits";
 
 export const PAYMENTS_LOADED = 20;
 export const CREDIT_TRANSACTIONS_LOADED = 50;
@@ -40,16 +42,23 @@ export const overview = userQuery({
     testsCompleted: v.number(),
   }),
   handler: async (ctx) => {
-    const payments = await ctx.db
-      .query("payments")
-      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
-      .order("desc")
-      .take(PAYMENTS_LOADED);
-    const transactions = await ctx.db
-      .query("creditTransactions")
-      .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
-      .order("desc")
-      .take(CREDIT_TRANSACTIONS_LOADED);
+    // Bounded in rows and in bytes (lib/boundedList.ts), like every list.
+    const { rows: payments } = await takeWithinBytes(
+      ctx.db
+        .query("payments")
+        .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
+        .order("desc"),
+      PAYMENTS_LOADED,
+      LIST_READ_BYTES / 2,
+    );
+    const { rows: transactions } = await takeWithinBytes(
+      ctx.db
+        .query("creditTransactions")
+        .withIndex("by_user", (q) => q.eq("userId", ctx.user._id))
+        .order("desc"),
+      CREDIT_TRANSACTIONS_LOADED,
+      LIST_READ_BYTES / 2,
+    );
     return {
       payments: payments.map((payment) => ({
         _id: payment._id,
