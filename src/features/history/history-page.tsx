@@ -28,6 +28,8 @@ import { TEST_COST_DECIMALS } from "../../../convex/lib/format";
 import { HISTORY_LOAD_FAILED, historyLimitNote } from "./history-texts";
 import { CompareBar, CompareCheckbox, useCompareSelection, type CompareSelection } from "./compare-selection";
 import { verdictText } from "@/features/results/jury-model";
+// A re-judging's row names its original with the results page's own line.
+import { RejudgeOf } from "@/features/rejudge/rejudge-links";
 import {
   ALL,
   filterTests,
@@ -181,6 +183,7 @@ function HistoryItem({
                 <h2 className="truncate text-base font-semibold">{row.name}</h2>
                 <StatusBadge status={row.awaitingPayment ? "pending_payment" : row.status} />
               </div>
+              {row.rejudgeOf && <RejudgeOf original={row.rejudgeOf} />}
               <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
                 <div className="flex gap-1">
                   <dt>Created</dt>

@@ -47,10 +47,15 @@ export function RejudgeNotice({ testId }: { testId: Id<"tests"> }) {
   const about = useQuery(api.rejudge.about, { testId });
   const original = about?.original;
   if (!original) return null;
+  return <RejudgeOf original={original} />;
+}
+
+/** One line naming the test a re-judging judged again (the results page and History). */
+export function RejudgeOf({ original }: { original: { testId: Id<"tests">; name: string | null } }) {
   return (
     <p className="flex items-center gap-2 text-sm text-muted-foreground" data-testid="rejudge-of">
-      <GavelIcon className="size-4" aria-hidden="true" />
-      <span>
+      <GavelIcon className="size-4 shrink-0" aria-hidden="true" />
+      <span className="min-w-0 truncate">
         {REJUDGE_TEXTS.rejudgingOf}{" "}
         {original.name === null ? (
           REJUDGE_TEXTS.deletedOriginal

@@ -84,3 +84,47 @@ describe("Judge again on the results page", () => {
     );
   });
 });
+
+describe("History", () => {
+  it("shows a re-judging as a re-judging of its original, linked, and of a deleted test once it is gone", async () => {
+    setSignedIn(makeViewer());
+    const created = Date.UTC(2026, 0, 10, 9, 0, 0);
+    const base = {
+      _creationTime: created,
+      status: "completed" as const,
+      taskType: "marketing",
+      startedAt: created,
+      completedAt: created + 60_000,
+      totalCostUsd: 0.01,
+      topPerformers: [],
+      awaitingPayment: false,
+      priceCents: 200,
+      missingWork: { missingResponses: 0, missingEvaluations: 0 },
+      juryVerdict: null,
+    };
+    setQueryResult("history:list", {
+      tests: [
+        {
+          ...base,
+          _id: NEW_ID,
+          name: "Coffee v1 (judged again)",
+          rejudgeOf: { testId: ORIGINAL_ID, name: "Coffee v1" },
+        },
+        { ...base, _id: TEST_ID, name: "Orphan (judged again)", rejudgeOf: { testId: ORIGINAL_ID, name: null } },
+        { ...base, _id: ORIGINAL_ID, name: "Coffee v1" },
+      ],
+      total: 3,
+    });
+    renderApp("/dashboard/history");
+    const rows = await screen.findAllByTestId("history-row");
+    expect(rows.map((row) => within(row).queryByTestId("rejudge-of")?.textContent ?? null)).toEqual([
+      "Re-judging of Coffee v1",
+      "Re-judging of a deleted test",
+      null,
+    ]);
+    expect(within(rows[0]!).getByRole("link", { name: "Coffee v1" })).toHaveAttribute(
+      "href",
+      `/dashboard/results/${ORIGINAL_ID}`,
+    );
+  });
+});
