@@ -35,6 +35,9 @@ export function PaymentDialog({ state, configuration, priceCents, queries, onPay
     ["Responses per topic", configuration.responsesPerTopic],
     ["Queries", queries],
   ];
+  // Checks run on every answer without a model call: the price says they cost nothing.
+  const checks = configuration.checks?.length ?? 0;
+  if (checks > 0) rows.push(["Checks", `${checks} × $0.00`]);
   return (
     <Dialog open={state.open} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="sm:max-w-md" showCloseButton={!state.processing}>
