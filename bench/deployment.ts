@@ -21,7 +21,7 @@ import { ConvexClient } from "convex/browser";
 import { WebSocket } from "ws";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
-import { meterDifference, meterTotal } from "../dev/backend/meter";
+import { conflictSourcesDifference, meterDifference, meterTotal } from "../dev/backend/meter";
 import type { FunctionMeter, MeterReading } from "../dev/backend/meter";
 import { startGateway } from "../dev/gateway/server";
 import {
@@ -68,7 +68,7 @@ process.env.MJ_PLAN = PLAN;
 const gateway = await startGateway({ port: 0 });
 
 /** Each gateway call's test, kind (by model: the first ten are generators) and duration. */
-type CallTiming = { test: number; judge: boolean; ms: number };
+type CallTiming = { test: number; judge: boolean; ms: number; status: number };
 const timings: CallTiming[] = [];
 let judgeModels = new Set<string>();
 
@@ -96,7 +96,12 @@ async function startTimingProxy(target: URL) {
           reply.pipe(outgoing);
           reply.on("end", () => {
             if (marker && model) {
-              timings.push({ test: Number(marker[1]), judge: judgeModels.has(model), ms: performance.now() - began });
+              timings.push({
+                test: Number(marker[1]),
+                judge: judgeModels.has(model),
+                ms: performance.now() - began,
+                status: reply.statusCode ?? 502,
+              });
             }
           });
         },
@@ -172,6 +177,7 @@ try {
   await backend.settle();
 
   const before: MeterReading = backend.meter.read();
+  const sourcesBefore = backend.meter.readConflictSources();
   const callsBefore = gateway.stats.chatCalls;
   const refusedBefore = gateway.stats.overLimit;
   const started = performance.now();
@@ -255,6 +261,11 @@ try {
     .map(([path, entry]) => `${path} ${entry.conflicts}/${entry.retries}/${entry.failures}`)
     .join(", ");
   console.log(`  conflicts/retries/failures by function: ${conflicted || "none"}`);
+  const sources = Object.entries(conflictSourcesDifference(backend.meter.readConflictSources(), sourcesBefore))
+    .sort((a, b) => b[1] - a[1])
+    .map(([source, count]) => `${source} ${count}`)
+    .join(", ");
+  console.log(`  conflicts by source (function ← table by the writer that won): ${sources || "none"}`);
 
   const functionCost = total.calls * PER_FUNCTION_CALL;
   const bandwidthCost = ((total.bytesRead + total.bytesWritten) / GIB) * PER_GIB;
@@ -283,6 +294,57 @@ try {
   console.log(
     `  plan caps: peak ${backend.plan.scheduledJobs.peak} scheduled jobs, ${backend.plan.actions.peak} actions, ${backend.plan.mutations.peak} mutations, ${backend.plan.queries.peak} queries at once`,
   );
+
+  // Issue 20's targets, each PASS or FAIL with its figure. Starter's caps (10 scheduled jobs,
+  // 16 mutations at once) do not bind one test driven by one worker action, so what they allow is
+  // Professional's 1.5 × critical path, and Starter's target is 1.2 times that.
+  const verdicts: string[] = [];
+  const target = (name: string, figure: string, pass: boolean) =>
+    verdicts.push(`  ${pass ? "PASS" : "FAIL"}  ${name}: ${figure}`);
+  const answered = timings.filter((timing) => timing.status === 200);
+  const endedAll = ended.size === testIds.length;
+  if (GATEWAY_LIMIT === null && FIXED_CONCURRENCY === null && TESTS === 1) {
+    const own = timings.filter((timing) => timing.test === 0);
+    const slowest = (judge: boolean) => Math.max(0, ...own.filter((x) => x.judge === judge).map((x) => x.ms));
+    const critical = slowest(false) + slowest(true);
+    const end = ended.get(testIds[0]!);
+    const ratio = ((end?.at ?? performance.now()) - started) / critical;
+    const bound = PLAN === "professional" ? 1.5 : 1.5 * 1.2;
+    target(
+      `wall ≤ ${bound.toFixed(1)} × critical path (${PLAN})`,
+      `${ratio.toFixed(2)} ×${end ? "" : " (not finished)"}`,
+      end !== undefined && ratio <= bound,
+    );
+  }
+  if (GATEWAY_LIMIT !== null) {
+    const late = afterWarmUp as { calls: number; refused: number } | null;
+    const share = late
+      ? (gateway.stats.overLimit - late.refused) / Math.max(1, gateway.stats.chatCalls - late.calls)
+      : 0;
+    target(`≤ 2% of calls answered 429 after the first 10 s`, `${(share * 100).toFixed(2)}%`, share <= 0.02);
+    const mean = answered.reduce((sum, timing) => sum + timing.ms, 0) / Math.max(1, answered.length);
+    const ideal = Math.ceil(answered.length / GATEWAY_LIMIT) * mean;
+    const wall = Math.max(...testIds.map((id) => (ended.get(id)?.at ?? performance.now()) - started));
+    target(
+      `wall ≤ 1.2 × ceil(calls / ${GATEWAY_LIMIT}) × mean latency`,
+      `${(wall / ideal).toFixed(2)} × (${(wall / 1000).toFixed(1)} s against ${(ideal / 1000).toFixed(1)} s: ${answered.length} calls answered, mean ${(mean / 1000).toFixed(2)} s)${endedAll ? "" : " (not finished)"}`,
+      endedAll && wall <= 1.2 * ideal,
+    );
+  }
+  target(`0 failed mutations`, `${total.failures}`, total.failures === 0);
+  const retriesPer100 = (total.retries / gatewayCalls) * 100;
+  target(`≤ 1 conflict retry per 100 gateway calls`, `${retriesPer100.toFixed(2)}`, retriesPer100 <= 1);
+  const readOverWritten = total.bytesRead / Math.max(1, total.bytesWritten);
+  target(`bytes read ≤ 3 × bytes written`, `${readOverWritten.toFixed(2)} ×`, readOverWritten <= 3);
+  const monitorPerCall = updates.monitor / gatewayCalls;
+  target(
+    `monitor re-runs per subscriber ≤ 1 per 10 gateway calls`,
+    `${monitorPerCall.toFixed(3)} per call`,
+    monitorPerCall <= 0.1,
+  );
+  target(`deployment cost ≤ 1% of the test's price`, `${((cost / price) * 100).toFixed(2)}%`, cost / price <= 0.01);
+  console.log(`targets (issue 20; viewer-list re-runs per heartbeat are bench/viewers.ts's):`);
+  for (const line of verdicts) console.log(line);
 } finally {
   await Promise.all(clients.map((client) => client.close()));
   await cancelTests(t, testIds);

@@ -4,7 +4,7 @@ import { paginationOptsValidator, paginationResultValidator } from "convex/serve
 import { v } from "convex/values";
 import { publicQuery, userQuery } from "./functions";
 import { checkSummary, checkSummaryValidator } from "./core/checks";
-import { namesOf, responseView, responseViewValidator } from "./core/results";
+import { namesOf, responseView, responseViewValidator, withScores } from "./core/results";
 import { requireTest } from "./core/testAccess";
 import { sharedTestOf } from "./core/sharedTest";
 
@@ -45,6 +45,6 @@ export const failedResponses = userQuery({
         ...paginationOpts,
         numItems: Math.max(1, Math.min(MAX_FAILED_PAGE, Math.floor(paginationOpts.numItems))),
       });
-    return { ...page, page: page.page.map((response) => responseView(response, names)) };
+    return { ...page, page: (await withScores(ctx, page.page)).map((response) => responseView(response, names)) };
   },
 });

@@ -2,12 +2,16 @@
 // Ten workers recording into one test at once: every answer and judgement is counted exactly
 // once and the cost once, and no recording writes the test's row (the counters go to shards that
 // a fold moves into it), so on a deployment recordings of one test do not conflict through it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { meterDifference, type MeterReading } from "../dev/backend/meter";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { RUN_SHARDS } from "./core/pipeline/shards";
 import { mergeModelStats } from "./core/pipeline/statistics";
 import {
+  type TestBackend,
   createBackend,
   createUser,
   drainDispatch,
@@ -102,18 +106,22 @@ describe("ten workers recording into one test", () => {
       }
       expect(recorded).toBe(36 + 9 * 2); // 4 generators × 9 pairs; 2 judges × 9 pairs
 
-      // Not one recording wrote the test's row: its counters and progress are as they started,
-      // and the counts sit in at most RUN_SHARDS shard rows.
+      // Not one recording wrote the test's row or a row another call writes: its counters and
+      // progress are as they started, and the counts sit in the recordings' own delta rows.
       const during = await t.run(async (ctx) => ({
         test: (await ctx.db.get("tests", testId))!,
-        shards: await ctx.db
-          .query("runShards")
-          .withIndex("by_test_shard", (q) => q.eq("testId", testId))
+        deltas: await ctx.db
+          .query("runDeltas")
+          .withIndex("by_test", (q) => q.eq("testId", testId))
+          .collect(),
+        modelStats: await ctx.db
+          .query("modelStats")
+          .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
           .collect(),
       }));
       expect(during.test).toEqual(started);
-      expect(during.shards.length).toBeLessThanOrEqual(RUN_SHARDS);
-      expect(during.shards.reduce((sum, shard) => sum + shard.responsesCount, 0)).toBe(72);
+      expect(during.modelStats).toEqual([]);
+      expect(during.deltas.reduce((sum, delta) => sum + (delta.counters?.responsesCount ?? 0), 0)).toBe(72);
 
       // The workers run dry and end: the counters are folded and the test completes.
       for (let index = 0; index < WORKERS; index++) await t.mutation(internal.runner.endWork, { testId });
@@ -160,6 +168,132 @@ describe("ten workers recording into one test", () => {
       }
       const summary = await user.as.query(api.tests.monitor, { testId });
       expect(summary.test).toMatchObject({ responsesCount: 72, evaluationsCount: 144, status: "completed" });
+    },
+  );
+});
+
+/** The local backend (dev/backend/server), loaded at run time: its code is outside convex/'s type-check. */
+type LocalBackend = { t: unknown; meter: { read(): MeterReading }; close(): Promise<void> };
+async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
+  const server = "../dev/backend/server";
+  const { startBackend } = (await import(/* @vite-ignore */ server)) as {
+    startBackend: (options: {
+      port: number;
+      sitePort: number;
+      quiet: boolean;
+      keysFile: string;
+    }) => Promise<LocalBackend>;
+  };
+  return await startBackend({ port: 0, sitePort: 0, quiet: true, keysFile });
+}
+
+describe("ten workers recording into one test under concurrent transactions (OCC)", () => {
+  test(
+    "end with exact counts, no failed mutation and no recording that conflicts: no row is written by two calls of the test",
+    { timeout: 120_000 },
+    async () => {
+      vi.useRealTimers(); // the local backend's scheduler and the fold's clock run
+      const keysDir = mkdtempSync(join(tmpdir(), "mj-occ-recording-"));
+      const backend = await startLocalBackend(join(keysDir, "keys.json"));
+      try {
+        const t = backend.t as unknown as TestBackend;
+        await seedCatalog(t, [...GENERATORS, ...JUDGES]);
+        await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the workers
+        const user = await createUser(t, "ada@example.com");
+        const personas = ["p1", "p2", "p3"].map((id) => ({ id, name: id, description: id, systemPrompt: `Be ${id}.` }));
+        const topics = ["t1", "t2", "t3"].map((id) => ({ id, title: id, description: id, prompt: `About ${id}.` }));
+        const { testId } = await user.as.mutation(api.tests.create, {
+          configuration: sampleConfiguration(GENERATORS, JUDGES, {
+            personas,
+            topics,
+            responsesPerTopic: 2,
+            scoringParameters: { scale: "ranking", includeExplanations: true, bothOrders: true },
+          }),
+        });
+        await drainDispatch(t);
+        // The backend's scheduler creates the calls (a batch at a time).
+        for (let waited = 0; waited < 100; waited++) {
+          const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+          if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 36) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const before = backend.meter.read();
+        let recorded = 0;
+        for (;;) {
+          // Ten workers lease their calls; every call then lands at once, recorded as a pool
+          // worker records it, and the worker's report gives finished pairs their judge calls.
+          const claimed = [];
+          for (let worker = 0; worker < WORKERS; worker++)
+            claimed.push(...(await t.mutation(internal.runner.claimBatch, { testId, max: 8 })));
+          if (claimed.length === 0) break;
+          await Promise.all(
+            claimed.map((item) =>
+              t.mutation(internal.runner.record, {
+                testId,
+                callId: item.callId,
+                leaseId: item.leaseId,
+                outcome: outcomeFor(item),
+                continueChunk: false,
+                concurrency: claimed.length,
+                pooled: true,
+              }),
+            ),
+          );
+          recorded += claimed.length;
+          await t.mutation(internal.runner.beat, {
+            testId,
+            level: claimed.length,
+            backedOff: false,
+            inFlight: 0,
+            exchanges: claimed.length,
+            rateLimited: 0,
+            timeouts: 0,
+            serverErrors: 0,
+            judged: claimed.some((item) => item.kind === "evaluate"),
+            generated: claimed.filter((item) => item.kind === "generate").map((item) => item.callId),
+          });
+        }
+        expect(recorded).toBe(36 + 9 * 2 * 2); // 4 generators × 9 pairs; 2 judges × 9 pairs × both orders
+        const figures = meterDifference(backend.meter.read(), before);
+        const recording = figures["runner:record"]!;
+        expect(recording.calls).toBe(recorded);
+        // Judges' calls of one answer, and answers of one pair, landing together write no common
+        // row: not one recording conflicted (on a deployment: no retries, no failed mutation).
+        expect(recording.conflicts).toBe(0);
+        expect(recording.failures).toBe(0);
+
+        for (let index = 0; index < WORKERS; index++) await t.mutation(internal.runner.endWork, { testId });
+        const { test: done, responses, evaluations } = await t.run((ctx) => readTestRows(ctx, testId));
+        expect(responses).toHaveLength(72);
+        expect(evaluations).toHaveLength(9 * 2 * 2 * 8);
+        expect(done).toMatchObject({
+          status: "completed",
+          responsesCount: 72,
+          evaluationsCount: 288,
+          missingResponses: 0,
+          missingEvaluations: 0,
+          failedCalls: 0,
+          totalCalls: 72,
+          finishedCalls: 72,
+          totalTokens: 72 * 30,
+        });
+        expect(done.totalCostUsd).toBeCloseTo(36 * GENERATION_COST + 36 * JUDGE_COST, 12);
+        // Every answer's average is there, from its four judgements.
+        const page = await user.as.query(api.results.responses, {
+          testId,
+          paginationOpts: { numItems: 100, cursor: null },
+        });
+        expect(page.page).toHaveLength(72);
+        expect(page.page.every((answer) => answer.evaluationCount === 4 && answer.averageScore !== null)).toBe(true);
+        const failures = Object.values(meterDifference(backend.meter.read(), before)).reduce(
+          (sum, entry) => sum + entry.failures,
+          0,
+        );
+        expect(failures).toBe(0);
+      } finally {
+        await backend.close();
+        rmSync(keysDir, { recursive: true, force: true });
+      }
     },
   );
 });

@@ -26,6 +26,7 @@ import {
   responseView,
   responseViewValidator,
   statsRowsOf,
+  withScores,
 } from "./core/results";
 import { requireTest } from "./core/testAccess";
 import { headerOf, testHeader } from "./core/tests";
@@ -120,7 +121,7 @@ export const responses = userQuery({
     const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const names = namesOf(test);
     const page = await pageByTest(ctx, "responses", testId, paginationOpts, MAX_PAGE);
-    return { ...page, page: page.page.map((response) => responseView(response, names)) };
+    return { ...page, page: (await withScores(ctx, page.page)).map((response) => responseView(response, names)) };
   },
 });
 
@@ -170,7 +171,10 @@ export const evaluations = userQuery({
     // Answers read once per page: a ranking call's labels name the answers its rows judged.
     const answers = new Map<Id<"responses">, Doc<"responses"> | null>();
     const answerOf = async (responseId: Id<"responses">) => {
-      if (!answers.has(responseId)) answers.set(responseId, await ctx.db.get("responses", responseId));
+      if (!answers.has(responseId)) {
+        const response = await ctx.db.get("responses", responseId);
+        answers.set(responseId, response ? ((await withScores(ctx, [response]))[0] ?? null) : null);
+      }
       return answers.get(responseId) ?? null;
     };
     const labelled = new Set<Id<"calls">>();
@@ -242,7 +246,7 @@ export const exportResponses = userQuery({
     const page = await pageByTest(ctx, "responses", testId, paginationOpts, MAX_EXPORT_RESPONSES_PAGE);
     return {
       ...page,
-      page: page.page.map((response) => ({
+      page: (await withScores(ctx, page.page)).map((response) => ({
         id: response._id,
         modelId: response.modelId,
         modelName: names.model.get(response.modelId) ?? response.modelId,

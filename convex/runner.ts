@@ -9,7 +9,7 @@ import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib
 import { allowedInFlight, initialConcurrency, nextConcurrency, type ConcurrencyState } from "./lib/concurrency";
 import { chatCompletion, GatewayError, type ChatResult, type ExchangeEvent, type GatewayConfig } from "./core/gateway";
 import { copyAnswerBatch } from "./core/pipeline/answerCopy";
-import { createGenerationCallBatch } from "./core/pipeline/calls";
+import { createGenerationCallBatch, createJudgeCallsIfPairDone } from "./core/pipeline/calls";
 import { claimBatch as claimBatch_, claimNext, endWorker } from "./core/pipeline/claim";
 import { concurrencyShare, startingConcurrency, storeConcurrency } from "./core/pipeline/concurrency";
 import { dispatchQueued } from "./core/pipeline/dispatch";
@@ -105,15 +105,26 @@ export const beat = internalMutation({
     serverErrors: v.number(),
     /** Judge results were recorded since the last report. */
     judged: v.boolean(),
+    /** Generation calls recorded since the last report: their pairs get judge calls once done. */
+    generated: v.optional(v.array(v.id("calls"))),
   },
   returns: v.object({ running: v.boolean(), share: v.number() }),
-  handler: async (ctx, { testId, judged, ...report }) => {
+  handler: async (ctx, { testId, judged, generated, ...report }) => {
     const test = await ctx.db.get("tests", testId);
     if (!test) return { running: false, share: 0 };
     await storeConcurrency(ctx, testId, report);
     // Judge results: the jury statistics are recomputed, coalesced per test (core/juryStats).
     if (judged) await requestJuryStats(ctx, testId);
     if (test.status !== "running") return { running: false, share: 0 };
+    // Pairs whose answers are all in get their judge calls here, not in the recordings (which
+    // would each read the other calls of their pair while those are recorded too).
+    const pairs = new Set<string>();
+    for (const callId of generated ?? []) {
+      const call = await ctx.db.get("calls", callId);
+      if (!call || pairs.has(`${call.personaId}\u0000${call.topicId}`)) continue;
+      pairs.add(`${call.personaId}\u0000${call.topicId}`);
+      await createJudgeCallsIfPairDone(ctx, call);
+    }
     const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight));
     if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
       await finishIfDone(ctx, testId);
@@ -295,6 +306,7 @@ export const work = internalAction({
         const recorded: Promise<void> = attempt(RECORD_ATTEMPTS - 1)
           .then(() => {
             if (item.kind === "evaluate") judged = true;
+            else generated.push(item.callId); // the next report gives its pair judge calls
           })
           .catch((error: unknown) => {
             // Its lease expires and the call is handed out again; the other calls go on.
@@ -313,10 +325,12 @@ export const work = internalAction({
     let lastBeat = 0;
     /** Reports the controller's state and the exchanges since the last report. */
     let judged = false;
+    let generated: Id<"calls">[] = [];
     const report = async () => {
-      const exchanges = { ...tally, judged };
+      const exchanges = { ...tally, judged, generated };
       tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
       judged = false;
+      generated = [];
       const beat = await ctx.runMutation(internal.runner.beat, {
         testId,
         level: state.level,
@@ -346,6 +360,11 @@ export const work = internalAction({
         for (const item of items) start(item);
         if (items.length === wanted) continue; // there may be more to claim
         if (items.length === 0 && calling.size === 0) {
+          if (recording.size === 0 && generated.length > 0) {
+            lastBeat = Date.now();
+            await report(); // the last pairs' judge calls, claimed next
+            continue;
+          }
           if (recording.size === 0) break; // nothing pending, nothing out
           await Promise.all(recording); // their judge calls, if any, are claimed next
           continue;

@@ -221,6 +221,18 @@ export async function clearRunBatch(ctx: MutationCtx, testId: Id<"tests">, budge
         .withIndex("by_test_shard", (q) => q.eq("testId", testId))
         .take(limit),
     ),
+    rowsOf("runDeltas", (limit) =>
+      ctx.db
+        .query("runDeltas")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .take(limit),
+    ),
+    rowsOf("answerScores", (limit) =>
+      ctx.db
+        .query("answerScores")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .take(limit),
+    ),
   ]);
   return left > 0;
 }

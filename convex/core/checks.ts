@@ -21,7 +21,7 @@ export type ResponseCheckFields = Pick<Doc<"responses">, "checkFailures" | "fail
  */
 export async function recordAnswerChecks(
   ctx: MutationCtx,
-  test: Doc<"tests">,
+  test: { _id: Id<"tests">; configuration: Pick<Doc<"tests">["configuration"], "checks"> },
   call: Doc<"calls">,
   answers: readonly string[],
   figures: { latencyMs: number; costUsd: number },

@@ -244,6 +244,24 @@ export function namesOfResponse(response: Doc<"responses">, names: Names) {
   };
 }
 
+/**
+ * The answers with their score sums from their answerScores rows (one small row each, written
+ * by the fold): recordings no longer add to the answer's row, so several judges' calls of one
+ * answer write no common row. An answer without one keeps its stored sums (answers recorded
+ * before, seeded ones, and those not judged yet).
+ */
+export async function withScores(ctx: QueryCtx, responses: readonly Doc<"responses">[]): Promise<Doc<"responses">[]> {
+  return await Promise.all(
+    responses.map(async (response) => {
+      const row = await ctx.db
+        .query("answerScores")
+        .withIndex("by_response", (q) => q.eq("responseId", response._id))
+        .unique();
+      return row ? { ...response, scoreSum: row.scoreSum, scoreCount: row.scoreCount } : response;
+    }),
+  );
+}
+
 export function responseView(response: Doc<"responses">, names: Names) {
   return {
     _id: response._id,

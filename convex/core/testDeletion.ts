@@ -8,6 +8,7 @@ import type { Doc, Id, TableNames } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { deleteJob, jobOfTest } from "./jobs";
 import { endOpenCheckouts } from "./payments";
+import { deleteRun } from "./pipeline/runView";
 import { deleteTestSummary } from "./testSummaries";
 import { forgetTestStats } from "./userStats";
 
@@ -61,6 +62,7 @@ export async function deleteTest(ctx: MutationCtx, test: Doc<"tests">): Promise<
   await endOpenCheckouts(ctx, test._id);
   await ctx.db.delete("tests", test._id);
   await deleteTestSummary(ctx, test._id);
+  await deleteRun(ctx, test._id); // results still landing for it are thrown away
   // Workers still running for it find no test and stop; a freed processing slot starts the next job.
   if (job?.status === "processing") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
   await ctx.scheduler.runAfter(0, internal.testDeletion.deleteChildren, { testId: test._id });
@@ -110,6 +112,20 @@ export async function deleteChildrenBatch(ctx: MutationCtx, testId: Id<"tests">)
     .take(DELETE_BATCH_SIZE);
   for (const row of shards) await ctx.db.delete("runShards", row._id);
   full(shards);
+
+  const deltas = await ctx.db
+    .query("runDeltas")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(DELETE_BATCH_SIZE);
+  for (const row of deltas) await ctx.db.delete("runDeltas", row._id);
+  full(deltas);
+
+  const answerScores = await ctx.db
+    .query("answerScores")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(DELETE_BATCH_SIZE);
+  for (const row of answerScores) await ctx.db.delete("answerScores", row._id);
+  full(answerScores);
 
   const juryStats = await ctx.db
     .query("testStats")

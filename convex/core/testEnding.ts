@@ -9,6 +9,7 @@ import { setJobStatus } from "./jobs";
 import { finishJuryStats } from "./juryStats";
 import { endOpenCheckouts } from "./payments";
 import { foldCounters } from "./pipeline/runCounters";
+import { closeRun } from "./pipeline/runView";
 import { syncTestSummary } from "./testSummaries";
 import { recordTestEnded } from "./userStats";
 
@@ -45,6 +46,7 @@ export async function endTest(
   if (test && !hasEnded(test.status)) {
     // Its counters as they stand, folded from their shards (the figures it ends with).
     const counted = test.status === "running" ? ((await foldCounters(ctx, test._id)) ?? test) : test;
+    await closeRun(ctx, test._id); // results still landing are thrown away (their spend counted)
     await ctx.db.patch("tests", test._id, {
       ...ending.test,
       status: ending.status,

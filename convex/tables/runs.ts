@@ -29,7 +29,23 @@ export const runTables = {
     lastCallError: v.optional(v.string()),
     lastErrorAt: v.optional(v.number()),
     models: v.optional(v.array(modelDelta)),
+    /** A judge call's score of each answer it judged (the mean of its criteria's scores). */
+    scores: v.optional(v.array(v.object({ responseId: v.id("responses"), score: v.number() }))),
   }).index("by_test", ["testId"]),
+
+  /**
+   * An answer's score sums over its evaluations, written by the fold only (a judge call's
+   * recording puts its scores in its delta): several judges' calls of one answer write no common
+   * row, and a reader gets the answer's average from one small row.
+   */
+  answerScores: defineTable({
+    testId: v.id("tests"),
+    responseId: v.id("responses"),
+    scoreSum: v.number(),
+    scoreCount: v.number(),
+  })
+    .index("by_response", ["responseId"])
+    .index("by_test", ["testId"]),
 
   /**
    * What a recording needs of its running test, written when the run starts and when it ends

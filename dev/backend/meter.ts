@@ -52,6 +52,8 @@ type Usage = { documentsRead: number; bytesRead: number; documentsWritten: numbe
 
 export class Meter {
   private byPath = new Map<string, FunctionMeter>();
+  /** Conflicts by where they came from: "function ← table by writing function". */
+  private sources = new Map<string, number>();
 
   private of(path: string): FunctionMeter {
     let entry = this.byPath.get(path);
@@ -65,8 +67,17 @@ export class Meter {
   recordCall(path: string): void {
     this.of(path).calls++;
   }
-  recordConflict(path: string): void {
+  recordConflict(path: string, source?: { table: string; by: string | null }): void {
     this.of(path).conflicts++;
+    if (source) {
+      const key = `${path} ← ${source.table} by ${source.by ?? "(inline)"}`;
+      this.sources.set(key, (this.sources.get(key) ?? 0) + 1);
+    }
+  }
+
+  /** Conflicts so far by their source ("function ← table by writing function"). */
+  readConflictSources(): Record<string, number> {
+    return Object.fromEntries(this.sources);
   }
   recordRetry(path: string): void {
     this.of(path).retries++;
@@ -110,6 +121,7 @@ export class Meter {
 
   reset(): void {
     this.byPath.clear();
+    this.sources.clear();
   }
 }
 
@@ -143,3 +155,16 @@ export function meterTotal(reading: MeterReading): FunctionMeter {
 
 /** One meter per process (functions share it, as they share process.env: one backend at a time). */
 export const meter = new Meter();
+
+/** Conflicts by source between two readings of readConflictSources (`later` minus `earlier`). */
+export function conflictSourcesDifference(
+  later: Record<string, number>,
+  earlier: Record<string, number>,
+): Record<string, number> {
+  const difference: Record<string, number> = {};
+  for (const [key, count] of Object.entries(later)) {
+    const delta = count - (earlier[key] ?? 0);
+    if (delta !== 0) difference[key] = delta;
+  }
+  return difference;
+}

@@ -258,7 +258,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
             // The meter of a deployment's bill (not a product endpoint): GET reads, POST …/reset clears.
             if (pathname === "/_dev/meter/reset" && request.method === "POST") meter.reset();
             response.writeHead(200, { "Content-Type": "application/json" });
-            response.end(JSON.stringify({ plan: plan.plan, functions: meter.read() }));
+            response.end(
+              JSON.stringify({
+                plan: plan.plan,
+                functions: meter.read(),
+                conflictSources: meter.readConflictSources(),
+              }),
+            );
             return;
           }
           if (pathname === "/version" || pathname === "/instance_name") {

@@ -451,7 +451,7 @@ export class Transactions {
         if (kind === "mutation") this.commitNow(state);
         return outcome.result;
       }
-      meter.recordConflict(path);
+      meter.recordConflict(path, { table: conflict.write.table, by: conflict.path });
       if (attempt >= OCC_RETRIES) {
         meter.recordFailure(path);
         throw new WriteConflictError(conflict, kind === "mutation" ? path : null);

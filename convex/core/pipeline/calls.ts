@@ -9,6 +9,7 @@ import { readSetting } from "../settings";
 import { ensureWorkers } from "./claim";
 import { finishIfDone } from "./finish";
 import { addToShard } from "./runCounters";
+import { openRun, runViewOf, type RunView } from "./runView";
 import { shardOf } from "./shards";
 
 export function generationKey(testId: Id<"tests">, modelId: string, personaId: string, topicId: string) {
@@ -52,6 +53,8 @@ export async function createGenerationCallBatch(
   const test = await ctx.db.get("tests", testId);
   if (!test || test.status !== "running" || test.callCursor !== cursor) return;
   const config = test.configuration;
+  // The run's first batch: its recordings read the run row from now on, not the test's.
+  if (cursor === 0) await openRun(ctx, test);
   const pairs = config.personas.flatMap((persona) =>
     config.topics.map((topic) => ({ personaId: persona.id, topicId: topic.id })),
   );
@@ -97,11 +100,13 @@ export async function createGenerationCallBatch(
 export async function createJudgeCallsIfPairDone(
   ctx: MutationCtx,
   call: Pick<Doc<"calls">, "_id" | "testId" | "kind" | "personaId" | "topicId">,
+  run?: RunView | null,
 ): Promise<void> {
   if (call.kind !== "generate") return;
   const { testId, personaId, topicId } = call;
-  const test = await ctx.db.get("tests", testId);
-  if (!test) return;
+  const view = run === undefined ? await runViewOf(ctx, testId) : run;
+  if (!view) return;
+  const test = view.test;
   const generations = await callsOfPair(ctx, testId, "generate", personaId, topicId);
   if (generations.some((generation) => generation.status === "pending" || generation.status === "leased")) return;
   const responses = await ctx.db
@@ -138,7 +143,10 @@ export async function createJudgeCallsIfPairDone(
  * models: it ranks the others (no call when fewer than two are left) or rates none of them.
  */
 export function judgeCallsOfPair(
-  test: Pick<Doc<"tests">, "_id" | "configuration">,
+  test: {
+    _id: Id<"tests">;
+    configuration: Pick<Doc<"tests">["configuration"], "scoringParameters" | "evaluatorModels">;
+  },
   personaId: string,
   topicId: string,
   responses: readonly Pick<Doc<"responses">, "_id" | "modelId">[],

@@ -1,12 +1,12 @@
-// Recording a judge call's verdict: an evaluation row per answer it scored, the answer's and its
-// model's score sums, and what the call adds to the test's counters.
+// Recording a judge call's verdict: an evaluation row per answer it scored (an answer's average is
+// derived from its evaluations when read: several judges' calls of one answer write no common
+// row), its models' score sums as a delta, and what the call adds to the test's counters.
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { isReverseRankingKey } from "../../lib/prompts";
 import type { Usage } from "../../validators";
 import type { Counters } from "./runCounters";
-import { shardOf } from "./shards";
-import { bumpModelStats } from "./statistics";
+import { addModelDeltas, type ModelDelta } from "./statistics";
 
 /** One answer's scores from a judge call (a ranking also gives its rank and the labels shown). */
 export interface ScoredAnswer {
@@ -20,7 +20,7 @@ export interface ScoredAnswer {
 /** Writes the evaluations of a judge call and ends it (an answer deleted since gets none). */
 export async function recordEvaluations(
   ctx: MutationCtx,
-  test: Doc<"tests">,
+  test: Pick<Doc<"tests">, "_id">,
   call: Doc<"calls">,
   scored: ScoredAnswer[],
   usage: Usage,
@@ -29,6 +29,8 @@ export async function recordEvaluations(
   const ranking = scored.length > 1 && scored.every((entry) => entry.rank !== undefined);
   const explanation = ranking ? scored[0]!.explanation : "";
   if (explanation !== "") await ctx.db.insert("judgeExplanations", { testId: test._id, callId: call._id, explanation });
+  const byModel = new Map<string, ModelDelta>();
+  const answerScores: { responseId: Id<"responses">; score: number }[] = [];
   for (const entry of scored) {
     const response = await ctx.db.get("responses", entry.responseId);
     if (!response) continue;
@@ -47,15 +49,19 @@ export async function recordEvaluations(
         ? { labels: entry.labels, order: isReverseRankingKey(call.key) ? ("reverse" as const) : ("forward" as const) }
         : {}),
     });
-    await ctx.db.patch("responses", response._id, {
-      scoreSum: response.scoreSum + average,
-      scoreCount: response.scoreCount + 1,
-    });
-    await bumpModelStats(ctx, test._id, response.modelId, response.personaId, shardOf(call._id), {
-      scoreSum: average,
-      scoreCount: 1,
-    });
+    answerScores.push({ responseId: response._id, score: average });
+    const key = `${response.modelId}\u0000${response.personaId}`;
+    const sums = byModel.get(key) ?? {
+      modelId: response.modelId,
+      personaId: response.personaId,
+      scoreSum: 0,
+      scoreCount: 0,
+    };
+    sums.scoreSum = (sums.scoreSum ?? 0) + average;
+    sums.scoreCount = (sums.scoreCount ?? 0) + 1;
+    byModel.set(key, sums);
   }
+  await addModelDeltas(ctx, test._id, [...byModel.values()], answerScores);
   await ctx.db.patch("calls", call._id, { status: "succeeded", leaseId: undefined });
   return {
     evaluationsCount: scored.length,

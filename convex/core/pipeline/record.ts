@@ -12,7 +12,8 @@ import { createJudgeCallsIfPairDone } from "./calls";
 import { recordEvaluations } from "./evaluations";
 import { finishIfDone } from "./finish";
 import { recordGeneration } from "./responses";
-import { addToShard, countThrownAwaySpend, FOLD_EVERY_CALL_UP_TO, foldIfDue, type Counters } from "./runCounters";
+import { addToShard, countThrownAwaySpend, foldIfDue, type Counters } from "./runCounters";
+import { runViewOf, type RunView } from "./runView";
 import { shardOf } from "./shards";
 
 /** Answers of a judge call's persona × topic pair (the scale its ranking is scored on). */
@@ -29,7 +30,7 @@ async function pairAnswerCount(ctx: MutationCtx, testId: Id<"tests">, call: Doc<
 /** A call given up on: its answers or evaluations are recorded as missing. */
 export async function recordFailure(
   ctx: MutationCtx,
-  test: Doc<"tests">,
+  test: RunView["test"],
   call: Doc<"calls">,
   error: string,
   usage?: Usage,
@@ -58,7 +59,7 @@ export async function recordFailure(
  */
 async function recordRanking(
   ctx: MutationCtx,
-  test: Doc<"tests">,
+  test: RunView["test"],
   call: Doc<"calls">,
   outcome: Extract<Outcome, { kind: "ranked" }>,
 ): Promise<Counters> {
@@ -93,7 +94,7 @@ async function recordRanking(
  */
 async function recordByKind(
   ctx: MutationCtx,
-  test: Doc<"tests">,
+  test: RunView["test"],
   call: Doc<"calls">,
   outcome: Outcome,
 ): Promise<{ counters: Counters; ended: boolean }> {
@@ -142,17 +143,29 @@ export async function recordOutcome(
     if (call) await countThrownAwaySpend(ctx, call, outcome);
     return false;
   }
-  const test = await ctx.db.get("tests", call.testId);
-  if (!test) return false;
-  if (test.status !== "running") {
+  // The run row, not the test's: the folds and the jury statistics write that while it runs.
+  const run = await runViewOf(ctx, call.testId);
+  if (!run) return false;
+  if (!run.running) {
     await ctx.db.patch("calls", call._id, { status: "cancelled", leaseId: undefined });
     await countThrownAwaySpend(ctx, call, outcome);
     return false;
   }
-  const { counters, ended } = await recordByKind(ctx, test, call, outcome);
-  await addToShard(ctx, test._id, shardOf(call._id), counters, outcome.kind === "failed" ? outcome.error : undefined);
-  if (ended) await createJudgeCallsIfPairDone(ctx, call);
-  if (options.pooled && test.totalCalls > FOLD_EVERY_CALL_UP_TO) return true;
+  const { counters, ended } = await recordByKind(ctx, run.test, call, outcome);
+  await addToShard(
+    ctx,
+    call.testId,
+    shardOf(call._id),
+    counters,
+    outcome.kind === "failed" ? outcome.error : undefined,
+  );
+  // A pool worker's report creates the pair's judge calls: two recordings of one pair would
+  // each read the other's call (a conflict on every pair's last answers).
+  if (ended && !options.pooled) await createJudgeCallsIfPairDone(ctx, call, run);
+  if (options.pooled && !run.foldEveryCall) return true;
+  if (options.pooled && ended) await createJudgeCallsIfPairDone(ctx, call, run);
+  const test = await ctx.db.get("tests", call.testId);
+  if (!test) return true;
   // Judge results: the jury statistics are recomputed, coalesced per test (core/juryStats).
   if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
   const folded = await foldIfDue(ctx, test, options.concurrency);

@@ -6,6 +6,7 @@ import type { Outcome } from "../../validators";
 import type { Counters } from "./runCounters";
 import { shardOf } from "./shards";
 import { recordAnswerChecks } from "../checks";
+import type { RunView } from "./runView";
 import { bumpModelStats } from "./statistics";
 
 /**
@@ -14,7 +15,7 @@ import { bumpModelStats } from "./statistics";
  */
 export async function recordGeneration(
   ctx: MutationCtx,
-  test: Doc<"tests">,
+  test: RunView["test"],
   call: Doc<"calls">,
   outcome: Extract<Outcome, { kind: "generated" }>,
 ) {

@@ -1,7 +1,7 @@
 // A test's run counters (answers, evaluations, missing work, calls, spend, time) and the
-// progress shown from them: each recorded call adds its share to one shard of the test
-// (core/pipeline/shards.ts), and the shards are folded into the test's row about once a second
-// (the row plus its shards is the whole count).
+// progress shown from them: each recorded call inserts what it adds as a delta row of its own
+// (runDeltas), and the deltas are folded into the test's row about once a second by the worker's
+// report (the row plus its deltas is the whole count).
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { formatTimeRemaining } from "../../lib/format";
@@ -9,6 +9,7 @@ import { computeProgress, estimateTimeRemaining, expectedCallsOf } from "../../l
 import type { Usage } from "../../validators";
 import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
 import { RUN_SHARDS, shardOf } from "./shards";
+import { applyAnswerScores, applyModelDeltas } from "./statistics";
 
 /** A test's run counters before its first call (at creation, and when an admin restarts it). */
 export const EMPTY_RUN_COUNTERS = {
@@ -87,7 +88,7 @@ export function timeRemainingOf(
   });
 }
 
-/** The counter fields a shard holds, all zero. */
+/** The counter fields a delta may hold, all zero. */
 const EMPTY_SHARD = {
   responsesCount: 0,
   evaluationsCount: 0,
@@ -105,66 +106,97 @@ const EMPTY_SHARD = {
   judgeCallMs: 0,
 } satisfies Required<Counters>;
 
+const COUNTER_KEYS = Object.keys(EMPTY_SHARD) as (keyof Counters)[];
+
 /** How often at most a test's counters are folded into its row while it runs (and the monitor re-runs). */
 export const PROGRESS_FOLD_MS = 1_000;
 
 /**
- * Adds a call's counters to one shard of its test (the call's: shardOf its id), never to the
- * test's row, so recordings of one test do not serialize on it. `error` is the call's, kept on
- * the shard with its time: the test shows the latest of its shards'.
+ * A running fold takes only deltas older than this: a recording that inserts one while the fold
+ * runs (a mutation runs at most a second of code) lands outside the range the fold read, so the
+ * two never conflict. The figures shown lag by as much.
+ */
+export const FOLD_SETTLE_MS = 3_000;
+
+/** Most deltas folded in one transaction (each a few hundred bytes, with ≤ 2 × models rows written). */
+export const FOLD_BATCH = 500;
+
+/**
+ * Adds a call's counters to its test as a delta row of its own (runDeltas), never to the test's
+ * row or a row another call writes, so recordings of one test do not serialize. `error` is the
+ * call's, kept with its time: the test shows the latest. (`_shard` is kept for callers from the
+ * sharded design; every delta is its own row.)
  */
 export async function addToShard(
   ctx: MutationCtx,
   testId: Id<"tests">,
-  shard: number,
+  _shard: number,
   delta: Counters,
   error?: string,
 ): Promise<void> {
-  const row = await ctx.db
-    .query("runShards")
-    .withIndex("by_test_shard", (q) => q.eq("testId", testId).eq("shard", shard))
-    .unique();
-  const base = row ?? { ...EMPTY_SHARD };
-  const next: Counters = {};
-  for (const [key, value] of Object.entries(delta) as [keyof Counters, number][]) next[key] = (base[key] ?? 0) + value;
-  const errorFields = error ? { lastCallError: error, lastErrorAt: Date.now() } : {};
-  if (row) await ctx.db.patch("runShards", row._id, { ...next, ...errorFields });
-  else await ctx.db.insert("runShards", { testId, shard, ...EMPTY_SHARD, ...next, ...errorFields });
+  const counters: Record<string, number> = {};
+  for (const key of COUNTER_KEYS) if ((delta[key] ?? 0) !== 0) counters[key] = delta[key]!;
+  if (Object.keys(counters).length === 0 && !error) return;
+  await ctx.db.insert("runDeltas", {
+    testId,
+    counters,
+    ...(error ? { lastCallError: error, lastErrorAt: Date.now() } : {}),
+  });
 }
 
 /**
- * Folds a test's shards into its row: what they hold is added to its counters and the shards
- * are emptied (the row plus its shards is always the whole count), with the latest error any
- * of them saw. While the test runs its progress (phase, percentage, details, time remaining) is
- * computed from the sums; the percentage never goes backwards while the run goes on (a restart
- * begins again at 0). `concurrency` is the test's calls in flight now, which the time remaining
- * follows. Returns the test as written.
+ * Folds a test's deltas into its row and its modelStats (statistics.applyModelDeltas) and
+ * deletes them (the row plus its deltas is always the whole count), with the latest error any of
+ * them saw. `settledBefore` (a running test's periodic fold) takes only deltas created before
+ * that time, so it reads nothing a recording in flight writes; without it every delta is folded
+ * (the end of a run, a small test). While the test runs its progress (phase, percentage,
+ * details, time remaining) is computed from the sums; the percentage never goes backwards while
+ * the run goes on (a restart begins again at 0). `concurrency` is the test's calls in flight
+ * now, which the time remaining follows. Returns the test as written.
  */
-export async function foldCounters(ctx: MutationCtx, testId: Id<"tests">, concurrency?: number) {
+export async function foldCounters(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  concurrency?: number,
+  settledBefore?: number,
+) {
   const test = await ctx.db.get("tests", testId);
   if (!test) return null;
   const now = Date.now();
   const rows = await ctx.db
-    .query("runShards")
-    .withIndex("by_test_shard", (q) => q.eq("testId", testId))
-    .take(RUN_SHARDS * 2); // one row per shard
+    .query("runDeltas")
+    .withIndex("by_test", (q) =>
+      settledBefore === undefined ? q.eq("testId", testId) : q.eq("testId", testId).lt("_creationTime", settledBefore),
+    )
+    .take(FOLD_BATCH);
   const sums: Required<Counters> = { ...EMPTY_SHARD };
   let latest: { error: string; at: number } | undefined;
   for (const row of rows) {
-    const held = (Object.keys(EMPTY_SHARD) as (keyof Counters)[]).some((key) => row[key] !== 0);
-    if (!held && row.lastCallError === undefined) continue;
-    for (const key of Object.keys(EMPTY_SHARD) as (keyof Counters)[]) sums[key] += row[key];
+    for (const [key, value] of Object.entries(row.counters ?? {}))
+      if (key in sums) sums[key as keyof Counters] += value;
     if (row.lastCallError !== undefined && (latest === undefined || (row.lastErrorAt ?? 0) >= latest.at))
       latest = { error: row.lastCallError, at: row.lastErrorAt ?? 0 };
-    await ctx.db.patch("runShards", row._id, { ...EMPTY_SHARD, lastCallError: undefined, lastErrorAt: undefined });
+    await ctx.db.delete("runDeltas", row._id);
   }
+  await applyModelDeltas(
+    ctx,
+    testId,
+    rows.flatMap((row) => row.models ?? []),
+  );
+  await applyAnswerScores(
+    ctx,
+    testId,
+    rows.flatMap((row) => row.scores ?? []),
+  );
   const totals: Counters = {};
-  for (const key of Object.keys(EMPTY_SHARD) as (keyof Counters)[]) totals[key] = (test[key] ?? 0) + sums[key];
+  for (const key of COUNTER_KEYS) totals[key] = (test[key] ?? 0) + sums[key];
   const next = { ...test, ...totals, lastCallError: latest?.error ?? test.lastCallError };
   const errorField = latest ? { lastCallError: latest.error } : {};
   if (test.status !== "running") {
-    await ctx.db.patch("tests", testId, { ...totals, ...errorField });
-    await syncTestSummary(ctx, next);
+    if (rows.length > 0) {
+      await ctx.db.patch("tests", testId, { ...totals, ...errorField });
+      await syncTestSummary(ctx, next);
+    }
     return next;
   }
   const info = computeProgress(test.configuration, {
@@ -200,8 +232,11 @@ export const FOLD_EVERY_CALL_UP_TO = 2 * RUN_SHARDS;
  * returns the test as folded, or null when it was not due.
  */
 export async function foldIfDue(ctx: MutationCtx, test: Doc<"tests">, concurrency?: number) {
-  const due = Date.now() - test.lastProgressAt >= PROGRESS_FOLD_MS || test.totalCalls <= FOLD_EVERY_CALL_UP_TO;
-  return due ? await foldCounters(ctx, test._id, concurrency) : null;
+  const small = test.totalCalls <= FOLD_EVERY_CALL_UP_TO;
+  const due = Date.now() - test.lastProgressAt >= PROGRESS_FOLD_MS || small;
+  if (!due) return null;
+  // A small test's figures are exact at once; a larger one's fold leaves the newest deltas.
+  return await foldCounters(ctx, test._id, concurrency, small ? undefined : Date.now() - FOLD_SETTLE_MS);
 }
 
 /**

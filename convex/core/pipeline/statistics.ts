@@ -61,29 +61,111 @@ export function addModelStats(current: ModelStatsSums, delta: ModelStatsDelta, k
   };
 }
 
+/** What one result adds to one model's sums, for all personas and for its persona. */
+export type ModelDelta = ModelStatsDelta & { modelId: string; personaId: string };
+
 /**
- * Adds a result to the model's all-personas row and to its row for the persona, in the shard
- * of the call (core/pipeline/shards.ts), so concurrent recordings of one test write
- * different rows; readers merge a row's shards (mergeModelStats).
+ * Adds results to their models' sums: as a delta row of the recording's own (runDeltas), which
+ * the fold applies to modelStats (applyModelDeltas), so concurrent recordings of one test write
+ * no common row. (`_shard` is kept for callers from the sharded design.)
  */
 export async function bumpModelStats(
   ctx: MutationCtx,
   testId: Id<"tests">,
   modelId: string,
   personaId: string,
-  shard: number,
+  _shard: number,
   delta: ModelStatsDelta,
 ): Promise<void> {
-  for (const scope of ["", personaId]) {
+  await addModelDeltas(ctx, testId, [{ modelId, personaId, ...delta }]);
+}
+
+/** Several models' deltas of one recording (and a judge call's answer scores), in one row. */
+export async function addModelDeltas(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  models: ModelDelta[],
+  scores: { responseId: Id<"responses">; score: number }[] = [],
+): Promise<void> {
+  if (models.length > 0 || scores.length > 0)
+    await ctx.db.insert("runDeltas", { testId, models, ...(scores.length > 0 ? { scores } : {}) });
+}
+
+/** Adds judge calls' answer scores to the answers' answerScores rows (the fold only writes them). */
+export async function applyAnswerScores(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  scores: readonly { responseId: Id<"responses">; score: number }[],
+): Promise<void> {
+  const sums = new Map<Id<"responses">, { scoreSum: number; scoreCount: number }>();
+  for (const { responseId, score } of scores) {
+    const sum = sums.get(responseId) ?? { scoreSum: 0, scoreCount: 0 };
+    sum.scoreSum += score;
+    sum.scoreCount += 1;
+    sums.set(responseId, sum);
+  }
+  for (const [responseId, sum] of sums) {
     const row = await ctx.db
-      .query("modelStats")
-      .withIndex("by_test_model_persona", (q) =>
-        q.eq("testId", testId).eq("modelId", modelId).eq("personaId", scope).eq("shard", shard),
-      )
+      .query("answerScores")
+      .withIndex("by_response", (q) => q.eq("responseId", responseId))
       .unique();
-    const next = addModelStats(row ?? EMPTY_MODEL_STATS, delta, scope === "");
-    if (row) await ctx.db.patch("modelStats", row._id, next);
-    else await ctx.db.insert("modelStats", { testId, modelId, personaId: scope, shard, ...next });
+    if (row)
+      await ctx.db.patch("answerScores", row._id, {
+        scoreSum: row.scoreSum + sum.scoreSum,
+        scoreCount: row.scoreCount + sum.scoreCount,
+      });
+    else await ctx.db.insert("answerScores", { testId, responseId, ...sum });
+  }
+}
+
+/** The shard the fold writes modelStats into (rows from the sharded design keep theirs). */
+export const FOLDED_SHARD = 0;
+
+/**
+ * Applies deltas, in order, to each model's all-personas row ("") and its row for the persona
+ * (one read and one write per row touched): called by the fold only, so no two recordings of a
+ * test write the same modelStats row. Readers merge a row's shards (mergeModelStats).
+ */
+export async function applyModelDeltas(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  deltas: readonly ModelDelta[],
+): Promise<void> {
+  const touched = new Map<
+    string,
+    { modelId: string; personaId: string; row: Doc<"modelStats"> | null; sums: ModelStatsSums }
+  >();
+  for (const delta of deltas) {
+    for (const scope of ["", delta.personaId]) {
+      const key = `${delta.modelId}\u0000${scope}`;
+      let entry = touched.get(key);
+      if (!entry) {
+        const row = await ctx.db
+          .query("modelStats")
+          .withIndex("by_test_model_persona", (q) =>
+            q.eq("testId", testId).eq("modelId", delta.modelId).eq("personaId", scope).eq("shard", FOLDED_SHARD),
+          )
+          .unique();
+        entry = { modelId: delta.modelId, personaId: scope, row, sums: row ?? EMPTY_MODEL_STATS };
+        touched.set(key, entry);
+      }
+      // A delta without answers (scores) leaves the kept latencies as they are.
+      entry.sums = { ...entry.sums, ...addModelStats(entry.sums, delta, scope === "") };
+    }
+  }
+  for (const { modelId, personaId, row, sums } of touched.values()) {
+    const fields: ModelStatsSums = {
+      responses: sums.responses,
+      tokens: sums.tokens,
+      costUsd: sums.costUsd,
+      latencyMsSum: sums.latencyMsSum,
+      latencyBuckets: sums.latencyBuckets,
+      scoreSum: sums.scoreSum,
+      scoreCount: sums.scoreCount,
+      ...(sums.latenciesMs ? { latenciesMs: sums.latenciesMs } : {}),
+    };
+    if (row) await ctx.db.patch("modelStats", row._id, fields);
+    else await ctx.db.insert("modelStats", { testId, modelId, personaId, shard: FOLDED_SHARD, ...fields });
   }
 }
 

@@ -1,0 +1,72 @@
+// What a recording needs of its running test (testRuns): written when the run starts and when
+// it ends, so recordings never read the test's row, which the progress folds and the jury
+// statistics write while the run goes on (on a deployment each such write would conflict with
+// every recording in flight).
+import type { Doc, Id } from "../../_generated/dataModel";
+import type { MutationCtx } from "../../_generated/server";
+import { expectedCallsOf } from "../../lib/progress";
+import { FOLD_EVERY_CALL_UP_TO } from "./runCounters";
+
+/** The part of a test's configuration its recordings use. */
+export type RunConfiguration = Doc<"testRuns">["configuration"];
+
+/** A test as its recordings see it. */
+export interface RunView {
+  test: { _id: Id<"tests">; configuration: RunConfiguration };
+  running: boolean;
+  foldEveryCall: boolean;
+}
+
+async function runRowOf(ctx: MutationCtx, testId: Id<"tests">) {
+  return await ctx.db
+    .query("testRuns")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .unique();
+}
+
+function foldsEveryCall(test: Doc<"tests">): boolean {
+  const expected = expectedCallsOf(test.configuration);
+  return expected.generation + expected.judging <= FOLD_EVERY_CALL_UP_TO;
+}
+
+/** The run starts (or starts again): its recordings read this from now on. */
+export async function openRun(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
+  const { responsesPerTopic, scoringParameters, evaluatorModels, checks } = test.configuration;
+  const fields = {
+    running: true,
+    foldEveryCall: foldsEveryCall(test),
+    configuration: { responsesPerTopic, scoringParameters, evaluatorModels, ...(checks ? { checks } : {}) },
+  };
+  const row = await runRowOf(ctx, test._id);
+  if (row) await ctx.db.patch("testRuns", row._id, fields);
+  else await ctx.db.insert("testRuns", { testId: test._id, ...fields });
+}
+
+/** The run has ended (finished, stopped, cancelled): later results are thrown away. */
+export async function closeRun(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const row = await runRowOf(ctx, testId);
+  if (row?.running) await ctx.db.patch("testRuns", row._id, { running: false });
+}
+
+/** Deletes a test's run row (with the test). */
+export async function deleteRun(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const row = await runRowOf(ctx, testId);
+  if (row) await ctx.db.delete("testRuns", row._id);
+}
+
+/**
+ * The test as its recordings see it: its run row, or (a run started before run rows, or one
+ * started without one) the test's row itself.
+ */
+export async function runViewOf(ctx: MutationCtx, testId: Id<"tests">): Promise<RunView | null> {
+  const row = await runRowOf(ctx, testId);
+  if (row)
+    return {
+      test: { _id: testId, configuration: row.configuration },
+      running: row.running,
+      foldEveryCall: row.foldEveryCall,
+    };
+  const test = await ctx.db.get("tests", testId);
+  if (!test) return null;
+  return { test, running: test.status === "running", foldEveryCall: test.totalCalls <= FOLD_EVERY_CALL_UP_TO };
+}
