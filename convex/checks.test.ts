@@ -8,15 +8,14 @@ import type { Id } from "./_generated/dataModel";
 import { evaluateCheck } from "./lib/checks";
 import { wilsonInterval } from "./lib/checkFigures";
 import {
-  createBackend,
-  createUser,
+  backendWithUser,
   errorOf,
   sampleConfiguration,
-  seedCatalog,
   useDevGateway,
   waitFor,
   type TestBackend,
 } from "./test.helpers";
+import { SEED_PERSONAS, SEED_TOPICS } from "./finishedTests.fixture";
 import type { AnswerCheck, TestConfiguration } from "./validators";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
@@ -34,25 +33,14 @@ const CHECKS: AnswerCheck[] = [
 
 function configuration(checks: AnswerCheck[]): TestConfiguration {
   return sampleConfiguration(GENERATORS, EVALUATORS, {
-    personas: [
-      { id: "p1", name: "Pirate", description: "Talks like a pirate", systemPrompt: "Answer like a pirate." },
-      { id: "p2", name: "Poet", description: "Rhymes", systemPrompt: "Answer in verse." },
-    ],
-    topics: [
-      { id: "t1", title: "Coffee", description: "Coffee shop", prompt: "We sell cold brew coffee." },
-      { id: "t2", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." },
-    ],
+    personas: SEED_PERSONAS,
+    topics: SEED_TOPICS,
     responsesPerTopic: 2,
     checks,
   });
 }
 
-async function setup() {
-  const t = createBackend();
-  await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
-  const user = await createUser(t, "ada@example.com");
-  return { t, user };
-}
+const setup = () => backendWithUser([...GENERATORS, ...EVALUATORS]);
 
 async function runToEnd(t: TestBackend, testId: Id<"tests">) {
   await waitFor(

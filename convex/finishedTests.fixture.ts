@@ -21,19 +21,23 @@ export const SEED_EVALUATORS = [
   { id: "meta-llama/llama-3.3-70b-instruct", name: "Llama 3.3 70B" },
 ];
 
+/** Two personas and two topics: the seeded tests' grid, and the pipeline tests' (runner, checks). */
+export const SEED_PERSONAS: TestConfiguration["personas"] = [
+  { id: "p1", name: "Pirate", description: "Talks like a pirate", systemPrompt: "Answer like a pirate." },
+  { id: "p2", name: "Poet", description: "Rhymes", systemPrompt: "Answer in verse." },
+];
+export const SEED_TOPICS: TestConfiguration["topics"] = [
+  { id: "t1", title: "Coffee", description: "A coffee shop", prompt: "We sell cold brew coffee." },
+  { id: "t2", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." },
+];
+
 export function seedConfiguration(): TestConfiguration {
   return {
     name: "Coffee taglines",
     taskType: "marketing",
     userPrompt: "Write a tagline for our new product.",
-    personas: [
-      { id: "p1", name: "Pirate", description: "Talks like a pirate", systemPrompt: "Answer like a pirate." },
-      { id: "p2", name: "Poet", description: "Rhymes", systemPrompt: "Answer in verse." },
-    ],
-    topics: [
-      { id: "t1", title: "Coffee", description: "A coffee shop", prompt: "We sell cold brew coffee." },
-      { id: "t2", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." },
-    ],
+    personas: SEED_PERSONAS,
+    topics: SEED_TOPICS,
     generatorModels: SEED_MODELS,
     evaluatorModels: SEED_EVALUATORS,
     responsesPerTopic: 2,

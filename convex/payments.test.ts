@@ -2,42 +2,21 @@
 // Payment through the dev Stripe: checkout, the signed webhook (replays, forgeries), the
 // return-page verification, and the server's own price.
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startStripe } from "../dev/stripe/server";
+import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { quote } from "./lib/pricing";
-import { createUser, createBackend, errorOf, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import { backendWithUser, createUser, errorOf, sampleConfiguration, useDevStripe } from "./test.helpers";
+import type { TestBackend } from "./test.helpers";
 
 const WEBHOOK_SECRET = "whsec_test_payments";
-let stripeServer: Awaited<ReturnType<typeof startStripe>>;
+const stripeServer = useDevStripe(WEBHOOK_SECRET);
 const stripe = new Stripe("sk_test_dev");
-
-beforeAll(async () => {
-  stripeServer = await startStripe({ port: 0, webhookUrl: "http://127.0.0.1:9/unused", webhookSecret: WEBHOOK_SECRET });
-  process.env.STRIPE_SECRET_KEY = "sk_test_dev";
-  process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
-  process.env.STRIPE_API_HOST = "127.0.0.1";
-  process.env.STRIPE_API_PORT = String(stripeServer.port);
-  process.env.STRIPE_API_PROTOCOL = "http";
-  process.env.SITE_URL = "http://127.0.0.1:5173";
-  // Workers would call the real gateway; these tests stop at the queue.
-  process.env.GATEWAY_BASE_URL = "http://127.0.0.1:9/api/v1";
-});
-afterAll(async () => {
-  delete process.env.STRIPE_SECRET_KEY;
-  await stripeServer.close();
-});
 
 const MODELS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"];
 
 async function pricedTest() {
-  const t = createBackend();
-  await seedCatalog(t, MODELS, 1e-5);
-  await t.run(async (ctx) => {
-    await ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 }); // keep paid jobs queued
-  });
-  const user = await createUser(t, "ada@example.com");
+  const { t, user } = await backendWithUser(MODELS, { pricePerToken: 1e-5, holdQueue: true }); // paid jobs stay queued
   const created = await user.as.mutation(api.tests.create, { configuration: sampleConfiguration() });
   return { t, user, ...created };
 }
@@ -91,9 +70,7 @@ describe("payments", () => {
   });
 
   test("a client-side price is not accepted: the call is refused and nothing is stored", async () => {
-    const t = createBackend();
-    await seedCatalog(t, MODELS, 1e-5);
-    const user = await createUser(t, "ada@example.com");
+    const { t, user } = await backendWithUser(MODELS, { pricePerToken: 1e-5 });
     await expect(
       user.as.mutation(api.tests.create, { configuration: sampleConfiguration(), priceCents: 1 } as never),
     ).rejects.toThrow(/priceCents/);
@@ -136,8 +113,8 @@ describe("payments", () => {
     const { t, user, testId, priceCents } = await pricedTest();
     const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
     expect(await user.as.action(api.payments.verify, { sessionId })).toEqual({ verified: false, testId });
-    stripeServer.webhook.url = "http://127.0.0.1:9/unreachable"; // the webhook is lost
-    const pay = await fetch(`${stripeServer.url}/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" });
+    stripeServer().webhook.url = "http://127.0.0.1:9/unreachable"; // the webhook is lost
+    const pay = await fetch(`${stripeServer().url}/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" });
     expect(pay.status).toBe(303);
     expect(await user.as.action(api.payments.verify, { sessionId })).toEqual({ verified: true, testId });
     expect(await user.as.action(api.payments.verify, { sessionId })).toEqual({ verified: true, testId });
@@ -164,7 +141,7 @@ describe("payments", () => {
 
 /** Sends the dev Stripe's own signed events (from index `from` on) to the app's webhook. */
 async function forwardEvents(t: TestBackend, from: number) {
-  for (const event of stripeServer.events.slice(from)) {
+  for (const event of stripeServer().events.slice(from)) {
     const payload = JSON.stringify(event);
     const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     expect((await webhook(t, payload, signature)).status).toBe(200);
@@ -173,8 +150,9 @@ async function forwardEvents(t: TestBackend, from: number) {
 
 /** The customer presses Pay on Stripe's page; its webhook is held back until forwarded. */
 async function payOnStripe(sessionId: string) {
-  stripeServer.webhook.url = "http://127.0.0.1:9/held-back";
-  return (await fetch(`${stripeServer.url}/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" })).status;
+  stripeServer().webhook.url = "http://127.0.0.1:9/held-back";
+  return (await fetch(`${stripeServer().url}/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" }))
+    .status;
 }
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
@@ -189,25 +167,25 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
 }
 
 function refundsOf(paymentIntent: string | undefined) {
-  return [...stripeServer.refunds.values()].filter((refund) => refund.payment_intent === paymentIntent);
+  return [...stripeServer().refunds.values()].filter((refund) => refund.payment_intent === paymentIntent);
 }
 
 /** Open sessions of this test created after `since` (ids repeat across convex-test instances). */
 function openSessionsOf(testId: Id<"tests">, since: Set<string>) {
-  return [...stripeServer.sessions.values()].filter(
+  return [...stripeServer().sessions.values()].filter(
     (session) => !since.has(session.id) && session.metadata.testId === testId && session.status === "open",
   );
 }
 
 /** A client of the dev Stripe, as another tab or an older build would use it. */
 function devStripe() {
-  return new Stripe("sk_test_dev", { host: "127.0.0.1", port: stripeServer.port, protocol: "http" });
+  return new Stripe("sk_test_dev", { host: "127.0.0.1", port: stripeServer().port, protocol: "http" });
 }
 
 describe("one charge per test", () => {
   test("a second tab and a retry get the test's open session: one session to pay", async () => {
     const { user, testId } = await pricedTest();
-    const since = new Set(stripeServer.sessions.keys());
+    const since = new Set(stripeServer().sessions.keys());
     // Two tabs at the same moment, with no session yet: both get the same one.
     const [first, tabB] = await Promise.all([
       user.as.action(api.payments.createCheckout, { testId }),
@@ -257,13 +235,13 @@ describe("one charge per test", () => {
           amountCents: priceCents,
         });
       }
-      const before = stripeServer.events.length;
+      const before = stripeServer().events.length;
       expect(await payOnStripe(tabA.sessionId)).toBe(303);
       expect(await payOnStripe(tabB.id)).toBe(303);
       await forwardEvents(t, before);
       await forwardEvents(t, before); // Stripe retries deliveries: still one of each
 
-      const paidB = stripeServer.sessions.get(tabB.id)!;
+      const paidB = stripeServer().sessions.get(tabB.id)!;
       await waitFor(
         () => Promise.resolve(refundsOf(paidB.payment_intent ?? undefined)),
         (refunds) => refunds.length > 0,
@@ -293,14 +271,14 @@ describe("one charge per test", () => {
       expect(jobs).toMatchObject([{ status: "queued" }]);
       expect(row?.totalSpentCents).toBe(priceCents);
       expect(refundsOf(paidB.payment_intent ?? undefined)).toMatchObject([{ amount: priceCents, reason: "duplicate" }]);
-      expect(refundsOf(stripeServer.sessions.get(tabA.sessionId)!.payment_intent ?? undefined)).toHaveLength(0);
+      expect(refundsOf(stripeServer().sessions.get(tabA.sessionId)!.payment_intent ?? undefined)).toHaveLength(0);
     });
   }
 
   test("a session Stripe no longer knows, or that expired on Stripe's side, is replaced by a new one", async () => {
     const { t, user, testId } = await pricedTest();
     const first = await user.as.action(api.payments.createCheckout, { testId });
-    stripeServer.sessions.delete(first.sessionId); // the offline Stripe restarted
+    stripeServer().sessions.delete(first.sessionId); // the offline Stripe restarted
     const second = await user.as.action(api.payments.createCheckout, { testId });
     expect(second.sessionId).not.toBe(first.sessionId);
     const payload = JSON.stringify({
@@ -344,11 +322,11 @@ describe("one charge per test", () => {
       sessionId: other.id,
       amountCents: priceCents,
     });
-    const before = stripeServer.events.length;
+    const before = stripeServer().events.length;
     await payOnStripe(tabA.sessionId);
     await forwardEvents(t, before);
     await waitFor(
-      () => Promise.resolve(stripeServer.sessions.get(other.id)!.status),
+      () => Promise.resolve(stripeServer().sessions.get(other.id)!.status),
       (status) => status === "expired",
     );
     expect(await payOnStripe(other.id)).toBe(409);
@@ -361,7 +339,7 @@ describe("Delete before paying", () => {
     const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
     await user.as.mutation(api.tests.remove, { testId });
     await waitFor(
-      () => Promise.resolve(stripeServer.sessions.get(sessionId)!.status),
+      () => Promise.resolve(stripeServer().sessions.get(sessionId)!.status),
       (status) => status === "expired",
     );
     expect(await payOnStripe(sessionId)).toBe(409);
@@ -372,11 +350,11 @@ describe("Delete before paying", () => {
   test("a payment that lands after the test was deleted is refunded, and billing shows it refunded", async () => {
     const { t, user, testId, priceCents } = await pricedTest();
     const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
-    const before = stripeServer.events.length;
+    const before = stripeServer().events.length;
     expect(await payOnStripe(sessionId)).toBe(303); // paid on Stripe's page while the test is deleted
     await user.as.mutation(api.tests.remove, { testId });
     await forwardEvents(t, before);
-    const paymentIntent = stripeServer.sessions.get(sessionId)!.payment_intent ?? undefined;
+    const paymentIntent = stripeServer().sessions.get(sessionId)!.payment_intent ?? undefined;
     await waitFor(
       () => Promise.resolve(refundsOf(paymentIntent)),
       (refunds) => refunds.length === 1,
@@ -433,7 +411,7 @@ describe("a paid test that fails is refunded", () => {
     try {
       const { t, user, testId, priceCents } = await pricedTest();
       const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
-      const before = stripeServer.events.length;
+      const before = stripeServer().events.length;
       await payOnStripe(sessionId);
       await forwardEvents(t, before);
       await t.run(async (ctx) => {
@@ -444,7 +422,7 @@ describe("a paid test that fails is refunded", () => {
         await ctx.db.patch("settings", setting!._id, { value: 5 });
       });
       await t.mutation(internal.runner.dispatch, {}); // the gateway at 127.0.0.1:9 refuses every call
-      const paymentIntent = stripeServer.sessions.get(sessionId)!.payment_intent ?? undefined;
+      const paymentIntent = stripeServer().sessions.get(sessionId)!.payment_intent ?? undefined;
       await waitFor(
         () => Promise.resolve(refundsOf(paymentIntent)),
         (refunds) => refunds.length === 1,
@@ -483,12 +461,12 @@ describe("a paid test that fails is refunded", () => {
   test("a paid test stopped for making no progress in an hour, with nothing delivered, is refunded", async () => {
     const { t, user, testId, priceCents } = await pricedTest();
     const { sessionId } = await user.as.action(api.payments.createCheckout, { testId });
-    const before = stripeServer.events.length;
+    const before = stripeServer().events.length;
     await payOnStripe(sessionId);
     await forwardEvents(t, before);
     await t.run((ctx) => ctx.db.patch("tests", testId, { lastProgressAt: Date.now() - 2 * 60 * 60 * 1000 }));
     expect(await t.mutation(internal.runner.cancelStaleTests, {})).toBe(1);
-    const paymentIntent = stripeServer.sessions.get(sessionId)!.payment_intent ?? undefined;
+    const paymentIntent = stripeServer().sessions.get(sessionId)!.payment_intent ?? undefined;
     await waitFor(
       () => Promise.resolve(refundsOf(paymentIntent)),
       (refunds) => refunds.length === 1,
@@ -534,9 +512,7 @@ describe("a paid test that fails is refunded", () => {
   });
 
   test("in free mode a failed test owes nothing: refundTest changes nothing", async () => {
-    const t = createBackend();
-    await seedCatalog(t, MODELS, 1e-5);
-    const user = await createUser(t, "ada@example.com");
+    const { t, user } = await backendWithUser(MODELS, { pricePerToken: 1e-5 });
     const key = process.env.STRIPE_SECRET_KEY;
     delete process.env.STRIPE_SECRET_KEY;
     try {

@@ -4,32 +4,17 @@
 // endpoint's validation errors, quotes identical to the app's, and a paid test that waits for
 // its payment.
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startStripe } from "../dev/stripe/server";
+import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { API_TOKEN_LIMITS } from "./lib/limits";
 import { hashToken } from "./core/apiTokens";
-import { createBackend, createUser, errorOf, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import { backendWithUser, createUser, errorOf, sampleConfiguration, useDevStripe } from "./test.helpers";
+import type { TestBackend } from "./test.helpers";
 
 const WEBHOOK_SECRET = "whsec_test_public_api";
-let stripeServer: Awaited<ReturnType<typeof startStripe>>;
+const stripeServer = useDevStripe(WEBHOOK_SECRET);
 const stripe = new Stripe("sk_test_dev");
-
-beforeAll(async () => {
-  stripeServer = await startStripe({ port: 0, webhookUrl: "http://127.0.0.1:9/unused", webhookSecret: WEBHOOK_SECRET });
-  process.env.STRIPE_SECRET_KEY = "sk_test_dev";
-  process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
-  process.env.STRIPE_API_HOST = "127.0.0.1";
-  process.env.STRIPE_API_PORT = String(stripeServer.port);
-  process.env.STRIPE_API_PROTOCOL = "http";
-  process.env.SITE_URL = "http://127.0.0.1:5173";
-  process.env.GATEWAY_BASE_URL = "http://127.0.0.1:9/api/v1";
-});
-afterAll(async () => {
-  delete process.env.STRIPE_SECRET_KEY;
-  await stripeServer.close();
-});
 
 const MODELS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"];
 
@@ -45,12 +30,7 @@ const API_CONFIGURATION = {
 };
 
 async function setUp() {
-  const t = createBackend();
-  await seedCatalog(t, MODELS, 1e-5);
-  await t.run(async (ctx) => {
-    await ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 }); // queued jobs stay queued
-  });
-  const ada = await createUser(t, "ada@example.com");
+  const { t, user: ada } = await backendWithUser(MODELS, { pricePerToken: 1e-5, holdQueue: true });
   return { t, ada };
 }
 
@@ -316,7 +296,7 @@ describe("quotes and payment", () => {
     expect(start.status).toBe(202);
     const started = await jsonOf(start);
     expect(started).toMatchObject({ started: false, status: "pending", awaitingPayment: true });
-    expect(String(started.checkoutUrl)).toContain(stripeServer.url);
+    expect(String(started.checkoutUrl)).toContain(stripeServer().url);
     const job = () =>
       t.run((ctx) =>
         ctx.db

@@ -5,15 +5,14 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import {
-  createBackend,
-  createUser,
+  backendWithUser,
   readTestRows,
   sampleConfiguration,
-  seedCatalog,
   waitFor,
   type TestBackend,
   useDevGateway,
 } from "./test.helpers";
+import { SEED_PERSONAS, SEED_TOPICS } from "./finishedTests.fixture";
 import type { TestConfiguration } from "./validators";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
@@ -22,26 +21,15 @@ const gateway = useDevGateway();
 
 function twoByTwo(scale: "ranking" | "rating"): TestConfiguration {
   return sampleConfiguration(GENERATORS, EVALUATORS, {
-    personas: [
-      { id: "p1", name: "Pirate", description: "Talks like a pirate", systemPrompt: "Answer like a pirate." },
-      { id: "p2", name: "Poet", description: "Rhymes", systemPrompt: "Answer in verse." },
-    ],
-    topics: [
-      { id: "t1", title: "Coffee", description: "Coffee shop", prompt: "We sell cold brew coffee." },
-      { id: "t2", title: "Bikes", description: "Bike repair", prompt: "We repair city bikes." },
-    ],
+    personas: SEED_PERSONAS,
+    topics: SEED_TOPICS,
     responsesPerTopic: 2,
     scoringParameters: { scale, includeExplanations: true },
     evaluationCriteria: { accuracy: true, creativity: true, clarity: false, relevance: false, style: false },
   });
 }
 
-async function setup() {
-  const t = createBackend();
-  await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
-  const user = await createUser(t, "ada@example.com");
-  return { t, user };
-}
+const setup = () => backendWithUser([...GENERATORS, ...EVALUATORS]);
 
 async function snapshot(t: TestBackend, testId: Id<"tests">) {
   return await t.run((ctx) => readTestRows(ctx, testId));

@@ -5,6 +5,7 @@ import { ConvexError } from "convex/values";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll } from "vitest";
 import { startGateway } from "../dev/gateway/server";
+import { startStripe } from "../dev/stripe/server";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
@@ -100,6 +101,21 @@ export async function seedCatalog(t: TestBackend, ids: string[], pricePerToken =
   });
 }
 
+/**
+ * A fresh backend with the given models in its catalog (at `pricePerToken`) and one user,
+ * ada@example.com unless named; `holdQueue` keeps queued jobs queued (no worker calls out).
+ */
+export async function backendWithUser(
+  models: string[],
+  options: { email?: string; pricePerToken?: number; holdQueue?: boolean } = {},
+) {
+  const t = createBackend();
+  await seedCatalog(t, models, options.pricePerToken);
+  if (options.holdQueue) await t.run((ctx) => ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 }));
+  const user = await createUser(t, options.email ?? "ada@example.com");
+  return { t, user };
+}
+
 /** Runs the dispatcher until the queue or the free slots are used up (it takes one job per run). */
 export async function drainDispatch(t: TestBackend): Promise<void> {
   while ((await t.mutation(internal.runner.dispatch, {})) > 0);
@@ -162,6 +178,34 @@ export function useDevGateway(): () => DevGateway {
   return () => gateway!;
 }
 
+type DevStripe = Awaited<ReturnType<typeof startStripe>>;
+
+/**
+ * The dev Stripe for the calling test file: started before its tests, with the deployment's
+ * Stripe settings pointed at it (payments on, webhooks signed with `webhookSecret`; its own
+ * webhook goes nowhere, tests deliver events themselves) and the gateway at a closed port (these
+ * tests stop at the queue), closed after them. Returns the running Stripe twin.
+ */
+export function useDevStripe(webhookSecret: string): () => DevStripe {
+  let stripe: DevStripe | undefined;
+  beforeAll(async () => {
+    stripe = await startStripe({ port: 0, webhookUrl: "http://127.0.0.1:9/unused", webhookSecret });
+    process.env.STRIPE_SECRET_KEY = "sk_test_dev";
+    process.env.STRIPE_WEBHOOK_SECRET = webhookSecret;
+    process.env.STRIPE_API_HOST = "127.0.0.1";
+    process.env.STRIPE_API_PORT = String(stripe.port);
+    process.env.STRIPE_API_PROTOCOL = "http";
+    process.env.SITE_URL = "http://127.0.0.1:5173";
+    // Workers would call the real gateway; these tests stop at the queue.
+    process.env.GATEWAY_BASE_URL = "http://127.0.0.1:9/api/v1";
+  });
+  afterAll(async () => {
+    delete process.env.STRIPE_SECRET_KEY;
+    await stripe?.close();
+  });
+  return () => stripe!;
+}
+
 /**
  * Signing keys for the auth library's session JWTs and the site's URLs, set before the calling
  * file's tests, as a deployment has them in its environment.
@@ -185,6 +229,29 @@ export async function errorOf(promise: Promise<unknown>): Promise<{ code?: strin
     throw error;
   }
   throw new Error("expected the call to fail");
+}
+
+/** What a call is refused with (a ConvexError's code, message and field), or undefined when it succeeds. */
+export async function refusalOf(
+  promise: Promise<unknown>,
+): Promise<{ code?: string; message?: string; field?: string } | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConvexError) return error.data as { code?: string; message?: string; field?: string };
+    throw error;
+  }
+}
+
+/** The code a call is refused with (a ConvexError's), undefined when it succeeds, the text of any other error. */
+export async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return error instanceof ConvexError ? (error.data as { code: string }).code : String(error);
+  }
 }
 
 /** Each module that can hold public functions (not generated code, helpers, fixtures or lib/), by name, with its exports. */

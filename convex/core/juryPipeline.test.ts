@@ -8,16 +8,7 @@ import { describe, expect, test } from "vitest";
 import { api } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import { modelFamily } from "../lib/stats";
-import {
-  createBackend,
-  createUser,
-  readTestRows,
-  sampleConfiguration,
-  seedCatalog,
-  waitFor,
-  type TestBackend,
-  useDevGateway,
-} from "../test.helpers";
+import { backendWithUser, readTestRows, sampleConfiguration, waitFor, useDevGateway } from "../test.helpers";
 import type { TestConfiguration } from "../validators";
 
 const POSITION = "meta-llama/llama-3.1-8b-instruct";
@@ -62,9 +53,8 @@ function configuration(
   });
 }
 
-interface Run {
-  t: TestBackend;
-  user: Awaited<ReturnType<typeof createUser>>;
+/** The backend and its user (backendWithUser), and what the run left behind. */
+type Run = Awaited<ReturnType<typeof backendWithUser>> & {
   testId: Id<"tests">;
   test: Doc<"tests">;
   calls: Doc<"calls">[];
@@ -72,13 +62,11 @@ interface Run {
   evaluations: Doc<"evaluations">[];
   stats: NonNullable<Doc<"testStats">["stats"]>;
   recomputations: number;
-}
+};
 
 /** Creates and runs a test to the end, then waits for its statistics to settle. */
 async function run(config: TestConfiguration): Promise<Run> {
-  const t = createBackend();
-  await seedCatalog(t, [...GENERATORS, ...JUDGES]);
-  const user = await createUser(t, "jury@example.com");
+  const { t, user } = await backendWithUser([...GENERATORS, ...JUDGES], { email: "jury@example.com" });
   const { testId } = await user.as.mutation(api.tests.create, { configuration: config });
   await waitFor(
     () => t.run(async (ctx) => (await ctx.db.get("tests", testId))!.status),
