@@ -6,8 +6,20 @@ import { v } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { type AnswerVerdict, type RunScores, type UnitScores, unitScoresOf } from "../lib/compare";
-import { decodeJuryState, EMPTY_JURY_STATE, juryInput, mergeJuryStates } from "./juryStats";
+import { decodeJuryState, juryInput, type JuryState } from "./juryStats";
 import { statsRowsOf } from "./results";
+
+/** The chunks' rows, each row once (a later chunk's copy of a row wins, as in mergeJuryStates). */
+function keptRows(chunks: readonly JuryState[]): JuryState {
+  const once = <T extends { id: string }>(rows: T[][]) => [
+    ...new Map(rows.flat().map((row) => [row.id, row])).values(),
+  ];
+  return {
+    responses: once(chunks.map((chunk) => chunk.responses)),
+    evaluations: once(chunks.map((chunk) => chunk.evaluations)),
+    calls: once(chunks.map((chunk) => chunk.calls)),
+  };
+}
 
 /** The kept-rows documents a test has at most (core/juryStats.ts MAX_STATE_CHUNKS). */
 const MAX_STATE_CHUNKS = 64;
@@ -34,7 +46,7 @@ export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Ru
     .withIndex("by_test_index", (q) => q.eq("testId", test._id))
     .take(MAX_STATE_CHUNKS);
   if (chunks.length > 0) {
-    const state = chunks.reduce((kept, chunk) => mergeJuryStates(kept, decodeJuryState(chunk.data)), EMPTY_JURY_STATE);
+    const state = keptRows(chunks.map((chunk) => decodeJuryState(chunk.data)));
     const input = juryInput(
       test._id,
       { scale: config.scoringParameters.scale, models, judges: config.evaluatorModels.map((model) => model.id) },

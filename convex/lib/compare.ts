@@ -13,7 +13,7 @@
 import { checkLabel } from "./checks";
 import { criterionLabel } from "./criteria";
 import { ratingAverage, spreadRankingScore } from "./scoring";
-import { compareScores, mean, percentileInterval, spearman, type Interval } from "./stats/basics";
+import { compareScores, percentileInterval, spearman, type Interval } from "./stats/basics";
 import { seededRandom } from "./stats/random";
 import type { TestConfiguration } from "../validators";
 
@@ -74,20 +74,27 @@ export function unitScoresOf(answers: readonly ScoredAnswer[], verdicts: readonl
     entry.count += 1;
     judges.set(verdict.judgeModelId, entry);
   }
-  const units = new Map<string, { personaId: string; topicId: string; scores: Map<string, number[]> }>();
+  const units = new Map<
+    string,
+    { personaId: string; topicId: string; scores: Map<string, { sum: number; count: number }> }
+  >();
   for (const answer of answers) {
-    const key = JSON.stringify([answer.personaId, answer.topicId]);
+    const key = `${answer.personaId}\u0000${answer.topicId}`;
     let unit = units.get(key);
     if (!unit) units.set(key, (unit = { personaId: answer.personaId, topicId: answer.topicId, scores: new Map() }));
     const judges = byJudge.get(answer.id);
-    const score = judges ? mean([...judges.values()].map(({ sum, count }) => sum / count)) : null;
-    if (score === null) continue;
-    unit.scores.set(answer.modelId, [...(unit.scores.get(answer.modelId) ?? []), score]);
+    if (!judges || judges.size === 0) continue;
+    let judgeSum = 0;
+    for (const { sum, count } of judges.values()) judgeSum += sum / count;
+    const entry = unit.scores.get(answer.modelId) ?? { sum: 0, count: 0 };
+    entry.sum += judgeSum / judges.size;
+    entry.count += 1;
+    unit.scores.set(answer.modelId, entry);
   }
   return [...units.values()].map(({ personaId, topicId, scores }) => ({
     personaId,
     topicId,
-    means: new Map([...scores].map(([modelId, values]) => [modelId, mean(values)!])),
+    means: new Map([...scores].map(([modelId, { sum, count }]) => [modelId, sum / count])),
   }));
 }
 
