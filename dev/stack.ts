@@ -10,6 +10,7 @@ import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { InlineConfig, ViteDevServer } from "vite";
+import { internal } from "../convex/_generated/api";
 import { loadOrCreateSecret } from "./backend/keys";
 import { startBackend, type RunningBackend, type StoreInfo } from "./backend/server";
 import { DEFAULT_GATEWAY_API_KEY, startGateway, type RunningGateway } from "./gateway/server";
@@ -313,6 +314,9 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       },
     });
     stops.push(() => backend.close());
+    // A kept store may hold tests from before their summary rows: build those (idempotent, in
+    // batches that schedule each other; nothing to do on a fresh store).
+    await backend.t.mutation(internal.history.migrateTestSummaries, {});
     stripe.webhook.url = `${backend.siteUrl}/stripe/webhook`;
 
     // Vite and the seed need nothing from each other: they run side by side.
