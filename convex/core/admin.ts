@@ -6,6 +6,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
 import { canCancelJob, canRetryJob } from "../lib/jobAnalysis";
+import { takeWithinBytes } from "../lib/boundedList";
 import { checkWholeNumber, JOB_PRIORITY_LIMITS } from "../lib/limits";
 import type { Problem } from "../lib/types";
 import { initialProgress } from "../lib/progress";
@@ -414,12 +415,13 @@ const ROWS_PER_TABLE = 200;
 export async function deleteUserDataBatch(ctx: MutationCtx, userId: Id<"users">): Promise<boolean> {
   let more = false;
 
-  const tests = await ctx.db
-    .query("tests")
-    .withIndex("by_user", (q) => q.eq("userId", userId))
-    .take(TESTS_PER_RUN);
+  // Whole tests (configurations of up to 256 KB each): bounded in bytes too.
+  const { rows: tests, cutByBytes } = await takeWithinBytes(
+    ctx.db.query("tests").withIndex("by_user", (q) => q.eq("userId", userId)),
+    TESTS_PER_RUN,
+  );
   for (const test of tests) await deleteTest(ctx, test);
-  if (tests.length === TESTS_PER_RUN) more = true;
+  if (tests.length === TESTS_PER_RUN || cutByBytes) more = true;
 
   // Jobs whose test is already gone.
   const jobs = await ctx.db
