@@ -281,6 +281,7 @@ export const work = internalAction({
     const recording = new Set<Promise<void>>();
     let wake: () => void = () => {};
     const start = (item: WorkItem) => {
+      if (item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 0) + 1);
       const call: Promise<void> = perform(item, gateway!).then((outcome) => {
         // The slot is free the moment the call lands; its recording runs beside the next claims.
         calling.delete(call);
@@ -306,13 +307,14 @@ export const work = internalAction({
         const recorded: Promise<void> = attempt(RECORD_ATTEMPTS - 1)
           .then(() => {
             if (item.kind === "evaluate") judged = true;
-            else generated.push(item.callId); // the next report gives its pair judge calls
+            else generated.push(item); // a report gives its pair judge calls once none of the pair is out
           })
           .catch((error: unknown) => {
             // Its lease expires and the call is handed out again; the other calls go on.
             console.error(`Recording call ${item.callId} failed: ${String(error)}`);
           })
           .finally(() => {
+            if (item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 1) - 1);
             recording.delete(recorded);
             wake(); // judge calls may have appeared
           });
@@ -325,12 +327,17 @@ export const work = internalAction({
     let lastBeat = 0;
     /** Reports the controller's state and the exchanges since the last report. */
     let judged = false;
-    let generated: Id<"calls">[] = [];
+    let generated: WorkItem[] = [];
+    /** Generation calls out (in flight or being recorded) per persona × topic pair. */
+    const outByPair = new Map<string, number>();
     const report = async () => {
-      const exchanges = { ...tally, judged, generated };
+      // A pair is reported once none of its calls held here is out, so the report that reads the
+      // pair's calls does not meet their recordings (a conflict); the rest wait for a later one.
+      const ready = generated.filter((item) => (outByPair.get(item.pair ?? "") ?? 0) === 0);
+      generated = generated.filter((item) => (outByPair.get(item.pair ?? "") ?? 0) > 0);
+      const exchanges = { ...tally, judged, generated: ready.map((item) => item.callId) };
       tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
       judged = false;
-      generated = [];
       const beat = await ctx.runMutation(internal.runner.beat, {
         testId,
         level: state.level,

@@ -242,6 +242,8 @@ export const workItem = v.object({
   answersWanted: v.number(),
   labels: v.array(v.object({ label: v.string(), responseId: v.id("responses") })),
   criteria: v.array(v.string()),
+  /** A generation call's persona × topic pair: its worker reports the pair once none of its calls is out. */
+  pair: v.optional(v.string()),
 });
 export type WorkItem = Infer<typeof workItem>;
 

@@ -28,7 +28,7 @@ import { RANKING_SCORE_KEY } from "../lib/scoring";
 import { computeJuryStats, type JuryRanking, type JuryRating, type JuryResponse } from "../lib/stats";
 import { computeHumanStats, type HumanStats, type HumanVerdict } from "../lib/stats/human";
 import { humanStatsValidator, juryStatsValidator, type HumanStatsDoc } from "../validators";
-import { juryVerdictOf, sameVerdict } from "./juryView";
+import { juryVerdictOf } from "./juryView";
 import { setSummaryVerdict } from "./testSummaries";
 import { withFailedChecksLast } from "./checks";
 
@@ -355,11 +355,10 @@ export const store = internalMutation({
       pending: row.dirty,
       dirty: false,
     });
-    // History's winner or tie, kept on the test so its list reads no stats rows.
-    const verdict = stats === null ? undefined : juryVerdictOf(stats);
-    if (stats !== null) await setSummaryVerdict(ctx, testId, verdict);
-    if (stats !== null && !sameVerdict(verdict, test.juryVerdict))
-      await ctx.db.patch("tests", testId, { juryVerdict: verdict });
+    // History's winner or tie, kept on the test's summary row (testSummaries.verdictOfTest reads
+    // it from the statistics), not on the test's row, which the pool worker's claims and reports
+    // read while the run goes on.
+    if (stats !== null) await setSummaryVerdict(ctx, testId, juryVerdictOf(stats));
     if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });
     return null;
   },

@@ -50,6 +50,7 @@ export async function buildWorkItem(
     const count = call.answersWanted ?? config.responsesPerTopic;
     return {
       ...base,
+      pair: `${call.personaId}\u0000${call.topicId}`,
       answersWanted: count,
       maxTokens: count === 1 ? SINGLE_ANSWER_MAX_TOKENS : BATCH_MAX_TOKENS,
       messages: buildGenerationMessages({
