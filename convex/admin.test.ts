@@ -17,6 +17,7 @@ import {
   sampleConfiguration,
   seedCatalog,
   type TestBackend,
+  refusalOf,
 } from "./test.helpers";
 import type { Outcome } from "./validators";
 
@@ -99,15 +100,6 @@ async function scheduled(t: TestBackend) {
   );
 }
 
-async function errorOf(promise: Promise<unknown>) {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return (error as { data?: { code: string; message: string } }).data;
-  }
-}
-
 describe("retry", () => {
   test("a failed job goes back to the queue with one more retry; its failed calls go back to work", async () => {
     const { t, admin, user } = await setup();
@@ -152,9 +144,9 @@ describe("retry", () => {
   test("a cancelled job can be retried; completed, queued and processing ones cannot", async () => {
     const { t, admin, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
-    expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
+    expect(await refusalOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
     await drainDispatch(t);
-    expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
+    expect(await refusalOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
     await user.as.mutation(api.tests.cancel, { testId });
     await admin.as.mutation(api.admin.retryJob, { jobId });
     const after = await rows(t, testId, jobId);
@@ -184,11 +176,11 @@ describe("retry", () => {
         });
       };
       const refused = async (jobId: Id<"jobs">, message: string) => {
-        expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toEqual({
+        expect(await refusalOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toEqual({
           code: "PAYMENT_REQUIRED",
           message,
         });
-        expect(await errorOf(admin.as.mutation(api.admin.forceRestartJob, { jobId }))).toEqual({
+        expect(await refusalOf(admin.as.mutation(api.admin.forceRestartJob, { jobId }))).toEqual({
           code: "PAYMENT_REQUIRED",
           message,
         });
@@ -282,7 +274,7 @@ describe("retry", () => {
     const { t, admin, user } = await setup();
     const { jobId } = await createTest(t, user.as);
     await t.run(async (ctx) => ctx.db.delete("jobs", jobId));
-    expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toEqual({
+    expect(await refusalOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toEqual({
       code: "NOT_FOUND",
       message: "Job not found",
     });
@@ -301,7 +293,7 @@ describe("cancel", () => {
     expect(after.test).toMatchObject({ status: "cancelled", progress: { currentPhase: "Cancelled", percentage: 0 } });
     // A worker bringing a result back afterwards gets nothing more.
     expect(await t.run((ctx) => claimNext(ctx, testId))).toBeNull();
-    expect(await errorOf(admin.as.mutation(api.admin.cancelJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
+    expect(await refusalOf(admin.as.mutation(api.admin.cancelJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
   });
 
   test("a queued job is cancelled before it starts", async () => {
@@ -387,7 +379,9 @@ describe("force restart", () => {
     const { t, admin, user } = await setup();
     const { jobId } = await createTest(t, user.as);
     await t.run(async (ctx) => ctx.db.patch("jobs", jobId, { status: "pending_payment" }));
-    expect(await errorOf(admin.as.mutation(api.admin.forceRestartJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
+    expect(await refusalOf(admin.as.mutation(api.admin.forceRestartJob, { jobId }))).toMatchObject({
+      code: "CONFLICT",
+    });
   });
 });
 
@@ -405,7 +399,7 @@ describe("priority", () => {
     expect((await rows(t, second.testId, second.jobId)).job.status).toBe("processing");
     expect((await rows(t, first.testId, first.jobId)).job.status).toBe("queued");
     expect(
-      await errorOf(admin.as.mutation(api.admin.setJobPriority, { jobId: first.jobId, priority: 1.5 })),
+      await refusalOf(admin.as.mutation(api.admin.setJobPriority, { jobId: first.jobId, priority: 1.5 })),
     ).toMatchObject({
       code: "INVALID_INPUT",
     });
@@ -415,7 +409,7 @@ describe("priority", () => {
     const { t, admin, user } = await setup();
     const { testId, jobId } = await createTest(t, user.as);
     for (const priority of [-1, -1000, 1001, Number.MAX_SAFE_INTEGER]) {
-      expect(await errorOf(admin.as.mutation(api.admin.setJobPriority, { jobId, priority }))).toMatchObject({
+      expect(await refusalOf(admin.as.mutation(api.admin.setJobPriority, { jobId, priority }))).toMatchObject({
         code: "INVALID_INPUT",
         message: "Priority must be a whole number from 0 to 1,000.",
         field: "priority",
@@ -463,7 +457,7 @@ describe("delete job", () => {
 describe("admin rights", () => {
   test("grant and remove; the last admin cannot remove their own rights", async () => {
     const { t, admin, user } = await setup();
-    expect(await errorOf(admin.as.mutation(api.admin.setAdmin, { userId: admin.userId, isAdmin: false }))).toEqual({
+    expect(await refusalOf(admin.as.mutation(api.admin.setAdmin, { userId: admin.userId, isAdmin: false }))).toEqual({
       code: "CONFLICT",
       message: "You are the only admin. Make another user an admin before removing your own admin rights.",
     });
@@ -473,7 +467,7 @@ describe("admin rights", () => {
     ).toBe(true);
     await admin.as.mutation(api.admin.setAdmin, { userId: admin.userId, isAdmin: false });
     expect(await t.run(async (ctx) => (await ctx.db.get("users", admin.userId))!.isAdmin)).toBe(false);
-    expect(await errorOf(admin.as.query(api.admin.stats, {}))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await refusalOf(admin.as.query(api.admin.stats, {}))).toMatchObject({ code: "FORBIDDEN" });
   });
 });
 
@@ -513,7 +507,7 @@ describe("delete user", () => {
       });
       return { accountId, sessionId, paymentId, creditId };
     });
-    expect(await errorOf(admin.as.mutation(api.admin.deleteUser, { userId: admin.userId }))).toMatchObject({
+    expect(await refusalOf(admin.as.mutation(api.admin.deleteUser, { userId: admin.userId }))).toMatchObject({
       code: "CONFLICT",
     });
 

@@ -1,24 +1,13 @@
 // every field the server stores has a limit; over it the call is refused with the field
 // and the limit named, and nothing is written. (Template limits: templates.test.ts.)
-import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { MAX_STORED_BYTES, storedBytes } from "./lib/limits";
-import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend, errorOf } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
 const EVALUATORS = ["google/gemini-2.0-flash-001"];
-
-async function refusal(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConvexError) return error.data as { code?: string; message?: string; field?: string };
-    throw error;
-  }
-  throw new Error("expected the call to be refused");
-}
 
 async function setup() {
   const t = createBackend();
@@ -81,7 +70,7 @@ describe("a test's configuration (tests.create)", () => {
   for (const [what, overrides, field, message] of cases) {
     test(`${what} is refused with the field and limit named, and nothing is stored`, async () => {
       const { t, create } = await setup();
-      expect(await refusal(create(overrides))).toEqual({ code: "INVALID_INPUT", field, message });
+      expect(await errorOf(create(overrides))).toEqual({ code: "INVALID_INPUT", field, message });
       expect(await storedTests(t)).toEqual({ tests: 0, jobs: 0 });
     });
   }
@@ -89,7 +78,7 @@ describe("a test's configuration (tests.create)", () => {
   test("responses per topic outside 1–10 (NaN, ±Infinity, -1, 1e9, 2.5) is refused", async () => {
     const { t, create } = await setup();
     for (const responsesPerTopic of [Number.NaN, Infinity, -Infinity, -1, 1e9, 2.5]) {
-      expect([responsesPerTopic, await refusal(create({ responsesPerTopic }))]).toEqual([
+      expect([responsesPerTopic, await errorOf(create({ responsesPerTopic }))]).toEqual([
         responsesPerTopic,
         {
           code: "INVALID_INPUT",
@@ -117,7 +106,7 @@ describe("a test's configuration (tests.create)", () => {
 
     const wide = { ...largest, personas: personas.map((p) => ({ ...p, systemPrompt: "語".repeat(10_000) })) };
     expect(storedBytes(wide)).toBeGreaterThan(MAX_STORED_BYTES);
-    const refused = await refusal(create(wide));
+    const refused = await errorOf(create(wide));
     expect(refused).toMatchObject({ code: "INVALID_INPUT", field: "configuration" });
     expect(refused.message).toMatch(/^The test configuration must be at most 256 KB in total \(this one is \d+ KB\)/);
     expect(await storedTests(t)).toEqual({ tests: 1, jobs: 1 });
@@ -129,14 +118,14 @@ describe("saved personas and topics", () => {
     const { t, ada } = await setup();
     const persona = { name: "Pirate", description: "Talks like a pirate", systemPrompt: "Arr." };
     expect(
-      await refusal(ada.as.mutation(api.personas.create, { ...persona, systemPrompt: "x".repeat(10_001) })),
+      await errorOf(ada.as.mutation(api.personas.create, { ...persona, systemPrompt: "x".repeat(10_001) })),
     ).toEqual({
       code: "INVALID_INPUT",
       field: "systemPrompt",
       message: "System prompt must be 10,000 characters or fewer.",
     });
     expect(
-      await refusal(ada.as.mutation(api.topics.create, { title: "x".repeat(101), description: "d", prompt: "p" })),
+      await errorOf(ada.as.mutation(api.topics.create, { title: "x".repeat(101), description: "d", prompt: "p" })),
     ).toEqual({
       code: "INVALID_INPUT",
       field: "title",

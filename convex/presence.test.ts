@@ -1,18 +1,8 @@
-import { ConvexError } from "convex/values";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import { initialsOf } from "./lib/initials";
 import { seedFinishedTest } from "./finishedTests.fixture";
-import { createUser, createBackend } from "./test.helpers";
-
-async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return error instanceof ConvexError ? (error.data as { code: string }).code : String(error);
-  }
-}
+import { createUser, createBackend, codeOf } from "./test.helpers";
 
 async function setup() {
   const t = createBackend();
@@ -67,17 +57,17 @@ describe("presence", () => {
   test("anonymous callers reach a room only through an active share", async () => {
     const { t, owner, testId, shareId } = await setup();
     expect(
-      await errorCode(t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON, page: "results" })),
+      await codeOf(t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON, page: "results" })),
     ).toBe("NOT_FOUND");
     expect(await t.query(api.presence.viewers, { room: `test:${testId}`, clientId: ANON })).toEqual({
       count: 0,
       viewers: [],
     });
     expect(
-      await errorCode(t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON, page: "shared" })),
+      await codeOf(t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON, page: "shared" })),
     ).toBe("NOT_FOUND");
     expect(
-      await errorCode(t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON, page: "results" })),
+      await codeOf(t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON, page: "results" })),
     ).toBe("NOT_FOUND");
 
     await owner.as.mutation(api.presence.heartbeat, {
@@ -87,7 +77,7 @@ describe("presence", () => {
     });
     await owner.as.mutation(api.shares.disable, { testId });
     expect(
-      await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" })),
+      await codeOf(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" })),
     ).toBe("NOT_FOUND");
     expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual({
       count: 0,
@@ -99,7 +89,7 @@ describe("presence", () => {
     const { t, testId } = await setup();
     const other = await createUser(t, "other@example.com");
     expect(
-      await errorCode(
+      await codeOf(
         other.as.mutation(api.presence.heartbeat, {
           room: `test:${testId}`,
           clientId: "other-tab-0001",
@@ -113,7 +103,7 @@ describe("presence", () => {
   test("anonymous client ids must look like ours", async () => {
     const { t, shareId } = await setup();
     expect(
-      await errorCode(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: "x", page: "shared" })),
+      await codeOf(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: "x", page: "shared" })),
     ).toBe("INVALID_INPUT");
   });
 

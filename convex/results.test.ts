@@ -1,17 +1,7 @@
-import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { seedFinishedTest, SEED_MODELS } from "./finishedTests.fixture";
-import { createUser, createBackend } from "./test.helpers";
-
-async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return error instanceof ConvexError ? (error.data as { code: string }).code : String(error);
-  }
-}
+import { createUser, createBackend, codeOf } from "./test.helpers";
 
 async function setup(responses = 40, evaluationsPerResponse = 3) {
   const t = createBackend();
@@ -183,30 +173,28 @@ describe("access", () => {
     const { t, testId } = await setup(5, 1);
     const intruder = await createUser(t, "intruder@example.com");
     const page = { numItems: 10, cursor: null };
-    expect(await errorCode(intruder.as.query(api.results.get, { testId }))).toBe("NOT_FOUND");
-    expect(await errorCode(intruder.as.query(api.results.responses, { testId, paginationOpts: page }))).toBe(
+    expect(await codeOf(intruder.as.query(api.results.get, { testId }))).toBe("NOT_FOUND");
+    expect(await codeOf(intruder.as.query(api.results.responses, { testId, paginationOpts: page }))).toBe("NOT_FOUND");
+    expect(await codeOf(intruder.as.query(api.results.evaluations, { testId, paginationOpts: page }))).toBe(
       "NOT_FOUND",
     );
-    expect(await errorCode(intruder.as.query(api.results.evaluations, { testId, paginationOpts: page }))).toBe(
+    expect(await codeOf(intruder.as.query(api.results.exportResponses, { testId, paginationOpts: page }))).toBe(
       "NOT_FOUND",
     );
-    expect(await errorCode(intruder.as.query(api.results.exportResponses, { testId, paginationOpts: page }))).toBe(
+    expect(await codeOf(intruder.as.query(api.results.exportEvaluations, { testId, paginationOpts: page }))).toBe(
       "NOT_FOUND",
     );
-    expect(await errorCode(intruder.as.query(api.results.exportEvaluations, { testId, paginationOpts: page }))).toBe(
-      "NOT_FOUND",
-    );
-    expect(await errorCode(intruder.as.mutation(api.shares.enable, { testId }))).toBe("NOT_FOUND");
-    expect(await errorCode(intruder.as.mutation(api.shares.disable, { testId }))).toBe("NOT_FOUND");
-    expect(await errorCode(intruder.as.mutation(api.tests.remove, { testId }))).toBe("NOT_FOUND");
+    expect(await codeOf(intruder.as.mutation(api.shares.enable, { testId }))).toBe("NOT_FOUND");
+    expect(await codeOf(intruder.as.mutation(api.shares.disable, { testId }))).toBe("NOT_FOUND");
+    expect(await codeOf(intruder.as.mutation(api.tests.remove, { testId }))).toBe("NOT_FOUND");
     expect(await t.run(async (ctx) => await ctx.db.get("tests", testId))).not.toBeNull();
-    expect(await errorCode(t.query(api.results.get, { testId }))).toBe("UNAUTHENTICATED");
+    expect(await codeOf(t.query(api.results.get, { testId }))).toBe("UNAUTHENTICATED");
   });
 });
 
 describe("addresses", () => {
   test("an id that is not a test id reads as not found", async () => {
     const { owner } = await setup(1, 0);
-    expect(await errorCode(owner.as.query(api.results.get, { testId: "not-an-id" }))).toBe("NOT_FOUND");
+    expect(await codeOf(owner.as.query(api.results.get, { testId: "not-an-id" }))).toBe("NOT_FOUND");
   });
 });

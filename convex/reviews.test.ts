@@ -2,14 +2,13 @@
 // they may send, who may send it, and how the team's verdicts become the team's ranking and each
 // judge's agreement with the team.
 import type { FunctionArgs } from "convex/server";
-import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { rankingScore } from "./lib/scoring";
 import { EMPTY_RUN_COUNTERS } from "./core/pipeline/runCounters";
-import { createBackend, createUser, sampleConfiguration, type TestBackend } from "./test.helpers";
+import { createBackend, createUser, sampleConfiguration, type TestBackend, refusalOf } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 
 type Caller = Awaited<ReturnType<typeof createUser>>["as"];
@@ -127,16 +126,6 @@ async function seedTest(
     }
     return { testId, responses };
   });
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string } | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    if (error instanceof ConvexError) return error.data as { code?: string; message?: string };
-    throw error;
-  }
 }
 
 const judgementsOf = (t: TestBackend, testId: Id<"tests">) =>
@@ -270,7 +259,7 @@ describe("reviews.submit: refusals change nothing", () => {
       [{ ...base, topicId: "t9", ranking: ["A", "B", "C"] }, "This persona and topic are not part of the test."],
     ];
     for (const [args, message] of refusals) {
-      expect(await errorOf(owner.as.mutation(api.reviews.submit, args))).toEqual({ code: "INVALID_INPUT", message });
+      expect(await refusalOf(owner.as.mutation(api.reviews.submit, args))).toEqual({ code: "INVALID_INPUT", message });
     }
     expect(await judgementsOf(t, testId)).toEqual([]);
     // No recomputation was asked for either.
@@ -311,7 +300,7 @@ describe("reviews.submit: refusals change nothing", () => {
       [{ ...base, ranking: ["A", "B", "C"] }, "This test uses the rating scale: score every answer on each criterion."],
     ];
     for (const [args, message] of refusals) {
-      expect(await errorOf(owner.as.mutation(api.reviews.submit, args))).toEqual({ code: "INVALID_INPUT", message });
+      expect(await refusalOf(owner.as.mutation(api.reviews.submit, args))).toEqual({ code: "INVALID_INPUT", message });
     }
     expect(await judgementsOf(t, testId)).toEqual([]);
     await owner.as.mutation(api.reviews.submit, {
@@ -333,15 +322,15 @@ describe("reviews: who may review", () => {
     expect(view!.canReview).toBe(false);
     expect(view!.current!.answers).toHaveLength(3);
     const args = { testId, personaId: "p1", topicId: "t1", ranking: ["A", "B", "C"] };
-    expect((await errorOf(viewer.as.mutation(api.reviews.submit, args)))?.code).toBe("FORBIDDEN");
+    expect((await refusalOf(viewer.as.mutation(api.reviews.submit, args)))?.code).toBe("FORBIDDEN");
     // The removed member could review a moment ago…
     await removed.as.mutation(api.reviews.submit, args);
     expect((await removed.as.query(api.reviews.pair, { testId }))!.canReview).toBe(true);
     await t.run((ctx) => ctx.db.delete("memberships", removedMembership));
     // …and is refused on the very next call.
-    expect((await errorOf(removed.as.query(api.reviews.pair, { testId })))?.code).toBe("NOT_FOUND");
-    expect((await errorOf(removed.as.mutation(api.reviews.submit, args)))?.code).toBe("NOT_FOUND");
-    expect((await errorOf(removed.as.query(api.reviews.summary, { testId })))?.code).toBe("NOT_FOUND");
+    expect((await refusalOf(removed.as.query(api.reviews.pair, { testId })))?.code).toBe("NOT_FOUND");
+    expect((await refusalOf(removed.as.mutation(api.reviews.submit, args)))?.code).toBe("NOT_FOUND");
+    expect((await refusalOf(removed.as.query(api.reviews.summary, { testId })))?.code).toBe("NOT_FOUND");
     expect((await member.as.query(api.reviews.pair, { testId }))!.canReview).toBe(true);
   });
 });

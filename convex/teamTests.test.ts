@@ -1,21 +1,11 @@
 // Team tests: a test started in a team belongs to the team, its starter pays,
 // and a member removed from the team loses the test at once.
-import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { TEAM_MESSAGES } from "./lib/teams";
 import { recordPurchase } from "./core/payments";
-import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return error instanceof ConvexError ? (error.data as { code: string }).code : String(error);
-  }
-}
+import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend, codeOf } from "./test.helpers";
 
 async function team(t: TestBackend) {
   const owner = await createUser(t, "owner@example.com");

@@ -1,18 +1,7 @@
-import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import { TEAM_LIMITS, TEAM_MESSAGES } from "./lib/teams";
-import { createUser, createBackend, type TestBackend } from "./test.helpers";
-
-async function refusal(promise: Promise<unknown>): Promise<{ code?: string; message?: string } | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    if (error instanceof ConvexError) return error.data as { code?: string; message?: string };
-    throw error;
-  }
-}
+import { createUser, createBackend, type TestBackend, refusalOf } from "./test.helpers";
 
 /** Ann owns "Acme"; Bob (member) and Vic (viewer) joined through their invitations. */
 async function acme(t: TestBackend) {
@@ -54,7 +43,7 @@ describe("teams", () => {
     expect(pending).toMatchObject({ email: "new@example.com", role: "member", token });
     expect(pending.expiresAt - before).toBeGreaterThanOrEqual(TEAM_LIMITS.invitationTtlMs);
     expect(pending.expiresAt - Date.now()).toBeLessThanOrEqual(TEAM_LIMITS.invitationTtlMs);
-    expect(await refusal(bob.as.query(api.teams.invitations, { teamId }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await refusalOf(bob.as.query(api.teams.invitations, { teamId }))).toMatchObject({ code: "FORBIDDEN" });
   });
 
   test("an invitation for one email cannot be accepted by another, and stays open for the right one", async () => {
@@ -62,18 +51,18 @@ describe("teams", () => {
     const { teamId, ann } = await acme(t);
     const eve = await createUser(t, "eve@example.com");
     const { token } = await ann.as.mutation(api.teams.invite, { teamId, email: "carol@example.com", role: "member" });
-    expect(await refusal(eve.as.mutation(api.teams.accept, { token }))).toEqual({
+    expect(await refusalOf(eve.as.mutation(api.teams.accept, { token }))).toEqual({
       code: "FORBIDDEN",
       message: TEAM_MESSAGES.invitationOtherEmail("carol@example.com", "eve@example.com"),
     });
-    expect(await refusal(eve.as.mutation(api.teams.decline, { token }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await refusalOf(eve.as.mutation(api.teams.decline, { token }))).toMatchObject({ code: "FORBIDDEN" });
     expect(await eve.as.query(api.teams.mine, {})).toEqual([]);
     expect(await eve.as.query(api.teams.invitation, { token })).toMatchObject({ forCaller: false, state: "open" });
 
     const carol = await createUser(t, "carol@example.com");
     await carol.as.mutation(api.teams.accept, { token });
     expect(await carol.as.query(api.teams.mine, {})).toEqual([{ teamId, name: "Acme", role: "member" }]);
-    expect(await refusal(carol.as.mutation(api.teams.accept, { token }))).toEqual({
+    expect(await refusalOf(carol.as.mutation(api.teams.accept, { token }))).toEqual({
       code: "CONFLICT",
       message: TEAM_MESSAGES.invitationUsed,
     });
@@ -87,7 +76,7 @@ describe("teams", () => {
       const dan = await createUser(t, "dan@example.com");
       const { token } = await ann.as.mutation(api.teams.invite, { teamId, email: "dan@example.com", role: "viewer" });
       vi.advanceTimersByTime(TEAM_LIMITS.invitationTtlMs + 1);
-      expect(await refusal(dan.as.mutation(api.teams.accept, { token }))).toEqual({
+      expect(await refusalOf(dan.as.mutation(api.teams.accept, { token }))).toEqual({
         code: "CONFLICT",
         message: TEAM_MESSAGES.invitationExpired,
       });
@@ -96,17 +85,17 @@ describe("teams", () => {
       const again = await ann.as.mutation(api.teams.invite, { teamId, email: "dan@example.com", role: "viewer" });
       const [pending] = await ann.as.query(api.teams.invitations, { teamId });
       await ann.as.mutation(api.teams.revokeInvitation, { invitationId: pending.invitationId });
-      expect(await refusal(dan.as.mutation(api.teams.accept, { token: again.token }))).toEqual({
+      expect(await refusalOf(dan.as.mutation(api.teams.accept, { token: again.token }))).toEqual({
         code: "CONFLICT",
         message: TEAM_MESSAGES.invitationRevoked,
       });
 
       const third = await ann.as.mutation(api.teams.invite, { teamId, email: "dan@example.com", role: "viewer" });
       await dan.as.mutation(api.teams.decline, { token: third.token });
-      expect(await refusal(dan.as.mutation(api.teams.accept, { token: third.token }))).toMatchObject({
+      expect(await refusalOf(dan.as.mutation(api.teams.accept, { token: third.token }))).toMatchObject({
         code: "CONFLICT",
       });
-      expect(await refusal(dan.as.mutation(api.teams.accept, { token: "not-a-real-token" }))).toEqual({
+      expect(await refusalOf(dan.as.mutation(api.teams.accept, { token: "not-a-real-token" }))).toEqual({
         code: "NOT_FOUND",
         message: TEAM_MESSAGES.invitationNotFound,
       });
@@ -123,12 +112,12 @@ describe("teams", () => {
     const second = await ann.as.mutation(api.teams.invite, { teamId, email: "ZED@example.com", role: "member" });
     expect((await ann.as.query(api.teams.invitations, { teamId })).map((row) => row.token)).toEqual([second.token]);
     const zed = await createUser(t, "zed@example.com");
-    expect(await refusal(zed.as.mutation(api.teams.accept, { token: first.token }))).toMatchObject({
+    expect(await refusalOf(zed.as.mutation(api.teams.accept, { token: first.token }))).toMatchObject({
       code: "CONFLICT",
     });
     await zed.as.mutation(api.teams.accept, { token: second.token });
     expect(
-      await refusal(ann.as.mutation(api.teams.invite, { teamId, email: "zed@example.com", role: "viewer" })),
+      await refusalOf(ann.as.mutation(api.teams.invite, { teamId, email: "zed@example.com", role: "viewer" })),
     ).toEqual({
       code: "CONFLICT",
       message: TEAM_MESSAGES.alreadyMember,
@@ -140,29 +129,31 @@ describe("teams", () => {
     const { teamId, ann, bob } = await acme(t);
     expect((await bob.as.query(api.teams.get, { teamId })).name).toBe("Acme");
     await ann.as.mutation(api.teams.removeMember, { teamId, userId: bob.userId });
-    expect(await refusal(bob.as.query(api.teams.get, { teamId }))).toEqual({
+    expect(await refusalOf(bob.as.query(api.teams.get, { teamId }))).toEqual({
       code: "NOT_FOUND",
       message: TEAM_MESSAGES.notFound,
     });
-    expect(await refusal(bob.as.mutation(api.teams.leave, { teamId }))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await refusalOf(bob.as.mutation(api.teams.leave, { teamId }))).toMatchObject({ code: "NOT_FOUND" });
     expect(await bob.as.query(api.teams.mine, {})).toEqual([]);
   });
 
   test("the last owner cannot leave, be removed or be demoted; with a second owner they can", async () => {
     const t = createBackend();
     const { teamId, ann, bob } = await acme(t);
-    expect(await refusal(ann.as.mutation(api.teams.leave, { teamId }))).toEqual({
+    expect(await refusalOf(ann.as.mutation(api.teams.leave, { teamId }))).toEqual({
       code: "CONFLICT",
       message: TEAM_MESSAGES.lastOwnerLeave,
     });
-    expect(await refusal(ann.as.mutation(api.teams.removeMember, { teamId, userId: ann.userId }))).toEqual({
+    expect(await refusalOf(ann.as.mutation(api.teams.removeMember, { teamId, userId: ann.userId }))).toEqual({
       code: "CONFLICT",
       message: TEAM_MESSAGES.lastOwnerRemove,
     });
-    expect(await refusal(ann.as.mutation(api.teams.setRole, { teamId, userId: ann.userId, role: "member" }))).toEqual({
-      code: "CONFLICT",
-      message: TEAM_MESSAGES.lastOwnerDemote,
-    });
+    expect(await refusalOf(ann.as.mutation(api.teams.setRole, { teamId, userId: ann.userId, role: "member" }))).toEqual(
+      {
+        code: "CONFLICT",
+        message: TEAM_MESSAGES.lastOwnerDemote,
+      },
+    );
     expect((await ann.as.query(api.teams.get, { teamId })).myRole).toBe("owner");
 
     await ann.as.mutation(api.teams.setRole, { teamId, userId: bob.userId, role: "owner" });
@@ -178,21 +169,21 @@ describe("teams", () => {
     const t = createBackend();
     const { teamId, bob, vic } = await acme(t);
     const invite = { teamId, email: "x@example.com", role: "member" as const };
-    expect(await refusal(vic.as.mutation(api.teams.invite, invite))).toEqual({
+    expect(await refusalOf(vic.as.mutation(api.teams.invite, invite))).toEqual({
       code: "FORBIDDEN",
       message: TEAM_MESSAGES.ownersOnly,
     });
-    expect(await refusal(bob.as.mutation(api.teams.invite, invite))).toMatchObject({ code: "FORBIDDEN" });
-    expect(await refusal(vic.as.mutation(api.teams.rename, { teamId, name: "Mine" }))).toMatchObject({
+    expect(await refusalOf(bob.as.mutation(api.teams.invite, invite))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await refusalOf(vic.as.mutation(api.teams.rename, { teamId, name: "Mine" }))).toMatchObject({
       code: "FORBIDDEN",
     });
     expect(
-      await refusal(bob.as.mutation(api.teams.setRole, { teamId, userId: bob.userId, role: "owner" })),
+      await refusalOf(bob.as.mutation(api.teams.setRole, { teamId, userId: bob.userId, role: "owner" })),
     ).toMatchObject({ code: "FORBIDDEN" });
-    expect(await refusal(bob.as.mutation(api.teams.removeMember, { teamId, userId: vic.userId }))).toMatchObject({
+    expect(await refusalOf(bob.as.mutation(api.teams.removeMember, { teamId, userId: vic.userId }))).toMatchObject({
       code: "FORBIDDEN",
     });
-    expect(await refusal(bob.as.mutation(api.teams.remove, { teamId }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await refusalOf(bob.as.mutation(api.teams.remove, { teamId }))).toMatchObject({ code: "FORBIDDEN" });
     await vic.as.mutation(api.teams.leave, { teamId });
     expect(await vic.as.query(api.teams.mine, {})).toEqual([]);
   });
@@ -200,7 +191,7 @@ describe("teams", () => {
   test("rename checks the name; deleting the team ends everyone's access and removes its rows", async () => {
     const t = createBackend();
     const { teamId, ann, bob } = await acme(t);
-    expect(await refusal(ann.as.mutation(api.teams.rename, { teamId, name: "   " }))).toEqual({
+    expect(await refusalOf(ann.as.mutation(api.teams.rename, { teamId, name: "   " }))).toEqual({
       code: "INVALID_INPUT",
       message: TEAM_MESSAGES.nameRequired,
     });
@@ -209,7 +200,7 @@ describe("teams", () => {
     await ann.as.mutation(api.teams.invite, { teamId, email: "late@example.com", role: "viewer" });
 
     await ann.as.mutation(api.teams.remove, { teamId });
-    expect(await refusal(bob.as.query(api.teams.get, { teamId }))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await refusalOf(bob.as.query(api.teams.get, { teamId }))).toMatchObject({ code: "NOT_FOUND" });
     expect(await bob.as.query(api.teams.mine, {})).toEqual([]);
     const left = await t.run(async (ctx) => ({
       memberships: (await ctx.db.query("memberships").collect()).length,
@@ -272,7 +263,7 @@ describe("teams and the rest of the app", () => {
       await ann.as.mutation(api.teams.invite, { teamId, email: `p${i}@example.com`, role: "viewer" });
     }
     expect(
-      await refusal(ann.as.mutation(api.teams.invite, { teamId, email: "one-more@example.com", role: "viewer" })),
+      await refusalOf(ann.as.mutation(api.teams.invite, { teamId, email: "one-more@example.com", role: "viewer" })),
     ).toEqual({
       code: "RATE_LIMITED",
       message: TEAM_MESSAGES.tooManyInvitations,

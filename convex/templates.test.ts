@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { MAX_STORED_BYTES, storedBytes } from "./lib/limits";
 import type { TemplateData } from "./validators";
-import { createUser, createBackend, sampleTemplateData } from "./test.helpers";
+import { createUser, createBackend, sampleTemplateData, errorOf } from "./test.helpers";
 
 const base = {
   name: "Launch copy",
@@ -87,15 +87,6 @@ describe("templates", () => {
   });
 
   describe("limits on the template data", () => {
-    async function refusal(promise: Promise<unknown>): Promise<{ code?: string; message?: string; field?: string }> {
-      try {
-        await promise;
-      } catch (error) {
-        if (error instanceof ConvexError) return error.data as { code?: string; message?: string; field?: string };
-        throw error;
-      }
-      throw new Error("expected the call to be refused");
-    }
     const persona = { name: "Pirate", description: "Talks like a pirate", systemPrompt: "Arr." };
     const topic = { title: "Coffee", description: "A coffee shop", prompt: "Sell coffee." };
     const cases: [string, Partial<TemplateData>, string, RegExp][] = [
@@ -147,7 +138,7 @@ describe("templates", () => {
       test(`${what} is refused with the field named, and nothing is stored`, async () => {
         const t = createBackend();
         const ada = await createUser(t, "ada@example.com");
-        const refused = await refusal(
+        const refused = await errorOf(
           ada.as.mutation(api.templates.create, { ...base, templateData: { ...sampleTemplateData, ...over } }),
         );
         expect(refused).toMatchObject({ code: "INVALID_INPUT", field });
@@ -160,7 +151,7 @@ describe("templates", () => {
       const t = createBackend();
       const ada = await createUser(t, "ada@example.com");
       for (const responsesPerTopic of [Number.NaN, Infinity, -Infinity, -1, 0, 1e9, 2.5, 11]) {
-        const refused = await refusal(
+        const refused = await errorOf(
           ada.as.mutation(api.templates.create, {
             ...base,
             templateData: { ...sampleTemplateData, responsesPerTopic },
@@ -204,7 +195,7 @@ describe("templates", () => {
       // The same number of characters as three-byte text (e.g. CJK) is over 600 KB.
       const wide = { ...full, personas: full.personas.map((p) => ({ ...p, systemPrompt: "語".repeat(10_000) })) };
       expect(storedBytes(wide)).toBeGreaterThan(MAX_STORED_BYTES);
-      const refused = await refusal(ada.as.mutation(api.templates.create, { ...base, templateData: wide }));
+      const refused = await errorOf(ada.as.mutation(api.templates.create, { ...base, templateData: wide }));
       expect(refused).toMatchObject({ code: "INVALID_INPUT", field: "templateData" });
       expect(refused.message).toMatch(/^A template must be at most 256 KB in total \(this one is \d+ KB\)/);
       expect(await t.run((ctx) => ctx.db.query("templates").collect())).toHaveLength(1);
