@@ -30,6 +30,23 @@ function job(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** What admin:jobDetails answers for a job whose test failed: its 4 calls failed, nothing came back. */
+function detailsOfFailed(failedJob: ReturnType<typeof job>, progressData: Record<string, number>) {
+  return {
+    job: failedJob,
+    progressData,
+    test: {
+      status: "failed",
+      responsesCount: 0,
+      evaluationsCount: 0,
+      expectedResponses: 4,
+      expectedEvaluations: 4,
+      failedCalls: 4,
+      lastCallError: null,
+    },
+  };
+}
+
 const USERS = {
   total: 2,
   users: [
@@ -289,19 +306,7 @@ describe("jobs", () => {
       retryRefusal: refusal,
     });
     setQueryResult("admin:listJobs", { total: 2, jobs: [FAILED, REFUNDED] });
-    setQueryResult("admin:jobDetails", {
-      job: REFUNDED,
-      progressData: {},
-      test: {
-        status: "failed",
-        responsesCount: 0,
-        evaluationsCount: 0,
-        expectedResponses: 4,
-        expectedEvaluations: 4,
-        failedCalls: 4,
-        lastCallError: null,
-      },
-    });
+    setQueryResult("admin:jobDetails", detailsOfFailed(REFUNDED, {}));
     renderApp("/admin?tab=jobs");
     const table = await screen.findByRole("table", { name: "Jobs" });
     const row = within(table).getByRole("row", { name: /Refunded run/ });
@@ -331,19 +336,7 @@ describe("jobs", () => {
 
   it("opens the details panel with the error analysis and changes the priority", async () => {
     const user = userEvent.setup();
-    setQueryResult("admin:jobDetails", {
-      job: FAILED,
-      progressData: { responses: 0, evaluations: 0, failedCalls: 4 },
-      test: {
-        status: "failed",
-        responsesCount: 0,
-        evaluationsCount: 0,
-        expectedResponses: 4,
-        expectedEvaluations: 4,
-        failedCalls: 4,
-        lastCallError: null,
-      },
-    });
+    setQueryResult("admin:jobDetails", detailsOfFailed(FAILED, { responses: 0, evaluations: 0, failedCalls: 4 }));
     renderApp("/admin?tab=jobs");
     const table = await screen.findByRole("table", { name: "Jobs" });
     const row = within(table).getByRole("row", { name: /Failing run/ });

@@ -100,6 +100,19 @@ function filledHome(): DashboardHomeData {
   };
 }
 
+/** The filled home whose newest test is an unpaid draft, "Abandoned checkout". */
+function homeWithDraft(overrides: Partial<DashboardHomeData["recentTests"][number]> = {}): DashboardHomeData {
+  const home = filledHome();
+  home.recentTests[0] = {
+    ...home.recentTests[0]!,
+    name: "Abandoned checkout",
+    status: "pending",
+    awaitingPayment: true,
+    ...overrides,
+  };
+  return home;
+}
+
 async function renderHome(data: DashboardHomeData | QueryFailure | undefined) {
   setSignedIn(makeViewer({ email: "grace.hopper@example.com" }));
   setQueryResult("dashboard:home", data);
@@ -165,14 +178,7 @@ describe("dashboard home", () => {
   });
 
   it("offers an unpaid draft Complete Payment and Discard instead of a results link", async () => {
-    const home = filledHome();
-    home.recentTests[0] = {
-      ...home.recentTests[0]!,
-      name: "Abandoned checkout",
-      status: "pending",
-      awaitingPayment: true,
-      priceCents: 240,
-    };
+    const home = homeWithDraft({ priceCents: 240 });
     mockCall("payments:createCheckout", async () => ({ url: "https://checkout.example/s/1", sessionId: "cs_1" }));
     await renderHome(home);
     const list = screen.getByRole("list", { name: "Recent tests" });
@@ -188,13 +194,7 @@ describe("dashboard home", () => {
   });
 
   it("discards an unpaid draft after a confirmation", async () => {
-    const home = filledHome();
-    home.recentTests[0] = {
-      ...home.recentTests[0]!,
-      name: "Abandoned checkout",
-      status: "pending",
-      awaitingPayment: true,
-    };
+    const home = homeWithDraft();
     await renderHome(home);
     await userEvent.click(screen.getByRole("button", { name: "Discard Abandoned checkout" }));
     const dialog = await screen.findByRole("alertdialog", { name: "Discard Draft" });

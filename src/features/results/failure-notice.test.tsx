@@ -5,22 +5,18 @@ import { makeViewer, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
 import { FAILURE_TITLE } from "./failure-notice";
-import { makeResults, TEST_ID } from "@/test/fixtures/results";
+import { makeResults, makeResultsOfTest, TEST_ID } from "@/test/fixtures/results";
 
 const PATH = `/dashboard/results/${TEST_ID}`;
 const REASON = "No responses were generated: HTTP 401: User not found.";
 
 function failedResults() {
-  const results = makeResults();
-  return makeResults({
-    test: {
-      ...results.test,
-      status: "failed",
-      errorMessage: REASON,
-      responsesCount: 0,
-      evaluationsCount: 0,
-      failedCalls: 2,
-    },
+  return makeResultsOfTest({
+    status: "failed",
+    errorMessage: REASON,
+    responsesCount: 0,
+    evaluationsCount: 0,
+    failedCalls: 2,
   });
 }
 

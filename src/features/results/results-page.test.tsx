@@ -16,9 +16,19 @@ import { renderApp } from "@/test/render-app";
 
 import type { Id } from "../../../convex/_generated/dataModel";
 
-import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
+import { makeEvaluation, makeResponse, makeResults, makeResultsOfTest, TEST_ID } from "@/test/fixtures/results";
 
 const PATH = `/dashboard/results/${TEST_ID}`;
+
+/** The missing-work notice of a test paid $2.00 whose gateway last failed with HTTP 500. */
+async function missingWorkOf(test: Parameters<typeof makeResultsOfTest>[0]) {
+  setQueryResult(
+    "results:get",
+    makeResultsOfTest({ lastCallError: "HTTP 500: Internal Server Error", chargedCents: 200, ...test }),
+  );
+  renderApp(PATH);
+  return await screen.findByTestId("missing-work");
+}
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -80,23 +90,7 @@ describe("results page", () => {
   });
 
   it("says what a finished test is missing, why, and the shortfall against what was paid", async () => {
-    const results = makeResults();
-    setQueryResult(
-      "results:get",
-      makeResults({
-        test: {
-          ...results.test,
-          responsesCount: 6,
-          missingResponses: 2,
-          evaluationsCount: 6,
-          missingEvaluations: 0,
-          lastCallError: "HTTP 500: Internal Server Error",
-          chargedCents: 200,
-        },
-      }),
-    );
-    renderApp(PATH);
-    const notice = await screen.findByTestId("missing-work");
+    const notice = await missingWorkOf({ responsesCount: 6, missingResponses: 2, evaluationsCount: 6 });
     expect(notice).toHaveTextContent("2 answers are missing. Last gateway error: HTTP 500: Internal Server Error");
     expect(notice).toHaveTextContent(
       "Delivered 6 of 8 answers and 6 of 8 judgements (75%). This test was paid $2.00 for the full set.",
@@ -104,23 +98,12 @@ describe("results page", () => {
   });
 
   it("does not name the payment in the shortfall of a failed test, whose payment is returned", async () => {
-    const results = makeResults();
-    setQueryResult(
-      "results:get",
-      makeResults({
-        test: {
-          ...results.test,
-          status: "failed",
-          responsesCount: 0,
-          missingResponses: 8,
-          evaluationsCount: 0,
-          lastCallError: "HTTP 500: Internal Server Error",
-          chargedCents: 200,
-        },
-      }),
-    );
-    renderApp(PATH);
-    const notice = await screen.findByTestId("missing-work");
+    const notice = await missingWorkOf({
+      status: "failed",
+      responsesCount: 0,
+      missingResponses: 8,
+      evaluationsCount: 0,
+    });
     expect(notice).toHaveTextContent("8 answers are missing. Last gateway error: HTTP 500: Internal Server Error");
     expect(notice).toHaveTextContent("Delivered 0 of 8 answers and 0 of 8 judgements (0%).");
     expect(notice).not.toHaveTextContent("paid");
@@ -139,7 +122,7 @@ describe("results page", () => {
       const started = Date.now() - 61_000;
       setQueryResult(
         "results:get",
-        makeResults({ test: { ...makeResults().test, status: "running", startedAt: started, completedAt: undefined } }),
+        makeResultsOfTest({ status: "running", startedAt: started, completedAt: undefined }),
       );
       renderApp(PATH);
       expect(await screen.findByTestId("test-duration")).toHaveTextContent("1:01");
@@ -226,9 +209,7 @@ describe("results page", () => {
     async () => {
       setQueryResult("notes:canAdd", true);
       setQueryResult("reviews:summary", null);
-      const results = makeResults();
-      const failed = { ...results.test, status: "failed" as const, responsesCount: 0, missingResponses: 8 };
-      setQueryResult("results:get", makeResults({ test: failed }));
+      setQueryResult("results:get", makeResultsOfTest({ status: "failed", responsesCount: 0, missingResponses: 8 }));
       setQueryResult("payments:testRefund", { state: "none", amountCents: 0 });
       const { unmount } = renderApp(PATH);
       await screen.findByRole("heading", { level: 1, name: "Coffee taglines" });
@@ -243,10 +224,7 @@ describe("results page", () => {
       expect(screen.queryByRole("button", { name: /Team review/ })).not.toBeInTheDocument();
       personal.unmount();
 
-      setQueryResult(
-        "results:get",
-        makeResults({ test: { ...results.test, teamId: "k57team000000000000000000000001" as Id<"teams"> } }),
-      );
+      setQueryResult("results:get", makeResultsOfTest({ teamId: "k57team000000000000000000000001" as Id<"teams"> }));
       renderApp(PATH);
       expect(await screen.findByRole("button", { name: /Team review/ })).toBeInTheDocument();
     },
