@@ -4,8 +4,7 @@ import { z } from "zod";
 
 import { CodeField, EmailField } from "@/components/form-fields";
 import { Alert, AlertDescription } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { AuthCard, BackToSignIn } from "@/features/auth/auth-card";
 import { AuthForm } from "@/features/auth/auth-form";
 import { withDevice } from "@/features/auth/device";
 import { useAuthForm } from "@/features/auth/use-auth-form";
@@ -38,38 +37,29 @@ export function EmailSignIn({
   const [sentTo, setSentTo] = useState<string | null>(null);
   const title = kind === "magic_link" ? "Sign in with a magic link" : "Sign in with a code";
   return (
-    <Card>
-      <CardHeader className="text-center">
-        <MailIcon className="mx-auto size-10 text-primary" aria-hidden="true" />
-        <CardTitle>
-          <h1 className="text-2xl">{title}</h1>
-        </CardTitle>
-        {sentTo === null && (
-          <CardDescription>
-            {kind === "magic_link"
-              ? "We will email you a link that signs you in."
-              : "We will email you a six-digit code."}
-          </CardDescription>
-        )}
-      </CardHeader>
-      <CardContent>
-        {sentTo === null ? (
-          <RequestForm kind={kind} redirect={redirect} onSent={setSentTo} />
-        ) : kind === "magic_link" ? (
-          <Alert variant="success" data-testid="magic-link-sent">
-            <CheckCircle2Icon />
-            <AlertDescription>{MAGIC_LINK_SENT_MESSAGE}</AlertDescription>
-          </Alert>
-        ) : (
-          <CodeForm email={sentTo} />
-        )}
-      </CardContent>
-      <CardFooter>
-        <Button variant="outline" className="w-full" onClick={onBack}>
-          Back to Sign In
-        </Button>
-      </CardFooter>
-    </Card>
+    <AuthCard
+      icon={MailIcon}
+      title={title}
+      description={
+        sentTo !== null
+          ? undefined
+          : kind === "magic_link"
+            ? "We will email you a link that signs you in."
+            : "We will email you a six-digit code."
+      }
+      footer={<BackToSignIn onBack={onBack} />}
+    >
+      {sentTo === null ? (
+        <RequestForm kind={kind} redirect={redirect} onSent={setSentTo} />
+      ) : kind === "magic_link" ? (
+        <Alert variant="success" data-testid="magic-link-sent">
+          <CheckCircle2Icon />
+          <AlertDescription>{MAGIC_LINK_SENT_MESSAGE}</AlertDescription>
+        </Alert>
+      ) : (
+        <CodeForm email={sentTo} />
+      )}
+    </AuthCard>
   );
 }
 

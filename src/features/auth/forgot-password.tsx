@@ -8,9 +8,9 @@ import { CodeField, EmailField } from "@/components/form-fields";
 import { Spinner } from "@/components/spinner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
+import { AuthCard, BackToSignIn } from "@/features/auth/auth-card";
 import { AuthForm } from "@/features/auth/auth-form";
 import { isUnknownAccountError } from "@/features/auth/auth-errors";
 import { useAuthForm } from "@/features/auth/use-auth-form";
@@ -67,23 +67,18 @@ export function ForgotPassword({ onBack }: { onBack: () => void }) {
   }
 
   return (
-    <Card>
-      <CardHeader className="text-center">
-        <KeyRoundIcon className="mx-auto size-10 text-primary" aria-hidden="true" />
-        <CardTitle>
-          <h1 className="text-2xl">Reset your password</h1>
-        </CardTitle>
-        {options?.emailEnabled && sentTo === null && !updated && (
-          <CardDescription>Enter your email and we will send you a code to set a new password.</CardDescription>
-        )}
-      </CardHeader>
-      <CardContent>{body}</CardContent>
-      <CardFooter>
-        <Button variant="outline" className="w-full" onClick={onBack}>
-          Back to Sign In
-        </Button>
-      </CardFooter>
-    </Card>
+    <AuthCard
+      icon={KeyRoundIcon}
+      title="Reset your password"
+      description={
+        options?.emailEnabled && sentTo === null && !updated
+          ? "Enter your email and we will send you a code to set a new password."
+          : undefined
+      }
+      footer={<BackToSignIn onBack={onBack} />}
+    >
+      {body}
+    </AuthCard>
   );
 }
 

@@ -3,7 +3,7 @@ import { useQuery } from "convex/react";
 import { useState } from "react";
 
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { AuthCard } from "@/features/auth/auth-card";
 import { AuthLayout } from "@/features/auth/auth-layout";
 import { EmailSignIn } from "@/features/auth/email-sign-in";
 import { ForgotPassword } from "@/features/auth/forgot-password";
@@ -33,39 +33,36 @@ export function LoginPage({ redirect }: { redirect: string | undefined }) {
       ) : view.mode === "magic_link" || view.mode === "code" ? (
         <EmailSignIn kind={view.mode} redirect={redirect} onBack={backToSignIn} />
       ) : (
-        <Card>
-          <CardHeader className="text-center">
-            <CardTitle>
-              <h1 className="text-2xl">Sign in to your account</h1>
-            </CardTitle>
-            <CardDescription>Welcome back to ModelJury.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <SignInForm
-              onForgotPassword={() => setView({ mode: "forgotten_password" })}
-              onVerificationNeeded={(email) => setView({ mode: "verify_otp", email })}
-            />
-            {emailEnabled && (
-              <div className="mt-4 grid gap-2 border-t pt-4">
-                <p className="text-center text-sm text-muted-foreground">Or sign in without a password</p>
-                <Button variant="secondary" onClick={() => setView({ mode: "magic_link" })}>
-                  Email Me a Magic Link
-                </Button>
-                <Button variant="secondary" onClick={() => setView({ mode: "code" })}>
-                  Email Me a Code
-                </Button>
-              </div>
-            )}
-          </CardContent>
-          <CardFooter className="flex-col gap-3">
-            <p className="text-sm text-muted-foreground">New to ModelJury?</p>
-            <Button variant="outline" className="w-full" asChild>
-              <Link to="/signup" search={{ redirect }}>
-                Create Account
-              </Link>
-            </Button>
-          </CardFooter>
-        </Card>
+        <AuthCard
+          title="Sign in to your account"
+          description="Welcome back to ModelJury."
+          footer={
+            <>
+              <p className="text-sm text-muted-foreground">New to ModelJury?</p>
+              <Button variant="outline" className="w-full" asChild>
+                <Link to="/signup" search={{ redirect }}>
+                  Create Account
+                </Link>
+              </Button>
+            </>
+          }
+        >
+          <SignInForm
+            onForgotPassword={() => setView({ mode: "forgotten_password" })}
+            onVerificationNeeded={(email) => setView({ mode: "verify_otp", email })}
+          />
+          {emailEnabled && (
+            <div className="mt-4 grid gap-2 border-t pt-4">
+              <p className="text-center text-sm text-muted-foreground">Or sign in without a password</p>
+              <Button variant="secondary" onClick={() => setView({ mode: "magic_link" })}>
+                Email Me a Magic Link
+              </Button>
+              <Button variant="secondary" onClick={() => setView({ mode: "code" })}>
+                Email Me a Code
+              </Button>
+            </div>
+          )}
+        </AuthCard>
       )}
     </AuthLayout>
   );

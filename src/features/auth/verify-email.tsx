@@ -4,7 +4,7 @@ import { z } from "zod";
 
 import { CodeField } from "@/components/form-fields";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { AuthCard, BackToSignIn } from "@/features/auth/auth-card";
 import { AuthForm } from "@/features/auth/auth-form";
 import { withDevice } from "@/features/auth/device";
 import { useAuthForm } from "@/features/auth/use-auth-form";
@@ -33,38 +33,33 @@ export function VerifyEmail({ email, onBack, redirect }: VerifyEmailProps) {
     },
   );
   return (
-    <Card>
-      <CardHeader className="text-center">
-        <MailCheckIcon className="mx-auto size-10 text-primary" aria-hidden="true" />
-        <CardTitle>
-          <h1 className="text-2xl">Check Your Email</h1>
-        </CardTitle>
-        <CardDescription>
+    <AuthCard
+      icon={MailCheckIcon}
+      title="Check Your Email"
+      description={
+        <>
           We sent a verification email to <strong className="text-foreground">{email}</strong>. Check your email for the
           confirmation code and enter it below to activate your account.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <AuthForm {...{ form, onSubmit, submitting, serverError }} busyLabel="Verifying" submitLabel="Verify Email">
-          <CodeField control={form.control} name="code" label="Verification code" />
-        </AuthForm>
-        <p className="mt-4 text-sm text-muted-foreground">
-          Didn&apos;t receive it? Check your spam folder, or sign up with a different email.
-        </p>
-      </CardContent>
-      <CardFooter>
-        {onBack ? (
-          <Button variant="outline" className="w-full" onClick={onBack}>
-            Back to Sign In
-          </Button>
+        </>
+      }
+      footer={
+        onBack ? (
+          <BackToSignIn onBack={onBack} />
         ) : (
           <Button variant="outline" className="w-full" asChild>
             <Link to="/login" search={{ redirect }}>
               Back to Sign In
             </Link>
           </Button>
-        )}
-      </CardFooter>
-    </Card>
+        )
+      }
+    >
+      <AuthForm {...{ form, onSubmit, submitting, serverError }} busyLabel="Verifying" submitLabel="Verify Email">
+        <CodeField control={form.control} name="code" label="Verification code" />
+      </AuthForm>
+      <p className="mt-4 text-sm text-muted-foreground">
+        Didn&apos;t receive it? Check your spam folder, or sign up with a different email.
+      </p>
+    </AuthCard>
   );
 }
