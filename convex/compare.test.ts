@@ -3,6 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { KEPT_ROWS_BUDGET } from "./core/compare";
 import { SEED_MODELS, seedFinishedTest } from "./finishedTests.fixture";
 import { createBackend, createUser, errorOf, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 
@@ -104,6 +105,22 @@ describe("compare.get", () => {
       [6.5, 6.5, 0],
       [7.5, 7.5, 0],
     ]);
+  });
+
+  test("a test too large to decode its kept rows in a query is resampled per persona", async () => {
+    const t = createBackend();
+    const { userId, as } = await createUser(t, "ada@example.com");
+    const a = await seed(t, userId);
+    const b = await seed(t, userId);
+    await rescoreFirstModel(t, b);
+    await computeJuryStats(t, a);
+    await computeJuryStats(t, b);
+    expect((await as.query(api.compare.get, { a, b })).resampled).toBe("pair");
+    await t.run((ctx) => ctx.db.patch("tests", b, { evaluationsCount: KEPT_ROWS_BUDGET }));
+    const comparison = await as.query(api.compare.get, { a, b });
+    expect(comparison.resampled).toBe("persona");
+    // The per-persona stats rows, which the rescoring did not touch.
+    expect(comparison.models[0]!.b.score).toBe(6.5);
   });
 
   test("says what differs in the configuration and which models only one test has", async () => {

@@ -61,6 +61,8 @@ const comparisonValidator = v.object({
     }),
   ),
   differences: v.array(v.string()),
+  /** What the bootstrap resampled: persona × topic pairs, or personas (a test without kept jury rows, or a large one). */
+  resampled: v.union(v.literal("pair"), v.literal("persona")),
   pairs: v.array(v.object({ persona: v.string(), topic: v.string(), a: pairRefOrNull, b: pairRefOrNull })),
 });
 
@@ -86,9 +88,9 @@ export const get = userQuery({
     const testA = await readableTest(ctx, args.a);
     const testB = await readableTest(ctx, args.b);
     if (testA._id === testB._id) fail("INVALID_INPUT", SAME_TEST);
-    const comparison = compareRuns(await runScoresOf(ctx, testA), await runScoresOf(ctx, testB), {
-      seed: `${testA._id}|${testB._id}`,
-    });
+    const runA = await runScoresOf(ctx, testA);
+    const runB = await runScoresOf(ctx, testB);
+    const comparison = compareRuns(runA, runB, { seed: `${testA._id}|${testB._id}` });
     const checksA = await checkSummary(ctx, testA);
     const checksB = await checkSummary(ctx, testB);
     const overall = (summary: typeof checksA, modelId: string) =>
@@ -118,6 +120,7 @@ export const get = userQuery({
               })),
             },
       differences: configurationDifferences(testA.configuration, testB.configuration),
+      resampled: runA.unit === "pair" && runB.unit === "pair" ? ("pair" as const) : ("persona" as const),
       pairs: matchedPairs(testA.configuration, testB.configuration),
     };
   },

@@ -1,7 +1,8 @@
 // What the compare page reads of one test (compare.ts): its scores per persona × topic pair from
 // the jury statistics' kept rows (juryStateChunks, a few compact documents refreshed about once a
-// second while the test runs), never its answers. A test whose statistics have not kept rows yet
-// is scored per persona from its modelStats rows instead (coarser units, same figures otherwise).
+// second while the test runs), never its answers. A test whose statistics have not kept rows yet,
+// or one too large to decode within a query's time (more than KEPT_ROWS_BUDGET answers and
+// judgements), is scored per persona from its modelStats rows instead (coarser units).
 import { v } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
@@ -24,13 +25,23 @@ function keptRows(chunks: readonly JuryState[]): JuryState {
 /** The kept-rows documents a test has at most (core/juryStats.ts MAX_STATE_CHUNKS). */
 const MAX_STATE_CHUNKS = 64;
 
+/**
+ * Answers plus judgements of a test whose kept rows the query decodes (about 1 MB, 5 chunks):
+ * two such tests took about 0.5 s in bench/compare-query.ts on a loaded machine, within a
+ * query's 1 s. Larger tests are resampled per persona.
+ */
+export const KEPT_ROWS_BUDGET = 10_000;
+
+/** What a test's units are: persona × topic pairs, or personas (no kept rows, or too many). */
+export type UnitKind = "pair" | "persona";
+
 export const pairRefValidator = v.object({ personaId: v.string(), topicId: v.string() });
 
 /**
  * The test's scores per unit. The judges' verdicts are taken as they are: "An answer that fails a
  * check ranks last" changes the jury statistics, not these (the page shows the pass rates beside).
  */
-export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<RunScores> {
+export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<RunScores & { unit: UnitKind }> {
   const config = test.configuration;
   const models = config.generatorModels.map(({ id, name }) => ({ id, name }));
   // A pair is matched in the other test by its persona's name and its topic's title.
@@ -41,10 +52,13 @@ export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Ru
       personaName.get(unit.personaId) ?? unit.personaId,
       unit.topicId === "" ? "" : (topicTitle.get(unit.topicId) ?? unit.topicId),
     ]);
-  const chunks = await ctx.db
-    .query("juryStateChunks")
-    .withIndex("by_test_index", (q) => q.eq("testId", test._id))
-    .take(MAX_STATE_CHUNKS);
+  const chunks =
+    test.responsesCount + test.evaluationsCount > KEPT_ROWS_BUDGET
+      ? []
+      : await ctx.db
+          .query("juryStateChunks")
+          .withIndex("by_test_index", (q) => q.eq("testId", test._id))
+          .take(MAX_STATE_CHUNKS);
   if (chunks.length > 0) {
     const state = keptRows(chunks.map((chunk) => decodeJuryState(chunk.data)));
     const input = juryInput(
@@ -68,7 +82,11 @@ export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Ru
         })),
       ),
     ];
-    return { models, units: unitScoresOf(state.responses, verdicts).map((unit) => ({ ...unit, key: keyOf(unit) })) };
+    return {
+      models,
+      unit: "pair",
+      units: unitScoresOf(state.responses, verdicts).map((unit) => ({ ...unit, key: keyOf(unit) })),
+    };
   }
   // No kept rows yet: one unit per persona, from the per-persona stats rows.
   const units = new Map<string, UnitScores & { means: Map<string, number> }>();
@@ -83,5 +101,5 @@ export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Ru
     unit.means.set(row.modelId, row.scoreSum / row.scoreCount);
     units.set(row.personaId, unit);
   }
-  return { models, units: [...units.values()] };
+  return { models, unit: "persona", units: [...units.values()] };
 }

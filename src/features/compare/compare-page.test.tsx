@@ -68,6 +68,7 @@ function comparison(overrides: Partial<Comparison> = {}): Comparison {
       ],
     },
     differences: ["The prompt differs.", "Models only in B: Gemini 2.0 Flash."],
+    resampled: "pair",
     pairs: [
       {
         persona: "Pirate",
@@ -124,6 +125,9 @@ describe("compare page", () => {
         .map((cell) => cell.textContent),
     ).toEqual(["Claude 3.5 Haiku", "7.50", "#1", "7.25", "#2", "−0.25", "−1.00 to +0.50", "Within chance"]);
     expect(screen.getByText("Only in B: Gemini 2.0 Flash.")).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Scores by model" })).toHaveTextContent(
+      "The interval comes from resampling each test's persona × topic pairs",
+    );
 
     const stability = screen.getByRole("region", { name: "Stability" });
     expect(stability).toHaveTextContent("Rank correlation (Spearman): -1.00");

@@ -203,8 +203,9 @@ function ModelsSection({ comparison }: { comparison: Comparison }) {
       )}
       {others.length > 0 && <p className="text-sm text-muted-foreground">{others.join(" ")}</p>}
       <p className="text-xs text-muted-foreground">
-        Scores out of 10. The interval comes from resampling each test&apos;s persona × topic pairs; a difference whose
-        interval leaves out 0 is larger than chance.
+        Scores out of 10. The interval comes from resampling each test&apos;s{" "}
+        {comparison.resampled === "pair" ? "persona × topic pairs" : "personas"}; a difference whose interval leaves out
+        0 is larger than chance.
       </p>
     </Section>
   );
