@@ -120,6 +120,8 @@ export const FOLD_SETTLE_MS = 3_000;
 
 /** Most deltas folded in one transaction (each a few hundred bytes, with ≤ 2 × models rows written). */
 export const FOLD_BATCH = 500;
+/** Batches the fold that ends a run takes at most (deltas of a few thousand recordings). */
+const FINAL_FOLD_BATCHES = 8;
 
 /**
  * Adds a call's counters to its test as a delta row of its own (runDeltas), never to the test's
@@ -163,12 +165,22 @@ export async function foldCounters(
   const test = await ctx.db.get("tests", testId);
   if (!test) return null;
   const now = Date.now();
-  const rows = await ctx.db
-    .query("runDeltas")
-    .withIndex("by_test", (q) =>
-      settledBefore === undefined ? q.eq("testId", testId) : q.eq("testId", testId).lt("_creationTime", settledBefore),
-    )
-    .take(FOLD_BATCH);
+  // A periodic fold takes one batch; the fold that ends a run takes every delta (a few batches
+  // at most: the periodic folds keep up with the recordings).
+  const rows: Doc<"runDeltas">[] = [];
+  for (let round = 0; round < (settledBefore === undefined ? FINAL_FOLD_BATCHES : 1); round++) {
+    const batch = await ctx.db
+      .query("runDeltas")
+      .withIndex("by_test", (q) =>
+        settledBefore === undefined
+          ? q.eq("testId", testId)
+          : q.eq("testId", testId).lt("_creationTime", settledBefore),
+      )
+      .take(FOLD_BATCH);
+    for (const row of batch) await ctx.db.delete("runDeltas", row._id);
+    rows.push(...batch);
+    if (batch.length < FOLD_BATCH) break;
+  }
   const sums: Required<Counters> = { ...EMPTY_SHARD };
   let latest: { error: string; at: number } | undefined;
   for (const row of rows) {
@@ -176,7 +188,6 @@ export async function foldCounters(
       if (key in sums) sums[key as keyof Counters] += value;
     if (row.lastCallError !== undefined && (latest === undefined || (row.lastErrorAt ?? 0) >= latest.at))
       latest = { error: row.lastCallError, at: row.lastErrorAt ?? 0 };
-    await ctx.db.delete("runDeltas", row._id);
   }
   await applyModelDeltas(
     ctx,
