@@ -99,6 +99,8 @@ describe("Judge again", () => {
     const { t, user, originalId } = await finishedTest();
     const stats = gateway().stats;
     const before = { chat: stats.chatCalls, generation: stats.byKind.generation ?? 0 };
+    // One persona × topic pair per copy batch (its 4 answers and 4 judge calls): four scheduled batches.
+    await t.run((ctx) => ctx.db.insert("settings", { key: "callsPerBatch", value: 8 }));
 
     const { testId, paymentRequired } = await user.as.mutation(api.rejudge.create, {
       testId: originalId,
