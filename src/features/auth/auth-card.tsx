@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 
@@ -33,6 +34,30 @@ export function AuthCard({
       <CardContent>{children}</CardContent>
       <CardFooter className="flex-col gap-3">{footer}</CardFooter>
     </Card>
+  );
+}
+
+/** The footer of the sign-in and sign-up screens: the question and the way to the other one. */
+export function AuthSwitch({
+  question,
+  to,
+  label,
+  redirect,
+}: {
+  question: string;
+  to: "/login" | "/signup";
+  label: string;
+  redirect: string | undefined;
+}) {
+  return (
+    <>
+      <p className="text-sm text-muted-foreground">{question}</p>
+      <Button variant="outline" className="w-full" asChild>
+        <Link to={to} search={{ redirect }}>
+          {label}
+        </Link>
+      </Button>
+    </>
   );
 }
 

@@ -1,9 +1,8 @@
-import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
 import { useState } from "react";
 
 import { Button } from "@/components/ui/button";
-import { AuthCard } from "@/features/auth/auth-card";
+import { AuthCard, AuthSwitch } from "@/features/auth/auth-card";
 import { AuthLayout } from "@/features/auth/auth-layout";
 import { EmailSignIn } from "@/features/auth/email-sign-in";
 import { ForgotPassword } from "@/features/auth/forgot-password";
@@ -36,16 +35,7 @@ export function LoginPage({ redirect }: { redirect: string | undefined }) {
         <AuthCard
           title="Sign in to your account"
           description="Welcome back to ModelJury."
-          footer={
-            <>
-              <p className="text-sm text-muted-foreground">New to ModelJury?</p>
-              <Button variant="outline" className="w-full" asChild>
-                <Link to="/signup" search={{ redirect }}>
-                  Create Account
-                </Link>
-              </Button>
-            </>
-          }
+          footer={<AuthSwitch question="New to ModelJury?" to="/signup" label="Create Account" redirect={redirect} />}
         >
           <SignInForm
             onForgotPassword={() => setView({ mode: "forgotten_password" })}

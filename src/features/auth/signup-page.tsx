@@ -1,8 +1,6 @@
-import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 
-import { Button } from "@/components/ui/button";
-import { AuthCard } from "@/features/auth/auth-card";
+import { AuthCard, AuthSwitch } from "@/features/auth/auth-card";
 import { AuthLayout } from "@/features/auth/auth-layout";
 import { SignUpForm } from "@/features/auth/sign-up-form";
 import { VerifyEmail } from "@/features/auth/verify-email";
@@ -19,16 +17,7 @@ export function SignupPage({ redirect }: { redirect: string | undefined }) {
         <AuthCard
           title="Create a new account"
           description="Compare AI models on your own prompts, judged by other models."
-          footer={
-            <>
-              <p className="text-sm text-muted-foreground">Already have an account?</p>
-              <Button variant="outline" className="w-full" asChild>
-                <Link to="/login" search={{ redirect }}>
-                  Sign In
-                </Link>
-              </Button>
-            </>
-          }
+          footer={<AuthSwitch question="Already have an account?" to="/login" label="Sign In" redirect={redirect} />}
         >
           <SignUpForm onVerificationNeeded={setPendingEmail} />
         </AuthCard>
