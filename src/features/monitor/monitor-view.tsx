@@ -27,6 +27,8 @@ import {
   formatTestDuration,
   formatTimeRemaining,
 } from "../../../convex/lib/format";
+// A finished re-judging offers its compare link here too (the rejudge feature's own button).
+import { CompareJuriesLink } from "@/features/rejudge/rejudge-links";
 import { canStop, hasEnded } from "../../../convex/lib/testStatus";
 import {
   averageLatencyMs,
@@ -164,11 +166,14 @@ function StageNotice({ test, onDiscarded }: { test: MonitorTest; onDiscarded?: (
                 ? "All responses and evaluations are in. The full rankings and analysis are ready."
                 : "The rankings and analysis are ready, from the answers and judgements that came back."}
             </span>
-            <Button asChild size="lg">
-              <Link to="/dashboard/results/$testId" params={{ testId: test._id }}>
-                <ChartColumnIcon /> View Results
-              </Link>
-            </Button>
+            <span className="flex flex-wrap gap-2">
+              <CompareJuriesLink testId={test._id} />
+              <Button asChild size="lg">
+                <Link to="/dashboard/results/$testId" params={{ testId: test._id }}>
+                  <ChartColumnIcon /> View Results
+                </Link>
+              </Button>
+            </span>
           </AlertDescription>
         </Alert>
       );

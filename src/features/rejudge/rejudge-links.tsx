@@ -26,11 +26,7 @@ export function RejudgeActions({ testId, configuration }: { testId: Id<"tests">;
   return (
     <>
       {about.original !== null && about.original.name !== null && (
-        <Button asChild variant="outline">
-          <Link to="/compare" search={{ a: about.original.testId, b: testId }}>
-            <GitCompareArrowsIcon /> {REJUDGE_TEXTS.compareJuries}
-          </Link>
-        </Button>
+        <CompareJuriesButton original={about.original.testId} rejudge={testId} />
       )}
       {about.canJudgeAgain && (
         <Button variant="outline" onClick={() => setOpen(true)}>
@@ -40,6 +36,31 @@ export function RejudgeActions({ testId, configuration }: { testId: Id<"tests">;
       {open && <JudgeAgainDialog testId={testId} configuration={configuration} open onOpenChange={setOpen} />}
     </>
   );
+}
+
+function CompareJuriesButton({
+  original,
+  rejudge,
+  size,
+}: {
+  original: Id<"tests">;
+  rejudge: Id<"tests">;
+  size?: "lg";
+}) {
+  return (
+    <Button asChild variant="outline" size={size}>
+      <Link to="/compare" search={{ a: original, b: rejudge }}>
+        <GitCompareArrowsIcon /> {REJUDGE_TEXTS.compareJuries}
+      </Link>
+    </Button>
+  );
+}
+
+/** On a finished re-judging's monitor: "Compare the two juries" beside View Results. */
+export function CompareJuriesLink({ testId }: { testId: Id<"tests"> }) {
+  const original = useQuery(api.rejudge.about, { testId })?.original;
+  if (!original || original.name === null) return null;
+  return <CompareJuriesButton original={original.testId} rejudge={testId} size="lg" />;
 }
 
 /** "Re-judging of <original>", linked to the original's results; nothing on any other test. */

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { redirectToCheckout } from "@/features/setup/checkout-redirect";
 import { callMock, makeViewer, mockCall, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { makeMonitorData, NOW, TEST_ID as MONITOR_TEST_ID } from "@/test/fixtures/monitor";
 import { makeResults, TEST_ID } from "@/test/fixtures/results";
 import { catalogResult, CATALOG } from "@/test/fixtures/setup";
 import { renderApp } from "@/test/render-app";
@@ -126,5 +127,24 @@ describe("History", () => {
       "href",
       `/dashboard/results/${ORIGINAL_ID}`,
     );
+  });
+});
+
+describe("Monitor", () => {
+  it("a finished re-judging offers 'Compare the two juries' beside View Results", async () => {
+    setSignedIn(makeViewer());
+    setQueryResult("presence:viewers", { count: 0, viewers: [] });
+    const data = makeMonitorData({
+      test: { status: "completed", completedAt: NOW, progress: { currentPhase: "Completed", percentage: 100 } },
+    });
+    setQueryResult("tests:current", data.test._id);
+    setQueryResult("tests:monitor", data);
+    setQueryResult("rejudge:about", { canJudgeAgain: true, original: { testId: ORIGINAL_ID, name: "Coffee v1" } });
+    renderApp("/dashboard/monitor");
+    expect(await screen.findByRole("link", { name: /Compare the two juries/ })).toHaveAttribute(
+      "href",
+      `/compare?a=${ORIGINAL_ID}&b=${MONITOR_TEST_ID}`,
+    );
+    expect(screen.getByRole("link", { name: "View Results" })).toBeInTheDocument();
   });
 });
