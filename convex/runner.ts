@@ -338,14 +338,26 @@ export const work = internalAction({
       const exchanges = { ...tally, judged, generated: ready.map((item) => item.callId) };
       tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
       judged = false;
-      const beat = await ctx.runMutation(internal.runner.beat, {
+      const args = {
         testId,
         level: state.level,
         ...(state.ceiling === null ? {} : { ceiling: state.ceiling }),
         backedOff: state.backedOff,
         inFlight: calling.size,
         ...exchanges,
-      });
+      };
+      // A report that lost its conflict retries is sent again, as a recording is: the worker
+      // does not die with its calls out (its pairs would get no judge calls).
+      const send = async (left: number): Promise<{ running: boolean; share: number }> => {
+        try {
+          return await ctx.runMutation(internal.runner.beat, args);
+        } catch (error) {
+          if (left <= 0) throw error;
+          await sleep(100 + Math.random() * 400);
+          return await send(left - 1);
+        }
+      };
+      const beat = await send(RECORD_ATTEMPTS - 1);
       running = beat.running;
       if (beat.running) limits.max = beat.share;
     };
