@@ -39,6 +39,8 @@ const FEATURE_IMPORTS: Record<string, Record<string, string>> = {
     dashboard: "a draft on the monitor has the dashboard's draft actions (dashboard/draft-actions)",
     results: "the monitor shows the jury, failures and answers live with the results page's views of them",
     checks: "the monitor shows pass rates live with the checks' table (checks/check-pass-rates)",
+    rejudge:
+      "a finished re-judging's monitor offers Compare the two juries, as its results page does (rejudge/rejudge-links)",
   },
   rejudge: {
     setup:
