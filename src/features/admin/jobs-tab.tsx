@@ -71,10 +71,9 @@ export function JobsTab() {
         <SearchInput
           className="w-full sm:max-w-sm"
           type="search"
-          aria-label="Search jobs"
-          placeholder="Search jobs..."
+          label="Search jobs"
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          onSearch={setSearch}
         />
         <Select value={status} onValueChange={(value) => setStatus(value as StatusFilter)}>
           <SelectTrigger aria-label="Filter by status" className="w-full sm:w-44">

@@ -78,10 +78,9 @@ export function UsersTab({ viewerId }: { viewerId: string }) {
         <SearchInput
           className="w-full sm:max-w-sm"
           type="search"
-          aria-label="Search users"
-          placeholder="Search users..."
+          label="Search users"
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          onSearch={setSearch}
         />
         {data && (
           <p className="text-sm text-muted-foreground" aria-live="polite">

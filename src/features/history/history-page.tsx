@@ -98,10 +98,10 @@ function HistoryList() {
         <SearchInput
           className="flex-1"
           type="search"
-          aria-label="Search tests"
+          label="Search tests"
           placeholder="Search by name or task type..."
           value={filters.search}
-          onChange={(event) => setFilters({ ...filters, search: event.target.value })}
+          onSearch={(search) => setFilters({ ...filters, search })}
         />
         <Select value={filters.status} onValueChange={(status) => setFilters({ ...filters, status })}>
           <SelectTrigger aria-label="Filter by status" className="md:w-44">

@@ -86,13 +86,7 @@ export function ModelBundlesDialog({ open, onOpenChange, catalog, onApply, setup
               </Button>
             ))}
           </div>
-          <SearchInput
-            className="min-w-48 flex-1"
-            aria-label="Search bundles"
-            placeholder="Search bundles..."
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
+          <SearchInput className="min-w-48 flex-1" label="Search bundles" value={search} onSearch={setSearch} />
         </div>
         {bundles.length === 0 ? (
           <EmptyState title="No Bundles Found" description="No bundle matches this filter." />

@@ -90,10 +90,10 @@ export function ModelPickerSection({
       <div className="flex flex-wrap items-center gap-3">
         <SearchInput
           className="min-w-56 flex-1"
-          aria-label={`Search ${singular} models`}
+          label={`Search ${singular} models`}
           placeholder="Search by name, id or provider..."
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          onSearch={setSearch}
         />
         <span className="text-sm text-muted-foreground" data-testid={`${singular}-selected-count`}>
           {selectedIds.length} of {text.max} selected

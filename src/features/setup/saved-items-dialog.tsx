@@ -53,12 +53,7 @@ export function SavedItemsDialog<K extends string>({
             <DialogTitle>Select Saved {kind.Singular}</DialogTitle>
             <DialogDescription>Click a saved {kind.singular} to copy it into this test.</DialogDescription>
           </DialogHeader>
-          <SearchInput
-            aria-label={`Search saved ${kind.plural}`}
-            placeholder={`Search saved ${kind.plural}...`}
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
+          <SearchInput label={`Search saved ${kind.plural}`} value={search} onSearch={setSearch} />
           {items === undefined ? (
             <div className="flex justify-center py-8">
               <Spinner className="size-6" label={`Loading saved ${kind.plural}`} />

@@ -108,10 +108,10 @@ export function TemplateLibraryDialog({ open, onOpenChange, onApply }: TemplateL
             <div className="flex flex-wrap items-center gap-2">
               <SearchInput
                 className="min-w-48 flex-1"
-                aria-label="Search templates"
+                label="Search templates"
                 placeholder="Search by name, description or tags..."
                 value={search}
-                onChange={(event) => setSearch(event.target.value)}
+                onSearch={setSearch}
               />
               <CategoryFilter label="Template library categories" value={category} onChange={setCategory} />
             </div>

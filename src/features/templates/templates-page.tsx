@@ -152,10 +152,10 @@ function TemplateLibrary() {
           <SearchInput
             className="w-full lg:max-w-sm"
             type="search"
-            aria-label="Search templates"
+            label="Search templates"
             placeholder="Search by name, description or tags..."
             value={search}
-            onChange={(event) => setSearch(event.target.value)}
+            onSearch={setSearch}
           />
         </div>
         <CategoryFilter label="Filter by category" value={category} onChange={setCategory} />
