@@ -239,6 +239,8 @@ const CLAIM_BATCH = 32;
 const RECORD_ATTEMPTS = 4;
 /** How often a worker reports its concurrency (and the test's progress is folded). */
 const BEAT_MS = 1_000;
+/** How soon at most a worker reports a pair whose answers are all in (for its judge calls). */
+const PAIR_REPORT_MS = 100;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -314,7 +316,11 @@ export const work = internalAction({
             console.error(`Recording call ${item.callId} failed: ${String(error)}`);
           })
           .finally(() => {
-            if (item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 1) - 1);
+            if (item.pair !== undefined) {
+              const out = (outByPair.get(item.pair) ?? 1) - 1;
+              outByPair.set(item.pair, out);
+              if (out === 0) pairDone = true; // reported soon: its judge calls are the critical path
+            }
             recording.delete(recorded);
             wake(); // judge calls may have appeared
           });
@@ -328,6 +334,8 @@ export const work = internalAction({
     /** Reports the controller's state and the exchanges since the last report. */
     let judged = false;
     let generated: WorkItem[] = [];
+    /** A pair's last call held here was recorded since the last report. */
+    let pairDone = false;
     /** Generation calls out (in flight or being recorded) per persona × topic pair. */
     const outByPair = new Map<string, number>();
     const report = async () => {
@@ -362,7 +370,8 @@ export const work = internalAction({
       if (beat.running) limits.max = beat.share;
     };
     for (;;) {
-      if (Date.now() - lastBeat >= BEAT_MS) {
+      if (Date.now() - lastBeat >= BEAT_MS || (pairDone && Date.now() - lastBeat >= PAIR_REPORT_MS)) {
+        pairDone = false;
         lastBeat = Date.now();
         await report();
       }
@@ -393,7 +402,8 @@ export const work = internalAction({
       }
       // Until a call lands or is recorded (a slot frees, or judge calls appear), or a report is due.
       const woken = new Promise<void>((resolve) => (wake = resolve));
-      await Promise.race([woken, sleep(Math.max(10, BEAT_MS - (Date.now() - lastBeat)))]);
+      const due = pairDone ? PAIR_REPORT_MS : BEAT_MS;
+      await Promise.race([woken, sleep(Math.max(10, due - (Date.now() - lastBeat)))]);
     }
     await Promise.all(calling);
     await Promise.all(recording);
