@@ -12,6 +12,7 @@ import {
   seedCatalog,
   type TestBackend,
   useDevGateway,
+  settlePayment,
 } from "./test.helpers";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
@@ -192,16 +193,8 @@ describe("dashboard home in each space", () => {
     expect(personalEnded.responsesCount).not.toBe(teamEnded.responsesCount);
 
     // Payments as the Stripe webhook settles them: Ada pays $2.50 for her team run and $4.00 for her own, Bob $1.00.
-    const pay = async (userId: Id<"users">, testId: Id<"tests">, sessionId: string, amountCents: number) => {
-      await t.mutation(internal.payments.recordCheckout, { testId, userId, sessionId, amountCents });
-      await t.run(async (ctx) => {
-        const payment = (await ctx.db
-          .query("payments")
-          .withIndex("by_session", (q) => q.eq("checkoutId", sessionId))
-          .unique())!;
-        await recordPurchase(ctx, payment, amountCents);
-      });
-    };
+    const pay = (userId: Id<"users">, testId: Id<"tests">, sessionId: string, amountCents: number) =>
+      settlePayment(t, { userId, testId, sessionId, amountCents });
     await pay(ada.userId, teamRun.testId, "cs_team", 250);
     await pay(ada.userId, personalRun.testId, "cs_mine", 400);
     await pay(bob.userId, bobRun.testId, "cs_bob", 100);
@@ -280,14 +273,7 @@ describe("rebuilding the team part of older accounts", () => {
       [teamRun.testId, "cs_team", 250],
       [personalRun.testId, "cs_mine", 400],
     ] as const) {
-      await t.mutation(internal.payments.recordCheckout, { testId, userId: ada.userId, sessionId, amountCents });
-      await t.run(async (ctx) => {
-        const payment = (await ctx.db
-          .query("payments")
-          .withIndex("by_session", (q) => q.eq("checkoutId", sessionId))
-          .unique())!;
-        await recordPurchase(ctx, payment, amountCents);
-      });
+      await settlePayment(t, { testId, userId: ada.userId, sessionId, amountCents });
     }
     const counted = (await ada.as.query(api.dashboard.home, {})).stats;
     expect(counted).toMatchObject({ totalTests: 1, totalSpentCents: 400 });

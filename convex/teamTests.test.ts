@@ -1,11 +1,18 @@
 // Team tests: a test started in a team belongs to the team, its starter pays,
 // and a member removed from the team loses the test at once.
 import { describe, expect, test } from "vitest";
-import { api, internal } from "./_generated/api";
+import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { TEAM_MESSAGES } from "./lib/teams";
-import { recordPurchase } from "./core/payments";
-import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend, codeOf } from "./test.helpers";
+import {
+  createUser,
+  createBackend,
+  sampleConfiguration,
+  seedCatalog,
+  type TestBackend,
+  codeOf,
+  settlePayment,
+} from "./test.helpers";
 
 async function team(t: TestBackend) {
   const owner = await createUser(t, "owner@example.com");
@@ -145,16 +152,8 @@ describe("team tests", () => {
     const t = createBackend();
     const { teamId, owner, member } = await team(t);
     const configuration = sampleConfiguration();
-    const paid = async (userId: Id<"users">, testId: Id<"tests">, sessionId: string, amountCents: number) => {
-      await t.mutation(internal.payments.recordCheckout, { testId, userId, sessionId, amountCents });
-      await t.run(async (ctx) => {
-        const payment = (await ctx.db
-          .query("payments")
-          .withIndex("by_session", (q) => q.eq("checkoutId", sessionId))
-          .unique())!;
-        await recordPurchase(ctx, payment, amountCents);
-      });
-    };
+    const paid = (userId: Id<"users">, testId: Id<"tests">, sessionId: string, amountCents: number) =>
+      settlePayment(t, { userId, testId, sessionId, amountCents });
     const memberRun = await member.as.mutation(api.tests.create, { configuration, teamId });
     const ownerRun = await owner.as.mutation(api.tests.create, { configuration, teamId });
     const personal = await member.as.mutation(api.tests.create, { configuration });

@@ -201,19 +201,21 @@ describe("templates", () => {
       expect(await t.run((ctx) => ctx.db.query("templates").collect())).toHaveLength(1);
     });
 
+    /** Template data of about 200 KB: ten long personas and ten long topics. */
+    const BIG = {
+      ...sampleTemplateData,
+      personas: Array.from({ length: 10 }, () => ({ name: "n", description: "d", systemPrompt: "s".repeat(10_000) })),
+      topics: Array.from({ length: 10 }, () => ({ title: "t", description: "d", prompt: "p".repeat(10_000) })),
+    };
+
     test("a user's templates together stay within 8 MB: past it saving is refused and says so", async () => {
       const t = createBackend();
       const ada = await createUser(t, "ada@example.com");
-      const big = {
-        ...sampleTemplateData,
-        personas: Array.from({ length: 10 }, () => ({ name: "n", description: "d", systemPrompt: "s".repeat(10_000) })),
-        topics: Array.from({ length: 10 }, () => ({ title: "t", description: "d", prompt: "p".repeat(10_000) })),
-      };
       let saved = 0;
       let refused: { code?: string; message?: string; field?: string } | undefined;
       while (!refused && saved < 60) {
         try {
-          await ada.as.mutation(api.templates.create, { ...base, templateData: big });
+          await ada.as.mutation(api.templates.create, { ...base, templateData: BIG });
           saved++;
         } catch (error) {
           refused = (error as ConvexError<{ code: string; message: string; field: string }>).data;
@@ -224,7 +226,7 @@ describe("templates", () => {
         field: "templateData",
         message: "Your templates can take up at most 8 MB together. Delete some to save more.",
       });
-      expect(saved * storedBytes(big)).toBeLessThanOrEqual(8 * 1024 * 1024);
+      expect(saved * storedBytes(BIG)).toBeLessThanOrEqual(8 * 1024 * 1024);
       expect(saved).toBeGreaterThan(35);
       expect(await ada.as.query(api.templates.listOwn, {})).toHaveLength(saved);
     });
@@ -232,13 +234,8 @@ describe("templates", () => {
     test("an anonymous caller is never sent more than 4 MB of public templates", async () => {
       const t = createBackend();
       const ada = await createUser(t, "ada@example.com");
-      const big = {
-        ...sampleTemplateData,
-        personas: Array.from({ length: 10 }, () => ({ name: "n", description: "d", systemPrompt: "s".repeat(10_000) })),
-        topics: Array.from({ length: 10 }, () => ({ title: "t", description: "d", prompt: "p".repeat(10_000) })),
-      };
       for (let i = 0; i < 24; i++)
-        await ada.as.mutation(api.templates.create, { ...base, isPublic: true, templateData: big });
+        await ada.as.mutation(api.templates.create, { ...base, isPublic: true, templateData: BIG });
       const library = await t.query(api.templates.listPublic, {});
       const bytes = storedBytes(library);
       expect(bytes).toBeLessThanOrEqual(4 * 1024 * 1024);

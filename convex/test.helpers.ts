@@ -8,6 +8,7 @@ import { startGateway } from "../dev/gateway/server";
 import { startStripe } from "../dev/stripe/server";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { recordPurchase } from "./core/payments";
 import type { QueryCtx } from "./_generated/server";
 import schema from "./schema";
 import type { TestConfiguration } from "./validators";
@@ -114,6 +115,21 @@ export async function backendWithUser(
   if (options.holdQueue) await t.run((ctx) => ctx.db.insert("settings", { key: "maxProcessingJobs", value: 0 }));
   const user = await createUser(t, options.email ?? "ada@example.com");
   return { t, user };
+}
+
+/** A checkout for a test, recorded and then paid, as the Stripe webhook settles it. */
+export async function settlePayment(
+  t: TestBackend,
+  payment: { userId: Id<"users">; testId: Id<"tests">; sessionId: string; amountCents: number },
+): Promise<void> {
+  await t.mutation(internal.payments.recordCheckout, payment);
+  await t.run(async (ctx) => {
+    const row = (await ctx.db
+      .query("payments")
+      .withIndex("by_session", (q) => q.eq("checkoutId", payment.sessionId))
+      .unique())!;
+    await recordPurchase(ctx, row, payment.amountCents);
+  });
 }
 
 /** Runs the dispatcher until the queue or the free slots are used up (it takes one job per run). */
