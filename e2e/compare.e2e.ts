@@ -3,7 +3,7 @@
 // rerun it with a changed prompt and open the compare page from the rerun; then judge the first
 // test again with another evaluator (paid for its judging alone), see it named as a re-judging in
 // its results and History, and compare the two juries.
-import type { Page } from "playwright";
+import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { runAndPay, setUpSmallTest, signedInDemo, UI_TIMEOUT_MS, useE2E } from "./harness";
 
