@@ -7,14 +7,8 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { evaluateCheck } from "./lib/checks";
 import { wilsonInterval } from "./lib/checkFigures";
-import {
-  backendWithUser,
-  errorOf,
-  sampleConfiguration,
-  useDevGateway,
-  waitFor,
-  type TestBackend,
-} from "./test.helpers";
+import { backendWithUser, errorOf, sampleConfiguration, useDevGateway, waitFor } from "./test.helpers";
+import type { TestBackend } from "./test.helpers";
 import { SEED_PERSONAS, SEED_TOPICS } from "./finishedTests.fixture";
 import type { AnswerCheck, TestConfiguration } from "./validators";
 
