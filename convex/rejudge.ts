@@ -48,7 +48,11 @@ export const about = userQuery({
             .unique();
     return {
       canJudgeAgain: access === "act" && test.status === "completed" && test.responsesCount > 0,
-      original: originalId === undefined ? null : { testId: originalId, name: summary?.name ?? null },
+      original:
+        originalId === undefined
+          ? null
+          : // A test from before summaries (history:migrateTestSummaries) is read itself, once.
+            { testId: originalId, name: summary?.name ?? (await ctx.db.get("tests", originalId))?.name ?? null },
     };
   },
 });
