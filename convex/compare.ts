@@ -8,7 +8,7 @@ import type { QueryCtx } from "./_generated/server";
 import { fail, userQuery } from "./functions";
 import { checkSummary, passRateValidator } from "./core/checks";
 import { pairRefValidator, runScoresOf } from "./core/compare";
-import { namesOf, responseView, responseViewValidator } from "./core/results";
+import { namesOf, responseView, responseViewValidator, withScores } from "./core/results";
 import { requireTest, TEST_NOT_FOUND } from "./core/testAccess";
 import { headerOf, testHeader } from "./core/tests";
 import { compareRuns, configurationDifferences, matchedPairs, stabilityReading } from "./lib/compare";
@@ -133,12 +133,16 @@ async function pairAnswers(
 ) {
   if (pair === undefined) return [];
   const names = namesOf(test);
-  const rows = await ctx.db
-    .query("responses")
-    .withIndex("by_test_pair", (q) =>
-      q.eq("testId", test._id).eq("personaId", pair.personaId).eq("topicId", pair.topicId),
-    )
-    .take(MAX_PAIR_ANSWERS);
+  // Each answer's average from its answerScores row (recordings no longer write the answer's).
+  const rows = await withScores(
+    ctx,
+    await ctx.db
+      .query("responses")
+      .withIndex("by_test_pair", (q) =>
+        q.eq("testId", test._id).eq("personaId", pair.personaId).eq("topicId", pair.topicId),
+      )
+      .take(MAX_PAIR_ANSWERS),
+  );
   // The models in the test's order, each model's answers in the order they arrived.
   const order = new Map(test.configuration.generatorModels.map((model, index) => [model.id, index]));
   return rows
