@@ -118,6 +118,18 @@ describe("Judge again", () => {
       rejudgeOf: originalId,
       name: "Coffee taglines (judged again)",
     });
+    // Its run had its own run row, as a test that generates has (its recordings read that row,
+    // not the test's row, which the progress folds write while it runs), closed at its end.
+    const runRow = await t.run((ctx) =>
+      ctx.db
+        .query("testRuns")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .unique(),
+    );
+    expect(runRow).toMatchObject({
+      running: false,
+      configuration: { evaluatorModels: [{ id: OTHER_EVALUATOR }], scoringParameters: { scale: "rating" } },
+    });
     // No generation call: not in the pipeline's call rows, not at the gateway.
     expect(rejudge.calls.length).toBeGreaterThan(0);
     expect(rejudge.calls.filter((call) => call.kind !== "evaluate")).toEqual([]);

@@ -19,6 +19,7 @@ import { readSetting } from "../settings";
 import { judgeCallsOfPair } from "./calls";
 import { ensureWorkers } from "./claim";
 import { finishIfDone } from "./finish";
+import { openRun } from "./runView";
 import { shardOf } from "./shards";
 import { bumpModelStats } from "./statistics";
 
@@ -155,6 +156,9 @@ export async function copyAnswerBatch(ctx: MutationCtx, testId: Id<"tests">, cur
   const test = await ctx.db.get("tests", testId);
   if (!test || test.status !== "running" || test.callCursor !== cursor || test.rejudgeOf === undefined) return;
   const config = test.configuration;
+  // The run's first batch, as for a test that generates (calls.createGenerationCallBatch): its
+  // recordings read the run row from now on, not the test's row, which the folds write.
+  if (cursor === 0) await openRun(ctx, test);
   const pairs = config.personas.flatMap((persona) =>
     config.topics.map((topic) => ({ personaId: persona.id, topicId: topic.id })),
   );
