@@ -1,6 +1,6 @@
 /**
  * The JavaScript a visitor downloads for the landing page (/) and for the dashboard home
- * (/dashboard), gzipped, against the budgets: 60 KB and 200 KB.
+ * (/dashboard), gzipped, against the budgets: 60 KB and 215 KB.
  *
  *   npx tsx bench/bundle-size.ts              builds with vite into bench/.out/bundle, then measures
  *   npx tsx bench/bundle-size.ts --dist DIR   measures an existing build (made with --manifest)
@@ -58,7 +58,11 @@ const ROUTES: RouteTarget[] = [
     entry: "index.html",
     routeFiles: ["src/routes/_authenticated.tsx", "src/routes/_authenticated/dashboard/index.tsx"],
     lazyModules: ["src/components/backend-provider.tsx"],
-    targetKb: 200,
+    // 215, not 200: route search params go through zod/mini schemas (docs/ARCHITECTURE.md §2,
+    // issue 21), and validateSearch runs in the entry chunk every page loads. Measured with this
+    // script on 2026-11-26: 199.2 KB before, 214.3 KB after (+15.1 KB gzipped, zod/mini's core).
+    // So zod is no longer in keepOut's packages: the router's search parsers need it.
+    targetKb: 215,
     keepOut: {
       features: [
         "account",
@@ -73,7 +77,7 @@ const ROUTES: RouteTarget[] = [
         "shared",
         "templates",
       ],
-      packages: ["@dnd-kit", "recharts", "react-markdown", "papaparse", "sonner", "react-hook-form", "zod"],
+      packages: ["@dnd-kit", "recharts", "react-markdown", "papaparse", "sonner", "react-hook-form"],
     },
   },
 ];

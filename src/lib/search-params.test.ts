@@ -2,25 +2,26 @@ import { describe, expect, it } from "vitest";
 
 import { parseAdminSearch } from "@/features/admin/search";
 import { parseAuthSearch } from "@/features/auth/search";
+import { parseCompareSearch } from "@/features/compare/search";
 import { parseMonitorSearch } from "@/features/monitor/search";
 import { parseSetupSearch } from "@/features/setup/search";
-import { optionalChoice, optionalId } from "@/lib/search-params";
+import { searchChoice, searchId } from "@/lib/search-params";
 
 describe("search param readers", () => {
   it("reads ids as trimmed non-empty strings, numbers included, and drops anything else", () => {
-    expect(optionalId(" k17abc ")).toBe("k17abc");
-    expect(optionalId(42)).toBe("42");
+    expect(searchId().parse(" k17abc ")).toBe("k17abc");
+    expect(searchId().parse(42)).toBe("42");
     for (const bad of ["", "   ", Number.NaN, Number.POSITIVE_INFINITY, null, undefined, {}, ["a"], true]) {
-      expect(optionalId(bad)).toBeUndefined();
+      expect(searchId().parse(bad)).toBeUndefined();
     }
-    expect(optionalId("x".repeat(201), 200)).toBeUndefined();
-    expect(optionalId("x".repeat(200), 200)).toHaveLength(200);
+    expect(searchId(200).parse("x".repeat(201))).toBeUndefined();
+    expect(searchId(200).parse("x".repeat(200))).toHaveLength(200);
   });
 
   it("reads a choice only when it is one of the options", () => {
-    expect(optionalChoice("jobs", ["users", "jobs"])).toBe("jobs");
-    expect(optionalChoice("JOBS", ["users", "jobs"])).toBeUndefined();
-    expect(optionalChoice(3, ["users", "jobs"])).toBeUndefined();
+    expect(searchChoice(["users", "jobs"]).parse("jobs")).toBe("jobs");
+    expect(searchChoice(["users", "jobs"]).parse("JOBS")).toBeUndefined();
+    expect(searchChoice(["users", "jobs"]).parse(3)).toBeUndefined();
   });
 
   it("parses each route's search, keeping only present, valid values", () => {
@@ -36,5 +37,7 @@ describe("search param readers", () => {
       payment: "cancelled",
     });
     expect(Object.keys(parseSetupSearch({}))).toEqual([]);
+    expect(Object.keys(parseCompareSearch({ a: 7, b: "x".repeat(201) }))).toEqual(["a"]);
+    expect(parseCompareSearch({ a: 7, b: "x".repeat(201) })).toEqual({ a: "7" });
   });
 });

@@ -1,13 +1,12 @@
-import { definedEntries, optionalChoice } from "@/lib/search-params";
+import * as z from "zod/mini";
+
+import { searchChoice, searchParser } from "@/lib/search-params";
 
 export const ADMIN_TABS = ["overview", "users", "jobs", "health"] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
-export interface AdminSearch {
-  tab?: AdminTab;
-}
-
 /** Search of /admin: `tab` picks the open tab; an unknown value falls back to the overview. */
-export function parseAdminSearch(search: Record<string, unknown>): AdminSearch {
-  return definedEntries({ tab: optionalChoice(search.tab, ADMIN_TABS) });
-}
+const adminSearch = z.object({ tab: searchChoice(ADMIN_TABS) });
+
+export type AdminSearch = z.infer<typeof adminSearch>;
+export const parseAdminSearch = searchParser(adminSearch);

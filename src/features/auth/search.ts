@@ -1,14 +1,13 @@
-import { isSameOriginPath } from "@/lib/navigation";
-import { definedEntries } from "@/lib/search-params";
+import * as z from "zod/mini";
 
-export interface AuthSearch {
-  redirect?: string;
-}
+import { isSameOriginPath } from "@/lib/navigation";
+import { dropInvalid, searchParser } from "@/lib/search-params";
 
 /**
  * Search of /login and /signup: `redirect` is the originally requested location. Anything that
  * is not a path on this site is dropped rather than rejected, so a bad link still shows the form.
  */
-export function parseAuthSearch(search: Record<string, unknown>): AuthSearch {
-  return definedEntries({ redirect: isSameOriginPath(search.redirect) ? search.redirect : undefined });
-}
+const authSearch = z.object({ redirect: dropInvalid(z.string().check(z.refine(isSameOriginPath))) });
+
+export type AuthSearch = z.infer<typeof authSearch>;
+export const parseAuthSearch = searchParser(authSearch);

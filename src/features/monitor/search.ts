@@ -1,18 +1,13 @@
-import { PAYMENT_SESSION_PARAM } from "@/lib/payment-return";
-import { definedEntries, optionalId } from "@/lib/search-params";
+import * as z from "zod/mini";
 
-export interface MonitorSearch {
-  testId?: string;
-  [PAYMENT_SESSION_PARAM]?: string;
-}
+import { PAYMENT_SESSION_PARAM } from "@/lib/payment-return";
+import { searchId, searchParser } from "@/lib/search-params";
 
 /**
  * Search of /dashboard/monitor: `testId` picks the test to watch; the payment session a return
  * from payment carries (lib/payment-return.ts) is kept. Bad values are dropped, never rejected.
  */
-export function parseMonitorSearch(search: Record<string, unknown>): MonitorSearch {
-  return definedEntries({
-    testId: optionalId(search.testId),
-    [PAYMENT_SESSION_PARAM]: optionalId(search[PAYMENT_SESSION_PARAM]),
-  });
-}
+const monitorSearch = z.object({ testId: searchId(), [PAYMENT_SESSION_PARAM]: searchId() });
+
+export type MonitorSearch = z.infer<typeof monitorSearch>;
+export const parseMonitorSearch = searchParser(monitorSearch);
