@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import {
+  callsPerProgressWrite,
   computeProgress,
   deliveredShare,
   deliveryShortfall,
@@ -12,6 +13,7 @@ import {
   expectedResponsesOf,
   initialProgress,
   missingWorkSummary,
+  progressWriteDue,
   timeRangeLabel,
 } from "./progress";
 import { formatTimeRemaining } from "./format";
@@ -349,5 +351,28 @@ describe("missing work", () => {
     const short = { ...full, responsesCount: 6, evaluationsCount: 10 };
     expect(deliveredShare(short)).toBeCloseTo(16 / 24, 10);
     expect(deliveryShortfall(short)).toBe("Delivered 6 of 8 answers and 10 of 16 judgements (66%).");
+  });
+});
+
+describe("when a running test's progress is written", () => {
+  it("waits for enough calls: 5% of those left, at least 10, at most all that are left", () => {
+    expect(callsPerProgressWrite(650)).toBe(33); // 5% of 650 = 32.5
+    expect(callsPerProgressWrite(120)).toBe(10); // 5% would be 6
+    expect(callsPerProgressWrite(4)).toBe(4); // every call left
+    expect(callsPerProgressWrite(0)).toBe(1);
+  });
+
+  it("writes a fast test's progress per batch of calls, a slow one's at least every 3 s, never twice a second", () => {
+    // 650 calls left: 2 calls in the last second are not worth a write, 33 are.
+    expect(progressWriteDue({ sinceLastWriteMs: 1_200, newCalls: 2, remainingCalls: 650 })).toBe(false);
+    expect(progressWriteDue({ sinceLastWriteMs: 1_200, newCalls: 33, remainingCalls: 650 })).toBe(true);
+    // Never within a second of the last write, however many landed.
+    expect(progressWriteDue({ sinceLastWriteMs: 500, newCalls: 100, remainingCalls: 650 })).toBe(false);
+    // The figures are never older than 3 s: one call, or none (the time remaining moves), after 3 s.
+    expect(progressWriteDue({ sinceLastWriteMs: 3_000, newCalls: 1, remainingCalls: 650 })).toBe(true);
+    expect(progressWriteDue({ sinceLastWriteMs: 3_000, newCalls: 0, remainingCalls: 650 })).toBe(true);
+    // The last 3 calls of a test: written as soon as they have all landed.
+    expect(progressWriteDue({ sinceLastWriteMs: 1_000, newCalls: 3, remainingCalls: 3 })).toBe(true);
+    expect(progressWriteDue({ sinceLastWriteMs: 1_000, newCalls: 2, remainingCalls: 3 })).toBe(false);
   });
 });

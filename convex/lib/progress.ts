@@ -330,3 +330,43 @@ export function estimateTimeRemaining(pace: CallPace): number | null {
   if (generationMs === null || judgingMs === null) return null;
   return Math.round(generationMs + judgingMs);
 }
+
+/**
+ * When a running test's progress is written again (its row, which every monitor re-runs on):
+ * once enough calls landed since the last write to move it visibly (5% of the calls left, at
+ * least 10, at most all that are left), or once the shown figures are PROGRESS_STALE_MS old,
+ * never more often than PROGRESS_MIN_INTERVAL_MS. A fast test then writes its row every 10 or so
+ * calls, not every second for one or two; a slow one every few seconds. (The fold at the end of
+ * a run takes every call regardless.)
+ */
+export const PROGRESS_FOLD = {
+  /** Never written more often than this. */
+  minIntervalMs: 1_000,
+  /** The shown figures are never older than this (counted from the last write). */
+  staleMs: 3_000,
+  /** Calls that landed worth a write: this share of the calls left … */
+  shareOfRemaining: 0.05,
+  /** … but at least this many (or every call left, when fewer are). */
+  minCalls: 10,
+} as const;
+
+/** How many newly landed calls make a running test's progress worth writing (≥ 1). */
+export function callsPerProgressWrite(remainingCalls: number): number {
+  const remaining = Math.max(0, Math.floor(remainingCalls));
+  const wanted = Math.max(PROGRESS_FOLD.minCalls, Math.ceil(remaining * PROGRESS_FOLD.shareOfRemaining));
+  return Math.max(1, Math.min(remaining, wanted));
+}
+
+/** Whether a running test's progress is written now (see PROGRESS_FOLD). */
+export function progressWriteDue(state: {
+  /** Milliseconds since its progress was last written. */
+  sinceLastWriteMs: number;
+  /** Calls that landed since (and are not yet in the row). */
+  newCalls: number;
+  /** Calls the test still has to make, as of the last write. */
+  remainingCalls: number;
+}): boolean {
+  if (state.sinceLastWriteMs < PROGRESS_FOLD.minIntervalMs) return false;
+  if (state.sinceLastWriteMs >= PROGRESS_FOLD.staleMs) return true;
+  return state.newCalls >= callsPerProgressWrite(state.remainingCalls);
+}

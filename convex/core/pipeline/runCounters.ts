@@ -1,11 +1,19 @@
 // A test's run counters (answers, evaluations, missing work, calls, spend, time) and the
 // progress shown from them: each recorded call inserts what it adds as a delta row of its own
-// (runDeltas), and the deltas are folded into the test's row about once a second by the worker's
-// report (the row plus its deltas is the whole count).
+// (runDeltas), and the deltas are folded into the test's row by the worker's report when enough
+// calls landed or at least every 3 s (lib/progress PROGRESS_FOLD); the row plus its deltas is the
+// whole count.
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { formatTimeRemaining } from "../../lib/format";
-import { computeProgress, estimateTimeRemaining, expectedCallsOf } from "../../lib/progress";
+import {
+  PROGRESS_FOLD,
+  computeProgress,
+  estimateTimeRemaining,
+  expectedCallsOf,
+  progressWriteDue,
+  callsPerProgressWrite,
+} from "../../lib/progress";
 import type { Usage } from "../../validators";
 import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
 import { RUN_SHARDS, shardOf } from "./shards";
@@ -107,9 +115,6 @@ const EMPTY_SHARD = {
 } satisfies Required<Counters>;
 
 const COUNTER_KEYS = Object.keys(EMPTY_SHARD) as (keyof Counters)[];
-
-/** How often at most a test's counters are folded into its row while it runs (and the monitor re-runs). */
-export const PROGRESS_FOLD_MS = 1_000;
 
 /**
  * A running fold takes only deltas older than this: a recording that inserts one while the fold
@@ -238,16 +243,37 @@ export async function foldCounters(
  */
 export const FOLD_EVERY_CALL_UP_TO = 2 * RUN_SHARDS;
 
+/** The calls a running test has still to make, as its row counts them (the last fold). */
+function remainingCallsOf(test: Doc<"tests">): number {
+  const expected = expectedCallsOf(test.configuration, test.missingResponses);
+  return Math.max(0, Math.max(expected.generation + expected.judging, test.totalCalls) - test.finishedCalls);
+}
+
 /**
- * Folds the counters when the last fold is older than PROGRESS_FOLD_MS (or the test is small);
- * returns the test as folded, or null when it was not due.
+ * Folds the counters when its progress is worth writing again (lib/progress PROGRESS_FOLD: enough
+ * calls landed since the last fold, or its figures are 3 s old; at most once a second), or on
+ * every call of a small test; returns the test as folded, or null when it was not due. The
+ * calls that landed are counted on the settled deltas the fold would take (at most as many as
+ * are needed), a range no recording in flight writes.
  */
 export async function foldIfDue(ctx: MutationCtx, test: Doc<"tests">, concurrency?: number) {
-  const small = test.totalCalls <= FOLD_EVERY_CALL_UP_TO;
-  const due = Date.now() - test.lastProgressAt >= PROGRESS_FOLD_MS || small;
-  if (!due) return null;
-  // A small test's figures are exact at once; a larger one's fold leaves the newest deltas.
-  return await foldCounters(ctx, test._id, concurrency, small ? undefined : Date.now() - FOLD_SETTLE_MS);
+  if (test.totalCalls <= FOLD_EVERY_CALL_UP_TO) return await foldCounters(ctx, test._id, concurrency);
+  const now = Date.now();
+  const sinceLastWriteMs = now - test.lastProgressAt;
+  if (sinceLastWriteMs < PROGRESS_FOLD.minIntervalMs) return null;
+  const settledBefore = now - FOLD_SETTLE_MS;
+  const remainingCalls = remainingCallsOf(test);
+  let newCalls = 0;
+  if (sinceLastWriteMs < PROGRESS_FOLD.staleMs) {
+    const landed = await ctx.db
+      .query("runDeltas")
+      .withIndex("by_test", (q) => q.eq("testId", test._id).lt("_creationTime", settledBefore))
+      .take(callsPerProgressWrite(remainingCalls));
+    newCalls = landed.length;
+  }
+  if (!progressWriteDue({ sinceLastWriteMs, newCalls, remainingCalls })) return null;
+  // A larger test's fold leaves the newest deltas (a small one's figures are exact at once).
+  return await foldCounters(ctx, test._id, concurrency, settledBefore);
 }
 
 /**
