@@ -59,6 +59,10 @@ export default defineConfig({
     tailwindcss(),
   ],
   resolve: { alias: ALIASES },
+  // Pre-bundled at start: a dependency the dev server discovers only when a page first imports it
+  // is bundled again mid-session, and a page still holding the old bundles gets a second React
+  // ("Invalid hook call"). zod/mini is imported by every route's search schema (src/lib/search-params.ts).
+  optimizeDeps: { include: ["zod/mini"] },
   build: {
     modulePreload: { polyfill: false },
     rolldownOptions: {
