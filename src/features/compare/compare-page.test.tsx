@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import Papa from "papaparse";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { makeViewer, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
@@ -86,6 +87,7 @@ describe("compare page", () => {
   beforeEach(() => {
     setSignedIn(makeViewer());
   });
+  afterEach(() => vi.restoreAllMocks());
 
   it("shows a loading state while the figures load", async () => {
     renderApp(PATH);
@@ -143,6 +145,68 @@ describe("compare page", () => {
         .getAllByRole("listitem")
         .map((item) => item.textContent),
     ).toEqual(["The prompt differs.", "Models only in B: Gemini 2.0 Flash."]);
+  });
+
+  it("Export downloads the comparison: a CSV row per shared model, a JSON with correlation, pass rates and differences", async () => {
+    const downloads: { name: string; text: Promise<string> }[] = [];
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      downloads.push({ name: "", text: blob.text() });
+      return "blob:test";
+    });
+    URL.revokeObjectURL = vi.fn();
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.at(-1)!.name = this.download;
+    });
+    setQueryResult("compare:get", comparison());
+    setQueryResult("compare:answers", { a: [], b: [] });
+    renderApp(PATH);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Export" }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole("menuitem", { name: "Export as CSV" }));
+    await user.click(screen.getByRole("button", { name: "Export" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Export as JSON" }));
+
+    expect(downloads.map((download) => download.name)).toEqual([
+      "coffee-taglines-vs-coffee-taglines-rerun-comparison.csv",
+      "coffee-taglines-vs-coffee-taglines-rerun-comparison.json",
+    ]);
+    const csv = Papa.parse<string[]>(await downloads[0]!.text, { skipEmptyLines: true }).data;
+    expect(csv).toEqual([
+      [
+        "Model",
+        "Model ID",
+        "Score A",
+        "Rank A",
+        "Score B",
+        "Rank B",
+        "Difference (B - A)",
+        "95% Low",
+        "95% High",
+        "Larger Than Chance",
+        "Units Resampled",
+      ],
+      ["GPT-4o Mini", "openai/gpt-4o-mini", "6.5", "2", "9", "1", "2.5", "1.25", "3.5", "yes", "persona × topic pairs"],
+      [
+        "Claude 3.5 Haiku",
+        "anthropic/claude-3.5-haiku",
+        "7.5",
+        "1",
+        "7.25",
+        "2",
+        "-0.25",
+        "-1",
+        "0.5",
+        "no",
+        "persona × topic pairs",
+      ],
+    ]);
+    const json = JSON.parse(await downloads[1]!.text) as Record<string, unknown>;
+    expect(json).toMatchObject({
+      rankCorrelation: { method: "spearman", value: -1 },
+      checkPassRates: [{ modelId: "openai/gpt-4o-mini", a: { passed: 3, total: 4, low: 0.3, high: 0.95 }, b: null }],
+      configurationDifferences: ["The prompt differs.", "Models only in B: Gemini 2.0 Flash."],
+      onlyInB: ["Gemini 2.0 Flash"],
+    });
   });
 
   it("shows one persona × topic pair's answers side by side, and the pair picked next", async () => {

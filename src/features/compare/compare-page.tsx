@@ -23,6 +23,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { formatScore } from "../../../convex/lib/format";
 import { hasEnded } from "../../../convex/lib/testStatus";
 import { PassRateCell } from "../checks/check-pass-rates";
+import { CompareExportMenu } from "./compare-export-menu";
 import {
   COMPARE_TITLE,
   ERROR_TITLE,
@@ -76,7 +77,10 @@ function CompareScreen({ a, b }: { a: string; b: string }) {
   if (comparison === undefined) return <CompareSkeleton />;
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold">{COMPARE_TITLE}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-bold">{COMPARE_TITLE}</h1>
+        <CompareExportMenu comparison={comparison} />
+      </div>
       <div className="grid gap-4 md:grid-cols-2">
         <TestCard side="A" test={comparison.a} />
         <TestCard side="B" test={comparison.b} />
