@@ -21,6 +21,7 @@ import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import type { MutationCtx } from "../convex/_generated/server";
 import { setJobStatus } from "../convex/core/jobs";
+import { syncTestSummaryOf } from "../convex/core/testSummaries";
 import { startStack, type RunningStack, type StackOptions } from "../dev/stack";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -358,6 +359,8 @@ export async function queuedDemoTest(e2e: E2E, configuration: TestConfiguration)
     if (job.status === "pending_payment") {
       await setJobStatus(ctx, job, "queued");
       await ctx.db.patch("tests", testId, { awaitingPayment: undefined });
+      // As the payment's confirmation does: History reads the summary row, not the test.
+      await syncTestSummaryOf(ctx, testId);
     }
   });
   return testId;
