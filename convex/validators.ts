@@ -1,6 +1,7 @@
 // Validators shared by the schema and the functions that take or return these shapes.
 import { v, type Infer } from "convex/values";
 import { EVALUATION_CRITERIA, type EvaluationCriterion } from "./lib/criteria";
+import { summaryTestFigureFields } from "./lib/metrics";
 import { TEMPLATE_CATEGORIES } from "./lib/templateCategories";
 
 export const testStatus = v.union(
@@ -184,10 +185,8 @@ export const resultsSummary = v.object({
     totalTests: v.number(),
     /** Gateway cost in dollars. */
     totalCost: v.number(),
-    /** Milliseconds per answer. */
-    averageLatency: v.number(),
-    /** 0-1: recorded answers over expected answers. */
-    completionRate: v.number(),
+    /** averageLatency, completionRate, …: the per-test figures of lib/metrics, by their summaryKey. */
+    ...summaryTestFigureFields,
     /** Names of the best three models. */
     topPerformers: v.array(v.string()),
   }),

@@ -1,7 +1,7 @@
 // What the results and shared pages show, built from a test's counters and its modelStats rows
 // (models × (personas + 1) at most) so that no query the UI subscribes to reads every response.
 import { v } from "convex/values";
-import { testFigures } from "../lib/metrics";
+import { testFigureFields, testFigures } from "../lib/metrics";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { LIMITS } from "../lib/pricing";
@@ -28,10 +28,8 @@ export const rankingValidator = modelRanking;
 export const metricsValidator = v.object({
   totalResponses: v.number(),
   evaluations: v.number(),
-  /** Milliseconds per answer (0 before the first answer). */
-  averageResponseTimeMs: v.number(),
-  /** 0-1: recorded answers over expected answers. */
-  completionRate: v.number(),
+  /** averageResponseTimeMs, completionRate, …: the per-test figures of lib/metrics. */
+  ...testFigureFields,
   expectedResponses: v.number(),
   expectedEvaluations: v.number(),
   /** The test's gateway spend in dollars (History's cost) = generation + judging. */
@@ -117,17 +115,15 @@ export function costSplitOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">
 }
 
 export function metricsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
-  const { completionRate, averageLatencyMs } = testFigures({
-    responses: test.responsesCount,
-    expectedResponses: test.expectedResponses,
-    latencyMsSum: test.totalLatencyMs,
-  });
   return {
     ...costSplitOf(test, rows),
     totalResponses: test.responsesCount,
     evaluations: test.evaluationsCount,
-    averageResponseTimeMs: averageLatencyMs,
-    completionRate,
+    ...testFigures({
+      responses: test.responsesCount,
+      expectedResponses: test.expectedResponses,
+      latencyMsSum: test.totalLatencyMs,
+    }),
     expectedResponses: test.expectedResponses,
     expectedEvaluations: test.expectedEvaluations,
   };

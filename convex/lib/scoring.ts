@@ -1,6 +1,6 @@
 // Scores, model rankings and result summaries (spec part 1 §9, part 2 §3, §9).
 import { modelIdOf, modelNameOf, type AnalysisSummary, type ModelRanking, type ModelRef } from "./types";
-import { testFigures } from "./metrics";
+import { summaryTestFigures, testFigures } from "./metrics";
 
 export const MAX_SCORE = 10;
 
@@ -200,16 +200,16 @@ export const TOP_PERFORMER_COUNT = 3;
 
 /** results_summary.analysisSummary of a test. */
 export function summarize(input: SummaryInput): AnalysisSummary {
-  const { completionRate, averageLatencyMs } = testFigures({
-    responses: input.actualResponses,
-    expectedResponses: input.expectedResponses,
-    latencyMsSum: input.totalLatencyMs,
-  });
   return {
     totalTests: input.actualResponses,
     totalCost: input.totalCost,
-    averageLatency: averageLatencyMs,
-    completionRate,
+    ...summaryTestFigures(
+      testFigures({
+        responses: input.actualResponses,
+        expectedResponses: input.expectedResponses,
+        latencyMsSum: input.totalLatencyMs,
+      }),
+    ),
     topPerformers: [...input.rankings]
       .filter((ranking) => ranking.evaluationCount > 0)
       .sort(compareRankings)

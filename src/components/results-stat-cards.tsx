@@ -3,21 +3,27 @@ import { ActivityIcon, CheckCircle2Icon, ClockIcon, MessageSquareTextIcon, type 
 import { Card, CardContent } from "@/components/ui/card";
 
 import { formatCount, formatLatency, formatRatio } from "../../convex/lib/format";
+import { TEST_FIGURES, type FigureFormat, type TestFigures } from "../../convex/lib/metrics";
 
-export interface Metrics {
-  totalResponses: number;
-  evaluations: number;
-  averageResponseTimeMs: number;
-  completionRate: number;
-}
+/** What the results and shared queries' metrics both hold: the counts and lib/metrics' figures. */
+export type Metrics = { totalResponses: number; evaluations: number } & TestFigures;
 
-/** The four tiles of the results and shared pages (spec part 2 §2). */
+/** How each kind of per-test figure is shown, and its icon. */
+const FIGURE_DISPLAY: Record<FigureFormat, { format: (value: number) => string; icon: LucideIcon }> = {
+  latency: { format: formatLatency, icon: ClockIcon },
+  ratio: { format: formatRatio, icon: CheckCircle2Icon },
+};
+
+/** The tiles of the results and shared pages (spec part 2 §2): two counts, then every per-test figure. */
 export function StatCards({ metrics }: { metrics: Metrics }) {
   const tiles: { label: string; value: string; icon: LucideIcon }[] = [
     { label: "Total Responses", value: formatCount(metrics.totalResponses), icon: MessageSquareTextIcon },
     { label: "Evaluations", value: formatCount(metrics.evaluations), icon: ActivityIcon },
-    { label: "Average Response Time", value: formatLatency(metrics.averageResponseTimeMs), icon: ClockIcon },
-    { label: "Completion Rate", value: formatRatio(metrics.completionRate), icon: CheckCircle2Icon },
+    ...TEST_FIGURES.map(({ key, label, format }) => ({
+      label,
+      value: FIGURE_DISPLAY[format].format(metrics[key]),
+      icon: FIGURE_DISPLAY[format].icon,
+    })),
   ];
   return (
     <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">

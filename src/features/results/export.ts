@@ -8,6 +8,7 @@ import type { FunctionReturnType } from "convex/server";
 
 import type { api } from "../../../convex/_generated/api";
 import { criterionLabel } from "../../../convex/lib/criteria";
+import { summaryTestFigures } from "../../../convex/lib/metrics";
 import type { AnswerCheck, JuryStatsDoc } from "../../../convex/validators";
 import { checkCsvColumns, checkJson } from "../checks/check-export";
 import type { ResultsData } from "./results-model";
@@ -281,8 +282,7 @@ export function buildJson(
       analysisSummary: {
         totalTests: metrics.totalResponses,
         totalCost: test.totalCostUsd,
-        averageLatency: metrics.averageResponseTimeMs,
-        completionRate: metrics.completionRate,
+        ...summaryTestFigures(metrics),
         topPerformers: results.rankings
           .filter((ranking) => ranking.evaluationCount > 0)
           .slice(0, 3)
