@@ -6,7 +6,15 @@ import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
-import { demoCaller, queuedDemoTest, signedInDemo, taglineConfiguration, UI_TIMEOUT_MS, useE2E } from "./harness";
+import {
+  demoCaller,
+  overrideSetting,
+  queuedDemoTest,
+  signedInDemo,
+  taglineConfiguration,
+  UI_TIMEOUT_MS,
+  useE2E,
+} from "./harness";
 
 const e2e = useE2E();
 const SEEDED_TEST = "Support replies: tone and accuracy";
@@ -94,13 +102,16 @@ describe("results, sharing and history", () => {
     await owner.keyboard.press("Escape");
     await owner.getByRole("group", { name: "Also viewing: anonymous viewer" }).waitFor();
 
-    // A new test, shared before it starts: the visitor's page follows it to the end.
+    // A new test, shared before it starts: the visitor's page follows it to the end. The queue is
+    // held until then, so the minutely dispatch cannot start it early.
+    const releaseQueue = await overrideSetting(e2e, "maxProcessingJobs", 0);
     const testId = await queuedTest("Live share check");
     const demo = await demoCaller(e2e);
     const { shareId } = await demo.mutation(api.shares.enable, { testId });
     await visitor.goto(`/shared/${shareId}`);
     await visitor.getByRole("heading", { level: 1, name: "Live share check" }).waitFor();
     expect(await visitor.getByTestId("stat-total-responses").textContent()).toBe("0");
+    await releaseQueue();
     await e2e.stack.backend.t.mutation(internal.runner.dispatch, {});
     await visitor.locator("[data-slot=status-badge][data-status=completed]").waitFor({ timeout: 60_000 });
     expect(await visitor.getByTestId("stat-total-responses").textContent()).toBe("4");
