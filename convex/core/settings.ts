@@ -15,13 +15,16 @@ export const SETTING_DEFAULTS = {
    * that allows as many (OpenRouter's paid keys do); lower it for a smaller gateway.
    */
   maxGatewayConcurrency: 256,
-  /** Worker actions per test; each keeps many calls in flight, so ten tests fit Starter's 10 jobs. */
+  /**
+   * Worker actions per test; each keeps many calls in flight, so running tests need one scheduled
+   * job each (Starter runs 8 at once: README "Real deployments" says which settings to lower).
+   */
   workersPerTest: 1,
   /** A worker stops claiming after this long, lets its calls land and schedules its next chunk. */
   workerChunkMs: 2 * 60 * 1000,
   /**
    * A leased call whose worker has not answered by then is handed out again: longer than a
-   * worker action can live (10 minutes), so only a dead worker's calls expire.
+   * worker's chunk plus its slowest call's time-out, so only a dead worker's calls expire.
    */
   leaseMs: 11 * 60 * 1000,
   /** Generation or judge calls given up on after this many leases. */
