@@ -19,14 +19,13 @@ import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
 import { RUN_SHARDS, shardOf } from "./shards";
 import { applyAnswerScores, applyModelDeltas } from "./statistics";
 
-/** A test's run counters before its first call (at creation, and when an admin restarts it). */
-export const EMPTY_RUN_COUNTERS = {
+/** The counter fields a delta may hold, all zero. */
+const EMPTY_SHARD = {
   responsesCount: 0,
   evaluationsCount: 0,
   missingResponses: 0,
   missingEvaluations: 0,
   failedCalls: 0,
-  activeWorkers: 0,
   totalCalls: 0,
   finishedCalls: 0,
   totalCostUsd: 0,
@@ -36,7 +35,10 @@ export const EMPTY_RUN_COUNTERS = {
   judgeCallsFinished: 0,
   generationCallMs: 0,
   judgeCallMs: 0,
-} as const;
+} satisfies Required<Counters>;
+
+/** A test's run counters before its first call (at creation, and when an admin restarts it). */
+export const EMPTY_RUN_COUNTERS = { ...EMPTY_SHARD, activeWorkers: 0 } as const;
 
 /** What one call adds to its test's counters. */
 export type Counters = Partial<
@@ -95,24 +97,6 @@ export function timeRemainingOf(
     ...(concurrency === undefined ? {} : { concurrency }),
   });
 }
-
-/** The counter fields a delta may hold, all zero. */
-const EMPTY_SHARD = {
-  responsesCount: 0,
-  evaluationsCount: 0,
-  missingResponses: 0,
-  missingEvaluations: 0,
-  failedCalls: 0,
-  totalCalls: 0,
-  finishedCalls: 0,
-  totalCostUsd: 0,
-  totalLatencyMs: 0,
-  totalTokens: 0,
-  judgingCostUsd: 0,
-  judgeCallsFinished: 0,
-  generationCallMs: 0,
-  judgeCallMs: 0,
-} satisfies Required<Counters>;
 
 const COUNTER_KEYS = Object.keys(EMPTY_SHARD) as (keyof Counters)[];
 
