@@ -9,6 +9,7 @@ import { presenceTables } from "./tables/presence";
 import { runTables } from "./tables/runs";
 import { teamTables } from "./tables/teams";
 import { testSummaryTables } from "./tables/testSummaries";
+import { testProgressTables } from "./tables/testProgress";
 import {
   alertKind,
   callKind,
@@ -38,6 +39,7 @@ export default defineSchema({
   ...presenceTables,
   ...apiTokenTables,
   ...testSummaryTables,
+  ...testProgressTables,
   ...runTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
