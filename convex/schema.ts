@@ -356,6 +356,12 @@ export default defineSchema({
     timeouts: v.number(),
     serverErrors: v.number(),
     updatedAt: v.number(),
+    /**
+     * Reports that said judge results were recorded (the worker's report owns this count): the
+     * jury statistics' poll recomputes when it moved (core/juryStats.ts), so no report reads or
+     * writes the statistics row.
+     */
+    judgedReports: v.optional(v.number()),
   }).index("by_test", ["testId"]),
 
   // The jury statistics of a test, recomputed off the write path by
@@ -376,6 +382,8 @@ export default defineSchema({
     cursor: v.optional(v.object({ responses: v.number(), evaluations: v.number() })),
     /** The kept rows come from a full read after the test ended. */
     exact: v.optional(v.boolean()),
+    /** The worker's judgedReports the stored statistics include (the poll compares against it). */
+    judgedSeen: v.optional(v.number()),
   }).index("by_test", ["testId"]),
 
   // A ranking call's explanation, once (core/pipeline/evaluations.ts): its evaluation rows, one
