@@ -76,3 +76,125 @@ describe("ranking explanations", () => {
     }
   });
 });
+
+describe("ranking labels", () => {
+  test("are kept once per call: each row keeps its own label, and the page and the export show the call's labels", async () => {
+    const t = createBackend();
+    const owner = await createUser(t, "ada@example.com");
+    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 3, evaluationsPerResponse: 0 });
+    const { ranked, answerIds } = await t.run(async (ctx) => {
+      const test = (await ctx.db.get("tests", testId))!;
+      const answers = await ctx.db
+        .query("responses")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .take(3);
+      const callId = await ctx.db.insert("calls", {
+        testId,
+        kind: "evaluate",
+        key: `${testId}:rank:judge`,
+        status: "leased",
+        attempts: 1,
+        modelId: test.configuration.evaluatorModels[0]!.id,
+        personaId: answers[0]!.personaId,
+        topicId: answers[0]!.topicId,
+        responseIds: answers.map((answer) => answer._id),
+      });
+      const labels = answers.map((answer, index) => ({ label: "ABC"[index]!, responseId: answer._id }));
+      await recordEvaluations(
+        ctx,
+        test,
+        (await ctx.db.get("calls", callId))!,
+        [answers[1]!, answers[0]!, answers[2]!].map((answer, rank) => ({
+          responseId: answer._id,
+          scores: { overall: 10 - rank * 3 },
+          rank: rank + 1,
+          explanation: EXPLANATION,
+          labels,
+        })),
+        { promptTokens: 100, completionTokens: 50, latencyMs: 900, costUsd: 0.003 },
+      );
+      return { ranked: callId, answerIds: answers.map((answer) => answer._id) };
+    });
+    const shownLabels = answerIds.map((responseId, index) => ({ label: "ABC"[index]!, responseId }));
+
+    // Stored once: the rows carry their own label, not the call's list.
+    const stored = await t.run(async (ctx) => ({
+      rows: await ctx.db
+        .query("evaluations")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .collect(),
+      calls: await ctx.db.query("judgeExplanations").collect(),
+    }));
+    expect(stored.rows.map((row) => [row.responseId, row.label, row.labels])).toEqual([
+      [answerIds[1], "B", undefined],
+      [answerIds[0], "A", undefined],
+      [answerIds[2], "C", undefined],
+    ]);
+    expect(stored.calls.map((row) => row.labels)).toEqual([shownLabels]);
+
+    const page = { numItems: 50, cursor: null };
+    const shown = await owner.as.query(api.results.evaluations, { testId, paginationOpts: page });
+    expect(shown.page.map((row) => row.label)).toEqual(["B", "A", "C"]);
+    expect(shown.page[0]!.batchLabels?.map((entry) => [entry.label, entry.responseId])).toEqual(
+      shownLabels.map((entry) => [entry.label, entry.responseId]),
+    );
+    expect(shown.page.slice(1).every((row) => row.batchLabels === undefined)).toBe(true);
+    const exported = await owner.as.query(api.results.exportEvaluations, { testId, paginationOpts: page });
+    expect(exported.page.map((row) => [row.callId, row.label, row.labels])).toEqual([
+      [ranked, "B", shownLabels],
+      [ranked, "A", shownLabels],
+      [ranked, "C", shownLabels],
+    ]);
+  });
+
+  test("rows written before labels were kept once still show theirs", async () => {
+    const t = createBackend();
+    const owner = await createUser(t, "ada@example.com");
+    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 2, evaluationsPerResponse: 0 });
+    const answerIds = await t.run(async (ctx) => {
+      const test = (await ctx.db.get("tests", testId))!;
+      const answers = await ctx.db
+        .query("responses")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .take(2);
+      const callId = await ctx.db.insert("calls", {
+        testId,
+        kind: "evaluate",
+        key: `${testId}:rank:judge`,
+        status: "succeeded",
+        attempts: 1,
+        modelId: test.configuration.evaluatorModels[0]!.id,
+        personaId: answers[0]!.personaId,
+        topicId: answers[0]!.topicId,
+        responseIds: answers.map((answer) => answer._id),
+      });
+      const labels = answers.map((answer, index) => ({ label: "AB"[index]!, responseId: answer._id }));
+      for (const [rank, answer] of answers.entries())
+        await ctx.db.insert("evaluations", {
+          testId,
+          responseId: answer._id,
+          evaluatorModelId: test.configuration.evaluatorModels[0]!.id,
+          scores: { overall: 10 - rank * 3 },
+          explanation: "A beats B.",
+          rank: rank + 1,
+          costUsd: 0.001,
+          callId,
+          order: "forward",
+          labels,
+        });
+      return answers.map((answer) => answer._id);
+    });
+    const page = { numItems: 50, cursor: null };
+    const shown = await owner.as.query(api.results.evaluations, { testId, paginationOpts: page });
+    expect(shown.page.map((row) => [row.label, row.explanation])).toEqual([
+      ["A", "A beats B."],
+      ["B", "A beats B."],
+    ]);
+    expect(shown.page[0]!.batchLabels?.map((entry) => entry.responseId)).toEqual(answerIds);
+    const exported = await owner.as.query(api.results.exportEvaluations, { testId, paginationOpts: page });
+    expect(exported.page.map((row) => [row.label, row.labels?.map((entry) => entry.label)])).toEqual([
+      ["A", ["A", "B"]],
+      ["B", ["A", "B"]],
+    ]);
+  });
+});

@@ -15,11 +15,12 @@ import {
   heatmapValidator,
   isValidTest,
   metricsOf,
-  explanationReader,
+  judgeCallReader,
   metricsValidator,
   modelChartsOf,
   modelChartValidator,
   namesOf,
+  pageInArrivalOrder,
   personaBreakdownValidator,
   rankingsOf,
   rankingValidator,
@@ -42,11 +43,15 @@ const MAX_PAGE = 100;
 const MAX_EXPORT_RESPONSES_PAGE = 500;
 const MAX_EXPORT_EVALUATIONS_PAGE = 1000;
 
-function clampPage(options: PaginationOptions, max: number): PaginationOptions {
-  return { ...options, numItems: Math.max(1, Math.min(max, Math.floor(options.numItems))) };
+function clampPage(options: PaginationOptions, max: number) {
+  return { numItems: Math.max(1, Math.min(max, Math.floor(options.numItems))), cursor: options.cursor };
 }
 
-/** One page of the test's responses or evaluations in the order they arrived, at most `max` rows. */
+/**
+ * One page of the test's responses or evaluations in the order they arrived, at most `max` rows,
+ * bounded to what it shows (core/results.ts pageInArrivalOrder): a live page subscribed while
+ * the test runs does not grow with it.
+ */
 function pageByTest<Table extends "responses" | "evaluations">(
   ctx: QueryCtx,
   table: Table,
@@ -54,11 +59,7 @@ function pageByTest<Table extends "responses" | "evaluations">(
   paginationOpts: PaginationOptions,
   max: number,
 ): Promise<PaginationResult<Doc<Table>>> {
-  // Both tables have the same by_test index on testId; the generic table is typed through one of them.
-  return ctx.db
-    .query(table as "responses")
-    .withIndex("by_test", (q) => q.eq("testId", testId))
-    .paginate(clampPage(paginationOpts, max)) as unknown as Promise<PaginationResult<Doc<Table>>>;
+  return pageInArrivalOrder(ctx, table, testId, clampPage(paginationOpts, max));
 }
 
 /** The page's header, metrics, rankings and chart data. Takes the id from the address as typed. */
@@ -178,30 +179,31 @@ export const evaluations = userQuery({
       return answers.get(responseId) ?? null;
     };
     const labelled = new Set<Id<"calls">>();
-    const explanationOf = explanationReader(ctx);
+    const calls = judgeCallReader(ctx);
     for (const evaluation of page.page) {
       const response = await answerOf(evaluation.responseId);
       const callId = evaluation.callId;
-      const firstOfCall = callId !== undefined && evaluation.labels !== undefined && !labelled.has(callId);
+      const label = calls.labelOf(evaluation);
+      const firstOfCall = callId !== undefined && label !== undefined && !labelled.has(callId);
+      const batch = firstOfCall ? await calls.labelsOf(evaluation) : undefined;
       if (firstOfCall) labelled.add(callId);
-      const label = evaluation.labels?.find((entry) => entry.responseId === evaluation.responseId)?.label;
       rows.push({
         _id: evaluation._id,
         _creationTime: evaluation._creationTime,
         evaluatorModelId: evaluation.evaluatorModelId,
         evaluatorName: names.model.get(evaluation.evaluatorModelId) ?? evaluation.evaluatorModelId,
         scores: evaluation.scores,
-        explanation: await explanationOf(evaluation),
+        explanation: await calls.explanationOf(evaluation),
         ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
         response: response ? responseView(response, names) : null,
         costUsd: evaluation.costUsd,
         ...(evaluation.callId === undefined ? {} : { callId: evaluation.callId }),
         ...(evaluation.order === undefined ? {} : { order: evaluation.order }),
         ...(label === undefined ? {} : { label }),
-        ...(firstOfCall
+        ...(batch
           ? {
               batchLabels: await Promise.all(
-                (evaluation.labels ?? []).map(async (entry) => {
+                batch.map(async (entry) => {
                   const answer = await answerOf(entry.responseId);
                   return {
                     label: entry.label,
@@ -266,15 +268,6 @@ export const exportResponses = userQuery({
   },
 });
 
-/** The label a ranking showed this evaluation's answer under, when it keeps its call's labels. */
-function labelOf(evaluation: {
-  responseId: Id<"responses">;
-  labels?: { label: string; responseId: Id<"responses"> }[];
-}) {
-  const label = evaluation.labels?.find((entry) => entry.responseId === evaluation.responseId)?.label;
-  return label === undefined ? {} : { label };
-}
-
 /** One page of the CSV / JSON export's evaluation scores (spec part 2 §3 evaluationScores, plus cost, call, order and labels). */
 export const exportEvaluations = userQuery({
   args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
@@ -299,24 +292,28 @@ export const exportEvaluations = userQuery({
   handler: async (ctx, { testId, paginationOpts }) => {
     await requireTest(ctx, ctx.user._id, testId, "read");
     const page = await pageByTest(ctx, "evaluations", testId, paginationOpts, MAX_EXPORT_EVALUATIONS_PAGE);
-    const explanationOf = explanationReader(ctx);
+    const calls = judgeCallReader(ctx);
     return {
       ...page,
       page: await Promise.all(
-        page.page.map(async (evaluation) => ({
-          id: evaluation._id,
-          responseId: evaluation.responseId,
-          evaluatorModelId: evaluation.evaluatorModelId,
-          scores: evaluation.scores,
-          explanation: await explanationOf(evaluation),
-          ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
-          timestamp: evaluation._creationTime,
-          costUsd: evaluation.costUsd,
-          ...(evaluation.callId === undefined ? {} : { callId: evaluation.callId }),
-          ...(evaluation.order === undefined ? {} : { order: evaluation.order }),
-          ...(evaluation.labels === undefined ? {} : { labels: evaluation.labels }),
-          ...labelOf(evaluation),
-        })),
+        page.page.map(async (evaluation) => {
+          const labels = await calls.labelsOf(evaluation);
+          const label = calls.labelOf(evaluation);
+          return {
+            id: evaluation._id,
+            responseId: evaluation.responseId,
+            evaluatorModelId: evaluation.evaluatorModelId,
+            scores: evaluation.scores,
+            explanation: await calls.explanationOf(evaluation),
+            ...(evaluation.rank === undefined ? {} : { rank: evaluation.rank }),
+            timestamp: evaluation._creationTime,
+            costUsd: evaluation.costUsd,
+            ...(evaluation.callId === undefined ? {} : { callId: evaluation.callId }),
+            ...(evaluation.order === undefined ? {} : { order: evaluation.order }),
+            ...(labels === undefined ? {} : { labels }),
+            ...(label === undefined ? {} : { label }),
+          };
+        }),
       ),
     };
   },

@@ -280,7 +280,9 @@ export default defineSchema({
     callId: v.optional(v.id("calls")),
     /** "reverse" for the second call of "Judge in both orders". */
     order: v.optional(v.union(v.literal("forward"), v.literal("reverse"))),
-    /** Ranking: which neutral label showed which answer in that call, in the order shown. */
+    /** Ranking: the neutral label this answer was shown under ('G'); its call's labels are on its judgeExplanations row. */
+    label: v.optional(v.string()),
+    /** Rows written before a call's labels were kept once (judgeExplanations): which label showed which answer. */
     labels: v.optional(v.array(v.object({ label: v.string(), responseId: v.id("responses") }))),
   })
     .index("by_test", ["testId"])
@@ -386,12 +388,15 @@ export default defineSchema({
     judgedSeen: v.optional(v.number()),
   }).index("by_test", ["testId"]),
 
-  // A ranking call's explanation, once (core/pipeline/evaluations.ts): its evaluation rows, one
-  // per answer it ranked, leave theirs empty; core/results.ts explanationReader puts it back.
+  // A ranking call's explanation and labels, once (core/pipeline/evaluations.ts): its evaluation
+  // rows, one per answer it ranked, leave the explanation empty and keep only their own label;
+  // core/results.ts judgeCallReader puts them back.
   judgeExplanations: defineTable({
     testId: v.id("tests"),
     callId: v.id("calls"),
     explanation: v.string(),
+    /** Which neutral label showed which answer in the call, in the order shown (absent on older rows). */
+    labels: v.optional(v.array(v.object({ label: v.string(), responseId: v.id("responses") }))),
   })
     .index("by_call", ["callId"])
     .index("by_test", ["testId"]),

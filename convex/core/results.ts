@@ -14,6 +14,7 @@ import {
   type ScoreTally,
 } from "../lib/scoring";
 import { checkFailure, modelRanking } from "../validators";
+import { fail } from "../functions";
 import { mergeModelStats } from "./pipeline/statistics";
 import { RUN_SHARDS } from "./pipeline/shards";
 
@@ -291,26 +292,126 @@ export const responseViewValidator = v.object({
   checkFailures: v.optional(v.array(checkFailure)),
 });
 
+type CallLabels = { label: string; responseId: Id<"responses"> }[];
+
 /**
- * The explanation of each evaluation as written by its judge: a ranking call's rows written since
- * explanations are kept once per call have "" and their call's judgeExplanations row; older rows
- * and rating rows carry their own. Each call's row is read once per reader.
+ * What a ranking call's evaluations share, read back from its judgeExplanations row: rows written
+ * since explanations are kept once per call have "" and their call's row; rows written since
+ * labels are kept once have only their own label; older rows and rating rows carry their own.
+ * Each call's row is read once per reader.
  */
-export function explanationReader(ctx: QueryCtx) {
-  const byCall = new Map<Id<"calls">, Promise<string>>();
-  return async (evaluation: Pick<Doc<"evaluations">, "explanation" | "callId" | "rank">): Promise<string> => {
-    const callId = evaluation.callId;
-    if (evaluation.explanation !== "" || callId === undefined || evaluation.rank === undefined)
-      return evaluation.explanation;
-    let explanation = byCall.get(callId);
-    if (explanation === undefined) {
-      explanation = ctx.db
+export function judgeCallReader(ctx: QueryCtx) {
+  const byCall = new Map<Id<"calls">, Promise<Doc<"judgeExplanations"> | null>>();
+  const callRow = (callId: Id<"calls">) => {
+    let row = byCall.get(callId);
+    if (row === undefined) {
+      row = ctx.db
         .query("judgeExplanations")
         .withIndex("by_call", (q) => q.eq("callId", callId))
-        .first()
-        .then((row) => row?.explanation ?? "");
-      byCall.set(callId, explanation);
+        .first();
+      byCall.set(callId, row);
     }
-    return await explanation;
+    return row;
+  };
+  type Evaluation = Pick<Doc<"evaluations">, "explanation" | "callId" | "rank" | "responseId" | "label" | "labels">;
+  return {
+    /** The explanation as written by its judge. */
+    explanationOf: async (evaluation: Evaluation): Promise<string> => {
+      const callId = evaluation.callId;
+      if (evaluation.explanation !== "" || callId === undefined || evaluation.rank === undefined)
+        return evaluation.explanation;
+      return (await callRow(callId))?.explanation ?? "";
+    },
+    /** A ranking's labels: which label showed which answer in its call, in the order shown (undefined: none). */
+    labelsOf: async (evaluation: Evaluation): Promise<CallLabels | undefined> => {
+      if (evaluation.labels !== undefined) return evaluation.labels;
+      if (evaluation.label === undefined || evaluation.callId === undefined) return undefined;
+      return (await callRow(evaluation.callId))?.labels;
+    },
+    /** The label this evaluation's answer was shown under (undefined: not a ranking's row). */
+    labelOf: (evaluation: Evaluation): string | undefined =>
+      evaluation.label ?? evaluation.labels?.find((entry) => entry.responseId === evaluation.responseId)?.label,
+  };
+}
+
+/**
+ * Where a page of a test's rows starts: the creation time of its first row, and how many rows of
+ * that same creation time come before it (creation times are unique in practice, so `skip` is 0
+ * but for a tie). Encoded as the page's cursor.
+ */
+interface PageStart {
+  time: number;
+  skip: number;
+}
+
+/** Rows that may share one creation time ahead of a page's first row (more is no cursor we made). */
+const MAX_CURSOR_SKIP = 1_000;
+
+/** The message of a cursor this query did not make: usePaginatedQuery starts the list again on it. */
+export const INVALID_CURSOR = "InvalidCursor: the list changed; it starts again from the top.";
+
+function encodeStart(start: PageStart): string {
+  return JSON.stringify([start.time, start.skip]);
+}
+
+function decodeStart(cursor: string): PageStart {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(cursor);
+  } catch {
+    parsed = null;
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    typeof parsed[0] !== "number" ||
+    !Number.isFinite(parsed[0]) ||
+    !Number.isInteger(parsed[1]) ||
+    parsed[1] < 0 ||
+    parsed[1] > MAX_CURSOR_SKIP
+  )
+    fail("INVALID_INPUT", INVALID_CURSOR);
+  return { time: parsed[0], skip: parsed[1] as number };
+}
+
+/** Where the page after `rows[0, end)` starts (`rows` read from `start`, whose first `start.skip` are skipped). */
+function startAfter(rows: readonly { _creationTime: number }[], end: number, start: PageStart | null): PageStart {
+  const last = rows[end - 1];
+  if (last === undefined) return start ?? { time: 0, skip: 0 };
+  let skip = 0;
+  for (let index = 0; index < end; index++) if (rows[index]!._creationTime === last._creationTime) skip++;
+  return { time: last._creationTime, skip };
+}
+
+/**
+ * One page of a test's answers or judgements in the order they arrived, at most `numItems` rows,
+ * read with `take` from the page's start (its cursor) rather than with `.paginate`. A subscribed
+ * page then reads what it shows plus the next row, and its read range ends there: answers
+ * arriving after it neither grow it nor re-run it. (A `.paginate` page first run while the list
+ * was short keeps its end where the list ended then, as on a Convex deployment, and grows to
+ * every row that arrives during the test, each re-run reading all of them.) The page is done
+ * while no row follows it; when one arrives it re-runs once, ends at its last row and names where
+ * the next page starts (`continueCursor`), so "Load more" appears. Exports page through the same.
+ */
+export async function pageInArrivalOrder<Table extends "responses" | "evaluations">(
+  ctx: QueryCtx,
+  table: Table,
+  testId: Id<"tests">,
+  options: { numItems: number; cursor: string | null },
+): Promise<{ page: Doc<Table>[]; isDone: boolean; continueCursor: string }> {
+  const start = options.cursor === null ? null : decodeStart(options.cursor);
+  const skip = start?.skip ?? 0;
+  // Both tables have the same by_test index on testId; the generic table is typed through one of them.
+  const rows: { _creationTime: number }[] = await ctx.db
+    .query(table as "responses")
+    .withIndex("by_test", (q) =>
+      start === null ? q.eq("testId", testId) : q.eq("testId", testId).gte("_creationTime", start.time),
+    )
+    .take(skip + options.numItems + 1);
+  const end = Math.min(rows.length, skip + options.numItems);
+  return {
+    page: rows.slice(skip, end) as unknown as Doc<Table>[],
+    isDone: rows.length <= end,
+    continueCursor: encodeStart(startAfter(rows, end, start)),
   };
 }

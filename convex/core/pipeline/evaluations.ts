@@ -17,6 +17,12 @@ export interface ScoredAnswer {
   labels?: { label: string; responseId: Id<"responses"> }[];
 }
 
+/** The label `responseId` was shown under, as a row's field (none when it was not shown). */
+function labelOf(labels: readonly { label: string; responseId: Id<"responses"> }[], responseId: Id<"responses">) {
+  const label = labels.find((entry) => entry.responseId === responseId)?.label;
+  return label === undefined ? {} : { label };
+}
+
 /** Writes the evaluations of a judge call and ends it (an answer deleted since gets none). */
 export async function recordEvaluations(
   ctx: MutationCtx,
@@ -25,10 +31,18 @@ export async function recordEvaluations(
   scored: ScoredAnswer[],
   usage: Usage,
 ) {
-  // A ranking call's one explanation is kept once (judgeExplanations), not on each of its rows.
+  // A ranking call's one explanation and its labels are kept once (judgeExplanations), not on each
+  // of its rows: a row keeps only the label its answer was shown under.
   const ranking = scored.length > 1 && scored.every((entry) => entry.rank !== undefined);
   const explanation = ranking ? scored[0]!.explanation : "";
-  if (explanation !== "") await ctx.db.insert("judgeExplanations", { testId: test._id, callId: call._id, explanation });
+  const labels = scored.find((entry) => entry.labels !== undefined)?.labels;
+  if (explanation !== "" || labels !== undefined)
+    await ctx.db.insert("judgeExplanations", {
+      testId: test._id,
+      callId: call._id,
+      explanation,
+      ...(labels === undefined ? {} : { labels }),
+    });
   const byModel = new Map<string, ModelDelta>();
   const answerScores: { responseId: Id<"responses">; score: number }[] = [];
   for (const entry of scored) {
@@ -46,7 +60,10 @@ export async function recordEvaluations(
       costUsd: usage.costUsd / Math.max(1, scored.length),
       callId: call._id,
       ...(entry.labels
-        ? { labels: entry.labels, order: isReverseRankingKey(call.key) ? ("reverse" as const) : ("forward" as const) }
+        ? {
+            ...labelOf(entry.labels, entry.responseId),
+            order: isReverseRankingKey(call.key) ? ("reverse" as const) : ("forward" as const),
+          }
         : {}),
     });
     answerScores.push({ responseId: response._id, score: average });

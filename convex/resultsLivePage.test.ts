@@ -1,0 +1,173 @@
+// @vitest-environment node
+// The results page's responses list, subscribed while the test runs (as the page does from the
+// moment it opens): on the local backend, whose subscriptions re-run a query only when a commit
+// touches what it read, and whose meter counts what each run read. A first page subscribed while
+// the test had no answer must stay the 20 answers it shows: answers arriving after it neither
+// grow it nor re-run it (a `.paginate` page first run at empty keeps its end where the list ended
+// then, as on a Convex deployment, and would grow to every answer, each re-run reading them all).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ConvexClient } from "convex/browser";
+import type { FunctionReturnType } from "convex/server";
+import { SignJWT, importPKCS8 } from "jose";
+import { describe, expect, test } from "vitest";
+import { meterDifference, type MeterReading } from "../dev/backend/meter";
+import { api } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
+import { seedFinishedTest } from "./finishedTests.fixture";
+
+type Runner = { run: <T>(fn: (ctx: MutationCtx) => Promise<T>) => Promise<T> };
+/** The local backend (dev/backend/server), loaded at run time: its code is outside convex/'s type-check. */
+type LocalBackend = {
+  t: Runner;
+  url: string;
+  siteUrl: string;
+  meter: { read(): MeterReading };
+  close(): Promise<void>;
+};
+
+async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
+  const server = "../dev/backend/server";
+  const { startBackend } = (await import(/* @vite-ignore */ server)) as {
+    startBackend: (options: {
+      port: number;
+      sitePort: number;
+      quiet: boolean;
+      keysFile: string;
+    }) => Promise<LocalBackend>;
+  };
+  return await startBackend({ port: 0, sitePort: 0, quiet: true, keysFile });
+}
+
+/** A WebSocket client of the backend signed in as the user in the session (the auth library's token). */
+async function signedInClient(backend: LocalBackend, subject: string): Promise<ConvexClient> {
+  const testing = "../dev/backend/testing";
+  const { nodeClient } = (await import(/* @vite-ignore */ testing)) as { nodeClient: (url: string) => ConvexClient };
+  const token = await new SignJWT({ sub: subject })
+    .setProtectedHeader({ alg: "RS256" })
+    .setIssuer(backend.siteUrl)
+    .setAudience("convex")
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256"));
+  const client = nodeClient(backend.url);
+  client.setAuth(async () => token);
+  return client;
+}
+
+const until = async (done: () => boolean, what: string) => {
+  for (let waited = 0; waited < 400; waited++) {
+    if (done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+};
+
+type Page = FunctionReturnType<typeof api.results.responses>;
+
+describe("the results page's live responses list", () => {
+  test(
+    "a first page subscribed before any answer stays the first 20: 200 answers arriving after it re-run it only until it is full, and each run reads about what it shows",
+    { timeout: 120_000 },
+    async () => {
+      const keysDir = mkdtempSync(join(tmpdir(), "mj-live-responses-"));
+      const backend = await startLocalBackend(join(keysDir, "keys.json"));
+      let client: ConvexClient | null = null;
+      try {
+        const t = backend.t;
+        const { userId, sessionId } = await t.run(async (ctx) => {
+          const userId = await ctx.db.insert("users", {
+            email: "ada@example.com",
+            isAdmin: false,
+            fullName: null,
+            avatarUrl: null,
+            totalSpentCents: 0,
+            testCount: 0,
+          });
+          const sessionId = await ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 });
+          return { userId, sessionId };
+        });
+        const testId = await seedFinishedTest(t, { userId, responses: 0, status: "running" });
+        const configuration = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.configuration);
+        client = await signedInClient(backend, `${userId}|${sessionId}`);
+
+        let latest: Page | null = null;
+        client.onUpdate(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: null } }, (page) => {
+          latest = page;
+        });
+        await until(() => latest !== null, "the first (empty) page");
+        expect(latest!.page).toEqual([]);
+        expect(latest!.isDone).toBe(true);
+
+        const before = backend.meter.read();
+        // 200 answers land, ten per recording, while the page is open.
+        const [model] = configuration.generatorModels;
+        const [persona] = configuration.personas;
+        const [topic] = configuration.topics;
+        for (let batch = 0; batch < 20; batch++) {
+          await t.run(async (ctx) => {
+            for (let index = batch * 10; index < batch * 10 + 10; index++)
+              await ctx.db.insert("responses", {
+                testId: testId as Id<"tests">,
+                modelId: model!.id,
+                personaId: persona!.id,
+                topicId: topic!.id,
+                content: `Answer ${index + 1}: ${"a fine tagline ".repeat(60)}`,
+                promptTokens: 10,
+                completionTokens: 90,
+                tokens: 100,
+                latencyMs: 800,
+                costUsd: 0.0001,
+                scoreSum: 0,
+                scoreCount: 0,
+              });
+          });
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        }
+        await until(() => latest?.isDone === false, "the first page to fill");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+
+        // What the user sees: the first 20 answers in arrival order, and more to load.
+        const first = latest as Page | null;
+        expect(first!.page.map((answer) => answer.content.split(":")[0])).toEqual(
+          Array.from({ length: 20 }, (_, index) => `Answer ${index + 1}`),
+        );
+        expect(first!.isDone).toBe(false);
+        const figures = meterDifference(backend.meter.read(), before)["results:responses"]!;
+        // Re-runs only while the page had fewer than 21 answers (10, 20, then 30 arrived): not one
+        // per arrival of the 200.
+        expect(figures.subscriptionReruns).toBeLessThanOrEqual(3);
+        // Each run reads the test, its 20 answers and the next one (and their score rows): not
+        // every answer that arrived.
+        expect(figures.documentsRead / figures.calls).toBeLessThanOrEqual(45);
+
+        // "Load more": the next 20 from where the first page ends, then the rest to the last.
+        const second = await client.query(api.results.responses, {
+          testId,
+          paginationOpts: { numItems: 20, cursor: first!.continueCursor },
+        });
+        expect(second.page.map((answer) => answer.content.split(":")[0])).toEqual(
+          Array.from({ length: 20 }, (_, index) => `Answer ${index + 21}`),
+        );
+        const rest = await client.query(api.results.responses, {
+          testId,
+          paginationOpts: { numItems: 100, cursor: second.continueCursor },
+        });
+        const last = await client.query(api.results.responses, {
+          testId,
+          paginationOpts: { numItems: 100, cursor: rest.continueCursor },
+        });
+        expect([...rest.page, ...last.page].map((answer) => answer.content.split(":")[0])).toEqual(
+          Array.from({ length: 160 }, (_, index) => `Answer ${index + 41}`),
+        );
+        expect(last.isDone).toBe(true);
+      } finally {
+        await client?.close();
+        await backend.close();
+        rmSync(keysDir, { recursive: true, force: true });
+      }
+    },
+  );
+});
