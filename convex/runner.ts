@@ -16,7 +16,6 @@ import { dispatchQueued } from "./core/pipeline/dispatch";
 import { recordOutcome } from "./core/pipeline/record";
 import { foldIfDue } from "./core/pipeline/runCounters";
 import { finishIfDone } from "./core/pipeline/finish";
-import { requestJuryStats } from "./core/juryStats";
 import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./core/pipeline/recovery";
 import { readSetting } from "./core/settings";
 import { gatewayConfigForTest } from "./core/testGateway";
@@ -89,8 +88,14 @@ export const record = internalMutation({
 
 /**
  * A pool worker's report, about once a second: its controller's state is stored for the admin
- * and its next chunk, the test's progress is folded when due, and it learns whether the test
- * still runs and its share of the deployment's gateway calls.
+ * and its next chunk (with a count of its reports of judge results, which the jury statistics'
+ * poll compares against: the report never reads or writes the statistics' row), the test's
+ * progress is folded when due, and it learns whether the test still runs. It reads no row a
+ * recording, the statistics or the dispatcher write while the run goes on: the deltas it folds
+ * are those created before `settledBefore`, the time its worker sent its oldest recording still
+ * out, so no recording in flight inserts into the range it reads; its share of the
+ * deployment's gateway calls (from the jobs the dispatcher writes) is read by the worker in a
+ * query (gatewayShare).
  */
 export const beat = internalMutation({
   args: {
@@ -107,15 +112,19 @@ export const beat = internalMutation({
     judged: v.boolean(),
     /** Generation calls recorded since the last report: their pairs get judge calls once done. */
     generated: v.optional(v.array(v.id("calls"))),
+    /**
+     * When (worker's clock) the worker sent its oldest recording still out, or the report's own
+     * time when none is out: every delta created before it is committed.
+     */
+    settledBefore: v.optional(v.number()),
   },
-  returns: v.object({ running: v.boolean(), share: v.number() }),
-  handler: async (ctx, { testId, judged, generated, ...report }) => {
+  returns: v.object({ running: v.boolean() }),
+  handler: async (ctx, { testId, judged, generated, settledBefore, ...report }) => {
     const test = await ctx.db.get("tests", testId);
-    if (!test) return { running: false, share: 0 };
-    await storeConcurrency(ctx, testId, report);
-    // Judge results: the jury statistics are recomputed, coalesced per test (core/juryStats).
-    if (judged) await requestJuryStats(ctx, testId);
-    if (test.status !== "running") return { running: false, share: 0 };
+    if (!test) return { running: false };
+    // Judge results are counted on the worker's own row; the statistics' poll reads the count.
+    await storeConcurrency(ctx, testId, report, judged);
+    if (test.status !== "running") return { running: false };
     // Pairs whose answers are all in get their judge calls here, not in the recordings (which
     // would each read the other calls of their pair while those are recorded too).
     const pairs = new Set<string>();
@@ -125,11 +134,18 @@ export const beat = internalMutation({
       pairs.add(`${call.personaId}\u0000${call.topicId}`);
       await createJudgeCallsIfPairDone(ctx, call);
     }
-    const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight));
+    const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight), settledBefore);
     if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
       await finishIfDone(ctx, testId);
-    return { running: true, share: await concurrencyShare(ctx) };
+    return { running: true };
   },
+});
+
+/** Each running test's share of the deployment's cap on gateway calls in flight (a worker's, after its report). */
+export const gatewayShare = internalQuery({
+  args: {},
+  returns: v.number(),
+  handler: async (ctx) => await concurrencyShare(ctx),
 });
 
 /** A pool worker has nothing left to do: it is no longer counted, and the test ends if it is done. */
@@ -280,13 +296,15 @@ export const work = internalAction({
     let gateway: { config: GatewayConfig } | { error: string } | null = null;
     /** Gateway calls out (the pool's slots), and recordings of landed calls still running. */
     const calling = new Set<Promise<void>>();
-    const recording = new Set<Promise<void>>();
+    /** Each recording out, with when it was sent (a report folds only deltas created before the oldest). */
+    const recording = new Map<Promise<void>, number>();
     let wake: () => void = () => {};
     const start = (item: WorkItem) => {
       if (item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 0) + 1);
       const call: Promise<void> = perform(item, gateway!).then((outcome) => {
         // The slot is free the moment the call lands; its recording runs beside the next claims.
         calling.delete(call);
+        const sentAt = Date.now();
         const args = {
           testId,
           callId: item.callId,
@@ -324,7 +342,7 @@ export const work = internalAction({
             recording.delete(recorded);
             wake(); // judge calls may have appeared
           });
-        recording.add(recorded);
+        recording.set(recorded, sentAt);
         wake();
       });
       calling.add(call);
@@ -353,10 +371,11 @@ export const work = internalAction({
         backedOff: state.backedOff,
         inFlight: calling.size,
         ...exchanges,
+        settledBefore: Math.min(Date.now(), ...recording.values()),
       };
       // A report that lost its conflict retries is sent again, as a recording is: the worker
       // does not die with its calls out (its pairs would get no judge calls).
-      const send = async (left: number): Promise<{ running: boolean; share: number }> => {
+      const send = async (left: number): Promise<{ running: boolean }> => {
         try {
           return await ctx.runMutation(internal.runner.beat, args);
         } catch (error) {
@@ -367,7 +386,7 @@ export const work = internalAction({
       };
       const beat = await send(RECORD_ATTEMPTS - 1);
       running = beat.running;
-      if (beat.running) limits.max = beat.share;
+      if (beat.running) limits.max = await ctx.runQuery(internal.runner.gatewayShare, {});
     };
     for (;;) {
       if (Date.now() - lastBeat >= BEAT_MS || (pairDone && Date.now() - lastBeat >= PAIR_REPORT_MS)) {
@@ -394,7 +413,7 @@ export const work = internalAction({
             continue;
           }
           if (recording.size === 0) break; // nothing pending, nothing out
-          await Promise.all(recording); // their judge calls, if any, are claimed next
+          await Promise.all(recording.keys()); // their judge calls, if any, are claimed next
           continue;
         }
       } else if (calling.size === 0 && !claiming) {
@@ -406,7 +425,7 @@ export const work = internalAction({
       await Promise.race([woken, sleep(Math.max(10, due - (Date.now() - lastBeat)))]);
     }
     await Promise.all(calling);
-    await Promise.all(recording);
+    await Promise.all(recording.keys());
     await report(); // the last exchanges, and whether the test still runs
     if (running && Date.now() - began >= settings.chunkMs) {
       await ctx.runMutation(internal.runner.continueWork, { testId });

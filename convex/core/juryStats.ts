@@ -19,7 +19,7 @@ import { paginationOptsValidator, type PaginationResult } from "convex/server";
 import { v, type Infer } from "convex/values";
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
-import type { MutationCtx } from "../_generated/server";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { hasEnded } from "../lib/testStatus";
 import { internalAction, internalMutation, internalQuery } from "../functions";
 import { isReverseRankingKey, shownOrder } from "../lib/prompts";
@@ -53,8 +53,21 @@ async function statsRow(ctx: MutationCtx, testId: Id<"tests">) {
 }
 
 /**
+ * How often a running test's statistics look whether its worker reported judge results since
+ * their last run (testConcurrency.judgedReports against testStats.judgedSeen, read in a query).
+ */
+export const JURY_STATS_POLL_MS = 1_000;
+/**
+ * A running test whose worker has not reported for this long, or that has no worker (its
+ * recordings ask for statistics themselves), stops polling; its next worker starts it again.
+ */
+export const JURY_STATS_POLL_IDLE_MS = 60_000;
+
+/**
  * Asks for the test's jury statistics to be recomputed: schedules it unless a recomputation is
- * already scheduled or running, in which case that one runs again when it ends.
+ * already scheduled or running, in which case that one runs again when it ends. (A running
+ * test's worker does not ask: its reports count judge results on their own row, which the poll
+ * started with the run reads; see startJuryStatsPoll.)
  */
 export async function requestJuryStats(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
   const row = await statsRow(ctx, testId);
@@ -62,10 +75,85 @@ export async function requestJuryStats(ctx: MutationCtx, testId: Id<"tests">): P
     if (!row.dirty) await ctx.db.patch("testStats", row._id, { dirty: true });
     return;
   }
-  if (row) await ctx.db.patch("testStats", row._id, { pending: true, dirty: false });
-  else await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
+  if (row) await ctx.db.patch("testStats", row._id, { pending: true, dirty: true });
+  else await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: true });
   await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });
 }
+
+/**
+ * A running test's worker starts (core/pipeline/claim.ts ensureWorkers): its statistics poll
+ * while the run goes on (recompute reschedules itself while the run row says running and the
+ * worker reports) and recompute when the worker's reports counted judge results they have not
+ * seen, so neither the worker's report nor the statistics' store reads a row the other writes.
+ * The poll's last run, after the test ended, is the full one. Nothing when a recomputation is
+ * already scheduled (it polls from its end on).
+ */
+export async function startJuryStatsPoll(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const row = await statsRow(ctx, testId);
+  if (row?.pending) return;
+  if (row) await ctx.db.patch("testStats", row._id, { pending: true });
+  else await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
+  await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.core.juryStats.recompute, { testId });
+}
+
+/** The test's run row (core/pipeline/runView.ts): whether its run goes on. */
+async function runRowOf(ctx: QueryCtx, testId: Id<"tests">) {
+  return await ctx.db
+    .query("testRuns")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .unique();
+}
+
+/**
+ * What the poll needs (small rows, no configuration): whether a recomputation was asked for,
+ * whether the run goes on, and the worker's judged reports against those the statistics include.
+ */
+export const pollInfo = internalQuery({
+  args: { testId: v.id("tests") },
+  returns: v.object({
+    dirty: v.boolean(),
+    running: v.boolean(),
+    judgedReports: v.number(),
+    judgedSeen: v.number(),
+    /** When the worker last reported (absent: not yet). */
+    reportedAt: v.optional(v.number()),
+    /** Before its first report: a worker is scheduled (else none reports: no poll). */
+    workerStarting: v.boolean(),
+  }),
+  handler: async (ctx, { testId }) => {
+    const row = await ctx.db
+      .query("testStats")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique();
+    const run = await runRowOf(ctx, testId);
+    const reports = await ctx.db
+      .query("testConcurrency")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique();
+    return {
+      dirty: row?.dirty ?? true,
+      running: run?.running ?? false,
+      judgedReports: reports?.judgedReports ?? 0,
+      judgedSeen: row?.judgedSeen ?? 0,
+      ...(reports ? { reportedAt: reports.updatedAt } : {}),
+      // The test's row only before the worker's first report (a query: nothing to conflict with).
+      workerStarting: reports === null && ((await ctx.db.get("tests", testId))?.activeWorkers ?? 0) > 0,
+    };
+  },
+});
+
+/** The poll ends (its test's worker stopped reporting), unless a recomputation was asked for meanwhile. */
+export const stopPoll = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    const row = await statsRow(ctx, testId);
+    if (!row?.pending) return null;
+    if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });
+    else await ctx.db.patch("testStats", row._id, { pending: false });
+    return null;
+  },
+});
 
 /** The recomputation starts reading: results after this point need another run. */
 export const begin = internalMutation({
@@ -337,29 +425,37 @@ export const store = internalMutation({
     humans: v.optional(v.union(humanStatsValidator, v.null())),
     /** The rows this run kept (absent: none). */
     state: v.optional(stateUpdateValidator),
+    /** The worker's judged reports this run read before its results (pollInfo). */
+    judgedSeen: v.optional(v.number()),
   },
   returns: v.null(),
-  handler: async (ctx, { testId, stats, evaluationsSeen, humans, state }) => {
+  handler: async (ctx, { testId, stats, evaluationsSeen, humans, state, judgedSeen }) => {
     const row = await statsRow(ctx, testId);
     if (!row) return null;
-    const test = await ctx.db.get("tests", testId);
-    if (!test) {
+    // The run row (written at the run's start and end), not the test's row, which the worker's
+    // report folds into while the run goes on; a test without one (never run) is read instead.
+    const run = await runRowOf(ctx, testId);
+    if (!run && !(await ctx.db.get("tests", testId))) {
       await ctx.db.delete("testStats", row._id);
       return null;
     }
+    const polling = run?.running === true;
     if (state) await keepState(ctx, testId, state);
     await ctx.db.patch("testStats", row._id, {
       ...(stats === null ? {} : { stats, computedAt: Date.now(), evaluationsSeen }),
       ...(humans === undefined ? {} : { humans: humans ?? undefined }),
       ...(state ? { cursor: state.cursor, exact: state.exact } : {}),
-      pending: row.dirty,
+      ...(judgedSeen === undefined ? {} : { judgedSeen }),
+      pending: row.dirty || polling,
       dirty: false,
     });
     // History's winner or tie, kept on the test's summary row (testSummaries.verdictOfTest reads
     // it from the statistics), not on the test's row, which the pool worker's claims and reports
-    // read while the run goes on.
-    if (stats !== null) await setSummaryVerdict(ctx, testId, juryVerdictOf(stats));
+    // read. Written once the run has ended (by the full run then): while it runs the worker's
+    // report syncs that summary row, and the two would conflict.
+    if (stats !== null && !polling) await setSummaryVerdict(ctx, testId, juryVerdictOf(stats));
     if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });
+    else if (polling) await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.core.juryStats.recompute, { testId });
     return null;
   },
 });
@@ -624,6 +720,15 @@ export const recompute = internalAction({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
+    // A running test's poll: nothing asked for and no judge result reported since the last run.
+    const poll = await ctx.runQuery(internal.core.juryStats.pollInfo, { testId });
+    if (poll.running && !poll.dirty && poll.judgedReports === poll.judgedSeen) {
+      const idle =
+        poll.reportedAt === undefined ? !poll.workerStarting : Date.now() - poll.reportedAt > JURY_STATS_POLL_IDLE_MS;
+      if (idle) await ctx.runMutation(internal.core.juryStats.stopPoll, { testId });
+      else await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.core.juryStats.recompute, { testId });
+      return null;
+    }
     await ctx.runMutation(internal.core.juryStats.begin, { testId });
     const info = await ctx.runQuery(internal.core.juryStats.testInfo, { testId });
     if (!info) {
@@ -728,6 +833,7 @@ export const recompute = internalAction({
       testId,
       stats,
       evaluationsSeen: all.evaluations.length,
+      judgedSeen: poll.judgedReports,
       humans,
       state: {
         mode: full ? "replace" : "append",

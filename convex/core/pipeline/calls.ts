@@ -86,9 +86,13 @@ export async function createGenerationCallBatch(
   }
   const done = end >= pairs.length;
   await ctx.db.patch("tests", testId, { totalCalls: test.totalCalls + created, callCursor: done ? undefined : end });
-  if (done)
-    await finishIfDone(ctx, testId); // a retried job whose calls had all ended
-  else await ctx.scheduler.runAfter(0, internal.runner.createCalls, { testId, cursor: end, fresh });
+  if (!done) {
+    await ctx.scheduler.runAfter(0, internal.runner.createCalls, { testId, cursor: end, fresh });
+    return;
+  }
+  await finishIfDone(ctx, testId); // a retried job whose calls had all ended
+  // The worker starts once every generation call exists: its reports fold into the test's row,
+  // which each batch writes, so the two never run at once (a batch takes milliseconds).
   await ensureWorkers(ctx, testId);
 }
 

@@ -4,6 +4,7 @@ import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import type { WorkItem } from "../../validators";
+import { startJuryStatsPoll } from "../juryStats";
 import { readSetting } from "../settings";
 import { finishIfDone } from "./finish";
 import { foldCounters } from "./runCounters";
@@ -29,6 +30,8 @@ export async function ensureWorkers(ctx: MutationCtx, testId: Id<"tests">): Prom
   for (let index = 0; index < wanted; index++) {
     await ctx.scheduler.runAfter(0, internal.runner.work, { testId });
   }
+  // Its jury statistics poll while the worker reports (the reports never ask for them).
+  await startJuryStatsPoll(ctx, testId);
 }
 
 async function lease(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"calls">, leaseMs: number): Promise<WorkItem> {

@@ -25,8 +25,18 @@ export interface ConcurrencyReport {
   serverErrors: number;
 }
 
-/** Stores a worker's report: the state as it stands, the exchanges added to the test's tallies. */
-export async function storeConcurrency(ctx: MutationCtx, testId: Id<"tests">, report: ConcurrencyReport) {
+/**
+ * Stores a worker's report: the state as it stands, the exchanges added to the test's tallies,
+ * and (`judged`) one more report of judge results, which the jury statistics' poll compares
+ * with what it computed (core/juryStats.ts): the report asks for statistics without reading or
+ * writing their row. Only the test's worker writes this row.
+ */
+export async function storeConcurrency(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  report: ConcurrencyReport,
+  judged = false,
+) {
   const row = await concurrencyRowOf(ctx, testId);
   const state = {
     level: report.level,
@@ -43,6 +53,7 @@ export async function storeConcurrency(ctx: MutationCtx, testId: Id<"tests">, re
       rateLimited: report.rateLimited,
       timeouts: report.timeouts,
       serverErrors: report.serverErrors,
+      ...(judged ? { judgedReports: 1 } : {}),
     });
     return;
   }
@@ -52,6 +63,7 @@ export async function storeConcurrency(ctx: MutationCtx, testId: Id<"tests">, re
     rateLimited: row.rateLimited + report.rateLimited,
     timeouts: row.timeouts + report.timeouts,
     serverErrors: row.serverErrors + report.serverErrors,
+    ...(judged ? { judgedReports: (row.judgedReports ?? 0) + 1 } : {}),
   });
 }
 

@@ -238,14 +238,16 @@ function remainingCallsOf(test: Doc<"tests">): number {
  * calls landed since the last fold, or its figures are 3 s old; at most once a second), or on
  * every call of a small test; returns the test as folded, or null when it was not due. The
  * calls that landed are counted on the settled deltas the fold would take (at most as many as
- * are needed), a range no recording in flight writes.
+ * are needed), a range no recording in flight writes: `settled` is the time the pool worker sent
+ * its oldest recording still out (runner.beat), so every recording in flight inserts its deltas
+ * after it, outside the range read; without it (a recording's own fold), deltas FOLD_SETTLE_MS old.
  */
-export async function foldIfDue(ctx: MutationCtx, test: Doc<"tests">, concurrency?: number) {
+export async function foldIfDue(ctx: MutationCtx, test: Doc<"tests">, concurrency?: number, settled?: number) {
   if (test.totalCalls <= FOLD_EVERY_CALL_UP_TO) return await foldCounters(ctx, test._id, concurrency);
   const now = Date.now();
   const sinceLastWriteMs = now - test.lastProgressAt;
   if (sinceLastWriteMs < PROGRESS_FOLD.minIntervalMs) return null;
-  const settledBefore = now - FOLD_SETTLE_MS;
+  const settledBefore = Math.min(now, settled ?? now - FOLD_SETTLE_MS);
   const remainingCalls = remainingCallsOf(test);
   let newCalls = 0;
   if (sinceLastWriteMs < PROGRESS_FOLD.staleMs) {
