@@ -13,7 +13,9 @@
 // and prints the share of calls refused (overall and after the first 10 s); --concurrency N
 // fixes each test's calls in flight at N (the adaptive controller starts at N, capped at N).
 //   npx tsx bench/deployment.ts [--plan starter|professional] [--ten] [--latency-scale 0.05] [--max-seconds 600]
-//     [--gateway-limit 16] [--concurrency 64]
+//     [--gateway-limit 16] [--concurrency 64] [--timeline]
+// --timeline prints, every 2 s, the calls in flight at the gateway, answered so far and refused,
+// and each test's controller level (its testConcurrency row).
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     "max-seconds": { type: "string", default: "600" },
     "gateway-limit": { type: "string" },
     concurrency: { type: "string" },
+    timeline: { type: "boolean", default: false },
   },
 });
 const GATEWAY_LIMIT = values["gateway-limit"] === undefined ? null : Number(values["gateway-limit"]);
@@ -53,6 +56,11 @@ if (PLAN !== "starter" && PLAN !== "professional") throw new Error("--plan is st
 const TESTS = values.ten ? 10 : 1;
 const LATENCY_SCALE = Number(values["latency-scale"]);
 const VIEWERS = 10;
+/** The README's `maxGatewayConcurrency` for the Starter plan (its `maxProcessingJobs` 6 does not bind here). */
+const STARTER_GATEWAY_CONCURRENCY = 16;
+/** The deployment-wide cap on gateway calls in flight the run has (the setting's default 256 on Professional). */
+const GATEWAY_CAP =
+  FIXED_CONCURRENCY !== null ? FIXED_CONCURRENCY * TESTS : PLAN === "starter" ? STARTER_GATEWAY_CONCURRENCY : 256;
 
 // Convex Professional prices (docs.convex.dev/production/state/limits, convex.dev/pricing):
 // function calls $2 per million, database bandwidth $0.20 per GiB (each document rounded up to
@@ -142,6 +150,12 @@ try {
       await ctx.db.insert("settings", { key: "perTestConcurrency", value: FIXED_CONCURRENCY });
       await ctx.db.insert("settings", { key: "maxGatewayConcurrency", value: FIXED_CONCURRENCY * TESTS });
     });
+  else if (PLAN === "starter")
+    // The README's settings for Starter ("Real deployments"): its 16 mutations at once cannot
+    // record hundreds of calls in flight.
+    await t.run(async (ctx) => {
+      await ctx.db.insert("settings", { key: "maxGatewayConcurrency", value: STARTER_GATEWAY_CONCURRENCY });
+    });
   const { userId, sessionId, as } = await signUpBenchUser(t);
   await setMaxProcessing(t, 0);
   for (let index = 0; index < TESTS; index++) {
@@ -186,6 +200,31 @@ try {
   const warmUp = setTimeout(() => {
     afterWarmUp = { calls: gateway.stats.chatCalls, refused: gateway.stats.overLimit };
   }, 10_000);
+  const timeline: string[] = [];
+  const sampler = values.timeline
+    ? setInterval(() => {
+        void (async () => {
+          const levels = (await t.run(async (ctx) =>
+            Promise.all(
+              testIds.map(
+                async (id) =>
+                  (
+                    await ctx.db
+                      .query("testConcurrency")
+                      .withIndex("by_test", (q) => q.eq("testId", id))
+                      .unique()
+                  )?.level ?? 0,
+              ),
+            ),
+          )) as number[];
+          timeline.push(
+            `  ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s: in flight ${String(gateway.stats.inFlight).padStart(3)}, ` +
+              `answered ${String(timings.filter((x) => x.status === 200).length).padStart(4)}, refused ${gateway.stats.overLimit - refusedBefore}, ` +
+              `level ${levels.map((level) => level.toFixed(0)).join("/")}`,
+          );
+        })();
+      }, 2_000)
+    : undefined;
   await setMaxProcessing(t, TESTS + 1);
   const ended = new Map<Id<"tests">, { status: string; at: number; priceCents: number }>();
   while (ended.size < testIds.length && performance.now() - started < MAX_MS) {
@@ -200,6 +239,7 @@ try {
     }
   }
   clearTimeout(warmUp);
+  clearInterval(sampler);
   await backend.settle();
   const reading = meterDifference(backend.meter.read(), before);
   delete reading["(inline)"]; // the bench's own polling and seeding, not the product's
@@ -227,6 +267,8 @@ try {
         `(${((refused / Math.max(1, gatewayCalls)) * 100).toFixed(2)}% of calls; after the first 10 s ${lateShare})`,
     );
   }
+  if (values.timeline)
+    console.log(`timeline (gateway calls in flight, answered, refused; controller level):\n${timeline.join("\n")}`);
   console.log(`per gateway call:`);
   console.log(`  function calls       ${perCall(total.calls)}  (${total.calls} in all)`);
   console.log(
@@ -295,26 +337,47 @@ try {
     `  plan caps: peak ${backend.plan.scheduledJobs.peak} scheduled jobs, ${backend.plan.actions.peak} actions, ${backend.plan.mutations.peak} mutations, ${backend.plan.queries.peak} queries at once`,
   );
 
-  // Issue 20's targets, each PASS or FAIL with its figure. Starter's caps (10 scheduled jobs,
-  // 16 mutations at once) do not bind one test driven by one worker action, so what they allow is
-  // Professional's 1.5 × critical path, and Starter's target is 1.2 times that.
+  // Issue 20's targets, each PASS or FAIL with its figure. What the plan's caps allow a test (its
+  // ideal): its calls, each as long as it took, at most C at once, C its share of the gateway
+  // cap (256 on Professional; the README's 16 on Starter, whose 16 mutations at once cannot
+  // record more), and no judge call before its pair's answers: at least its critical path and at
+  // least Σ latency ÷ C. The other caps do not bind: one worker action per test (Starter runs 8
+  // scheduled jobs and 64 actions at once), recordings about one at a time (16 mutations).
+  // Professional's target is 1.5 × the critical path (the issue's), Starter's 1.2 × its ideal.
   const verdicts: string[] = [];
   const target = (name: string, figure: string, pass: boolean) =>
     verdicts.push(`  ${pass ? "PASS" : "FAIL"}  ${name}: ${figure}`);
   const answered = timings.filter((timing) => timing.status === 200);
   const endedAll = ended.size === testIds.length;
-  if (GATEWAY_LIMIT === null && FIXED_CONCURRENCY === null && TESTS === 1) {
-    const own = timings.filter((timing) => timing.test === 0);
-    const slowest = (judge: boolean) => Math.max(0, ...own.filter((x) => x.judge === judge).map((x) => x.ms));
-    const critical = slowest(false) + slowest(true);
-    const end = ended.get(testIds[0]!);
-    const ratio = ((end?.at ?? performance.now()) - started) / critical;
-    const bound = PLAN === "professional" ? 1.5 : 1.5 * 1.2;
-    target(
-      `wall ≤ ${bound.toFixed(1)} × critical path (${PLAN})`,
-      `${ratio.toFixed(2)} ×${end ? "" : " (not finished)"}`,
-      end !== undefined && ratio <= bound,
-    );
+  if (GATEWAY_LIMIT === null && FIXED_CONCURRENCY === null) {
+    const share = Math.max(1, Math.floor(GATEWAY_CAP / TESTS));
+    testIds.forEach((testId, index) => {
+      const own = answered.filter((timing) => timing.test === index);
+      const slowest = (judge: boolean) => Math.max(0, ...own.filter((x) => x.judge === judge).map((x) => x.ms));
+      const critical = slowest(false) + slowest(true);
+      const busy = own.reduce((sum, timing) => sum + timing.ms, 0);
+      const ideal = Math.max(critical, busy / share);
+      const end = ended.get(testId);
+      const wall = (end?.at ?? performance.now()) - started;
+      console.log(
+        `  test ${index} ideal under ${PLAN}'s caps: ${share} calls at once; max(critical path ${(critical / 1000).toFixed(1)} s, ` +
+          `Σ latency ${(busy / 1000).toFixed(0)} s ÷ ${share} = ${(busy / share / 1000).toFixed(1)} s) = ${(ideal / 1000).toFixed(1)} s; ` +
+          `wall ÷ ideal ${(wall / ideal).toFixed(2)}`,
+      );
+      const unfinished = end ? "" : " (not finished)";
+      if (PLAN === "professional")
+        target(
+          `test ${index}: wall ≤ 1.5 × critical path (professional)`,
+          `${(wall / critical).toFixed(2)} ×${unfinished}`,
+          end !== undefined && wall <= 1.5 * critical,
+        );
+      else
+        target(
+          `test ${index}: wall ≤ 1.2 × what Starter's caps allow (ideal above)`,
+          `${(wall / ideal).toFixed(2)} × (${(wall / 1000).toFixed(1)} s against ${(ideal / 1000).toFixed(1)} s)${unfinished}`,
+          end !== undefined && wall <= 1.2 * ideal,
+        );
+    });
   }
   if (GATEWAY_LIMIT !== null) {
     const late = afterWarmUp as { calls: number; refused: number } | null;

@@ -7,7 +7,14 @@ import { internalAction, internalMutation, internalQuery } from "./functions";
 import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
 import { allowedInFlight, initialConcurrency, nextConcurrency, type ConcurrencyState } from "./lib/concurrency";
-import { chatCompletion, GatewayError, type ChatResult, type ExchangeEvent, type GatewayConfig } from "./core/gateway";
+import {
+  chatCompletion,
+  GATEWAY_MAX_ATTEMPTS,
+  GatewayError,
+  type ChatResult,
+  type ExchangeEvent,
+  type GatewayConfig,
+} from "./core/gateway";
 import { copyAnswerBatch } from "./core/pipeline/answerCopy";
 import { createGenerationCallBatch, createJudgeCallsIfPairDone } from "./core/pipeline/calls";
 import { claimBatch as claimBatch_, claimNext, endWorker } from "./core/pipeline/claim";
@@ -225,8 +232,48 @@ function parseReply(item: WorkItem, content: string, spent: Usage): Parsed {
   return { ok: true, outcome: { kind: "rated", scores: reply.scores, explanation: reply.explanation, ...spent } };
 }
 
-/** One call: the gateway, the reply parsed, and one more request when the reply is unusable. */
-async function perform(item: WorkItem, gateway: { config: GatewayConfig } | { error: string }): Promise<Outcome> {
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** What the gateway answered a request: its result, or a refusal (429) the pool sends again later. */
+type Completion = ChatResult | { refused: true };
+
+/**
+ * One request with the spec's attempts on time-outs and server errors (GATEWAY_MAX_ATTEMPTS,
+ * waits of 1 s, 2 s). A 429 with `deferRefusal` is returned at once, so the call frees its slot
+ * and the pool sends it again when its controller allows (after the Retry-After, under the
+ * lowered level) instead of the call waiting in its slot and coming back at 2 s and 4 s whatever
+ * the level; without it, the 429 waits as long as the gateway asks and counts as an attempt.
+ */
+async function complete(
+  config: GatewayConfig,
+  request: { model: string; messages: ChatMessage[]; maxTokens: number },
+  deferRefusal: boolean,
+): Promise<Completion> {
+  const once = { ...config, maxAttempts: 1 };
+  const scale = config.backoffScale ?? 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await chatCompletion(once, request);
+    } catch (error) {
+      if (!(error instanceof GatewayError) || !error.retryable || attempt >= GATEWAY_MAX_ATTEMPTS) throw error;
+      if (error.status === 429 && deferRefusal) return { refused: true };
+      const retryAfter = (error as GatewayError & { retryAfterSeconds?: number }).retryAfterSeconds ?? 0;
+      const waitSeconds = error.status === 429 ? Math.max(2 ** attempt, retryAfter) : 2 ** (attempt - 1);
+      await sleep(waitSeconds * 1000 * scale);
+    }
+  }
+}
+
+/**
+ * One call: the gateway, the reply parsed, and one more request when the reply is unusable. A
+ * first request refused with 429 (while `deferRefusal`) comes back as "refused": nothing spent,
+ * the pool sends the call again.
+ */
+async function perform(
+  item: WorkItem,
+  gateway: { config: GatewayConfig } | { error: string },
+  deferRefusal: boolean,
+): Promise<Outcome | "refused"> {
   if ("error" in gateway)
     return { kind: "failed", error: gateway.error, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
   const config = gateway.config;
@@ -235,7 +282,10 @@ async function perform(item: WorkItem, gateway: { config: GatewayConfig } | { er
   let lastProblem = "";
   try {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const result = await chatCompletion(config, { model: item.modelId, messages, maxTokens: item.maxTokens });
+      const request = { model: item.modelId, messages, maxTokens: item.maxTokens };
+      // Only the first request is handed back: a second one has a reply already paid for.
+      const result = await complete(config, request, deferRefusal && attempt === 0);
+      if ("refused" in result) return "refused";
       spent = addUsage(spent, item, result);
       const parsed = parseReply(item, result.content, spent);
       if (parsed.ok) return parsed.outcome;
@@ -257,8 +307,8 @@ const RECORD_ATTEMPTS = 4;
 const BEAT_MS = 1_000;
 /** How soon at most a worker reports a pair whose answers are all in (for its judge calls). */
 const PAIR_REPORT_MS = 100;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Times the pool sends a call again after a 429; then its requests wait in its slot (and may fail). */
+const MAX_REFUSALS = 8;
 
 /**
  * A worker: a bounded pool of gateway calls in flight, as many as the test's adaptive
@@ -286,12 +336,23 @@ export const work = internalAction({
         : {}),
     };
     const tally = { exchanges: 0, rateLimited: 0, timeouts: 0, serverErrors: 0 };
-    const onExchange = (event: ExchangeEvent) => {
+    /**
+     * The controller hears each exchange: a success with its kind of call (model and call kind,
+     * whose usual latency it is compared with), a 429 with the calls out when it came.
+     */
+    const onExchange = (event: ExchangeEvent, key: string) => {
       tally.exchanges++;
       if (event.kind === "rateLimited") tally.rateLimited++;
       if (event.kind === "timeout") tally.timeouts++;
       if (event.kind === "serverError") tally.serverErrors++;
-      if (event.kind !== "other") state = nextConcurrency(state, event, limits, Date.now());
+      if (event.kind === "other") return;
+      const heard =
+        event.kind === "success"
+          ? { ...event, key }
+          : event.kind === "rateLimited"
+            ? { ...event, inFlight: calling.size }
+            : event;
+      state = nextConcurrency(state, heard, limits, Date.now());
     };
     let gateway: { config: GatewayConfig } | { error: string } | null = null;
     /** Gateway calls out (the pool's slots), and recordings of landed calls still running. */
@@ -299,11 +360,27 @@ export const work = internalAction({
     /** Each recording out, with when it was sent (a report folds only deltas created before the oldest). */
     const recording = new Map<Promise<void>, number>();
     let wake: () => void = () => {};
-    const start = (item: WorkItem) => {
-      if (item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 0) + 1);
-      const call: Promise<void> = perform(item, gateway!).then((outcome) => {
+    /** Calls the gateway refused (429), sent again first when the controller allows; and how often each was. */
+    const refused: WorkItem[] = [];
+    const refusals = new Map<string, number>();
+    const start = (item: WorkItem, claimed: boolean) => {
+      if (claimed && item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 0) + 1);
+      const key = `${item.kind}:${item.modelId}`;
+      const found = gateway!;
+      const own =
+        "config" in found
+          ? { config: { ...found.config, onExchange: (e: ExchangeEvent) => onExchange(e, key) } }
+          : found;
+      const deferRefusal = (refusals.get(item.callId) ?? 0) < MAX_REFUSALS;
+      const call: Promise<void> = perform(item, own, deferRefusal).then((outcome) => {
         // The slot is free the moment the call lands; its recording runs beside the next claims.
         calling.delete(call);
+        if (outcome === "refused") {
+          refusals.set(item.callId, (refusals.get(item.callId) ?? 0) + 1);
+          refused.push(item);
+          wake();
+          return;
+        }
         const sentAt = Date.now();
         const args = {
           testId,
@@ -395,16 +472,19 @@ export const work = internalAction({
         await report();
       }
       const claiming = running && Date.now() - began < settings.chunkMs;
-      const free = claiming ? allowedInFlight(state, limits, Date.now()) - calling.size : 0;
+      let free = running ? allowedInFlight(state, limits, Date.now()) - calling.size : 0;
+      // Refused calls go first (they are leased already), also after the chunk's claims ended.
+      for (; free > 0 && refused.length > 0; free--) start(refused.shift()!, false);
+      if (!claiming) free = 0;
       if (free > 0) {
         const wanted = Math.min(free, CLAIM_BATCH);
         const items = await ctx.runMutation(internal.runner.claimBatch, { testId, max: wanted });
         // The deployment's key, or the owner's own key decrypted here (never in a query result).
         if (items.length > 0 && gateway === null) {
           const found = await gatewayConfigForTest(ctx, testId);
-          gateway = "config" in found ? { config: { ...found.config, onExchange } } : found;
+          gateway = found;
         }
-        for (const item of items) start(item);
+        for (const item of items) start(item, true);
         if (items.length === wanted) continue; // there may be more to claim
         if (items.length === 0 && calling.size === 0) {
           if (recording.size === 0 && generated.length > 0) {
@@ -416,13 +496,15 @@ export const work = internalAction({
           await Promise.all(recording.keys()); // their judge calls, if any, are claimed next
           continue;
         }
-      } else if (calling.size === 0 && !claiming) {
+      } else if (calling.size === 0 && !claiming && (refused.length === 0 || !running)) {
         break;
       }
-      // Until a call lands or is recorded (a slot frees, or judge calls appear), or a report is due.
+      // Until a call lands or is recorded (a slot frees, or judge calls appear), a report is due,
+      // or a Retry-After pause ends.
       const woken = new Promise<void>((resolve) => (wake = resolve));
       const due = pairDone ? PAIR_REPORT_MS : BEAT_MS;
-      await Promise.race([woken, sleep(Math.max(10, due - (Date.now() - lastBeat)))]);
+      const paused = state.pausedUntil > Date.now() ? state.pausedUntil - Date.now() : Infinity;
+      await Promise.race([woken, sleep(Math.max(10, Math.min(paused, due - (Date.now() - lastBeat))))]);
     }
     await Promise.all(calling);
     await Promise.all(recording.keys());

@@ -5,10 +5,14 @@ export const SETTING_DEFAULTS = {
   /** Jobs processing at once across the deployment. */
   maxProcessingJobs: 10,
   /**
-   * Gateway calls in flight for one test when it starts: the adaptive controller's safe first
-   * level (lib/concurrency.ts), which it raises while calls succeed. 0 runs no workers.
+   * Gateway calls in flight for one test when it starts: the adaptive controller's first level
+   * (lib/concurrency.ts), which it raises while calls succeed, within the test's share of
+   * `maxGatewayConcurrency`. 64: a doubling per round trip from 8 took the generation phase of a
+   * 650-call test at 9 s a call to reach 256 (bench/deployment.ts 1.75 × its critical path); a
+   * gateway that allows fewer answers the excess 429 at once, which costs no attempt (the pool
+   * sends those calls again) and settles the level within a few seconds. 0 runs no workers.
    */
-  perTestConcurrency: 8,
+  perTestConcurrency: 64,
   /**
    * Gateway calls in flight at once across the deployment, shared evenly by the running tests:
    * each test's controller stays under its share. 256 suits the Professional plan with a gateway

@@ -10,6 +10,7 @@ import {
   type ConcurrencyState,
   type GatewayEvent,
 } from "./concurrency";
+import { SETTING_DEFAULTS } from "../core/settings";
 
 const limits: ConcurrencyLimits = { start: 8, max: 256 };
 
@@ -37,7 +38,8 @@ function simulate(limit: number, latencyMs: number, durationMs: number, max = 25
     }
     while (landings.length < allowedInFlight(state, bounds, now)) {
       if (landings.length >= limit) {
-        state = nextConcurrency(state, { kind: "rateLimited", retryAfterMs: 1000 }, bounds, now, latencyMs);
+        const inFlight = landings.length + 1; // the refused call included, as the worker counts it
+        state = nextConcurrency(state, { kind: "rateLimited", retryAfterMs: 1000, inFlight }, bounds, now, latencyMs);
         log.push({ at: now, ok: false });
         break;
       }
@@ -73,7 +75,7 @@ describe("adaptive concurrency", () => {
       const backed = nextConcurrency(at20, event, limits, 1_000, 5_000);
       expect(backed.level).toBe(Math.floor(20 * BACK_OFF));
       // The other calls of the same burst failing within the hold do not cut it again (a 429
-      // only keeps it under the level it came at).
+      // without the count of calls out only keeps it under the level it came at).
       expect(nextConcurrency(backed, event, limits, 2_000).level).toBe(
         event.kind === "rateLimited" ? backed.level - 1 : backed.level,
       );
@@ -106,7 +108,7 @@ describe("adaptive concurrency", () => {
   });
 
   test.each([1_000, 9_100])(
-    "against a gateway that allows 16 at once (%i ms a call): reaches 16, never over, under 2%% 429 after 10 s",
+    "against a gateway that allows 16 at once (%i ms a call): reaches 16, never over, under 2 in 100 refused after 10 s",
     (latencyMs) => {
       const duration = 300_000;
       const { log, peak, state } = simulate(16, latencyMs, duration);
@@ -127,4 +129,134 @@ describe("adaptive concurrency", () => {
     expect(fairShare(4, 10)).toBe(1);
     expect(fairShare(256, 0)).toBe(256);
   });
+});
+
+/**
+ * The 650-call test of bench/deployment.ts as a worker's pool runs it: 50 persona × topic pairs
+ * of 10 generation calls (the catalog's generator latencies × `scale`, ± 20%), oldest first; a
+ * pair's 3 judge calls (judges' latencies) appear `reportMs` after its last answer. The gateway
+ * refuses calls beyond `limit` at once (429, Retry-After 1 s); the pool sends a refused call
+ * again when the controller allows. Returns the wall time, the critical path (slowest
+ * generation + slowest judge call), the share of calls refused after 10 s and the level's course.
+ */
+function simulateTest(options: { start: number; max: number; limit: number | null; scale: number }) {
+  const bounds = { start: options.start, max: options.max };
+  const generators = [700, 800, 600, 650, 750, 900, 800, 1500, 1300, 2200];
+  const judges = [1400, 700, 3500];
+  let seed = 7;
+  const jitter = () => 0.8 + 0.4 * ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  type Call = { key: string; ms: number; pair: number; judge: boolean };
+  const pending: Call[] = [];
+  for (let pair = 0; pair < 50; pair++)
+    generators.forEach((ms, model) =>
+      pending.push({ key: `g${model}`, ms: ms * options.scale * jitter(), pair, judge: false }),
+    );
+  const total = pending.length + 50 * judges.length;
+  const answered = new Map<number, number>();
+  const judgeCalls: { at: number; calls: Call[] }[] = [];
+  const flying: { call: Call; end: number }[] = [];
+  const refused: Call[] = [];
+  let state = initialConcurrency(bounds);
+  let slowest = { generation: 0, judge: 0 };
+  let done = 0;
+  let late = { sent: 0, refused: 0 };
+  const levels: { at: number; level: number }[] = [];
+  let now = 0;
+  const send = (call: Call) => {
+    if (now >= 10_000) late = { ...late, sent: late.sent + 1 };
+    if (options.limit !== null && flying.length >= options.limit) {
+      if (now >= 10_000) late = { ...late, refused: late.refused + 1 };
+      const inFlight = flying.length + 1;
+      state = nextConcurrency(state, { kind: "rateLimited", retryAfterMs: 1_000, inFlight }, bounds, now);
+      refused.push(call);
+      return;
+    }
+    flying.push({ call, end: now + call.ms });
+  };
+  for (; done < total && now < 3_600_000; now += 10) {
+    for (let index = flying.length - 1; index >= 0; index--) {
+      const { call, end } = flying[index]!;
+      if (end > now) continue;
+      flying.splice(index, 1);
+      done++;
+      state = nextConcurrency(state, { kind: "success", latencyMs: call.ms, key: call.key }, bounds, now);
+      if (call.judge) slowest = { ...slowest, judge: Math.max(slowest.judge, call.ms) };
+      else {
+        slowest = { ...slowest, generation: Math.max(slowest.generation, call.ms) };
+        answered.set(call.pair, (answered.get(call.pair) ?? 0) + 1);
+        if (answered.get(call.pair) === generators.length)
+          judgeCalls.push({
+            at: now + 150,
+            calls: judges.map((ms, model) => ({
+              key: `j${model}`,
+              ms: ms * options.scale * jitter(),
+              pair: call.pair,
+              judge: true,
+            })),
+          });
+      }
+    }
+    for (const batch of judgeCalls.filter((entry) => entry.at <= now)) pending.push(...batch.calls);
+    judgeCalls.splice(0, judgeCalls.length, ...judgeCalls.filter((entry) => entry.at > now));
+    let free = allowedInFlight(state, bounds, now) - flying.length;
+    while (free > 0 && refused.length + pending.length > 0) {
+      send((refused.length > 0 ? refused : pending).shift()!);
+      free = allowedInFlight(state, bounds, now) - flying.length;
+    }
+    if (now % 1_000 === 0) levels.push({ at: now, level: state.level });
+  }
+  return {
+    wall: now,
+    critical: slowest.generation + slowest.judge,
+    lateRefused: late.refused / Math.max(1, late.sent),
+    levels,
+  };
+}
+
+describe("adaptive concurrency on a test's mix of models", () => {
+  test("a slow model's answers after the fast ones' are not taken for a queueing gateway", () => {
+    // The fastest models answer first (2 s), then the slowest (21 s): each against its own kind.
+    let state = initialConcurrency(limits);
+    const mixed: GatewayEvent[] = [
+      ...Array.from({ length: 8 }, (): GatewayEvent => ({ kind: "success", latencyMs: 2_000, key: "fast" })),
+      ...Array.from({ length: 8 }, (): GatewayEvent => ({ kind: "success", latencyMs: 21_000, key: "slow" })),
+    ];
+    state = feed(state, mixed);
+    expect(latencyHolds(state)).toBe(true);
+    expect(allowedInFlight(state, limits, 0)).toBe(limits.start + 16);
+    // The same model slowing down past twice its own usual latency still stops growth.
+    const queueing = feed(
+      state,
+      Array.from({ length: 20 }, (): GatewayEvent => ({ kind: "success", latencyMs: 6_000, key: "fast" })),
+    );
+    expect(latencyHolds(queueing)).toBe(false);
+  });
+
+  test("a burst refused together backs off once, to under the calls that were out", () => {
+    const bounds = { start: 64, max: 256 };
+    let state = initialConcurrency(bounds);
+    // 64 sent at once to a gateway allowing 16: the 48 refusals come back with 64, 63, … 17 out.
+    for (let out = 64; out > 16; out--)
+      state = nextConcurrency(state, { kind: "rateLimited", retryAfterMs: 1_000, inFlight: out }, bounds, 0, 1_000);
+    expect(state.ceiling).toBe(17);
+    expect(allowedInFlight(state, bounds, 1_000)).toBe(16);
+  });
+
+  test("the 650-call test at catalog latencies × 8 reaches 256 fast: wall ≤ 1.4 × critical path", () => {
+    const run = simulateTest({ start: SETTING_DEFAULTS.perTestConcurrency, max: 256, limit: null, scale: 8 });
+    expect(run.wall / run.critical).toBeLessThanOrEqual(1.4);
+    // 256 within 20 s of the start.
+    expect(run.levels.find((entry) => entry.level >= 256)?.at).toBeLessThanOrEqual(20_000);
+  });
+
+  test.each([1, 8])(
+    "the 650-call test against a gateway allowing 16 at once (latencies × %i): ≤ 2 in 100 refused after 10 s, wall ≤ 1.2 × ceil(calls / 16) × mean latency",
+    (scale) => {
+      const run = simulateTest({ start: SETTING_DEFAULTS.perTestConcurrency, max: 256, limit: 16, scale });
+      expect(run.lateRefused).toBeLessThanOrEqual(0.02);
+      // Mean latency of the calls: 500 generation calls, 150 judge calls (jitter averages out).
+      const mean = ((500 * 1020 + 150 * 1867) / 650) * scale;
+      expect(run.wall).toBeLessThanOrEqual(1.2 * Math.ceil(650 / 16) * mean);
+    },
+  );
 });

@@ -5,12 +5,23 @@
 // a time-out or a 5xx backs it off multiplicatively. A 429 also remembers the level it came at
 // (the gateway's limit, roughly) and pauses new calls for its Retry-After. The level never
 // exceeds the test's share of the deployment-wide cap. Pure: the worker feeds it events.
+//
+// "Latency holds" is judged per kind of call: a test mixes models of very different speeds (2 s
+// and 21 s), and the first answers come from the fastest, so one average against the best
+// average seen would read the slow models' first answers as a queueing gateway and stop growth.
+// Each success is compared with the usual latency of its own kind (model and call kind, `key`).
 
 export interface ConcurrencyLimits {
   /** The level a test starts at (the `perTestConcurrency` setting). */
   readonly start: number;
   /** The test's share of the deployment-wide cap (`maxGatewayConcurrency` ÷ running tests). */
   readonly max: number;
+}
+
+/** One kind of call's latency: its moving average and the lowest such average seen, in ms. */
+export interface KindLatency {
+  readonly averageMs: number;
+  readonly bestMs: number;
 }
 
 export interface ConcurrencyState {
@@ -20,9 +31,12 @@ export interface ConcurrencyState {
   readonly backedOff: boolean;
   /** The level at which the gateway last answered 429, above which it probes slowly. */
   readonly ceiling: number | null;
-  /** Latency of recent successes (moving average) and the best such average seen, in ms. */
+  /** Latency of recent successes (moving average, all kinds), in ms: about one round trip. */
   readonly latencyMs: number | null;
-  readonly bestLatencyMs: number | null;
+  /** Each kind of call's latency, by the success events' `key`. */
+  readonly kinds: Readonly<Record<string, KindLatency>>;
+  /** Moving average of each success's latency ÷ its kind's best: 1 when the gateway is not queueing. */
+  readonly slowdown: number | null;
   /** No back-off again before this time: one overload is one back-off, not one per call in flight. */
   readonly holdUntil: number;
   /** No new call before this time (a 429's Retry-After). */
@@ -31,17 +45,21 @@ export interface ConcurrencyState {
 
 /** A gateway exchange as the controller sees it. */
 export type GatewayEvent =
-  | { readonly kind: "success"; readonly latencyMs: number }
-  | { readonly kind: "rateLimited"; readonly retryAfterMs?: number }
+  /** `key` names the kind of call (e.g. model and generation or judgement); one kind if absent. */
+  | { readonly kind: "success"; readonly latencyMs: number; readonly key?: string }
+  /** `inFlight`: the caller's calls out when it was refused, itself included (the limit, roughly). */
+  | { readonly kind: "rateLimited"; readonly retryAfterMs?: number; readonly inFlight?: number }
   | { readonly kind: "timeout" }
   | { readonly kind: "serverError" };
 
 /** Multiplicative back-off factor. */
 export const BACK_OFF = 0.7;
-/** Latency "holds" while the recent average is within this factor of the best average seen. */
+/** Latency "holds" while recent latencies are within this factor of their kinds' best. */
 export const LATENCY_TOLERANCE = 2;
-/** Weight of the newest latency in the moving average. */
+/** Weight of the newest sample in the moving averages (all kinds; the slowdown). */
 const LATENCY_WEIGHT = 0.1;
+/** Weight of the newest sample in one kind's moving average (few samples per kind). */
+const KIND_WEIGHT = 0.3;
 /** At the level of the last 429 it grows by one call per this many round trips. */
 const PROBE_SLOWNESS = 8;
 /** The smallest level, and the pause after a 429 without Retry-After. */
@@ -57,7 +75,8 @@ export function initialConcurrency(limits: ConcurrencyLimits): ConcurrencyState 
     backedOff: false,
     ceiling: null,
     latencyMs: null,
-    bestLatencyMs: null,
+    kinds: {},
+    slowdown: null,
     holdUntil: 0,
     pausedUntil: 0,
   };
@@ -69,10 +88,9 @@ export function allowedInFlight(state: ConcurrencyState, limits: ConcurrencyLimi
   return Math.floor(clamp(state.level, limits));
 }
 
-/** Whether recent latency is within LATENCY_TOLERANCE of the best seen (the gateway is not queueing). */
-export function latencyHolds(state: Pick<ConcurrencyState, "latencyMs" | "bestLatencyMs">): boolean {
-  if (state.latencyMs === null || state.bestLatencyMs === null) return true;
-  return state.latencyMs <= LATENCY_TOLERANCE * state.bestLatencyMs;
+/** Whether recent latencies are within LATENCY_TOLERANCE of their kinds' best (the gateway is not queueing). */
+export function latencyHolds(state: Pick<ConcurrencyState, "slowdown">): boolean {
+  return state.slowdown === null || state.slowdown <= LATENCY_TOLERANCE;
 }
 
 function backOff(state: ConcurrencyState, limits: ConcurrencyLimits, now: number, holdMs: number): ConcurrencyState {
@@ -99,6 +117,22 @@ function growthStep(state: ConcurrencyState): number {
   return 1 / level;
 }
 
+const average = (previous: number | null, sample: number, weight: number) =>
+  previous === null ? sample : previous + weight * (sample - previous);
+
+/** The latencies after one success of kind `key`. */
+function measured(state: ConcurrencyState, latencyMs: number, key: string): ConcurrencyState {
+  const known = state.kinds[key];
+  const averageMs = average(known?.averageMs ?? null, latencyMs, KIND_WEIGHT);
+  const bestMs = Math.max(1, Math.min(known?.bestMs ?? averageMs, averageMs));
+  return {
+    ...state,
+    latencyMs: average(state.latencyMs, latencyMs, LATENCY_WEIGHT),
+    kinds: { ...state.kinds, [key]: { averageMs, bestMs } },
+    slowdown: average(state.slowdown, latencyMs / bestMs, LATENCY_WEIGHT),
+  };
+}
+
 /**
  * The controller after one gateway exchange at `now`. `holdMs` (about one call's latency) is how
  * long after a back-off further failures of calls already in flight are not counted again.
@@ -111,25 +145,29 @@ export function nextConcurrency(
   holdMs: number = state.latencyMs ?? 1_000,
 ): ConcurrencyState {
   if (event.kind === "success") {
-    const latencyMs =
-      state.latencyMs === null
-        ? event.latencyMs
-        : state.latencyMs + LATENCY_WEIGHT * (event.latencyMs - state.latencyMs);
-    const measured = { ...state, latencyMs, bestLatencyMs: Math.min(state.bestLatencyMs ?? latencyMs, latencyMs) };
-    if (!latencyHolds(measured)) return measured;
-    return { ...measured, level: clamp(state.level + growthStep(state), limits) };
+    const next = measured(state, event.latencyMs, event.key ?? "");
+    if (!latencyHolds(next)) return next;
+    return { ...next, level: clamp(state.level + growthStep(state), limits) };
   }
   if (event.kind === "rateLimited") {
-    const pause = event.retryAfterMs ?? DEFAULT_PAUSE_MS;
-    // The gateway refused the call that made `level`: that is its limit, roughly.
-    const ceiling = Math.max(MIN_LEVEL, Math.floor(state.level));
-    const backed = backOff(state, limits, now, holdMs);
+    const pausedUntil = Math.max(state.pausedUntil, now + (event.retryAfterMs ?? DEFAULT_PAUSE_MS));
+    // The calls out when the gateway refused one: its limit, roughly. Not told, the level is
+    // taken for it (then each refusal of a burst lowers the level by one).
+    const estimate = Math.max(MIN_LEVEL, Math.floor(event.inFlight ?? state.level));
+    if (now < state.holdUntil) {
+      // The same overload (a burst refused together): no second back-off, but kept under the
+      // lowest count of calls out that was refused.
+      const ceiling = Math.min(state.ceiling ?? estimate, estimate);
+      return { ...state, level: clamp(Math.min(state.level, ceiling - 1), limits), ceiling, pausedUntil };
+    }
+    const ceiling = Math.max(MIN_LEVEL, Math.min(Math.floor(state.level), estimate));
     return {
-      ...backed,
-      // Within the hold of the last back-off it is not cut again, but kept under the new ceiling.
-      level: backed === state ? clamp(Math.min(state.level, ceiling - 1), limits) : backed.level,
+      ...state,
+      level: clamp(Math.floor(ceiling * BACK_OFF), limits),
+      backedOff: true,
       ceiling,
-      pausedUntil: Math.max(state.pausedUntil, now + pause),
+      holdUntil: now + holdMs,
+      pausedUntil,
     };
   }
   return backOff(state, limits, now, holdMs);
