@@ -5,13 +5,12 @@ import { canStop } from "./lib/testStatus";
 import { jobOfTest } from "./core/jobs";
 import { paymentsEnabled } from "./core/payments";
 import { namesOf, responseView, responseViewValidator } from "./core/results";
-import { requireTest, summariesOfSpaceByStatus, testAccessOf } from "./core/testAccess";
+import { requireAccess, requireTest, summariesOfSpaceByStatus, testAccessOf } from "./core/testAccess";
 import { deleteTest } from "./core/testDeletion";
 import { endTest } from "./core/testEnding";
 import { createTest, hasOwnKey } from "./core/testCreation";
-import { headerOf, testHeader } from "./core/tests";
-import { RUN_SHARDS } from "./core/pipeline/shards";
-import { mergeModelStats } from "./core/pipeline/statistics";
+import { monitorHeader, monitorHeaderOf, monitorHeaderOfRow } from "./core/tests";
+import { MONITOR_RESPONSES, monitorRankingsOf, monitorRowOf } from "./core/monitorProgress";
 import { modelRanking, testConfiguration } from "./validators";
 
 /**
@@ -116,44 +115,43 @@ export const current = userQuery({
   },
 });
 
-const MONITOR_RANKINGS = 5;
-const MONITOR_RESPONSES = 10;
-
-/** Everything the live monitor shows; reads the counters, one stats row per model and 10 responses. */
+/**
+ * Everything the live monitor shows. While the test runs it reads the test's small monitor row
+ * (core/monitorProgress.ts: figures, top rankings and the newest answers' ids, written about once
+ * per 10 ended calls), the job and those answers, never the test's row or a live query over its
+ * answers, so it re-runs with that row and not with every call. Otherwise (before the run's first
+ * fold, and once it has ended) it reads the test, one stats row per model and the newest answers.
+ */
 export const monitor = userQuery({
   args: { testId: v.id("tests") },
   returns: v.object({
-    test: testHeader,
+    test: monitorHeader,
     rankings: v.array(modelRanking.omit("evaluationCount")),
     rankedModels: v.number(),
     latestResponses: v.array(responseViewValidator),
   }),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
-    const job = await ctx.db
-      .query("jobs")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .unique();
-    const config = test.configuration;
-    const stats = [];
-    for (const model of config.generatorModels) {
-      // The model's all-personas row, its shards merged.
-      const [row] = mergeModelStats(
-        await ctx.db
-          .query("modelStats")
-          .withIndex("by_test_model_persona", (q) => q.eq("testId", testId).eq("modelId", model.id).eq("personaId", ""))
-          .take(RUN_SHARDS + 1),
-      );
-      if (row && row.scoreCount > 0) {
-        stats.push({
-          modelId: model.id,
-          modelName: model.name,
-          averageScore: row.scoreSum / row.scoreCount,
-          totalResponses: row.responses,
-        });
+    const row = await monitorRowOf(ctx, testId);
+    const job = async () =>
+      await ctx.db
+        .query("jobs")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .unique();
+    if (row) {
+      await requireAccess(ctx, ctx.user._id, row, "read");
+      const latest = [];
+      for (const shown of row.latestResponses) {
+        const response = await ctx.db.get("responses", shown.responseId);
+        if (response) latest.push({ ...responseView(response, NO_NAMES), ...namesOfShown(shown) });
       }
+      return {
+        test: monitorHeaderOfRow(row, await job()),
+        rankings: row.rankings,
+        rankedModels: row.rankedModels,
+        latestResponses: latest,
+      };
     }
-    stats.sort((a, b) => b.averageScore - a.averageScore || a.modelName.localeCompare(b.modelName));
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const latest = await ctx.db
       .query("responses")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -161,10 +159,16 @@ export const monitor = userQuery({
       .take(MONITOR_RESPONSES);
     const names = namesOf(test);
     return {
-      test: headerOf(test, job),
-      rankings: stats.slice(0, MONITOR_RANKINGS),
-      rankedModels: stats.length,
+      test: monitorHeaderOf(test, await job()),
+      ...(await monitorRankingsOf(ctx, test)),
       latestResponses: latest.map((response) => responseView(response, names)),
     };
   },
 });
+
+/** The names an answer on the monitor row is shown under (resolved when the row was written). */
+function namesOfShown(shown: { modelName: string; personaName: string; topicTitle: string }) {
+  return { modelName: shown.modelName, personaName: shown.personaName, topicTitle: shown.topicTitle };
+}
+
+const NO_NAMES = { model: new Map(), persona: new Map(), topic: new Map() };

@@ -21,6 +21,7 @@ import { deleteTest, deleteWithinBudget, rowsOf } from "./testDeletion";
 import { endTest } from "./testEnding";
 import { syncTestSummaryOf } from "./testSummaries";
 import { forgetTestStats, recordTestRun } from "./userStats";
+import { dropMonitorRow } from "./monitorProgress";
 
 /** Rows deleted per transaction by the restart and account cleanups. */
 export const CLEANUP_BATCH_SIZE = 1000;
@@ -43,6 +44,8 @@ async function requireTestOf(ctx: MutationCtx, job: Doc<"jobs">): Promise<Doc<"t
  * stays in.)
  */
 async function reopenTest(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
+  // A running test restarted keeps no monitor row of the old run (the monitor reads the test).
+  await dropMonitorRow(ctx, test._id);
   if (!hasEnded(test.status)) return;
   await forgetTestStats(ctx, test);
   if (test.awaitingPayment !== true) await recordTestRun(ctx, test);

@@ -15,7 +15,11 @@ export type TestAccess = "read" | "act";
 export const TEST_NOT_FOUND = "Test not found.";
 
 /** What the user may do with the test: "act" ⊃ "read", or null when it is none of their business. */
-export async function testAccessOf(ctx: QueryCtx, test: Doc<"tests">, userId: Id<"users">): Promise<TestAccess | null> {
+export async function testAccessOf(
+  ctx: QueryCtx,
+  test: Pick<Doc<"tests">, "userId" | "teamId">,
+  userId: Id<"users">,
+): Promise<TestAccess | null> {
   if (test.teamId === undefined) return test.userId === userId ? "act" : null;
   const membership = await membershipOf(ctx, test.teamId, userId);
   if (membership === null) return null;
@@ -34,13 +38,26 @@ export async function requireTest(
   need: TestAccess,
 ): Promise<Doc<"tests">> {
   const test = await ctx.db.get("tests", testId);
-  const access = test === null ? null : await testAccessOf(ctx, test, userId);
-  if (test === null || access === null) {
+  await requireAccess(ctx, userId, test, need);
+  return test!;
+}
+
+/**
+ * requireTest's check on what says whose a test is (the test, or a row that copies its owner and
+ * team, such as its monitor row), without reading the test: refused as requireTest refuses.
+ */
+export async function requireAccess(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  owner: Pick<Doc<"tests">, "userId" | "teamId"> | null,
+  need: TestAccess,
+): Promise<void> {
+  const access = owner === null ? null : await testAccessOf(ctx, owner, userId);
+  if (owner === null || access === null) {
     // A team test's pages left open by a removed member move to the access-lost screen.
-    fail("NOT_FOUND", test?.teamId === undefined ? TEST_NOT_FOUND : TEAM_MESSAGES.testAccessLost);
+    fail("NOT_FOUND", owner?.teamId === undefined ? TEST_NOT_FOUND : TEAM_MESSAGES.testAccessLost);
   }
   if (need === "act" && access !== "act") fail("FORBIDDEN", TEAM_MESSAGES.viewersRead);
-  return test;
 }
 
 /**

@@ -11,6 +11,7 @@ import { endOpenCheckouts } from "./payments";
 import { deleteRun } from "./pipeline/runView";
 import { deleteTestSummary } from "./testSummaries";
 import { forgetTestStats } from "./userStats";
+import { dropMonitorRow } from "./monitorProgress";
 
 /** Rows of one table handled per run; several tables per run stay far below the write limit. */
 export const DELETE_BATCH_SIZE = 500;
@@ -63,6 +64,7 @@ export async function deleteTest(ctx: MutationCtx, test: Doc<"tests">): Promise<
   await ctx.db.delete("tests", test._id);
   await deleteTestSummary(ctx, test._id);
   await deleteRun(ctx, test._id); // results still landing for it are thrown away
+  await dropMonitorRow(ctx, test._id); // its monitor shows it gone at once
   // Workers still running for it find no test and stop; a freed processing slot starts the next job.
   if (job?.status === "processing") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
   await ctx.scheduler.runAfter(0, internal.testDeletion.deleteChildren, { testId: test._id });

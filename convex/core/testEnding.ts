@@ -8,6 +8,7 @@ import { hasEnded, hasJobEnded, type EndedTestStatus } from "../lib/testStatus";
 import { setJobStatus } from "./jobs";
 import { finishJuryStats } from "./juryStats";
 import { endOpenCheckouts } from "./payments";
+import { dropMonitorRow } from "./monitorProgress";
 import { foldCounters } from "./pipeline/runCounters";
 import { closeRun } from "./pipeline/runView";
 import { syncTestSummary } from "./testSummaries";
@@ -47,6 +48,7 @@ export async function endTest(
     // Its counters as they stand, folded from their shards (the figures it ends with).
     const counted = test.status === "running" ? ((await foldCounters(ctx, test._id)) ?? test) : test;
     await closeRun(ctx, test._id); // results still landing are thrown away (their spend counted)
+    await dropMonitorRow(ctx, test._id); // the monitor reads the ended test from now on
     await ctx.db.patch("tests", test._id, {
       ...ending.test,
       status: ending.status,

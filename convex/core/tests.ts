@@ -3,7 +3,9 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import { pickFields } from "../lib/fields";
+import { monitorSizeOf } from "../lib/progress";
 import schema from "../schema";
+import { monitorSize, type runningHeader } from "../tables/testProgress";
 import { isDraft } from "./userStats";
 
 const testFields = schema.tables.tests.validator;
@@ -53,6 +55,12 @@ export const testHeader = testFields.pick(...HEADER_FIELDS).extend({
   chargedCents: v.number(),
 });
 
+/**
+ * The live monitor's test: the header without the configuration (the monitor reads none while
+ * the test runs, only its small monitor row), with what the monitor says of its size instead.
+ */
+export const monitorHeader = testHeader.omit("configuration").extend({ size: monitorSize });
+
 export function missingWorkOf(test: Doc<"tests">): Infer<typeof missingWorkValidator> {
   return pickFields(test, MISSING_WORK_FIELDS);
 }
@@ -64,6 +72,29 @@ export function headerOf(test: Doc<"tests">, job: Doc<"jobs"> | null): Infer<typ
     _creationTime: test._creationTime,
     ...(job ? { jobStatus: job.status } : {}),
     awaitingPayment: isDraft(test),
+    chargedCents: job?.paymentData === undefined ? 0 : job.amountCents,
+  };
+}
+
+/** The monitor's header of a test read whole (one that is not running, or has no monitor row yet). */
+export function monitorHeaderOf(test: Doc<"tests">, job: Doc<"jobs"> | null): Infer<typeof monitorHeader> {
+  const { configuration, ...header } = headerOf(test, job);
+  return { ...header, size: monitorSizeOf(configuration, test.missingResponses) };
+}
+
+/** The monitor's header of a running test from its monitor row (core/monitorProgress.ts). */
+export function monitorHeaderOfRow(
+  row: Pick<Doc<"testProgress">, "testId" | "teamId" | "header">,
+  job: Doc<"jobs"> | null,
+): Infer<typeof monitorHeader> {
+  const { createdAt, ...header }: Infer<typeof runningHeader> = row.header;
+  return {
+    ...header,
+    _id: row.testId,
+    _creationTime: createdAt,
+    ...(row.teamId === undefined ? {} : { teamId: row.teamId }),
+    ...(job ? { jobStatus: job.status } : {}),
+    awaitingPayment: false,
     chargedCents: job?.paymentData === undefined ? 0 : job.amountCents,
   };
 }

@@ -370,3 +370,44 @@ export function progressWriteDue(state: {
   if (state.sinceLastWriteMs >= PROGRESS_FOLD.staleMs) return true;
   return state.newCalls >= callsPerProgressWrite(state.remainingCalls);
 }
+
+/**
+ * When a running test's monitor row (core/monitorProgress.ts) is written again: once enough
+ * calls ended since its last write (callsPerProgressWrite: 5% of the calls left, at least 10),
+ * or, when fewer did, after `slowMs` if anything it shows moved, so a slow tail still moves. The
+ * monitor re-runs only on these writes: at most about one per 10 ended calls, plus one per
+ * `slowMs` while calls trickle in. (The row goes when the run ends; the monitor then reads the
+ * ended test.)
+ */
+export const MONITOR_PROGRESS = {
+  /** The slow fallback: a row with something new is never older than this. */
+  slowMs: 10_000,
+} as const;
+
+/** Whether a running test's monitor row is written now (see MONITOR_PROGRESS). */
+export function monitorWriteDue(state: {
+  /** Milliseconds since the row was last written. */
+  sinceLastWriteMs: number;
+  /** Calls that ended since (by the counters as now folded). */
+  newCalls: number;
+  /** Calls the test still had to make at the row's last write. */
+  remainingCalls: number;
+  /** Whether a figure the monitor shows changed since (counters, phase, errors). */
+  changed: boolean;
+}): boolean {
+  if (state.newCalls > 0 && state.newCalls >= callsPerProgressWrite(state.remainingCalls)) return true;
+  return state.changed && state.sinceLastWriteMs >= MONITOR_PROGRESS.slowMs;
+}
+
+/** What the monitor says of a test's size: its models, judges, personas, topics and calls. */
+export function monitorSizeOf(config: ProgressConfig, missingResponses = 0) {
+  const calls = expectedCallsOf(config, missingResponses);
+  return {
+    models: (config.generatorModels ?? config.models ?? []).length,
+    judges: config.generatorModels ? (config.evaluatorModels ?? []).length : 0,
+    personas: config.personas.length,
+    topics: config.topics.length,
+    generationCalls: calls.generation,
+    judgingCalls: calls.judging,
+  };
+}

@@ -57,8 +57,18 @@ export const testProgressTables = {
     /** The monitor's top rankings (best first) and how many models are ranked. */
     rankings: v.array(modelRanking.omit("evaluationCount")),
     rankedModels: v.number(),
-    /** The newest answers as of the write, newest first: the monitor's Recent Activity. */
-    latestResponseIds: v.array(v.id("responses")),
+    /**
+     * The newest answers as of the write, newest first, with the names they are shown under: the
+     * monitor's Recent Activity reads each answer by its id.
+     */
+    latestResponses: v.array(
+      v.object({
+        responseId: v.id("responses"),
+        modelName: v.string(),
+        personaName: v.string(),
+        topicTitle: v.string(),
+      }),
+    ),
     /** The test's ended calls as of the write: the next write waits for enough more. */
     finishedCalls: v.number(),
     writtenAt: v.number(),

@@ -15,6 +15,7 @@ import {
   callsPerProgressWrite,
 } from "../../lib/progress";
 import type { Usage } from "../../validators";
+import { writeMonitorRowIfDue } from "../monitorProgress";
 import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
 import { RUN_SHARDS, shardOf } from "./shards";
 import { applyAnswerScores, applyModelDeltas } from "./statistics";
@@ -218,6 +219,8 @@ export async function foldCounters(
   await ctx.db.patch("tests", testId, { ...totals, ...errorField, lastProgressAt: now, progress });
   // History's cost and missing work: the summary is written only when one of them changed.
   await syncTestSummary(ctx, next);
+  // The monitor's row, on its own slower cadence (about once per 10 ended calls).
+  await writeMonitorRowIfDue(ctx, { ...next, lastProgressAt: now, progress }, now, now - FOLD_SETTLE_MS);
   return { ...next, lastProgressAt: now, progress };
 }
 

@@ -3,7 +3,6 @@ import type { FunctionReturnType } from "convex/server";
 
 import type { api } from "../../../convex/_generated/api";
 import { formatCount } from "../../../convex/lib/format";
-import { expectedCallsOf } from "../../../convex/lib/progress";
 
 export type MonitorData = FunctionReturnType<typeof api.tests.monitor>;
 export type MonitorTest = MonitorData["test"];
@@ -48,13 +47,9 @@ export function elapsedSpan(test: Pick<MonitorTest, "startedAt" | "_creationTime
   return { start: test.startedAt ?? test._creationTime, end: test.completedAt };
 }
 
-export function modelCounts(configuration: MonitorTest["configuration"]) {
-  return {
-    models: configuration.generatorModels.length,
-    judges: configuration.evaluatorModels.length,
-    personas: configuration.personas.length,
-    topics: configuration.topics.length,
-  };
+/** The test's size as the header tells it (the monitor reads no configuration while a test runs). */
+export function modelCounts(size: MonitorTest["size"]) {
+  return { models: size.models, judges: size.judges, personas: size.personas, topics: size.topics };
 }
 
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
@@ -73,8 +68,8 @@ export function previewOf(content: string, maxLength = 160): string {
  * judges' included, so that '6%' beside '54 of 108 responses generated' reads as what it is
  * ('6% of 900 model calls: 36 to write answers, 864 to judge them').
  */
-export function progressMeaning(test: Pick<MonitorTest, "configuration" | "missingResponses">): string {
-  const calls = expectedCallsOf(test.configuration, test.missingResponses);
+export function progressMeaning(test: Pick<MonitorTest, "size">): string {
+  const calls = { generation: test.size.generationCalls, judging: test.size.judgingCalls };
   const total = calls.generation + calls.judging;
   if (total === 0) return "of the run's model calls";
   return (

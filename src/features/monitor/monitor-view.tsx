@@ -94,7 +94,7 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
 }
 
 function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onStop: () => Promise<void> }) {
-  const counts = modelCounts(test.configuration);
+  const counts = modelCounts(test.size);
   const { start, end } = elapsedSpan(test);
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">

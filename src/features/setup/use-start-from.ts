@@ -8,7 +8,6 @@ import { notify } from "./notify";
 
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
 import { builtinTemplateById } from "../../../convex/lib/builtins";
 import type { TestConfiguration } from "../../../convex/validators";
 import type { SetupSearch } from "./search";
@@ -50,7 +49,8 @@ export function useStartFrom({ search, catalog, requestApply, prefillRerun }: St
 
     if (rerun) {
       convex
-        .query(api.tests.monitor, { testId: rerun as Id<"tests"> })
+        // The results' header carries the configuration (the monitor's does not while a test runs).
+        .query(api.results.get, { testId: rerun })
         .then(({ test }) => {
           latest.current.prefillRerun(test.configuration, latest.current.catalog.ids, test._id);
           notify.success(`Loaded "${test.name}" for a rerun`);
