@@ -13,6 +13,9 @@ import {
   expectedResponsesOf,
   initialProgress,
   missingWorkSummary,
+  MONITOR_PROGRESS,
+  monitorSizeOf,
+  monitorWriteDue,
   progressWriteDue,
   timeRangeLabel,
 } from "./progress";
@@ -374,5 +377,60 @@ describe("when a running test's progress is written", () => {
     // The last 3 calls of a test: written as soon as they have all landed.
     expect(progressWriteDue({ sinceLastWriteMs: 1_000, newCalls: 3, remainingCalls: 3 })).toBe(true);
     expect(progressWriteDue({ sinceLastWriteMs: 1_000, newCalls: 2, remainingCalls: 3 })).toBe(false);
+  });
+});
+
+describe("when a running test's monitor row is written", () => {
+  const state = { sinceLastWriteMs: 1_500, remainingCalls: 650, changed: true };
+  it("waits for about 10 ended calls or more, however often the counters are folded", () => {
+    // The counters are folded every 1-3 s; with 650 calls left the monitor waits for 33 of them.
+    expect(monitorWriteDue({ ...state, newCalls: 9 })).toBe(false);
+    expect(monitorWriteDue({ ...state, newCalls: 32 })).toBe(false);
+    expect(monitorWriteDue({ ...state, newCalls: 33 })).toBe(true);
+    // 120 calls left: 10 at a time; the last 4: all of them.
+    expect(monitorWriteDue({ ...state, remainingCalls: 120, newCalls: 9 })).toBe(false);
+    expect(monitorWriteDue({ ...state, remainingCalls: 120, newCalls: 10 })).toBe(true);
+    expect(monitorWriteDue({ ...state, remainingCalls: 4, newCalls: 4 })).toBe(true);
+  });
+
+  it("moves a slow tail after the slow fallback, and only when a shown figure moved", () => {
+    // 3 s-old figures no longer force a write, as they do for the test's row (progressWriteDue).
+    expect(monitorWriteDue({ ...state, sinceLastWriteMs: 3_000, newCalls: 1 })).toBe(false);
+    expect(monitorWriteDue({ ...state, sinceLastWriteMs: MONITOR_PROGRESS.slowMs, newCalls: 1 })).toBe(true);
+    // Nothing new: no write, however long it has been (the time remaining alone does not count).
+    expect(
+      monitorWriteDue({ ...state, sinceLastWriteMs: 5 * MONITOR_PROGRESS.slowMs, newCalls: 0, changed: false }),
+    ).toBe(false);
+  });
+
+  it("a test of 650 calls landing 7 a second, folded every second, writes it at most once per 10 calls", () => {
+    let written = { at: 0, finished: 0 };
+    let writes = 0;
+    for (let second = 1; second * 7 <= 650; second++) {
+      const finished = second * 7;
+      const due = monitorWriteDue({
+        sinceLastWriteMs: second * 1_000 - written.at,
+        newCalls: finished - written.finished,
+        remainingCalls: 650 - written.finished,
+        changed: finished > written.finished,
+      });
+      if (due) {
+        writes++;
+        written = { at: second * 1_000, finished };
+      }
+    }
+    expect(writes).toBeLessThanOrEqual(65);
+    expect(writes).toBeGreaterThan(20); // it still moves: 5% of what is left, at least 10
+  });
+
+  it("says the test's size as the monitor's header does", () => {
+    expect(monitorSizeOf(config)).toEqual({
+      models: 2,
+      judges: 3,
+      personas: 2,
+      topics: 3,
+      generationCalls: 12,
+      judgingCalls: 72,
+    });
   });
 });

@@ -1,0 +1,226 @@
+// @vitest-environment node
+// The live monitor while a test runs, subscribed as the monitor page subscribes, on the local
+// backend (concurrent transactions, subscriptions that re-run a query only when a commit touches
+// what it read, a meter that counts the re-runs). It reads the test's small monitor row, written
+// about once per 10 ended calls, so 30 recorded calls re-run it a few times, not once per answer
+// and per fold; its percentage never falls; and the time remaining follows the concurrency the
+// worker reports.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ConvexClient } from "convex/browser";
+import type { FunctionReturnType } from "convex/server";
+import { SignJWT, importPKCS8 } from "jose";
+import { describe, expect, test } from "vitest";
+import { meterDifference, type MeterReading } from "../dev/backend/meter";
+import { api, internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { type TestBackend, drainDispatch, sampleConfiguration, seedCatalog } from "./test.helpers";
+import { formatTimeRemaining } from "./lib/format";
+import type { Outcome, WorkItem } from "./validators";
+
+const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
+const JUDGES = ["google/gemini-2.0-flash-001"];
+
+/** The local backend (dev/backend/server), loaded at run time: its code is outside convex/'s type-check. */
+type LocalBackend = {
+  t: unknown;
+  url: string;
+  siteUrl: string;
+  meter: { read(): MeterReading };
+  close(): Promise<void>;
+};
+async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
+  const server = "../dev/backend/server";
+  const { startBackend } = (await import(/* @vite-ignore */ server)) as {
+    startBackend: (options: {
+      port: number;
+      sitePort: number;
+      quiet: boolean;
+      keysFile: string;
+    }) => Promise<LocalBackend>;
+  };
+  return await startBackend({ port: 0, sitePort: 0, quiet: true, keysFile });
+}
+
+/** A WebSocket client of the backend signed in as the session's user (the auth library's token). */
+async function signedInClient(backend: LocalBackend, subject: string): Promise<ConvexClient> {
+  const testing = "../dev/backend/testing";
+  const { nodeClient } = (await import(/* @vite-ignore */ testing)) as { nodeClient: (url: string) => ConvexClient };
+  const token = await new SignJWT({ sub: subject })
+    .setProtectedHeader({ alg: "RS256" })
+    .setIssuer(backend.siteUrl)
+    .setAudience("convex")
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256"));
+  const client = nodeClient(backend.url);
+  client.setAuth(async () => token);
+  return client;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An answer whose call took a minute of gateway time (what the time remaining measures). */
+const ANSWERED: Outcome = {
+  kind: "generated",
+  answers: ["An answer."],
+  promptTokens: 10,
+  completionTokens: 20,
+  latencyMs: 60_000,
+  costUsd: 0.001,
+};
+
+type Monitor = FunctionReturnType<typeof api.tests.monitor>;
+
+describe("the live monitor of a running test", () => {
+  test(
+    "30 recorded calls re-run it at most 4 times (about once per 10), its percentage never falls, its time remaining follows the reported concurrency, and it ends at 100%",
+    { timeout: 120_000 },
+    async () => {
+      const keysDir = mkdtempSync(join(tmpdir(), "mj-monitor-progress-"));
+      const backend = await startLocalBackend(join(keysDir, "keys.json"));
+      let client: ConvexClient | null = null;
+      try {
+        const t = backend.t as TestBackend;
+        await seedCatalog(t, [...GENERATORS, ...JUDGES]);
+        await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the worker
+        const { userId, sessionId } = await t.run(async (ctx) => {
+          const userId = await ctx.db.insert("users", {
+            email: "ada@example.com",
+            isAdmin: false,
+            fullName: null,
+            avatarUrl: null,
+            totalSpentCents: 0,
+            testCount: 0,
+          });
+          const sessionId = await ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 });
+          return { userId, sessionId };
+        });
+        const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
+        // 4 generators × 3 personas × 3 topics: 36 answer calls, and 9 ranking calls after them.
+        const personas = ["p1", "p2", "p3"].map((id) => ({ id, name: id, description: id, systemPrompt: `Be ${id}.` }));
+        const topics = ["t1", "t2", "t3"].map((id) => ({ id, title: id, description: id, prompt: `About ${id}.` }));
+        const { testId } = await as.mutation(api.tests.create, {
+          configuration: sampleConfiguration(GENERATORS, JUDGES, { personas, topics, responsesPerTopic: 1 }),
+        });
+        await drainDispatch(t);
+        for (let waited = 0; waited < 100; waited++) {
+          const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+          if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 36) break;
+          await sleep(100);
+        }
+        /** The worker's report, which folds the counters when due (and writes the monitor's row when due). */
+        const beat = (inFlight: number, generated: Id<"calls">[] = []) =>
+          t.mutation(internal.runner.beat, {
+            testId,
+            level: Math.max(1, inFlight),
+            backedOff: false,
+            inFlight,
+            exchanges: 0,
+            rateLimited: 0,
+            timeouts: 0,
+            serverErrors: 0,
+            judged: false,
+            generated,
+          });
+        const record = (item: WorkItem, outcome: Outcome) =>
+          t.mutation(internal.runner.record, {
+            testId,
+            callId: item.callId,
+            leaseId: item.leaseId,
+            outcome,
+            continueChunk: false,
+            concurrency: 2,
+            pooled: true,
+          });
+
+        client = await signedInClient(backend, `${userId}|${sessionId}`);
+        const seen: Monitor[] = [];
+        client.onUpdate(api.tests.monitor, { testId }, (monitor) => seen.push(monitor));
+        for (let waited = 0; seen.length === 0 && waited < 200; waited++) await sleep(25);
+        expect(seen[0]!.test).toMatchObject({ status: "running", responsesCount: 0 });
+        // The first fold (its figures 3 s old) writes the monitor's row.
+        await sleep(3_100);
+        await beat(2);
+        await sleep(300);
+        const before = backend.meter.read();
+        const updatesBefore = seen.length;
+
+        // 30 answer calls land, one every 100 ms, the worker (2 calls in flight) reporting after
+        // each: its reports fold the counters every 1-3 s. Each fold re-ran the monitor, and so did
+        // each answer.
+        const answers: WorkItem[] = await t.mutation(internal.runner.claimBatch, { testId, max: 30 });
+        expect(answers).toHaveLength(30);
+        for (const item of answers) {
+          await record(item, ANSWERED);
+          await beat(2);
+          await sleep(100);
+        }
+        // The last answers settle (a fold takes deltas older than 3 s); a tail of fewer than 10
+        // is shown after the slow fallback.
+        await sleep(3_200);
+        for (let waited = 0; seen.at(-1)!.test.responsesCount < 30 && waited < 15; waited++) {
+          await beat(2);
+          await sleep(1_000);
+        }
+
+        const reruns = meterDifference(backend.meter.read(), before)["tests:monitor"]?.subscriptionReruns ?? 0;
+        expect(reruns).toBeLessThanOrEqual(4);
+        expect(seen.length - updatesBefore).toBeLessThanOrEqual(4);
+        // What it shows moved with the answers: all 30, the newest of them in Recent Activity.
+        const shown = seen.at(-1)!;
+        expect(shown.test.responsesCount).toBe(30);
+        expect(shown.latestResponses).toHaveLength(10);
+        expect(shown.test.size).toEqual({
+          models: 4,
+          judges: 1,
+          personas: 3,
+          topics: 3,
+          generationCalls: 36,
+          judgingCalls: 9,
+        });
+        // The time remaining follows the 2 calls in flight the worker reports: 6 answer calls and
+        // 9 judge calls left at a minute each, 2 at a time, not at the average concurrency so far
+        // (minutes of gateway time in seconds: as many at once as are left, 2 minutes).
+        expect(shown.test.progress.estimatedTimeRemaining).toBe(formatTimeRemaining(((6 + 9) * 60_000) / 2));
+
+        // The last answers, the judges' rankings, and the end: the monitor reads the ended test.
+        const rest: WorkItem[] = await t.mutation(internal.runner.claimBatch, { testId, max: 6 });
+        for (const item of rest) await record(item, ANSWERED);
+        await beat(
+          0,
+          [...answers, ...rest].map((item) => item.callId),
+        ); // the pairs' judge calls
+        const judged: WorkItem[] = await t.mutation(internal.runner.claimBatch, { testId, max: 20 });
+        expect(judged).toHaveLength(9);
+        for (const item of judged) {
+          if (item.kind !== "evaluate" || item.scale !== "ranking") throw new Error("a ranking call was expected");
+          await record(item, {
+            kind: "ranked",
+            ranking: item.labels.map((entry) => entry.responseId),
+            explanation: "In label order.",
+            promptTokens: 10,
+            completionTokens: 20,
+            latencyMs: 5_000,
+            costUsd: 0.0005,
+          });
+        }
+        await t.mutation(internal.runner.endWork, { testId });
+        for (let waited = 0; seen.at(-1)!.test.status === "running" && waited < 200; waited++) await sleep(25);
+        expect(seen.at(-1)!.test).toMatchObject({
+          status: "completed",
+          responsesCount: 36,
+          progress: { currentPhase: "Completed", percentage: 100 },
+        });
+        // Its percentage never fell from one update to the next, the end included.
+        const percentages = seen.map((monitor) => monitor.test.progress.percentage);
+        expect(percentages).toEqual([...percentages].sort((a, b) => a - b));
+      } finally {
+        await client?.close();
+        await backend.close();
+        rmSync(keysDir, { recursive: true, force: true });
+      }
+    },
+  );
+});
