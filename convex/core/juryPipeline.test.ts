@@ -60,6 +60,8 @@ type Run = Awaited<ReturnType<typeof backendWithUser>> & {
   calls: Doc<"calls">[];
   responses: Doc<"responses">[];
   evaluations: Doc<"evaluations">[];
+  /** Each ranking call's labels, kept once on its judgeExplanations row: which label showed which answer. */
+  callLabels: Map<Id<"calls">, { label: string; responseId: Id<"responses"> }[]>;
   stats: NonNullable<Doc<"testStats">["stats"]>;
   recomputations: number;
 };
@@ -88,7 +90,12 @@ async function run(config: TestConfiguration): Promise<Run> {
   const rows = await t.run(async (ctx) => {
     const jobs = await ctx.db.system.query("_scheduled_functions").collect();
     const { test, calls, responses, evaluations } = await readTestRows(ctx, testId);
+    const kept = await ctx.db
+      .query("judgeExplanations")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .collect();
     return {
+      callLabels: kept.map((entry) => [entry.callId, entry.labels ?? []] as const),
       testId,
       test,
       calls,
@@ -98,7 +105,7 @@ async function run(config: TestConfiguration): Promise<Run> {
       recomputations: jobs.filter((job) => job.name.includes("juryStats") && job.name.includes("recompute")).length,
     };
   });
-  return { t, user, ...rows };
+  return { t, user, ...rows, callLabels: new Map(rows.callLabels) };
 }
 
 /**
@@ -115,11 +122,7 @@ function firstShownAdvantage(result: Run): number {
   const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const advantages: number[] = [];
   for (const evaluation of result.evaluations) {
-    if (
-      evaluation.evaluatorModelId !== POSITION ||
-      evaluation.order !== "forward" ||
-      evaluation.labels?.[0]?.responseId !== evaluation.responseId
-    )
+    if (evaluation.evaluatorModelId !== POSITION || evaluation.order !== "forward" || evaluation.label !== "A")
       continue;
     const fair = FAIR.flatMap((judge) => byJudgeAndResponse.get(`${judge}|${evaluation.responseId}`) ?? []);
     advantages.push(average(byJudgeAndResponse.get(`${POSITION}|${evaluation.responseId}`)!) - average(fair));
@@ -151,11 +154,15 @@ describe("the jury's evidence through the pipeline, with the dev gateway's plant
       // Without both orders there is nothing to pair.
       expect(judge(POSITION).positionConsistency).toBeNull();
 
-      // Each evaluation keeps which label showed which answer in its call, and names the call.
+      // Each evaluation names its call and keeps the label its answer was shown under; the call
+      // keeps which label showed which answer, once.
       const sample = evaluations.find((evaluation) => evaluation.evaluatorModelId === FAIR[0])!;
-      expect(sample.labels!.map((entry) => entry.label)).toEqual(["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]);
-      expect(new Set(sample.labels!.map((entry) => entry.responseId)).size).toBe(GENERATORS.length);
-      expect(sample).toMatchObject({ callId: expect.any(String), order: "forward" });
+      expect(sample).toMatchObject({ callId: expect.any(String), order: "forward", label: expect.any(String) });
+      expect(sample.labels).toBeUndefined();
+      const labels = oneOrder.callLabels.get(sample.callId!)!;
+      expect(labels.map((entry) => entry.label)).toEqual(["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]);
+      expect(new Set(labels.map((entry) => entry.responseId)).size).toBe(GENERATORS.length);
+      expect(labels.find((entry) => entry.responseId === sample.responseId)!.label).toBe(sample.label);
       // The export carries them, with this answer's label and its share of the call's cost.
       const exported = await oneOrder.user.as.query(api.results.exportEvaluations, {
         testId: oneOrder.testId,
@@ -166,9 +173,9 @@ describe("the jury's evidence through the pipeline, with the dev gateway's plant
         callId: sample.callId,
         order: "forward",
         costUsd: sample.costUsd,
-        labels: sample.labels,
+        labels,
+        label: sample.label,
       });
-      expect(row.label).toBe(sample.labels!.find((entry) => entry.responseId === sample.responseId)!.label);
     },
   );
 
@@ -185,8 +192,7 @@ describe("the jury's evidence through the pipeline, with the dev gateway's plant
       expect(both.test.priceCents).toBeGreaterThan(oneOrder.test.priceCents);
 
       const forwardCall = judgeCalls.find((call) => !call.key.endsWith(":reverse"))!;
-      const shownBy = (callId: Id<"calls">) =>
-        both.evaluations.find((evaluation) => evaluation.callId === callId)!.labels!.map((entry) => entry.responseId);
+      const shownBy = (callId: Id<"calls">) => both.callLabels.get(callId)!.map((entry) => entry.responseId);
       const reverseCall = judgeCalls.find((call) => call.key === `${forwardCall.key}:reverse`)!;
       expect(shownBy(reverseCall._id)).toEqual([...shownBy(forwardCall._id)].reverse());
       expect(both.evaluations.find((evaluation) => evaluation.callId === reverseCall._id)!.order).toBe("reverse");

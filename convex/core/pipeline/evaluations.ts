@@ -23,13 +23,18 @@ function labelOf(labels: readonly { label: string; responseId: Id<"responses"> }
   return label === undefined ? {} : { label };
 }
 
-/** Writes the evaluations of a judge call and ends it (an answer deleted since gets none). */
+/**
+ * Writes the evaluations of a judge call and ends it (an answer deleted since gets none).
+ * `answers`: the call's answers as the caller already read them (absent: read here), so a
+ * ranking of 40 answers reads each once.
+ */
 export async function recordEvaluations(
   ctx: MutationCtx,
   test: Pick<Doc<"tests">, "_id">,
   call: Doc<"calls">,
   scored: ScoredAnswer[],
   usage: Usage,
+  answers?: ReadonlyMap<Id<"responses">, Doc<"responses">>,
 ) {
   // A ranking call's one explanation and its labels are kept once (judgeExplanations), not on each
   // of its rows: a row keeps only the label its answer was shown under.
@@ -46,7 +51,7 @@ export async function recordEvaluations(
   const byModel = new Map<string, ModelDelta>();
   const answerScores: { responseId: Id<"responses">; score: number }[] = [];
   for (const entry of scored) {
-    const response = await ctx.db.get("responses", entry.responseId);
+    const response = answers ? answers.get(entry.responseId) : await ctx.db.get("responses", entry.responseId);
     if (!response) continue;
     const values = Object.values(entry.scores);
     const average = values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);

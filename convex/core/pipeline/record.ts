@@ -63,9 +63,13 @@ async function recordRanking(
   call: Doc<"calls">,
   outcome: Extract<Outcome, { kind: "ranked" }>,
 ): Promise<Counters> {
-  const shown: Id<"responses">[] = [];
-  for (const responseId of call.responseIds ?? [])
-    if (await ctx.db.get("responses", responseId)) shown.push(responseId);
+  // Each answer read once: recordEvaluations takes them from here rather than reading them again.
+  const answers = new Map<Id<"responses">, Doc<"responses">>();
+  for (const responseId of call.responseIds ?? []) {
+    const answer = await ctx.db.get("responses", responseId);
+    if (answer) answers.set(responseId, answer);
+  }
+  const shown = [...answers.keys()];
   const labels = shownOrder(shown, call.key).map((responseId, index) => ({ label: labelFor(index), responseId }));
   const outOf = test.configuration.scoringParameters.skipOwnFamily
     ? await pairAnswerCount(ctx, test._id, call)
@@ -83,6 +87,7 @@ async function recordRanking(
       labels,
     })),
     outcome,
+    answers,
   );
 }
 
