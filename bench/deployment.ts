@@ -176,6 +176,10 @@ try {
   const results = await signedInClient(backend, userId, sessionId);
   clients.push(results);
   results.onUpdate(api.results.get, { testId: watched }, () => updates.results++);
+  // The Raw Responses section opened before the run starts: ResponsesList's first page, as its
+  // usePaginatedQuery asks for it (RESPONSES_PAGE answers from the start; the client's page id
+  // aside, the same arguments). A bounded page (core/results.ts pageInArrivalOrder) stays the
+  // first 20 answers while the run adds the rest.
   results.onUpdate(api.results.responses, { testId: watched, paginationOpts: { numItems: 20, cursor: null } }, () => {
     updates.results++;
   });
