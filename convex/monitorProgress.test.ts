@@ -11,11 +11,19 @@ import { join } from "node:path";
 import type { ConvexClient } from "convex/browser";
 import type { FunctionReturnType } from "convex/server";
 import { SignJWT, importPKCS8 } from "jose";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { meterDifference, type MeterReading } from "../dev/backend/meter";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { type TestBackend, drainDispatch, sampleConfiguration, seedCatalog } from "./test.helpers";
+import {
+  type TestBackend,
+  codeOf,
+  createBackend,
+  createUser,
+  drainDispatch,
+  sampleConfiguration,
+  seedCatalog,
+} from "./test.helpers";
 import { formatTimeRemaining } from "./lib/format";
 import type { Outcome, WorkItem } from "./validators";
 
@@ -223,4 +231,69 @@ describe("the live monitor of a running test", () => {
       }
     },
   );
+});
+
+describe("the monitor's row of a running test", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A running test whose first fold wrote its monitor row, its owner and a stranger. */
+  async function runningWithRow() {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.UTC(2026, 0, 15, 12, 0, 0));
+    const t = createBackend();
+    await seedCatalog(t, [...GENERATORS, ...JUDGES]);
+    await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 }));
+    const owner = await createUser(t, "ada@example.com");
+    const stranger = await createUser(t, "eve@example.com");
+    const { testId } = await owner.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, JUDGES),
+    });
+    await drainDispatch(t);
+    vi.setSystemTime(Date.now() + 4_000); // the figures are 3 s old: the report folds them
+    await t.mutation(internal.runner.beat, {
+      testId,
+      level: 4,
+      backedOff: false,
+      inFlight: 4,
+      exchanges: 0,
+      rateLimited: 0,
+      timeouts: 0,
+      serverErrors: 0,
+      judged: false,
+    });
+    const rows = await t.run((ctx) =>
+      ctx.db
+        .query("testProgress")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .collect(),
+    );
+    expect(rows).toHaveLength(1);
+    return { t, owner, stranger, testId };
+  }
+
+  test("is the owner's to read, as the test is: a stranger is refused", async () => {
+    const { owner, stranger, testId } = await runningWithRow();
+    expect((await owner.as.query(api.tests.monitor, { testId })).test).toMatchObject({
+      _id: testId,
+      status: "running",
+      awaitingPayment: false,
+    });
+    expect(await codeOf(stranger.as.query(api.tests.monitor, { testId }))).toBe("NOT_FOUND");
+  });
+
+  test("goes with the run: a stopped test shows Cancelled, a deleted one is gone", async () => {
+    const { t, owner, testId } = await runningWithRow();
+    await owner.as.mutation(api.tests.cancel, { testId });
+    expect((await owner.as.query(api.tests.monitor, { testId })).test).toMatchObject({
+      status: "cancelled",
+      progress: { currentPhase: "Cancelled" },
+    });
+    const again = await runningWithRow();
+    await again.owner.as.mutation(api.tests.remove, { testId: again.testId });
+    expect(await codeOf(again.owner.as.query(api.tests.monitor, { testId: again.testId }))).toBe("NOT_FOUND");
+    for (const backend of [t, again.t])
+      expect(await backend.run((ctx) => ctx.db.query("testProgress").collect())).toEqual([]);
+  });
 });
