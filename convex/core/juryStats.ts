@@ -119,6 +119,8 @@ export const pollInfo = internalQuery({
     reportedAt: v.optional(v.number()),
     /** Before its first report: a worker is scheduled (else none reports: no poll). */
     workerStarting: v.boolean(),
+    /** The run row's state (absent: the test has none). */
+    run: v.optional(v.union(v.literal("running"), v.literal("closed"))),
   }),
   handler: async (ctx, { testId }) => {
     const row = await ctx.db
@@ -133,6 +135,7 @@ export const pollInfo = internalQuery({
     return {
       dirty: row?.dirty ?? true,
       running: run?.running ?? false,
+      ...(run ? { run: run.running ? ("running" as const) : ("closed" as const) } : {}),
       judgedReports: reports?.judgedReports ?? 0,
       judgedSeen: row?.judgedSeen ?? 0,
       ...(reports ? { reportedAt: reports.updatedAt } : {}),
@@ -427,26 +430,31 @@ export const store = internalMutation({
     state: v.optional(stateUpdateValidator),
     /** The worker's judged reports this run read before its results (pollInfo). */
     judgedSeen: v.optional(v.number()),
+    /** The run as this run read it before its results (pollInfo; absent: the test has no run row). */
+    run: v.optional(v.union(v.literal("running"), v.literal("closed"))),
   },
   returns: v.null(),
-  handler: async (ctx, { testId, stats, evaluationsSeen, humans, state, judgedSeen }) => {
+  handler: async (ctx, { testId, stats, evaluationsSeen, humans, state, judgedSeen, run }) => {
     const row = await statsRow(ctx, testId);
     if (!row) return null;
-    // The run row (written at the run's start and end), not the test's row, which the worker's
-    // report folds into while the run goes on; a test without one (never run) is read instead.
-    const run = await runRowOf(ctx, testId);
-    if (!run && !(await ctx.db.get("tests", testId))) {
+    // Reads neither the test's row, which the worker's report folds into while the run goes
+    // on, nor the run row, which the ending writes: the run as the recomputation read it. A run
+    // that closes after that read is seen by the next poll. (No test left: its row goes.)
+    if (stats === null && state === undefined && !(await ctx.db.get("tests", testId))) {
       await ctx.db.delete("testStats", row._id);
       return null;
     }
-    const polling = run?.running === true;
+    const polling = run === "running";
+    // A run that ended before this one's full read: one more, the full one (the poll's last).
+    const closed = run === "closed";
+    const again = row.dirty || polling || (closed && !(state ? state.exact : row.exact === true));
     if (state) await keepState(ctx, testId, state);
     await ctx.db.patch("testStats", row._id, {
       ...(stats === null ? {} : { stats, computedAt: Date.now(), evaluationsSeen }),
       ...(humans === undefined ? {} : { humans: humans ?? undefined }),
       ...(state ? { cursor: state.cursor, exact: state.exact } : {}),
       ...(judgedSeen === undefined ? {} : { judgedSeen }),
-      pending: row.dirty || polling,
+      pending: again,
       dirty: false,
     });
     // History's winner or tie, kept on the test's summary row (testSummaries.verdictOfTest reads
@@ -454,8 +462,8 @@ export const store = internalMutation({
     // read. Written once the run has ended (by the full run then): while it runs the worker's
     // report syncs that summary row, and the two would conflict.
     if (stats !== null && !polling) await setSummaryVerdict(ctx, testId, juryVerdictOf(stats));
-    if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });
-    else if (polling) await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.core.juryStats.recompute, { testId });
+    const delay = polling && !row.dirty ? JURY_STATS_POLL_MS : JURY_STATS_DELAY_MS;
+    if (again) await ctx.scheduler.runAfter(delay, internal.core.juryStats.recompute, { testId });
     return null;
   },
 });
@@ -463,8 +471,16 @@ export const store = internalMutation({
 /**
  * When a test ends: its kept rows were read incrementally, so one full recomputation makes the
  * figures shown from now on a full recomputation's. Tests without jury statistics are left alone.
+ * While its worker reports, the statistics poll: their next run sees the run row closed and is
+ * that full one (store runs once more when the run closed under it), so the ending, often in
+ * the worker's report, does not read the statistics' row their store writes.
  */
 export async function finishJuryStats(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  const reports = await ctx.db
+    .query("testConcurrency")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .unique();
+  if (reports && Date.now() - reports.updatedAt <= JURY_STATS_POLL_IDLE_MS / 2) return;
   const row = await statsRow(ctx, testId);
   if (row && row.exact !== true) await requestJuryStats(ctx, testId);
 }
@@ -485,63 +501,135 @@ const MAX_STATE_CHUNKS = 64;
 export const EMPTY_JURY_STATE: JuryState = { responses: [], evaluations: [], calls: [] };
 
 /**
- * The rows as one compact string: arrays of tuples rather than objects, model ids once (`m`,
- * referred to by index), and a ranking's single "overall" score as a bare number.
+ * The rows as one compact string (version 2): arrays of tuples rather than objects; model ids
+ * once (`m`) and answer and call ids once (`s`), each referred to by index wherever a row names
+ * it (an answer's own row, the judge scores of it, the ranking calls that showed it); a judge
+ * call's consecutive scores in one group (`g`: the call, judge and cost once); and a ranking's
+ * single "overall" score as a bare number. An incremental run rereads every kept chunk, so its
+ * size is what each run reads: about half the first encoding's (`e`, still read).
  */
 export function encodeJuryState(state: JuryState): string {
-  const models: string[] = [];
-  const indexOf = new Map<string, number>();
-  const model = (id: string) => {
-    let index = indexOf.get(id);
-    if (index === undefined) {
-      index = models.length;
-      models.push(id);
-      indexOf.set(id, index);
-    }
-    return index;
+  const table = () => {
+    const values: string[] = [];
+    const indexOf = new Map<string, number>();
+    const at = (value: string) => {
+      let index = indexOf.get(value);
+      if (index === undefined) {
+        index = values.length;
+        values.push(value);
+        indexOf.set(value, index);
+      }
+      return index;
+    };
+    return { values, at };
   };
+  const models = table();
+  const ids = table();
   const scoresOf = (scores: Record<string, number>) => {
     const keys = Object.keys(scores);
     return keys.length === 1 && keys[0] === RANKING_SCORE_KEY ? scores[RANKING_SCORE_KEY]! : scores;
   };
   const r = state.responses.map((row) => [
-    row.id,
+    ids.at(row.id),
     row.t,
-    model(row.modelId),
+    models.at(row.modelId),
     row.personaId,
     row.topicId,
     row.length,
     row.costUsd,
   ]);
-  const e = state.evaluations.map((row) => [
-    row.id,
-    row.t,
-    row.responseId,
-    model(row.judgeModelId),
-    scoresOf(row.scores),
-    row.rank ?? null,
-    row.costUsd,
-    row.callId ?? null,
-  ]);
+  // Consecutive scores of one call by one judge at one cost: [call, judge, cost, rows].
+  const g: [number | null, number, number, unknown[][]][] = [];
+  let group: (typeof g)[number] | undefined;
+  for (const row of state.evaluations) {
+    const call = row.callId === undefined ? null : ids.at(row.callId);
+    const judge = models.at(row.judgeModelId);
+    if (!group || group[0] !== call || group[1] !== judge || group[2] !== row.costUsd) {
+      group = [call, judge, row.costUsd, []];
+      g.push(group);
+    }
+    group[3].push([row.id, row.t, ids.at(row.responseId), scoresOf(row.scores), row.rank ?? null]);
+  }
   const c = state.calls.map((row) => [
-    row.id,
+    ids.at(row.id),
     row.key,
-    model(row.judgeModelId),
+    models.at(row.judgeModelId),
     row.personaId,
     row.topicId,
-    row.responseIds,
+    row.responseIds.map((id) => ids.at(id)),
   ]);
-  return JSON.stringify({ m: models, r, e, c });
+  return JSON.stringify({ v: 2, m: models.values, s: ids.values, r, g, c });
 }
 
+type Scores = number | Record<string, number>;
+type EncodedState =
+  | {
+      v?: undefined;
+      m: string[];
+      r: [string, number, number, string, string, number, number][];
+      e: [string, number, string, number, Scores, number | null, number, string | null][];
+      c: [string, string, number, string, string, string[]][];
+    }
+  | {
+      v: 2;
+      m: string[];
+      s: string[];
+      r: [number, number, number, string, string, number, number][];
+      g: [number | null, number, number, [string, number, number, Scores, number | null][]][];
+      c: [number, string, number, string, string, number[]][];
+    };
+
+/** The rows of encodeJuryState's string (either version). */
 export function decodeJuryState(data: string): JuryState {
-  const raw = JSON.parse(data) as {
-    m: string[];
-    r: [string, number, number, string, string, number, number][];
-    e: [string, number, string, number, number | Record<string, number>, number | null, number, string | null][];
-    c: [string, string, number, string, string, string[]][];
-  };
+  const raw = JSON.parse(data) as EncodedState;
   const model = (index: number) => raw.m[index]!;
+  const scoresOf = (scores: Scores) => (typeof scores === "number" ? { [RANKING_SCORE_KEY]: scores } : scores);
+  const evaluation = (
+    id: string,
+    t: number,
+    responseId: string,
+    judgeModelId: number,
+    scores: Scores,
+    rank: number | null,
+    costUsd: number,
+    callId: string | null,
+  ) => ({
+    id,
+    t,
+    responseId,
+    judgeModelId: model(judgeModelId),
+    scores: scoresOf(scores),
+    ...(rank === null ? {} : { rank }),
+    costUsd,
+    ...(callId === null ? {} : { callId }),
+  });
+  if (raw.v === 2) {
+    const id = (index: number) => raw.s[index]!;
+    return {
+      responses: raw.r.map(([index, t, modelId, personaId, topicId, length, costUsd]) => ({
+        id: id(index),
+        t,
+        modelId: model(modelId),
+        personaId,
+        topicId,
+        length,
+        costUsd,
+      })),
+      evaluations: raw.g.flatMap(([call, judge, costUsd, rows]) =>
+        rows.map(([rowId, t, responseId, scores, rank]) =>
+          evaluation(rowId, t, id(responseId), judge, scores, rank, costUsd, call === null ? null : id(call)),
+        ),
+      ),
+      calls: raw.c.map(([index, key, judgeModelId, personaId, topicId, responseIds]) => ({
+        id: id(index),
+        key,
+        judgeModelId: model(judgeModelId),
+        personaId,
+        topicId,
+        responseIds: responseIds.map(id),
+      })),
+    };
+  }
   return {
     responses: raw.r.map(([id, t, modelId, personaId, topicId, length, costUsd]) => ({
       id,
@@ -552,16 +640,7 @@ export function decodeJuryState(data: string): JuryState {
       length,
       costUsd,
     })),
-    evaluations: raw.e.map(([id, t, responseId, judgeModelId, scores, rank, costUsd, callId]) => ({
-      id,
-      t,
-      responseId,
-      judgeModelId: model(judgeModelId),
-      scores: typeof scores === "number" ? { [RANKING_SCORE_KEY]: scores } : scores,
-      ...(rank === null ? {} : { rank }),
-      costUsd,
-      ...(callId === null ? {} : { callId }),
-    })),
+    evaluations: raw.e.map((row) => evaluation(...row)),
     calls: raw.c.map(([id, key, judgeModelId, personaId, topicId, responseIds]) => ({
       id,
       key,
@@ -711,6 +790,8 @@ export function juryInput(
   return { seed: testId, scale: info.scale, models: info.models, judges: info.judges, responses, rankings, ratings };
 }
 
+const runOf = (poll: { run?: "running" | "closed" }) => (poll.run === undefined ? {} : { run: poll.run });
+
 /**
  * Computes the test's jury statistics and stores them: from the kept rows and what arrived since
  * (incremental), or, on the first run and once after the test ended, from the whole test read in
@@ -732,7 +813,7 @@ export const recompute = internalAction({
     await ctx.runMutation(internal.core.juryStats.begin, { testId });
     const info = await ctx.runQuery(internal.core.juryStats.testInfo, { testId });
     if (!info) {
-      await ctx.runMutation(internal.core.juryStats.store, { testId, stats: null, evaluationsSeen: 0 });
+      await ctx.runMutation(internal.core.juryStats.store, { testId, stats: null, evaluationsSeen: 0, ...runOf(poll) });
       return null;
     }
     const readAll = async <T>(
@@ -834,6 +915,7 @@ export const recompute = internalAction({
       stats,
       evaluationsSeen: all.evaluations.length,
       judgedSeen: poll.judgedReports,
+      ...runOf(poll),
       humans,
       state: {
         mode: full ? "replace" : "append",
