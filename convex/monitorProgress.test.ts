@@ -106,16 +106,21 @@ describe("the live monitor of a running test", () => {
           return { userId, sessionId };
         });
         const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
-        // 4 generators × 3 personas × 3 topics: 36 answer calls, and 9 ranking calls after them.
+        // 4 generators × 3 personas × 4 topics: 48 answer calls, and 12 ranking calls after them.
         const personas = ["p1", "p2", "p3"].map((id) => ({ id, name: id, description: id, systemPrompt: `Be ${id}.` }));
-        const topics = ["t1", "t2", "t3"].map((id) => ({ id, title: id, description: id, prompt: `About ${id}.` }));
+        const topics = ["t1", "t2", "t3", "t4"].map((id) => ({
+          id,
+          title: id,
+          description: id,
+          prompt: `About ${id}.`,
+        }));
         const { testId } = await as.mutation(api.tests.create, {
           configuration: sampleConfiguration(GENERATORS, JUDGES, { personas, topics, responsesPerTopic: 1 }),
         });
         await drainDispatch(t);
         for (let waited = 0; waited < 100; waited++) {
           const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
-          if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 36) break;
+          if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 48) break;
           await sleep(100);
         }
         /** The worker's report, which folds the counters when due (and writes the monitor's row when due). */
@@ -184,24 +189,24 @@ describe("the live monitor of a running test", () => {
           models: 4,
           judges: 1,
           personas: 3,
-          topics: 3,
-          generationCalls: 36,
-          judgingCalls: 9,
+          topics: 4,
+          generationCalls: 48,
+          judgingCalls: 12,
         });
-        // The time remaining follows the 2 calls in flight the worker reports: 6 answer calls and
-        // 9 judge calls left at a minute each, 2 at a time, not at the average concurrency so far
-        // (minutes of gateway time in seconds: as many at once as are left, 2 minutes).
-        expect(shown.test.progress.estimatedTimeRemaining).toBe(formatTimeRemaining(((6 + 9) * 60_000) / 2));
+        // The time remaining follows the 2 calls in flight the worker reports: 18 answer calls and
+        // 12 judge calls left at a minute each, 2 at a time (15 minutes), not at the average
+        // concurrency so far (minutes of gateway time in seconds: as many at once as are left).
+        expect(shown.test.progress.estimatedTimeRemaining).toBe(formatTimeRemaining(((18 + 12) * 60_000) / 2));
 
         // The last answers, the judges' rankings, and the end: the monitor reads the ended test.
-        const rest: WorkItem[] = await t.mutation(internal.runner.claimBatch, { testId, max: 6 });
+        const rest: WorkItem[] = await t.mutation(internal.runner.claimBatch, { testId, max: 18 });
         for (const item of rest) await record(item, ANSWERED);
         await beat(
           0,
           [...answers, ...rest].map((item) => item.callId),
         ); // the pairs' judge calls
         const judged: WorkItem[] = await t.mutation(internal.runner.claimBatch, { testId, max: 20 });
-        expect(judged).toHaveLength(9);
+        expect(judged).toHaveLength(12);
         for (const item of judged) {
           if (item.kind !== "evaluate" || item.scale !== "ranking") throw new Error("a ranking call was expected");
           await record(item, {
@@ -218,7 +223,7 @@ describe("the live monitor of a running test", () => {
         for (let waited = 0; seen.at(-1)!.test.status === "running" && waited < 200; waited++) await sleep(25);
         expect(seen.at(-1)!.test).toMatchObject({
           status: "completed",
-          responsesCount: 36,
+          responsesCount: 48,
           progress: { currentPhase: "Completed", percentage: 100 },
         });
         // Its percentage never fell from one update to the next, the end included.

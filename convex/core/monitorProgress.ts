@@ -117,11 +117,12 @@ export async function writeMonitorRowIfDue(
   const header = runningHeaderOf(test);
   if (row) {
     const before = row.header;
-    const remainingCalls = Math.max(0, before.size.generationCalls + before.size.judgingCalls - row.finishedCalls);
+    const totalCalls = Math.max(before.size.generationCalls + before.size.judgingCalls, test.totalCalls);
     const due = monitorWriteDue({
       sinceLastWriteMs: now - row.writtenAt,
       newCalls: test.finishedCalls - row.finishedCalls,
-      remainingCalls,
+      remainingCalls: Math.max(0, totalCalls - row.finishedCalls),
+      totalCalls,
       changed: figuresMoved(before, header),
     });
     if (!due) return;

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import {
+  callsPerMonitorWrite,
   callsPerProgressWrite,
   computeProgress,
   deliveredShare,
@@ -381,7 +382,7 @@ describe("when a running test's progress is written", () => {
 });
 
 describe("when a running test's monitor row is written", () => {
-  const state = { sinceLastWriteMs: 1_500, remainingCalls: 650, changed: true };
+  const state = { sinceLastWriteMs: 1_500, remainingCalls: 650, totalCalls: 650, changed: true };
   it("waits for about 10 ended calls or more, however often the counters are folded", () => {
     // The counters are folded every 1-3 s; with 650 calls left the monitor waits for 33 of them.
     expect(monitorWriteDue({ ...state, newCalls: 9 })).toBe(false);
@@ -391,6 +392,17 @@ describe("when a running test's monitor row is written", () => {
     expect(monitorWriteDue({ ...state, remainingCalls: 120, newCalls: 9 })).toBe(false);
     expect(monitorWriteDue({ ...state, remainingCalls: 120, newCalls: 10 })).toBe(true);
     expect(monitorWriteDue({ ...state, remainingCalls: 4, newCalls: 4 })).toBe(true);
+  });
+
+  it("moves a small test's monitor in about five steps", () => {
+    // 6 calls (4 answer calls, 2 judge calls): every 2 ended calls, so its answers show coming in.
+    expect(callsPerMonitorWrite(6, 6)).toBe(2);
+    expect(monitorWriteDue({ ...state, totalCalls: 6, remainingCalls: 6, newCalls: 1 })).toBe(false);
+    expect(monitorWriteDue({ ...state, totalCalls: 6, remainingCalls: 6, newCalls: 2 })).toBe(true);
+    // 45 calls: every 9; from 50 calls on, 10 or more.
+    expect(callsPerMonitorWrite(45, 45)).toBe(9);
+    expect(callsPerMonitorWrite(50, 50)).toBe(10);
+    expect(callsPerMonitorWrite(650, 650)).toBe(33);
   });
 
   it("moves a slow tail after the slow fallback, and only when a shown figure moved", () => {
@@ -412,6 +424,7 @@ describe("when a running test's monitor row is written", () => {
         sinceLastWriteMs: second * 1_000 - written.at,
         newCalls: finished - written.finished,
         remainingCalls: 650 - written.finished,
+        totalCalls: 650,
         changed: finished > written.finished,
       });
       if (due) {

@@ -373,16 +373,25 @@ export function progressWriteDue(state: {
 
 /**
  * When a running test's monitor row (core/monitorProgress.ts) is written again: once enough
- * calls ended since its last write (callsPerProgressWrite: 5% of the calls left, at least 10),
- * or, when fewer did, after `slowMs` if anything it shows moved, so a slow tail still moves. The
- * monitor re-runs only on these writes: at most about one per 10 ended calls, plus one per
+ * calls ended since its last write (callsPerMonitorWrite: 5% of the calls left, at least 10, but
+ * a small test in at least `minSteps` steps), or, when fewer did, after `slowMs` if anything it
+ * shows moved, so a slow tail still moves. The monitor re-runs only on these writes: at most
+ * about one per 10 ended calls (a test of under 50 calls: one per fifth of them), plus one per
  * `slowMs` while calls trickle in. (The row goes when the run ends; the monitor then reads the
  * ended test.)
  */
 export const MONITOR_PROGRESS = {
   /** The slow fallback: a row with something new is never older than this. */
   slowMs: 10_000,
+  /** A small test's monitor still moves in about this many steps (a 6-call test: every 2 calls). */
+  minSteps: 5,
 } as const;
+
+/** How many newly ended calls make a running test's monitor row worth writing (≥ 1). */
+export function callsPerMonitorWrite(remainingCalls: number, totalCalls: number): number {
+  const smallTestStep = Math.max(1, Math.ceil(totalCalls / MONITOR_PROGRESS.minSteps));
+  return Math.min(callsPerProgressWrite(remainingCalls), smallTestStep);
+}
 
 /** Whether a running test's monitor row is written now (see MONITOR_PROGRESS). */
 export function monitorWriteDue(state: {
@@ -390,12 +399,13 @@ export function monitorWriteDue(state: {
   sinceLastWriteMs: number;
   /** Calls that ended since (by the counters as now folded). */
   newCalls: number;
-  /** Calls the test still had to make at the row's last write. */
+  /** Calls the test still had to make at the row's last write, and all it makes. */
   remainingCalls: number;
+  totalCalls: number;
   /** Whether a figure the monitor shows changed since (counters, phase, errors). */
   changed: boolean;
 }): boolean {
-  if (state.newCalls > 0 && state.newCalls >= callsPerProgressWrite(state.remainingCalls)) return true;
+  if (state.newCalls > 0 && state.newCalls >= callsPerMonitorWrite(state.remainingCalls, state.totalCalls)) return true;
   return state.changed && state.sinceLastWriteMs >= MONITOR_PROGRESS.slowMs;
 }
 
