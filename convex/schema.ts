@@ -535,6 +535,11 @@ export default defineSchema({
     .index("by_resolved", ["resolved"]),
 
   // Aggregates kept as data changes (admin figures), and deployment settings.
-  counters: defineTable({ name: v.string(), value: v.number() }).index("by_name", ["name"]),
+  // Admin figures (core/counters.ts), sharded: a counter is the sum of its rows (one per shard,
+  // and a row without a shard from before), so tests ending at once do not all write one row.
+  counters: defineTable({ name: v.string(), value: v.number(), shard: v.optional(v.number()) }).index("by_name", [
+    "name",
+    "shard",
+  ]),
   settings: defineTable({ key: v.string(), value: v.number() }).index("by_key", ["key"]),
 });
