@@ -220,7 +220,14 @@ export async function foldCounters(
   // History's cost and missing work: the summary is written only when one of them changed.
   await syncTestSummary(ctx, next);
   // The monitor's row, on its own slower cadence (about once per 10 ended calls).
-  await writeMonitorRowIfDue(ctx, { ...next, lastProgressAt: now, progress }, now, now - FOLD_SETTLE_MS);
+  // Its newest answers below the fold's own bound (the worker's oldest recording out), which no
+  // recording in flight inserts under.
+  await writeMonitorRowIfDue(
+    ctx,
+    { ...next, lastProgressAt: now, progress },
+    now,
+    settledBefore ?? now - FOLD_SETTLE_MS,
+  );
   return { ...next, lastProgressAt: now, progress };
 }
 
