@@ -1,9 +1,14 @@
 // The jury statistics of a test (ARCHITECTURE "Jury statistics"), kept in `testStats`.
 //
 // A burst of judge results must not mean one computation per result, and no subscribed query may
-// read all evaluations of a test. So the pipeline calls `requestJuryStats` when results arrive:
-// it schedules one recomputation per test at a time (`pending`), and a request that arrives while
-// one is scheduled or running only marks it `dirty`, which makes it run once more at the end.
+// read all evaluations of a test. One recomputation per test is scheduled or running at a time
+// (`pending`). While a test's pool worker reports, the statistics poll (startJuryStatsPoll, from
+// ensureWorkers): each poll is one query (pollInfo), and a recomputation runs when the worker's
+// count of reports with judge results (testConcurrency.judgedReports, its own row) moved past
+// the one the stored figures include (testStats.judgedSeen), so neither the report nor the store
+// reads a row the other writes (a conflict on a deployment). Other callers (reviews, tests
+// without a worker) use `requestJuryStats`: a request while one is pending marks it `dirty`,
+// which makes it run once more at the end.
 // The recomputation reads in proportion to what changed: it keeps the compact rows the
 // statistics need (each answer's model, pair, length and cost; each judge score; each ranking
 // call's answers) in a few `juryStateChunks` documents, and reads only the answers and judge
