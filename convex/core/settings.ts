@@ -24,11 +24,17 @@ export const SETTING_DEFAULTS = {
    * job each (Starter runs 8 at once: README "Real deployments" says which settings to lower).
    */
   workersPerTest: 1,
-  /** A worker stops claiming after this long, lets its calls land and schedules its next chunk. */
-  workerChunkMs: 2 * 60 * 1000,
+  /**
+   * A worker stops claiming after this long, lets its calls land and schedules its next chunk.
+   * Each chunk's end idles the test's slots while its slowest calls land (up to 30 s at real
+   * latencies; bench/deployment.ts --plan starter --timeline showed a gap every 2 minutes, 1.14 ×
+   * its ideal), so chunks are long: 5 minutes plus the drain stays well inside an action's limit.
+   */
+  workerChunkMs: 5 * 60 * 1000,
   /**
    * A leased call whose worker has not answered by then is handed out again: longer than a
-   * worker's chunk plus its slowest call's time-out, so only a dead worker's calls expire.
+   * worker's chunk plus its slowest call's time-outs (3 attempts of 120 s for 3,000 tokens), so
+   * only a dead worker's calls expire.
    */
   leaseMs: 11 * 60 * 1000,
   /** Generation or judge calls given up on after this many leases. */
