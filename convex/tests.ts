@@ -4,7 +4,7 @@ import { fail, requireTeamRole, userMutation, userQuery } from "./functions";
 import { canStop } from "./lib/testStatus";
 import { jobOfTest } from "./core/jobs";
 import { paymentsEnabled } from "./core/payments";
-import { namesOf, responseView, responseViewValidator } from "./core/results";
+import { namesOf, responseView, responseViewValidator, type Names } from "./core/results";
 import { requireAccess, requireTest, summariesOfSpaceByStatus, testAccessOf } from "./core/testAccess";
 import { deleteTest } from "./core/testDeletion";
 import { endTest } from "./core/testEnding";
@@ -142,7 +142,7 @@ export const monitor = userQuery({
       const latest = [];
       for (const shown of row.latestResponses) {
         const response = await ctx.db.get("responses", shown.responseId);
-        if (response) latest.push({ ...responseView(response, NO_NAMES), ...namesOfShown(shown) });
+        if (response) latest.push(responseView(response, namesOfShown(response, shown)));
       }
       return {
         test: monitorHeaderOfRow(row, await job()),
@@ -167,8 +167,10 @@ export const monitor = userQuery({
 });
 
 /** The names an answer on the monitor row is shown under (resolved when the row was written). */
-function namesOfShown(shown: { modelName: string; personaName: string; topicTitle: string }) {
-  return { modelName: shown.modelName, personaName: shown.personaName, topicTitle: shown.topicTitle };
+function namesOfShown(response: Doc<"responses">, shown: Doc<"testProgress">["latestResponses"][number]): Names {
+  return {
+    model: new Map([[response.modelId, shown.modelName]]),
+    persona: new Map([[response.personaId, shown.personaName]]),
+    topic: new Map([[response.topicId, shown.topicTitle]]),
+  };
 }
-
-const NO_NAMES = { model: new Map(), persona: new Map(), topic: new Map() };
