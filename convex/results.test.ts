@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { seedFinishedTest, SEED_MODELS } from "./finishedTests.fixture";
-import { createUser, createBackend, codeOf } from "./test.helpers";
+import { createUser, createBackend, codeOf, errorOf } from "./test.helpers";
 
 async function setup(responses = 40, evaluationsPerResponse = 3) {
   const t = createBackend();
@@ -121,6 +121,17 @@ describe("results lists", () => {
       paginationOpts: { numItems: 100_000, cursor: null },
     });
     expect(page.page).toHaveLength(100);
+  });
+
+  test("a cursor this list did not hand out starts the list again (usePaginatedQuery resets on InvalidCursor)", async () => {
+    const { owner, testId } = await setup(30, 0);
+    for (const cursor of ["not a cursor", "[1, -1]", '{"time":1}', "[1, 100000]"]) {
+      const refusal = await errorOf(
+        owner.as.query(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor } }),
+      );
+      expect(refusal.code).toBe("INVALID_INPUT");
+      expect(refusal.message).toContain("InvalidCursor");
+    }
   });
 
   test("evaluations come 10 at a time with the judge's name and the answer judged", async () => {
