@@ -153,8 +153,8 @@ describe("the live monitor of a running test", () => {
         client.onUpdate(api.tests.monitor, { testId }, (monitor) => seen.push(monitor));
         for (let waited = 0; seen.length === 0 && waited < 200; waited++) await sleep(25);
         expect(seen[0]!.test).toMatchObject({ status: "running", responsesCount: 0 });
-        // The first fold (its figures 3 s old) writes the monitor's row.
-        await sleep(3_100);
+        // The first fold (its figures 10 s old) writes the monitor's row.
+        await sleep(10_100);
         await beat(2);
         await sleep(300);
         const before = backend.meter.read();
@@ -256,7 +256,7 @@ describe("the monitor's row of a running test", () => {
       configuration: sampleConfiguration(GENERATORS, JUDGES),
     });
     await drainDispatch(t);
-    vi.setSystemTime(Date.now() + 4_000); // the figures are 3 s old: the report folds them
+    vi.setSystemTime(Date.now() + 11_000); // the figures are 10 s old: the report folds them
     await t.mutation(internal.runner.beat, {
       testId,
       level: 4,

@@ -366,15 +366,17 @@ describe("when a running test's progress is written", () => {
     expect(callsPerProgressWrite(0)).toBe(1);
   });
 
-  it("writes a fast test's progress per batch of calls, a slow one's at least every 3 s, never twice a second", () => {
+  it("writes a fast test's progress per batch of calls, a slow one's at least every 10 s, never twice a second", () => {
     // 650 calls left: 2 calls in the last second are not worth a write, 33 are.
     expect(progressWriteDue({ sinceLastWriteMs: 1_200, newCalls: 2, remainingCalls: 650 })).toBe(false);
     expect(progressWriteDue({ sinceLastWriteMs: 1_200, newCalls: 33, remainingCalls: 650 })).toBe(true);
     // Never within a second of the last write, however many landed.
     expect(progressWriteDue({ sinceLastWriteMs: 500, newCalls: 100, remainingCalls: 650 })).toBe(false);
-    // The figures are never older than 3 s: one call, or none (the time remaining moves), after 3 s.
-    expect(progressWriteDue({ sinceLastWriteMs: 3_000, newCalls: 1, remainingCalls: 650 })).toBe(true);
-    expect(progressWriteDue({ sinceLastWriteMs: 3_000, newCalls: 0, remainingCalls: 650 })).toBe(true);
+    // A slow test (a call or two a second) is no longer written every 3 s ...
+    expect(progressWriteDue({ sinceLastWriteMs: 3_000, newCalls: 4, remainingCalls: 650 })).toBe(false);
+    // ... but its figures are never older than 10 s: one call, or none (the time remaining moves).
+    expect(progressWriteDue({ sinceLastWriteMs: 10_000, newCalls: 1, remainingCalls: 650 })).toBe(true);
+    expect(progressWriteDue({ sinceLastWriteMs: 10_000, newCalls: 0, remainingCalls: 650 })).toBe(true);
     // The last 3 calls of a test: written as soon as they have all landed.
     expect(progressWriteDue({ sinceLastWriteMs: 1_000, newCalls: 3, remainingCalls: 3 })).toBe(true);
     expect(progressWriteDue({ sinceLastWriteMs: 1_000, newCalls: 2, remainingCalls: 3 })).toBe(false);

@@ -332,18 +332,20 @@ export function estimateTimeRemaining(pace: CallPace): number | null {
 }
 
 /**
- * When a running test's progress is written again (its row, which every monitor re-runs on):
- * once enough calls landed since the last write to move it visibly (5% of the calls left, at
- * least 10, at most all that are left), or once the shown figures are PROGRESS_STALE_MS old,
- * never more often than PROGRESS_MIN_INTERVAL_MS. A fast test then writes its row every 10 or so
- * calls, not every second for one or two; a slow one every few seconds. (The fold at the end of
- * a run takes every call regardless.)
+ * When a running test's counters and progress are folded into its row again (the row the
+ * results page and shared viewers re-run on; the monitor has its own, MONITOR_PROGRESS): once
+ * enough calls landed since the last write to move it visibly (5% of the calls left, at least 10,
+ * at most all that are left), or once the shown figures are `staleMs` old, never more often than
+ * `minIntervalMs`. A fast test then writes its row every 10 or so calls, not every second for
+ * one or two; a slow one (Starter's 16 calls at once: about one call a second) every 10 s rather
+ * than every 3 s, which re-ran every shared viewer about once per 4 calls. (The fold at the end
+ * of a run takes every call regardless.)
  */
 export const PROGRESS_FOLD = {
   /** Never written more often than this. */
   minIntervalMs: 1_000,
   /** The shown figures are never older than this (counted from the last write). */
-  staleMs: 3_000,
+  staleMs: 10_000,
   /** Calls that landed worth a write: this share of the calls left … */
   shareOfRemaining: 0.05,
   /** … but at least this many (or every call left, when fewer are). */

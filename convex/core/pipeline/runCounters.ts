@@ -1,7 +1,7 @@
 // A test's run counters (answers, evaluations, missing work, calls, spend, time) and the
 // progress shown from them: each recorded call inserts what it adds as a delta row of its own
 // (runDeltas), and the deltas are folded into the test's row by the worker's report when enough
-// calls landed or at least every 3 s (lib/progress PROGRESS_FOLD); the row plus its deltas is the
+// calls landed or at least every 10 s (lib/progress PROGRESS_FOLD); the row plus its deltas is the
 // whole count.
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
@@ -245,7 +245,7 @@ function remainingCallsOf(test: Doc<"tests">): number {
 
 /**
  * Folds the counters when its progress is worth writing again (lib/progress PROGRESS_FOLD: enough
- * calls landed since the last fold, or its figures are 3 s old; at most once a second), or on
+ * calls landed since the last fold, or its figures are 10 s old; at most once a second), or on
  * every call of a small test; returns the test as folded, or null when it was not due. The
  * calls that landed are counted on the settled deltas the fold would take (at most as many as
  * are needed), a range no recording in flight writes: `settled` is the time the pool worker sent
