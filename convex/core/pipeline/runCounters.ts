@@ -108,6 +108,12 @@ const COUNTER_KEYS = Object.keys(EMPTY_SHARD) as (keyof Counters)[];
  */
 export const FOLD_SETTLE_MS = 3_000;
 
+/**
+ * How far below the worker's bound (its clock) a fold reads: on a deployment the worker's action
+ * and the recordings' mutations may run on machines whose clocks differ by a little.
+ */
+export const FOLD_CLOCK_MARGIN_MS = 250;
+
 /** Most deltas folded in one transaction (each a few hundred bytes, with ≤ 2 × models rows written). */
 export const FOLD_BATCH = 500;
 /** Batches the fold that ends a run takes at most (deltas of a few thousand recordings). */
@@ -257,7 +263,7 @@ export async function foldIfDue(ctx: MutationCtx, test: Doc<"tests">, concurrenc
   const now = Date.now();
   const sinceLastWriteMs = now - test.lastProgressAt;
   if (sinceLastWriteMs < PROGRESS_FOLD.minIntervalMs) return null;
-  const settledBefore = Math.min(now, settled ?? now - FOLD_SETTLE_MS);
+  const settledBefore = Math.min(now, settled === undefined ? now - FOLD_SETTLE_MS : settled - FOLD_CLOCK_MARGIN_MS);
   const remainingCalls = remainingCallsOf(test);
   let newCalls = 0;
   if (sinceLastWriteMs < PROGRESS_FOLD.staleMs) {
