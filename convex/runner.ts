@@ -465,11 +465,31 @@ export const work = internalAction({
       running = beat.running;
       if (beat.running) limits.max = await ctx.runQuery(internal.runner.gatewayShare, {});
     };
+    /**
+     * The report in flight: the pool goes on filling slots meanwhile (a report that folds the
+     * counters or creates a pair's judge calls takes a while, and slots freed during it waited).
+     * One at a time; its failure (after its retries) ends the worker, as an awaited one did.
+     */
+    let reporting: Promise<void> | null = null;
+    const reportFailure: { failed: boolean; error?: unknown } = { failed: false };
+    const reportNow = async () => {
+      while (reporting) await reporting;
+      await report();
+    };
     for (;;) {
-      if (Date.now() - lastBeat >= BEAT_MS || (pairDone && Date.now() - lastBeat >= PAIR_REPORT_MS)) {
+      if (reportFailure.failed) throw reportFailure.error;
+      const dueNow = Date.now() - lastBeat >= BEAT_MS || (pairDone && Date.now() - lastBeat >= PAIR_REPORT_MS);
+      if (dueNow && reporting === null) {
         pairDone = false;
         lastBeat = Date.now();
-        await report();
+        reporting = report()
+          .catch((error: unknown) => {
+            Object.assign(reportFailure, { failed: true, error });
+          })
+          .finally(() => {
+            reporting = null;
+            wake(); // judge calls may have appeared; the test may have ended
+          });
       }
       const claiming = running && Date.now() - began < settings.chunkMs;
       let free = running ? allowedInFlight(state, limits, Date.now()) - calling.size : 0;
@@ -489,7 +509,11 @@ export const work = internalAction({
         if (items.length === 0 && calling.size === 0) {
           if (recording.size === 0 && generated.length > 0) {
             lastBeat = Date.now();
-            await report(); // the last pairs' judge calls, claimed next
+            await reportNow(); // the last pairs' judge calls, claimed next
+            continue;
+          }
+          if (reporting) {
+            await reporting; // it may give pairs their judge calls
             continue;
           }
           if (recording.size === 0) break; // nothing pending, nothing out
@@ -504,11 +528,13 @@ export const work = internalAction({
       const woken = new Promise<void>((resolve) => (wake = resolve));
       const due = pairDone ? PAIR_REPORT_MS : BEAT_MS;
       const paused = state.pausedUntil > Date.now() ? state.pausedUntil - Date.now() : Infinity;
-      await Promise.race([woken, sleep(Math.max(10, Math.min(paused, due - (Date.now() - lastBeat))))]);
+      // (A report in flight wakes the loop when it ends.)
+      const untilDue = reporting ? BEAT_MS : due - (Date.now() - lastBeat);
+      await Promise.race([woken, sleep(Math.max(10, Math.min(paused, untilDue)))]);
     }
     await Promise.all(calling);
     await Promise.all(recording.keys());
-    await report(); // the last exchanges, and whether the test still runs
+    await reportNow(); // the last exchanges, and whether the test still runs
     if (running && Date.now() - began >= settings.chunkMs) {
       await ctx.runMutation(internal.runner.continueWork, { testId });
     } else {
