@@ -4,7 +4,7 @@ import { paginationOptsValidator, paginationResultValidator } from "convex/serve
 import { v } from "convex/values";
 import { publicQuery, userQuery } from "./functions";
 import { checkSummary, checkSummaryValidator } from "./core/checks";
-import { namesOf, responseView, responseViewValidator, withScores } from "./core/results";
+import { namesOf, pageInArrivalOrder, responseView, responseViewValidator, withScores } from "./core/results";
 import { requireTest } from "./core/testAccess";
 import { sharedTestOf } from "./core/sharedTest";
 
@@ -38,13 +38,12 @@ export const failedResponses = userQuery({
   handler: async (ctx, { testId, paginationOpts }) => {
     const test = await requireTest(ctx, ctx.user._id, testId, "read");
     const names = namesOf(test);
-    const page = await ctx.db
-      .query("responses")
-      .withIndex("by_test_failed", (q) => q.eq("testId", testId).eq("failedCheck", true))
-      .paginate({
-        ...paginationOpts,
-        numItems: Math.max(1, Math.min(MAX_FAILED_PAGE, Math.floor(paginationOpts.numItems))),
-      });
+    // Bounded to what the page shows (pageInArrivalOrder): it does not grow while the test runs.
+    const page = await pageInArrivalOrder(ctx, "responses", testId, {
+      cursor: paginationOpts.cursor,
+      numItems: Math.max(1, Math.min(MAX_FAILED_PAGE, Math.floor(paginationOpts.numItems))),
+      failedCheckOnly: true,
+    });
     return { ...page, page: (await withScores(ctx, page.page)).map((response) => responseView(response, names)) };
   },
 });

@@ -170,4 +170,97 @@ describe("the results page's live responses list", () => {
       }
     },
   );
+
+  test(
+    "the 'only answers that failed a check' list subscribed at empty stays its first 20 failures while 200 answers arrive",
+    { timeout: 120_000 },
+    async () => {
+      const keysDir = mkdtempSync(join(tmpdir(), "mj-live-failed-"));
+      const backend = await startLocalBackend(join(keysDir, "keys.json"));
+      let client: ConvexClient | null = null;
+      try {
+        const t = backend.t;
+        const { userId, sessionId } = await t.run(async (ctx) => {
+          const userId = await ctx.db.insert("users", {
+            email: "ada@example.com",
+            isAdmin: false,
+            fullName: null,
+            avatarUrl: null,
+            totalSpentCents: 0,
+            testCount: 0,
+          });
+          const sessionId = await ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 });
+          return { userId, sessionId };
+        });
+        const testId = await seedFinishedTest(t, { userId, responses: 0, status: "running" });
+        const configuration = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.configuration);
+        client = await signedInClient(backend, `${userId}|${sessionId}`);
+
+        let latest: FunctionReturnType<typeof api.checks.failedResponses> | null = null;
+        client.onUpdate(
+          api.checks.failedResponses,
+          { testId, paginationOpts: { numItems: 20, cursor: null } },
+          (page) => {
+            latest = page;
+          },
+        );
+        await until(() => latest !== null, "the first (empty) page");
+        expect(latest!.page).toEqual([]);
+
+        const before = backend.meter.read();
+        const [model] = configuration.generatorModels;
+        const [persona] = configuration.personas;
+        const [topic] = configuration.topics;
+        // 200 answers land, ten per recording; every second one fails a check.
+        for (let batch = 0; batch < 20; batch++) {
+          await t.run(async (ctx) => {
+            for (let index = batch * 10; index < batch * 10 + 10; index++) {
+              const fails = index % 2 === 1;
+              await ctx.db.insert("responses", {
+                testId: testId as Id<"tests">,
+                modelId: model!.id,
+                personaId: persona!.id,
+                topicId: topic!.id,
+                content: `Answer ${index + 1}: ${"a fine tagline ".repeat(60)}`,
+                promptTokens: 10,
+                completionTokens: 90,
+                tokens: 100,
+                latencyMs: 800,
+                costUsd: 0.0001,
+                scoreSum: 0,
+                scoreCount: 0,
+                ...(fails ? { checkFailures: [{ checkId: "short", reason: "Too long" }], failedCheck: true } : {}),
+              });
+            }
+          });
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        }
+        await until(() => latest?.isDone === false, "the first page of failures to fill");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+
+        const first = latest as FunctionReturnType<typeof api.checks.failedResponses> | null;
+        expect(first!.page.map((answer) => answer.content.split(":")[0])).toEqual(
+          Array.from({ length: 20 }, (_, index) => `Answer ${2 * index + 2}`),
+        );
+        const figures = meterDifference(backend.meter.read(), before)["checks:failedResponses"]!;
+        // A `.paginate` page first run at empty would re-run on each of the 20 commits, reading
+        // every failure so far each time.
+        expect(figures.subscriptionReruns).toBeLessThanOrEqual(5);
+        expect(figures.documentsRead / figures.calls).toBeLessThanOrEqual(45);
+
+        const rest = await client.query(api.checks.failedResponses, {
+          testId,
+          paginationOpts: { numItems: 100, cursor: first!.continueCursor },
+        });
+        expect(rest.page.map((answer) => answer.content.split(":")[0])).toEqual(
+          Array.from({ length: 80 }, (_, index) => `Answer ${2 * index + 42}`),
+        );
+        expect(rest.isDone).toBe(true);
+      } finally {
+        await client?.close();
+        await backend.close();
+        rmSync(keysDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -392,22 +392,33 @@ function startAfter(rows: readonly { _creationTime: number }[], end: number, sta
  * every row that arrives during the test, each re-run reading all of them.) The page is done
  * while no row follows it; when one arrives it re-runs once, ends at its last row and names where
  * the next page starts (`continueCursor`), so "Load more" appears. Exports page through the same.
+ * `failedCheckOnly` (answers only) reads the answers that failed a check, the same way.
  */
 export async function pageInArrivalOrder<Table extends "responses" | "evaluations">(
   ctx: QueryCtx,
   table: Table,
   testId: Id<"tests">,
-  options: { numItems: number; cursor: string | null },
+  options: { numItems: number; cursor: string | null; failedCheckOnly?: boolean },
 ): Promise<{ page: Doc<Table>[]; isDone: boolean; continueCursor: string }> {
   const start = options.cursor === null ? null : decodeStart(options.cursor);
   const skip = start?.skip ?? 0;
+  const limit = skip + options.numItems + 1;
   // Both tables have the same by_test index on testId; the generic table is typed through one of them.
-  const rows: { _creationTime: number }[] = await ctx.db
-    .query(table as "responses")
-    .withIndex("by_test", (q) =>
-      start === null ? q.eq("testId", testId) : q.eq("testId", testId).gte("_creationTime", start.time),
-    )
-    .take(skip + options.numItems + 1);
+  const rows: { _creationTime: number }[] = options.failedCheckOnly
+    ? await ctx.db
+        .query("responses")
+        .withIndex("by_test_failed", (q) =>
+          start === null
+            ? q.eq("testId", testId).eq("failedCheck", true)
+            : q.eq("testId", testId).eq("failedCheck", true).gte("_creationTime", start.time),
+        )
+        .take(limit)
+    : await ctx.db
+        .query(table as "responses")
+        .withIndex("by_test", (q) =>
+          start === null ? q.eq("testId", testId) : q.eq("testId", testId).gte("_creationTime", start.time),
+        )
+        .take(limit);
   const end = Math.min(rows.length, skip + options.numItems);
   return {
     page: rows.slice(skip, end) as unknown as Doc<Table>[],
