@@ -16,7 +16,10 @@ import {
   finishJuryStats,
   JURY_STATS_CURSOR_MARGIN_MS,
   JURY_STATS_PAGE_SIZE,
+  JURY_STATS_POLL_MS,
+  JURY_STATS_STALE_MS,
   requestJuryStats,
+  startJuryStatsPoll,
 } from "./juryStats";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 
@@ -441,6 +444,82 @@ describe("incremental jury statistics", () => {
     expect(stats.scale).toBe("rating");
     expect(stats.criteria).toEqual(["accuracy", "creativity"]);
     expect(stats.units).toBe(12);
+  });
+
+  it("a running test's poll recomputes in proportion to what arrived, catches up when stale, and ends exact", async () => {
+    const t = createBackend();
+    const { testId, addResults } = await seedRunningRankingTest(t, 13);
+    await t.run(async (ctx) => {
+      const test = (await ctx.db.get("tests", testId))!;
+      const { responsesPerTopic, scoringParameters, evaluatorModels } = test.configuration;
+      await ctx.db.insert("testRuns", {
+        testId,
+        running: true,
+        foldEveryCall: false,
+        configuration: { responsesPerTopic, scoringParameters, evaluatorModels },
+      });
+      await ctx.db.insert("testConcurrency", {
+        testId,
+        level: 8,
+        backedOff: false,
+        inFlight: 0,
+        exchanges: 0,
+        rateLimited: 0,
+        timeouts: 0,
+        serverErrors: 0,
+        updatedAt: Date.now(),
+        judgedReports: 0,
+      });
+      await startJuryStatsPoll(ctx, testId);
+    });
+    const runs = new Set<number>();
+    const tick = async () => {
+      vi.advanceTimersByTime(JURY_STATS_POLL_MS);
+      await t.finishInProgressScheduledFunctions();
+      const row = (await statsRow(t, testId))!;
+      if (row.computedAt !== undefined) runs.add(row.computedAt);
+      return row;
+    };
+    // The worker reports judge results every second, a topic's each time (13 reports).
+    for (let topic = 0; topic < 13; topic++) {
+      await addResults([topic]);
+      await t.run(async (ctx) => {
+        const row = await ctx.db
+          .query("testConcurrency")
+          .withIndex("by_test", (q) => q.eq("testId", testId))
+          .unique();
+        await ctx.db.patch("testConcurrency", row!._id, {
+          judgedReports: topic + 1,
+          updatedAt: Date.now(),
+        });
+      });
+      await tick();
+    }
+    // Each run reads every kept row again: a run per report would be 13; in proportion, 6
+    // (after reports 1, 2, 3, 5, 8 and 12), and the 13th waits.
+    expect(runs.size).toBeLessThanOrEqual(6);
+    const waiting = (await statsRow(t, testId))!;
+    expect(waiting.judgedSeen).toBeLessThan(13);
+    // No more reports: the waiting results are shown once the figures are stale.
+    let row = waiting;
+    for (let waited = 0; waited <= JURY_STATS_STALE_MS && row.judgedSeen !== 13; waited += JURY_STATS_POLL_MS)
+      row = await tick();
+    expect(row.judgedSeen).toBe(13);
+    expect(row.evaluationsSeen).toBeGreaterThan(waiting.evaluationsSeen);
+    // The run ends: the poll's last run is the full one, with the same figures.
+    await t.run(async (ctx) => {
+      const run = await ctx.db
+        .query("testRuns")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .unique();
+      await ctx.db.patch("testRuns", run!._id, { running: false });
+      await ctx.db.patch("tests", testId, { status: "completed" });
+    });
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    const ended = (await statsRow(t, testId))!;
+    expect(ended.exact).toBe(true);
+    expect(ended.stats).toEqual(row.stats);
+    expect(ended.evaluationsSeen).toBe(row.evaluationsSeen);
   });
 
   it("reads only what arrived since the last run, and once in full when the test ends", async () => {

@@ -67,6 +67,31 @@ export const JURY_STATS_POLL_MS = 1_000;
  * recordings ask for statistics themselves), stops polling; its next worker starts it again.
  */
 export const JURY_STATS_POLL_IDLE_MS = 60_000;
+/**
+ * A running test's statistics are recomputed in proportion to what arrived: once the worker's
+ * judged reports since the last run are at least this fraction of those the stored figures
+ * include (each run reads all kept rows, and the margin of rows before its cursor, again; run
+ * after every report, the 650-call test read its kept rows ~20 times and its judge scores ~4
+ * times), or once the stored figures are JURY_STATS_STALE_MS old. The run's end is the exact one.
+ */
+export const JURY_STATS_GROWTH = 0.5;
+/** How old a running test's figures may get while new judge results wait for the growth above. */
+export const JURY_STATS_STALE_MS = 20_000;
+
+/** Whether a running test's poll recomputes now (pure; the poll's figures and the time). */
+export function pollDue(
+  poll: { dirty: boolean; judgedReports: number; judgedSeen: number; computedAt?: number },
+  now: number,
+): boolean {
+  if (poll.dirty) return true;
+  const fresh = poll.judgedReports - poll.judgedSeen;
+  if (fresh <= 0) return false;
+  return (
+    fresh >= JURY_STATS_GROWTH * poll.judgedSeen ||
+    poll.computedAt === undefined ||
+    now - poll.computedAt >= JURY_STATS_STALE_MS
+  );
+}
 
 /**
  * Asks for the test's jury statistics to be recomputed: schedules it unless a recomputation is
@@ -120,6 +145,8 @@ export const pollInfo = internalQuery({
     running: v.boolean(),
     judgedReports: v.number(),
     judgedSeen: v.number(),
+    /** When the stored figures were computed (absent: none yet). */
+    computedAt: v.optional(v.number()),
     /** When the worker last reported (absent: not yet). */
     reportedAt: v.optional(v.number()),
     /** Before its first report: a worker is scheduled (else none reports: no poll). */
@@ -143,6 +170,7 @@ export const pollInfo = internalQuery({
       ...(run ? { run: run.running ? ("running" as const) : ("closed" as const) } : {}),
       judgedReports: reports?.judgedReports ?? 0,
       judgedSeen: row?.judgedSeen ?? 0,
+      ...(row?.computedAt === undefined ? {} : { computedAt: row.computedAt }),
       ...(reports ? { reportedAt: reports.updatedAt } : {}),
       // The test's row only before the worker's first report (a query: nothing to conflict with).
       workerStarting: reports === null && ((await ctx.db.get("tests", testId))?.activeWorkers ?? 0) > 0,
@@ -227,14 +255,21 @@ const responseRow = v.object({
 
 /** The test's answers, or those created after `after` (an incremental run). */
 export const responsesPage = internalQuery({
-  args: { testId: v.id("tests"), after: v.optional(v.number()), paginationOpts: paginationOptsValidator },
+  args: {
+    testId: v.id("tests"),
+    after: v.optional(v.number()),
+    /** Only rows created before this (a running test's poll: rows surely committed). */
+    before: v.optional(v.number()),
+    paginationOpts: paginationOptsValidator,
+  },
   returns: page(responseRow),
-  handler: async (ctx, { testId, after, paginationOpts }) => {
+  handler: async (ctx, { testId, after, before, paginationOpts }) => {
     const result = await ctx.db
       .query("responses")
-      .withIndex("by_test", (q) =>
-        after === undefined ? q.eq("testId", testId) : q.eq("testId", testId).gt("_creationTime", after),
-      )
+      .withIndex("by_test", (q) => {
+        const from = after === undefined ? q.eq("testId", testId) : q.eq("testId", testId).gt("_creationTime", after);
+        return before === undefined ? from : from.lt("_creationTime", before);
+      })
       .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
     return {
       page: result.page.map((response) => ({
@@ -265,14 +300,21 @@ const evaluationRow = v.object({
 
 /** The test's judge scores, or those created after `after` (an incremental run). */
 export const evaluationsPage = internalQuery({
-  args: { testId: v.id("tests"), after: v.optional(v.number()), paginationOpts: paginationOptsValidator },
+  args: {
+    testId: v.id("tests"),
+    after: v.optional(v.number()),
+    /** Only rows created before this (a running test's poll: rows surely committed). */
+    before: v.optional(v.number()),
+    paginationOpts: paginationOptsValidator,
+  },
   returns: page(evaluationRow),
-  handler: async (ctx, { testId, after, paginationOpts }) => {
+  handler: async (ctx, { testId, after, before, paginationOpts }) => {
     const result = await ctx.db
       .query("evaluations")
-      .withIndex("by_test", (q) =>
-        after === undefined ? q.eq("testId", testId) : q.eq("testId", testId).gt("_creationTime", after),
-      )
+      .withIndex("by_test", (q) => {
+        const from = after === undefined ? q.eq("testId", testId) : q.eq("testId", testId).gt("_creationTime", after);
+        return before === undefined ? from : from.lt("_creationTime", before);
+      })
       .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, JURY_STATS_PAGE_SIZE) });
     return {
       page: result.page.map((evaluation) => ({
@@ -806,12 +848,15 @@ export const recompute = internalAction({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    // A running test's poll: nothing asked for and no judge result reported since the last run.
+    // A running test's poll: nothing asked for, and too few judge results reported since the
+    // last run (pollDue), or none.
     const poll = await ctx.runQuery(internal.core.juryStats.pollInfo, { testId });
-    if (poll.running && !poll.dirty && poll.judgedReports === poll.judgedSeen) {
+    if (poll.running && !pollDue(poll, Date.now())) {
       const idle =
         poll.reportedAt === undefined ? !poll.workerStarting : Date.now() - poll.reportedAt > JURY_STATS_POLL_IDLE_MS;
-      if (idle) await ctx.runMutation(internal.core.juryStats.stopPoll, { testId });
+      // Stops only with nothing left to compute (results waiting are computed once stale).
+      if (idle && poll.judgedReports === poll.judgedSeen)
+        await ctx.runMutation(internal.core.juryStats.stopPoll, { testId });
       else await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.core.juryStats.recompute, { testId });
       return null;
     }
@@ -828,6 +873,7 @@ export const recompute = internalAction({
         | typeof internal.core.juryStats.judgeCallsPage
         | typeof internal.core.juryStats.verdictsPage,
       after?: number,
+      before?: number,
     ): Promise<T[]> => {
       const rows: T[] = [];
       let cursor: string | null = null;
@@ -835,6 +881,7 @@ export const recompute = internalAction({
         const result = (await ctx.runQuery(query, {
           testId,
           ...(after === undefined ? {} : { after }),
+          ...(before === undefined ? {} : { before }),
           paginationOpts: { numItems: JURY_STATS_PAGE_SIZE, cursor },
         })) as PaginationResult<T>;
         rows.push(...result.page);
@@ -845,6 +892,8 @@ export const recompute = internalAction({
     const full = info.cursor === undefined || (info.ended && !info.exact);
     let state: JuryState | null = null;
     let added: JuryState;
+    /** An incremental poll's read time: every row created a margin before it was read. */
+    let readUpTo: number | undefined;
     if (full) {
       added = {
         responses: await readAll(internal.core.juryStats.responsesPage),
@@ -859,18 +908,26 @@ export const recompute = internalAction({
         state = mergeJuryStates(state, decodeJuryState(data));
       }
       const since = (time: number) => time - JURY_STATS_CURSOR_MARGIN_MS;
+      // A running test's poll reads only rows surely committed (created a margin ago) and moves
+      // its cursor to now, so its next run starts where this one stopped: each row is read once
+      // (reading the margin again each time read every judge score ~3 times). The rows it leaves
+      // come with the next run, and the run's end is the full one.
+      readUpTo = poll.running ? Date.now() : undefined;
+      const before = readUpTo === undefined ? undefined : since(readUpTo);
       const knownResponses = new Set(state.responses.map((row) => row.id));
       const knownEvaluations = new Set(state.evaluations.map((row) => row.id));
       const responses = (
         await readAll<JuryState["responses"][number]>(
           internal.core.juryStats.responsesPage,
           since(info.cursor!.responses),
+          before,
         )
       ).filter((row) => !knownResponses.has(row.id));
       const evaluations = (
         await readAll<JuryState["evaluations"][number]>(
           internal.core.juryStats.evaluationsPage,
           since(info.cursor!.evaluations),
+          before,
         )
       ).filter((row) => !knownEvaluations.has(row.id));
       // A ranking score names its call: read the calls not kept yet.
@@ -926,8 +983,8 @@ export const recompute = internalAction({
         mode: full ? "replace" : "append",
         chunks: chunkJuryState(full ? all : sortedJuryState(added)),
         cursor: {
-          responses: latest(added.responses, info.cursor?.responses ?? 0),
-          evaluations: latest(added.evaluations, info.cursor?.evaluations ?? 0),
+          responses: latest(added.responses, Math.max(readUpTo ?? 0, info.cursor?.responses ?? 0)),
+          evaluations: latest(added.evaluations, Math.max(readUpTo ?? 0, info.cursor?.evaluations ?? 0)),
         },
         exact: full && info.ended,
       },
