@@ -1,7 +1,7 @@
 // A running test's insert-only bookkeeping: declarations only, imported by convex/schema.ts.
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
-import { answerCheck, modelRef, scoringParameters } from "../validators";
+import { answerCheck, modelRef, scoringParameters, testConfiguration } from "../validators";
 
 /** What one result adds to a model's sums (for all personas and for its persona). */
 const modelDelta = v.object({
@@ -63,5 +63,25 @@ export const runTables = {
       evaluatorModels: v.array(modelRef),
       checks: v.optional(v.array(answerCheck)),
     }),
+  }).index("by_test", ["testId"]),
+
+  /**
+   * What the pool worker's claims need of a running test to build its work items (the prompts,
+   * personas, topics and scoring), written with its testRuns row (core/pipeline/runView.ts):
+   * a claim reads this and the run row, never the test's row, which the worker's report folds
+   * into while the run goes on (each claim read the test's counters too, and conflicted with the
+   * report that wrote them).
+   */
+  testWork: defineTable({
+    testId: v.id("tests"),
+    configuration: testConfiguration.pick(
+      "userPrompt",
+      "personas",
+      "topics",
+      "responsesPerTopic",
+      "rankingPrompt",
+      "evaluationCriteria",
+      "scoringParameters",
+    ),
   }).index("by_test", ["testId"]),
 };

@@ -8,6 +8,7 @@ import { startJuryStatsPoll } from "../juryStats";
 import { readSetting } from "../settings";
 import { finishIfDone } from "./finish";
 import { foldCounters } from "./runCounters";
+import { workViewOf, type WorkConfiguration } from "./runView";
 import { buildWorkItem } from "./workItem";
 
 /**
@@ -34,11 +35,16 @@ export async function ensureWorkers(ctx: MutationCtx, testId: Id<"tests">): Prom
   await startJuryStatsPoll(ctx, testId);
 }
 
-async function lease(ctx: MutationCtx, test: Doc<"tests">, call: Doc<"calls">, leaseMs: number): Promise<WorkItem> {
+async function lease(
+  ctx: MutationCtx,
+  config: WorkConfiguration,
+  call: Doc<"calls">,
+  leaseMs: number,
+): Promise<WorkItem> {
   const attempts = call.attempts + 1;
   const leaseId = `${call._id}:${attempts}`;
   await ctx.db.patch("calls", call._id, { status: "leased", attempts, leaseId, leaseExpiresAt: Date.now() + leaseMs });
-  return await buildWorkItem(ctx, test, call, leaseId);
+  return await buildWorkItem(ctx, config, call, leaseId);
 }
 
 /** A worker is done with the test: no longer counted; the test ends if nothing is left. */
@@ -73,7 +79,7 @@ export async function claimNext(ctx: MutationCtx, testId: Id<"tests">): Promise<
     await endWorker(ctx, testId);
     return null;
   }
-  return await lease(ctx, test, call, await readSetting(ctx, "leaseMs"));
+  return await lease(ctx, test.configuration, call, await readSetting(ctx, "leaseMs"));
 }
 
 /**
@@ -82,14 +88,16 @@ export async function claimNext(ctx: MutationCtx, testId: Id<"tests">): Promise<
  * its calls land and ends through endWorker.
  */
 export async function claimBatch(ctx: MutationCtx, testId: Id<"tests">, max: number): Promise<WorkItem[]> {
-  const test = await ctx.db.get("tests", testId);
-  if (!test || test.status !== "running" || max <= 0) return [];
+  if (max <= 0) return [];
+  // The run and work rows, not the test's row, which the worker's report folds into meanwhile.
+  const run = await workViewOf(ctx, testId);
+  if (!run?.running) return [];
   const calls = await ctx.db
     .query("calls")
     .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
     .take(max);
   const leaseMs = await readSetting(ctx, "leaseMs");
   const items: WorkItem[] = [];
-  for (const call of calls) items.push(await lease(ctx, test, call, leaseMs));
+  for (const call of calls) items.push(await lease(ctx, run.configuration, call, leaseMs));
   return items;
 }

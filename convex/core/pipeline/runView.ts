@@ -29,8 +29,27 @@ function foldsEveryCall(test: Doc<"tests">): boolean {
   return expected.generation + expected.judging <= FOLD_EVERY_CALL_UP_TO;
 }
 
+/** The part of a test's configuration its work items are built from (testWork). */
+export type WorkConfiguration = Doc<"testWork">["configuration"];
+
+async function workRowOf(ctx: MutationCtx, testId: Id<"tests">) {
+  return await ctx.db
+    .query("testWork")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .unique();
+}
+
+function workConfigurationOf(test: Doc<"tests">): WorkConfiguration {
+  const { userPrompt, personas, topics, responsesPerTopic, rankingPrompt, evaluationCriteria, scoringParameters } =
+    test.configuration;
+  return { userPrompt, personas, topics, responsesPerTopic, rankingPrompt, evaluationCriteria, scoringParameters };
+}
+
 /** The run starts (or starts again): its recordings read this from now on. */
 export async function openRun(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
+  const work = await workRowOf(ctx, test._id);
+  if (work) await ctx.db.patch("testWork", work._id, { configuration: workConfigurationOf(test) });
+  else await ctx.db.insert("testWork", { testId: test._id, configuration: workConfigurationOf(test) });
   const { responsesPerTopic, scoringParameters, evaluatorModels, checks } = test.configuration;
   const fields = {
     running: true,
@@ -52,6 +71,24 @@ export async function closeRun(ctx: MutationCtx, testId: Id<"tests">): Promise<v
 export async function deleteRun(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
   const row = await runRowOf(ctx, testId);
   if (row) await ctx.db.delete("testRuns", row._id);
+  const work = await workRowOf(ctx, testId);
+  if (work) await ctx.db.delete("testWork", work._id);
+}
+
+/**
+ * The test as the pool worker's claims see it: whether its run goes on and what its work items
+ * are built from — its run and work rows (small, written at the start and the end), or (a run
+ * started before them) the test's row.
+ */
+export async function workViewOf(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+): Promise<{ running: boolean; configuration: WorkConfiguration } | null> {
+  const [run, work] = [await runRowOf(ctx, testId), await workRowOf(ctx, testId)];
+  if (run && work) return { running: run.running, configuration: work.configuration };
+  const test = await ctx.db.get("tests", testId);
+  if (!test) return null;
+  return { running: test.status === "running", configuration: workConfigurationOf(test) };
 }
 
 /**

@@ -6,6 +6,7 @@ import { UNKNOWN_MODEL_COST_PER_TOKEN } from "../../lib/pricing";
 import { buildGenerationMessages, buildRankingMessages, buildRatingMessages, combinePrompt } from "../../lib/prompts";
 import { selectedCriteria } from "../../lib/types";
 import type { WorkItem } from "../../validators";
+import type { WorkConfiguration } from "./runView";
 
 const SINGLE_ANSWER_MAX_TOKENS = 2000;
 const BATCH_MAX_TOKENS = 3000;
@@ -26,11 +27,10 @@ async function modelPrices(ctx: MutationCtx, modelId: string) {
 /** The work item of a call just leased under `leaseId`. */
 export async function buildWorkItem(
   ctx: MutationCtx,
-  test: Doc<"tests">,
+  config: WorkConfiguration,
   call: Doc<"calls">,
   leaseId: string,
 ): Promise<WorkItem> {
-  const config = test.configuration;
   const persona = config.personas.find((entry) => entry.id === call.personaId);
   const topic = config.topics.find((entry) => entry.id === call.topicId);
   const question = combinePrompt(topic?.prompt ?? "", config.userPrompt);

@@ -1,0 +1,74 @@
+// The pool worker's claims read the test's small run and work rows, never the test's row: the
+// worker's report folds the counters into that row about once a second while the run goes on,
+// and on a deployment every claim that had read it conflicted with the report and ran again
+// (bench/deployment.ts: runner:claimBatch ← tests by runner:beat), each also reading the test's
+// counters, estimate and progress with its configuration.
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { api, internal } from "../../_generated/api";
+import type { MutationCtx } from "../../_generated/server";
+import { createBackend, createUser, sampleConfiguration, seedCatalog } from "../../test.helpers";
+import { claimBatch } from "./claim";
+
+const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
+const JUDGES = ["google/gemini-2.0-flash-001"];
+
+/** The context with its reads of documents by id and queries noted by table. */
+function noteReads(ctx: MutationCtx, tables: Set<string>): MutationCtx {
+  const db = new Proxy(ctx.db, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (key === "get")
+        return (table: string, ...rest: unknown[]) => {
+          tables.add(table);
+          return (target.get as (...args: unknown[]) => unknown)(table, ...rest);
+        };
+      if (key === "query")
+        return (table: string) => {
+          tables.add(table);
+          return target.query(table as never);
+        };
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { ...ctx, db } as MutationCtx;
+}
+
+describe("a pool worker's claims", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test("build the calls' prompts from the run's rows without reading the test's row, and stop when the run ends", async () => {
+    const t = createBackend();
+    await seedCatalog(t, [...GENERATORS, ...JUDGES]);
+    await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the worker
+    const user = await createUser(t, "ada@example.com");
+    const { testId } = await user.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, JUDGES, { responsesPerTopic: 1 }),
+    });
+    await t.mutation(internal.runner.dispatch, {});
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+
+    const tables = new Set<string>();
+    const items = await t.run((ctx) => claimBatch(noteReads(ctx, tables), testId, 8));
+    expect(items).toHaveLength(2);
+    expect(tables.has("tests")).toBe(false);
+    // Each generation call is asked with its persona's system prompt and its topic's prompt.
+    for (const item of items) {
+      expect(item.kind).toBe("generate");
+      const text = JSON.stringify(item.messages);
+      expect(text).toContain("Answer like a pirate.");
+      expect(text).toContain("We sell cold brew coffee.");
+    }
+
+    // A stopped test hands out nothing more.
+    await t.run(async (ctx) => {
+      await ctx.db.patch("calls", items[0]!.callId, { status: "pending" });
+    });
+    await user.as.mutation(api.tests.cancel, { testId });
+    expect(await t.run((ctx) => claimBatch(ctx, testId, 8))).toEqual([]);
+  });
+});
