@@ -5,8 +5,11 @@
 // Prints the wall time, the ideal and their ratio (target ≤ 1.25) for both, and the backend
 // work per gateway call; all of it twice, with the database in memory and in a data folder
 // (SQLite, as npm start keeps it), and how far the store's ratios are from the in-memory ones
-// (target: within 5%). --store or --memory runs only that one.
-//   npx tsx bench/pipeline.ts [--latency 200] [--concurrency 8] [--store | --memory]
+// (target: within 5%). --store or --memory runs only that one. --timeline prints, for the
+// fixed-latency run, where the wall time beyond the ideal went: creation to the first gateway
+// call, the slots left idle while calls ran (C minus the calls in flight, sampled every 2 ms),
+// and the last call's landing to "completed"; the catalog run is skipped.
+//   npx tsx bench/pipeline.ts [--latency 200] [--concurrency 8] [--store | --memory] [--timeline]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "8" },
     store: { type: "boolean", default: false },
     memory: { type: "boolean", default: false },
+    timeline: { type: "boolean", default: false },
   },
 });
 const latencyMs = Number(values.latency);
@@ -44,6 +48,64 @@ const TOPICS = 6;
 const gateway = await startGateway({ port: 0, fixedLatencyMs: latencyMs });
 
 type Run = { status: string; wallMs: number; calls: number; idealMs: number; ratio: number };
+
+type Sample = { at: number; inFlight: number; calls: number };
+
+/** The gateway's calls in flight every 2 ms (it runs in this process), from `started`. */
+function sampleGateway(started: number) {
+  const samples: Sample[] = [];
+  const callsBefore = gateway.stats.chatCalls;
+  const take = () =>
+    samples.push({
+      at: performance.now() - started,
+      inFlight: gateway.stats.inFlight,
+      calls: gateway.stats.chatCalls - callsBefore,
+    });
+  const timer = setInterval(take, 2);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      take();
+      return samples;
+    },
+  };
+}
+
+/** Where the fixed run's wall time beyond ceil(calls / C) × L went. */
+function printTimeline(samples: Sample[], createdMs: number, wallMs: number) {
+  const first = samples.find((s) => s.calls > 0)?.at ?? 0;
+  const total = samples.at(-1)?.calls ?? 0;
+  const lastLanded = samples.find((s) => s.calls === total && s.inFlight === 0)?.at ?? wallMs;
+  let idleSlotMs = 0;
+  const gaps: { from: number; ms: number; lowest: number }[] = [];
+  let gap: { from: number; ms: number; lowest: number } | null = null;
+  for (let i = 1; i < samples.length; i++) {
+    const [a, b] = [samples[i - 1]!, samples[i]!];
+    if (a.at < first || a.at >= lastLanded) continue;
+    const dt = b.at - a.at;
+    idleSlotMs += Math.max(0, concurrency - a.inFlight) * dt;
+    if (a.inFlight < concurrency) {
+      gap ??= { from: a.at, ms: 0, lowest: a.inFlight };
+      gap.ms += dt;
+      gap.lowest = Math.min(gap.lowest, a.inFlight);
+    } else if (gap) {
+      gaps.push(gap);
+      gap = null;
+    }
+  }
+  if (gap) gaps.push(gap);
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  const most = Math.max(...samples.map((s) => s.inFlight));
+  console.log(`timeline (fixed run): tests.create returned at ${ms(createdMs)}, first gateway call at ${ms(first)}`);
+  console.log(
+    `  calls running ${ms(lastLanded - first)}; slots idle ${ms(idleSlotMs)} slot-time = ${ms(idleSlotMs / concurrency)} of all ${concurrency} slots, in ${gaps.length} gaps below ${concurrency} in flight; at most ${most} in flight`,
+  );
+  const longest = [...gaps].sort((x, y) => y.ms - x.ms).slice(0, 8);
+  console.log(`  longest gaps: ${longest.map((g) => `@${ms(g.from)} ${ms(g.ms)} (down to ${g.lowest})`).join(", ")}`);
+  console.log(
+    `  last call landed at ${ms(lastLanded)}, "completed" seen at ${ms(wallMs)} (+${ms(wallMs - lastLanded)})`,
+  );
+}
 
 /** Both runs on a fresh backend, its database in a data folder (`store`) or in memory. */
 async function measure(store: boolean) {
@@ -86,7 +148,9 @@ async function measure(store: boolean) {
       invocationCounts.clear();
       const callsBefore = gateway.stats.chatCalls;
       const started = performance.now();
+      const timeline = values.timeline && !watched ? sampleGateway(started) : undefined;
       const { testId } = await as.mutation(api.tests.create, { configuration });
+      const createdMs = performance.now() - started;
       if (watched) {
         const client = await signedInClient(backend, userId, sessionId);
         clients.push(client);
@@ -101,6 +165,7 @@ async function measure(store: boolean) {
       }
       const wallMs = performance.now() - started;
       const calls = gateway.stats.chatCalls - callsBefore;
+      if (timeline) printTimeline(timeline.stop(), createdMs, wallMs);
       // Fixed latency: ceil(calls/C) × L. Catalog latencies: what the calls took, C at a time.
       const idealMs = watched
         ? (test.totalLatencyMs as number) / concurrency
@@ -118,17 +183,21 @@ async function measure(store: boolean) {
       .map(([name, n]) => `${name} ${n}`)
       .join(", ");
     gateway.settings.fixedLatencyMs = null;
-    const real = await run(true);
+    const real = values.timeline ? undefined : await run(true);
 
     console.log(`store: ${dataDir ? "SQLite (data folder)" : "in memory"}; concurrency C = ${concurrency}`);
     console.log(`fixed latency L = ${latencyMs} ms, no client: test ${fixed.status}, ${fixed.calls} gateway calls`);
     console.log(
       `  wall time ${(fixed.wallMs / 1000).toFixed(2)} s, ideal ceil(calls/C)×L ${(fixed.idealMs / 1000).toFixed(2)} s, ratio ${fixed.ratio.toFixed(3)}  (target ≤ 1.25)`,
     );
-    console.log(`catalog latencies, monitor and results subscribed: test ${real.status}, ${real.calls} gateway calls`);
-    console.log(
-      `  wall time ${(real.wallMs / 1000).toFixed(2)} s, ideal Σlatency/C ${(real.idealMs / 1000).toFixed(2)} s, ratio ${real.ratio.toFixed(3)}`,
-    );
+    if (real) {
+      console.log(
+        `catalog latencies, monitor and results subscribed: test ${real.status}, ${real.calls} gateway calls`,
+      );
+      console.log(
+        `  wall time ${(real.wallMs / 1000).toFixed(2)} s, ideal Σlatency/C ${(real.idealMs / 1000).toFixed(2)} s, ratio ${real.ratio.toFixed(3)}`,
+      );
+    }
     console.log(
       `function invocations ${(invocations / fixed.calls).toFixed(2)} per gateway call (${invocations} in all: ${byFunction})`,
     );
@@ -152,7 +221,7 @@ try {
         `${name} ratio: in memory ${a.ratio.toFixed(3)}, store ${b.ratio.toFixed(3)}, store ${((b.ratio / a.ratio - 1) * 100).toFixed(1)}% from in memory (target within 5%)`,
       );
     compare("fixed latency, no client          ", memory.fixed, store.fixed);
-    compare("catalog latencies, clients watching", memory.real, store.real);
+    if (memory.real && store.real) compare("catalog latencies, clients watching", memory.real, store.real);
   }
 } finally {
   await gateway.close();
