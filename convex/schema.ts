@@ -364,6 +364,11 @@ export default defineSchema({
      * writes the statistics row.
      */
     judgedReports: v.optional(v.number()),
+    /**
+     * `exchanges` when the report last folded the counters (core/pipeline/runCounters.ts
+     * foldIfDue): the calls that ended since, counted without reading their deltas each report.
+     */
+    foldedExchanges: v.optional(v.number()),
   }).index("by_test", ["testId"]),
 
   // The jury statistics of a test, recomputed off the write path by

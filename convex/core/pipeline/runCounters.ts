@@ -265,15 +265,30 @@ export async function foldIfDue(ctx: MutationCtx, test: Doc<"tests">, concurrenc
   if (sinceLastWriteMs < PROGRESS_FOLD.minIntervalMs) return null;
   const settledBefore = Math.min(now, settled === undefined ? now - FOLD_SETTLE_MS : settled - FOLD_CLOCK_MARGIN_MS);
   const remainingCalls = remainingCallsOf(test);
+  // The pool worker's report counts the calls that ended since the last fold on its own row
+  // (its gateway exchanges), instead of reading the deltas that landed: read on every report
+  // until a fold took them, each delta (a judge call's carries its 40 scores) was read ~8 times
+  // on Starter.
+  const reports =
+    settled === undefined
+      ? null
+      : await ctx.db
+          .query("testConcurrency")
+          .withIndex("by_test", (q) => q.eq("testId", test._id))
+          .unique();
   let newCalls = 0;
   if (sinceLastWriteMs < PROGRESS_FOLD.staleMs) {
-    const landed = await ctx.db
-      .query("runDeltas")
-      .withIndex("by_test", (q) => q.eq("testId", test._id).lt("_creationTime", settledBefore))
-      .take(callsPerProgressWrite(remainingCalls));
-    newCalls = landed.length;
+    if (reports) newCalls = reports.exchanges - (reports.foldedExchanges ?? 0);
+    else {
+      const landed = await ctx.db
+        .query("runDeltas")
+        .withIndex("by_test", (q) => q.eq("testId", test._id).lt("_creationTime", settledBefore))
+        .take(callsPerProgressWrite(remainingCalls));
+      newCalls = landed.length;
+    }
   }
   if (!progressWriteDue({ sinceLastWriteMs, newCalls, remainingCalls })) return null;
+  if (reports) await ctx.db.patch("testConcurrency", reports._id, { foldedExchanges: reports.exchanges });
   // A larger test's fold leaves the newest deltas (a small one's figures are exact at once).
   return await foldCounters(ctx, test._id, concurrency, settledBefore);
 }
