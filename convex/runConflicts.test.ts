@@ -57,7 +57,7 @@ afterAll(async () => {
 
 describe("ten tests running at once under concurrent transactions (OCC)", () => {
   test(
-    "dispatch, call batches, recordings, reports and jury statistics together: every test completes with exact statistics, no transaction conflicts and none fails",
+    "dispatch, call batches, recordings, reports and jury statistics together: every test completes with exact statistics, at most one conflict retry per 100 gateway calls and none fails",
     { timeout: 240_000 },
     async () => {
       const keysDir = mkdtempSync(join(tmpdir(), "mj-occ-ten-"));
@@ -132,17 +132,23 @@ describe("ten tests running at once under concurrent transactions (OCC)", () => 
         const total = meterTotal(figures);
         const gatewayCalls = gateway!.stats.chatCalls;
         expect(gatewayCalls).toBeGreaterThanOrEqual(TESTS * 72);
-        // Not one conflict by source (function ← table by the writer that won) but, rarely, the
-        // admin's job counters (sharded, core/counters.ts), which each start and ending writes (at
-        // most about one per test, none per call), and no failure: before they were sharded, ten
-        // endings at once could exhaust a worker's ending mutation's retries (its test never ended).
+        // Issue 20's target: at most 1 conflict retry per 100 gateway calls, and no failure. By
+        // source (function ← table by the writer that won), the admin's job counters (sharded,
+        // core/counters.ts), which each start and ending writes, are counted apart: before they
+        // were sharded, ten endings at once could exhaust a worker's ending mutation's retries (its
+        // test never ended). What is left elsewhere is rare: a claim that empties the pending
+        // calls may meet the report inserting a pair's judge calls (runner:claimBatch ← calls by
+        // runner:beat). Before issue 20's redesign this run had 13 sources and over 35 conflicts.
         const sources = conflictSourcesDifference(backend.meter.readConflictSources(), sourcesBefore);
         const endings = Object.entries(sources).filter(([source]) => / ← counters by /.test(source));
+        const others = Object.entries(sources).filter(([source]) => !/ ← counters by /.test(source));
+        const perHundredCalls = Math.floor(gatewayCalls / 100);
         expect(
-          Object.fromEntries(Object.entries(sources).filter(([source]) => !/ ← counters by /.test(source))),
-        ).toEqual({});
+          others.reduce((sum, [, count]) => sum + count, 0),
+          JSON.stringify(Object.fromEntries(others)),
+        ).toBeLessThanOrEqual(perHundredCalls);
         expect(endings.reduce((sum, [, count]) => sum + count, 0)).toBeLessThanOrEqual(2 * TESTS);
-        expect(total.conflicts).toBeLessThanOrEqual(2 * TESTS);
+        expect(total.retries).toBeLessThanOrEqual(2 * TESTS + perHundredCalls);
         expect(total.failures).toBe(0);
         // The workers reported while the others recorded: the report ran many times per test.
         expect(figures["runner:beat"]!.calls).toBeGreaterThan(TESTS * 2);
