@@ -86,6 +86,7 @@ describe("pipeline", () => {
         expect(evaluations.every((row) => Object.keys(row.scores).sort().join() === "accuracy,creativity")).toBe(true);
       }
     },
+    30_000, // the whole pipeline on convex-test: about 1 s alone, over 5 s with the suite and the browser journeys side by side
   );
 
   test("with faults on, every test finishes, no key is recorded twice and cost is counted once", async () => {
