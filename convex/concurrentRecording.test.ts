@@ -6,18 +6,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { meterDifference, type MeterReading } from "../dev/backend/meter";
+import { meterDifference } from "../dev/backend/meter";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { mergeModelStats } from "./core/pipeline/statistics";
 import {
-  type TestBackend,
   createBackend,
   createUser,
   drainDispatch,
   readTestRows,
   sampleConfiguration,
   seedCatalog,
+  startLocalBackend,
 } from "./test.helpers";
 import type { Outcome, WorkItem } from "./validators";
 
@@ -172,21 +172,6 @@ describe("ten workers recording into one test", () => {
   );
 });
 
-/** The local backend (dev/backend/server), loaded at run time: its code is outside convex/'s type-check. */
-type LocalBackend = { t: unknown; meter: { read(): MeterReading }; close(): Promise<void> };
-async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
-  const server = "../dev/backend/server";
-  const { startBackend } = (await import(/* @vite-ignore */ server)) as {
-    startBackend: (options: {
-      port: number;
-      sitePort: number;
-      quiet: boolean;
-      keysFile: string;
-    }) => Promise<LocalBackend>;
-  };
-  return await startBackend({ port: 0, sitePort: 0, quiet: true, keysFile });
-}
-
 describe("ten workers recording into one test under concurrent transactions (OCC)", () => {
   test(
     "end with exact counts, no failed mutation and no recording that conflicts: no row is written by two calls of the test",
@@ -196,7 +181,7 @@ describe("ten workers recording into one test under concurrent transactions (OCC
       const keysDir = mkdtempSync(join(tmpdir(), "mj-occ-recording-"));
       const backend = await startLocalBackend(join(keysDir, "keys.json"));
       try {
-        const t = backend.t as unknown as TestBackend;
+        const { t } = backend;
         await seedCatalog(t, [...GENERATORS, ...JUDGES]);
         await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the workers
         const user = await createUser(t, "ada@example.com");

@@ -9,44 +9,53 @@ import { createBackend, createUser } from "./test.helpers";
 
 const EXPLANATION = "B is vivid and on brand; A is generic; C misses the persona.";
 
+/**
+ * A finished test of 3 answers (each with `evaluationsPerResponse` older evaluations) and one
+ * ranking call of them recorded: B, A, C, with EXPLANATION and the labels A, B, C.
+ */
+async function rankedCallOfThree(evaluationsPerResponse: number) {
+  const t = createBackend();
+  const owner = await createUser(t, "ada@example.com");
+  const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 3, evaluationsPerResponse });
+  const { ranked, answerIds } = await t.run(async (ctx) => {
+    const test = (await ctx.db.get("tests", testId))!;
+    const answers = await ctx.db
+      .query("responses")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .take(3);
+    const callId = await ctx.db.insert("calls", {
+      testId,
+      kind: "evaluate",
+      key: `${testId}:rank:judge`,
+      status: "leased",
+      attempts: 1,
+      modelId: test.configuration.evaluatorModels[0]!.id,
+      personaId: answers[0]!.personaId,
+      topicId: answers[0]!.topicId,
+      responseIds: answers.map((answer) => answer._id),
+    });
+    const labels = answers.map((answer, index) => ({ label: "ABC"[index]!, responseId: answer._id }));
+    await recordEvaluations(
+      ctx,
+      test,
+      (await ctx.db.get("calls", callId))!,
+      [answers[1]!, answers[0]!, answers[2]!].map((answer, rank) => ({
+        responseId: answer._id,
+        scores: { overall: 10 - rank * 3 },
+        rank: rank + 1,
+        explanation: EXPLANATION,
+        labels,
+      })),
+      { promptTokens: 100, completionTokens: 50, latencyMs: 900, costUsd: 0.003 },
+    );
+    return { ranked: callId, answerIds: answers.map((answer) => answer._id) };
+  });
+  return { t, owner, testId, ranked, answerIds };
+}
+
 describe("ranking explanations", () => {
   test("are written once per call and read back on every row of it", async () => {
-    const t = createBackend();
-    const owner = await createUser(t, "ada@example.com");
-    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 3, evaluationsPerResponse: 1 });
-    const ranked = await t.run(async (ctx) => {
-      const test = (await ctx.db.get("tests", testId))!;
-      const answers = await ctx.db
-        .query("responses")
-        .withIndex("by_test", (q) => q.eq("testId", testId))
-        .take(3);
-      const callId = await ctx.db.insert("calls", {
-        testId,
-        kind: "evaluate",
-        key: `${testId}:rank:judge`,
-        status: "leased",
-        attempts: 1,
-        modelId: test.configuration.evaluatorModels[0]!.id,
-        personaId: answers[0]!.personaId,
-        topicId: answers[0]!.topicId,
-        responseIds: answers.map((answer) => answer._id),
-      });
-      const labels = answers.map((answer, index) => ({ label: "ABC"[index]!, responseId: answer._id }));
-      await recordEvaluations(
-        ctx,
-        test,
-        (await ctx.db.get("calls", callId))!,
-        [answers[1]!, answers[0]!, answers[2]!].map((answer, rank) => ({
-          responseId: answer._id,
-          scores: { overall: 10 - rank * 3 },
-          rank: rank + 1,
-          explanation: EXPLANATION,
-          labels,
-        })),
-        { promptTokens: 100, completionTokens: 50, latencyMs: 900, costUsd: 0.003 },
-      );
-      return callId;
-    });
+    const { t, owner, testId, ranked } = await rankedCallOfThree(1);
 
     // Stored once: the call's rows carry no copy.
     const stored = await t.run(async (ctx) => ({
@@ -79,42 +88,7 @@ describe("ranking explanations", () => {
 
 describe("ranking labels", () => {
   test("are kept once per call: each row keeps its own label, and the page and the export show the call's labels", async () => {
-    const t = createBackend();
-    const owner = await createUser(t, "ada@example.com");
-    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 3, evaluationsPerResponse: 0 });
-    const { ranked, answerIds } = await t.run(async (ctx) => {
-      const test = (await ctx.db.get("tests", testId))!;
-      const answers = await ctx.db
-        .query("responses")
-        .withIndex("by_test", (q) => q.eq("testId", testId))
-        .take(3);
-      const callId = await ctx.db.insert("calls", {
-        testId,
-        kind: "evaluate",
-        key: `${testId}:rank:judge`,
-        status: "leased",
-        attempts: 1,
-        modelId: test.configuration.evaluatorModels[0]!.id,
-        personaId: answers[0]!.personaId,
-        topicId: answers[0]!.topicId,
-        responseIds: answers.map((answer) => answer._id),
-      });
-      const labels = answers.map((answer, index) => ({ label: "ABC"[index]!, responseId: answer._id }));
-      await recordEvaluations(
-        ctx,
-        test,
-        (await ctx.db.get("calls", callId))!,
-        [answers[1]!, answers[0]!, answers[2]!].map((answer, rank) => ({
-          responseId: answer._id,
-          scores: { overall: 10 - rank * 3 },
-          rank: rank + 1,
-          explanation: EXPLANATION,
-          labels,
-        })),
-        { promptTokens: 100, completionTokens: 50, latencyMs: 900, costUsd: 0.003 },
-      );
-      return { ranked: callId, answerIds: answers.map((answer) => answer._id) };
-    });
+    const { t, owner, testId, ranked, answerIds } = await rankedCallOfThree(0);
     const shownLabels = answerIds.map((responseId, index) => ({ label: "ABC"[index]!, responseId }));
 
     // Stored once: the rows carry their own label, not the call's list.

@@ -10,62 +10,26 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ConvexClient } from "convex/browser";
 import type { FunctionReturnType } from "convex/server";
-import { SignJWT, importPKCS8 } from "jose";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { meterDifference, type MeterReading } from "../dev/backend/meter";
+import { meterDifference } from "../dev/backend/meter";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import {
-  type TestBackend,
   codeOf,
   createBackend,
   createUser,
+  createUserSession,
   drainDispatch,
   sampleConfiguration,
   seedCatalog,
+  signedInClient,
+  startLocalBackend,
 } from "./test.helpers";
 import { formatTimeRemaining } from "./lib/format";
 import type { Outcome, WorkItem } from "./validators";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001"];
-
-/** The local backend (dev/backend/server), loaded at run time: its code is outside convex/'s type-check. */
-type LocalBackend = {
-  t: unknown;
-  url: string;
-  siteUrl: string;
-  meter: { read(): MeterReading };
-  close(): Promise<void>;
-};
-async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
-  const server = "../dev/backend/server";
-  const { startBackend } = (await import(/* @vite-ignore */ server)) as {
-    startBackend: (options: {
-      port: number;
-      sitePort: number;
-      quiet: boolean;
-      keysFile: string;
-    }) => Promise<LocalBackend>;
-  };
-  return await startBackend({ port: 0, sitePort: 0, quiet: true, keysFile });
-}
-
-/** A WebSocket client of the backend signed in as the session's user (the auth library's token). */
-async function signedInClient(backend: LocalBackend, subject: string): Promise<ConvexClient> {
-  const testing = "../dev/backend/testing";
-  const { nodeClient } = (await import(/* @vite-ignore */ testing)) as { nodeClient: (url: string) => ConvexClient };
-  const token = await new SignJWT({ sub: subject })
-    .setProtectedHeader({ alg: "RS256" })
-    .setIssuer(backend.siteUrl)
-    .setAudience("convex")
-    .setIssuedAt()
-    .setExpirationTime("1h")
-    .sign(await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256"));
-  const client = nodeClient(backend.url);
-  client.setAuth(async () => token);
-  return client;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -90,21 +54,10 @@ describe("the live monitor of a running test", () => {
       const backend = await startLocalBackend(join(keysDir, "keys.json"));
       let client: ConvexClient | null = null;
       try {
-        const t = backend.t as TestBackend;
+        const { t } = backend;
         await seedCatalog(t, [...GENERATORS, ...JUDGES]);
         await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the worker
-        const { userId, sessionId } = await t.run(async (ctx) => {
-          const userId = await ctx.db.insert("users", {
-            email: "ada@example.com",
-            isAdmin: false,
-            fullName: null,
-            avatarUrl: null,
-            totalSpentCents: 0,
-            testCount: 0,
-          });
-          const sessionId = await ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 });
-          return { userId, sessionId };
-        });
+        const { userId, sessionId } = await createUserSession(t, "ada@example.com");
         const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
         // 4 generators × 3 personas × 4 topics: 48 answer calls, and 12 ranking calls after them.
         const personas = ["p1", "p2", "p3"].map((id) => ({ id, name: id, description: id, systemPrompt: `Be ${id}.` }));

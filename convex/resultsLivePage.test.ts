@@ -10,52 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ConvexClient } from "convex/browser";
 import type { FunctionReturnType } from "convex/server";
-import { SignJWT, importPKCS8 } from "jose";
 import { describe, expect, test } from "vitest";
-import { meterDifference, type MeterReading } from "../dev/backend/meter";
+import { meterDifference } from "../dev/backend/meter";
 import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
-import type { MutationCtx } from "./_generated/server";
+import type { Doc, Id } from "./_generated/dataModel";
 import { seedFinishedTest } from "./finishedTests.fixture";
-
-type Runner = { run: <T>(fn: (ctx: MutationCtx) => Promise<T>) => Promise<T> };
-/** The local backend (dev/backend/server), loaded at run time: its code is outside convex/'s type-check. */
-type LocalBackend = {
-  t: Runner;
-  url: string;
-  siteUrl: string;
-  meter: { read(): MeterReading };
-  close(): Promise<void>;
-};
-
-async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
-  const server = "../dev/backend/server";
-  const { startBackend } = (await import(/* @vite-ignore */ server)) as {
-    startBackend: (options: {
-      port: number;
-      sitePort: number;
-      quiet: boolean;
-      keysFile: string;
-    }) => Promise<LocalBackend>;
-  };
-  return await startBackend({ port: 0, sitePort: 0, quiet: true, keysFile });
-}
-
-/** A WebSocket client of the backend signed in as the user in the session (the auth library's token). */
-async function signedInClient(backend: LocalBackend, subject: string): Promise<ConvexClient> {
-  const testing = "../dev/backend/testing";
-  const { nodeClient } = (await import(/* @vite-ignore */ testing)) as { nodeClient: (url: string) => ConvexClient };
-  const token = await new SignJWT({ sub: subject })
-    .setProtectedHeader({ alg: "RS256" })
-    .setIssuer(backend.siteUrl)
-    .setAudience("convex")
-    .setIssuedAt()
-    .setExpirationTime("1h")
-    .sign(await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256"));
-  const client = nodeClient(backend.url);
-  client.setAuth(async () => token);
-  return client;
-}
+import { type LocalBackend, createUserSession, signedInClient, startLocalBackend } from "./test.helpers";
 
 const until = async (done: () => boolean, what: string) => {
   for (let waited = 0; waited < 400; waited++) {
@@ -64,6 +24,48 @@ const until = async (done: () => boolean, what: string) => {
   }
   throw new Error(`Timed out waiting for ${what}`);
 };
+
+type RunningTest = { testId: Id<"tests">; configuration: Doc<"tests">["configuration"] };
+
+/** A running test with no answer yet, and a client signed in as its owner (a user with a session). */
+async function runningTestOfSignedInUser(backend: LocalBackend): Promise<RunningTest & { client: ConvexClient }> {
+  const { userId, sessionId } = await createUserSession(backend.t, "ada@example.com");
+  const testId = await seedFinishedTest(backend.t, { userId, responses: 0, status: "running" });
+  const configuration = await backend.t.run(async (ctx) => (await ctx.db.get("tests", testId))!.configuration);
+  return { testId, configuration, client: await signedInClient(backend, `${userId}|${sessionId}`) };
+}
+
+/**
+ * 200 answers of the test's first model, persona and topic landing while a page is open: ten per
+ * recording, 30 ms apart; `fails(index)` (from 0) says whether answer index + 1 fails a check.
+ */
+async function land200Answers(backend: LocalBackend, running: RunningTest, fails: (index: number) => boolean) {
+  const { testId, configuration } = running;
+  const [model] = configuration.generatorModels;
+  const [persona] = configuration.personas;
+  const [topic] = configuration.topics;
+  for (let batch = 0; batch < 20; batch++) {
+    await backend.t.run(async (ctx) => {
+      for (let index = batch * 10; index < batch * 10 + 10; index++)
+        await ctx.db.insert("responses", {
+          testId,
+          modelId: model!.id,
+          personaId: persona!.id,
+          topicId: topic!.id,
+          content: `Answer ${index + 1}: ${"a fine tagline ".repeat(60)}`,
+          promptTokens: 10,
+          completionTokens: 90,
+          tokens: 100,
+          latencyMs: 800,
+          costUsd: 0.0001,
+          scoreSum: 0,
+          scoreCount: 0,
+          ...(fails(index) ? { checkFailures: [{ checkId: "short", reason: "Too long" }], failedCheck: true } : {}),
+        });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+}
 
 type Page = FunctionReturnType<typeof api.results.responses>;
 
@@ -76,22 +78,9 @@ describe("the results page's live responses list", () => {
       const backend = await startLocalBackend(join(keysDir, "keys.json"));
       let client: ConvexClient | null = null;
       try {
-        const t = backend.t;
-        const { userId, sessionId } = await t.run(async (ctx) => {
-          const userId = await ctx.db.insert("users", {
-            email: "ada@example.com",
-            isAdmin: false,
-            fullName: null,
-            avatarUrl: null,
-            totalSpentCents: 0,
-            testCount: 0,
-          });
-          const sessionId = await ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 });
-          return { userId, sessionId };
-        });
-        const testId = await seedFinishedTest(t, { userId, responses: 0, status: "running" });
-        const configuration = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.configuration);
-        client = await signedInClient(backend, `${userId}|${sessionId}`);
+        const running = await runningTestOfSignedInUser(backend);
+        const { testId } = running;
+        client = running.client;
 
         let latest: Page | null = null;
         client.onUpdate(api.results.responses, { testId, paginationOpts: { numItems: 20, cursor: null } }, (page) => {
@@ -103,29 +92,7 @@ describe("the results page's live responses list", () => {
 
         const before = backend.meter.read();
         // 200 answers land, ten per recording, while the page is open.
-        const [model] = configuration.generatorModels;
-        const [persona] = configuration.personas;
-        const [topic] = configuration.topics;
-        for (let batch = 0; batch < 20; batch++) {
-          await t.run(async (ctx) => {
-            for (let index = batch * 10; index < batch * 10 + 10; index++)
-              await ctx.db.insert("responses", {
-                testId: testId as Id<"tests">,
-                modelId: model!.id,
-                personaId: persona!.id,
-                topicId: topic!.id,
-                content: `Answer ${index + 1}: ${"a fine tagline ".repeat(60)}`,
-                promptTokens: 10,
-                completionTokens: 90,
-                tokens: 100,
-                latencyMs: 800,
-                costUsd: 0.0001,
-                scoreSum: 0,
-                scoreCount: 0,
-              });
-          });
-          await new Promise((resolve) => setTimeout(resolve, 30));
-        }
+        await land200Answers(backend, running, () => false);
         await until(() => latest?.isDone === false, "the first page to fill");
         await new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -179,22 +146,9 @@ describe("the results page's live responses list", () => {
       const backend = await startLocalBackend(join(keysDir, "keys.json"));
       let client: ConvexClient | null = null;
       try {
-        const t = backend.t;
-        const { userId, sessionId } = await t.run(async (ctx) => {
-          const userId = await ctx.db.insert("users", {
-            email: "ada@example.com",
-            isAdmin: false,
-            fullName: null,
-            avatarUrl: null,
-            totalSpentCents: 0,
-            testCount: 0,
-          });
-          const sessionId = await ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 });
-          return { userId, sessionId };
-        });
-        const testId = await seedFinishedTest(t, { userId, responses: 0, status: "running" });
-        const configuration = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.configuration);
-        client = await signedInClient(backend, `${userId}|${sessionId}`);
+        const running = await runningTestOfSignedInUser(backend);
+        const { testId } = running;
+        client = running.client;
 
         let latest: FunctionReturnType<typeof api.checks.failedResponses> | null = null;
         client.onUpdate(
@@ -208,33 +162,8 @@ describe("the results page's live responses list", () => {
         expect(latest!.page).toEqual([]);
 
         const before = backend.meter.read();
-        const [model] = configuration.generatorModels;
-        const [persona] = configuration.personas;
-        const [topic] = configuration.topics;
         // 200 answers land, ten per recording; every second one fails a check.
-        for (let batch = 0; batch < 20; batch++) {
-          await t.run(async (ctx) => {
-            for (let index = batch * 10; index < batch * 10 + 10; index++) {
-              const fails = index % 2 === 1;
-              await ctx.db.insert("responses", {
-                testId: testId as Id<"tests">,
-                modelId: model!.id,
-                personaId: persona!.id,
-                topicId: topic!.id,
-                content: `Answer ${index + 1}: ${"a fine tagline ".repeat(60)}`,
-                promptTokens: 10,
-                completionTokens: 90,
-                tokens: 100,
-                latencyMs: 800,
-                costUsd: 0.0001,
-                scoreSum: 0,
-                scoreCount: 0,
-                ...(fails ? { checkFailures: [{ checkId: "short", reason: "Too long" }], failedCheck: true } : {}),
-              });
-            }
-          });
-          await new Promise((resolve) => setTimeout(resolve, 30));
-        }
+        await land200Answers(backend, running, (index) => index % 2 === 1);
         await until(() => latest?.isDone === false, "the first page of failures to fill");
         await new Promise((resolve) => setTimeout(resolve, 300));
 

@@ -13,34 +13,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { conflictSourcesDifference, meterDifference, meterTotal, type MeterReading } from "../dev/backend/meter";
+import { conflictSourcesDifference, meterDifference, meterTotal } from "../dev/backend/meter";
 import { startGateway } from "../dev/gateway/server";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { type TestBackend, createUser, sampleConfiguration, seedCatalog, waitFor } from "./test.helpers";
+import { createUser, sampleConfiguration, seedCatalog, startLocalBackend, waitFor } from "./test.helpers";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001", "deepseek/deepseek-chat"];
 const TESTS = 10;
-
-/** The local backend (dev/backend/server), loaded at run time: its code is outside convex/'s type-check. */
-type LocalBackend = {
-  t: unknown;
-  meter: { read(): MeterReading; readConflictSources(): Record<string, number> };
-  close(): Promise<void>;
-};
-async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
-  const server = "../dev/backend/server";
-  const { startBackend } = (await import(/* @vite-ignore */ server)) as {
-    startBackend: (options: {
-      port: number;
-      sitePort: number;
-      quiet: boolean;
-      keysFile: string;
-    }) => Promise<LocalBackend>;
-  };
-  return await startBackend({ port: 0, sitePort: 0, quiet: true, keysFile });
-}
 
 let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
 beforeAll(async () => {
@@ -63,7 +44,7 @@ describe("ten tests running at once under concurrent transactions (OCC)", () => 
       const keysDir = mkdtempSync(join(tmpdir(), "mj-occ-ten-"));
       const backend = await startLocalBackend(join(keysDir, "keys.json"));
       try {
-        const t = backend.t as unknown as TestBackend;
+        const { t } = backend;
         await seedCatalog(t, [...GENERATORS, ...JUDGES]);
         await t.run(async (ctx) => {
           // Several call batches per test (4 generators: 2 pairs a batch), all ten tests at once.

@@ -1,9 +1,11 @@
 /// <reference types="vite/client" />
 // Shared convex-test setup (two dots in the name: Convex does not deploy this file).
+import type { ConvexClient } from "convex/browser";
 import { convexTest } from "convex-test";
 import { ConvexError } from "convex/values";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll } from "vitest";
+import type { Meter } from "../dev/backend/meter";
 import { startGateway } from "../dev/gateway/server";
 import { startStripe } from "../dev/stripe/server";
 import { internal } from "./_generated/api";
@@ -46,6 +48,25 @@ export async function createUser(
     ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 }),
   );
   return { userId, as: t.withIdentity({ subject: `${userId}|${sessionId}`, email }) };
+}
+
+/** A user row and its auth session in one transaction, for tests that sign in with their own token ("userId|sessionId"). */
+export async function createUserSession(
+  t: TestBackend,
+  email: string,
+): Promise<{ userId: Id<"users">; sessionId: Id<"authSessions"> }> {
+  return await t.run(async (ctx) => {
+    const userId = await ctx.db.insert("users", {
+      email,
+      isAdmin: false,
+      fullName: null,
+      avatarUrl: null,
+      totalSpentCents: 0,
+      testCount: 0,
+    });
+    const sessionId = await ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 3_600_000 });
+    return { userId, sessionId };
+  });
 }
 
 /** A small valid template body. */
@@ -234,6 +255,29 @@ export function useAuthKeys(): void {
     process.env.CONVEX_SITE_URL = "http://127.0.0.1:3211";
     process.env.SITE_URL = "http://127.0.0.1:5173";
   });
+}
+
+/** The local backend (dev/backend/server) as the tests of real subscriptions, OCC and the meter use it. */
+export type LocalBackend = { t: TestBackend; url: string; siteUrl: string; meter: Meter; close(): Promise<void> };
+
+type LocalTesting = {
+  startQuietBackend(keysFile: string): Promise<LocalBackend>;
+  signedInClient(backend: LocalBackend, subject: string): Promise<ConvexClient>;
+};
+/** dev/backend/testing, loaded at run time: imported, its code would be type-checked under convex/'s ES2022 lib. */
+async function localTesting(): Promise<LocalTesting> {
+  const testing = "../dev/backend/testing";
+  return (await import(/* @vite-ignore */ testing)) as LocalTesting;
+}
+
+/** The local backend over convex/ on free ports, quiet, its JWT keys kept in `keysFile` (dev/backend/testing's). */
+export async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
+  return (await localTesting()).startQuietBackend(keysFile);
+}
+
+/** A WebSocket client of the local backend signed in as `subject`, "userId|sessionId" (dev/backend/testing's). */
+export async function signedInClient(backend: LocalBackend, subject: string): Promise<ConvexClient> {
+  return (await localTesting()).signedInClient(backend, subject);
 }
 
 /** The code, message and field a call is refused with (a ConvexError); throws when it is not refused. */

@@ -1,8 +1,10 @@
-// What the local backend's own tests and the benches share: a Node client of the sync protocol and
-// a backend over the small fixture functions (fixture/convex/).
+// What the local backend's own tests, convex/'s tests on it and the benches share: a Node client of
+// the sync protocol (signed in or not) and a quiet backend over the project's functions or the small
+// fixture ones (fixture/convex/).
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConvexClient } from "convex/browser";
+import { SignJWT, importPKCS8 } from "jose";
 import { WebSocket } from "ws";
 import { startBackend } from "./server.js";
 import type { BackendOptions, RunningBackend } from "./server.js";
@@ -24,14 +26,29 @@ export function nodeClient(url: string, clients?: ConvexClient[]): ConvexClient 
   return client;
 }
 
+/** A client signed in as `subject` ("userId|sessionId") by the backend's own key: no sign-in flow to go through. */
+export async function signedInClient(
+  backend: Pick<RunningBackend, "url" | "siteUrl">,
+  subject: string,
+): Promise<ConvexClient> {
+  const token = await new SignJWT({ sub: subject })
+    .setProtectedHeader({ alg: "RS256" })
+    .setIssuer(backend.siteUrl)
+    .setAudience("convex")
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256"));
+  const client = nodeClient(backend.url);
+  client.setAuth(async () => token);
+  return client;
+}
+
+/** A quiet backend on free ports (by default over convex/, for its tests of subscriptions, OCC or the meter). */
+export function startQuietBackend(keysFile: string, options: BackendOptions = {}): Promise<RunningBackend> {
+  return startBackend({ port: 0, sitePort: 0, quiet: true, keysFile, ...options });
+}
+
 /** A quiet backend on free ports over the fixture functions, its JWT keys kept in `keysDir`. */
 export function startFixtureBackend(keysDir: string, options: BackendOptions = {}): Promise<RunningBackend> {
-  return startBackend({
-    port: 0,
-    sitePort: 0,
-    quiet: true,
-    convexDir: FIXTURE_CONVEX_DIR,
-    keysFile: join(keysDir, "jwt-keys.json"),
-    ...options,
-  });
+  return startQuietBackend(join(keysDir, "jwt-keys.json"), { convexDir: FIXTURE_CONVEX_DIR, ...options });
 }
