@@ -225,11 +225,22 @@ function parseReply(item: WorkItem, content: string, spent: Usage): Parsed {
     const ranking = reply.ranking
       .map((label) => byLabel.get(label))
       .filter((id): id is Id<"responses"> => id !== undefined);
-    return { ok: true, outcome: { kind: "ranked", ranking, explanation: reply.explanation, ...spent } };
+    return {
+      ok: true,
+      outcome: { kind: "ranked", ranking, explanation: reply.explanation, ...answerModelsOf(item), ...spent },
+    };
   }
   const reply = parseRatingReply(content, item.criteria);
   if (reply.malformed) return { ok: false, problem: reply.reason };
-  return { ok: true, outcome: { kind: "rated", scores: reply.scores, explanation: reply.explanation, ...spent } };
+  return {
+    ok: true,
+    outcome: { kind: "rated", scores: reply.scores, explanation: reply.explanation, ...answerModelsOf(item), ...spent },
+  };
+}
+
+/** The judged answers' generators as the claim read them, handed back so the recording need not read them. */
+function answerModelsOf(item: WorkItem) {
+  return item.answerModels ? { answerModels: item.answerModels } : {};
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -239,7 +239,12 @@ export default defineSchema({
   })
     .index("by_key", ["key"])
     .index("by_test_status", ["testId", "status"])
+    // Kept beside by_test_pair_status for its order by creation: the jury statistics page through
+    // a test's judge calls while their status changes.
+    // eslint-disable-next-line @convex-dev/no-duplicate-indexes
     .index("by_test_pair", ["testId", "kind", "personaId", "topicId"])
+    // Whether a pair's generation has ended, in two `.first()` reads rather than its 10 calls.
+    .index("by_test_pair_status", ["testId", "kind", "personaId", "topicId", "status"])
     .index("by_status_lease", ["status", "leaseExpiresAt"]),
 
   responses: defineTable({

@@ -211,14 +211,26 @@ export const usage = v.object({
 });
 export type Usage = Infer<typeof usage>;
 const usageFields = usage.fields;
+/**
+ * A judge call's answers with their generators, as its claim read them: its recording takes the
+ * models from here instead of reading every answer again (a ranking shows up to 100).
+ */
+const answerModels = v.array(v.object({ responseId: v.id("responses"), modelId: v.string() }));
 /** What a worker brings back from one gateway call (runner.record). */
 export const callOutcome = v.union(
   v.object({ kind: v.literal("generated"), answers: v.array(v.string()), ...usageFields }),
-  v.object({ kind: v.literal("ranked"), ranking: v.array(v.id("responses")), explanation: v.string(), ...usageFields }),
+  v.object({
+    kind: v.literal("ranked"),
+    ranking: v.array(v.id("responses")),
+    explanation: v.string(),
+    answerModels: v.optional(answerModels),
+    ...usageFields,
+  }),
   v.object({
     kind: v.literal("rated"),
     scores: v.record(v.string(), v.number()),
     explanation: v.string(),
+    answerModels: v.optional(answerModels),
     ...usageFields,
   }),
   v.object({ kind: v.literal("failed"), error: v.string(), ...usageFields }),
@@ -240,6 +252,8 @@ export const workItem = v.object({
   maxTokens: v.number(),
   answersWanted: v.number(),
   labels: v.array(v.object({ label: v.string(), responseId: v.id("responses") })),
+  /** A judge call's answers (those that exist) with their generators, handed back with its verdict. */
+  answerModels: v.optional(answerModels),
   criteria: v.array(v.string()),
   /** A generation call's persona × topic pair: its worker reports the pair once none of its calls is out. */
   pair: v.optional(v.string()),

@@ -111,8 +111,20 @@ export async function createJudgeCallsIfPairDone(
   const view = run === undefined ? await runViewOf(ctx, testId) : run;
   if (!view) return;
   const test = view.test;
-  const generations = await callsOfPair(ctx, testId, "generate", personaId, topicId);
-  if (generations.some((generation) => generation.status === "pending" || generation.status === "leased")) return;
+  for (const status of ["pending", "leased"] as const) {
+    const open = await ctx.db
+      .query("calls")
+      .withIndex("by_test_pair_status", (q) =>
+        q
+          .eq("testId", testId)
+          .eq("kind", "generate")
+          .eq("personaId", personaId)
+          .eq("topicId", topicId)
+          .eq("status", status),
+      )
+      .first();
+    if (open) return;
+  }
   const responses = await ctx.db
     .query("responses")
     .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("personaId", personaId).eq("topicId", topicId))

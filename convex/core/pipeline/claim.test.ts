@@ -8,18 +8,20 @@ import { api, internal } from "../../_generated/api";
 import type { MutationCtx } from "../../_generated/server";
 import { createBackend, createUser, sampleConfiguration, seedCatalog } from "../../test.helpers";
 import { claimBatch } from "./claim";
+import { recordOutcome } from "./record";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
 const JUDGES = ["google/gemini-2.0-flash-001"];
 
-/** The context with its reads of documents by id and queries noted by table. */
-function noteReads(ctx: MutationCtx, tables: Set<string>): MutationCtx {
+/** The context with its reads of documents by id and queries noted by table (by id also in `gets`). */
+function noteReads(ctx: MutationCtx, tables: Set<string>, gets = new Set<string>()): MutationCtx {
   const db = new Proxy(ctx.db, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (key === "get")
         return (table: string, ...rest: unknown[]) => {
           tables.add(table);
+          gets.add(table);
           return (target.get as (...args: unknown[]) => unknown)(table, ...rest);
         };
       if (key === "query")
@@ -70,5 +72,57 @@ describe("a pool worker's claims", () => {
     });
     await user.as.mutation(api.tests.cancel, { testId });
     expect(await t.run((ctx) => claimBatch(ctx, testId, 8))).toEqual([]);
+  });
+
+  test("hand a judge call its answers' generators, so recording its verdict reads no answer and scores each model", async () => {
+    const t = createBackend();
+    await seedCatalog(t, [...GENERATORS, ...JUDGES]);
+    await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the worker
+    const user = await createUser(t, "ada@example.com");
+    const { testId } = await user.as.mutation(api.tests.create, {
+      configuration: sampleConfiguration(GENERATORS, JUDGES, { responsesPerTopic: 1 }),
+    });
+    await t.mutation(internal.runner.dispatch, {});
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    const usage = { promptTokens: 10, completionTokens: 10, latencyMs: 100, costUsd: 0.001 };
+    // Each generator answers; the pair then gets its judge call.
+    for (const item of await t.run((ctx) => claimBatch(ctx, testId, 8)))
+      await t.run((ctx) =>
+        recordOutcome(ctx, item.callId, item.leaseId, { kind: "generated", answers: [`By ${item.modelId}`], ...usage }),
+      );
+    const [judge] = await t.run((ctx) => claimBatch(ctx, testId, 8));
+    expect(judge!.kind).toBe("evaluate");
+    const byModel = new Map(judge!.answerModels!.map((answer) => [answer.modelId, answer.responseId]));
+    expect([...byModel.keys()].sort()).toEqual([...GENERATORS].sort());
+
+    // The judge ranks the second generator's answer first, handing back what the claim gave it.
+    const [tables, gets] = [new Set<string>(), new Set<string>()];
+    const ranking = [byModel.get(GENERATORS[1]!)!, byModel.get(GENERATORS[0]!)!];
+    await t.run((ctx) =>
+      recordOutcome(
+        noteReads(ctx, tables, gets),
+        judge!.callId,
+        judge!.leaseId,
+        {
+          kind: "ranked",
+          ranking,
+          explanation: "",
+          answerModels: judge!.answerModels,
+          ...usage,
+        },
+        { pooled: true },
+      ),
+    );
+    // (The monitor's newest answers are read by a small test's fold, not by the recording.)
+    expect(gets.has("responses")).toBe(false);
+    const scores = await t.run(async (ctx) => {
+      const rows = await ctx.db
+        .query("modelStats")
+        .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+        .collect();
+      return Object.fromEntries(rows.filter((row) => row.personaId === "p1").map((row) => [row.modelId, row.scoreSum]));
+    });
+    // The persona's figures: first of two scores 10, second 5 (lib/scoring), each on its own generator.
+    expect(scores).toEqual({ [GENERATORS[1]!]: 10, [GENERATORS[0]!]: 5 });
   });
 });

@@ -8,6 +8,9 @@ import type { Usage } from "../../validators";
 import type { Counters } from "./runCounters";
 import { addModelDeltas, type ModelDelta } from "./statistics";
 
+/** What recording a verdict needs of a judged answer. */
+export type JudgedAnswer = Pick<Doc<"responses">, "_id" | "modelId" | "personaId">;
+
 /** One answer's scores from a judge call (a ranking also gives its rank and the labels shown). */
 export interface ScoredAnswer {
   responseId: Id<"responses">;
@@ -34,7 +37,7 @@ export async function recordEvaluations(
   call: Doc<"calls">,
   scored: ScoredAnswer[],
   usage: Usage,
-  answers?: ReadonlyMap<Id<"responses">, Doc<"responses">>,
+  answers?: ReadonlyMap<Id<"responses">, JudgedAnswer>,
 ) {
   // A ranking call's one explanation and its labels are kept once (judgeExplanations), not on each
   // of its rows: a row keeps only the label its answer was shown under.

@@ -9,7 +9,7 @@ import { scoresFromRanking } from "../../lib/scoring";
 import type { Outcome, Usage } from "../../validators";
 import { requestJuryStats } from "../juryStats";
 import { createJudgeCallsIfPairDone } from "./calls";
-import { recordEvaluations } from "./evaluations";
+import { recordEvaluations, type JudgedAnswer } from "./evaluations";
 import { finishIfDone } from "./finish";
 import { recordGeneration } from "./responses";
 import { addToShard, countThrownAwaySpend, foldIfDue, type Counters } from "./runCounters";
@@ -53,6 +53,29 @@ export async function recordFailure(
 }
 
 /**
+ * A judge call's answers with their generators: as its claim read them (the outcome's
+ * `answerModels`; answers are deleted only with their test), else each read once here.
+ * recordEvaluations takes them from here rather than reading them again.
+ */
+async function judgedAnswers(
+  ctx: MutationCtx,
+  call: Doc<"calls">,
+  outcome: Extract<Outcome, { kind: "ranked" | "rated" }>,
+): Promise<Map<Id<"responses">, JudgedAnswer>> {
+  const answers = new Map<Id<"responses">, JudgedAnswer>();
+  if (outcome.answerModels) {
+    for (const { responseId, modelId } of outcome.answerModels)
+      answers.set(responseId, { _id: responseId, modelId, personaId: call.personaId });
+    return answers;
+  }
+  for (const responseId of call.responseIds ?? []) {
+    const answer = await ctx.db.get("responses", responseId);
+    if (answer) answers.set(responseId, answer);
+  }
+  return answers;
+}
+
+/**
  * A ranking's evaluations: the answers the call showed (those that still exist), in the order
  * and under the labels it showed them; a judge that skipped its own family's answers is scored
  * on the pair's scale.
@@ -63,12 +86,7 @@ async function recordRanking(
   call: Doc<"calls">,
   outcome: Extract<Outcome, { kind: "ranked" }>,
 ): Promise<Counters> {
-  // Each answer read once: recordEvaluations takes them from here rather than reading them again.
-  const answers = new Map<Id<"responses">, Doc<"responses">>();
-  for (const responseId of call.responseIds ?? []) {
-    const answer = await ctx.db.get("responses", responseId);
-    if (answer) answers.set(responseId, answer);
-  }
+  const answers = await judgedAnswers(ctx, call, outcome);
   const shown = [...answers.keys()];
   const labels = shownOrder(shown, call.key).map((responseId, index) => ({ label: labelFor(index), responseId }));
   const outOf = test.configuration.scoringParameters.skipOwnFamily
@@ -115,6 +133,7 @@ async function recordByKind(
         call,
         [{ responseId, scores: outcome.scores, explanation: outcome.explanation }],
         outcome,
+        await judgedAnswers(ctx, call, outcome),
       )
     : await recordFailure(ctx, test, call, "The rated answer no longer exists.");
   return { counters, ended: true };

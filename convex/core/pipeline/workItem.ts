@@ -67,6 +67,7 @@ export async function buildWorkItem(
     if (response) responses.push(response);
   }
   const criteria = selectedCriteria(config.evaluationCriteria);
+  const answerModels = responses.map((response) => ({ responseId: response._id, modelId: response.modelId }));
   if (config.scoringParameters.scale === "ranking") {
     const { messages, labels } = buildRankingMessages({
       question,
@@ -82,12 +83,14 @@ export async function buildWorkItem(
       maxTokens: JUDGE_MAX_TOKENS,
       messages,
       labels: labels.map((entry) => ({ label: entry.label, responseId: entry.responseId as Id<"responses"> })),
+      answerModels,
     };
   }
   return {
     ...base,
     maxTokens: JUDGE_MAX_TOKENS,
     criteria,
+    answerModels,
     messages: buildRatingMessages({
       question,
       answer: responses[0]?.content ?? "",
