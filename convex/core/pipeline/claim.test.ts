@@ -35,6 +35,20 @@ function noteReads(ctx: MutationCtx, tables: Set<string>, gets = new Set<string>
   return { ...ctx, db } as MutationCtx;
 }
 
+/** A started test of 2 generators, 1 persona, 1 topic and 1 judge whose worker the test plays. */
+async function startedTest() {
+  const t = createBackend();
+  await seedCatalog(t, [...GENERATORS, ...JUDGES]);
+  await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 }));
+  const user = await createUser(t, "ada@example.com");
+  const { testId } = await user.as.mutation(api.tests.create, {
+    configuration: sampleConfiguration(GENERATORS, JUDGES, { responsesPerTopic: 1 }),
+  });
+  await t.mutation(internal.runner.dispatch, {});
+  await t.finishAllScheduledFunctions(vi.runAllTimers);
+  return { t, user, testId };
+}
+
 describe("a pool worker's claims", () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -44,15 +58,7 @@ describe("a pool worker's claims", () => {
   });
 
   test("build the calls' prompts from the run's rows without reading the test's row, and stop when the run ends", async () => {
-    const t = createBackend();
-    await seedCatalog(t, [...GENERATORS, ...JUDGES]);
-    await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the worker
-    const user = await createUser(t, "ada@example.com");
-    const { testId } = await user.as.mutation(api.tests.create, {
-      configuration: sampleConfiguration(GENERATORS, JUDGES, { responsesPerTopic: 1 }),
-    });
-    await t.mutation(internal.runner.dispatch, {});
-    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    const { t, user, testId } = await startedTest();
 
     const tables = new Set<string>();
     const items = await t.run((ctx) => claimBatch(noteReads(ctx, tables), testId, 8));
@@ -75,15 +81,7 @@ describe("a pool worker's claims", () => {
   });
 
   test("hand a judge call its answers' generators, so recording its verdict reads no answer and scores each model", async () => {
-    const t = createBackend();
-    await seedCatalog(t, [...GENERATORS, ...JUDGES]);
-    await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the worker
-    const user = await createUser(t, "ada@example.com");
-    const { testId } = await user.as.mutation(api.tests.create, {
-      configuration: sampleConfiguration(GENERATORS, JUDGES, { responsesPerTopic: 1 }),
-    });
-    await t.mutation(internal.runner.dispatch, {});
-    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    const { t, testId } = await startedTest();
     const usage = { promptTokens: 10, completionTokens: 10, latencyMs: 100, costUsd: 0.001 };
     // Each generator answers; the pair then gets its judge call.
     for (const item of await t.run((ctx) => claimBatch(ctx, testId, 8)))
