@@ -11,6 +11,7 @@ import type { Id } from "../../convex/_generated/dataModel";
 import type { MutationCtx } from "../../convex/_generated/server";
 import { seedFinishedTest, type Runner } from "../../convex/finishedTests.fixture";
 import schema from "../../convex/schema";
+import { versionsRead } from "./indexes";
 import { collectModules, invocationCounts } from "./modules";
 import { startBackend, type RunningBackend } from "./server";
 import { nodeClient } from "./testing";
@@ -310,5 +311,22 @@ describe("query updates", () => {
     await backend.settle();
     expect(runs("presence:viewers")).toBe(before);
     expect(room).toBeTruthy();
+  });
+});
+
+describe("versions kept for running transactions' snapshots", () => {
+  // Versions end at commits 3, 5, 8 and 9: a snapshot at s reads the first that ends after s.
+  const versions = [3, 5, 8, 9].map((until) => ({ until }));
+  const kept = (snapshots: number[]) =>
+    versionsRead(versions, (version) => version.until, snapshots).map((v) => v.until);
+
+  test("keep one version per snapshot, not every version since the oldest", () => {
+    // One long transaction at 2 while commits 3 to 9 ran: it reads the version ending at 3 only.
+    expect(kept([2])).toEqual([3]);
+    expect(kept([4, 2, 8])).toEqual([3, 5, 9]);
+    // Snapshots reading the same version keep it once; one at or past the newest needs none.
+    expect(kept([5, 6, 7])).toEqual([8]);
+    expect(kept([9, 12])).toEqual([]);
+    expect(kept([])).toEqual([]);
   });
 });

@@ -148,6 +148,7 @@ transactionSnapshots.oldest = () => {
   for (const state of live) if (oldest === undefined || state.readSeq < oldest) oldest = state.readSeq;
   return oldest;
 };
+transactionSnapshots.all = () => [...live].map((state) => state.readSeq);
 // The top level of a transaction runs until its reads are current; a nested call just runs.
 handlerHooks.transaction =
   (kind, path, handler) =>
