@@ -3,12 +3,11 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ConvexClient } from "convex/browser";
-import { SignJWT, importPKCS8 } from "jose";
 import { api, internal } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
 import { DEFAULT_RANKING_PROMPT } from "../convex/lib/prompts";
 import { startBackend } from "../dev/backend/server";
-import { nodeClient } from "../dev/backend/testing";
+import { signedInClient as signedInAs } from "../dev/backend/testing";
 import type { startGateway } from "../dev/gateway/server";
 
 type Backend = Awaited<ReturnType<typeof startBackend>>;
@@ -59,18 +58,9 @@ export async function signUpBenchUser(t: TestBackend) {
   return { userId, sessionId, as: t.withIdentity({ subject: `${userId}|${sessionId}` }) };
 }
 
-/** A WebSocket client signed in as `userId` in `sessionId`, with a token the backend's key signs. */
+/** A WebSocket client signed in as `userId` in `sessionId` (dev/backend/testing.ts signs its token). */
 export async function signedInClient(backend: Backend, userId: string, sessionId: string): Promise<ConvexClient> {
-  const token = await new SignJWT({ sub: `${userId}|${sessionId}` })
-    .setProtectedHeader({ alg: "RS256" })
-    .setIssuer(backend.siteUrl)
-    .setAudience("convex")
-    .setIssuedAt()
-    .setExpirationTime("1h")
-    .sign(await importPKCS8(process.env.JWT_PRIVATE_KEY!, "RS256"));
-  const client = nodeClient(backend.url);
-  client.setAuth(async () => token);
-  return client;
+  return await signedInAs(backend, `${userId}|${sessionId}`);
 }
 
 /**
