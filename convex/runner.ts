@@ -444,11 +444,16 @@ export const work = internalAction({
     let pairDone = false;
     /** Generation calls out (in flight or being recorded) per persona × topic pair. */
     const outByPair = new Map<string, number>();
+    /** The report in flight inserts pairs' judge calls into the pending calls. */
+    let creatingJudgeCalls = false;
+    /** The last claim found fewer pending calls than it asked for. */
+    let pendingRanShort = false;
     const report = async () => {
       // A pair is reported once none of its calls held here is out, so the report that reads the
       // pair's calls does not meet their recordings (a conflict); the rest wait for a later one.
       const ready = generated.filter((item) => (outByPair.get(item.pair ?? "") ?? 0) === 0);
       generated = generated.filter((item) => (outByPair.get(item.pair ?? "") ?? 0) > 0);
+      creatingJudgeCalls = ready.length > 0;
       const exchanges = { ...tally, judged, generated: ready.map((item) => item.callId) };
       tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
       judged = false;
@@ -507,9 +512,14 @@ export const work = internalAction({
       // Refused calls go first (they are leased already), also after the chunk's claims ended.
       for (; free > 0 && refused.length > 0; free--) start(refused.shift()!, false);
       if (!claiming) free = 0;
+      // A claim that empties the pending calls reads their index to its end, where the report in
+      // flight inserts judge calls: the two would conflict (and the claim retry). Those judge
+      // calls are what it would claim next anyway, so it waits for the report (which wakes it).
+      if (reporting && creatingJudgeCalls && pendingRanShort) free = 0;
       if (free > 0) {
         const wanted = Math.min(free, CLAIM_BATCH);
         const items = await ctx.runMutation(internal.runner.claimBatch, { testId, max: wanted });
+        pendingRanShort = items.length < wanted;
         // The deployment's key, or the owner's own key decrypted here (never in a query result).
         if (items.length > 0 && gateway === null) {
           const found = await gatewayConfigForTest(ctx, testId);
