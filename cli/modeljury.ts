@@ -12,15 +12,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { importPromptfoo, isPromptfooConfig } from "../convex/lib/promptfoo";
-import {
-  checkGates,
-  progressBar,
-  resultsCsv,
-  resultsMarkdown,
-  type ApiResults,
-  type ApiStatus,
-  type Gates,
-} from "./report";
+import { CliError, clientOf, EXIT, isObject, type Client, type Json } from "./api";
+import { followToResults } from "./follow";
+import { checkGates, resultsCsv, resultsMarkdown, type ApiStatus, type Gates } from "./report";
 
 const USAGE = `Usage: modeljury run CONFIG [options]
 
@@ -44,90 +38,10 @@ Gates may also be written in the configuration:
 A promptfoo configuration may carry ModelJury settings under "modeljury:" (evaluatorModels, gates, …).
 `;
 
-const EXIT = { ok: 0, gateFailed: 1, refused: 2, testFailed: 3 } as const;
-
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-// ── Output ──
-
 const tty = process.stderr.isTTY === true;
 
 function say(line: string): void {
   process.stderr.write(`${line}\n`);
-}
-
-// ── The API ──
-
-interface Client {
-  request<T>(method: "GET" | "POST", route: string, body?: unknown): Promise<T>;
-  base: string;
-}
-
-function clientOf(url: string, token: string): Client {
-  const base = url.replace(/\/+$/, "");
-  return {
-    base,
-    async request<T>(method: "GET" | "POST", route: string, body?: unknown): Promise<T> {
-      for (let attempt = 1; ; attempt++) {
-        let response: Response;
-        try {
-          response = await fetch(`${base}/api/v1${route}`, {
-            method,
-            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          });
-        } catch (error) {
-          if (attempt < 3) {
-            await sleep(1000 * attempt);
-            continue;
-          }
-          throw new CliError(`Could not reach ${base}: ${String(error)}`, EXIT.refused);
-        }
-        if (response.status === 429 && attempt < 5) {
-          await sleep(Number(response.headers.get("retry-after") ?? "5") * 1000);
-          continue;
-        }
-        const text = await response.text();
-        let data: unknown;
-        try {
-          data = text ? JSON.parse(text) : null;
-        } catch {
-          data = null;
-        }
-        if (!response.ok) {
-          const error = isObject(data) && isObject(data.error) ? data.error : {};
-          const problems = Array.isArray(error.problems)
-            ? (error.problems as { field: string; message: string }[])
-                .map((problem) => `  - ${problem.field}: ${problem.message}`)
-                .join("\n")
-            : "";
-          const message = typeof error.message === "string" ? error.message : `HTTP ${response.status}: ${text}`;
-          throw new CliError(
-            `${method} ${route} refused (${response.status}): ${message}${problems ? `\n${problems}` : ""}`,
-            EXIT.refused,
-          );
-        }
-        return data as T;
-      }
-    },
-  };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // ── The configuration ──
@@ -229,45 +143,6 @@ async function configurationOf(
 
 // ── Running ──
 
-const FINISHED = new Set(["completed", "failed", "cancelled"]);
-
-async function follow(client: Client, testId: string, pollMs: number, timeoutMs: number): Promise<ApiStatus> {
-  const started = Date.now();
-  let lastLine = "";
-  let lastPlain = { phase: "", decile: -1 };
-  let paymentNoted = false;
-  for (;;) {
-    const status = await client.request<ApiStatus>("GET", `/tests/${testId}`);
-    if (status.awaitingPayment && !paymentNoted) {
-      say("Waiting for the payment…");
-      paymentNoted = true;
-    }
-    const line = progressBar(status);
-    if (tty) {
-      if (line !== lastLine) process.stderr.write(`\r\x1b[2K${line}`);
-    } else {
-      const decile = Math.floor(status.progress.percentage / 10);
-      if (status.progress.phase !== lastPlain.phase || decile !== lastPlain.decile) {
-        say(`${new Date().toISOString()} ${line}`);
-        lastPlain = { phase: status.progress.phase, decile };
-      }
-    }
-    lastLine = line;
-    if (FINISHED.has(status.status)) {
-      if (tty) process.stderr.write("\n");
-      return status;
-    }
-    if (Date.now() - started > timeoutMs) {
-      if (tty) process.stderr.write("\n");
-      throw new CliError(
-        `Gave up waiting after ${Math.round(timeoutMs / 60_000)} minutes; the test goes on (${status.status}).`,
-        EXIT.testFailed,
-      );
-    }
-    await sleep(pollMs);
-  }
-}
-
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -324,8 +199,12 @@ async function run(argv: string[]): Promise<number> {
   if (!start.started && start.checkoutUrl) {
     say(`This test must be paid before it starts. Open this address to pay:\n  ${start.checkoutUrl}`);
   }
-  const final = await follow(client, created.testId, Number(values.poll) * 1000, Number(values.timeout) * 60_000);
-  const results = await client.request<ApiResults>("GET", `/tests/${created.testId}/results`);
+  const { status: final, results } = await followToResults(client, created.testId, {
+    pollMs: Number(values.poll) * 1000,
+    timeoutMs: Number(values.timeout) * 60_000,
+    say,
+    tty,
+  });
 
   const verdicts = final.status === "completed" ? checkGates(results, gates) : [];
   const out = path.resolve(values.out);

@@ -28,6 +28,8 @@ export interface ApiStatus {
   testId: string;
   name: string;
   status: "pending" | "running" | "completed" | "failed" | "cancelled";
+  /** The test ended and its figures will not change any more (absent from older servers). */
+  final?: boolean;
   awaitingPayment: boolean;
   progress: { phase: string; percentage: number; estimatedTimeRemaining?: string };
   responses: { done: number; expected: number; missing: number };
@@ -41,6 +43,7 @@ export interface ApiStatus {
 
 export interface ApiResults {
   test: ApiStatus;
+  final?: boolean;
   rankings: ApiRanking[];
   topGroup: string[];
   verdict: { kind: string; text: string; leaders: string[] } | null;

@@ -19,6 +19,7 @@ import { metricsOf, rankingsOf, statsRowsOf } from "./core/results";
 import { requireTest, summariesOfSpace, TEST_NOT_FOUND, type TestAccess } from "./core/testAccess";
 import { takeWithinBytes } from "./lib/boundedList";
 import { API_LIST_LIMIT } from "./lib/limits";
+import { hasEnded } from "./lib/testStatus";
 import { MAX_CATALOG_SIZE } from "./core/catalog";
 import { createTest, priceConfiguration } from "./core/testCreation";
 import { headerOf } from "./core/tests";
@@ -149,12 +150,29 @@ export const startable = internalQuery({
   },
 });
 
-function statusOf(test: Doc<"tests">, job: Doc<"jobs"> | null) {
+/**
+ * Whether the test's figures will not change any more: it ended and, when it completed, its jury
+ * statistics (rankings, intervals, the top group) were recomputed in full after the end, with no
+ * recomputation waiting. A test is marked completed before that last recomputation lands (about a
+ * second later), so a client that read the results on "completed" alone saw no ranks.
+ */
+async function isFinal(ctx: QueryCtx, test: Doc<"tests">): Promise<boolean> {
+  if (!hasEnded(test.status)) return false;
+  if (test.status !== "completed") return true;
+  const stats = await ctx.db
+    .query("testStats")
+    .withIndex("by_test", (q) => q.eq("testId", test._id))
+    .unique();
+  return stats !== null && stats.exact === true && !stats.pending && !stats.dirty;
+}
+
+async function statusOf(ctx: QueryCtx, test: Doc<"tests">, job: Doc<"jobs"> | null) {
   const header = headerOf(test, job);
   return {
     testId: test._id,
     name: test.name,
     status: test.status,
+    final: await isFinal(ctx, test),
     awaitingPayment: header.awaitingPayment,
     progress: {
       phase: test.progress.currentPhase,
@@ -190,7 +208,7 @@ export const status = internalQuery({
   handler: async (ctx, args) => {
     const principal = await principalFor(ctx, args.tokenId, "viewer");
     const test = await testFor(ctx, principal, args.testId, "read");
-    return statusOf(test, await jobOf(ctx, test));
+    return await statusOf(ctx, test, await jobOf(ctx, test));
   },
 });
 
@@ -252,8 +270,11 @@ export const results = internalQuery({
         ratingInterval: stats?.ratingInterval ?? null,
       };
     });
+    const status = await statusOf(ctx, test, await jobOf(ctx, test));
     return {
-      test: statusOf(test, await jobOf(ctx, test)),
+      test: status,
+      /** The figures will not change any more (see isFinal); until then rankings may lack ranks. */
+      final: status.final,
       metrics: metricsOf(test, rows),
       rankings,
       topGroup: rankings.filter((ranking) => ranking.rank?.best === 1).map((ranking) => ranking.modelId),
