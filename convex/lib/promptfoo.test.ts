@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import { DEFAULT_RANKING_PROMPT } from "./prompts";
-import { catalogIdOf, DEFAULT_PERSONA, importPromptfoo, renderPrompt } from "./promptfoo";
+import { catalogIdOf, DEFAULT_PERSONA, importPromptfoo } from "./promptfoo";
 
 const fixtures = import.meta.glob("./promptfoo.fixtures/**/*", {
   query: "?raw",
@@ -76,8 +76,8 @@ describe("promptfoo import", () => {
       rankingPrompt: DEFAULT_RANKING_PROMPT,
       checks: [
         { id: "check-1", kind: "contains", value: "bonjour", caseSensitive: false, topicId: "topic-1" },
-        { id: "check-2", kind: "contains", value: "bonjour", caseSensitive: false, topicId: "topic-2" },
-        { id: "check-3", kind: "length", unit: "characters", max: 199, topicId: "topic-1" },
+        { id: "check-2", kind: "length", unit: "characters", max: 199, topicId: "topic-1" },
+        { id: "check-3", kind: "contains", value: "bonjour", caseSensitive: false, topicId: "topic-2" },
         { id: "check-4", kind: "length", unit: "characters", max: 199, topicId: "topic-2" },
         { id: "check-5", kind: "json", topicId: "topic-3" },
         { id: "check-6", kind: "json", topicId: "topic-4" },
@@ -131,8 +131,8 @@ describe("promptfoo import", () => {
         { id: "check-1", kind: "notContains", value: "As an AI", caseSensitive: true },
         { id: "check-2", kind: "latency", max: 5000 },
         { id: "check-3", kind: "regex", value: "(?i)refund", topicId: "topic-1" },
-        { id: "check-4", kind: "regex", value: "(?i)refund", topicId: "topic-2" },
-        { id: "check-5", kind: "cost", max: 0.002, topicId: "topic-1" },
+        { id: "check-4", kind: "cost", max: 0.002, topicId: "topic-1" },
+        { id: "check-5", kind: "regex", value: "(?i)refund", topicId: "topic-2" },
         { id: "check-6", kind: "cost", max: 0.002, topicId: "topic-2" },
       ],
     });
@@ -151,62 +151,96 @@ describe("promptfoo import", () => {
     );
   });
 
-  test("record-form providers, defaultTest vars, a JSON Schema, select-best and repeats; files and functions are reported", () => {
-    const result = importFixture("extract.yaml");
-    expect(result.configuration).toEqual({
-      name: "Invoice extraction",
-      userPrompt: "",
-      personas: [DEFAULT_PERSONA],
-      topics: [
-        {
-          id: "topic-1",
-          title: "document=Invoice 42 from Acme, total 99.50 EUR",
-          description: "promptfoo test 1: document=Invoice 42 from Acme, total 99.50 EUR",
-          prompt: "Extract the invoice fields from: Invoice 42 from Acme, total 99.50 EUR",
-        },
-      ],
-      generatorModels: ["anthropic/claude-3.5-haiku", "openai/gpt-4.1"],
-      evaluatorModels: [],
-      responsesPerTopic: 3,
-      rankingPrompt: `${DEFAULT_RANKING_PROMPT}\n\nJudge the answers against this rubric:\n- choose the most complete extraction`,
-      checks: [
-        {
-          id: "check-1",
-          kind: "jsonSchema",
-          value: JSON.stringify({
-            type: "object",
-            required: ["number", "total"],
-            properties: { number: { type: "string" }, total: { type: "number" } },
-          }),
-        },
-        { id: "check-2", kind: "startsWith", value: "{", caseSensitive: true },
-      ],
+  test("a prompt function and a tests file that is not there stop the import, naming file and fix", () => {
+    const text = fixture("extract.yaml");
+    const result = importPromptfoo(parse(text), {
+      catalogIds: CATALOG,
+      files: FILES,
+      configFile: "extract.yaml",
+      configText: text,
     });
-    expect(result.notImported).toEqual([
-      { item: "sharing", reason: "not used by ModelJury" },
+    expect(result.problems).toEqual([
       {
-        item: "provider anthropic:messages:claude-3-5-haiku-20241022 config",
-        reason: "ModelJury calls every model with the same settings",
+        file: "extract.yaml",
+        line: 6,
+        reason:
+          "the prompt file://prompts/extract.py:make_prompt is a function (JavaScript or Python), which ModelJury does not run",
+        fix: "Write the prompt it returns as text or chat messages in a .txt, .json or .yaml file.",
       },
       {
-        item: "prompt file://prompts/extract.py:make_prompt",
-        reason: "prompt functions (JavaScript, Python) are not run",
+        file: "extract.yaml",
+        line: 28,
+        reason: "the tests file cases.csv was not found",
+        fix: "Put cases.csv next to extract.yaml, or fix the path (relative to the config's folder).",
       },
-      { item: "tests file://cases.csv", reason: "test cases from files (CSV, JSON, scripts) are not read" },
-      { item: "defaultTest assert starts-with weight", reason: "checks pass or fail, without weights or scores" },
-      { item: "evaluateOptions maxConcurrency", reason: "ModelJury runs the test on its servers" },
     ]);
+    expect(result.configuration.generatorModels).toEqual(["anthropic/claude-3.5-haiku", "openai/gpt-4.1"]);
+    expect(result.configuration.responsesPerTopic).toBe(3);
   });
 
-  test("a prompt file that was not provided is reported, never dropped", () => {
+  test("a prompt file that was not provided stops the import; nothing is sent as a topic", () => {
     const result = importFixture("translate.yaml", {});
-    expect(result.notImported).toContainEqual({
-      item: "prompt file://prompts/translate.txt",
-      reason: "the file was not provided",
+    expect(result.problems).toContainEqual({
+      file: "promptfooconfig.yaml",
+      reason: "the prompt file prompts/translate.txt was not found",
+      fix: "Put prompts/translate.txt next to promptfooconfig.yaml, or fix the path (relative to the config's folder).",
     });
-    expect(result.configuration.topics.map((topic) => topic.title)).toEqual([
-      "language=French, input=Hello world",
-      "German greeting",
+  });
+
+  test("prompts as a map (path → label), file://./ paths, the grader's object form, CSV tests with their lines", () => {
+    const config = {
+      prompts: { "file://./ask.txt": "Ask", "Say {{ topic | upper }} twice": "Shout" },
+      providers: ["openai:gpt-4o"],
+      defaultTest: {
+        options: { provider: { text: { id: "openai:gpt-4.1" }, embedding: "openai:text-embedding-3-small" } },
+      },
+      tests: "file://./cases/topics.csv",
+    };
+    const result = importPromptfoo(config, {
+      catalogIds: CATALOG,
+      files: {
+        "ask.txt": "Tell me about {{topic}}.",
+        "cases/topics.csv": `topic,__expected\ntea,contains:tea\n"two\nlines",llm-rubric:mentions {{topic}}\n`,
+      },
+    });
+    expect(result.problems).toEqual([]);
+    expect(result.configuration.topics.map((topic) => [topic.title, topic.prompt])).toEqual([
+      ["Ask · Row #1 (topic=tea)", "Tell me about tea."],
+      ["Shout · Row #1 (topic=tea)", "Say TEA twice"],
+      ["Ask · Row #2 (topic=two lines)", "Tell me about two\nlines."],
+      ["Shout · Row #2 (topic=two lines)", "Say TWO\nLINES twice"],
+    ]);
+    expect(result.configuration.evaluatorModels).toEqual(["openai/gpt-4.1"]);
+    expect(result.rubrics).toEqual([{ text: "mentions two\nlines", topicIds: ["topic-3", "topic-4"] }]);
+  });
+
+  test("a variable no test defines is never sent as {{…}}: a file var that is missing stops the import at its CSV line", () => {
+    const result = importPromptfoo(
+      { prompts: ["Summarise {{ article }}"], providers: ["openai:gpt-4o"], tests: "file://rows.csv" },
+      { catalogIds: CATALOG, files: { "rows.csv": "article\nfile://missing.txt\nplain text\n" } },
+    );
+    expect(result.problems).toEqual([
+      {
+        file: "rows.csv",
+        line: 2,
+        reason: "the file missing.txt of the variable article was not found",
+        fix: "Put missing.txt next to promptfooconfig.yaml, or fix the path (relative to the config's folder).",
+      },
+    ]);
+    expect(result.configuration.topics.map((topic) => topic.prompt)).toEqual(["Summarise plain text"]);
+  });
+
+  test("a var holding braces that survive rendering is refused, not sent", () => {
+    const result = importPromptfoo(
+      {
+        prompts: ["Fill in: {{ template }}"],
+        providers: ["openai:gpt-4o"],
+        tests: [{ vars: { template: "{% raw %}{{ name }}{% endraw %}" } }],
+      },
+      { catalogIds: CATALOG },
+    );
+    expect(result.problems.map((problem) => problem.reason)).toEqual([
+      expect.stringMatching(/^the topic of "template=.*" still holds (\{\{|\{%) after rendering/),
     ]);
   });
 
@@ -216,6 +250,5 @@ describe("promptfoo import", () => {
     expect(catalogIdOf("google:gemini-2.0-flash", CATALOG)).toBe("google/gemini-2.0-flash-001");
     expect(catalogIdOf("openai:gpt-5", CATALOG)).toBeNull();
     expect(catalogIdOf("echo", CATALOG)).toBeNull();
-    expect(renderPrompt("Hi {{ name }}, {{unknown}}", { name: "Ada" })).toBe("Hi Ada, {{unknown}}");
   });
 });

@@ -19,7 +19,7 @@ defaultTest:
   assert:
     - type: icontains
       value: hello
-    - type: factuality
+    - type: similar
       value: a greeting
 tests:
   - vars:
@@ -50,7 +50,7 @@ describe("promptfoo upload", () => {
     expect(notImported).toHaveTextContent(
       "provider bedrock:unknown-model: no model with this id in the ModelJury catalog",
     );
-    expect(notImported).toHaveTextContent("defaultTest assert factuality: ModelJury has no check of this kind");
+    expect(notImported).toHaveTextContent("defaultTest assert similar: ModelJury has no check of this kind");
     expect(summary).toHaveTextContent("Your current personas, topics, models and checks will be replaced.");
     expect(onImport).not.toHaveBeenCalled();
 

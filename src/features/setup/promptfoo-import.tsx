@@ -33,7 +33,11 @@ export async function readPromptfooUpload(
       continue; // A JSON prompt file that is not a config.
     }
     if (!isPromptfooConfig(parsed)) continue;
-    return { ok: true, fileName: name, result: importPromptfoo(parsed, { catalogIds, files: byName }) };
+    return {
+      ok: true,
+      fileName: name,
+      result: importPromptfoo(parsed, { catalogIds, files: byName, configFile: name, configText: text }),
+    };
   }
   return { ok: false, message: PROMPTFOO_NOT_FOUND };
 }
@@ -124,6 +128,24 @@ export function PromptfooImportButton({
                 model{configuration.evaluatorModels.length === 1 ? "" : "s"}, {configuration.checks.length} check
                 {configuration.checks.length === 1 ? "" : "s"}.
               </p>
+              {summary.problems.length > 0 && (
+                <section aria-labelledby="promptfoo-problems" data-testid="promptfoo-import-problems">
+                  <h3 id="promptfoo-problems" className="mb-1 font-medium text-destructive">
+                    Cannot be imported as written
+                  </h3>
+                  <ul className="list-disc space-y-0.5 pl-5">
+                    {summary.problems.map((problem, index) => (
+                      <li key={`${problem.file}-${index}`}>
+                        <span className="font-mono text-xs">
+                          {problem.file}
+                          {problem.line === undefined ? "" : `:${problem.line}`}
+                        </span>
+                        : {problem.reason}. {problem.fix}
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
               <section aria-labelledby="promptfoo-imported">
                 <h3 id="promptfoo-imported" className="mb-1 font-medium">
                   Imported
@@ -172,7 +194,7 @@ export function PromptfooImportButton({
             </Button>
             <Button
               type="button"
-              disabled={!configuration || configuration.topics.length === 0}
+              disabled={!configuration || configuration.topics.length === 0 || (summary?.problems.length ?? 0) > 0}
               onClick={() => {
                 if (summary) onImport(importedConfiguration(summary));
                 setPending(null);
