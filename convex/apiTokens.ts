@@ -14,7 +14,7 @@ const tokenView = v.object({
   /** The team the token acts in, or null for the personal space. */
   team: v.union(v.null(), v.object({ teamId: v.id("teams"), name: v.string() })),
   createdAt: v.number(),
-  /** Start of the minute it was last used in; null if never used. */
+  /** When it was last used, right to the minute; null if never used. */
   lastUsedAt: v.union(v.null(), v.number()),
 });
 
@@ -112,7 +112,7 @@ export const revoke = userMutation({
 
 /**
  * An API request's first step: the token by its hash, refused when unknown, revoked, or its
- * user out of its team (401), or over its requests for this minute (429, nothing counted).
+ * user out of its team (401), or over its requests in the last minute (429, nothing counted).
  */
 export const authenticate = internalMutation({
   args: { tokenHash: v.string() },

@@ -4,11 +4,11 @@
 // endpoint's validation errors, quotes identical to the app's, and a paid test that waits for
 // its payment.
 import Stripe from "stripe";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { API_TOKEN_LIMITS } from "./lib/limits";
-import { hashToken } from "./core/apiTokens";
+import { hashToken, slidingWindow } from "./core/apiTokens";
 import { backendWithUser, createUser, errorOf, sampleConfiguration, useDevStripe } from "./test.helpers";
 import type { TestBackend } from "./test.helpers";
 
@@ -95,7 +95,7 @@ describe("personal access tokens", () => {
     }
     const rows = await t.run(async (ctx) => ({
       tests: await ctx.db.query("tests").take(1),
-      windows: await ctx.db.query("apiTokenWindows").take(1),
+      windows: await ctx.db.query("apiTokenRequests").take(1),
     }));
     expect(rows).toEqual({ tests: [], windows: [] });
   });
@@ -114,23 +114,67 @@ describe("personal access tokens", () => {
     expect(await errorOf(eve.as.mutation(api.apiTokens.revoke, { tokenId }))).toMatchObject({ code: "NOT_FOUND" });
   });
 
-  test("requests past the minute's limit get 429 with Retry-After, one window row per token", async () => {
-    const { t, ada } = await setUp();
-    const { token, tokenId } = await tokenOf(ada);
-    for (let i = 0; i < API_TOKEN_LIMITS.requestsPerMinute; i++) {
+  test("no 60 s span holds more than the limit: 120 requests at a minute's end leave none for the next minute's start", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { t, ada } = await setUp();
+      const { token, tokenId } = await tokenOf(ada);
+      const minute = Math.ceil(Date.now() / 60_000) * 60_000 + 60_000;
+      vi.setSystemTime(minute - 500);
+      for (let i = 0; i < API_TOKEN_LIMITS.requestsPerMinute; i++) {
+        expect((await call(t, token, "GET", "/tests?limit=1")).status).toBe(200);
+      }
+      // A new clock minute: a fixed window would start counting again here.
+      vi.setSystemTime(minute + 500);
+      const over = await call(t, token, "GET", "/tests?limit=1");
+      expect(over.status).toBe(429);
+      expect(over.headers.get("retry-after")).toBe("59");
+      expect((await jsonOf(over)).error).toMatchObject({ code: "RATE_LIMITED", problems: [] });
+      // A minute after the first of them, the window has room again.
+      vi.setSystemTime(minute - 500 + 60_001);
       expect((await call(t, token, "GET", "/tests?limit=1")).status).toBe(200);
+      const rows = await t.run((ctx) =>
+        ctx.db
+          .query("apiTokenRequests")
+          .withIndex("by_token", (q) => q.eq("tokenId", tokenId))
+          .collect(),
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0].times).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
     }
-    const over = await call(t, token, "GET", "/tests?limit=1");
-    expect(over.status).toBe(429);
-    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
-    const windows = await t.run((ctx) =>
-      ctx.db
-        .query("apiTokenWindows")
-        .withIndex("by_token_window", (q) => q.eq("tokenId", tokenId))
-        .collect(),
-    );
-    expect(windows).toHaveLength(1);
-    expect(windows[0].count).toBe(API_TOKEN_LIMITS.requestsPerMinute);
+  });
+
+  test("the sliding window, hand-worked: a limit of 3 in 10 s", () => {
+    expect(slidingWindow([], 0, 3, 10_000)).toEqual({ ok: true, times: [0] });
+    expect(slidingWindow([0, 4_000], 9_000, 3, 10_000)).toEqual({ ok: true, times: [0, 4_000, 9_000] });
+    // Full at 9.5 s: the oldest (0 s) leaves at 10 s, so wait 1 s.
+    expect(slidingWindow([0, 4_000, 9_000], 9_500, 3, 10_000)).toEqual({ ok: false, retryAfter: 1 });
+    // At 10 s the one at 0 s is out of the window (it counts requests after now − 10 s).
+    expect(slidingWindow([0, 4_000, 9_000], 10_000, 3, 10_000)).toEqual({ ok: true, times: [4_000, 9_000, 10_000] });
+    // Full at 10.5 s: the one at 4 s leaves at 14 s: 3.5 s, rounded up.
+    expect(slidingWindow([4_000, 9_000, 10_000], 10_500, 3, 10_000)).toEqual({ ok: false, retryAfter: 4 });
+  });
+
+  test("last used is right to the minute: a later use within the minute is not written, one a minute on is", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { t, ada } = await setUp();
+      const { token } = await tokenOf(ada);
+      const start = Date.now();
+      const lastUsed = async () => (await ada.as.query(api.apiTokens.list, {}))[0].lastUsedAt;
+      await call(t, token, "GET", "/models");
+      expect(await lastUsed()).toBe(start);
+      vi.setSystemTime(start + 59_000);
+      await call(t, token, "GET", "/models");
+      expect(await lastUsed()).toBe(start);
+      vi.setSystemTime(start + 60_000);
+      await call(t, token, "GET", "/models");
+      expect(await lastUsed()).toBe(start + 60_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -184,7 +228,7 @@ describe("validation", () => {
     const shape = await call(t, token, "POST", "/tests", { personas: "Pirate", generatorModels: [42], scale: "best" });
     expect(shape.status).toBe(400);
     const shapeProblems = (await jsonOf(shape)).error?.problems?.map((problem) => problem.field);
-    expect(shapeProblems).toEqual(expect.arrayContaining(["personas", "generatorModels.0", "scale"]));
+    expect(shapeProblems).toEqual(expect.arrayContaining(["personas", "generatorModels[0]", "scale"]));
 
     const rules = await call(t, token, "POST", "/tests", {
       ...API_CONFIGURATION,
@@ -201,7 +245,7 @@ describe("validation", () => {
         { field: "personas", message: "Add at least one persona." },
         { field: "evaluatorModels", message: "Select at least one evaluator model." },
         { field: "responsesPerTopic", message: "Responses per topic must be a whole number from 1 to 10." },
-        expect.objectContaining({ field: "topics.0.title" }),
+        expect.objectContaining({ field: "topics[0].title" }),
       ]),
     );
 
@@ -211,15 +255,48 @@ describe("validation", () => {
     });
     expect(unknownModel.status).toBe(400);
     expect((await jsonOf(unknownModel)).error).toMatchObject({
-      field: "models",
-      message: "The model nope/none is not available. Choose another model.",
+      code: "INVALID_INPUT",
+      field: "evaluatorModels[0]",
+      problems: [
+        {
+          field: "evaluatorModels[0]",
+          message: "The model nope/none is not available. Choose another model (GET /models lists them).",
+        },
+      ],
     });
     const badCheck = await call(t, token, "POST", "/tests", {
       ...API_CONFIGURATION,
       checks: [{ id: "c1", kind: "regex", value: "(unclosed" }],
     });
     expect(badCheck.status).toBe(400);
-    expect((await jsonOf(badCheck)).error?.field).toMatch(/^checks/);
+    expect((await jsonOf(badCheck)).error?.problems).toEqual([
+      { field: "checks[0].value", message: expect.stringMatching(/^Check 1: This pattern does not compile/) },
+    ]);
+    const badShapes = await call(t, token, "POST", "/tests", {
+      ...API_CONFIGURATION,
+      checks: [
+        { id: "c1", kind: "equals", value: "x" },
+        { kind: "contains", value: "x", weight: 2 },
+      ],
+    });
+    expect(badShapes.status).toBe(400);
+    expect((await jsonOf(badShapes)).error?.problems).toEqual([
+      {
+        field: "checks[0].kind",
+        message:
+          "checks[0].kind must be one of: contains, notContains, regex, startsWith, json, jsonSchema, length, latency, cost.",
+      },
+      {
+        field: "checks[1].id",
+        message:
+          "checks[1].id is required: a text unique among the test's checks (gates and results name the check by it).",
+      },
+      {
+        field: "checks[1].weight",
+        message:
+          "checks[1].weight is not a field of a check (id, kind, value, caseSensitive, unit, min, max, topicId).",
+      },
+    ]);
     const notJson = await call(t, token, "POST", "/tests", "{personas:");
     expect(notJson.status).toBe(400);
     expect((await jsonOf(notJson)).error?.code).toBe("INVALID_INPUT");
@@ -245,6 +322,29 @@ describe("validation", () => {
     const wrongMethod = await call(t, token, "GET", "/quote");
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("POST");
+    for (const method of ["PUT", "DELETE", "PATCH"]) {
+      const response = await t.fetch("/api/v1/tests", { method, headers: { Authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("GET, POST");
+      expect(await response.json()).toEqual({
+        error: { code: "METHOD_NOT_ALLOWED", message: "Use GET or POST here.", problems: [] },
+      });
+    }
+    const unknown = await t.fetch("/api/v1/nothing", { method: "DELETE" });
+    expect(unknown.status).toBe(404);
+    expect((await jsonOf(unknown)).error).toMatchObject({ code: "NOT_FOUND", problems: [] });
+    // Bad percent-encoding in a path: 400, not a 500 with a stack trace.
+    const malformed = await call(t, token, "GET", "/tests/%E0%A4%A/results");
+    expect(malformed.status).toBe(400);
+    expect((await jsonOf(malformed)).error).toEqual({
+      code: "INVALID_INPUT",
+      message: "The path is not valid percent-encoding.",
+      field: "path",
+      problems: [{ field: "path", message: "The path is not valid percent-encoding." }],
+    });
+    const huge = await call(t, token, "POST", "/quote", { ...API_CONFIGURATION, userPrompt: "x".repeat(600 * 1024) });
+    expect(huge.status).toBe(413);
+    expect((await jsonOf(huge)).error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", problems: [] });
   });
 
   test("the OpenAPI description is served without a token and names every endpoint", async () => {

@@ -8,7 +8,7 @@ import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { fail, internalMutation, internalQuery } from "./functions";
-import { apiConfigurationOf } from "./lib/apiConfig";
+import { apiConfigurationOf, apiFieldPath } from "./lib/apiConfig";
 import { validateTestConfig } from "./lib/pricing";
 import { TEAM_MESSAGES, type TeamRole } from "./lib/teams";
 import type { Problem } from "./lib/types";
@@ -43,18 +43,51 @@ async function testFor(ctx: QueryCtx, principal: Principal, rawId: string, need:
 const tokenArgs = { tokenId: v.id("apiTokens") };
 const problemsValidator = v.array(v.object({ field: v.string(), message: v.string() }));
 
-/** The configuration as tests.create takes it, or every problem found (shape, then the setup page's rules). */
-function parsedConfiguration(input: unknown): { configuration: TestConfiguration; problems: Problem[] } {
+/** "Validator error for checks[0].kind: Expected …" → its path and the rest, for a problem. */
+function validatorProblem(message: string): Problem {
+  const match = /^Validator error(?: for ([^:]+))?: ([\s\S]*)$/.exec(message);
+  return match ? { field: match[1] ?? "configuration", message: match[2] } : { field: "configuration", message };
+}
+
+/** Problems of the models a configuration names that the catalog does not have, at their exact field. */
+async function unknownModelProblems(ctx: QueryCtx, configuration: TestConfiguration): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  for (const field of ["generatorModels", "evaluatorModels"] as const) {
+    for (const [index, model] of configuration[field].entries()) {
+      const row = await ctx.db
+        .query("llmModels")
+        .withIndex("by_model_id", (q) => q.eq("modelId", model.id))
+        .first();
+      if (row === null) {
+        problems.push({
+          field: `${field}[${index}]`,
+          message: `The model ${model.id} is not available. Choose another model (GET /models lists them).`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * The configuration as tests.create takes it, or every problem found (shape, the catalog, then
+ * the setup page's rules), each under its exact field path in the request ("checks[0].kind").
+ */
+async function parsedConfiguration(
+  ctx: QueryCtx,
+  input: unknown,
+): Promise<{ configuration: TestConfiguration; problems: Problem[] }> {
   const { configuration, problems } = apiConfigurationOf(input);
   if (problems.length > 0) return { configuration: configuration as TestConfiguration, problems };
   try {
     validate(testConfiguration, configuration, { throw: true });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { configuration: configuration as TestConfiguration, problems: [{ field: "configuration", message }] };
+    return { configuration: configuration as TestConfiguration, problems: [validatorProblem(message)] };
   }
   const typed = configuration as TestConfiguration;
-  return { configuration: typed, problems: validateTestConfig(typed) };
+  const rules = validateTestConfig(typed).map((problem) => ({ ...problem, field: apiFieldPath(problem.field) }));
+  return { configuration: typed, problems: [...(await unknownModelProblems(ctx, typed)), ...rules] };
 }
 
 const quoteFields = {
@@ -80,7 +113,7 @@ export const quoteConfiguration = internalQuery({
   ),
   handler: async (ctx, args) => {
     const principal = await principalFor(ctx, args.tokenId, "member");
-    const { configuration, problems } = parsedConfiguration(args.configuration);
+    const { configuration, problems } = await parsedConfiguration(ctx, args.configuration);
     if (problems.length > 0) return { ok: false as const, problems };
     const priced = await priceConfiguration(ctx, principal.user._id, configuration);
     return {
@@ -111,7 +144,7 @@ export const create = internalMutation({
   ),
   handler: async (ctx, args) => {
     const principal = await principalFor(ctx, args.tokenId, "member");
-    const { configuration, problems } = parsedConfiguration(args.configuration);
+    const { configuration, problems } = await parsedConfiguration(ctx, args.configuration);
     if (problems.length > 0) return { ok: false as const, problems };
     const created = await createTest(ctx, principal.user._id, configuration, principal.teamId);
     return { ok: true as const, ...created };

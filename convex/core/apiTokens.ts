@@ -2,8 +2,8 @@
 // recognisable prefix ("mj_pat_"); only its SHA-256 is stored, so a leaked database holds nothing
 // that can call the API. A token acts for its user within one space (personal, or one team) and
 // never beyond the user's role there, read again on every request: a removed member's token stops
-// at once, a revoked token too. Requests are counted per token in one-minute windows, one row per
-// token per window, so no row is written by every request of every token.
+// at once, a revoked token too. Requests are counted per token in a sliding minute, on a row of
+// the token's own, so requests of different tokens never write the same row.
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { API_TOKEN_LIMITS } from "../lib/limits";
@@ -15,8 +15,6 @@ const TOKEN_BYTES = 32;
 /** How much of the token the list shows ("mj_pat_AbCd…"). */
 const SHOWN_CHARACTERS = TOKEN_PREFIX.length + 4;
 export const RATE_WINDOW_MS = 60_000;
-/** Old windows of a token removed when a new one opens: enough to keep up with one per minute. */
-const OLD_WINDOWS_REMOVED = 4;
 
 export const API_TOKEN_MESSAGES = {
   unauthorized: "Missing, unknown or revoked access token.",
@@ -96,29 +94,45 @@ export function inSpace(principal: Principal, test: Doc<"tests">): boolean {
 }
 
 /**
- * Counts one request of the token in the current minute. Returns the seconds to wait when the
- * token has used its requests of this minute (nothing is counted then). Opening a window records
- * the token's last use and removes the token's older windows.
+ * The sliding window of a token's requests: after one at `now`, the times of those in the last
+ * `windowMs` (oldest first); or, when the window already holds `limit`, the whole seconds until
+ * its oldest leaves it. No `windowMs` span ever holds more than `limit` requests, unlike minutes
+ * counted from the clock's, which let twice the limit through around a minute's end.
+ */
+export function slidingWindow(
+  times: readonly number[],
+  now: number,
+  limit: number,
+  windowMs: number,
+): { ok: true; times: number[] } | { ok: false; retryAfter: number } {
+  const recent = times.filter((time) => time > now - windowMs);
+  if (recent.length >= limit) {
+    const freedAt = recent[recent.length - limit] + windowMs;
+    return { ok: false, retryAfter: Math.max(1, Math.ceil((freedAt - now) / 1000)) };
+  }
+  return { ok: true, times: [...recent, now] };
+}
+
+/** How stale the shown "last used" may be: it is written when the stored time is this old. */
+export const LAST_USED_PRECISION_MS = 60_000;
+
+/**
+ * Counts one request of the token in its sliding minute (one row per token, holding the times of
+ * its requests in the last minute). Returns the seconds to wait when the minute already holds
+ * the token's requests (nothing is counted then). The token's "last used" is written when the
+ * stored one is a minute old, so it is right to the minute without a write per request.
  */
 export async function countRequest(ctx: MutationCtx, token: Doc<"apiTokens">, now: number): Promise<number | null> {
-  const windowStart = now - (now % RATE_WINDOW_MS);
-  const window = await ctx.db
-    .query("apiTokenWindows")
-    .withIndex("by_token_window", (q) => q.eq("tokenId", token._id).eq("windowStart", windowStart))
+  const row = await ctx.db
+    .query("apiTokenRequests")
+    .withIndex("by_token", (q) => q.eq("tokenId", token._id))
     .unique();
-  if (window === null) {
-    await ctx.db.insert("apiTokenWindows", { tokenId: token._id, windowStart, count: 1 });
+  const window = slidingWindow(row?.times ?? [], now, API_TOKEN_LIMITS.requestsPerMinute, RATE_WINDOW_MS);
+  if (!window.ok) return window.retryAfter;
+  if (row === null) await ctx.db.insert("apiTokenRequests", { tokenId: token._id, times: window.times });
+  else await ctx.db.patch("apiTokenRequests", row._id, { times: window.times });
+  if (token.lastUsedAt === undefined || now - token.lastUsedAt >= LAST_USED_PRECISION_MS) {
     await ctx.db.patch("apiTokens", token._id, { lastUsedAt: now });
-    const old = await ctx.db
-      .query("apiTokenWindows")
-      .withIndex("by_token_window", (q) => q.eq("tokenId", token._id).lt("windowStart", windowStart))
-      .take(OLD_WINDOWS_REMOVED);
-    for (const row of old) await ctx.db.delete("apiTokenWindows", row._id);
-    return null;
   }
-  if (window.count >= API_TOKEN_LIMITS.requestsPerMinute) {
-    return Math.max(1, Math.ceil((windowStart + RATE_WINDOW_MS - now) / 1000));
-  }
-  await ctx.db.patch("apiTokenWindows", window._id, { count: window.count + 1 });
   return null;
 }

@@ -1,7 +1,9 @@
 // The HTTP actions of /api/v1 (registered by http.ts through addApiRoutes). Each request: the
 // bearer token is hashed and checked (401 unknown or revoked, 429 over its minute's requests),
-// then one internal function of publicApi.ts acts with the token's user and space. Errors are
-// JSON: { error: { code, message, field?, problems? } } with the status of their code.
+// then one internal function of publicApi.ts acts with the token's user and space. Every error is
+// JSON: { error: { code, message, field?, problems } } with the status of its code; `problems`
+// names each wrong field by its exact path in the request ("checks[0].kind"), empty when the
+// error is about no field (401, 404, 429, …).
 import type { HttpRouter } from "convex/server";
 import { ConvexError } from "convex/values";
 import { internal } from "../_generated/api";
@@ -9,6 +11,7 @@ import type { Id } from "../_generated/dataModel";
 import { httpAction, type ActionCtx } from "../_generated/server";
 import type { ErrorCode } from "../functions";
 import { openApiDocument } from "../lib/openapi";
+import { apiFieldPath } from "../lib/apiConfig";
 import type { Problem } from "../lib/types";
 import { checkoutOf } from "./checkout";
 import { API_LIST_LIMIT } from "../lib/limits";
@@ -42,7 +45,8 @@ function errorResponse(
   extra: { field?: string; problems?: Problem[] } = {},
   headers: Record<string, string> = {},
 ): Response {
-  return json({ error: { code, message, ...extra } }, status, headers);
+  const problems = extra.problems ?? (extra.field ? [{ field: extra.field, message }] : []);
+  return json({ error: { code, message, ...(extra.field ? { field: extra.field } : {}), problems } }, status, headers);
 }
 
 function invalid(problems: Problem[]): Response {
@@ -58,18 +62,25 @@ function fromError(error: unknown): Response {
     const data = error.data as { code?: ErrorCode; message?: string; field?: string };
     const code = data.code ?? "INVALID_INPUT";
     return errorResponse(STATUS_OF_CODE[code] ?? 400, code, data.message ?? "Request refused.", {
-      ...(data.field ? { field: data.field } : {}),
+      ...(data.field ? { field: apiFieldPath(data.field) } : {}),
     });
   }
   console.error("API request failed", error);
   return errorResponse(500, "INTERNAL", "Something went wrong on our side. Please try again.");
 }
 
+function tooLarge(): Response {
+  return errorResponse(
+    413,
+    "PAYLOAD_TOO_LARGE",
+    `The request body is too large: at most ${MAX_BODY_BYTES / 1024} KiB.`,
+  );
+}
+
 async function bodyOf(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return { ok: false, response: tooLarge() };
   const raw = await request.text();
-  if (raw.length > MAX_BODY_BYTES) {
-    return { ok: false, response: errorResponse(413, "INVALID_INPUT", "The request body is too large.") };
-  }
+  if (new TextEncoder().encode(raw).length > MAX_BODY_BYTES) return { ok: false, response: tooLarge() };
   try {
     return { ok: true, value: raw.trim() === "" ? {} : JSON.parse(raw) };
   } catch {
@@ -176,8 +187,10 @@ const listTests: Handler = async (ctx, tokenId, request) => {
 const listModels: Handler = async (ctx, tokenId) =>
   json({ models: await ctx.runQuery(internal.publicApi.models, { tokenId }) });
 
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
 interface Route {
-  method: "GET" | "POST";
+  method: Method;
   /** Path below /api/v1 split on "/", with ":id" for a test id. */
   pattern: string[];
   handler: Handler;
@@ -194,9 +207,17 @@ const ROUTES: Route[] = [
   { method: "GET", pattern: ["tests", ":id", "results"], handler: getResults },
 ];
 
+/** A path's segments below /api/v1, percent-decoded; null when one is not valid percent-encoding. */
+function segmentsOf(path: string): string[] | null {
+  try {
+    return path.slice(API_PREFIX.length).split("/").filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
 /** The route of a method and path, with the path's ids; or the methods the path allows. */
-function match(method: string, path: string): { route: Route; ids: string[] } | { allowed: string[] } {
-  const segments = path.slice(API_PREFIX.length).split("/").filter(Boolean).map(decodeURIComponent);
+function match(method: string, segments: string[]): { route: Route; ids: string[] } | { allowed: string[] } {
   const allowed: string[] = [];
   for (const route of ROUTES) {
     if (route.pattern.length !== segments.length) continue;
@@ -215,13 +236,19 @@ function match(method: string, path: string): { route: Route; ids: string[] } | 
   return { allowed };
 }
 
-function dispatch(method: "GET" | "POST") {
+function dispatch(method: Method) {
   return httpAction(async (ctx, request) => {
     const url = new URL(request.url);
-    if (method === "GET" && url.pathname === `${API_PREFIX}/openapi.json`) {
-      return json(openApiDocument(url.origin));
+    if (url.pathname === `${API_PREFIX}/openapi.json`) {
+      return method === "GET"
+        ? json(openApiDocument(url.origin))
+        : errorResponse(405, "METHOD_NOT_ALLOWED", "Use GET here.", {}, { allow: "GET" });
     }
-    const found = match(method, url.pathname);
+    const segments = segmentsOf(url.pathname);
+    if (segments === null) {
+      return errorResponse(400, "INVALID_INPUT", "The path is not valid percent-encoding.", { field: "path" });
+    }
+    const found = match(method, segments);
     if ("allowed" in found) {
       return found.allowed.length > 0
         ? errorResponse(
@@ -243,8 +270,9 @@ function dispatch(method: "GET" | "POST") {
   });
 }
 
-/** Registers /api/v1/* on the deployment's site. */
+/** Registers /api/v1/* on the deployment's site: every method, so a wrong one gets 405 with Allow. */
 export function addApiRoutes(http: HttpRouter): void {
-  http.route({ pathPrefix: `${API_PREFIX}/`, method: "GET", handler: dispatch("GET") });
-  http.route({ pathPrefix: `${API_PREFIX}/`, method: "POST", handler: dispatch("POST") });
+  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+    http.route({ pathPrefix: `${API_PREFIX}/`, method, handler: dispatch(method) });
+  }
 }

@@ -2,7 +2,9 @@
 // configuration the setup page sends to tests.create. It is the same shape with conveniences a
 // file written by hand needs: models as plain gateway ids, personas and topics without ids,
 // evaluation settings left out for the setup page's defaults. Wrong shapes are reported per field
-// here; everything else is left to the setup page's own validation (validateTestConfig).
+// here, by the field's exact path in the request body ("checks[0].kind"); everything else is left
+// to the setup page's own validation (validateTestConfig), whose paths apiFieldPath rewrites.
+import { CHECK_KINDS } from "./checks";
 import { DEFAULT_RANKING_PROMPT } from "./prompts";
 import { DEFAULT_EVALUATION_CRITERIA, type Problem } from "./types";
 
@@ -49,13 +51,18 @@ function list(problems: Problem[], field: string, value: unknown): unknown[] {
   return value;
 }
 
+/** A field path as the API names it: "checks.0.kind" (the setup page's form) → "checks[0].kind". */
+export function apiFieldPath(field: string): string {
+  return field.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+}
+
 function models(problems: Problem[], field: string, value: unknown): { id: string; name: string }[] {
   return list(problems, field, value).flatMap((entry, index) => {
     const id = typeof entry === "string" ? entry : isObject(entry) ? entry.id : undefined;
     if (typeof id !== "string") {
       problems.push({
-        field: `${field}.${index}`,
-        message: `${field}.${index} must be a model id such as "openai/gpt-4o".`,
+        field: `${field}[${index}]`,
+        message: `${field}[${index}] must be a model id such as "openai/gpt-4o".`,
       });
       return [];
     }
@@ -92,6 +99,53 @@ function criteriaOf(problems: Problem[], value: unknown): Record<string, boolean
   return Object.fromEntries(known.map((name) => [name, chosen.includes(name)]));
 }
 
+const CHECK_FIELDS: Record<string, "string" | "boolean" | "number"> = {
+  id: "string",
+  kind: "string",
+  value: "string",
+  caseSensitive: "boolean",
+  unit: "string",
+  min: "number",
+  max: "number",
+  topicId: "string",
+};
+
+/**
+ * A check's shape, each problem under its exact field: an `id` is required (unique in the test;
+ * gates and results name the check by it), `kind` one of the check kinds, the other fields typed.
+ * True when the check has no shape problem (its rules are checked with the configuration's).
+ */
+function checkShapeProblems(problems: Problem[], check: Json, field: string): boolean {
+  const before = problems.length;
+  const kinds = CHECK_KINDS.map((entry) => entry.kind);
+  if (typeof check.id !== "string" || !check.id.trim()) {
+    problems.push({
+      field: `${field}.id`,
+      message: `${field}.id is required: a text unique among the test's checks (gates and results name the check by it).`,
+    });
+  }
+  if (typeof check.kind !== "string" || !(kinds as string[]).includes(check.kind)) {
+    problems.push({ field: `${field}.kind`, message: `${field}.kind must be one of: ${kinds.join(", ")}.` });
+  }
+  for (const [key, value] of Object.entries(check)) {
+    const type = CHECK_FIELDS[key];
+    if (type === undefined) {
+      problems.push({
+        field: `${field}.${key}`,
+        message: `${field}.${key} is not a field of a check (${Object.keys(CHECK_FIELDS).join(", ")}).`,
+      });
+    } else if (value !== undefined && typeof value !== type) {
+      problems.push({
+        field: `${field}.${key}`,
+        message: `${field}.${key} must be ${type === "string" ? "text" : `a ${type}`}.`,
+      });
+    } else if (key === "unit" && value !== "words" && value !== "characters") {
+      problems.push({ field: `${field}.unit`, message: `${field}.unit must be "words" or "characters".` });
+    }
+  }
+  return problems.length === before;
+}
+
 /**
  * The configuration and every shape problem found, each under its field ("personas.0.name").
  * `scale`, `includeExplanations` and `bothOrders` may be given at the top level or inside
@@ -103,7 +157,7 @@ export function apiConfigurationOf(input: unknown): { configuration: ApiTestConf
   if (!isObject(input)) problems.push({ field: "configuration", message: "The configuration must be a JSON object." });
 
   const personas = list(problems, "personas", body.personas).map((entry, index) => {
-    const field = `personas.${index}`;
+    const field = `personas[${index}]`;
     const persona = isObject(entry) ? entry : {};
     if (!isObject(entry)) problems.push({ field, message: `${field} must be an object.` });
     return {
@@ -114,7 +168,7 @@ export function apiConfigurationOf(input: unknown): { configuration: ApiTestConf
     };
   });
   const topics = list(problems, "topics", body.topics).map((entry, index) => {
-    const field = `topics.${index}`;
+    const field = `topics[${index}]`;
     const topic = isObject(entry) ? entry : {};
     if (!isObject(entry)) problems.push({ field, message: `${field} must be an object.` });
     return {
@@ -144,8 +198,8 @@ export function apiConfigurationOf(input: unknown): { configuration: ApiTestConf
     problems.push({ field: "responsesPerTopic", message: "responsesPerTopic must be a number." });
   }
   const checks = list(problems, "checks", body.checks).filter((check, index) => {
-    if (isObject(check)) return true;
-    problems.push({ field: `checks.${index}`, message: `checks.${index} must be an object.` });
+    if (isObject(check)) return checkShapeProblems(problems, check, `checks[${index}]`);
+    problems.push({ field: `checks[${index}]`, message: `checks[${index}] must be an object.` });
     return false;
   }) as Record<string, unknown>[];
   const failedChecksRankLast = flag("failedChecksRankLast");

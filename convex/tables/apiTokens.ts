@@ -12,15 +12,14 @@ export const apiTokenTables = {
     tokenHash: v.string(),
     /** The token's first characters, to tell tokens apart in the list. */
     shown: v.string(),
-    /** Start of the last minute the token was used in (written once per window, not per request). */
+    /** When the token was last used, right to the minute (written when the stored time is a minute old). */
     lastUsedAt: v.optional(v.number()),
     revokedAt: v.optional(v.number()),
   })
     .index("by_hash", ["tokenHash"])
     .index("by_user_revoked", ["userId", "revokedAt"]),
-  /** Requests of one token in one minute. */
-  apiTokenWindows: defineTable({ tokenId: v.id("apiTokens"), windowStart: v.number(), count: v.number() }).index(
-    "by_token_window",
-    ["tokenId", "windowStart"],
-  ),
+  /** A token's requests in the last minute (their times, oldest first): its sliding rate window. */
+  apiTokenRequests: defineTable({ tokenId: v.id("apiTokens"), times: v.array(v.number()) }).index("by_token", [
+    "tokenId",
+  ]),
 };
