@@ -355,6 +355,7 @@ describe("validation", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths).sort()).toEqual([
       "/models",
+      "/openapi.json",
       "/quote",
       "/tests",
       "/tests/{testId}",

@@ -1,5 +1,8 @@
-// The OpenAPI 3.1 description of the HTTP API that /api/v1/openapi.json serves (core/httpApi.ts).
-import { API_TOKEN_LIMITS, TEST_LIMITS } from "./limits";
+// The OpenAPI 3.1 description of the HTTP API that /api/v1/openapi.json serves (core/httpApi.ts):
+// every request and response, each operation with its operationId, checks typed kind by kind.
+// convex/openapi.test.ts validates it with an OpenAPI validator and checks real responses
+// against it.
+import { CHECK_LIMITS, API_TOKEN_LIMITS, TEST_LIMITS } from "./limits";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -11,20 +14,32 @@ const testIdParameter = {
   schema: { type: "string" },
 };
 
+const ERROR_TEXTS: Record<number, string> = {
+  400: "Invalid input: `error.problems` names every wrong field by its path in the request body (`checks[0].kind`).",
+  401: "Missing, unknown or revoked token.",
+  403: "The token's role in its team does not allow this (viewers read only).",
+  404: "No such test in the token's space (or no such endpoint).",
+  405: "The path does not take this method; the Allow header lists those it takes.",
+  409: "The test is not in a state that allows this.",
+  413: `The request body is over ${512} KiB.`,
+  429: `Over ${API_TOKEN_LIMITS.requestsPerMinute} requests with this token in the last 60 seconds; see Retry-After.`,
+  503: "The payment provider could not be reached.",
+};
+
 function errors(...statuses: number[]) {
-  const texts: Record<number, string> = {
-    400: "Invalid input: `error.problems` lists every problem under its field.",
-    401: "Missing, unknown or revoked token.",
-    403: "The token's role in its team does not allow this (viewers read only).",
-    404: "No such test in the token's space.",
-    409: "The test is not in a state that allows this.",
-    429: "Too many requests with this token this minute; see Retry-After.",
-    503: "The payment provider could not be reached.",
-  };
   return Object.fromEntries(
     statuses.map((status) => [
       String(status),
-      { description: texts[status], content: { "application/json": { schema: ref("Error") } } },
+      {
+        description: ERROR_TEXTS[status],
+        ...(status === 405
+          ? { headers: { Allow: { description: "The methods the path takes.", schema: { type: "string" } } } }
+          : {}),
+        ...(status === 429
+          ? { headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } } }
+          : {}),
+        content: { "application/json": { schema: ref("Error") } },
+      },
     ]),
   );
 }
@@ -32,6 +47,50 @@ function errors(...statuses: number[]) {
 function ok(description: string, schema: unknown, status = "200") {
   return { [status]: { description, content: { "application/json": { schema } } } };
 }
+
+const number = { type: "number" };
+const integer = { type: "integer" };
+const text = { type: "string" };
+const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: "null" }] });
+const counts = {
+  type: "object",
+  required: ["done", "expected", "missing"],
+  properties: { done: integer, expected: integer, missing: integer },
+};
+const interval = { type: "object", required: ["low", "high"], properties: { low: number, high: number } };
+const passRate = {
+  type: "object",
+  required: ["answers", "passed", "rate", "interval"],
+  properties: { answers: integer, passed: integer, rate: nullable(number), interval: nullable(interval) },
+};
+
+/** A check of one kind: its id and kind, the fields its kind takes (required ones listed), an optional topic. */
+function checkOf(kind: string, description: string, fields: Record<string, unknown>, required: string[]) {
+  return {
+    type: "object",
+    title: kind,
+    description,
+    required: ["id", "kind", ...required],
+    additionalProperties: false,
+    properties: {
+      id: {
+        type: "string",
+        minLength: 1,
+        maxLength: 100,
+        description: "Required, unique among the test's checks: gates and results name the check by it.",
+      },
+      kind: { const: kind },
+      topicId: {
+        type: "string",
+        description: "Check only this topic's answers (a topic's id); every topic without it.",
+      },
+      ...fields,
+    },
+  };
+}
+
+const caseSensitive = { type: "boolean", default: true };
+const textValue = { type: "string", minLength: 1, maxLength: CHECK_LIMITS.maxTextLength };
 
 export function openApiDocument(serverUrl: string) {
   return {
@@ -43,13 +102,23 @@ export function openApiDocument(serverUrl: string) {
         "Create, price, start and read ModelJury tests from code. Authenticate with a personal access token " +
         "made under Account Settings → API tokens: `Authorization: Bearer mj_pat_…`. A token acts in one space " +
         "(personal or one team) with the user's role there; tests of other spaces are not found. " +
-        `Each token may make ${API_TOKEN_LIMITS.requestsPerMinute} requests per minute.`,
+        `Each token may make ${API_TOKEN_LIMITS.requestsPerMinute} requests in any 60 seconds. ` +
+        "Every error is JSON with a code, a message and `problems`, each naming a field by its path in the request.",
     },
     servers: [{ url: `${serverUrl}/api/v1` }],
     security: [{ bearer: [] }],
     paths: {
+      "/openapi.json": {
+        get: {
+          operationId: "getOpenApiDocument",
+          summary: "This document",
+          security: [],
+          responses: { ...ok("The OpenAPI document", { type: "object" }), ...errors(405) },
+        },
+      },
       "/tests": {
         get: {
+          operationId: "listTests",
           summary: "List the space's tests, newest first",
           parameters: [
             { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
@@ -57,71 +126,90 @@ export function openApiDocument(serverUrl: string) {
           responses: {
             ...ok("The tests", {
               type: "object",
+              required: ["tests"],
               properties: { tests: { type: "array", items: ref("TestListItem") } },
             }),
-            ...errors(400, 401, 429),
+            ...errors(400, 401, 405, 429),
           },
         },
         post: {
+          operationId: "createTest",
           summary: "Create a test from a configuration",
           description:
             "Validated and priced exactly as the setup page's Run Test. A test nobody pays for (your own gateway " +
             "key, or a free deployment) is queued at once; otherwise it waits for payment: call start for the " +
             "checkout address.",
-          requestBody: { required: true, content: { "application/json": { schema: ref("Configuration") } } },
+          requestBody: { required: true, content: { "application/json": { schema: ref("ConfigurationRequest") } } },
           responses: {
             ...ok(
               "Created",
-              { allOf: [ref("TestStatus"), { properties: { paymentRequired: { type: "boolean" } } }] },
+              {
+                allOf: [
+                  ref("TestStatus"),
+                  {
+                    type: "object",
+                    required: ["paymentRequired"],
+                    properties: { paymentRequired: { type: "boolean" } },
+                  },
+                ],
+              },
               "201",
             ),
-            ...errors(400, 401, 403, 429),
+            ...errors(400, 401, 403, 405, 413, 429),
           },
         },
       },
       "/models": {
         get: {
+          operationId: "listModels",
           summary: "The catalog's models, with the ids a configuration names",
           responses: {
             ...ok("The models", {
               type: "object",
+              required: ["models"],
               properties: {
                 models: {
                   type: "array",
                   items: {
                     type: "object",
-                    properties: { id: { type: "string" }, name: { type: "string" }, tier: { type: "string" } },
+                    required: ["id", "name", "tier"],
+                    properties: { id: text, name: text, tier: text },
                   },
                 },
               },
             }),
-            ...errors(401, 429),
+            ...errors(401, 405, 429),
           },
         },
       },
       "/quote": {
         post: {
+          operationId: "quoteConfiguration",
           summary: "Price a configuration without creating a test",
-          requestBody: { required: true, content: { "application/json": { schema: ref("Configuration") } } },
-          responses: { ...ok("The quote", ref("Quote")), ...errors(400, 401, 403, 429) },
+          requestBody: { required: true, content: { "application/json": { schema: ref("ConfigurationRequest") } } },
+          responses: { ...ok("The quote", ref("Quote")), ...errors(400, 401, 403, 405, 413, 429) },
         },
       },
       "/tests/{testId}": {
         get: {
+          operationId: "getTest",
           summary: "Status and progress",
+          description: "`final` is true once the test ended and its figures (ranks, intervals) will not change.",
           parameters: [testIdParameter],
-          responses: { ...ok("The test's status", ref("TestStatus")), ...errors(401, 404, 429) },
+          responses: { ...ok("The test's status", ref("TestStatus")), ...errors(400, 401, 404, 405, 429) },
         },
       },
       "/tests/{testId}/quote": {
         get: {
+          operationId: "getTestQuote",
           summary: "The price quoted when the test was created",
           parameters: [testIdParameter],
-          responses: { ...ok("The quote", ref("Quote")), ...errors(401, 404, 429) },
+          responses: { ...ok("The quote", ref("StoredQuote")), ...errors(400, 401, 404, 405, 429) },
         },
       },
       "/tests/{testId}/start": {
         post: {
+          operationId: "startTest",
           summary: "Start the test",
           description:
             "200 with started: true when the test runs (or already ran) without a payment. 202 with checkoutUrl " +
@@ -129,26 +217,37 @@ export function openApiDocument(serverUrl: string) {
             "Only the person who created a test can pay for it.",
           parameters: [testIdParameter],
           responses: {
-            ...ok("Started", { allOf: [ref("TestStatus"), { properties: { started: { const: true } } }] }),
+            ...ok("Started", {
+              allOf: [
+                ref("TestStatus"),
+                { type: "object", required: ["started"], properties: { started: { const: true } } },
+              ],
+            }),
             ...ok(
               "Waiting for payment",
               {
                 allOf: [
                   ref("TestStatus"),
-                  { properties: { started: { const: false }, checkoutUrl: { type: "string", format: "uri" } } },
+                  {
+                    type: "object",
+                    required: ["started", "checkoutUrl"],
+                    properties: { started: { const: false }, checkoutUrl: { type: "string", format: "uri" } },
+                  },
                 ],
               },
               "202",
             ),
-            ...errors(401, 403, 404, 409, 429, 503),
+            ...errors(400, 401, 403, 404, 405, 409, 429, 503),
           },
         },
       },
       "/tests/{testId}/results": {
         get: {
+          operationId: "getTestResults",
           summary: "Rankings with intervals, jury statistics and check pass rates",
+          description: "Read them once `final` is true: until then ranks may be missing or move.",
           parameters: [testIdParameter],
-          responses: { ...ok("The results so far", ref("Results")), ...errors(401, 404, 429) },
+          responses: { ...ok("The results so far", ref("Results")), ...errors(400, 401, 404, 405, 429) },
         },
       },
     },
@@ -161,30 +260,58 @@ export function openApiDocument(serverUrl: string) {
           properties: {
             error: {
               type: "object",
-              required: ["code", "message"],
+              required: ["code", "message", "problems"],
               properties: {
-                code: { type: "string" },
-                message: { type: "string" },
-                field: { type: "string" },
+                code: {
+                  enum: [
+                    "INVALID_INPUT",
+                    "UNAUTHENTICATED",
+                    "FORBIDDEN",
+                    "NOT_FOUND",
+                    "METHOD_NOT_ALLOWED",
+                    "CONFLICT",
+                    "PAYLOAD_TOO_LARGE",
+                    "RATE_LIMITED",
+                    "PAYMENT_REQUIRED",
+                    "UNAVAILABLE",
+                    "INTERNAL",
+                  ],
+                },
+                message: text,
+                field: { type: "string", description: "The first problem's field." },
                 problems: {
                   type: "array",
+                  description: "Every wrong field, by its path in the request (`checks[0].kind`); empty otherwise.",
                   items: {
                     type: "object",
-                    properties: { field: { type: "string" }, message: { type: "string" } },
+                    required: ["field", "message"],
+                    properties: { field: text, message: text },
                   },
                 },
               },
             },
           },
         },
+        ConfigurationRequest: {
+          description: "A configuration, or { configuration: {…} }.",
+          oneOf: [
+            {
+              type: "object",
+              required: ["configuration"],
+              properties: { configuration: ref("Configuration") },
+            },
+            ref("Configuration"),
+          ],
+        },
         Configuration: {
           type: "object",
           description:
             "The setup page's configuration. Models are gateway ids; personas and topics need no ids; evaluation " +
-            "settings default to the setup page's. May also be sent as { configuration: {…} }.",
+            "settings default to the setup page's.",
           required: ["personas", "topics", "generatorModels", "evaluatorModels"],
           properties: {
             name: { type: "string", maxLength: TEST_LIMITS.maxTestNameLength },
+            taskType: text,
             userPrompt: { type: "string", maxLength: TEST_LIMITS.maxUserPromptLength },
             personas: {
               type: "array",
@@ -192,11 +319,7 @@ export function openApiDocument(serverUrl: string) {
               items: {
                 type: "object",
                 required: ["name", "description", "systemPrompt"],
-                properties: {
-                  name: { type: "string" },
-                  description: { type: "string" },
-                  systemPrompt: { type: "string" },
-                },
+                properties: { id: text, name: text, description: text, systemPrompt: text },
               },
             },
             topics: {
@@ -205,7 +328,7 @@ export function openApiDocument(serverUrl: string) {
               items: {
                 type: "object",
                 required: ["title", "description", "prompt"],
-                properties: { title: { type: "string" }, description: { type: "string" }, prompt: { type: "string" } },
+                properties: { id: text, title: text, description: text, prompt: text },
               },
             },
             generatorModels: {
@@ -213,7 +336,7 @@ export function openApiDocument(serverUrl: string) {
               maxItems: TEST_LIMITS.maxGeneratorModels,
               items: { type: "string", examples: ["openai/gpt-4o"] },
             },
-            evaluatorModels: { type: "array", maxItems: TEST_LIMITS.maxEvaluatorModels, items: { type: "string" } },
+            evaluatorModels: { type: "array", maxItems: TEST_LIMITS.maxEvaluatorModels, items: text },
             responsesPerTopic: {
               type: "integer",
               minimum: TEST_LIMITS.minResponsesPerTopic,
@@ -221,102 +344,243 @@ export function openApiDocument(serverUrl: string) {
               default: 2,
             },
             rankingPrompt: { type: "string", maxLength: TEST_LIMITS.maxRankingPromptLength },
-            evaluationCriteria: { type: "array", items: { type: "string" }, examples: [["accuracy", "clarity"]] },
+            evaluationCriteria: { type: "array", items: text, examples: [["accuracy", "clarity"]] },
             scale: { enum: ["ranking", "rating"], default: "ranking" },
             includeExplanations: { type: "boolean", default: true },
             bothOrders: { type: "boolean" },
             checks: {
               type: "array",
-              description: "Checks on every answer, as the setup page's Checks section stores them.",
-              items: { type: "object" },
+              maxItems: CHECK_LIMITS.maxChecks,
+              description: "Checks on every answer (or one topic's), as the setup page's Checks section stores them.",
+              items: ref("Check"),
             },
             failedChecksRankLast: { type: "boolean" },
           },
         },
+        Check: {
+          oneOf: [
+            checkOf("contains", "The answer contains the text.", { value: textValue, caseSensitive }, ["value"]),
+            checkOf("notContains", "The answer does not contain the text.", { value: textValue, caseSensitive }, [
+              "value",
+            ]),
+            checkOf("startsWith", "The answer starts with the text.", { value: textValue, caseSensitive }, ["value"]),
+            checkOf("regex", "The answer matches the RE2 pattern.", { value: textValue }, ["value"]),
+            checkOf("json", "The answer is valid JSON.", {}, []),
+            checkOf(
+              "jsonSchema",
+              "The answer is JSON that fits the schema (given as JSON text).",
+              { value: { type: "string", minLength: 1, maxLength: CHECK_LIMITS.maxSchemaLength } },
+              ["value"],
+            ),
+            checkOf(
+              "length",
+              "The answer's length is within min and max (at least one of them).",
+              {
+                unit: { enum: ["words", "characters"], default: "words" },
+                min: { type: "integer", minimum: 0, maximum: CHECK_LIMITS.maxLength },
+                max: { type: "integer", minimum: 0, maximum: CHECK_LIMITS.maxLength },
+              },
+              [],
+            ),
+            checkOf(
+              "latency",
+              "The answer came within max milliseconds.",
+              { max: { type: "number", exclusiveMinimum: 0, maximum: CHECK_LIMITS.maxLatencyMs } },
+              ["max"],
+            ),
+            checkOf(
+              "cost",
+              "The answer cost at most max dollars.",
+              { max: { type: "number", exclusiveMinimum: 0, maximum: CHECK_LIMITS.maxCostUsd } },
+              ["max"],
+            ),
+          ],
+        },
+        Estimate: {
+          type: "object",
+          required: ["generationCost", "evaluationCost", "totalCost", "totalQueries", "estimatedTokens"],
+          properties: {
+            generationCost: number,
+            evaluationCost: number,
+            totalCost: number,
+            totalQueries: integer,
+            estimatedTokens: integer,
+          },
+        },
         Quote: {
           type: "object",
+          required: ["priceCents", "paymentRequired", "usesOwnKey", "estimate", "calls"],
           properties: {
-            priceCents: { type: "integer" },
+            priceCents: integer,
             paymentRequired: { type: "boolean" },
             usesOwnKey: { type: "boolean" },
-            estimate: {
+            estimate: ref("Estimate"),
+            calls: {
               type: "object",
-              properties: {
-                generationCost: { type: "number" },
-                evaluationCost: { type: "number" },
-                totalCost: { type: "number" },
-                totalQueries: { type: "integer" },
-                estimatedTokens: { type: "integer" },
-              },
+              required: ["generation", "evaluation", "total"],
+              properties: { generation: integer, evaluation: integer, total: integer },
             },
+          },
+        },
+        StoredQuote: {
+          type: "object",
+          required: [
+            "testId",
+            "priceCents",
+            "paymentRequired",
+            "usesOwnKey",
+            "estimate",
+            "expectedResponses",
+            "expectedEvaluations",
+          ],
+          properties: {
+            testId: text,
+            priceCents: integer,
+            paymentRequired: { type: "boolean" },
+            usesOwnKey: { type: "boolean" },
+            estimate: ref("Estimate"),
+            expectedResponses: integer,
+            expectedEvaluations: integer,
           },
         },
         TestStatus: {
           type: "object",
+          required: [
+            "testId",
+            "name",
+            "status",
+            "final",
+            "awaitingPayment",
+            "progress",
+            "responses",
+            "evaluations",
+            "priceCents",
+            "chargedCents",
+            "usesOwnKey",
+            "gatewayCostUsd",
+            "createdAt",
+          ],
           properties: {
-            testId: { type: "string" },
-            name: { type: "string" },
+            testId: text,
+            name: text,
             status: { enum: ["pending", "running", "completed", "failed", "cancelled"] },
+            final: {
+              type: "boolean",
+              description: "The test ended and its figures are stored: results read now will not change.",
+            },
             awaitingPayment: { type: "boolean" },
             progress: {
               type: "object",
-              properties: {
-                phase: { type: "string" },
-                percentage: { type: "number" },
-                estimatedTimeRemaining: { type: "string" },
-              },
+              required: ["phase", "percentage"],
+              properties: { phase: text, percentage: number, estimatedTimeRemaining: text },
             },
-            responses: { type: "object", properties: { done: {}, expected: {}, missing: {} } },
-            evaluations: { type: "object", properties: { done: {}, expected: {}, missing: {} } },
-            priceCents: { type: "integer" },
+            responses: counts,
+            evaluations: counts,
+            priceCents: integer,
             chargedCents: { type: "integer", description: "What the user was charged (0 on their own key)." },
             usesOwnKey: { type: "boolean" },
             gatewayCostUsd: { type: "number", description: "What the model calls cost at the gateway." },
-            createdAt: { type: "number" },
-            startedAt: { type: "number" },
-            completedAt: { type: "number" },
-            error: { type: "string" },
+            createdAt: number,
+            startedAt: number,
+            completedAt: number,
+            error: text,
+            lastCallError: text,
           },
         },
         TestListItem: {
           type: "object",
+          required: ["testId", "name", "status", "createdAt", "priceCents", "gatewayCostUsd", "topPerformers"],
           properties: {
-            testId: { type: "string" },
-            name: { type: "string" },
-            status: { type: "string" },
-            createdAt: { type: "number" },
-            priceCents: { type: "integer" },
-            gatewayCostUsd: { type: "number" },
-            topPerformers: { type: "array", items: { type: "string" } },
+            testId: text,
+            name: text,
+            status: text,
+            createdAt: number,
+            completedAt: number,
+            priceCents: integer,
+            gatewayCostUsd: number,
+            topPerformers: { type: "array", items: text },
           },
         },
         Results: {
           type: "object",
+          required: ["test", "final", "metrics", "rankings", "topGroup", "verdict", "jury", "checks"],
           properties: {
             test: ref("TestStatus"),
+            final: { type: "boolean", description: "As the test's `final`." },
             metrics: { type: "object" },
             rankings: {
               type: "array",
               items: {
                 type: "object",
+                required: ["modelId", "modelName", "averageScore", "responses", "evaluations", "meanScore", "rank"],
                 properties: {
-                  modelId: { type: "string" },
-                  modelName: { type: "string" },
+                  modelId: text,
+                  modelName: text,
                   averageScore: { type: "number", description: "0-10" },
-                  meanScore: { type: ["number", "null"] },
-                  scoreInterval: { type: ["object", "null"], properties: { low: {}, high: {} } },
+                  responses: integer,
+                  evaluations: integer,
+                  meanScore: nullable(number),
+                  scoreInterval: nullable(interval),
                   rank: {
-                    type: ["object", "null"],
                     description: "Best and worst rank the 95% intervals allow; best 1 is the top tie group.",
-                    properties: { best: { type: "integer" }, worst: { type: "integer" } },
+                    anyOf: [
+                      {
+                        type: "object",
+                        required: ["best", "worst"],
+                        properties: { best: integer, worst: integer },
+                      },
+                      { type: "null" },
+                    ],
                   },
+                  rating: {},
+                  ratingInterval: {},
                 },
               },
             },
-            topGroup: { type: "array", items: { type: "string" }, description: "Model ids tied for first." },
-            verdict: { type: ["object", "null"] },
-            jury: { type: ["object", "null"], description: "The jury statistics of the results page." },
-            checks: { type: ["object", "null"], description: "Check pass rates per model; null without checks." },
+            topGroup: { type: "array", items: text, description: "Model ids tied for first." },
+            verdict: { anyOf: [{ type: "object" }, { type: "null" }] },
+            jury: {
+              anyOf: [{ type: "object" }, { type: "null" }],
+              description: "The jury statistics of the results page.",
+            },
+            checks: {
+              description:
+                "Check pass rates per model (overall and per check) with 95% Wilson intervals; null without checks.",
+              anyOf: [
+                {
+                  type: "object",
+                  required: ["checks", "models"],
+                  properties: {
+                    checks: {
+                      type: "array",
+                      items: { type: "object", required: ["id", "label"], properties: { id: text, label: text } },
+                    },
+                    models: {
+                      type: "array",
+                      items: {
+                        type: "object",
+                        required: ["modelId", "modelName", "overall", "byCheck"],
+                        properties: {
+                          modelId: text,
+                          modelName: text,
+                          overall: passRate,
+                          byCheck: {
+                            type: "array",
+                            items: {
+                              allOf: [
+                                passRate,
+                                { type: "object", required: ["checkId"], properties: { checkId: text } },
+                              ],
+                            },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+                { type: "null" },
+              ],
+            },
           },
         },
       },
