@@ -6,7 +6,7 @@ import { Banner } from "@/components/banner";
 import { Button } from "@/components/ui/button";
 import { DialogHeading } from "@/components/dialog-heading";
 import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
-import { importPromptfoo, isPromptfooConfig, type PromptfooImport } from "../../../convex/lib/promptfoo";
+import type { PromptfooImport } from "../../../convex/lib/promptfoo";
 import type { TestConfiguration } from "../../../convex/validators";
 import { defaultSetupState } from "./setup-state";
 
@@ -18,6 +18,8 @@ export async function readPromptfooUpload(
   files: readonly File[],
   catalogIds: readonly string[],
 ): Promise<{ ok: true; result: PromptfooImport; fileName: string } | { ok: false; message: string }> {
+  // Loaded when a file is picked: the import's Nunjucks, CSV and YAML parsers stay out of the setup page's bundle.
+  const { importPromptfoo, isPromptfooConfig } = await import("../../../convex/lib/promptfoo");
   const texts = await Promise.all(files.map(async (file) => ({ name: file.name, text: await file.text() })));
   const byName: Record<string, string> = {};
   for (const { name, text } of texts) byName[name] = text;
