@@ -53,7 +53,7 @@ describe("the OpenAPI document", () => {
     const { t } = await backendWithUser(MODELS, { holdQueue: true });
     const document = await documentOf(t);
     const validator = new OpenApiValidator();
-    const result = await validator.validate(document as unknown as object);
+    const result = await validator.validate(document as unknown as Record<string, unknown>);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
