@@ -249,7 +249,8 @@ describe("each transaction's clock, whatever interleaves with its code", () => {
     // Each was charged its own 300 ms: not nothing, and not the others' (20 × 300 ms ran meanwhile).
     expect(figures.ownCodeMsMax).toBeGreaterThan(250);
     expect(figures.ownCodeMsMax).toBeLessThan(1000);
-  }, 60_000);
+    // 6.6 s of CPU: about a minute of wall time on a machine as loaded as load average 16 on 2 cores.
+  }, 240_000);
 
   it("still times out a transaction doing 1.2 s of the same work alone, and keeps none of its writes", async () => {
     const b = await start();
@@ -260,5 +261,5 @@ describe("each transaction's clock, whatever interleaves with its code", () => {
     });
     expect(await b.t.query(api.concurrency.marks, {})).toEqual([]);
     expect(b.meter.read()["concurrency:busyInChunks"]).toMatchObject({ calls: 1, timeouts: 1, failures: 1 });
-  }, 30_000);
+  }, 60_000);
 });
