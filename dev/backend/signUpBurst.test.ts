@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, internal } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
 import { readCounter } from "../../convex/core/counters";
-import type { TestConfiguration } from "../../convex/validators";
+import { sampleConfiguration } from "../../convex/test.helpers";
 import { DEFAULT_GATEWAY_API_KEY, startGateway } from "../gateway/server";
 import { DEFAULT_STRIPE_SECRET_KEY, DEFAULT_WEBHOOK_SECRET, startStripe } from "../stripe/server";
 import { meterDifference, meterTotal } from "./meter";
@@ -124,21 +124,8 @@ describe("a burst of sign-ups on the offline stack", () => {
       completed: await readCounter(ctx, "jobs:completed"),
     }))) as { users: number; revenueCents: number; completed: number };
     const gatewayBefore = { ...gateway.stats.byKind };
-    const configuration: TestConfiguration = {
-      name: "Launch day",
-      taskType: "marketing",
-      userPrompt: "Write a tagline for our new product.",
-      personas: [
-        { id: "p1", name: "Pirate", description: "Talks like a pirate", systemPrompt: "Answer like a pirate." },
-      ],
-      topics: [{ id: "t1", title: "Coffee", description: "A coffee shop", prompt: "We sell cold brew coffee." }],
-      generatorModels: models.slice(0, 2).map((id) => ({ id, name: id })),
-      evaluatorModels: models.slice(2, 3).map((id) => ({ id, name: id })),
-      responsesPerTopic: 2,
-      rankingPrompt: "",
-      evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
-      scoringParameters: { scale: "ranking", includeExplanations: true },
-    };
+    // 2 generators, 1 judge, 1 persona, 1 topic, 2 answers per call.
+    const configuration = sampleConfiguration(models.slice(0, 2), models.slice(2, 3), { name: "Launch day" });
 
     const runs = await Promise.allSettled(
       Array.from({ length: 20 }, async (_, index) => {
