@@ -8,6 +8,7 @@ import { env } from "./env";
 import { currentUser, internalMutation, publicAction, publicQuery, type ErrorCode } from "./functions";
 import { emailProblem, isValidEmail, normalizeEmail, passwordProblem } from "./lib/credentials";
 import { guessablePasswordProblem } from "./lib/passwordStrength";
+import { asServerFailureReason, serverFailureOf, type ServerFailureReason } from "./lib/serverFailure";
 import { admit, hashDevice, recordFailure, recordSuccess, type Attempt } from "./core/authThrottle";
 import { incrementCounter } from "./core/counters";
 import { isEmailConfigured, sendEmail } from "./core/email";
@@ -98,7 +99,9 @@ const library = convexAuth({
           avatarUrl: null,
           updatedAt: Date.now(),
         });
-        await incrementCounter(ctx as unknown as MutationCtx, "users", 1);
+        // Counted by a mutation of its own: a shard of the counter read here would make sign-ups at
+        // once conflict, and each retry would hash the password again.
+        await (ctx as unknown as MutationCtx).scheduler.runAfter(0, internalCountNewUser, {});
       }
       // ADMIN_EMAILS names addresses, so it counts only once the address is proven: a code or
       // link sent to it was used. Without an email sender nothing is proven here; admins are then
@@ -168,10 +171,23 @@ const LIBRARY_ERRORS: ReadonlyArray<{ when: (raw: string) => boolean; code: Erro
 
 const FALLBACK_ERROR = { code: "UNAVAILABLE" as ErrorCode, message: "Signing in failed. Please try again." };
 
-/** Our ConvexErrors pass through; the library's texts become a sentence, the raw one is logged. */
-export function plainAuthError(error: unknown): ConvexError<Record<string, Value>> {
+/**
+ * Our ConvexErrors pass through; the library's texts become a sentence, the raw one is logged. A
+ * failure of the server's own (a time-out, a conflict) carries its reason (`serverFailure`), so
+ * the client tries once more; the log says which, and whether this was that retry (`retryAfter`).
+ */
+export function plainAuthError(
+  error: unknown,
+  retryAfter: ServerFailureReason | null = null,
+): ConvexError<Record<string, Value>> {
   if (error instanceof ConvexError) return error as ConvexError<Record<string, Value>>;
   const raw = error instanceof Error ? error.message : String(error);
+  const serverFailure = serverFailureOf(raw);
+  if (serverFailure !== null) {
+    const attempt = retryAfter === null ? "the client tries once more" : `the client's retry after a ${retryAfter}`;
+    console.error(`auth:signIn failed (${serverFailure}; ${attempt}): ${raw.slice(0, 500)}`);
+    return new ConvexError({ ...FALLBACK_ERROR, serverFailure });
+  }
   const known = LIBRARY_ERRORS.find((entry) => entry.when(raw));
   console.error(`auth:signIn failed: ${raw.slice(0, 500)}`);
   const { code, message } = known ?? FALLBACK_ERROR;
@@ -277,6 +293,8 @@ export const signIn = publicAction({
     const device =
       typeof params.device === "string" && params.device.length <= MAX_DEVICE_LENGTH ? params.device : null;
     delete params.device;
+    const retryAfter = asServerFailureReason(params.retryAfter);
+    delete params.retryAfter;
     const deviceHash = device === null ? null : await hashDevice(device);
 
     const attempt = attemptOf({ ...args, params }, deviceHash);
@@ -298,8 +316,9 @@ export const signIn = publicAction({
       if (attempt !== null && guessed && isGuessFailure(raw)) {
         await ctx.runMutation(internalRecordFailure, { email: attempt.email });
       }
-      throw plainAuthError(error);
+      throw plainAuthError(error, retryAfter);
     }
+    if (retryAfter !== null) console.log(`auth:signIn succeeded on the client's retry after a ${retryAfter}`);
     if (attempt !== null && attempt.kind !== "emailRequest" && result.tokens) {
       await ctx.runMutation(internalRecordSuccess, { email: attempt.email, deviceHash });
     }
@@ -336,8 +355,18 @@ export const recordSignedIn = internalMutation({
   },
 });
 
+export const countNewUser = internalMutation({
+  args: {},
+  returns: v.null(),
+  handler: async (ctx) => {
+    await incrementCounter(ctx, "users", 1);
+    return null;
+  },
+});
+
 // Named directly rather than through `internal`, whose types would depend on this module.
 const internalAdmit = makeFunctionReference<"mutation", Attempt, string | null>("auth:admitAttempt");
+const internalCountNewUser = makeFunctionReference<"mutation", Record<string, never>, null>("auth:countNewUser");
 const internalRecordFailure = makeFunctionReference<"mutation", { email: string }, null>("auth:recordFailedAttempt");
 const internalRecordSuccess = makeFunctionReference<"mutation", { email: string; deviceHash: string | null }, null>(
   "auth:recordSignedIn",

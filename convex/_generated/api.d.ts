@@ -107,6 +107,7 @@ import type * as lib_prompts from "../lib/prompts.js";
 import type * as lib_replies from "../lib/replies.js";
 import type * as lib_reviews from "../lib/reviews.js";
 import type * as lib_scoring from "../lib/scoring.js";
+import type * as lib_serverFailure from "../lib/serverFailure.js";
 import type * as lib_shareId from "../lib/shareId.js";
 import type * as lib_stats_agreement from "../lib/stats/agreement.js";
 import type * as lib_stats_basics from "../lib/stats/basics.js";
@@ -256,6 +257,7 @@ declare const fullApi: ApiFromModules<{
   "lib/replies": typeof lib_replies;
   "lib/reviews": typeof lib_reviews;
   "lib/scoring": typeof lib_scoring;
+  "lib/serverFailure": typeof lib_serverFailure;
   "lib/shareId": typeof lib_shareId;
   "lib/stats/agreement": typeof lib_stats_agreement;
   "lib/stats/basics": typeof lib_stats_basics;

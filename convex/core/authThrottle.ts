@@ -23,7 +23,8 @@ export const BACKOFF = {
   forgetAfterMs: 60 * 60_000,
 } as const;
 
-export const GLOBAL_LIMITS = { failedSignInsPerMinute: 60, signUpsPerMinute: 20, emailRequestsPerMinute: 30 } as const;
+// A launch or a workshop signs up a hundred people within a minute: all of them get in.
+export const GLOBAL_LIMITS = { failedSignInsPerMinute: 60, signUpsPerMinute: 120, emailRequestsPerMinute: 30 } as const;
 
 const WINDOW_MS = 60_000;
 const MAX_KNOWN_DEVICES_CHECKED = 1;

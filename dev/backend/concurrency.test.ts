@@ -225,3 +225,41 @@ describe("the time limit on a query's or mutation's own code", () => {
     expect(figures.ownCodeMsMax).toBeLessThan(1000);
   });
 });
+
+describe("each transaction's clock, whatever interleaves with its code", () => {
+  /**
+   * `count` calls at once, each keeping its own code busy for `cpuMs` of CPU time in 10 ms chunks
+   * with awaits (not database calls) between them. The fixture times each chunk in CPU time, so a
+   * busy loop beside the test stretches the wall time but not the work each call does.
+   */
+  async function busyAtOnce(b: RunningBackend, count: number, cpuMs: number) {
+    return await Promise.allSettled(
+      Array.from({ length: count }, () => b.t.mutation(api.concurrency.busyInChunks, { cpuMs, chunkMs: 10 })),
+    );
+  }
+
+  it("charges 2, then 20 transactions interleaving 300 ms of work each only their own: none times out", async () => {
+    const b = await start();
+    for (const count of [2, 20]) {
+      const outcomes = await busyAtOnce(b, count, 300);
+      expect(outcomes.filter((outcome) => outcome.status === "rejected")).toEqual([]);
+    }
+    const figures = b.meter.read()["concurrency:busyInChunks"]!;
+    expect(figures).toMatchObject({ calls: 22, timeouts: 0, failures: 0, documentsWritten: 44 });
+    // Each was charged its own 300 ms: not nothing, and not the others' (20 × 300 ms ran meanwhile).
+    expect(figures.ownCodeMsMax).toBeGreaterThan(250);
+    expect(figures.ownCodeMsMax).toBeLessThan(1000);
+    // 6.6 s of CPU: about a minute of wall time on a machine as loaded as load average 16 on 2 cores.
+  }, 240_000);
+
+  it("still times out a transaction doing 1.2 s of the same work alone, and keeps none of its writes", async () => {
+    const b = await start();
+    const [outcome] = await busyAtOnce(b, 1, 1200);
+    expect(outcome).toMatchObject({
+      status: "rejected",
+      reason: expect.objectContaining({ message: "Function execution timed out (maximum duration: 1s)" }),
+    });
+    expect(await b.t.query(api.concurrency.marks, {})).toEqual([]);
+    expect(b.meter.read()["concurrency:busyInChunks"]).toMatchObject({ calls: 1, timeouts: 1, failures: 1 });
+  }, 60_000);
+});

@@ -1,12 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { promisify } from "node:util";
-import {
-  databaseCallResolved,
-  databaseCallReturned,
-  databaseCallStarts,
-  transactionWantsTurn,
-  turn,
-} from "./transactions.js";
+import { databaseCallStarts, transactionWantsTurn, turn } from "./transactions.js";
+import { databaseWork } from "./userCode.js";
 
 /**
  * What one running backend needs to hear from inside convex-test: that a
@@ -91,9 +86,9 @@ function countSyscall(op: string) {
  * every call) and `setTimeout`, which convex-test's scheduler reads from
  * globalThis each time it schedules a function. Call after `convexTest()`.
  *
- * Each syscall of a query or mutation marks where its own code stops and starts again, for the
- * time limit on it (userCode.ts): convex-test does a syscall's work synchronously, so the work
- * lies between the call and its return, and the caller's code goes on when the promise resolves.
+ * Each syscall of a query or mutation checks the time limit on its own code, and its work is
+ * charged to no one (userCode.ts): convex-test does a syscall's work synchronously, between the
+ * call and its return.
  */
 export function installRuntimeHooks(): void {
   if (hooksInstalled) return;
@@ -112,13 +107,9 @@ export function installRuntimeHooks(): void {
       const syscall = original.syscall;
       return (op: string, jsonArgs: string) => {
         const clock = databaseCallStarts();
-        try {
-          const result = syscall(op, jsonArgs);
-          noteIfWrite(op);
-          return result;
-        } finally {
-          if (clock) databaseCallReturned(clock);
-        }
+        const result = databaseWork(clock, () => syscall(op, jsonArgs));
+        noteIfWrite(op);
+        return result;
       };
     },
     get asyncSyscall() {
@@ -129,23 +120,14 @@ export function installRuntimeHooks(): void {
         const backend = backendStorage.getStore();
         const scheduling = (op === "1.0/schedule" || op === "1.0/actions/schedule") && backend?.scheduled !== undefined;
         const journal = op === "1.0/queryPage" ? journalStorage.getStore() : undefined;
-        let pending: Promise<string>;
-        try {
-          pending = scheduling
+        const result = await databaseWork(clock, () =>
+          scheduling
             ? // convex-test writes the job's document; the backend's scheduler runs it.
               suppressSchedulerTimers.run(true, () => asyncSyscall(op, jsonArgs))
             : journal
               ? queryPageWithJournal(journal, asyncSyscall, jsonArgs)
-              : asyncSyscall(op, jsonArgs);
-        } finally {
-          if (clock) databaseCallReturned(clock);
-        }
-        let result: string;
-        try {
-          result = await pending;
-        } finally {
-          if (clock) databaseCallResolved(clock);
-        }
+              : asyncSyscall(op, jsonArgs),
+        );
         if (scheduling) {
           const { ts } = JSON.parse(jsonArgs) as { ts: number };
           backend?.scheduled?.(JSON.parse(result) as string, ts * 1000);

@@ -11,10 +11,9 @@ import { handlerHooks } from "./modules.js";
 import { USER_CODE_LIMIT_MS } from "./plan.js";
 import {
   UserTimeoutError,
-  codeResumes,
+  codeChecked,
   codeStarts,
-  codeYields,
-  databaseReturned,
+  currentOwner,
   newUserCodeClock,
   ownCodeMs,
   pastLimit,
@@ -149,6 +148,8 @@ transactionSnapshots.oldest = () => {
   return oldest;
 };
 transactionSnapshots.all = () => [...live].map((state) => state.readSeq);
+// Whose code runs is the async context's: the transaction it belongs to (userCode.ts).
+currentOwner.clock = () => liveState()?.clock ?? null;
 // The top level of a transaction runs until its reads are current; a nested call just runs.
 handlerHooks.transaction =
   (kind, path, handler) =>
@@ -201,23 +202,18 @@ export type TransactionsOptions = {
 };
 
 /**
- * A database call of the running transaction begins (runtime.ts): its code yields to the
- * database. Throws the deployment's time-out error once its own code has run past the limit, and
- * at every call after. Returns the clock to mark the call's end with (`databaseCallReturned`,
- * `databaseCallResolved`); null outside a registered query's or mutation's handler.
+ * A database call of the running transaction begins (runtime.ts). Throws the deployment's
+ * time-out error once its own code has run past the limit, and at every call after. Returns the
+ * clock to run the call's own work against (`databaseWork` of userCode.ts, charged to no one);
+ * null outside a registered query's or mutation's handler.
  */
 export function databaseCallStarts(): UserCodeClock | null {
   const state = liveState();
   if (state === undefined || state.path === null) return null;
-  codeYields(state.clock);
+  codeChecked(state.clock);
   if (pastLimit(state.clock, state.owner.userCodeLimitMs)) throw new UserTimeoutError(state.owner.userCodeLimitMs);
   return state.clock;
 }
-
-/** The database call's own work is done; its caller's code goes on (runtime.ts). */
-export const databaseCallReturned = databaseReturned;
-/** An awaited database call resolved; its caller's code runs again (runtime.ts). */
-export const databaseCallResolved = codeResumes;
 
 /**
  * Takes over convex-test's transaction manager for one backend. Call once, after the database is
@@ -424,7 +420,7 @@ export class Transactions {
       } catch (error) {
         outcome = { error };
       }
-      codeYields(state.clock);
+      codeChecked(state.clock);
       // Its CPU share is read only when the wall clock says it may matter (a read costs ~16 µs).
       meter.recordOwnCode(
         path,

@@ -1,3 +1,4 @@
+import { createHook } from "node:async_hooks";
 import { closeSync, openSync, readSync } from "node:fs";
 import { cpuUsage } from "node:process";
 
@@ -9,36 +10,30 @@ import { cpuUsage } from "node:process";
  * (crates/isolate/src/timeout.rs and termination.rs of convex-backend) and a mutation writes
  * nothing.
  *
- * Here every transaction shares one thread, and their code interleaves at each await. So the
- * clock is not "wall time minus time in database calls" per transaction (a transaction would be
- * charged for every other one running meanwhile), but one clock for the thread whose intervals
- * go to at most one transaction each. The runtime hooks mark the points where code changes hands:
- *
- * - `codeStarts`: a handler attempt begins; its code runs from here.
- * - `codeYields`: its code calls the database (or its handler ends). The interval just ended was
- *   its own code, unless nobody's code was known to run (then it is charged to no one).
- * - `databaseReturned`: the database call's own work is done (convex-test does it synchronously):
- *   that interval is charged to no one, and the caller's code goes on.
- * - `codeResumes`: an awaited database call resolved; the interval since the last mark goes to
- *   whoever's code was running, and the caller's code runs from here.
- *
- * What cannot be seen is a transaction resuming from an await that is not a database call (the
- * end of a `Promise.all`, an async helper): its code is then charged to the transaction whose
- * code ran before, or, at its next database call, to itself. Each interval is charged once, so
- * concurrent transactions never add up to more than the thread's time.
+ * Here every transaction shares one thread, and their code interleaves at every await: the end
+ * of a database call, of a `Promise.all`, of an async helper, or a library's own yield (Convex
+ * Auth's scrypt awaits 32,768 times per password). So there is one clock for the thread, and each
+ * of its intervals goes to the transaction whose code runs in it, or to no one. Whose code runs
+ * is the async context's: an async hook's `before` and `after` mark every callback and promise
+ * continuation the event loop runs, and `currentOwner` (transactions.ts) names the transaction
+ * whose context it runs in. A continuation of another transaction's code, the server's own code
+ * and the event loop waiting are charged to no one, so concurrent transactions are each charged
+ * only their own code and never add up to more than the thread's time. A database call's own
+ * work (convex-test does it synchronously, `databaseWork`) is charged to no one either.
  *
  * Wall time or CPU time: on a deployment the isolate has a core to itself; here 7 engineers'
  * tests share 2 cores, a busy loop of 300 ms wall time got 78 to 118 ms of CPU, and scrypt's
  * password check in `auth:store` took 500 to 1,100 ms of wall time for 250 to 365 ms of CPU. So
- * the intervals are measured with the wall clock (performance.now(), 0.2 µs a read) and, once a
- * transaction's own code passes the limit, scaled by the share of the CPU this thread got since
- * the attempt began (its CPU time over wall time): an estimate of the on-CPU time of its own code,
- * which a loaded machine or a debugger paused at a breakpoint does not inflate. The thread's CPU
- * clock is /proc/thread-self/schedstat (nanoseconds on the CPU; ~16 µs a read under load, so it
- * is read when a transaction passes the limit and at most every 50 ms at attempts' starts, which
- * share the reading); where there is no /proc, process.cpuUsage(), which also counts the
- * process's other threads (the garbage collector's helpers), hence the share's cap at 1.
- * process.threadCpuUsage() would do it without /proc but needs Node 23.9; this project runs on 20.
+ * the intervals are measured with the wall clock (performance.now(), read only where the owner
+ * changes) and, once a transaction's own code passes the limit, scaled by the share of the CPU
+ * this thread got since the attempt began (its CPU time over wall time): an estimate of the
+ * on-CPU time of its own code, which a loaded machine or a debugger paused at a breakpoint does
+ * not inflate. The thread's CPU clock is /proc/thread-self/schedstat (nanoseconds on the CPU;
+ * ~16 µs a read under load, so it is read when a transaction passes the limit and at most every
+ * 50 ms at attempts' starts, which share the reading); where there is no /proc,
+ * process.cpuUsage(), which also counts the process's other threads (the garbage collector's
+ * helpers), hence the share's cap at 1. process.threadCpuUsage() would do it without /proc but
+ * needs Node 23.9; this project runs on 20.
  *
  * A function that never calls the database and never returns cannot be stopped here (a deployment
  * terminates its isolate); everything else is checked at its next database call and when its
@@ -52,6 +47,8 @@ export type UserCodeClock = {
   sample: CpuSample;
   /** Set once the attempt has run past the limit: it fails, whatever its code does next. */
   timedOut: boolean;
+  /** Whether one of its database calls is doing its work (charged to no one). */
+  inDatabase: boolean;
 };
 
 /** The deployment's error for a query or mutation whose own code ran past the limit. */
@@ -68,13 +65,13 @@ export function durationText(ms: number): string {
 }
 
 export function newUserCodeClock(): UserCodeClock {
-  return { ownMs: 0, sample: { wall: 0, cpu: 0 }, timedOut: false };
+  return { ownMs: 0, sample: { wall: 0, cpu: 0 }, timedOut: false, inDatabase: false };
 }
 
 type CpuSample = { wall: number; cpu: number };
 
 /** This thread's CPU time in milliseconds (see above). */
-const threadCpuMs: () => number = (() => {
+export const threadCpuMs: () => number = (() => {
   try {
     const fd = openSync("/proc/thread-self/schedstat", "r");
     const buffer = Buffer.alloc(128);
@@ -96,43 +93,80 @@ const threadCpuMs: () => number = (() => {
 const SAMPLE_EVERY_MS = 50;
 let lastSample: CpuSample = { wall: performance.now(), cpu: threadCpuMs() };
 
-/** Whose code the thread is running since the last mark (null: nobody's known). */
-let owner: UserCodeClock | null = null;
+/** Whose code the thread is running since `since` (null: no transaction's). */
+let running: UserCodeClock | null = null;
 let since = performance.now();
+/** Who ran before each callback under way began (callbacks can nest). */
+const outer: (UserCodeClock | null)[] = [];
 
-function charge(to: UserCodeClock | null): void {
+/** The running transaction's clock in the current async context (set by transactions.ts). */
+export const currentOwner: { clock: () => UserCodeClock | null } = { clock: () => null };
+
+/** From now on the thread runs `next`'s code (or no transaction's): the interval so far goes to whoever ran. */
+function switchTo(next: UserCodeClock | null): void {
+  if (next === running) return;
   const now = performance.now();
-  if (to !== null) to.ownMs += now - since;
+  if (running !== null) running.ownMs += now - since;
+  running = next;
   since = now;
 }
 
-/** A handler attempt begins (a retry starts from nothing, as on a deployment). */
+/** Charges the interval under way to whoever runs, so its clock is current. */
+function flush(): void {
+  if (running === null) return;
+  const now = performance.now();
+  running.ownMs += now - since;
+  since = now;
+}
+
+function ownerHere(): UserCodeClock | null {
+  const clock = currentOwner.clock();
+  return clock === null || clock.inDatabase ? null : clock;
+}
+
+// Every callback and promise continuation: whose code runs in it, and who ran before it.
+createHook({
+  before() {
+    // Callbacks nest only a few deep; a long stack means some ended without `after` (an uncaught error).
+    if (outer.length > 1000) outer.length = 0;
+    outer.push(running);
+    switchTo(ownerHere());
+  },
+  after() {
+    switchTo(outer.pop() ?? null);
+  },
+}).enable();
+
+/** A handler attempt begins, in its transaction's context (a retry starts from nothing, as on a deployment). */
 export function codeStarts(clock: UserCodeClock): void {
-  charge(owner);
+  switchTo(null);
   clock.ownMs = 0;
   clock.timedOut = false;
+  clock.inDatabase = false;
   if (since - lastSample.wall > SAMPLE_EVERY_MS) lastSample = { wall: since, cpu: threadCpuMs() };
   clock.sample = lastSample;
-  owner = clock;
+  // The code that started it runs on in the transaction's context from here (its callback
+  // began before the transaction existed).
+  switchTo(clock);
 }
 
-/** Its code calls the database, or its handler has ended. */
-export function codeYields(clock: UserCodeClock): void {
-  // Someone's code ran and this one's ends the interval: its own (see above).
-  charge(owner === null ? null : clock);
-  owner = null;
+/** Its code calls the database or its handler has ended: its clock is brought up to now. */
+export function codeChecked(clock: UserCodeClock): void {
+  if (running === clock) flush();
 }
 
-/** The database call's own work is done; the caller's code goes on. */
-export function databaseReturned(clock: UserCodeClock): void {
-  charge(null);
-  owner = clock;
-}
-
-/** An awaited database call resolved; the caller's code runs from here. */
-export function codeResumes(clock: UserCodeClock): void {
-  charge(owner);
-  owner = clock;
+/** Runs a database call's own work (synchronous), charged to no one. */
+export function databaseWork<T>(clock: UserCodeClock | null, work: () => T): T {
+  if (clock === null) return work();
+  const previous = running;
+  switchTo(null);
+  clock.inDatabase = true;
+  try {
+    return work();
+  } finally {
+    clock.inDatabase = false;
+    switchTo(previous);
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { z } from "zod";
 
 import { authErrorMessage } from "@/features/auth/auth-errors";
 import { appErrorData } from "@/lib/errors";
+import { asServerFailureReason } from "../../../convex/lib/serverFailure";
 
 type SignIn = ReturnType<typeof useAuthActions>["signIn"];
 
@@ -21,6 +22,24 @@ export function serverFieldOf(error: unknown, fields: readonly string[]): string
 }
 
 /**
+ * Convex Auth's signIn, tried once more when the server failed for a reason of its own (a time-out,
+ * a conflict: it wrote nothing), before the user sees "Signing in failed". The retry names the
+ * reason, so the server's log tells a retry from a first try.
+ */
+export function retryingServerFailures(signIn: SignIn): SignIn {
+  return async (provider, params) => {
+    try {
+      return await signIn(provider, params);
+    } catch (error) {
+      const data = appErrorData(error) ? (error as { data: { serverFailure?: unknown } }).data : null;
+      const reason = asServerFailureReason(data?.serverFailure);
+      if (reason === null || params instanceof FormData) throw error;
+      return await signIn(provider, { ...params, retryAfter: reason });
+    }
+  };
+}
+
+/**
  * An auth form: the schema's rules under the fields, `send` called with the checked values and
  * Convex Auth's signIn; what the server refused goes under the field it names, else in the
  * danger box under the form (FormError).
@@ -30,7 +49,8 @@ export function useAuthForm<T extends FieldValues>(
   defaultValues: DefaultValues<T>,
   send: (values: T, signIn: SignIn) => Promise<void>,
 ) {
-  const { signIn } = useAuthActions();
+  const { signIn: signInOnce } = useAuthActions();
+  const signIn = retryingServerFailures(signInOnce);
   const [serverError, setServerError] = useState<string | null>(null);
   const form = useForm<T>({ resolver: zodResolver(schema), defaultValues });
 
