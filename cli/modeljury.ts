@@ -20,6 +20,7 @@ import {
   type ApiResults,
   type ApiStatus,
   type Gates,
+  type GateVerdict,
 } from "./report";
 
 const USAGE = `Usage: modeljury run CONFIG [options]
@@ -32,15 +33,22 @@ Options:
   --out DIR               where results.json, results.csv and summary.md go (default modeljury-results)
   --generator MODEL       add a generator model (repeatable)
   --evaluator MODEL       add an evaluator model (repeatable)
+  --best MODEL            gate: the jury must name MODEL best (its 95% interval above every other's)
   --top-group MODEL       gate: MODEL must be in the top tie group (repeatable)
+  --max-rank M=N          gate: model M ranks N or better at worst within the 95% intervals (repeatable)
   --min-pass-rate M=RATE  gate: model M's check pass rate at least RATE (0-1 or a percentage, repeatable)
   --max-cost USD          gate: the test costs at most USD
+  --allow-thin-evidence   a gate resting on too little evidence warns instead of failing
   --poll SECONDS          how often to ask for progress (default 3)
   --timeout MINUTES       give up waiting after this long (default 60)
   -h, --help              this help
 
 Gates may also be written in the configuration:
-  gates: { topGroup: [openai/gpt-4o], minPassRate: { openai/gpt-4o: 0.9 }, maxCostUsd: 2 }
+  gates: { best: [openai/gpt-4o], topGroup: [openai/gpt-4o], maxRank: { openai/gpt-4o: 2 },
+           minPassRate: { openai/gpt-4o: 0.9 }, maxCostUsd: 2 }
+A gate passes only when the 95% intervals settle it: a pass rate's lower bound must reach RATE.
+One resting on too little evidence (fewer than 4 persona × topic pairs, one judge call per
+answer, or too few checked answers) fails saying so, unless --allow-thin-evidence.
 A promptfoo configuration may carry ModelJury settings under "modeljury:" (evaluatorModels, gates, …).
 `;
 
@@ -144,12 +152,17 @@ function referencedFiles(text: string, directory: string): Record<string, string
   return files;
 }
 
-function gatesOf(raw: unknown, flags: { topGroup: string[]; minPassRate: string[]; maxCost?: string }): Gates {
+function gatesOf(
+  raw: unknown,
+  flags: { best: string[]; topGroup: string[]; maxRank: string[]; minPassRate: string[]; maxCost?: string },
+): Gates {
   const fromFile = isObject(raw) ? raw : {};
   const list = (value: unknown) =>
     Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
   const gates: Gates = {
+    best: [...list(fromFile.best), ...flags.best],
     topGroup: [...list(fromFile.topGroup), ...flags.topGroup],
+    maxRank: maxRanksOf(fromFile.maxRank, flags.maxRank),
     minPassRate: {},
   };
   const rate = (model: string, value: unknown) => {
@@ -175,6 +188,24 @@ function gatesOf(raw: unknown, flags: { topGroup: string[]; minPassRate: string[
     gates.maxCostUsd = number;
   }
   return gates;
+}
+
+/** --max-rank M=N flags and a configuration's maxRank: { M: N }; N a whole number from 1. */
+function maxRanksOf(fromFile: unknown, flags: string[]): Record<string, number> {
+  const ranks: Record<string, number> = {};
+  const rank = (model: string, value: unknown) => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1)
+      throw new CliError(`The rank for ${model} must be a whole number from 1.`, EXIT.refused);
+    ranks[model] = number;
+  };
+  if (isObject(fromFile)) for (const [model, value] of Object.entries(fromFile)) rank(model, value);
+  for (const flag of flags) {
+    const at = flag.lastIndexOf("=");
+    if (at <= 0) throw new CliError(`--max-rank takes MODEL=N, got "${flag}".`, EXIT.refused);
+    rank(flag.slice(0, at), flag.slice(at + 1));
+  }
+  return ranks;
 }
 
 async function configurationOf(
@@ -278,7 +309,10 @@ async function run(argv: string[]): Promise<number> {
       out: { type: "string", default: "modeljury-results" },
       generator: { type: "string", multiple: true, default: [] },
       evaluator: { type: "string", multiple: true, default: [] },
+      best: { type: "string", multiple: true, default: [] },
       "top-group": { type: "string", multiple: true, default: [] },
+      "max-rank": { type: "string", multiple: true, default: [] },
+      "allow-thin-evidence": { type: "boolean", default: false },
       "min-pass-rate": { type: "string", multiple: true, default: [] },
       "max-cost": { type: "string" },
       poll: { type: "string", default: "3" },
@@ -306,7 +340,9 @@ async function run(argv: string[]): Promise<number> {
     evaluators: values.evaluator,
   });
   const gates = gatesOf(fileGates, {
+    best: values.best,
     topGroup: values["top-group"],
+    maxRank: values["max-rank"],
     minPassRate: values["min-pass-rate"],
     maxCost: values["max-cost"],
   });
@@ -327,7 +363,8 @@ async function run(argv: string[]): Promise<number> {
   const final = await follow(client, created.testId, Number(values.poll) * 1000, Number(values.timeout) * 60_000);
   const results = await client.request<ApiResults>("GET", `/tests/${created.testId}/results`);
 
-  const verdicts = final.status === "completed" ? checkGates(results, gates) : [];
+  const allowThinEvidence = values["allow-thin-evidence"];
+  const verdicts = final.status === "completed" ? checkGates(results, gates, { allowThinEvidence }) : [];
   const out = path.resolve(values.out);
   mkdirSync(out, { recursive: true });
   const markdown = resultsMarkdown(results, verdicts);
@@ -341,14 +378,21 @@ async function run(argv: string[]): Promise<number> {
     say(`The test ${final.status}${final.error ? `: ${final.error}` : ""}.`);
     return EXIT.testFailed;
   }
-  for (const verdict of verdicts) say(`${verdict.passed ? "PASS" : "FAIL"} ${verdict.gate}: ${verdict.reason}`);
+  for (const verdict of verdicts) say(gateLine(verdict));
   const failed = verdicts.filter((verdict) => !verdict.passed);
   if (failed.length > 0) {
     say(`${failed.length} gate${failed.length === 1 ? "" : "s"} failed.`);
     return EXIT.gateFailed;
   }
-  say(verdicts.length > 0 ? "All gates passed." : "Finished.");
+  const warned = verdicts.filter((verdict) => verdict.warning).length;
+  say(verdicts.length > 0 ? `All gates passed${warned > 0 ? ` (${warned} on thin evidence)` : ""}.` : "Finished.");
   return EXIT.ok;
+}
+
+/** "PASS gate: reason", "FAIL …", or "WARN …" for a gate passed on thin evidence by --allow-thin-evidence. */
+function gateLine(verdict: GateVerdict): string {
+  if (verdict.warning) return `WARN ${verdict.gate}: ${verdict.reason} (allowed by --allow-thin-evidence)`;
+  return `${verdict.passed ? "PASS" : "FAIL"} ${verdict.gate}: ${verdict.reason}`;
 }
 
 run(process.argv.slice(2)).then(

@@ -19,6 +19,7 @@ import { metricsOf, rankingsOf, statsRowsOf } from "./core/results";
 import { requireTest, summariesOfSpace, TEST_NOT_FOUND, type TestAccess } from "./core/testAccess";
 import { takeWithinBytes } from "./lib/boundedList";
 import { API_LIST_LIMIT } from "./lib/limits";
+import { verdictPayload } from "./lib/verdict";
 import { MAX_CATALOG_SIZE } from "./core/catalog";
 import { createTest, priceConfiguration } from "./core/testCreation";
 import { headerOf } from "./core/tests";
@@ -256,8 +257,12 @@ export const results = internalQuery({
       test: statusOf(test, await jobOf(ctx, test)),
       metrics: metricsOf(test, rows),
       rankings,
-      topGroup: rankings.filter((ranking) => ranking.rank?.best === 1).map((ranking) => ranking.modelId),
-      verdict: jury.stats?.summary ?? null,
+      // No tie group on too little evidence: the jury names no model then.
+      topGroup:
+        jury.stats?.summary.kind === "thin"
+          ? []
+          : rankings.filter((ranking) => ranking.rank?.best === 1).map((ranking) => ranking.modelId),
+      verdict: verdictPayload(jury.stats),
       jury: jury.stats,
       /** Pass rates per model overall, per check and per persona with 95% Wilson intervals; null without checks. */
       checks: await checkSummary(ctx, test),

@@ -120,3 +120,25 @@ export function verdictFactsOf(
     ...(units === undefined ? {} : { units }),
   };
 }
+
+/**
+ * The HTTP API's verdict (GET /tests/{id}/results): the decision, its label and sentence in these
+ * words, the leaders by model id and the topics range; null before the jury has statistics.
+ */
+export function verdictPayload(
+  stats: {
+    readonly summary: Parameters<typeof verdictFactsOf>[0];
+    readonly models: Parameters<typeof verdictFactsOf>[1];
+    readonly units: number;
+  } | null,
+) {
+  if (stats === null) return null;
+  const facts = verdictFactsOf(stats.summary, stats.models, stats.units);
+  return {
+    kind: facts.kind,
+    label: verdictLabel(facts),
+    text: verdictSentence(facts),
+    leaders: [...stats.summary.leaders],
+    extraTopicsRange: facts.extraTopicsRange ?? null,
+  };
+}
