@@ -64,6 +64,7 @@ function comparisonOf(a: RunScores, b: RunScores): Comparison {
   return {
     a: test,
     b: { ...test, _id: "k57testid0000000000000000000002" as Id<"tests">, name: "Coffee taglines (Rerun)" },
+    verdicts: { a: null, b: null },
     models: worked.models.map((model) => ({ ...model, a: { ...model.a }, b: { ...model.b } })),
     onlyInA: [...worked.onlyInA],
     onlyInB: [...worked.onlyInB],
@@ -79,6 +80,7 @@ function comparisonOf(a: RunScores, b: RunScores): Comparison {
         const tally = PASS_RATES[model.modelId];
         return { modelId: model.modelId, modelName: model.modelName, a: tally ? rate(...tally) : null, b: null };
       }),
+      byCheck: [],
     },
     differences: ["The prompt differs.", "Models only in B: Model Four."],
     resampled: "pair",
