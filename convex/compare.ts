@@ -25,6 +25,13 @@ const MAX_PAIR_ANSWERS = TEST_LIMITS.maxGeneratorModels * TEST_LIMITS.maxRespons
 const standingValidator = v.object({ score: v.union(v.number(), v.null()), rank: v.union(v.number(), v.null()) });
 const intervalValidator = v.object({ low: v.number(), high: v.number() });
 const pairRefOrNull = v.union(pairRefValidator, v.null());
+/** A model's pass rate in each test (null: that test has no such checks). */
+const passRatesValidator = v.object({
+  modelId: v.string(),
+  modelName: v.string(),
+  a: v.union(passRateValidator, v.null()),
+  b: v.union(passRateValidator, v.null()),
+});
 
 const comparisonValidator = v.object({
   a: testHeader,
@@ -55,24 +62,13 @@ const comparisonValidator = v.object({
     v.object({
       a: v.boolean(),
       b: v.boolean(),
-      models: v.array(
-        v.object({
-          modelId: v.string(),
-          modelName: v.string(),
-          a: v.union(passRateValidator, v.null()),
-          b: v.union(passRateValidator, v.null()),
-        }),
-      ),
+      models: v.array(passRatesValidator),
       /** "All checks", then each check (matched by label): both pass rates and the difference's 95% interval. */
       byCheck: v.array(
         v.object({
           label: v.string(),
           models: v.array(
-            v.object({
-              modelId: v.string(),
-              modelName: v.string(),
-              a: v.union(passRateValidator, v.null()),
-              b: v.union(passRateValidator, v.null()),
+            passRatesValidator.extend({
               difference: v.union(v.number(), v.null()),
               interval: v.union(intervalValidator, v.null()),
               largerThanChance: v.boolean(),

@@ -104,51 +104,46 @@ export function decideGates(evidence: GateEvidence, gates: ModelGates): GateDeci
     else decisions.push({ gate, outcome: "failed", reason: verdictLine(facts) });
   }
 
-  for (const modelId of gates.topGroup) {
-    const gate = `${modelId} in the top group`;
+  /** A gate on a model's rank range: the prechecks, no rank, then `decide` on the range. */
+  const rankGate = (
+    gate: string,
+    modelId: string,
+    decide: (rank: { best: number; worst: number }, name: string) => Omit<GateDecision, "gate">,
+  ): GateDecision => {
     const rank = model(modelId)?.rank ?? null;
     const early = juryPrecheck(gate, modelId);
-    if (early) decisions.push(early);
-    else if (rank === null)
-      decisions.push({
-        gate,
-        outcome: "failed",
-        reason: `${nameOf(modelId)} has no rank: the jury scored none of its answers`,
-      });
-    else if (rank.best === 1)
-      decisions.push({ gate, outcome: "passed", reason: `${nameOf(modelId)} can rank first (ranks ${ranks(rank)})` });
-    else {
-      const leaders = evidence.models.filter((entry) => entry.rank?.best === 1).map((entry) => entry.modelName);
-      decisions.push({
-        gate,
-        outcome: "failed",
-        reason: `${nameOf(modelId)} ranks ${ranks(rank)}; the top group is ${leaders.join(", ") || "none"}`,
-      });
-    }
+    if (early) return early;
+    if (rank === null)
+      return { gate, outcome: "failed", reason: `${nameOf(modelId)} has no rank: the jury scored none of its answers` };
+    return { gate, ...decide(rank, nameOf(modelId)) };
+  };
+
+  for (const modelId of gates.topGroup) {
+    decisions.push(
+      rankGate(`${modelId} in the top group`, modelId, (rank, name) => {
+        if (rank.best === 1) return { outcome: "passed", reason: `${name} can rank first (ranks ${ranks(rank)})` };
+        const leaders = evidence.models.filter((entry) => entry.rank?.best === 1).map((entry) => entry.modelName);
+        return {
+          outcome: "failed",
+          reason: `${name} ranks ${ranks(rank)}; the top group is ${leaders.join(", ") || "none"}`,
+        };
+      }),
+    );
   }
 
   for (const [modelId, worst] of Object.entries(gates.maxRank ?? {})) {
-    const gate = `${modelId} ranks ${worst} or better`;
-    const rank = model(modelId)?.rank ?? null;
-    const early = juryPrecheck(gate, modelId);
-    if (early) decisions.push(early);
-    else if (rank === null)
-      decisions.push({
-        gate,
-        outcome: "failed",
-        reason: `${nameOf(modelId)} has no rank: the jury scored none of its answers`,
-      });
-    else if (rank.worst <= worst)
-      decisions.push({ gate, outcome: "passed", reason: `${nameOf(modelId)} ranks ${ranks(rank)}` });
-    else
-      decisions.push({
-        gate,
-        outcome: "failed",
-        reason:
-          rank.best <= worst
-            ? `${nameOf(modelId)} ranks ${ranks(rank)}: the 95% intervals do not settle rank ${worst} or better`
-            : `${nameOf(modelId)} ranks ${ranks(rank)}`,
-      });
+    decisions.push(
+      rankGate(`${modelId} ranks ${worst} or better`, modelId, (rank, name) => {
+        if (rank.worst <= worst) return { outcome: "passed", reason: `${name} ranks ${ranks(rank)}` };
+        return {
+          outcome: "failed",
+          reason:
+            rank.best <= worst
+              ? `${name} ranks ${ranks(rank)}: the 95% intervals do not settle rank ${worst} or better`
+              : `${name} ranks ${ranks(rank)}`,
+        };
+      }),
+    );
   }
 
   for (const [modelId, minimum] of Object.entries(gates.minPassRate)) {

@@ -33,10 +33,11 @@ export const TOO_CLOSE_TO_CALL = "Too close to call";
 export const TOO_LITTLE_EVIDENCE = "Too little evidence";
 export const NO_SCORES_YET = "No scores yet";
 
-/** "A", "A and B", "A, B and C". */
-export function joinNames(names: readonly string[]): string {
+/** "A", "A and B", "A, B and C", "A, B, C and 2 others". */
+export function joinNames(names: readonly string[], shown = 3): string {
   if (names.length <= 1) return names[0] ?? "";
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  if (names.length > shown + 1) return `${names.slice(0, shown).join(", ")} and ${names.length - shown} others`;
+  return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 /** The decision in a few words, a badge's: "A is best", "Too close to call", "Too little evidence". */

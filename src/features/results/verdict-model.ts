@@ -6,6 +6,7 @@
 import { formatCostPerResponse, formatScore } from "../../../convex/lib/format";
 import {
   extraTopicsText,
+  joinNames,
   MIN_EVIDENCE_PAIRS,
   thinReason,
   TOO_CLOSE_TO_CALL,
@@ -15,6 +16,8 @@ import {
   type VerdictKind,
 } from "../../../convex/lib/verdict";
 import { formatInterval } from "./jury-model";
+
+export { joinNames } from "../../../convex/lib/verdict";
 
 /** What the verdict reads of a model's jury figures. */
 export interface VerdictModel {
@@ -71,13 +74,6 @@ function scoreText(model: Scored): string {
   return model.scoreInterval
     ? `${formatScore(model.meanScore)} (95% range ${formatInterval(model.scoreInterval)})`
     : formatScore(model.meanScore);
-}
-
-/** "A", "A and B", "A, B and C", "A, B, C and 2 others". */
-export function joinNames(names: readonly string[], shown = 3): string {
-  if (names.length <= 1) return names[0] ?? "";
-  if (names.length > shown + 1) return `${names.slice(0, shown).join(", ")} and ${names.length - shown} others`;
-  return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 function capitalized(text: string): string {
