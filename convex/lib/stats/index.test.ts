@@ -44,6 +44,18 @@ describe("computeJuryStats", () => {
     expect(tied.models[2]!.rank!.best).toBe(3);
   });
 
+  it("says there is too little evidence with one judge call per answer, however many pairs; both orders make two", () => {
+    const qualities = { "a/best": 0.9, "b/mid": 0.5, "c/low": 0.3 };
+    const single = computeJuryStats(simulate({ qualities, judges: FAIR.slice(0, 1), topics: 30 }));
+    expect(single.summary).toMatchObject({ kind: "thin", leaders: [], extraTopicsRange: null });
+    const bothOrders = computeJuryStats(
+      simulate({ qualities, judges: FAIR.slice(0, 1), topics: 30, bothOrders: true }),
+    );
+    expect(bothOrders.summary.kind).toBe("best");
+    const fewPairs = computeJuryStats(simulate({ qualities, judges: FAIR, topics: 3 }));
+    expect(fewPairs.summary.kind).toBe("thin");
+  });
+
   it("flags the judge that puts the first-shown answer first, and no fair judge", () => {
     const stats = computeJuryStats(
       simulate({
