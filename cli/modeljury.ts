@@ -33,7 +33,7 @@ Options:
   --out DIR               where results.json, results.csv and summary.md go (default modeljury-results)
   --generator MODEL       add a generator model (repeatable)
   --evaluator MODEL       add an evaluator model (repeatable)
-  --best MODEL            gate: the jury must name MODEL best (its 95% interval above every other's)
+  --best MODEL            gate: the jury names MODEL best, its 95% interval above all (repeatable)
   --top-group MODEL       gate: MODEL must be in the top tie group (repeatable)
   --max-rank M=N          gate: model M ranks N or better at worst within the 95% intervals (repeatable)
   --min-pass-rate M=RATE  gate: model M's check pass rate at least RATE (0-1 or a percentage, repeatable)

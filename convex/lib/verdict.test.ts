@@ -1,6 +1,6 @@
 // The jury's decision in words: every page reads these, so each kind is pinned here word for word.
 import { describe, expect, it } from "vitest";
-import { extraTopicsText, verdictFactsOf, verdictLabel, verdictLine, verdictSentence } from "./verdict";
+import { extraTopicsText, verdictFactsOf, verdictLabel, verdictLine, verdictPayload, verdictSentence } from "./verdict";
 
 describe("verdict words", () => {
   it("a clear best names the model", () => {
@@ -66,5 +66,26 @@ describe("verdict words", () => {
     });
     // Statistics stored before the range existed have none.
     expect(verdictFactsOf({ kind: "best", leaders: ["m/x"] }, []).extraTopicsRange).toBeNull();
+  });
+
+  it("the HTTP API's verdict: kind, label and sentence in these words, leaders by id", () => {
+    const models = [
+      { modelId: "m/a", modelName: "Alpha" },
+      { modelId: "m/b", modelName: "Beta" },
+    ];
+    expect(
+      verdictPayload({ summary: { kind: "thin", leaders: [], extraTopicsRange: null }, models, units: 1 }),
+    ).toEqual({
+      kind: "thin",
+      label: "Too little evidence",
+      text: "Too little evidence to name a best model: the jury judged only 1 persona × topic pair; it needs at least 4, with each answer judged at least twice.",
+      leaders: [],
+      extraTopicsRange: null,
+    });
+    expect(verdictPayload({ summary: { kind: "best", leaders: ["m/b"] }, models, units: 12 })).toMatchObject({
+      label: "Beta is best",
+      leaders: ["m/b"],
+    });
+    expect(verdictPayload(null)).toBeNull();
   });
 });
