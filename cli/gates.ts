@@ -2,12 +2,15 @@
 // against the test's configuration before anything is created or paid: a gate on a model the
 // test does not run, on a check it does not have, or with a threshold out of range is refused.
 // (Whether a gate passes is decided on the results, in report.ts checkGates.)
+import { decidePassRate, gateVerdicts } from "../convex/lib/gates";
 import type { ImportProblem } from "../convex/lib/promptfoo";
 import { isObject, type Json } from "./api";
 import type { ApiResults, GateVerdict, Gates } from "./report";
 
 export interface GateFlags {
+  best: string[];
   topGroup: string[];
+  maxRank: string[];
   minPassRate: string[];
   maxCost?: string;
 }
@@ -39,7 +42,29 @@ export function readGates(raw: unknown, flags: GateFlags, file: string): ReadGat
   const refuse = (reason: string, fix: string) => problems.push({ file, reason, fix });
   const list = (value: unknown) =>
     Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
-  const gates: Gates = { topGroup: [...list(fromFile.topGroup), ...flags.topGroup], minPassRate: {} };
+  const gates: Gates = {
+    best: [...list(fromFile.best), ...flags.best],
+    topGroup: [...list(fromFile.topGroup), ...flags.topGroup],
+    maxRank: {},
+    minPassRate: {},
+  };
+  const addRank = (modelId: string, value: unknown, where: string) => {
+    const rank = Number(value);
+    if (!Number.isInteger(rank) || rank < 1) {
+      refuse(`${where}: the rank "${String(value)}" is not a whole number from 1`, "Give a rank such as 1 or 2.");
+      return;
+    }
+    gates.maxRank![modelId] = rank;
+  };
+  if (isObject(fromFile.maxRank)) {
+    for (const [modelId, value] of Object.entries(fromFile.maxRank))
+      addRank(modelId, value, `gates.maxRank.${modelId}`);
+  }
+  for (const flag of flags.maxRank) {
+    const at = flag.lastIndexOf("=");
+    if (at <= 0) refuse(`--max-rank takes MODEL=N, got "${flag}"`, "Write it as openai/gpt-4o=2.");
+    else addRank(flag.slice(0, at), flag.slice(at + 1), `--max-rank ${flag}`);
+  }
   const checkGates: CheckGate[] = [];
   const addRate = (modelId: string, checkId: string | null, value: unknown, where: string) => {
     const rate = rateOf(value);
@@ -98,8 +123,12 @@ export function gateProblems(
       reason: `the gate "${gate}" names ${modelId}, which is not one of the test's generator models (${models})`,
       fix: "Name a generator model of the test, or add it with --generator.",
     });
+  for (const modelId of read.gates.best ?? [])
+    if (!generatorIds.includes(modelId)) notRun(modelId, `${modelId} is best`);
   for (const modelId of read.gates.topGroup)
     if (!generatorIds.includes(modelId)) notRun(modelId, `${modelId} in the top group`);
+  for (const modelId of Object.keys(read.gates.maxRank ?? {}))
+    if (!generatorIds.includes(modelId)) notRun(modelId, `${modelId} rank`);
   const checks = Array.isArray(configuration.checks) ? configuration.checks.filter(isObject) : [];
   const checkIds = checks.map((check) => String(check.id));
   const passRateModels = [...Object.keys(read.gates.minPassRate), ...read.checkGates.map((gate) => gate.modelId)];
@@ -124,18 +153,18 @@ export function gateProblems(
   return problems;
 }
 
-/** Each per-check gate's verdict on the results (pass rate of one model on one check). */
-export function checkGateVerdicts(results: ApiResults, checkGates: readonly CheckGate[]): GateVerdict[] {
-  return checkGates.map((gate) => {
+/** Each per-check gate's verdict on the results (pass rate of one model on one check), settled by its interval. */
+export function checkGateVerdicts(
+  results: ApiResults,
+  checkGates: readonly CheckGate[],
+  options: { allowThinEvidence?: boolean } = {},
+): GateVerdict[] {
+  const decisions = checkGates.map((gate) => {
     const name = `${gate.modelId} check ${gate.checkId} pass rate ≥ ${(gate.rate * 100).toFixed(1)}%`;
     const model = results.checks?.models.find((row) => row.modelId === gate.modelId);
     const rate = model?.byCheck.find((row) => row.checkId === gate.checkId);
-    if (!rate || rate.rate === null)
-      return { gate: name, passed: false, reason: `no answer of ${gate.modelId} was checked` };
-    return {
-      gate: name,
-      passed: rate.rate >= gate.rate,
-      reason: `${model?.modelName ?? gate.modelId} passed ${rate.passed} of ${rate.answers} checked answers (${(rate.rate * 100).toFixed(1)}%)`,
-    };
+    if (!rate) return { gate: name, outcome: "failed" as const, reason: `no answer of ${gate.modelId} was checked` };
+    return decidePassRate(name, model?.modelName ?? gate.modelId, rate, gate.rate);
   });
+  return gateVerdicts(decisions, options);
 }

@@ -41,17 +41,24 @@ Options:
   --junit FILE            also write the gates as JUnit XML (one test case per gate)
   --generator MODEL       add a generator model (repeatable)
   --evaluator MODEL       add an evaluator model (repeatable)
+  --best MODEL            gate: the jury names MODEL best, its 95% interval above all (repeatable)
   --top-group MODEL       gate: MODEL must be in the top tie group (repeatable)
+  --max-rank M=N          gate: model M ranks N or better at worst within the 95% intervals (repeatable)
   --min-pass-rate M=RATE  gate: model M's check pass rate at least RATE (0-1 or a percentage, repeatable);
                           M@CHECK=RATE for one check's pass rate
   --max-cost USD          gate: the test costs at most USD
+  --allow-thin-evidence   a gate resting on too little evidence warns instead of failing
   --poll SECONDS          how often to ask for progress (default 3)
   --timeout MINUTES       give up waiting after this long (default 60)
   --dry-run               (import) show what would run; nothing is created
   -h, --help              this help
 
 Gates may also be written in the configuration:
-  gates: { topGroup: [openai/gpt-4o], minPassRate: { openai/gpt-4o: 0.9 }, maxCostUsd: 2 }
+  gates: { best: [openai/gpt-4o], topGroup: [openai/gpt-4o], maxRank: { openai/gpt-4o: 2 },
+           minPassRate: { openai/gpt-4o: 0.9 }, maxCostUsd: 2 }
+A gate passes only when the 95% intervals settle it: a pass rate's lower bound must reach RATE.
+One resting on too little evidence (fewer than 4 persona × topic pairs, one judge call per
+answer, or too few checked answers) fails saying so, unless --allow-thin-evidence.
 A promptfoo configuration may carry ModelJury settings under "modeljury:" (evaluatorModels, gates, …).
 `;
 
@@ -73,7 +80,10 @@ const OPTIONS = {
   junit: { type: "string" },
   generator: { type: "string", multiple: true, default: [] },
   evaluator: { type: "string", multiple: true, default: [] },
+  best: { type: "string", multiple: true, default: [] },
   "top-group": { type: "string", multiple: true, default: [] },
+  "max-rank": { type: "string", multiple: true, default: [] },
+  "allow-thin-evidence": { type: "boolean", default: false },
   "min-pass-rate": { type: "string", multiple: true, default: [] },
   "max-cost": { type: "string" },
   poll: { type: "string", default: "3" },
@@ -90,7 +100,10 @@ interface Values {
   junit?: string;
   generator: string[];
   evaluator: string[];
+  best: string[];
   "top-group": string[];
+  "max-rank": string[];
+  "allow-thin-evidence": boolean;
   "min-pass-rate": string[];
   "max-cost"?: string;
   poll: string;
@@ -111,7 +124,13 @@ function prepare(file: string, catalogIds: readonly string[] | null, values: Val
   const name = path.basename(file);
   const gates = readGates(
     loaded.gates,
-    { topGroup: values["top-group"], minPassRate: values["min-pass-rate"], maxCost: values["max-cost"] },
+    {
+      best: values.best,
+      topGroup: values["top-group"],
+      maxRank: values["max-rank"],
+      minPassRate: values["min-pass-rate"],
+      maxCost: values["max-cost"],
+    },
     name,
   );
   const problems = [
@@ -195,7 +214,9 @@ function preview(configuration: Json, prepared: Prepared): string[] {
   }
   const { gates, checkGates } = prepared.gates;
   const gateLines = [
+    ...(gates.best ?? []).map((model) => `${model} is best`),
     ...gates.topGroup.map((model) => `${model} in the top group`),
+    ...Object.entries(gates.maxRank ?? {}).map(([model, rank]) => `${model} ranks ${rank} or better`),
     ...Object.entries(gates.minPassRate).map(
       ([model, rate]) => `${model} check pass rate ≥ ${(rate * 100).toFixed(1)}%`,
     ),
@@ -285,7 +306,12 @@ async function runCommand(file: string, values: Values): Promise<number> {
 
   const verdicts: GateVerdict[] =
     final.status === "completed"
-      ? [...checkGates(results, prepared.gates.gates), ...checkGateVerdicts(results, prepared.gates.checkGates)]
+      ? [
+          ...checkGates(results, prepared.gates.gates, { allowThinEvidence: values["allow-thin-evidence"] }),
+          ...checkGateVerdicts(results, prepared.gates.checkGates, {
+            allowThinEvidence: values["allow-thin-evidence"],
+          }),
+        ]
       : [];
   const outDir = path.resolve(values.out);
   mkdirSync(outDir, { recursive: true });
@@ -308,14 +334,21 @@ async function runCommand(file: string, values: Values): Promise<number> {
     say(`The test ${final.status}${final.error ? `: ${final.error}` : ""}.`);
     return EXIT.testFailed;
   }
-  for (const verdict of verdicts) say(`${verdict.passed ? "PASS" : "FAIL"} ${verdict.gate}: ${verdict.reason}`);
+  for (const verdict of verdicts) say(gateLine(verdict));
   const failed = verdicts.filter((verdict) => !verdict.passed);
   if (failed.length > 0) {
     say(`${failed.length} gate${failed.length === 1 ? "" : "s"} failed.`);
     return EXIT.gateFailed;
   }
-  say(verdicts.length > 0 ? "All gates passed." : "Finished.");
+  const warned = verdicts.filter((verdict) => verdict.warning).length;
+  say(verdicts.length > 0 ? `All gates passed${warned > 0 ? ` (${warned} on thin evidence)` : ""}.` : "Finished.");
   return EXIT.ok;
+}
+
+/** "PASS gate: reason", "FAIL …", or "WARN …" for a gate passed on thin evidence by --allow-thin-evidence. */
+function gateLine(verdict: GateVerdict): string {
+  if (verdict.warning) return `WARN ${verdict.gate}: ${verdict.reason} (allowed by --allow-thin-evidence)`;
+  return `${verdict.passed ? "PASS" : "FAIL"} ${verdict.gate}: ${verdict.reason}`;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -53,7 +53,12 @@ const results: ApiResults = {
     ranking("c/three", "Three", 3.1, [2.5, 3.6], [3, 3]),
   ],
   topGroup: ["a/one", "b/two"],
-  verdict: { kind: "tied", text: "One and Two are statistically tied.", leaders: ["One", "Two"] },
+  verdict: {
+    kind: "tied",
+    text: "Too close to call: One and Two are statistically tied; run more topics or judges to separate them.",
+    leaders: ["a/one", "b/two"],
+  },
+  jury: { units: 12 },
   checks: {
     checks: [{ id: "c1", label: 'Contains "coffee"' }],
     models: [
@@ -76,18 +81,40 @@ const results: ApiResults = {
 describe("gates", () => {
   test("top group: a model that can rank first passes; one that cannot fails naming the group", () => {
     expect(checkGates(results, { topGroup: ["b/two", "c/three", "d/none"], minPassRate: {} })).toEqual([
-      { gate: "b/two in the top group", passed: true, reason: "Two can rank first (ranks 1–2)" },
-      { gate: "c/three in the top group", passed: false, reason: "Three ranks 3–3; the top group is One, Two" },
-      { gate: "d/none in the top group", passed: false, reason: "d/none is not one of the test's models" },
+      { gate: "b/two in the top group", passed: true, warning: false, reason: "Two can rank first (ranks 1–2)" },
+      {
+        gate: "c/three in the top group",
+        passed: false,
+        warning: false,
+        reason: "Three ranks 3–3; the top group is One, Two",
+      },
+      {
+        gate: "d/none in the top group",
+        passed: false,
+        warning: false,
+        reason: "d/none is not one of the test's models",
+      },
     ]);
   });
 
-  test("pass rate: at least the value passes, below fails with the counts; no checks fails", () => {
-    const verdicts = checkGates(results, { topGroup: [], minPassRate: { "a/one": 0.9, "b/two": 0.9 } });
+  test("pass rate: the interval's lower bound must reach the value; 4 of 4 is too little evidence for 90%", () => {
+    // 4 of 4 passed once (the rate alone); its Wilson interval starts at 51%, which does not settle 90%.
+    const verdicts = checkGates(results, { topGroup: [], minPassRate: { "a/one": 0.9, "b/two": 0.9, "c/three": 0.5 } });
     expect(verdicts.map((verdict) => [verdict.passed, verdict.reason])).toEqual([
-      [true, "One passed 4 of 4 checked answers (100.0%)"],
-      [false, "Two passed 3 of 4 checked answers (75.0%)"],
+      [
+        false,
+        "too little evidence: One passed 4 of 4 checked answers (100.0%; 95% interval 51.0%–100.0%), whose lower bound is below 90.0%",
+      ],
+      [false, "Two passed 3 of 4 checked answers (75.0%; 95% interval 30.0%–95.0%)"],
+      [false, "no answer of c/three was checked"],
     ]);
+    expect(checkGates(results, { topGroup: [], minPassRate: { "a/one": 0.5 } })[0]).toMatchObject({
+      passed: true,
+      warning: false,
+    });
+    expect(
+      checkGates(results, { topGroup: [], minPassRate: { "a/one": 0.9 } }, { allowThinEvidence: true })[0],
+    ).toMatchObject({ passed: true, warning: true });
     expect(checkGates({ ...results, checks: null }, { topGroup: [], minPassRate: { "a/one": 0.5 } })[0]).toMatchObject({
       passed: false,
       reason: "the test has no checks",
@@ -97,11 +124,11 @@ describe("gates", () => {
   test("cost: the gateway's cost on the user's own key, the charge otherwise", () => {
     expect(costOf(status)).toBe(0.0123);
     expect(checkGates(results, { topGroup: [], minPassRate: {}, maxCostUsd: 0.01 })).toEqual([
-      { gate: "cost ≤ $0.0100", passed: false, reason: "the test cost $0.0123 (gateway)" },
+      { gate: "cost ≤ $0.0100", passed: false, warning: false, reason: "the test cost $0.0123 (gateway)" },
     ]);
     const charged = { ...results, test: { ...status, chargedCents: 250 } };
     expect(checkGates(charged, { topGroup: [], minPassRate: {}, maxCostUsd: 3 })).toEqual([
-      { gate: "cost ≤ $3.00", passed: true, reason: "the test cost $2.50 (charged)" },
+      { gate: "cost ≤ $3.00", passed: true, warning: false, reason: "the test cost $2.50 (charged)" },
     ]);
   });
 });
@@ -117,10 +144,14 @@ describe("outputs", () => {
   test("the Markdown summary is a readable table with the verdict and the gates", () => {
     const markdown = resultsMarkdown(results, checkGates(results, { topGroup: ["c/three"], minPassRate: {} }));
     expect(markdown).toContain("## ModelJury: Taglines \\| CI");
-    expect(markdown).toContain("> One and Two are statistically tied.");
+    expect(markdown).toContain("> Too close to call: One and Two are statistically tied;");
     expect(markdown).toContain("| 1 | One | 8.50 | 7.90–9.10 | 1–2 | ✅ | 4/4 (100.0%) |");
     expect(markdown).toContain("| 3 | Three | 3.10 | 2.50–3.60 | 3–3 |  | – |");
     expect(markdown).toContain("- ❌ failed: c/three in the top group — Three ranks 3–3; the top group is One, Two");
+    const thin = checkGates(results, { topGroup: [], minPassRate: { "a/one": 0.9 } }, { allowThinEvidence: true });
+    expect(resultsMarkdown(results, thin)).toContain(
+      "- ⚠️ passed on thin evidence: a/one check pass rate ≥ 90.0% — too little evidence: One passed 4 of 4",
+    );
   });
 
   test("the progress bar fills with the percentage", () => {

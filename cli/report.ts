@@ -1,5 +1,10 @@
 // What the runner makes of a finished test: the gates' verdicts, the CSV rows and the Markdown
-// summary. Pure, so the tests can check them on hand-made results.
+// summary. Pure, so the tests can check them on hand-made results. The model gates are decided
+// by convex/lib/gates.ts (settled by the intervals, or resting on too little evidence).
+import { decideGates, gateVerdicts, type GateVerdict, type ModelGates } from "../convex/lib/gates";
+import type { TopicsRange, VerdictKind } from "../convex/lib/verdict";
+
+export type { GateVerdict } from "../convex/lib/gates";
 
 export interface Interval {
   low: number;
@@ -46,26 +51,30 @@ export interface ApiResults {
   final?: boolean;
   rankings: ApiRanking[];
   topGroup: string[];
-  verdict: { kind: string; text: string; leaders: string[] } | null;
+  /** The jury's decision, worded by convex/lib/verdict.ts; leaders by model id. */
+  verdict: {
+    kind: VerdictKind;
+    text: string;
+    label?: string;
+    leaders: string[];
+    extraTopicsRange?: TopicsRange | null;
+  } | null;
+  /** The jury statistics (the gates read how many persona × topic pairs were judged). */
+  jury?: { units: number } | null;
   checks: {
     checks: { id: string; label: string }[];
     models: { modelId: string; modelName: string; overall: PassRate; byCheck: ({ checkId: string } & PassRate)[] }[];
   } | null;
 }
 
-export interface Gates {
-  /** Models that must be in the top tie group (best possible rank 1). */
+/** The gates a run is held to (the model gates' meanings are lib/gates.ts ModelGates'). */
+export interface Gates extends ModelGates {
+  best?: string[];
   topGroup: string[];
-  /** Lowest overall check pass rate (0-1) per model. */
+  maxRank?: Record<string, number>;
   minPassRate: Record<string, number>;
   /** Highest cost of the test in dollars. */
   maxCostUsd?: number;
-}
-
-export interface GateVerdict {
-  gate: string;
-  passed: boolean;
-  reason: string;
 }
 
 /** What the test cost the user: the charge when one was made, else the gateway's cost (own key, free deployment). */
@@ -81,56 +90,28 @@ function percent(value: number | null): string {
   return value === null ? "–" : `${(value * 100).toFixed(1)}%`;
 }
 
-export function checkGates(results: ApiResults, gates: Gates): GateVerdict[] {
-  const verdicts: GateVerdict[] = [];
-  const nameOf = (id: string) => results.rankings.find((ranking) => ranking.modelId === id)?.modelName ?? id;
-  for (const modelId of gates.topGroup) {
-    const ranking = results.rankings.find((row) => row.modelId === modelId);
-    const gate = `${modelId} in the top group`;
-    if (!ranking) {
-      verdicts.push({ gate, passed: false, reason: `${modelId} is not one of the test's models` });
-    } else if (ranking.rank === null) {
-      verdicts.push({
-        gate,
-        passed: false,
-        reason: `${nameOf(modelId)} has no rank: the jury scored none of its answers`,
-      });
-    } else if (ranking.rank.best === 1) {
-      verdicts.push({
-        gate,
-        passed: true,
-        reason: `${nameOf(modelId)} can rank first (ranks ${ranking.rank.best}–${ranking.rank.worst})`,
-      });
-    } else {
-      const leaders = results.topGroup.map(nameOf).join(", ") || "none";
-      verdicts.push({
-        gate,
-        passed: false,
-        reason: `${nameOf(modelId)} ranks ${ranking.rank.best}–${ranking.rank.worst}; the top group is ${leaders}`,
-      });
-    }
-  }
-  for (const [modelId, minimum] of Object.entries(gates.minPassRate)) {
-    const gate = `${modelId} check pass rate ≥ ${percent(minimum)}`;
-    const model = results.checks?.models.find((row) => row.modelId === modelId);
-    if (!results.checks) {
-      verdicts.push({ gate, passed: false, reason: "the test has no checks" });
-    } else if (!model || model.overall.rate === null) {
-      verdicts.push({ gate, passed: false, reason: `no answer of ${modelId} was checked` });
-    } else {
-      const passed = model.overall.rate >= minimum;
-      verdicts.push({
-        gate,
-        passed,
-        reason: `${nameOf(modelId)} passed ${model.overall.passed} of ${model.overall.answers} checked answers (${percent(model.overall.rate)})`,
-      });
-    }
-  }
+/**
+ * Every gate's verdict: the model gates (lib/gates.ts), then the cost. A gate resting on too
+ * little evidence fails unless `allowThinEvidence` (then it passes with a warning).
+ */
+export function checkGates(
+  results: ApiResults,
+  gates: Gates,
+  options: { allowThinEvidence?: boolean } = {},
+): GateVerdict[] {
+  const evidence = {
+    verdict: results.verdict,
+    ...(results.jury ? { units: results.jury.units } : {}),
+    models: results.rankings,
+    checks: results.checks,
+  };
+  const verdicts = gateVerdicts(decideGates(evidence, gates), options);
   if (gates.maxCostUsd !== undefined) {
     const cost = costOf(results.test);
     verdicts.push({
       gate: `cost ≤ ${dollars(gates.maxCostUsd)}`,
       passed: cost <= gates.maxCostUsd,
+      warning: false,
       reason: `the test cost ${dollars(cost)}${results.test.chargedCents > 0 ? " (charged)" : " (gateway)"}`,
     });
   }
@@ -219,7 +200,7 @@ export function resultsMarkdown(results: ApiResults, verdicts: GateVerdict[], re
     lines.push("", "### Gates", "");
     for (const verdict of verdicts) {
       lines.push(
-        `- ${verdict.passed ? "✅ passed" : "❌ failed"}: ${mdCell(verdict.gate)} — ${mdCell(verdict.reason)}`,
+        `- ${verdict.warning ? "⚠️ passed on thin evidence" : verdict.passed ? "✅ passed" : "❌ failed"}: ${mdCell(verdict.gate)} — ${mdCell(verdict.reason)}`,
       );
     }
   }

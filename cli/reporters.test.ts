@@ -40,8 +40,8 @@ const results = {
 } as unknown as ApiResults;
 
 const verdicts: GateVerdict[] = [
-  { gate: "a/one in the top group", passed: true, reason: "One can rank first" },
-  { gate: "cost ≤ $0.0010", passed: false, reason: 'the test cost $0.0123 "gateway"' },
+  { gate: "a/one in the top group", passed: true, warning: false, reason: "One can rank first" },
+  { gate: "cost ≤ $0.0010", passed: false, warning: false, reason: 'the test cost $0.0123 "gateway"' },
 ];
 
 describe("reporters", () => {

@@ -11,8 +11,11 @@ import { pairRefValidator, runScoresOf } from "./core/compare";
 import { namesOf, responseView, responseViewValidator, withScores } from "./core/results";
 import { requireTest, TEST_NOT_FOUND } from "./core/testAccess";
 import { headerOf, testHeader } from "./core/tests";
+import { summaryRowOf } from "./core/testSummaries";
 import { compareRuns, configurationDifferences, matchedPairs, stabilityReading } from "./lib/compare";
+import { compareCheckRates } from "./lib/checkCompare";
 import { TEST_LIMITS } from "./lib/limits";
+import { juryVerdictValidator } from "./validators";
 
 export const SAME_TEST = "Pick two different tests to compare.";
 
@@ -22,10 +25,19 @@ const MAX_PAIR_ANSWERS = TEST_LIMITS.maxGeneratorModels * TEST_LIMITS.maxRespons
 const standingValidator = v.object({ score: v.union(v.number(), v.null()), rank: v.union(v.number(), v.null()) });
 const intervalValidator = v.object({ low: v.number(), high: v.number() });
 const pairRefOrNull = v.union(pairRefValidator, v.null());
+/** A model's pass rate in each test (null: that test has no such checks). */
+const passRatesValidator = v.object({
+  modelId: v.string(),
+  modelName: v.string(),
+  a: v.union(passRateValidator, v.null()),
+  b: v.union(passRateValidator, v.null()),
+});
 
 const comparisonValidator = v.object({
   a: testHeader,
   b: testHeader,
+  /** Each test's jury decision as History keeps it (null before its jury scored a model). */
+  verdicts: v.object({ a: v.union(juryVerdictValidator, v.null()), b: v.union(juryVerdictValidator, v.null()) }),
   models: v.array(
     v.object({
       modelId: v.string(),
@@ -50,12 +62,18 @@ const comparisonValidator = v.object({
     v.object({
       a: v.boolean(),
       b: v.boolean(),
-      models: v.array(
+      models: v.array(passRatesValidator),
+      /** "All checks", then each check (matched by label): both pass rates and the difference's 95% interval. */
+      byCheck: v.array(
         v.object({
-          modelId: v.string(),
-          modelName: v.string(),
-          a: v.union(passRateValidator, v.null()),
-          b: v.union(passRateValidator, v.null()),
+          label: v.string(),
+          models: v.array(
+            passRatesValidator.extend({
+              difference: v.union(v.number(), v.null()),
+              interval: v.union(intervalValidator, v.null()),
+              largerThanChance: v.boolean(),
+            }),
+          ),
         }),
       ),
     }),
@@ -98,6 +116,10 @@ export const get = userQuery({
     return {
       a: await headerOfTest(ctx, testA),
       b: await headerOfTest(ctx, testB),
+      verdicts: {
+        a: (await summaryRowOf(ctx, testA._id))?.juryVerdict ?? null,
+        b: (await summaryRowOf(ctx, testB._id))?.juryVerdict ?? null,
+      },
       models: comparison.models.map((model) => ({ ...model, a: { ...model.a }, b: { ...model.b } })),
       onlyInA: [...comparison.onlyInA],
       onlyInB: [...comparison.onlyInB],
@@ -118,6 +140,7 @@ export const get = userQuery({
                 a: overall(checksA, model.modelId),
                 b: overall(checksB, model.modelId),
               })),
+              byCheck: compareCheckRates(checksA, checksB, comparison.models),
             },
       differences: configurationDifferences(testA.configuration, testB.configuration),
       resampled: runA.unit === "pair" && runB.unit === "pair" ? ("pair" as const) : ("persona" as const),

@@ -32,7 +32,7 @@ export const list = userQuery({
         completedAt: v.optional(v.number()),
         totalCostUsd: v.number(),
         topPerformers: v.array(v.string()),
-        /** The jury's verdict: the best model, or the models statistically tied for first. */
+        /** The jury's verdict: the best model, the models statistically tied for first, or too little evidence. */
         juryVerdict: v.union(juryVerdictValidator, v.null()),
         /** An unpaid draft: offered 'Complete Payment' or discarding. */
         awaitingPayment: v.boolean(),

@@ -45,7 +45,7 @@ describe("jury statistics queries", () => {
     expect(view!.evaluationsSeen).toBe(72);
     expect(stats.models.map((model) => model.modelName)).toEqual(["Claude 3.5 Haiku", "GPT-4o Mini"]);
     expect(stats.models[0]!.scoreInterval!.low).toBeGreaterThan(stats.models[1]!.scoreInterval!.high);
-    expect(stats.summary.text).toBe("Claude 3.5 Haiku is best");
+    expect(stats.summary.text).toBe("Claude 3.5 Haiku is best: its 95% interval is above every other model's.");
     expect(stats.judges).toHaveLength(3);
 
     const { shareId } = await owner.as.mutation(api.shares.enable, { testId });

@@ -20,6 +20,7 @@ import { requireTest, summariesOfSpace, TEST_NOT_FOUND, type TestAccess } from "
 import { takeWithinBytes } from "./lib/boundedList";
 import { API_LIST_LIMIT } from "./lib/limits";
 import { hasEnded } from "./lib/testStatus";
+import { verdictPayload } from "./lib/verdict";
 import { MAX_CATALOG_SIZE } from "./core/catalog";
 import { createTest, priceConfiguration } from "./core/testCreation";
 import { headerOf } from "./core/tests";
@@ -310,8 +311,12 @@ export const results = internalQuery({
       final: status.final,
       metrics: metricsOf(test, rows),
       rankings,
-      topGroup: rankings.filter((ranking) => ranking.rank?.best === 1).map((ranking) => ranking.modelId),
-      verdict: jury.stats?.summary ?? null,
+      // No tie group on too little evidence: the jury names no model then.
+      topGroup:
+        jury.stats?.summary.kind === "thin"
+          ? []
+          : rankings.filter((ranking) => ranking.rank?.best === 1).map((ranking) => ranking.modelId),
+      verdict: verdictPayload(jury.stats),
       jury: jury.stats,
       /** Pass rates per model overall, per check and per persona with 95% Wilson intervals; null without checks. */
       checks: await checkSummary(ctx, test),

@@ -340,10 +340,12 @@ export const juryStatsValidator = v.object({
     }),
   ),
   summary: v.object({
-    kind: v.union(v.literal("best"), v.literal("tied"), v.literal("none")),
+    kind: v.union(v.literal("best"), v.literal("tied"), v.literal("thin"), v.literal("none")),
     text: v.string(),
     leaders: v.array(v.string()),
-    extraTopicsNeeded: nullableNumber,
+    /** Absent on statistics stored before the estimate became a range (they kept extraTopicsNeeded). */
+    extraTopicsRange: v.optional(v.union(v.object({ low: v.number(), high: v.number() }), v.null())),
+    extraTopicsNeeded: v.optional(nullableNumber),
   }),
   costs: v.object({ generationUsd: v.number(), judgingUsd: v.number() }),
   /** Rating tests: the criteria of the per-criterion figures, in their order; [] for ranking. */
@@ -351,9 +353,12 @@ export const juryStatsValidator = v.object({
 });
 export type JuryStatsDoc = Infer<typeof juryStatsValidator>;
 
-/** The winner (kind "best", one leader) or the models statistically tied for first, by name (tests.juryVerdict). */
+/**
+ * The winner (kind "best", one leader), the models statistically tied for first, or too little
+ * evidence to say (kind "thin", no leaders), by name (testSummaries.juryVerdict; lib/verdict.ts words it).
+ */
 export const juryVerdictValidator = v.object({
-  kind: v.union(v.literal("best"), v.literal("tied")),
+  kind: v.union(v.literal("best"), v.literal("tied"), v.literal("thin")),
   leaders: v.array(v.string()),
 });
 

@@ -32,7 +32,6 @@ const FEATURE_IMPORTS: Record<string, Record<string, string>> = {
   },
   history: {
     dashboard: "a draft in the history has the dashboard's draft actions (dashboard/draft-actions)",
-    results: "each finished test shows its verdict in the results page's words (results/jury-model verdictText)",
     rejudge: "a re-judging's row names the test it judged again, as its results page does (rejudge/rejudge-links)",
   },
   monitor: {

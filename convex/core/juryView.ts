@@ -82,9 +82,10 @@ export async function juryViewOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Jur
   };
 }
 
-/** The verdict History shows, or undefined before any model is scored. */
+/** The verdict History shows (too little evidence names no leader), or undefined before any model is scored. */
 export function juryVerdictOf(stats: JuryStatsDoc): JuryVerdict | undefined {
   const { kind, leaders } = stats.summary;
+  if (kind === "thin") return { kind, leaders: [] };
   if (kind === "none" || leaders.length === 0) return undefined;
   const names = new Map(stats.models.map((model) => [model.modelId, model.modelName]));
   return { kind, leaders: leaders.map((id) => names.get(id) ?? id) };

@@ -537,8 +537,35 @@ export function openApiDocument(serverUrl: string) {
                 },
               },
             },
-            topGroup: { type: "array", items: text, description: "Model ids tied for first." },
-            verdict: { anyOf: [{ type: "object" }, { type: "null" }] },
+            topGroup: {
+              type: "array",
+              items: { type: "string" },
+              description: "Model ids tied for first; empty when there is too little evidence.",
+            },
+            verdict: {
+              type: ["object", "null"],
+              description: "The jury's decision, worded as on the results page; null before the jury has statistics.",
+              properties: {
+                kind: {
+                  type: "string",
+                  enum: ["best", "tied", "thin", "none"],
+                  description:
+                    "best: one model's 95% interval is above every other's; tied: too close to call; thin: too little evidence (fewer than 4 persona × topic pairs, or one judge call per answer); none: nothing scored.",
+                },
+                label: { type: "string", description: '"X is best", "Too close to call" or "Too little evidence".' },
+                text: { type: "string", description: "The decision in one sentence, with what would settle it." },
+                leaders: {
+                  type: "array",
+                  items: { type: "string" },
+                  description: "The best model, or the models tied for first, by id.",
+                },
+                extraTopicsRange: {
+                  type: ["object", "null"],
+                  description: "Topics to add that would likely separate a tie, as a range; null without an estimate.",
+                  properties: { low: { type: "integer" }, high: { type: "integer" } },
+                },
+              },
+            },
             jury: {
               anyOf: [{ type: "object" }, { type: "null" }],
               description: "The jury statistics of the results page.",

@@ -32,7 +32,7 @@ export const testSummaryFields = {
   lastCallError: v.optional(v.string()),
   /** The stored summary's first three top performers (History's badges). */
   topPerformers: v.array(v.string()),
-  /** The jury's verdict: the best model, or those statistically tied for first. */
+  /** The jury's verdict: the best model, those statistically tied for first, or too little evidence. */
   juryVerdict: v.optional(juryVerdictValidator),
   /** The test this one reruns (tests.rerunOf), and the finished test it re-judges (tests.rejudgeOf). */
   rerunOf: v.optional(v.id("tests")),

@@ -145,7 +145,7 @@ describe("the jury statistics on a simulated test", () => {
         seed: 8,
       }),
     );
-    expect(clear.summary.text).toBe("Anthropic: Claude Opus 4 is best");
+    expect(clear.summary.text).toBe("Anthropic: Claude Opus 4 is best: its 95% interval is above every other model's.");
   });
 
   it("with planted judges off, nobody is flagged", () => {

@@ -197,10 +197,35 @@ describe("tie ranks and the summary sentence", () => {
       20,
       2,
     );
-    expect(summary).toEqual({ kind: "best", text: "A is best", leaders: ["a"], extraTopicsNeeded: null });
+    expect(summary).toEqual({
+      kind: "best",
+      text: "A is best: its 95% interval is above every other model's.",
+      leaders: ["a"],
+      extraTopicsRange: null,
+    });
   });
 
-  it("names the tied models and estimates the topics needed: 20 units · (1 / 0.4)² = 125 units, 105 more over 2 personas", () => {
+  it("says there is too little evidence below 4 units, or with one judge call per answer, and names no leader", () => {
+    const clear = [
+      { modelId: "b", modelName: "B", mean: 6, interval: { low: 6, high: 6 } },
+      { modelId: "a", modelName: "A", mean: 8.75, interval: { low: 8.75, high: 8.75 } },
+    ];
+    expect(evidenceSummary(clear, 1, 1)).toEqual({
+      kind: "thin",
+      text:
+        "Too little evidence to name a best model: the jury judged only 1 persona × topic pair; " +
+        "it needs at least 4, with each answer judged at least twice.",
+      leaders: [],
+      extraTopicsRange: null,
+    });
+    expect(evidenceSummary(clear, 20, 2, false).kind).toBe("thin");
+    expect(evidenceSummary(clear, 4, 1, true).kind).toBe("best");
+  });
+
+  // The estimate is a range: the gap d = 0.4 moved one standard error (√(0.5² + 0.5²) / 1.96 = 0.3608)
+  // either side: 20 · (1 / 0.7608)² = 34.6 units, 8 more topics over 2 personas; 20 · (1 / 0.0392)² =
+  // 13,000 units, 6,490 more. (It was the one figure 53, from d alone.)
+  it("names the tied models and estimates the topics needed as a range, from the gap ± its standard error", () => {
     const summary = evidenceSummary(
       [
         { modelId: "a", modelName: "A", mean: 8, interval: { low: 7.5, high: 8.5 } },
@@ -212,9 +237,9 @@ describe("tie ranks and the summary sentence", () => {
     );
     expect(summary.kind).toBe("tied");
     expect(summary.leaders).toEqual(["a", "b"]);
-    expect(summary.extraTopicsNeeded).toBe(53);
+    expect(summary.extraTopicsRange).toEqual({ low: 8, high: 6490 });
     expect(summary.text).toBe(
-      "A and B are statistically tied; run more topics or judges to separate them (about 53 more topics).",
+      "Too close to call: A and B are statistically tied; run more topics or judges to separate them (about 8–6490 more topics).",
     );
   });
 });

@@ -25,7 +25,7 @@ describe("computeJuryStats", () => {
       simulate({ qualities: { "a/best": 0.9, "b/mid": 0.5, "c/low": 0.3 }, judges: FAIR, topics: 30 }),
     );
     expect(clear.summary.kind).toBe("best");
-    expect(clear.summary.text).toBe("best is best");
+    expect(clear.summary.text).toBe("best is best: its 95% interval is above every other model's.");
     expect(clear.models[0]!.rank).toEqual({ best: 1, worst: 1 });
     const [best, ...rest] = clear.models;
     for (const model of rest) expect(best!.scoreInterval!.low).toBeGreaterThan(model.scoreInterval!.high);
@@ -38,10 +38,22 @@ describe("computeJuryStats", () => {
     );
     expect(tied.summary.kind).toBe("tied");
     expect(tied.summary.text).toMatch(
-      /^twin-(one|two) and twin-(one|two) are statistically tied; run more topics or judges to separate them/,
+      /^Too close to call: twin-(one|two) and twin-(one|two) are statistically tied; run more topics or judges to separate them/,
     );
     expect(tied.models.slice(0, 2).map((model) => model.rank!.best)).toEqual([1, 1]);
     expect(tied.models[2]!.rank!.best).toBe(3);
+  });
+
+  it("says there is too little evidence with one judge call per answer, however many pairs; both orders make two", () => {
+    const qualities = { "a/best": 0.9, "b/mid": 0.5, "c/low": 0.3 };
+    const single = computeJuryStats(simulate({ qualities, judges: FAIR.slice(0, 1), topics: 30 }));
+    expect(single.summary).toMatchObject({ kind: "thin", leaders: [], extraTopicsRange: null });
+    const bothOrders = computeJuryStats(
+      simulate({ qualities, judges: FAIR.slice(0, 1), topics: 30, bothOrders: true }),
+    );
+    expect(bothOrders.summary.kind).toBe("best");
+    const fewPairs = computeJuryStats(simulate({ qualities, judges: FAIR, topics: 3 }));
+    expect(fewPairs.summary.kind).toBe("thin");
   });
 
   it("flags the judge that puts the first-shown answer first, and no fair judge", () => {
@@ -166,7 +178,7 @@ describe("computeJuryStats", () => {
   it("handles a test with no evaluations yet", () => {
     const input = simulate({ qualities: { "a/x": 0.5 }, judges: [], topics: 2 });
     const stats = computeJuryStats({ ...input, judges: ["openai/judge"] });
-    expect(stats.summary).toEqual({ kind: "none", text: "No scores yet.", leaders: [], extraTopicsNeeded: null });
+    expect(stats.summary).toEqual({ kind: "none", text: "No scores yet.", leaders: [], extraTopicsRange: null });
     expect(stats.models[0]!.meanScore).toBeNull();
     expect(stats.agreement.overall.value).toBeNull();
     expect(stats.judges[0]!.agreement.value).toBeNull();

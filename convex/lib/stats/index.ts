@@ -6,7 +6,7 @@ import { compareScores, kendallTauB, mean, midranks, percentileInterval, spearma
 import { median } from "simple-statistics";
 import { lengthBias, positionBias, positionConsistency, selfPreference, type JudgedAnswer } from "./bias";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate, type WinMatrix } from "./bradleyTerry";
-import { evidenceSummary, tieRanks, type RankRange } from "./ranks";
+import { evidenceSummary, tieRanks, type EvidenceSummary, type RankRange } from "./ranks";
 import { bootstrapSeriesMeans } from "./breakdown";
 import { seededRandom } from "./random";
 
@@ -153,11 +153,10 @@ export interface JuryStats {
   readonly winRates: { readonly modelIds: string[]; readonly matrix: (number | null)[][] };
   readonly agreement: { readonly method: string; readonly overall: AgreementFigure; readonly byUnit: UnitAgreement[] };
   readonly judges: JudgeJuryStats[];
-  readonly summary: {
-    readonly kind: "best" | "tied" | "none";
-    readonly text: string;
-    readonly leaders: string[];
-    readonly extraTopicsNeeded: number | null;
+  /** Statistics stored before the topics estimate became a range hold extraTopicsNeeded instead. */
+  readonly summary: Omit<EvidenceSummary, "extraTopicsRange"> & {
+    readonly extraTopicsRange?: EvidenceSummary["extraTopicsRange"];
+    readonly extraTopicsNeeded?: number | null;
   };
   readonly costs: { readonly generationUsd: number; readonly judgingUsd: number };
   /** Rating tests: the criteria scored, in the order the per-criterion figures use; [] for ranking. */
@@ -248,6 +247,21 @@ export function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, Ju
     }
   }
   return { scores, calls, judgingCost, criterionScores, criteria };
+}
+
+/** Whether some answer was judged by two calls or more (two judges, or one judge in both orders). */
+export function hasRepeatedJudgeCalls(input: Pick<JuryStatsInput, "rankings" | "ratings">): boolean {
+  const calls = new Map<string, number>();
+  const judged = [
+    ...(input.rankings ?? []).flatMap((call) => call.ranking),
+    ...(input.ratings ?? []).map((call) => call.responseId),
+  ];
+  for (const id of judged) {
+    const count = (calls.get(id) ?? 0) + 1;
+    if (count >= 2) return true;
+    calls.set(id, count);
+  }
+  return false;
 }
 
 /** The test's models in its order, then any seen only in responses (named by their id). */
@@ -471,6 +485,7 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
     ),
     U,
     personas,
+    hasRepeatedJudgeCalls(input),
   );
 
   const order = models.map((model) => modelIndex.get(model.modelId)!);

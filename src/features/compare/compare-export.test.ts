@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { makeResults } from "@/test/fixtures/results";
 
 import type { Id } from "../../../convex/_generated/dataModel";
+import { compareCheckRates, passRateDifference, type TestCheckRates } from "../../../convex/lib/checkCompare";
 import { wilsonInterval } from "../../../convex/lib/checkFigures";
 import { compareRuns, type RunScores, stabilityReading, type UnitScores } from "../../../convex/lib/compare";
 import { spearman } from "../../../convex/lib/stats/basics";
@@ -52,6 +53,18 @@ const RUN_B = run(MODELS, {
 
 const PASS_RATES: Record<string, [number, number] | null> = { m1: [3, 4], m2: [6, 6], m3: [0, 5] };
 
+/** One check in both tests (a rerun: new ids, the same label): m1's answers fell from 12 of 12 passing to 0 of 12. */
+function checkRates(passed: number): TestCheckRates {
+  const total = 12;
+  const rate = { answers: total, passed, rate: passed / total, interval: wilsonInterval(passed, total) };
+  return {
+    checks: [{ id: `json-${passed}`, label: "Valid JSON" }],
+    models: [{ modelId: "m1", overall: rate, byCheck: [{ checkId: `json-${passed}`, ...rate }] }],
+  };
+}
+const CHECKS_A = checkRates(12);
+const CHECKS_B = checkRates(0);
+
 function comparisonOf(a: RunScores, b: RunScores): Comparison {
   const { test } = makeResults();
   const worked = compareRuns(a, b, { seed: "a|b", resamples: 200 });
@@ -64,6 +77,7 @@ function comparisonOf(a: RunScores, b: RunScores): Comparison {
   return {
     a: test,
     b: { ...test, _id: "k57testid0000000000000000000002" as Id<"tests">, name: "Coffee taglines (Rerun)" },
+    verdicts: { a: { kind: "best", leaders: ["Model Three"] }, b: { kind: "thin", leaders: [] } },
     models: worked.models.map((model) => ({ ...model, a: { ...model.a }, b: { ...model.b } })),
     onlyInA: [...worked.onlyInA],
     onlyInB: [...worked.onlyInB],
@@ -79,6 +93,7 @@ function comparisonOf(a: RunScores, b: RunScores): Comparison {
         const tally = PASS_RATES[model.modelId];
         return { modelId: model.modelId, modelName: model.modelName, a: tally ? rate(...tally) : null, b: null };
       }),
+      byCheck: compareCheckRates(CHECKS_A, CHECKS_B, worked.models),
     },
     differences: ["The prompt differs.", "Models only in B: Model Four."],
     resampled: "pair",
@@ -156,6 +171,29 @@ describe("compare export", () => {
     }
     expect(exported.configurationDifferences).toEqual(["The prompt differs.", "Models only in B: Model Four."]);
     expect(exported.onlyInB).toEqual(["Model Four"]);
+  });
+
+  it("the JSON carries each check side by side; its difference and interval rebuild from passed of total, and each verdict", () => {
+    const exported = JSON.parse(buildCompareJson(comparison)) as {
+      checkComparison: {
+        check: string;
+        models: {
+          modelId: string;
+          a: { passed: number; total: number } | null;
+          b: { passed: number; total: number } | null;
+          difference: number | null;
+          interval: { low: number; high: number } | null;
+          largerThanChance: boolean;
+        }[];
+      }[];
+      verdicts: { a: string | null; b: string | null };
+    };
+    expect(exported.checkComparison.map((group) => group.check)).toEqual(["All checks", "Valid JSON"]);
+    const collapsed = exported.checkComparison[1]!.models.find((model) => model.modelId === "m1")!;
+    expect(collapsed).toMatchObject({ a: { passed: 12, total: 12 }, b: { passed: 0, total: 12 }, difference: -1 });
+    expect(collapsed.largerThanChance).toBe(true);
+    expect(collapsed.interval).toEqual(passRateDifference({ passed: 12, answers: 12 }, { passed: 0, answers: 12 }));
+    expect(exported.verdicts).toEqual({ a: "Model Three is best", b: "Too little evidence" });
   });
 
   it("leaves a model's cells empty where it has no score in one test", () => {

@@ -1,10 +1,12 @@
 // The compare page's export (issue 22: exports carry every new figure, each rebuildable from the
 // rows). A CSV with one row per model both tests tested, and a JSON with the same rows, the rank
 // correlation, the check pass rates of both tests (passed of total, so the Wilson intervals can
-// be worked again) and what differs in the configuration. Figures are written unrounded, so an
+// be worked again), each check side by side with its difference's interval, each test's verdict
+// and what differs in the configuration. Figures are written unrounded, so an
 // exported difference is exactly score B less score A, and the ranks give back the correlation.
 import Papa from "papaparse";
 
+import { verdictLine } from "../../../convex/lib/verdict";
 import { fileSlug } from "../results/results-model";
 import type { Comparison } from "./compare-page";
 
@@ -99,6 +101,27 @@ export function buildCompareJson(comparison: Comparison): string {
             a: passRateOf(model.a),
             b: passRateOf(model.b),
           })),
+    /** "All checks" and each check: both pass rates, the difference B − A and its Newcombe 95% interval. */
+    checkComparison:
+      comparison.checks === null
+        ? null
+        : comparison.checks.byCheck.map((group) => ({
+            check: group.label,
+            models: group.models.map((model) => ({
+              modelId: model.modelId,
+              modelName: model.modelName,
+              a: passRateOf(model.a),
+              b: passRateOf(model.b),
+              difference: model.difference,
+              interval: model.interval,
+              largerThanChance: model.largerThanChance,
+            })),
+          })),
+    /** Each test's jury decision, worded as on the page. */
+    verdicts: {
+      a: comparison.verdicts.a === null ? null : verdictLine(comparison.verdicts.a),
+      b: comparison.verdicts.b === null ? null : verdictLine(comparison.verdicts.b),
+    },
     configurationDifferences: comparison.differences,
   };
   return JSON.stringify(document, null, 2);

@@ -29,6 +29,7 @@ function comparison(overrides: Partial<Comparison> = {}): Comparison {
       progress: { currentPhase: "Evaluating responses", percentage: 40 },
       completedAt: undefined,
     },
+    verdicts: { a: { kind: "best", leaders: ["Claude 3.5 Haiku"] }, b: null },
     models: [
       {
         modelId: "openai/gpt-4o-mini",
@@ -65,6 +66,22 @@ function comparison(overrides: Partial<Comparison> = {}): Comparison {
           modelName: "GPT-4o Mini",
           a: { answers: 4, passed: 3, rate: 0.75, interval: { low: 0.3, high: 0.95 } },
           b: null,
+        },
+      ],
+      byCheck: [
+        {
+          label: "All checks",
+          models: [
+            {
+              modelId: "openai/gpt-4o-mini",
+              modelName: "GPT-4o Mini",
+              a: { answers: 4, passed: 3, rate: 0.75, interval: { low: 0.3, high: 0.95 } },
+              b: null,
+              difference: null,
+              interval: null,
+              largerThanChance: false,
+            },
+          ],
         },
       ],
     },
@@ -145,6 +162,79 @@ describe("compare page", () => {
         .getAllByRole("listitem")
         .map((item) => item.textContent),
     ).toEqual(["The prompt differs.", "Models only in B: Gemini 2.0 Flash."]);
+  });
+
+  it("shows each check side by side with the difference's interval, and each test's verdict in the jury's words", async () => {
+    const rate = (passed: number, answers: number, low: number, high: number) => ({
+      answers,
+      passed,
+      rate: passed / answers,
+      interval: { low, high },
+    });
+    const row = (a: ReturnType<typeof rate>, b: ReturnType<typeof rate>, low: number, high: number) => ({
+      modelId: "openai/gpt-4o-mini",
+      modelName: "GPT-4o Mini",
+      a,
+      b,
+      difference: b.rate - a.rate,
+      interval: { low, high },
+      largerThanChance: low > 0 || high < 0,
+    });
+    const base = comparison();
+    setQueryResult(
+      "compare:get",
+      comparison({
+        verdicts: { a: { kind: "best", leaders: ["Claude 3.5 Haiku"] }, b: { kind: "thin", leaders: [] } },
+        checks: {
+          a: true,
+          b: true,
+          models: [],
+          byCheck: [
+            { label: "All checks", models: [row(rate(11, 12, 0.65, 0.99), rate(0, 12, 0, 0.24), -1, -0.6)] },
+            {
+              label: 'Contains "coffee"',
+              models: [row(rate(11, 12, 0.65, 0.99), rate(11, 12, 0.65, 0.99), -0.3, 0.3)],
+            },
+            { label: "Valid JSON", models: [row(rate(12, 12, 0.76, 1), rate(0, 12, 0, 0.24), -1, -0.657)] },
+          ],
+        },
+        models: base.models,
+      }),
+    );
+    setQueryResult("compare:answers", { a: [], b: [] });
+    renderApp(PATH);
+    const checks = await screen.findByRole("table", { name: "Check pass rates" }, { timeout: 10_000 });
+    const rows = within(checks).getAllByTestId("check-compare-row");
+    expect(rows).toHaveLength(3);
+    // The collapsed check shows on its own row, not only in "All checks".
+    expect(
+      within(rows[2]!)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      "Valid JSON",
+      "GPT-4o Mini",
+      "100% (76%–100%)12/12",
+      "0% (0%–24%)0/12",
+      "−100.0 pts",
+      "−100.0 to −65.7 pts",
+      "Larger than chance",
+    ]);
+    expect(within(rows[1]!).getByText("Within chance")).toBeInTheDocument();
+    expect(
+      within(checks).getByLabelText("GPT-4o Mini, Valid JSON, in test B: 0% passed, 0 of 12 (0%–24%)"),
+    ).toBeInTheDocument();
+
+    // Each test's verdict reads as on History; a run on too little evidence makes no claim about differences.
+    expect(within(screen.getByRole("region", { name: "Test A" })).getByTestId("compare-verdict")).toHaveTextContent(
+      "Claude 3.5 Haiku is best",
+    );
+    expect(within(screen.getByRole("region", { name: "Test B" })).getByTestId("compare-verdict")).toHaveTextContent(
+      "Too little evidence",
+    );
+    const scores = screen.getByRole("table", { name: "Scores by model" });
+    expect(within(scores).queryByText("Larger than chance")).not.toBeInTheDocument();
+    expect(within(scores).getAllByText("Too little evidence")).toHaveLength(2);
   });
 
   it("Export downloads the comparison: a CSV row per shared model, a JSON with correlation, pass rates and differences", async () => {

@@ -3,7 +3,7 @@
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
-import { GitCompareIcon } from "lucide-react";
+import { GitCompareIcon, ScaleIcon } from "lucide-react";
 import { useState } from "react";
 
 import { EmptyState } from "@/components/empty-state";
@@ -22,13 +22,17 @@ import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatScore } from "../../../convex/lib/format";
 import { hasEnded } from "../../../convex/lib/testStatus";
+import { TOO_LITTLE_EVIDENCE, verdictLine } from "../../../convex/lib/verdict";
 import { PassRateCell } from "../checks/check-pass-rates";
 import { CompareExportMenu } from "./compare-export-menu";
+import { ALL_CHECKS } from "../../../convex/lib/checkCompare";
 import {
   COMPARE_TITLE,
   ERROR_TITLE,
   formatDifference,
   formatInterval,
+  formatPoints,
+  formatPointsInterval,
   LARGER_THAN_CHANCE,
   NO_ANSWERS,
   NO_CHECKS,
@@ -44,6 +48,7 @@ import {
 export type Comparison = FunctionReturnType<typeof api.compare.get>;
 type Header = Comparison["a"];
 type Pair = Comparison["pairs"][number];
+type Verdict = NonNullable<Comparison["verdicts"]["a"]>;
 
 export function ComparePage({ a, b }: { a?: string; b?: string }) {
   if (!a || !b || a === b) {
@@ -82,8 +87,8 @@ function CompareScreen({ a, b }: { a: string; b: string }) {
         <CompareExportMenu comparison={comparison} />
       </div>
       <div className="grid gap-4 md:grid-cols-2">
-        <TestCard side="A" test={comparison.a} />
-        <TestCard side="B" test={comparison.b} />
+        <TestCard side="A" test={comparison.a} verdict={comparison.verdicts.a} />
+        <TestCard side="B" test={comparison.b} verdict={comparison.verdicts.b} />
       </div>
       <ModelsSection comparison={comparison} />
       <StabilitySection comparison={comparison} />
@@ -107,7 +112,7 @@ function CompareSkeleton() {
   );
 }
 
-function TestCard({ side, test }: { side: "A" | "B"; test: Header }) {
+function TestCard({ side, test, verdict }: { side: "A" | "B"; test: Header; verdict: Verdict | null }) {
   const running = !hasEnded(test.status);
   return (
     <Card role="region" aria-label={`Test ${side}`}>
@@ -122,6 +127,12 @@ function TestCard({ side, test }: { side: "A" | "B"; test: Header }) {
       </CardHeader>
       <CardContent className="space-y-2 text-sm text-muted-foreground">
         <p>Created {formatDateTime(test._creationTime)}</p>
+        {verdict && (
+          <p className="flex items-center gap-2 text-foreground" data-testid="compare-verdict">
+            <ScaleIcon className="size-4 text-muted-foreground" aria-hidden="true" />
+            {verdictLine(verdict)}
+          </p>
+        )}
         {running && (
           <div className="space-y-1">
             <Progress value={test.progress.percentage} aria-label={`Test ${side} progress`} />
@@ -157,6 +168,8 @@ function rank(value: number | null): string {
 
 function ModelsSection({ comparison }: { comparison: Comparison }) {
   const { models, onlyInA, onlyInB } = comparison;
+  // A difference between runs claims nothing when either run rests on too little evidence.
+  const thin = comparison.verdicts.a?.kind === "thin" || comparison.verdicts.b?.kind === "thin";
   const others = [
     onlyInA.length > 0 ? `Only in A: ${onlyInA.join(", ")}.` : null,
     onlyInB.length > 0 ? `Only in B: ${onlyInB.join(", ")}.` : null,
@@ -194,6 +207,8 @@ function ModelsSection({ comparison }: { comparison: Comparison }) {
                 <TableCell>
                   {model.difference === null ? (
                     <span className="text-muted-foreground">Not scored in both</span>
+                  ) : thin ? (
+                    <span className="text-muted-foreground">{TOO_LITTLE_EVIDENCE}</span>
                   ) : model.largerThanChance ? (
                     <span className="font-medium">{LARGER_THAN_CHANCE}</span>
                   ) : (
@@ -235,33 +250,94 @@ function ChecksSection({ comparison }: { comparison: Comparison }) {
       {checks === null ? (
         <p className="text-sm text-muted-foreground">{NO_CHECKS}</p>
       ) : (
-        <Table aria-label="Check pass rates">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Model</TableHead>
-              <TableHead>Test A</TableHead>
-              <TableHead>Test B</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {checks.models.map((model) => (
-              <TableRow key={model.modelId}>
-                <TableCell className="font-medium">{model.modelName}</TableCell>
-                {(["a", "b"] as const).map((side) => (
-                  <TableCell key={side}>
-                    {model[side] === null ? (
-                      <span className="text-muted-foreground">No checks</span>
-                    ) : (
-                      <PassRateCell rate={model[side]} label={`${model.modelName} in test ${side.toUpperCase()}`} />
-                    )}
-                  </TableCell>
-                ))}
+        <>
+          <Table aria-label="Check pass rates">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Check</TableHead>
+                <TableHead>Model</TableHead>
+                <TableHead>Test A</TableHead>
+                <TableHead>Test B</TableHead>
+                <TableHead className="text-right">Difference (B − A)</TableHead>
+                <TableHead>95% interval</TableHead>
+                <TableHead>Verdict</TableHead>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHeader>
+            <TableBody>
+              {checks.byCheck.flatMap((group) =>
+                group.models.map((model, index) => (
+                  <CheckRow
+                    key={`${group.label}|${model.modelId}`}
+                    check={group.label}
+                    first={index === 0}
+                    rows={group.models.length}
+                    model={model}
+                    hasChecks={checks}
+                  />
+                )),
+              )}
+            </TableBody>
+          </Table>
+          <p className="text-xs text-muted-foreground">
+            Share of answers that passed. The difference&apos;s interval is Newcombe&apos;s, from both rates&apos;
+            Wilson intervals; a difference whose interval leaves out 0 is larger than chance.
+          </p>
+        </>
       )}
     </Section>
+  );
+}
+
+type CheckRowFigures = NonNullable<Comparison["checks"]>["byCheck"][number]["models"][number];
+
+function CheckRow({
+  check,
+  first,
+  rows,
+  model,
+  hasChecks,
+}: {
+  check: string;
+  first: boolean;
+  rows: number;
+  model: CheckRowFigures;
+  hasChecks: { a: boolean; b: boolean };
+}) {
+  // "All checks" rows name the model alone (as the results page's pass rates do); a check's rows name the check too.
+  const subject = check === ALL_CHECKS ? model.modelName : `${model.modelName}, ${check},`;
+  return (
+    <TableRow data-testid="check-compare-row">
+      {first && (
+        <TableCell rowSpan={rows} className="align-top font-medium">
+          {check}
+        </TableCell>
+      )}
+      <TableCell>{model.modelName}</TableCell>
+      {(["a", "b"] as const).map((side) => (
+        <TableCell key={side}>
+          {model[side] !== null ? (
+            <PassRateCell rate={model[side]} label={`${subject} in test ${side.toUpperCase()}`} />
+          ) : (
+            <span className="text-muted-foreground">
+              {!hasChecks[side] && check === ALL_CHECKS ? "No checks" : "—"}
+            </span>
+          )}
+        </TableCell>
+      ))}
+      <TableCell className="text-right tabular-nums">
+        {model.difference === null ? "—" : formatPoints(model.difference)}
+      </TableCell>
+      <TableCell className="tabular-nums">{model.interval ? formatPointsInterval(model.interval) : "—"}</TableCell>
+      <TableCell>
+        {model.difference === null ? (
+          <span className="text-muted-foreground">—</span>
+        ) : model.largerThanChance ? (
+          <span className="font-medium">{LARGER_THAN_CHANCE}</span>
+        ) : (
+          <span className="text-muted-foreground">{WITHIN_CHANCE}</span>
+        )}
+      </TableCell>
+    </TableRow>
   );
 }
 

@@ -25,3 +25,15 @@ export function formatDifference(difference: number): string {
 export function formatInterval(interval: { low: number; high: number }): string {
   return `${formatDifference(interval.low)} to ${formatDifference(interval.high)}`;
 }
+
+/** A pass rate's change in percentage points: "+25.0 pts", "−100.0 pts", "0.0 pts". */
+export function formatPoints(difference: number): string {
+  const text = (Math.abs(difference) * 100).toFixed(1);
+  if (text === "0.0") return `${text} pts`;
+  return `${difference > 0 ? "+" : "−"}${text} pts`;
+}
+
+/** "−100.0 to −65.7 pts" */
+export function formatPointsInterval(interval: { low: number; high: number }): string {
+  return `${formatPoints(interval.low).replace(" pts", "")} to ${formatPoints(interval.high)}`;
+}

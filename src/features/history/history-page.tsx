@@ -25,9 +25,9 @@ import { errorMessage } from "@/lib/errors";
 
 import { api } from "../../../convex/_generated/api";
 import { TEST_COST_DECIMALS } from "../../../convex/lib/format";
+import { verdictLine } from "../../../convex/lib/verdict";
 import { HISTORY_LOAD_FAILED, historyLimitNote } from "./history-texts";
 import { CompareBar, CompareCheckbox, useCompareSelection, type CompareSelection } from "./compare-selection";
-import { verdictText } from "@/features/results/jury-model";
 // A re-judging's row names its original with the results page's own line.
 import { RejudgeOf } from "@/features/rejudge/rejudge-links";
 import {
@@ -242,7 +242,7 @@ function HistoryItem({
         {row.juryVerdict && (
           <p className="flex items-center gap-2 text-sm" data-testid="jury-verdict">
             <ScaleIcon className="size-4 text-muted-foreground" aria-hidden="true" />
-            {verdictText(row.juryVerdict)}
+            {verdictLine(row.juryVerdict)}
           </p>
         )}
         {row.topPerformers.length > 0 && (

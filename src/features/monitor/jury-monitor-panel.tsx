@@ -6,8 +6,9 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { AgreementBadge, useJuryView } from "@/features/results/jury-stats";
 import {
+  decisionSentence,
   formatInterval,
-  hasScores,
+  hasDecision,
   JURY_EMPTY,
   JURY_TITLE,
   judgeFlags,
@@ -43,13 +44,13 @@ export function JuryMonitorPanel({ testId, evaluationsCount }: { testId: Id<"tes
 function JuryMonitorBody({ testId, evaluationsCount }: { testId: Id<"tests">; evaluationsCount?: number }) {
   const view = useJuryView({ testId });
   if (view === undefined) return <Skeleton className="h-24 w-full" aria-label="Loading the jury's statistics" />;
-  if (view === null || !hasScores(view.stats)) return <p className="text-sm text-muted-foreground">{JURY_EMPTY}</p>;
+  if (view === null || !hasDecision(view.stats)) return <p className="text-sm text-muted-foreground">{JURY_EMPTY}</p>;
   const stats = view.stats;
   const flagged = stats.judges.filter((judge) => judge.flagged);
   return (
     <div className="space-y-3">
       <p className="text-sm font-medium" data-testid="jury-monitor-summary">
-        {stats.summary.text}
+        {decisionSentence(stats)}
       </p>
       <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
         <span>Agreement</span>

@@ -5,6 +5,7 @@ import type { FunctionReturnType } from "convex/server";
 import type { api } from "../../../convex/_generated/api";
 import { formatDollars, formatScore } from "../../../convex/lib/format";
 import { MAX_SCORE } from "../../../convex/lib/scoring";
+import { verdictFactsOf, verdictSentence } from "../../../convex/lib/verdict";
 
 type OwnerJuryView = NonNullable<FunctionReturnType<typeof api.results.juryStats>>;
 type OwnerJuryStats = NonNullable<OwnerJuryView["stats"]>;
@@ -24,7 +25,6 @@ export type JuryView = Omit<OwnerJuryView, "stats"> & { stats: JuryStats | null 
 export type JuryModel = JuryStats["models"][number];
 export type JuryJudge = JuryStats["judges"][number];
 export type JuryAgreement = JuryStats["agreement"]["overall"];
-export type Verdict = { kind: "best" | "tied"; leaders: string[] };
 
 export const JURY_EMPTY = "The jury's statistics appear when the first judgements arrive";
 export const JURY_LOAD_FAILED = "Could not load the jury's statistics";
@@ -33,6 +33,19 @@ export const JURY_TITLE = "The Jury";
 /** True once at least one model has a score with an interval. */
 export function hasScores(stats: JuryStats | null | undefined): stats is JuryStats {
   return stats != null && stats.models.some((model) => model.meanScore !== null && model.scoreInterval !== null);
+}
+
+/**
+ * Whether the jury has a decision to state: some model has a mean score (with too little evidence
+ * the intervals are left out, and the decision says so).
+ */
+export function hasDecision(stats: JuryStats | null | undefined): stats is JuryStats {
+  return stats != null && stats.summary.kind !== "none" && stats.models.some((model) => model.meanScore !== null);
+}
+
+/** The jury's decision in one sentence, worded as on every page (convex/lib/verdict.ts). */
+export function decisionSentence(stats: JuryStats): string {
+  return verdictSentence(verdictFactsOf(stats.summary, stats.models, stats.units));
 }
 
 /** "1" or, when intervals overlap, the range of ranks the model could hold: "1–2". */
@@ -120,11 +133,6 @@ export function judgeFlags(judge: JuryJudge): string[] {
 /** The judge's name from the test's panel, else its model id. */
 export function nameOf(list: readonly { id: string; name: string }[], id: string): string {
   return list.find((entry) => entry.id === id)?.name ?? id;
-}
-
-/** History's line: "Winner: A" or "Statistical tie: A, B". */
-export function verdictText(verdict: Verdict): string {
-  return verdict.kind === "best" ? `Winner: ${verdict.leaders[0]}` : `Statistical tie: ${verdict.leaders.join(", ")}`;
 }
 
 /** Colour strength of a win-rate cell: 0 at 50%, 1 at 0% or 100%. */

@@ -82,11 +82,13 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
     renderApp(`/dashboard/results/${TEST_ID}`);
 
     const summary = await screen.findByTestId("jury-summary", {}, SLOW);
-    expect(summary).toHaveTextContent("are statistically tied; run more topics or judges to separate them");
-    expect(summary).toHaveTextContent(stats.summary.text);
+    expect(summary).toHaveTextContent(
+      /^Too close to call: (alpha and beta|beta and alpha) are statistically tied; run more topics or judges to separate them/,
+    );
     expect([...stats.summary.leaders].sort()).toEqual(["anthropic/beta", "openai/alpha"]);
-    expect(stats.summary.extraTopicsNeeded).not.toBeNull();
-    expect(summary).toHaveTextContent(`about ${stats.summary.extraTopicsNeeded}`);
+    const range = stats.summary.extraTopicsRange!;
+    expect(range).not.toBeNull();
+    expect(summary).toHaveTextContent(`about ${range.low}–${range.high} more topics`);
 
     const rows = within(screen.getByRole("list", { name: "Model rankings with 95% intervals" })).getAllByTestId(
       "confidence-row",
@@ -122,7 +124,7 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
     const verdict = await screen.findByTestId("verdict", {}, SLOW);
     const leader = juryView(CLEAR).stats!.models[0]!;
     expect(within(verdict).getByTestId("verdict-headline")).toHaveTextContent(`Pick ${leader.modelName}.`);
-    expect(within(verdict).getByTestId("verdict-certainty")).toHaveTextContent("Clear winner");
+    expect(within(verdict).getByTestId("verdict-certainty")).toHaveTextContent(`${leader.modelName} is best`);
     expect(within(verdict).getByTestId("verdict-confidence")).toHaveTextContent(/^The jury is sure: /);
     expect(within(verdict).getByTestId("verdict-settle")).not.toBeEmptyDOMElement();
     expect(within(verdict).getAllByTestId("compare-row")).toHaveLength(2);
@@ -149,7 +151,7 @@ describe("results page: the jury's evidence", { timeout: 30_000 }, () => {
       /^The jury cannot separate (alpha and beta|beta and alpha): their 95% ranges overlap/,
     );
     expect(within(verdict).getByTestId("verdict-settle")).toHaveTextContent(
-      `About ${view.stats!.summary.extraTopicsNeeded} more topics would likely separate them`,
+      `About ${view.stats!.summary.extraTopicsRange!.low}–${view.stats!.summary.extraTopicsRange!.high} more topics would likely separate them`,
     );
   });
 
@@ -282,7 +284,7 @@ describe("shared page and history", { timeout: 30_000 }, () => {
     expect(screen.getAllByTestId("judge-row")).toHaveLength(4);
   });
 
-  it("History shows each test's winner or statistical tie", async () => {
+  it("History shows each test's decision in the jury's words: best, too close to call, too little evidence", async () => {
     const base = {
       _creationTime: Date.UTC(2026, 0, 10, 9, 0, 0),
       status: "completed" as const,
@@ -307,14 +309,21 @@ describe("shared page and history", { timeout: 30_000 }, () => {
           name: "Tied",
           juryVerdict: { kind: "tied", leaders: ["alpha", "beta"] },
         },
+        {
+          ...base,
+          _id: "k57thin0000000000000000000000000",
+          name: "Thin",
+          juryVerdict: { kind: "thin", leaders: [] },
+        },
         { ...base, _id: "k57none0000000000000000000000000", name: "Unjudged", juryVerdict: null },
       ],
-      total: 3,
+      total: 4,
     });
     renderApp("/dashboard/history");
     const rows = await screen.findAllByTestId("history-row", {}, SLOW);
-    expect(within(rows[0]!).getByTestId("jury-verdict")).toHaveTextContent("Winner: alpha");
-    expect(within(rows[1]!).getByTestId("jury-verdict")).toHaveTextContent("Statistical tie: alpha, beta");
-    expect(within(rows[2]!).queryByTestId("jury-verdict")).not.toBeInTheDocument();
+    expect(within(rows[0]!).getByTestId("jury-verdict")).toHaveTextContent("alpha is best");
+    expect(within(rows[1]!).getByTestId("jury-verdict")).toHaveTextContent("Too close to call: alpha and beta");
+    expect(within(rows[2]!).getByTestId("jury-verdict")).toHaveTextContent("Too little evidence");
+    expect(within(rows[3]!).queryByTestId("jury-verdict")).not.toBeInTheDocument();
   });
 });

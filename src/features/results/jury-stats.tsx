@@ -23,12 +23,14 @@ import { formatCount } from "../../../convex/lib/format";
 import {
   agreementMethodHelp,
   agreementMethodName,
+  decisionSentence,
   formatCorrelation,
   formatInterval,
   formatJudgeCost,
   formatRating,
   formatSelfPreference,
   formatShare,
+  hasDecision,
   hasScores,
   JURY_EMPTY,
   JURY_LOAD_FAILED,
@@ -95,7 +97,7 @@ export function JurySummary({ source }: { source: JurySource }) {
 
 function JurySummaryOf({ source }: { source: JurySource }) {
   const view = useJuryView(source);
-  if (!view || !hasScores(view.stats)) return null;
+  if (!view || !hasDecision(view.stats)) return null;
   return <JurySummaryView view={view} stats={view.stats} />;
 }
 
@@ -104,7 +106,7 @@ export function JurySummaryView({ view, stats }: { view: JuryView; stats: JurySt
     // A status, not an alert: it changes as judges report, and is read politely.
     <Alert role="status" data-testid="jury-summary" variant={stats.summary.kind === "best" ? "success" : "default"}>
       <ScaleIcon />
-      <AlertTitle className="line-clamp-none">{stats.summary.text}</AlertTitle>
+      <AlertTitle className="line-clamp-none">{decisionSentence(stats)}</AlertTitle>
       <AlertDescription>
         Mean scores with 95% bootstrap intervals ({formatCount(stats.resamples)} resamples over{" "}
         {formatCount(stats.units)} persona × topic {stats.units === 1 ? "unit" : "units"}), from{" "}

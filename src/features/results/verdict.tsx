@@ -11,7 +11,7 @@ import { cn } from "@/lib/utils";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCostPerResponse, formatLatency, formatScore } from "../../../convex/lib/format";
 import { MAX_SCORE } from "../../../convex/lib/scoring";
-import { formatInterval, hasScores, type JuryView } from "./jury-model";
+import { formatInterval, hasDecision, type JuryView } from "./jury-model";
 import { useJuryView } from "./jury-stats";
 import { isLive, type ResultsData } from "./results-model";
 import { plainVerdict, type PlainVerdict } from "./verdict-model";
@@ -37,12 +37,12 @@ function VerdictOf({ testId, results }: { testId: Id<"tests">; results: ResultsD
 }
 
 export function VerdictCard({ view, results }: { view: JuryView | null; results: ResultsData }) {
-  const stats = hasScores(view?.stats) ? view.stats : null;
+  const stats = hasDecision(view?.stats) ? view.stats : null;
   const verdict = stats
     ? plainVerdict({
         models: stats.models,
         figures: results.models,
-        extraTopicsNeeded: stats.summary.extraTopicsNeeded,
+        summary: stats.summary,
         live: view?.live ?? isLive(results.test.status),
         units: stats.units,
       })
