@@ -340,10 +340,10 @@ export const juryStatsValidator = v.object({
     }),
   ),
   summary: v.object({
-    kind: v.union(v.literal("best"), v.literal("tied"), v.literal("none")),
+    kind: v.union(v.literal("best"), v.literal("tied"), v.literal("thin"), v.literal("none")),
     text: v.string(),
     leaders: v.array(v.string()),
-    extraTopicsNeeded: nullableNumber,
+    extraTopicsRange: v.union(v.object({ low: v.number(), high: v.number() }), v.null()),
   }),
   costs: v.object({ generationUsd: v.number(), judgingUsd: v.number() }),
   /** Rating tests: the criteria of the per-criterion figures, in their order; [] for ranking. */

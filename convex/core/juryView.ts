@@ -85,7 +85,8 @@ export async function juryViewOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Jur
 /** The verdict History shows, or undefined before any model is scored. */
 export function juryVerdictOf(stats: JuryStatsDoc): JuryVerdict | undefined {
   const { kind, leaders } = stats.summary;
-  if (kind === "none" || leaders.length === 0) return undefined;
+  // Too little evidence is no verdict: History must not call the model ahead a winner.
+  if (kind === "none" || kind === "thin" || leaders.length === 0) return undefined;
   const names = new Map(stats.models.map((model) => [model.modelId, model.modelName]));
   return { kind, leaders: leaders.map((id) => names.get(id) ?? id) };
 }

@@ -1,10 +1,20 @@
 // The jury statistics against published and hand-worked examples.
 import { describe, expect, it } from "vitest";
 import { kendallW, krippendorffAlphaInterval, agreementBand } from "./agreement";
-import { kendallTauB, midranks, percentileInterval, spearman } from "./basics";
+import {
+  bootstrapTInterval,
+  kendallTauB,
+  midranks,
+  percentileInterval,
+  spearman,
+  studentTQuantile,
+  t95,
+  tInterval,
+} from "./basics";
+import { seriesMeans } from "./breakdown";
 import { positionBias, positionConsistency, successesUpperTail } from "./bias";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate } from "./bradleyTerry";
-import { evidenceSummary, tieRanks } from "./ranks";
+import { evidenceSummary, thinEvidence, tieRanks } from "./ranks";
 import { seededRandom, seedFromText } from "./random";
 
 describe("Kendall's W", () => {
@@ -197,25 +207,102 @@ describe("tie ranks and the summary sentence", () => {
       20,
       2,
     );
-    expect(summary).toEqual({ kind: "best", text: "A is best", leaders: ["a"], extraTopicsNeeded: null });
+    expect(summary).toEqual({ kind: "best", text: "A is best", leaders: ["a"], extraTopicsRange: null });
   });
 
-  it("names the tied models and estimates the topics needed: 20 units · (1 / 0.4)² = 125 units, 105 more over 2 personas", () => {
-    const summary = evidenceSummary(
-      [
-        { modelId: "a", modelName: "A", mean: 8, interval: { low: 7.5, high: 8.5 } },
-        { modelId: "b", modelName: "B", mean: 7.6, interval: { low: 7.1, high: 8.1 } },
-        { modelId: "c", modelName: "C", mean: 5.5, interval: { low: 5, high: 6 } },
-      ],
-      20,
-      2,
-    );
+  it("names the tied models and gives the topics needed as a range from the gap's interval: 18–240", () => {
+    // w = 0.5 + 0.5 = 1. The gap A − B is 0.4, known within [0.2, 0.6]: separating them needs
+    // 20 · (1 / 0.6)² = 55.6 to 20 · (1 / 0.2)² = 500 units, i.e. 35.6 to 480 more over 2 personas:
+    // 18 to 240 topics. (Before issue 30 the point gap alone gave "about 53", 20 · (1 / 0.4)² = 125
+    // units; one rerun's gap of 0.2 or 0.6 would have said 240 or 18.)
+    const models = [
+      { modelId: "a", modelName: "A", mean: 8, interval: { low: 7.5, high: 8.5 } },
+      { modelId: "b", modelName: "B", mean: 7.6, interval: { low: 7.1, high: 8.1 } },
+      { modelId: "c", modelName: "C", mean: 5.5, interval: { low: 5, high: 6 } },
+    ];
+    const summary = evidenceSummary(models, 20, 2, { gap: () => ({ low: 0.2, high: 0.6 }) });
     expect(summary.kind).toBe("tied");
     expect(summary.leaders).toEqual(["a", "b"]);
-    expect(summary.extraTopicsNeeded).toBe(53);
+    expect(summary.extraTopicsRange).toEqual({ low: 18, high: 240 });
     expect(summary.text).toBe(
-      "A and B are statistically tied; run more topics or judges to separate them (about 53 more topics).",
+      "A and B are statistically tied; run more topics or judges to separate them (about 18–240 more topics).",
     );
+    // A gap whose interval reaches 0 may be no gap at all: no number of topics can be promised.
+    const unbounded = evidenceSummary(models, 20, 2, { gap: () => ({ low: -0.1, high: 0.9 }) });
+    expect(unbounded.extraTopicsRange).toBeNull();
+    expect(unbounded.text).toBe("A and B are statistically tied; run more topics or judges to separate them.");
+  });
+
+  it("makes no claim on too little evidence", () => {
+    const summary = evidenceSummary(
+      [
+        { modelId: "a", modelName: "A", mean: 8.75, interval: null },
+        { modelId: "b", modelName: "B", mean: 5, interval: null },
+      ],
+      1,
+      1,
+      { thin: thinEvidence({ pairs: 1, answers: 2, repeatedAnswers: 0 }) },
+    );
+    expect(summary).toEqual({
+      kind: "thin",
+      text: "Too little evidence: 1 persona × topic pair and one judge call per answer; an interval needs at least 4 pairs and two judge calls per answer.",
+      leaders: ["a"],
+      extraTopicsRange: null,
+    });
+  });
+
+  it("calls evidence too little below 4 pairs or when fewer than half the answers have two judge calls", () => {
+    expect(thinEvidence({ pairs: 3, answers: 12, repeatedAnswers: 12 })).toBe(
+      "Too little evidence: 3 persona × topic pairs; an interval needs at least 4.",
+    );
+    expect(thinEvidence({ pairs: 4, answers: 12, repeatedAnswers: 12 })).toBeNull();
+    expect(thinEvidence({ pairs: 40, answers: 12, repeatedAnswers: 5 })).toBe(
+      "Too little evidence: one judge call per answer; an interval needs two (add a judge, or judge in both orders).",
+    );
+    expect(thinEvidence({ pairs: 40, answers: 12, repeatedAnswers: 6 })).toBeNull();
+  });
+});
+
+describe("t intervals over persona × topic pairs", () => {
+  it("takes Student's t quantiles from printed tables: 12.706 (1 df), 3.182 (3), 2.571 (5), 1.960 (∞); scipy for 3.594 df", () => {
+    expect(t95(1)).toBeCloseTo(12.7062047, 6);
+    expect(t95(3)).toBeCloseTo(3.18244631, 7);
+    expect(t95(5)).toBeCloseTo(2.57058184, 7);
+    expect(t95(3.594059405940594)).toBeCloseTo(2.90460256, 6);
+    expect(t95(1e6)).toBeCloseTo(1.95996636, 5);
+    expect(studentTQuantile(0.995, 8)).toBeCloseTo(3.355387, 5);
+  });
+
+  it("gives the t interval of a mean by hand: 6, 7, 8, 9 → 7.5 ± 3.1824 · 1.2910 / 2 = [5.4457, 9.5543]", () => {
+    // scipy.stats.ttest_1samp([6, 7, 8, 9], 0).confidence_interval(): 5.445740, 9.554260.
+    const interval = tInterval([6, 7, 8, 9])!;
+    expect(interval.low).toBeCloseTo(5.44573974, 7);
+    expect(interval.high).toBeCloseTo(9.55426026, 7);
+    // Cut to the score scale: 9, 10, 10, 10 → 9.75 ± 0.7956 reaches past 10.
+    expect(tInterval([9, 10, 10, 10], { low: 0, high: 10 })!.high).toBe(10);
+    expect(tInterval([5])).toBeNull();
+    // Every pair alike: the data cannot vary, and the interval has no width.
+    expect(tInterval([7, 7, 7, 7])).toEqual({ low: 7, high: 7 });
+  });
+
+  it("widens a bootstrap standard error by √(n / (n − 1)) and uses t with n − 1 df", () => {
+    // Replicates 1, 2, 3, 4, 5: s = √2.5 = 1.5811. With n = 5 pairs: SE = 1.5811 · √(5/4) = 1.7678,
+    // t(4) = 2.7764: 10 ± 4.9082.
+    const interval = bootstrapTInterval(10, [1, 2, 3, 4, 5], 5)!;
+    expect(interval.low).toBeCloseTo(10 - 2.77644511 * Math.sqrt(2.5) * Math.sqrt(5 / 4), 7);
+    expect(interval.high).toBeCloseTo(14.9081079, 6);
+    expect(bootstrapTInterval(10, [1, 2, 3], 1)).toBeNull();
+  });
+
+  it("gives each series its mean and t interval, and none below the units asked for", () => {
+    // Two series over four units (NaN: no value there): 6, 7, 8, 9 and 1, NaN, 3, NaN.
+    const values = Float64Array.from([6, 1, 7, NaN, 8, 3, 9, NaN]);
+    const [first, second] = seriesMeans(values, 4, 2, { minUnits: 4 });
+    expect(first!.mean).toBe(7.5);
+    expect(first!.interval!.low).toBeCloseTo(5.44573974, 7);
+    expect(second).toEqual({ mean: 2, interval: null });
+    // With two units allowed: 2 ± 12.7062 · √2 / √2 = [−10.706, 14.706].
+    expect(seriesMeans(values, 4, 2)[1]!.interval!.low).toBeCloseTo(2 - 12.7062047, 6);
   });
 });
 

@@ -17,20 +17,58 @@ export function tieRanks(intervals: readonly Interval[]): RankRange[] {
   }));
 }
 
+/** Fewest persona × topic pairs an interval rests on: below it the statistics give none. */
+export const MIN_PAIRS = 4;
+
+/** What the evidence rests on: scored pairs, judged answers, and answers with two or more judge calls. */
+export interface EvidenceCounts {
+  readonly pairs: number;
+  readonly answers: number;
+  readonly repeatedAnswers: number;
+}
+
+/**
+ * Why the evidence is too little for an interval, or null when it is enough: fewer than
+ * MIN_PAIRS persona × topic pairs, or one judge call per answer (fewer than half the answers
+ * judged twice or more), where nothing in the data shows how much a fresh verdict would differ.
+ */
+export function thinEvidence({ pairs, answers, repeatedAnswers }: EvidenceCounts): string | null {
+  const fewPairs = pairs < MIN_PAIRS;
+  const singleCalls = answers > 0 && 2 * repeatedAnswers < answers;
+  const pairWords = `${pairs} persona × topic ${pairs === 1 ? "pair" : "pairs"}`;
+  if (fewPairs && singleCalls) {
+    return `Too little evidence: ${pairWords} and one judge call per answer; an interval needs at least ${MIN_PAIRS} pairs and two judge calls per answer.`;
+  }
+  if (fewPairs) return `Too little evidence: ${pairWords}; an interval needs at least ${MIN_PAIRS}.`;
+  if (singleCalls) {
+    return "Too little evidence: one judge call per answer; an interval needs two (add a judge, or judge in both orders).";
+  }
+  return null;
+}
+
 export interface RankedModel {
   readonly modelId: string;
   readonly modelName: string;
   readonly mean: number;
-  readonly interval: Interval;
+  /** Null when the evidence is too little for one. */
+  readonly interval: Interval | null;
 }
 
 export interface EvidenceSummary {
-  readonly kind: "best" | "tied" | "none";
+  /** "thin": too little evidence for any interval, so no claim (see thinEvidence). */
+  readonly kind: "best" | "tied" | "thin" | "none";
   readonly text: string;
-  /** The best model, or every model tied for first (leader first). */
+  /**
+   * The best model, or every model tied for first (leader first); "thin": the model ahead on
+   * the little evidence there is, which is no claim that it is best.
+   */
   readonly leaders: string[];
-  /** Estimated topics to add before the leader's interval clears the others'; null when not estimable. */
-  readonly extraTopicsNeeded: number | null;
+  /**
+   * Topics to add before the leader's interval likely clears the others', as a range from the
+   * gaps' 95% intervals; null when the evidence cannot bound it (too little evidence, or a gap
+   * whose interval reaches 0: no number of topics can be promised to separate equal models).
+   */
+  readonly extraTopicsRange: { readonly low: number; readonly high: number } | null;
 }
 
 function joinNames(names: readonly string[]): string {
@@ -38,41 +76,71 @@ function joinNames(names: readonly string[]): string {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
+export interface SummaryOptions {
+  /** Why the evidence is too little (thinEvidence), or null. */
+  readonly thin?: string | null;
+  /** The 95% interval of the leader's score less another model's (paired over pairs), or null. */
+  readonly gap?: (leaderId: string, modelId: string) => Interval | null;
+}
+
 /**
  * "A is best" only when the leader's lower bound is above every other model's upper bound;
- * otherwise the models whose intervals reach the leader's are statistically tied. The number of
- * extra topics assumes interval widths shrink with the square root of the number of
- * persona × topic units: separating the leader from model B needs n · (w / d)² units, w the
- * leader's lower half-width plus B's upper half-width and d the gap between their means.
+ * otherwise the models whose intervals reach the leader's are statistically tied. Too little
+ * evidence (options.thin): no claim at all. The extra topics assume interval widths shrink with
+ * the square root of the number of persona × topic units: separating the leader from model B
+ * needs n · (w / d)² units, w the leader's lower half-width plus B's upper half-width and d the
+ * gap between their true means. d is only known within its interval [d₋, d₊], so the need is
+ * given as the range n · (w / d₊)² to n · (w / d₋)², and not at all when d₋ ≤ 0.
  */
-export function evidenceSummary(models: readonly RankedModel[], units: number, personas: number): EvidenceSummary {
+export function evidenceSummary(
+  models: readonly RankedModel[],
+  units: number,
+  personas: number,
+  options: SummaryOptions = {},
+): EvidenceSummary {
   const sorted = [...models].sort((a, b) => compareScores(b.mean, a.mean));
   const leader = sorted[0];
-  if (!leader) return { kind: "none", text: "No scores yet.", leaders: [], extraTopicsNeeded: null };
-  const tied = sorted.slice(1).filter((model) => compareScores(model.interval.high, leader.interval.low) >= 0);
+  if (!leader) return { kind: "none", text: "No scores yet.", leaders: [], extraTopicsRange: null };
+  const leaderInterval = leader.interval;
+  if (options.thin || leaderInterval === null) {
+    return {
+      kind: "thin",
+      text: options.thin ?? "Too little evidence for an interval.",
+      leaders: [leader.modelId],
+      extraTopicsRange: null,
+    };
+  }
+  const tied = sorted
+    .slice(1)
+    .filter((model) => model.interval === null || compareScores(model.interval.high, leaderInterval.low) >= 0);
   if (tied.length === 0) {
-    return { kind: "best", text: `${leader.modelName} is best`, leaders: [leader.modelId], extraTopicsNeeded: null };
+    return { kind: "best", text: `${leader.modelName} is best`, leaders: [leader.modelId], extraTopicsRange: null };
   }
-  let neededUnits = 0;
+  let lowUnits = 0;
+  let highUnits = 0;
   for (const model of tied) {
-    const gap = leader.mean - model.mean;
-    const width = leader.mean - leader.interval.low + (model.interval.high - model.mean);
-    neededUnits =
-      compareScores(leader.mean, model.mean) > 0 && Number.isFinite(neededUnits)
-        ? Math.max(neededUnits, units * (width / gap) ** 2)
-        : Infinity;
+    const gap = options.gap?.(leader.modelId, model.modelId) ?? null;
+    if (model.interval === null || gap === null || compareScores(gap.low, 0) <= 0) {
+      highUnits = Infinity;
+      continue;
+    }
+    const width = leader.mean - leaderInterval.low + (model.interval.high - model.mean);
+    lowUnits = Math.max(lowUnits, units * (width / gap.high) ** 2);
+    highUnits = Math.max(highUnits, units * (width / gap.low) ** 2);
   }
-  const extraTopics =
-    Number.isFinite(neededUnits) && units > 0
-      ? Math.max(1, Math.ceil((neededUnits - units) / Math.max(1, personas)))
-      : null;
+  const topics = (needed: number) => Math.max(1, Math.ceil((needed - units) / Math.max(1, personas)));
+  const range = Number.isFinite(highUnits) && units > 0 ? { low: topics(lowUnits), high: topics(highUnits) } : null;
   const names = joinNames([leader, ...tied].map((model) => model.modelName));
+  const about =
+    range === null
+      ? "."
+      : range.low === range.high
+        ? ` (about ${range.low} more ${range.low === 1 ? "topic" : "topics"}).`
+        : ` (about ${range.low}–${range.high} more topics).`;
   return {
     kind: "tied",
-    text:
-      `${names} are statistically tied; run more topics or judges to separate them` +
-      (extraTopics === null ? "." : ` (about ${extraTopics} more ${extraTopics === 1 ? "topic" : "topics"}).`),
+    text: `${names} are statistically tied; run more topics or judges to separate them${about}`,
     leaders: [leader.modelId, ...tied.map((model) => model.modelId)],
-    extraTopicsNeeded: extraTopics,
+    extraTopicsRange: range,
   };
 }

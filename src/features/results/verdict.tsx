@@ -42,7 +42,7 @@ export function VerdictCard({ view, results }: { view: JuryView | null; results:
     ? plainVerdict({
         models: stats.models,
         figures: results.models,
-        extraTopicsNeeded: stats.summary.extraTopicsNeeded,
+        extraTopicsNeeded: stats.summary.extraTopicsRange?.high ?? null,
         live: view?.live ?? isLive(results.test.status),
         units: stats.units,
       })
