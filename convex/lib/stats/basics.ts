@@ -238,8 +238,8 @@ export function tInterval(values: ArrayLike<number>, bounds?: Interval): Interva
 
 /**
  * A 95% interval from bootstrap replicates over n resampled pairs, for statistics without a
- * closed-form standard error (Bradley–Terry ratings, pooled tau-b, differences of runs):
- * estimate ± t_{0.975, df} · SE, SE the replicates' standard deviation times √(n / (n − 1)),
+ * closed-form standard error (Bradley–Terry ratings, pooled tau-b): estimate ± t_{0.975, df} · SE,
+ * SE the replicates' standard deviation (read from their ±1 SD percentiles) times √(n / (n − 1)),
  * which undoes the bootstrap's known shrinkage of the variance by (n − 1) / n (Efron & Tibshirani
  * 1993, §5.2 and §12.5; Hesterberg 2015). df defaults to n − 1. Null below 2 pairs or replicates.
  */
@@ -249,8 +249,14 @@ export function bootstrapTInterval(
   n: number,
   { df = n - 1, bounds }: { df?: number; bounds?: Interval } = {},
 ): Interval | null {
-  const sd = sampleSd(replicates);
-  if (sd === null || n < 2 || df < 1) return null;
+  if (replicates.length < 2 || n < 2 || df < 1) return null;
+  // The replicates' spread from their 15.87th to 84.13th percentiles (±1 SD of a normal): with few
+  // pairs some resamples give one model every win, and their extreme ratings would inflate a SD.
+  const sorted = Float64Array.from(replicates).sort();
+  const sd =
+    (quantileSorted(sorted as unknown as number[], 0.841345) -
+      quantileSorted(sorted as unknown as number[], 0.158655)) /
+    2;
   const half = t95(df) * sd * Math.sqrt(n / (n - 1));
   return clipped(estimate - half, estimate + half, bounds);
 }

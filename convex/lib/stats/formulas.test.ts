@@ -285,12 +285,16 @@ describe("t intervals over persona × topic pairs", () => {
     expect(tInterval([7, 7, 7, 7])).toEqual({ low: 7, high: 7 });
   });
 
-  it("widens a bootstrap standard error by √(n / (n − 1)) and uses t with n − 1 df", () => {
-    // Replicates 1, 2, 3, 4, 5: s = √2.5 = 1.5811. With n = 5 pairs: SE = 1.5811 · √(5/4) = 1.7678,
-    // t(4) = 2.7764: 10 ± 4.9082.
-    const interval = bootstrapTInterval(10, [1, 2, 3, 4, 5], 5)!;
-    expect(interval.low).toBeCloseTo(10 - 2.77644511 * Math.sqrt(2.5) * Math.sqrt(5 / 4), 7);
-    expect(interval.high).toBeCloseTo(14.9081079, 6);
+  it("takes a bootstrap standard error from the replicates' ±1 SD percentiles, widens it by √(n / (n − 1)), uses t(n − 1)", () => {
+    // Replicates 0, 1, …, 100: the 15.8655th and 84.1345th percentiles (linear, as numpy's
+    // percentile) are 15.8655 and 84.1345, so SD = 34.1345. With n = 5 pairs, SE = 34.1345 · √(5/4)
+    // = 38.1635 and t(4) = 2.7764451: 10 ± 105.9589.
+    const replicates = Array.from({ length: 101 }, (_, index) => index);
+    const interval = bootstrapTInterval(10, replicates, 5)!;
+    expect(interval.low).toBeCloseTo(10 - 2.77644511 * 34.1345 * Math.sqrt(5 / 4), 6);
+    expect(interval.high).toBeCloseTo(115.9589, 3);
+    // One extreme resample does not move it (a standard deviation would grow by half).
+    expect(bootstrapTInterval(10, [...replicates, 10_000], 5)!.high).toBeLessThan(118);
     expect(bootstrapTInterval(10, [1, 2, 3], 1)).toBeNull();
   });
 
