@@ -1,8 +1,9 @@
 // Means with 95% intervals for many series at once: per model × criterion, per model × judge, and
 // the team's score per model. Each series has one value per persona × topic unit (NaN where it
 // has none); its interval is the t interval of its unit values (basics.tInterval), as the model
-// scores' are.
-import { t95, type Interval } from "./basics";
+// scores' are, or with `skewCorrected` Hall's skewness-corrected t interval
+// (basics.skewCorrectedInterval), which the per-judge and per-criterion means use.
+import { skewCorrectedInterval, t95, type Interval } from "./basics";
 
 export interface SeriesMean {
   /** Mean over the units that have a value; null when none has. */
@@ -19,10 +20,20 @@ export function seriesMeans(
   values: Float64Array,
   units: number,
   series: number,
-  { minUnits = 2, bounds }: { minUnits?: number; bounds?: Interval } = {},
+  {
+    minUnits = 2,
+    bounds,
+    skewCorrected = false,
+  }: {
+    minUnits?: number;
+    bounds?: Interval;
+    /** Hall's skewness-corrected t interval (basics.skewCorrectedInterval) instead of the plain one. */
+    skewCorrected?: boolean;
+  } = {},
 ): SeriesMean[] {
   const sum = new Float64Array(series);
   const squares = new Float64Array(series);
+  const cubes = new Float64Array(series);
   const count = new Float64Array(series);
   for (let u = 0; u < units; u++) {
     for (let k = 0; k < series; k++) {
@@ -37,7 +48,10 @@ export function seriesMeans(
   for (let u = 0; u < units; u++) {
     for (let k = 0; k < series; k++) {
       const value = values[u * series + k]!;
-      if (!Number.isNaN(value)) squares[k]! += (value - sum[k]! / count[k]!) ** 2;
+      if (Number.isNaN(value)) continue;
+      const deviation = value - sum[k]! / count[k]!;
+      squares[k]! += deviation ** 2;
+      cubes[k]! += deviation ** 3;
     }
   }
   return Array.from({ length: series }, (_, k) => {
@@ -45,6 +59,13 @@ export function seriesMeans(
     if (n === 0) return { mean: null, interval: null };
     const centre = sum[k]! / n;
     if (n < Math.max(2, minUnits)) return { mean: centre, interval: null };
+    if (skewCorrected) {
+      const sd = Math.sqrt(squares[k]! / (n - 1));
+      return {
+        mean: centre,
+        interval: skewCorrectedInterval({ mean: centre, sd, thirdMoment: cubes[k]! / n, n }, bounds),
+      };
+    }
     const half = (t95(n - 1) * Math.sqrt(squares[k]! / (n - 1))) / Math.sqrt(n);
     const low = centre - half;
     const high = centre + half;

@@ -6,6 +6,7 @@ import {
   kendallTauB,
   midranks,
   percentileInterval,
+  skewCorrectedInterval,
   spearman,
   studentTQuantile,
   t95,
@@ -296,6 +297,32 @@ describe("t intervals over persona × topic pairs", () => {
     // One extreme resample does not move it (a standard deviation would grow by half).
     expect(bootstrapTInterval(10, [...replicates, 10_000], 5)!.high).toBeLessThan(118);
     expect(bootstrapTInterval(10, [1, 2, 3], 1)).toBeNull();
+  });
+
+  it("corrects the t interval for skewness (Hall 1992): a weak model ranked last in 4 of 6 pairs", () => {
+    // One judge's ranking scores of a weak model over six pairs: 2.5, 2.5, 2.5, 5, 2.5, 7.5.
+    // By hand (numpy/scipy): mean 3.75, s = 2.0916501, skewness γ = m₃ / s³ = 0.8537347 (m₃ with
+    // n denominator), t(5) = 2.5705818; Δ(q) = (3/γ)(∛(1 + γ(q/√6 − γ/36)) − 1) gives
+    // [3.75 − s·Δ(t), 3.75 − s·Δ(−t)] = [2.0355534, 7.8834290], where the plain t interval,
+    // [1.5549479, 5.9450521], sits too low: the long tail is above.
+    const values = [2.5, 2.5, 2.5, 5, 2.5, 7.5];
+    const centre = 3.75;
+    const sd = 2.091650066335189;
+    const thirdMoment = values.reduce((sum, value) => sum + (value - centre) ** 3, 0) / values.length;
+    const interval = skewCorrectedInterval({ mean: centre, sd, thirdMoment, n: 6 })!;
+    expect(interval.low).toBeCloseTo(2.0355534, 6);
+    expect(interval.high).toBeCloseTo(7.883429, 6);
+    // Symmetric values: the t interval itself (6, 7, 8, 9 → [5.4457, 9.5543]).
+    const symmetric = skewCorrectedInterval({ mean: 7.5, sd: Math.sqrt(5 / 3), thirdMoment: 0, n: 4 })!;
+    expect(symmetric.low).toBeCloseTo(5.44573974, 7);
+    expect(symmetric.high).toBeCloseTo(9.55426026, 7);
+    // Cut to the scale, and no width only where nothing varied.
+    expect(skewCorrectedInterval({ mean: centre, sd, thirdMoment, n: 6 }, { low: 0, high: 7 })!.high).toBe(7);
+    expect(skewCorrectedInterval({ mean: 7, sd: 0, thirdMoment: 0, n: 4 })).toEqual({ low: 7, high: 7 });
+    // Through seriesMeans, as the per-judge and per-criterion means use it.
+    const [series] = seriesMeans(Float64Array.from(values), 6, 1, { skewCorrected: true });
+    expect(series!.interval!.low).toBeCloseTo(2.0355534, 6);
+    expect(series!.interval!.high).toBeCloseTo(7.883429, 6);
   });
 
   it("gives each series its mean and t interval, and none below the units asked for", () => {

@@ -466,7 +466,8 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   }
   // Means over units with t intervals: each model's score, and per criterion and per judge.
   const minUnits = thin ? Infinity : MIN_PAIRS;
-  const breakdownMeans = seriesMeans(breakdown, U, series, { minUnits, bounds: SCORE_BOUNDS });
+  // Skewness-corrected: one judge's (or criterion's) verdicts per pair are few and lopsided.
+  const breakdownMeans = seriesMeans(breakdown, U, series, { minUnits, bounds: SCORE_BOUNDS, skewCorrected: true });
   const modelMeans = seriesMeans(unitModelMean, U, M, { minUnits, bounds: SCORE_BOUNDS });
   const scored = modelIds.map((_, m) => totals.count[m]! > 0);
   const intervals = modelIds.map((_, m) => modelMeans[m]!.interval);
