@@ -265,13 +265,14 @@ export function skewCorrectedInterval(
  * closed-form standard error (Bradley–Terry ratings, pooled tau-b): estimate ± t_{0.975, df} · SE,
  * SE the replicates' standard deviation (read from their ±1 SD percentiles) times √(n / (n − 1)),
  * which undoes the bootstrap's known shrinkage of the variance by (n − 1) / n (Efron & Tibshirani
- * 1993, §5.2 and §12.5; Hesterberg 2015). df defaults to n − 1. Null below 2 pairs or replicates.
+ * 1993, §5.2 and §12.5; Hesterberg 2015), unless `widen` is false. df defaults to n − 1. Null
+ * below 2 pairs or replicates.
  */
 export function bootstrapTInterval(
   estimate: number,
   replicates: ArrayLike<number>,
   n: number,
-  { df = n - 1, bounds }: { df?: number; bounds?: Interval } = {},
+  { df = n - 1, bounds, widen = true }: { df?: number; bounds?: Interval; widen?: boolean } = {},
 ): Interval | null {
   if (replicates.length < 2 || n < 2 || df < 1) return null;
   // The replicates' spread from their 15.87th to 84.13th percentiles (±1 SD of a normal): with few
@@ -281,6 +282,6 @@ export function bootstrapTInterval(
     (quantileSorted(sorted as unknown as number[], 0.841345) -
       quantileSorted(sorted as unknown as number[], 0.158655)) /
     2;
-  const half = t95(df) * sd * Math.sqrt(n / (n - 1));
+  const half = t95(df) * sd * (widen ? Math.sqrt(n / (n - 1)) : 1);
   return clipped(estimate - half, estimate + half, bounds);
 }

@@ -297,6 +297,10 @@ describe("t intervals over persona × topic pairs", () => {
     // One extreme resample does not move it (a standard deviation would grow by half).
     expect(bootstrapTInterval(10, [...replicates, 10_000], 5)!.high).toBeLessThan(118);
     expect(bootstrapTInterval(10, [1, 2, 3], 1)).toBeNull();
+    // Not widened (the Bradley–Terry ratings): 10 ± 2.7764451 · 34.1345 = [−84.7726, 104.7726].
+    const plain = bootstrapTInterval(10, replicates, 5, { widen: false })!;
+    expect(plain.low).toBeCloseTo(10 - 2.77644511 * 34.1345, 6);
+    expect(plain.high).toBeCloseTo(104.7726, 3);
   });
 
   it("corrects the t interval for skewness (Hall 1992): a weak model ranked last in 4 of 6 pairs", () => {
