@@ -6,7 +6,7 @@
 import { v } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
-import { type AnswerVerdict, type RunScores, type UnitScores, unitScoresOf } from "../lib/compare";
+import { type RunScores, type UnitScores, unitScoresOf, verdictsOfCalls } from "../lib/compare";
 import { decodeJuryState, juryInput, type JuryState } from "./juryStats";
 import { statsRowsOf } from "./results";
 
@@ -68,20 +68,7 @@ export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Ru
       state.evaluations,
       state.calls,
     );
-    const verdicts: AnswerVerdict[] = [
-      ...input.ratings.map((rating) => ({
-        responseId: rating.responseId,
-        judgeModelId: rating.judgeModelId,
-        scores: rating.scores,
-      })),
-      ...input.rankings.flatMap((call) =>
-        call.ranking.map((responseId, rank) => ({
-          responseId,
-          judgeModelId: call.judgeModelId,
-          place: { rank, ranked: call.ranking.length, outOf: call.outOf ?? call.ranking.length },
-        })),
-      ),
-    ];
+    const verdicts = verdictsOfCalls(input);
     return {
       models,
       unit: "pair",

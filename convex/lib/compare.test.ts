@@ -91,9 +91,12 @@ describe("runStandings", () => {
 
 describe("compareRuns", () => {
   it("finds a known difference: every pair 2 points higher gives +2 with an interval of [2, 2]", () => {
+    // Four pairs each (an interval needs at least 4; the runs had 3 and 2 before issue 30). Not
+    // paired (no keys): Welch's interval, whose standard error is 0 when no pair's score varies.
     const a = run(
       [M1, M2],
       [
+        [6, 8],
         [6, 8],
         [6, 8],
         [6, 8],
@@ -104,9 +107,11 @@ describe("compareRuns", () => {
       [
         [8, 8],
         [8, 8],
+        [8, 8],
+        [8, 8],
       ],
     );
-    const result = compareRuns(a, b, { seed: "known" });
+    const result = compareRuns(a, b);
     expect(result.models).toEqual([
       {
         modelId: "m1",
@@ -127,13 +132,19 @@ describe("compareRuns", () => {
         largerThanChance: false,
       },
     ]);
+    expect(result.thin).toBeNull();
   });
 
-  it("gives the hand-worked bootstrap interval: A's pairs 4 and 8 against B's one pair 6 → [−2, +2], within chance", () => {
-    // A resampled is 4, 6 or 8 (¼, ½, ¼); B is always 6: B − A is +2, 0 or −2, and the 2.5% and
-    // 97.5% points of 1,000 draws fall inside the −2 and +2 blocks.
-    const result = compareRuns(run([M1], [[4], [8]]), run([M1], [[6]]), { seed: "worked" });
-    expect(result.models[0]).toMatchObject({ difference: 0, interval: { low: -2, high: 2 }, largerThanChance: false });
+  it("gives Welch's interval for independent runs: A 4, 8, 6, 2 against B 6, 6, 7, 5 → +1 within [−2.933, +4.933]", () => {
+    // A: mean 5, s² = 20/3; B: mean 6, s² = 2/3. SE² = 20/12 + 2/12 = 11/6; Welch–Satterthwaite
+    // df = (11/6)² / ((5/3)²/3 + (1/6)²/3) = 3.594, t = 2.9046: 1 ± 3.9329 (scipy ttest_ind,
+    // equal_var=False: −2.932850, 4.932850).
+    const result = compareRuns(run([M1], [[4], [8], [6], [2]]), run([M1], [[6], [6], [7], [5]]));
+    const model = result.models[0]!;
+    expect(model.difference).toBe(1);
+    expect(model.interval!.low).toBeCloseTo(-2.93285045, 6);
+    expect(model.interval!.high).toBeCloseTo(4.93285045, 6);
+    expect(model.largerThanChance).toBe(false);
   });
 
   it("finds no difference between two identical runs and a rank correlation of 1", () => {
@@ -141,8 +152,9 @@ describe("compareRuns", () => {
       [7, 5, 3],
       [8, 4, 4],
       [6, 6, 2],
+      [7, 6, 3],
     ];
-    const result = compareRuns(run([M1, M2, M3], scores), run([M1, M2, M3], scores), { seed: "same" });
+    const result = compareRuns(run([M1, M2, M3], scores), run([M1, M2, M3], scores));
     for (const model of result.models) {
       expect(model.difference).toBe(0);
       expect(model.interval!.low).toBeLessThan(0);
@@ -152,20 +164,14 @@ describe("compareRuns", () => {
     expect(result.rankCorrelation).toBe(1);
   });
 
-  it("is deterministic for a seed", () => {
-    const a = run([M1], [[3], [9], [5], [7]]);
-    const b = run([M1], [[6], [8], [4]]);
-    expect(compareRuns(a, b, { seed: "s" })).toEqual(compareRuns(a, b, { seed: "s" }));
-  });
-
   it("computes Spearman's rho by hand: ranks 1 2 3 4 against 1 3 2 4 give 1 − 6·2 / (4·15) = 0.8", () => {
     const a = run([M1, M2, M3, M4], [[1, 2, 3, 4]]);
     const b = run([M1, M2, M3, M4], [[1, 3, 2, 4]]);
-    expect(compareRuns(a, b, { seed: "rho" }).rankCorrelation).toBeCloseTo(0.8, 12);
+    expect(compareRuns(a, b).rankCorrelation).toBeCloseTo(0.8, 12);
   });
 
   it("compares only the models both runs tested and names the others", () => {
-    const result = compareRuns(run([M1, M2], [[5, 6]]), run([M2, M3], [[6, 7]]), { seed: "x" });
+    const result = compareRuns(run([M1, M2], [[5, 6]]), run([M2, M3], [[6, 7]]));
     expect(result.models.map((model) => model.modelId)).toEqual(["m2"]);
     expect(result.onlyInA).toEqual(["Model One"]);
     expect(result.onlyInB).toEqual(["Model Three"]);
@@ -175,8 +181,29 @@ describe("compareRuns", () => {
 
   it("leaves the difference out while a model has no score in one run", () => {
     const b: RunScores = { models: [M1], units: [{ personaId: "p", topicId: "t", means: new Map() }] };
-    const [model] = compareRuns(run([M1], [[5]]), b, { seed: "x" }).models;
+    const [model] = compareRuns(run([M1], [[5]]), b).models;
     expect(model).toMatchObject({ difference: null, interval: null, largerThanChance: false, b: { score: null } });
+  });
+
+  it("gives no interval, so no change larger than chance, on too little evidence", () => {
+    // Three pairs: 2 points higher in each, but a rerun's three pairs show too little to tell.
+    const fewPairs = compareRuns(run([M1], [[4], [5], [6]]), run([M1], [[6], [7], [8]]));
+    expect(fewPairs.models[0]).toMatchObject({ difference: 2, interval: null, largerThanChance: false });
+    expect(fewPairs.thin).toBe("Too little evidence: 3 persona × topic pairs; an interval needs at least 4.");
+    // Six pairs, but every answer judged by one call.
+    const once = (scores: number[]) => ({
+      models: [M1],
+      units: scores.map((score, u) => ({
+        personaId: "p",
+        topicId: `t${u}`,
+        means: new Map([["m1", score]]),
+        answers: 1,
+        repeatedAnswers: 0,
+      })),
+    });
+    const singleCall = compareRuns(once([4, 5, 6, 4, 5, 6]), once([8, 9, 9, 8, 9, 8]));
+    expect(singleCall.models[0]).toMatchObject({ interval: null, largerThanChance: false });
+    expect(singleCall.thin).toMatch(/^Too little evidence: one judge call per answer/);
   });
 });
 
@@ -289,13 +316,67 @@ describe("paired resampling", () => {
     expect(pairedUnits(keyed([1, 2]).units, keyed([1, 2, 3]).units)).toBeNull();
   });
 
-  it("draws the same pairs for both runs: B = A + 2 on every pair gives [+2, +2], where independent draws would not", () => {
-    // Paired: each resample's B − A is exactly 2. Unpaired (other keys), A resampled is 4, 6 or 8
-    // and B 6, 8 or 10, so B − A runs from −2 to +6 and 0 is inside.
-    const paired = compareRuns(keyed([4, 8]), keyed([6, 10]), { seed: "paired" }).models[0]!;
-    expect(paired).toMatchObject({ difference: 2, interval: { low: 2, high: 2 }, largerThanChance: true });
-    const unpaired = compareRuns(keyed([4, 8]), keyed([6, 10], ["x", "y"]), { seed: "paired" }).models[0]!;
-    expect(unpaired.interval!.low).toBeLessThanOrEqual(0);
+  it("pairs the runs: B = A + 2, 2, 1, 3 on pairs 4, 8, 6, 2 gives +2 within [0.701, 3.299]; unpaired, 0 is inside", () => {
+    // Paired: differences 2, 2, 1, 3, mean 2, s = √(2/3), SE = 0.40825, t(3) = 3.18245: 2 ± 1.29923
+    // (scipy ttest_rel: 0.700772, 3.299228). A hard pair weighs on both runs alike and cancels.
+    const paired = compareRuns(keyed([4, 8, 6, 2]), keyed([6, 10, 7, 5])).models[0]!;
+    expect(paired.difference).toBe(2);
+    expect(paired.interval!.low).toBeCloseTo(0.70077174, 6);
+    expect(paired.interval!.high).toBeCloseTo(3.29922826, 6);
+    expect(paired.largerThanChance).toBe(true);
+    // Unpaired (other keys), Welch: A s² = 20/3, B s² = 14/3, df 5.819 (scipy: −2.150059, 6.150059).
+    const unpaired = compareRuns(keyed([4, 8, 6, 2]), keyed([6, 10, 7, 5], ["x", "y", "z", "w"])).models[0]!;
+    expect(unpaired.interval!.low).toBeCloseTo(-2.15005914, 6);
+    expect(unpaired.interval!.high).toBeCloseTo(6.15005914, 6);
     expect(unpaired.largerThanChance).toBe(false);
+  });
+
+  it("marks no change between a 6-pair run and its re-judging that the old pair-only bootstrap marked", () => {
+    // The very same answers judged again by the same two judges. Model One's answers come out
+    // 1, ½, 1, ½, ½ and −½ point higher: a mean of ½ with s = 0.5477 over 6 pairs. The percentile
+    // bootstrap over pairs (before issue 30) gave [0.083, 0.833] with every seed tried, and called
+    // it larger than chance; the paired t interval, ½ ± 2.5706 · 0.5477 / √6
+    // (scipy ttest_1samp: −0.074800, 1.074800), holds 0: judges' noise alone moves scores this much.
+    const answers = Array.from({ length: 6 }, (_, pair) => [
+      { id: `one-${pair}`, modelId: "m1", personaId: "p", topicId: `t${pair}` },
+      { id: `two-${pair}`, modelId: "m2", personaId: "p", topicId: `t${pair}` },
+    ]).flat();
+    const judged = (one: [number, number][]) =>
+      answers
+        .map((answer) => answer)
+        .flatMap((answer, index) => {
+          const pair = Math.floor(index / 2);
+          const [first, second] = answer.modelId === "m1" ? one[pair]! : [6, 6];
+          return [
+            { responseId: answer.id, judgeModelId: "j1", scores: { overall: first } },
+            { responseId: answer.id, judgeModelId: "j2", scores: { overall: second } },
+          ];
+        });
+    const runOf = (one: [number, number][]): RunScores => ({
+      models: [M1, M2],
+      units: unitScoresOf(answers, judged(one)).map((unit) => ({ ...unit, key: unit.topicId })),
+    });
+    const first = runOf([
+      [7, 7],
+      [7, 7],
+      [6, 7],
+      [7, 8],
+      [7, 7],
+      [8, 7],
+    ]);
+    const again = runOf([
+      [8, 8],
+      [7, 8],
+      [7, 8],
+      [8, 8],
+      [7, 8],
+      [7, 7],
+    ]);
+    const [one, two] = compareRuns(first, again).models;
+    expect(one!.difference).toBeCloseTo(0.5, 12);
+    expect(one!.interval!.low).toBeCloseTo(-0.07479957, 6);
+    expect(one!.interval!.high).toBeCloseTo(1.07479957, 6);
+    expect(one!.largerThanChance).toBe(false);
+    expect(two).toMatchObject({ difference: 0, interval: { low: 0, high: 0 }, largerThanChance: false });
   });
 });

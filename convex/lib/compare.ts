@@ -1,24 +1,25 @@
 // Two tests compared (issue 22 step 2): each shared model's score and rank in both, the difference
-// with a bootstrap 95% interval, the rank correlation between the runs, and the plain
-// differences of their configurations. Pure: no Convex, no clock; the bootstrap is seeded.
+// with a 95% interval, the rank correlation between the runs, and the plain differences of their
+// configurations. Pure: no Convex, no clock.
 //
-// What is resampled: persona × topic pairs ("units"), as the jury statistics do (lib/stats). A
-// model's score in a run is the mean over the run's units of its mean score there (each answer's
-// score being the mean of its judges' scores), the jury statistics' meanScore. When both runs
+// The sampling unit is the persona × topic pair ("unit"), as in the jury statistics (lib/stats).
+// A model's score in a run is the mean over the run's units of its mean score there (each
+// answer's score being the mean of its judges' scores), the jury statistics' meanScore. Each
+// unit's score averages that pair's answers and judge calls, so the spread of the unit scores
+// carries the pairs', the answers' and the judges' noise (docs/statistics.md). When both runs
 // have the same pairs (matched by `key`, the persona's name and the topic's title: a rerun gives
-// them new ids; a re-judging keeps the very answers), the pairs are drawn once per resample for
-// both runs (a paired bootstrap: a hard topic weighs on both sides alike). Otherwise the runs are
-// independent samples and each resample draws each run's pairs on its own. Either way the
-// difference B − A of the resampled scores gives the percentile interval.
+// them new ids; a re-judging keeps the very answers), the interval is the paired t interval of
+// the per-pair differences (a hard topic weighs on both sides alike); otherwise Welch's interval
+// for two independent means. t intervals, not the percentile bootstrap used before: with few
+// pairs that was too narrow and marked changes a rerun erases. Too little evidence in either run
+// (stats/ranks.ts thinEvidence): no interval, so no "larger than chance".
 import { checkLabel } from "./checks";
 import { criterionLabel } from "./criteria";
 import { ratingAverage, spreadRankingScore } from "./scoring";
-import { compareScores, percentileInterval, spearman, type Interval } from "./stats/basics";
-import { seededRandom } from "./stats/random";
+import { compareScores, sampleSd, spearman, t95, type Interval } from "./stats/basics";
+import type { JuryRanking, JuryRating } from "./stats";
+import { MIN_PAIRS, thinEvidence } from "./stats/ranks";
 import type { TestConfiguration } from "../validators";
-
-/** Resamples of the bootstrap (the jury statistics use as many). */
-export const COMPARE_RESAMPLES = 1000;
 
 /** One persona × topic pair of a run: each model's mean score there (models without a score absent). */
 export interface UnitScores {
@@ -27,6 +28,12 @@ export interface UnitScores {
   /** What matches the pair in another run (persona name and topic title); absent: never paired. */
   readonly key?: string;
   readonly means: ReadonlyMap<string, number>;
+  /**
+   * Judged answers in the pair, and those with two or more judge calls (absent when the unit
+   * is not a pair's answers, e.g. a persona's stored means: the calls rule is then not applied).
+   */
+  readonly answers?: number;
+  readonly repeatedAnswers?: number;
 }
 
 /** A run's scores: its models in its order, and its units. */
@@ -53,6 +60,27 @@ export interface AnswerVerdict {
   readonly place?: { readonly rank: number; readonly ranked: number; readonly outOf: number };
 }
 
+/** The jury's calls as one verdict per judged answer (a ranking call gives one per answer it ranked). */
+export function verdictsOfCalls(calls: {
+  readonly ratings?: readonly JuryRating[];
+  readonly rankings?: readonly JuryRanking[];
+}): AnswerVerdict[] {
+  return [
+    ...(calls.ratings ?? []).map((rating) => ({
+      responseId: rating.responseId,
+      judgeModelId: rating.judgeModelId,
+      scores: rating.scores,
+    })),
+    ...(calls.rankings ?? []).flatMap((call) =>
+      call.ranking.map((responseId, rank) => ({
+        responseId,
+        judgeModelId: call.judgeModelId,
+        place: { rank, ranked: call.ranking.length, outOf: call.outOf ?? call.ranking.length },
+      })),
+    ),
+  ];
+}
+
 /**
  * Each unit's model means: an answer's score is the mean over its judges of each judge's mean
  * verdict on it; a model's unit mean the mean of its answers' scores there.
@@ -76,26 +104,62 @@ export function unitScoresOf(answers: readonly ScoredAnswer[], verdicts: readonl
   }
   const units = new Map<
     string,
-    { personaId: string; topicId: string; scores: Map<string, { sum: number; count: number }> }
+    {
+      personaId: string;
+      topicId: string;
+      scores: Map<string, { sum: number; count: number }>;
+      answers: number;
+      repeatedAnswers: number;
+    }
   >();
   for (const answer of answers) {
     const key = `${answer.personaId}\u0000${answer.topicId}`;
     let unit = units.get(key);
-    if (!unit) units.set(key, (unit = { personaId: answer.personaId, topicId: answer.topicId, scores: new Map() }));
+    if (!unit) {
+      units.set(
+        key,
+        (unit = {
+          personaId: answer.personaId,
+          topicId: answer.topicId,
+          scores: new Map(),
+          answers: 0,
+          repeatedAnswers: 0,
+        }),
+      );
+    }
     const judges = byJudge.get(answer.id);
     if (!judges || judges.size === 0) continue;
     let judgeSum = 0;
-    for (const { sum, count } of judges.values()) judgeSum += sum / count;
+    let calls = 0;
+    for (const { sum, count } of judges.values()) {
+      judgeSum += sum / count;
+      calls += count;
+    }
+    unit.answers += 1;
+    if (calls >= 2) unit.repeatedAnswers += 1;
     const entry = unit.scores.get(answer.modelId) ?? { sum: 0, count: 0 };
     entry.sum += judgeSum / judges.size;
     entry.count += 1;
     unit.scores.set(answer.modelId, entry);
   }
-  return [...units.values()].map(({ personaId, topicId, scores }) => ({
+  return [...units.values()].map(({ personaId, topicId, scores, answers, repeatedAnswers }) => ({
     personaId,
     topicId,
     means: new Map([...scores].map(([modelId, { sum, count }]) => [modelId, sum / count])),
+    answers,
+    repeatedAnswers,
   }));
+}
+
+/** Why a run's evidence is too little for an interval (stats/ranks.ts thinEvidence), or null. */
+export function runEvidence(run: RunScores): string | null {
+  let answers = 0;
+  let repeatedAnswers = 0;
+  for (const unit of run.units) {
+    answers += unit.answers ?? 0;
+    repeatedAnswers += unit.repeatedAnswers ?? 0;
+  }
+  return thinEvidence({ pairs: run.units.filter((unit) => unit.means.size > 0).length, answers, repeatedAnswers });
 }
 
 /** A model's score in a run given how many times each unit is drawn: null when it has none. */
@@ -136,7 +200,7 @@ export interface ModelComparison {
   readonly b: { readonly score: number | null; readonly rank: number | null };
   /** Score in B less score in A; null unless both have one. */
   readonly difference: number | null;
-  /** Bootstrap 95% interval of the difference; null without scores in both runs. */
+  /** 95% interval of the difference; null without scores in both runs, or on too little evidence. */
   readonly interval: Interval | null;
   /** The interval leaves out 0: the runs differ by more than chance. */
   readonly largerThanChance: boolean;
@@ -149,6 +213,8 @@ export interface RunComparison {
   readonly onlyInB: readonly string[];
   /** Spearman's rho of the shared models' scores in both runs; null with fewer than 2 scored in both, or no spread. */
   readonly rankCorrelation: number | null;
+  /** Why either run's evidence is too little for an interval (A's reason first), or null. */
+  readonly thin: string | null;
 }
 
 /**
@@ -164,47 +230,76 @@ export function pairedUnits(a: readonly UnitScores[], b: readonly UnitScores[]):
   return partner as number[];
 }
 
-/** The shared models compared, with `resamples` bootstrap draws seeded by `seed` (e.g. both test ids). */
+/**
+ * The 95% interval of a model's score in B less its score in A, centred on `difference`:
+ * - same pairs in both runs (`partner`): the paired t interval of its per-pair differences
+ *   (Student 1908), so a pair's difficulty, the same in both runs, cancels;
+ * - otherwise Welch's interval for two independent means (Welch 1947), with the
+ *   Welch–Satterthwaite degrees of freedom.
+ * Null when fewer than MIN_PAIRS pairs scored the model (in either run).
+ */
+export function differenceInterval(
+  a: readonly UnitScores[],
+  b: readonly UnitScores[],
+  modelId: string,
+  difference: number,
+  partner: readonly number[] | null,
+): Interval | null {
+  const bounds = (half: number) => ({
+    low: Math.max(-10, difference - half),
+    high: Math.min(10, difference + half),
+  });
+  if (partner) {
+    const differences: number[] = [];
+    a.forEach((unit, index) => {
+      const inA = unit.means.get(modelId);
+      const inB = b[partner[index]!]!.means.get(modelId);
+      if (inA !== undefined && inB !== undefined) differences.push(inB - inA);
+    });
+    const sd = sampleSd(differences);
+    if (differences.length < MIN_PAIRS || sd === null) return null;
+    return bounds((t95(differences.length - 1) * sd) / Math.sqrt(differences.length));
+  }
+  const valuesOf = (units: readonly UnitScores[]) =>
+    units.flatMap((unit) => (unit.means.has(modelId) ? [unit.means.get(modelId)!] : []));
+  const inA = valuesOf(a);
+  const inB = valuesOf(b);
+  const sdA = sampleSd(inA);
+  const sdB = sampleSd(inB);
+  if (inA.length < MIN_PAIRS || inB.length < MIN_PAIRS || sdA === null || sdB === null) return null;
+  const varianceA = sdA ** 2 / inA.length;
+  const varianceB = sdB ** 2 / inB.length;
+  const variance = varianceA + varianceB;
+  const df =
+    variance > 0
+      ? variance ** 2 / (varianceA ** 2 / (inA.length - 1) + varianceB ** 2 / (inB.length - 1))
+      : inA.length + inB.length - 2;
+  return bounds(t95(df) * Math.sqrt(variance));
+}
+
+/**
+ * The shared models compared. (`_resampling` is what the bootstrap this replaced took: its
+ * intervals are closed-form now and need no seed; older callers still pass one.)
+ */
 export function compareRuns(
   a: RunScores,
   b: RunScores,
-  { seed, resamples = COMPARE_RESAMPLES }: { seed: string; resamples?: number },
+  _resampling?: { readonly seed?: string; readonly resamples?: number },
 ): RunComparison {
   const inB = new Map(b.models.map((model) => [model.id, model]));
   const inA = new Set(a.models.map((model) => model.id));
   const shared = a.models.filter((model) => inB.has(model.id));
   const standingsA = runStandings(a);
   const standingsB = runStandings(b);
-
-  // One draw of each run's units per resample, shared by every model (as the jury statistics do).
-  const random = seededRandom(seed);
-  const samples: number[][] = shared.map(() => []);
-  const timesA = new Uint32Array(a.units.length);
-  const timesB = new Uint32Array(b.units.length);
   const partner = pairedUnits(a.units, b.units);
-  if (a.units.length > 0 && b.units.length > 0) {
-    for (let draw = 0; draw < resamples; draw++) {
-      timesA.fill(0);
-      timesB.fill(0);
-      for (let k = 0; k < a.units.length; k++) {
-        const unit = random.index(a.units.length);
-        timesA[unit]! += 1;
-        if (partner) timesB[partner[unit]!]! += 1;
-      }
-      if (!partner) for (let k = 0; k < b.units.length; k++) timesB[random.index(b.units.length)]! += 1;
-      shared.forEach((model, index) => {
-        const scoreA = scoreOf(a.units, model.id, timesA);
-        const scoreB = scoreOf(b.units, model.id, timesB);
-        if (scoreA !== null && scoreB !== null) samples[index]!.push(scoreB - scoreA);
-      });
-    }
-  }
+  const thin = runEvidence(a) ?? runEvidence(b);
 
-  const models = shared.map((model, index): ModelComparison => {
+  const models = shared.map((model): ModelComparison => {
     const inRunA = standingsA.get(model.id)!;
     const inRunB = standingsB.get(model.id)!;
     const difference = inRunA.score !== null && inRunB.score !== null ? inRunB.score - inRunA.score : null;
-    const interval = difference === null ? null : percentileInterval(samples[index]!);
+    const interval =
+      difference === null || thin ? null : differenceInterval(a.units, b.units, model.id, difference, partner);
     return {
       modelId: model.id,
       modelName: model.name,
@@ -227,6 +322,7 @@ export function compareRuns(
         scored.map((model) => model.b.score!),
       ),
     ),
+    thin,
   };
 }
 

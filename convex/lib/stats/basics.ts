@@ -181,3 +181,107 @@ export function studentTUpperTail(t: number, df: number): number {
   const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
   return t >= 0 ? tail : 1 - tail;
 }
+
+/** The q-quantile of Student's t with `df` degrees of freedom (q > 0.5), by bisection on its tail. */
+export function studentTQuantile(q: number, df: number): number {
+  let low = 0;
+  let high = 1;
+  while (studentTUpperTail(high, df) > 1 - q) high *= 2;
+  for (let step = 0; step < 100 && high - low > 1e-12 * high; step++) {
+    const middle = (low + high) / 2;
+    if (studentTUpperTail(middle, df) > 1 - q) low = middle;
+    else high = middle;
+  }
+  return (low + high) / 2;
+}
+
+const t975 = new Map<number, number>();
+/** t_{0.975, df}: the multiplier of a 95% t interval (cached: every interval of a test shares a few df). */
+export function t95(df: number): number {
+  let value = t975.get(df);
+  if (value === undefined) t975.set(df, (value = studentTQuantile(0.975, df)));
+  return value;
+}
+
+/** Sample standard deviation (n − 1 denominator); null below 2 values. */
+export function sampleSd(values: ArrayLike<number>): number | null {
+  const n = values.length;
+  if (n < 2) return null;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += values[i]!;
+  const centre = sum / n;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (values[i]! - centre) ** 2;
+  return Math.sqrt(squares / (n - 1));
+}
+
+function clipped(low: number, high: number, bounds?: Interval): Interval {
+  return bounds ? { low: Math.max(bounds.low, low), high: Math.min(bounds.high, high) } : { low, high };
+}
+
+/**
+ * The 95% t interval of a mean of n independent values (one per persona × topic pair):
+ * mean ± t_{0.975, n−1} · s / √n, cut to `bounds` (a mean of scores cannot leave the scale).
+ * Null below 2 values. Each value already averages that pair's answers and judge calls, so their
+ * spread carries the pairs', the answers' and the judges' noise at once (see docs/statistics.md).
+ */
+export function tInterval(values: ArrayLike<number>, bounds?: Interval): Interval | null {
+  const n = values.length;
+  const sd = sampleSd(values);
+  if (sd === null) return null;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += values[i]!;
+  const centre = sum / n;
+  const half = (t95(n - 1) * sd) / Math.sqrt(n);
+  return clipped(centre - half, centre + half, bounds);
+}
+
+/**
+ * The 95% interval of a mean of n independent values with Hall's (1992) skewness correction of
+ * the t statistic: with Δ = (mean − μ)/s and γ the values' skewness (third central moment over
+ * s³, n denominator), g(Δ) = √n · (Δ + γΔ²/3 + γ²Δ³/27 + γ/(6n)) is nearly Student's t with n − 1
+ * degrees of freedom and, unlike Johnson's (1978) quadratic, monotone, so it inverts in closed
+ * form: Δ(q) = (3/γ) · (∛(1 + γ·(q/√n − γ/(6n))) − 1), and the interval is
+ * [mean − s·Δ(t), mean − s·Δ(−t)], t = t_{0.975, n−1}. With γ = 0 it is the t interval. Why: one
+ * judge's verdicts on a model, pair by pair, are few and lopsided (a weak model is ranked last in
+ * most pairs), and the symmetric t interval then misses on the long tail's side (docs/statistics.md).
+ */
+export function skewCorrectedInterval(
+  { mean, sd, thirdMoment, n }: { mean: number; sd: number; thirdMoment: number; n: number },
+  bounds?: Interval,
+): Interval | null {
+  if (n < 2) return null;
+  const t = t95(n - 1);
+  if (sd === 0) return clipped(mean, mean, bounds);
+  const skew = thirdMoment / sd ** 3;
+  const root = Math.sqrt(n);
+  const delta = (q: number) =>
+    Math.abs(skew) < 1e-12 ? q / root : (3 / skew) * (Math.cbrt(1 + skew * (q / root - skew / (6 * n))) - 1);
+  return clipped(mean - sd * delta(t), mean - sd * delta(-t), bounds);
+}
+
+/**
+ * A 95% interval from bootstrap replicates over n resampled pairs, for statistics without a
+ * closed-form standard error (Bradley–Terry ratings, pooled tau-b): estimate ± t_{0.975, df} · SE,
+ * SE the replicates' standard deviation (read from their ±1 SD percentiles) times √(n / (n − 1)),
+ * which undoes the bootstrap's known shrinkage of the variance by (n − 1) / n (Efron & Tibshirani
+ * 1993, §5.2 and §12.5; Hesterberg 2015), unless `widen` is false. df defaults to n − 1. Null
+ * below 2 pairs or replicates.
+ */
+export function bootstrapTInterval(
+  estimate: number,
+  replicates: ArrayLike<number>,
+  n: number,
+  { df = n - 1, bounds, widen = true }: { df?: number; bounds?: Interval; widen?: boolean } = {},
+): Interval | null {
+  if (replicates.length < 2 || n < 2 || df < 1) return null;
+  // The replicates' spread from their 15.87th to 84.13th percentiles (±1 SD of a normal): with few
+  // pairs some resamples give one model every win, and their extreme ratings would inflate a SD.
+  const sorted = Float64Array.from(replicates).sort();
+  const sd =
+    (quantileSorted(sorted as unknown as number[], 0.841345) -
+      quantileSorted(sorted as unknown as number[], 0.158655)) /
+    2;
+  const half = t95(df) * sd * (widen ? Math.sqrt(n / (n - 1)) : 1);
+  return clipped(estimate - half, estimate + half, bounds);
+}

@@ -1,9 +1,9 @@
-// Means with bootstrap intervals for many series at once: per model × criterion
-// and per model × judge. Each series has one value per persona × topic unit (NaN where it has
-// none); every series is resampled with the same unit draws, as the model intervals are.
-import { quantileSorted } from "simple-statistics";
-import type { Interval } from "./basics";
-import type { SeededRandom } from "./random";
+// Means with 95% intervals for many series at once: per model × criterion, per model × judge, and
+// the team's score per model. Each series has one value per persona × topic unit (NaN where it
+// has none); its interval is the t interval of its unit values (basics.tInterval), as the model
+// scores' are, or with `skewCorrected` Hall's skewness-corrected t interval
+// (basics.skewCorrectedInterval), which the per-judge and per-criterion means use.
+import { skewCorrectedInterval, t95, type Interval } from "./basics";
 
 export interface SeriesMean {
   /** Mean over the units that have a value; null when none has. */
@@ -13,17 +13,27 @@ export interface SeriesMean {
 
 /**
  * `values[u * series + k]` is series k's value in unit u (NaN: none). Returns each series' mean
- * over its units and the 2.5–97.5 percentile interval of that mean over `resamples` draws of the
- * units with replacement.
+ * over its units and the 95% t interval of that mean, cut to `bounds`; no interval when the
+ * series has fewer than `minUnits` values (or fewer than 2).
  */
-export function bootstrapSeriesMeans(
+export function seriesMeans(
   values: Float64Array,
   units: number,
   series: number,
-  resamples: number,
-  random: SeededRandom,
+  {
+    minUnits = 2,
+    bounds,
+    skewCorrected = false,
+  }: {
+    minUnits?: number;
+    bounds?: Interval;
+    /** Hall's skewness-corrected t interval (basics.skewCorrectedInterval) instead of the plain one. */
+    skewCorrected?: boolean;
+  } = {},
 ): SeriesMean[] {
   const sum = new Float64Array(series);
+  const squares = new Float64Array(series);
+  const cubes = new Float64Array(series);
   const count = new Float64Array(series);
   for (let u = 0; u < units; u++) {
     for (let k = 0; k < series; k++) {
@@ -34,42 +44,34 @@ export function bootstrapSeriesMeans(
       }
     }
   }
-  // samples[k * resamples + b]: series k's mean in draw b (typed and sorted natively: many series).
-  const samples = new Float64Array(series * resamples);
-  const drawn = new Uint32Array(series);
-  if (units > 0 && series > 0) {
-    const times = new Uint32Array(units);
-    const resampledSum = new Float64Array(series);
-    const resampledCount = new Float64Array(series);
-    for (let b = 0; b < resamples; b++) {
-      times.fill(0);
-      for (let k = 0; k < units; k++) times[random.index(units)]! += 1;
-      resampledSum.fill(0);
-      resampledCount.fill(0);
-      for (let u = 0; u < units; u++) {
-        const weight = times[u]!;
-        if (weight === 0) continue;
-        const offset = u * series;
-        for (let k = 0; k < series; k++) {
-          const value = values[offset + k]!;
-          if (!Number.isNaN(value)) {
-            resampledSum[k]! += weight * value;
-            resampledCount[k]! += weight;
-          }
-        }
-      }
-      for (let k = 0; k < series; k++) {
-        if (resampledCount[k]! > 0) samples[k * resamples + drawn[k]!++] = resampledSum[k]! / resampledCount[k]!;
-      }
+  // Squared deviations from each series' mean in a second pass (no cancellation of large sums).
+  for (let u = 0; u < units; u++) {
+    for (let k = 0; k < series; k++) {
+      const value = values[u * series + k]!;
+      if (Number.isNaN(value)) continue;
+      const deviation = value - sum[k]! / count[k]!;
+      squares[k]! += deviation ** 2;
+      cubes[k]! += deviation ** 3;
     }
   }
   return Array.from({ length: series }, (_, k) => {
-    if (count[k]! === 0 || drawn[k]! === 0) return { mean: count[k]! > 0 ? sum[k]! / count[k]! : null, interval: null };
-    // The 2.5 and 97.5 percentiles, as percentileInterval computes them for the model intervals.
-    const sorted = samples.subarray(k * resamples, k * resamples + drawn[k]!).sort() as unknown as number[];
+    const n = count[k]!;
+    if (n === 0) return { mean: null, interval: null };
+    const centre = sum[k]! / n;
+    if (n < Math.max(2, minUnits)) return { mean: centre, interval: null };
+    if (skewCorrected) {
+      const sd = Math.sqrt(squares[k]! / (n - 1));
+      return {
+        mean: centre,
+        interval: skewCorrectedInterval({ mean: centre, sd, thirdMoment: cubes[k]! / n, n }, bounds),
+      };
+    }
+    const half = (t95(n - 1) * Math.sqrt(squares[k]! / (n - 1))) / Math.sqrt(n);
+    const low = centre - half;
+    const high = centre + half;
     return {
-      mean: sum[k]! / count[k]!,
-      interval: { low: quantileSorted(sorted, 0.025), high: quantileSorted(sorted, 0.975) },
+      mean: centre,
+      interval: bounds ? { low: Math.max(bounds.low, low), high: Math.min(bounds.high, high) } : { low, high },
     };
   });
 }

@@ -1,10 +1,21 @@
 // The jury statistics against published and hand-worked examples.
 import { describe, expect, it } from "vitest";
 import { kendallW, krippendorffAlphaInterval, agreementBand } from "./agreement";
-import { kendallTauB, midranks, percentileInterval, spearman } from "./basics";
+import {
+  bootstrapTInterval,
+  kendallTauB,
+  midranks,
+  percentileInterval,
+  skewCorrectedInterval,
+  spearman,
+  studentTQuantile,
+  t95,
+  tInterval,
+} from "./basics";
+import { seriesMeans } from "./breakdown";
 import { positionBias, positionConsistency, successesUpperTail } from "./bias";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate } from "./bradleyTerry";
-import { evidenceSummary, tieRanks } from "./ranks";
+import { evidenceSummary, thinEvidence, tieRanks } from "./ranks";
 import { seededRandom, seedFromText } from "./random";
 
 describe("Kendall's W", () => {
@@ -205,42 +216,135 @@ describe("tie ranks and the summary sentence", () => {
     });
   });
 
-  it("says there is too little evidence below 4 units, or with one judge call per answer, and names no leader", () => {
-    const clear = [
-      { modelId: "b", modelName: "B", mean: 6, interval: { low: 6, high: 6 } },
-      { modelId: "a", modelName: "A", mean: 8.75, interval: { low: 8.75, high: 8.75 } },
+  it("names the tied models and gives the topics needed as a range from the gap's interval: 18–240", () => {
+    // w = 0.5 + 0.5 = 1. The gap A − B is 0.4, known within [0.2, 0.6]: separating them needs
+    // 20 · (1 / 0.6)² = 55.6 to 20 · (1 / 0.2)² = 500 units, i.e. 35.6 to 480 more over 2 personas:
+    // 18 to 240 topics. (Before issue 30 the point gap alone gave "about 53", 20 · (1 / 0.4)² = 125
+    // units; one rerun's gap of 0.2 or 0.6 would have said 240 or 18.)
+    const models = [
+      { modelId: "a", modelName: "A", mean: 8, interval: { low: 7.5, high: 8.5 } },
+      { modelId: "b", modelName: "B", mean: 7.6, interval: { low: 7.1, high: 8.1 } },
+      { modelId: "c", modelName: "C", mean: 5.5, interval: { low: 5, high: 6 } },
     ];
-    expect(evidenceSummary(clear, 1, 1)).toEqual({
+    const summary = evidenceSummary(models, 20, 2, { gap: () => ({ low: 0.2, high: 0.6 }) });
+    expect(summary.kind).toBe("tied");
+    expect(summary.leaders).toEqual(["a", "b"]);
+    expect(summary.extraTopicsRange).toEqual({ low: 18, high: 240 });
+    expect(summary.text).toBe(
+      "Too close to call: A and B are statistically tied; run more topics or judges to separate them (about 18–240 more topics).",
+    );
+    // A gap whose interval reaches 0 may be no gap at all: no number of topics can be promised.
+    const unbounded = evidenceSummary(models, 20, 2, { gap: () => ({ low: -0.1, high: 0.9 }) });
+    expect(unbounded.extraTopicsRange).toBeNull();
+    expect(unbounded.text).toBe(
+      "Too close to call: A and B are statistically tied; run more topics or judges to separate them.",
+    );
+  });
+
+  it("makes no claim on too little evidence", () => {
+    const summary = evidenceSummary(
+      [
+        { modelId: "a", modelName: "A", mean: 8.75, interval: null },
+        { modelId: "b", modelName: "B", mean: 5, interval: null },
+      ],
+      1,
+      1,
+      { thin: thinEvidence({ pairs: 1, answers: 2, repeatedAnswers: 0 }) },
+    );
+    expect(summary).toEqual({
       kind: "thin",
-      text:
-        "Too little evidence to name a best model: the jury judged only 1 persona × topic pair; " +
-        "it needs at least 4, with each answer judged at least twice.",
+      text: "Too little evidence: 1 persona × topic pair and one judge call per answer; an interval needs at least 4 pairs and two judge calls per answer.",
       leaders: [],
       extraTopicsRange: null,
     });
-    expect(evidenceSummary(clear, 20, 2, false).kind).toBe("thin");
-    expect(evidenceSummary(clear, 4, 1, true).kind).toBe("best");
   });
 
-  // The estimate is a range: the gap d = 0.4 moved one standard error (√(0.5² + 0.5²) / 1.96 = 0.3608)
-  // either side: 20 · (1 / 0.7608)² = 34.6 units, 8 more topics over 2 personas; 20 · (1 / 0.0392)² =
-  // 13,000 units, 6,490 more. (It was the one figure 53, from d alone.)
-  it("names the tied models and estimates the topics needed as a range, from the gap ± its standard error", () => {
-    const summary = evidenceSummary(
-      [
-        { modelId: "a", modelName: "A", mean: 8, interval: { low: 7.5, high: 8.5 } },
-        { modelId: "b", modelName: "B", mean: 7.6, interval: { low: 7.1, high: 8.1 } },
-        { modelId: "c", modelName: "C", mean: 5.5, interval: { low: 5, high: 6 } },
-      ],
-      20,
-      2,
+  it("calls evidence too little below 4 pairs or when fewer than half the answers have two judge calls", () => {
+    expect(thinEvidence({ pairs: 3, answers: 12, repeatedAnswers: 12 })).toBe(
+      "Too little evidence: 3 persona × topic pairs; an interval needs at least 4.",
     );
-    expect(summary.kind).toBe("tied");
-    expect(summary.leaders).toEqual(["a", "b"]);
-    expect(summary.extraTopicsRange).toEqual({ low: 8, high: 6490 });
-    expect(summary.text).toBe(
-      "Too close to call: A and B are statistically tied; run more topics or judges to separate them (about 8–6490 more topics).",
+    expect(thinEvidence({ pairs: 4, answers: 12, repeatedAnswers: 12 })).toBeNull();
+    expect(thinEvidence({ pairs: 40, answers: 12, repeatedAnswers: 5 })).toBe(
+      "Too little evidence: one judge call per answer; an interval needs two (add a judge, or judge in both orders).",
     );
+    expect(thinEvidence({ pairs: 40, answers: 12, repeatedAnswers: 6 })).toBeNull();
+  });
+});
+
+describe("t intervals over persona × topic pairs", () => {
+  it("takes Student's t quantiles from printed tables: 12.706 (1 df), 3.182 (3), 2.571 (5), 1.960 (∞); scipy for 3.594 df", () => {
+    expect(t95(1)).toBeCloseTo(12.7062047, 6);
+    expect(t95(3)).toBeCloseTo(3.18244631, 7);
+    expect(t95(5)).toBeCloseTo(2.57058184, 7);
+    expect(t95(3.594059405940594)).toBeCloseTo(2.90460256, 6);
+    expect(t95(1e6)).toBeCloseTo(1.95996636, 5);
+    expect(studentTQuantile(0.995, 8)).toBeCloseTo(3.355387, 5);
+  });
+
+  it("gives the t interval of a mean by hand: 6, 7, 8, 9 → 7.5 ± 3.1824 · 1.2910 / 2 = [5.4457, 9.5543]", () => {
+    // scipy.stats.ttest_1samp([6, 7, 8, 9], 0).confidence_interval(): 5.445740, 9.554260.
+    const interval = tInterval([6, 7, 8, 9])!;
+    expect(interval.low).toBeCloseTo(5.44573974, 7);
+    expect(interval.high).toBeCloseTo(9.55426026, 7);
+    // Cut to the score scale: 9, 10, 10, 10 → 9.75 ± 0.7956 reaches past 10.
+    expect(tInterval([9, 10, 10, 10], { low: 0, high: 10 })!.high).toBe(10);
+    expect(tInterval([5])).toBeNull();
+    // Every pair alike: the data cannot vary, and the interval has no width.
+    expect(tInterval([7, 7, 7, 7])).toEqual({ low: 7, high: 7 });
+  });
+
+  it("takes a bootstrap standard error from the replicates' ±1 SD percentiles, widens it by √(n / (n − 1)), uses t(n − 1)", () => {
+    // Replicates 0, 1, …, 100: the 15.8655th and 84.1345th percentiles (linear, as numpy's
+    // percentile) are 15.8655 and 84.1345, so SD = 34.1345. With n = 5 pairs, SE = 34.1345 · √(5/4)
+    // = 38.1635 and t(4) = 2.7764451: 10 ± 105.9589.
+    const replicates = Array.from({ length: 101 }, (_, index) => index);
+    const interval = bootstrapTInterval(10, replicates, 5)!;
+    expect(interval.low).toBeCloseTo(10 - 2.77644511 * 34.1345 * Math.sqrt(5 / 4), 6);
+    expect(interval.high).toBeCloseTo(115.9589, 3);
+    // One extreme resample does not move it (a standard deviation would grow by half).
+    expect(bootstrapTInterval(10, [...replicates, 10_000], 5)!.high).toBeLessThan(118);
+    expect(bootstrapTInterval(10, [1, 2, 3], 1)).toBeNull();
+    // Not widened (the Bradley–Terry ratings): 10 ± 2.7764451 · 34.1345 = [−84.7726, 104.7726].
+    const plain = bootstrapTInterval(10, replicates, 5, { widen: false })!;
+    expect(plain.low).toBeCloseTo(10 - 2.77644511 * 34.1345, 6);
+    expect(plain.high).toBeCloseTo(104.7726, 3);
+  });
+
+  it("corrects the t interval for skewness (Hall 1992): a weak model ranked last in 4 of 6 pairs", () => {
+    // One judge's ranking scores of a weak model over six pairs: 2.5, 2.5, 2.5, 5, 2.5, 7.5.
+    // By hand (numpy/scipy): mean 3.75, s = 2.0916501, skewness γ = m₃ / s³ = 0.8537347 (m₃ with
+    // n denominator), t(5) = 2.5705818; Δ(q) = (3/γ)(∛(1 + γ(q/√6 − γ/36)) − 1) gives
+    // [3.75 − s·Δ(t), 3.75 − s·Δ(−t)] = [2.0355534, 7.8834290], where the plain t interval,
+    // [1.5549479, 5.9450521], sits too low: the long tail is above.
+    const values = [2.5, 2.5, 2.5, 5, 2.5, 7.5];
+    const centre = 3.75;
+    const sd = 2.091650066335189;
+    const thirdMoment = values.reduce((sum, value) => sum + (value - centre) ** 3, 0) / values.length;
+    const interval = skewCorrectedInterval({ mean: centre, sd, thirdMoment, n: 6 })!;
+    expect(interval.low).toBeCloseTo(2.0355534, 6);
+    expect(interval.high).toBeCloseTo(7.883429, 6);
+    // Symmetric values: the t interval itself (6, 7, 8, 9 → [5.4457, 9.5543]).
+    const symmetric = skewCorrectedInterval({ mean: 7.5, sd: Math.sqrt(5 / 3), thirdMoment: 0, n: 4 })!;
+    expect(symmetric.low).toBeCloseTo(5.44573974, 7);
+    expect(symmetric.high).toBeCloseTo(9.55426026, 7);
+    // Cut to the scale, and no width only where nothing varied.
+    expect(skewCorrectedInterval({ mean: centre, sd, thirdMoment, n: 6 }, { low: 0, high: 7 })!.high).toBe(7);
+    expect(skewCorrectedInterval({ mean: 7, sd: 0, thirdMoment: 0, n: 4 })).toEqual({ low: 7, high: 7 });
+    // Through seriesMeans, as the per-judge and per-criterion means use it.
+    const [series] = seriesMeans(Float64Array.from(values), 6, 1, { skewCorrected: true });
+    expect(series!.interval!.low).toBeCloseTo(2.0355534, 6);
+    expect(series!.interval!.high).toBeCloseTo(7.883429, 6);
+  });
+
+  it("gives each series its mean and t interval, and none below the units asked for", () => {
+    // Two series over four units (NaN: no value there): 6, 7, 8, 9 and 1, NaN, 3, NaN.
+    const values = Float64Array.from([6, 1, 7, NaN, 8, 3, 9, NaN]);
+    const [first, second] = seriesMeans(values, 4, 2, { minUnits: 4 });
+    expect(first!.mean).toBe(7.5);
+    expect(first!.interval!.low).toBeCloseTo(5.44573974, 7);
+    expect(second).toEqual({ mean: 2, interval: null });
+    // With two units allowed: 2 ± 12.7062 · √2 / √2 = [−10.706, 14.706].
+    expect(seriesMeans(values, 4, 2)[1]!.interval!.low).toBeCloseTo(2 - 12.7062047, 6);
   });
 });
 

@@ -4,42 +4,47 @@ import { computeHumanStats, type HumanStatsInput, type HumanVerdict } from "./hu
 import type { JuryRanking } from "./index";
 
 /*
- * Hand-worked case: 3 models X, Y, Z (one answer each per unit), 2 units u1 = (p, t1) and
- * u2 = (p, t2), 2 reviewers R1 and R2, 2 judges J1 and J2, ranking scale. A ranking of 3 answers
+ * Hand-worked case: 3 models X, Y, Z (one answer each per unit), 4 units u1 = (p, t1),
+ * u2 = (p, t2), u3 = (p, t3) and u4 = (p, t4), where u3 repeats u1's verdicts and calls and u4
+ * u2's (two units before issue 30: an interval now needs four), 2 reviewers R1 and R2, 2 judges
+ * J1 and J2, ranking scale. A ranking of 3 answers
  * scores 10, 20/3 and 10/3 by place (the jury's (N − r)/N × 10).
  *
  * Verdicts (best first)          team score per unit (mean of R1 and R2)
  *   u1: R1 X Y Z, R2 X Z Y         u1: X (10+10)/2 = 10,      Y (20/3+10/3)/2 = 5,    Z 5
  *   u2: R1 Y X Z, R2 X Y Z         u2: X (20/3+10)/2 = 25/3,  Y 25/3,                  Z 10/3
- * Team means over the 2 units: X (10 + 25/3)/2 = 55/6 ≈ 9.167, Y (5 + 25/3)/2 = 20/3 ≈ 6.667,
- * Z (5 + 10/3)/2 = 25/6 ≈ 4.167. Resampling 2 units gives {u1,u1}, {u1,u2} or {u2,u2}, so each
- * interval spans the two unit values: X [25/3, 10], Y [5, 25/3], Z [10/3, 5]. Rank ranges
- * (tieRanks): X best 1 (no low above 10), worst 3 − 1 = 2 (only Z's high 5 is below 25/3);
- * Y best 1 (X's low 25/3 is not above 25/3), worst 3 (Z's high 5 is not below 5);
- * Z best 1 + 1 = 2 (X's low 25/3 > 5), worst 3.
+ * (u3 and u4 alike.) Team means over the 4 units: X (10 + 25/3)/2 = 55/6 ≈ 9.167,
+ * Y (5 + 25/3)/2 = 20/3 ≈ 6.667, Z (5 + 10/3)/2 = 25/6 ≈ 4.167. t intervals (3 df,
+ * t = 3.18245): X's unit values sit 5/6 either side of its mean, s = (5/6)·√(4/3) = 0.96225,
+ * SE = s/2, X 55/6 ± 1.53116 = [7.63551, 10 (cut from 10.69783)]; Y ±5/3: ± 3.06232 =
+ * [3.60435, 9.72899]; Z ± 1.53116 = [2.63551, 5.69783]. Rank ranges (tieRanks): X best 1,
+ * worst 3 − 1 = 2 (only Z's high 5.698 is below 7.636); Y best 1, worst 3; Z best 1 + 1 = 2
+ * (X's low 7.636 > 5.698), worst 3.
  *
  * Reviewers' agreement, Kendall's W per unit (m = 2 reviewers, n = 3 answers, no ties):
  *   u1 ranks (3 = best): R1 X3 Y2 Z1, R2 X3 Y1 Z2 → sums 6, 3, 3; mean m(n+1)/2 = 4;
  *      S = 4 + 1 + 1 = 6; W = 12 S / (m² (n³ − n)) = 72 / 96 = 0.75.
  *   u2: R1 X2 Y3 Z1, R2 X3 Y2 Z1 → sums 5, 5, 2; S = 1 + 1 + 4 = 6; W = 0.75.
- *   Mean 0.75: "strong" (0.6 ≤ W < 0.8), over 2 units.
+ *   Mean 0.75 (u3, u4 alike): "strong" (0.6 ≤ W < 0.8), over 4 units.
  *
  * Judges (best first): J1 u1 X Y Z, u2 X Y Z; J2 u1 Z Y X, u2 X Z Y. Pairs of models per unit,
  * x = judge, y = team (C concordant, D discordant, Ty tied for the team only):
  *   J1 u1: XY C, XZ C, YZ Ty (team 5 = 5)         → C 2, D 0, Ty 1
  *   J1 u2: XY Ty (team 25/3 = 25/3), XZ C, YZ C   → C 2, D 0, Ty 1
- *   pooled C 4, D 0, Tx 0, Ty 2: tau-b = 4 / √(4 · 6) = 0.8165; every resample has the same
- *   proportions, so the interval is [0.8165, 0.8165].
+ *   pooled over u1–u4 C 8, D 0, Tx 0, Ty 4: tau-b = 8 / √(8 · 12) = 0.8165; every resample has
+ *   the same proportions, so the interval is [0.8165, 0.8165].
  *   J2 u1: XY D (judge Y > X), XZ D, YZ Ty        → C 0, D 2, Ty 1
  *   J2 u2: XY Ty, XZ C, YZ D (judge Z > Y)        → C 1, D 1, Ty 1
- *   pooled C 1, D 3, Ty 2: tau-b = −2 / √(4 · 6) = −0.4082. Resamples: {u1,u1} −4/√24 = −0.8165,
- *   {u1,u2} −0.4082, {u2,u2} 0 / √24 = 0; the interval is [−0.8165, 0].
+ *   pooled over u1–u4 C 2, D 6, Ty 4: tau-b = −4 / √96 = −0.4082. A resample drawing k units of
+ *   u1's kind (k ~ Binomial(4, ½), SD 1) has C 4 − k, D 4 + k: tau-b = −2k / √96, SD 2 / √96.
+ *   Bootstrap t interval: −0.4082 ± 3.18245 · (2/√96) · √(4/3) = −0.4082 ± 0.7502 →
+ *   [−1 (cut from −1.158), 0.342] (up to the bootstrap's sampling error in the SD).
  * Judges best agreement first: J1, J2.
  */
 const X = "x/model";
 const Y = "y/model";
 const Z = "z/model";
-const responses = ["t1", "t2"].flatMap((topicId) =>
+const responses = ["t1", "t2", "t3", "t4"].flatMap((topicId) =>
   [X, Y, Z].map((modelId) => ({ id: `${modelId}@${topicId}`, modelId, personaId: "p", topicId, length: 100 })),
 );
 const answer = (modelId: string, topicId: string) => `${modelId}@${topicId}`;
@@ -66,49 +71,45 @@ const handWorked: HumanStatsInput = {
   judges: ["j/one", "j/two"],
   responses,
   rankings: [
-    judgeCall("j/one", "t1", [X, Y, Z]),
-    judgeCall("j/one", "t2", [X, Y, Z]),
-    judgeCall("j/two", "t1", [Z, Y, X]),
-    judgeCall("j/two", "t2", [X, Z, Y]),
+    ...["t1", "t3"].flatMap((topic) => [judgeCall("j/one", topic, [X, Y, Z]), judgeCall("j/two", topic, [Z, Y, X])]),
+    ...["t2", "t4"].flatMap((topic) => [judgeCall("j/one", topic, [X, Y, Z]), judgeCall("j/two", topic, [X, Z, Y])]),
   ],
   verdicts: [
-    ranked("R1", "t1", [X, Y, Z]),
-    ranked("R2", "t1", [X, Z, Y]),
-    ranked("R1", "t2", [Y, X, Z]),
-    ranked("R2", "t2", [X, Y, Z]),
+    ...["t1", "t3"].flatMap((topic) => [ranked("R1", topic, [X, Y, Z]), ranked("R2", topic, [X, Z, Y])]),
+    ...["t2", "t4"].flatMap((topic) => [ranked("R1", topic, [Y, X, Z]), ranked("R2", topic, [X, Y, Z])]),
   ],
 };
 
 describe("computeHumanStats: the hand-worked case", () => {
   const stats = computeHumanStats(handWorked);
 
-  test("the team's ranking: means over units, intervals spanning the unit values, rank ranges", () => {
+  test("the team's ranking: means over units, t intervals of the unit values, rank ranges", () => {
     expect(stats.models.map((model) => model.modelName)).toEqual(["Model X", "Model Y", "Model Z"]);
     const [x, y, z] = stats.models;
     expect(x!.meanScore).toBeCloseTo(55 / 6, 10);
     expect(y!.meanScore).toBeCloseTo(20 / 3, 10);
     expect(z!.meanScore).toBeCloseTo(25 / 6, 10);
-    expect(x!.interval!.low).toBeCloseTo(25 / 3, 10);
-    expect(x!.interval!.high).toBeCloseTo(10, 10);
-    expect(y!.interval!.low).toBeCloseTo(5, 10);
-    expect(y!.interval!.high).toBeCloseTo(25 / 3, 10);
-    expect(z!.interval!.low).toBeCloseTo(10 / 3, 10);
-    expect(z!.interval!.high).toBeCloseTo(5, 10);
+    expect(x!.interval!.low).toBeCloseTo(7.63551147, 6);
+    expect(x!.interval!.high).toBe(10);
+    expect(y!.interval!.low).toBeCloseTo(3.60435628, 6);
+    expect(y!.interval!.high).toBeCloseTo(9.72897705, 6);
+    expect(z!.interval!.low).toBeCloseTo(2.63551147, 6);
+    expect(z!.interval!.high).toBeCloseTo(5.69782186, 6);
     expect(stats.models.map((model) => model.rank)).toEqual([
       { best: 1, worst: 2 },
       { best: 1, worst: 3 },
       { best: 2, worst: 3 },
     ]);
-    expect(stats.models.map((model) => model.units)).toEqual([2, 2, 2]);
+    expect(stats.models.map((model) => model.units)).toEqual([4, 4, 4]);
   });
 
-  test("the reviewers agree with W = 0.75 (strong) over 2 units", () => {
+  test("the reviewers agree with W = 0.75 (strong) over 4 units", () => {
     expect(stats.reviewerAgreement).toEqual({
       method: "kendall-w",
       value: 0.75,
       band: "strong",
       label: "Strong agreement",
-      units: 2,
+      units: 4,
     });
   });
 
@@ -119,17 +120,20 @@ describe("computeHumanStats: the hand-worked case", () => {
     expect(one!.interval!.low).toBeCloseTo(4 / Math.sqrt(24), 10);
     expect(one!.interval!.high).toBeCloseTo(4 / Math.sqrt(24), 10);
     expect(two!.tau).toBeCloseTo(-2 / Math.sqrt(24), 10);
-    expect(two!.interval!.low).toBeCloseTo(-4 / Math.sqrt(24), 10);
-    expect(two!.interval!.high).toBeCloseTo(0, 10);
-    expect(stats.judges.map((judge) => judge.units)).toEqual([2, 2]);
+    expect(two!.interval!.low).toBe(-1);
+    expect(two!.interval!.high).toBeCloseTo(
+      -2 / Math.sqrt(24) + 3.18244631 * (2 / Math.sqrt(96)) * Math.sqrt(4 / 3),
+      1,
+    );
+    expect(stats.judges.map((judge) => judge.units)).toEqual([4, 4]);
   });
 
   test("reviewers and pairs counted", () => {
     expect(stats.reviewers).toEqual([
-      { reviewerId: "R1", pairs: 2 },
-      { reviewerId: "R2", pairs: 2 },
+      { reviewerId: "R1", pairs: 4 },
+      { reviewerId: "R2", pairs: 4 },
     ]);
-    expect(stats.pairsReviewed).toBe(2);
+    expect(stats.pairsReviewed).toBe(4);
   });
 
   test("the same input gives the same figures (seeded)", () => {

@@ -3,11 +3,11 @@
 // team. Same units (persona × topic), score scale and bootstrap as the jury's figures. Pure, seeded.
 import { ratingAverage, spreadRankingScore } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
-import { kendallCounts, mean, percentileInterval, tauBOfCounts, type Interval, type KendallCounts } from "./basics";
-import { bootstrapSeriesMeans } from "./breakdown";
-import { compareMeans, DEFAULT_RESAMPLES, judgeScores, modelsOf, type JuryStatsInput } from "./index";
+import { bootstrapTInterval, kendallCounts, mean, tauBOfCounts, type Interval, type KendallCounts } from "./basics";
+import { seriesMeans } from "./breakdown";
+import { compareMeans, DEFAULT_RESAMPLES, judgeScores, modelsOf, SCORE_BOUNDS, type JuryStatsInput } from "./index";
 import { seededRandom } from "./random";
-import { tieRanks, type RankRange } from "./ranks";
+import { MIN_PAIRS, tieRanks, type RankRange } from "./ranks";
 
 /** One teammate's verdict on one persona × topic pair, by response id. */
 export interface HumanVerdict {
@@ -92,13 +92,17 @@ function pooledCounts(perUnit: readonly KendallCounts[], times?: ArrayLike<numbe
  *   place r of the pair's N answers scores (N − r)/N × 10 (spreadRankingScore); on the rating scale
  *   the mean of its criteria. Their score of a model in a unit is the mean over its answers there,
  *   and the team's score of the model in the unit is the mean over the reviewers who scored it.
- * - The team's ranking: each model's mean over units, with a bootstrap interval over units and
- *   rank ranges from overlapping intervals (tieRanks), as the jury's.
+ * - The team's ranking: each model's mean over units, with the t interval of its unit scores and
+ *   rank ranges from overlapping intervals (tieRanks), as the jury's; no interval below MIN_PAIRS
+ *   reviewed units. (The jury's other rule, one call per answer, is not applied: a team splits
+ *   the pairs between its reviewers, and each unit's score carries its reviewer's noise into the
+ *   spread of the unit scores the interval is built from.)
  * - The reviewers' agreement over units with two or more reviewers: Kendall's W per unit, averaged
  *   (ranking), or Krippendorff's alpha (interval) over every answer's scores (rating).
  * - Each judge against the team: in every unit where both scored two or more of the same models,
  *   the pairs of models are counted concordant, discordant or tied (kendallCounts, x = judge,
- *   y = team); tau-b of the pooled counts, with a percentile interval over resampled units.
+ *   y = team); tau-b of the pooled counts, with a bootstrap t interval over resampled units
+ *   (basics.bootstrapTInterval; none below MIN_PAIRS units).
  */
 export function computeHumanStats(input: HumanStatsInput): HumanStats {
   const resamples = Math.max(1, Math.floor(input.resamples ?? DEFAULT_RESAMPLES));
@@ -165,7 +169,7 @@ export function computeHumanStats(input: HumanStatsInput): HumanStats {
   teamUnit.forEach((scores, u) => {
     for (const [modelId, score] of scores) values[u * M + modelIndex.get(modelId)!] = score;
   });
-  const means = bootstrapSeriesMeans(values, U, M, resamples, seededRandom(`${input.seed}:humans`));
+  const means = seriesMeans(values, U, M, { minUnits: MIN_PAIRS, bounds: SCORE_BOUNDS });
   const unitCounts = modelIds.map((modelId) => teamUnit.filter((scores) => scores.has(modelId)).length);
   const scoredIntervals = means.flatMap((entry) => (entry.interval ? [entry.interval] : []));
   const ranges = tieRanks(scoredIntervals);
@@ -235,7 +239,7 @@ export function computeHumanStats(input: HumanStatsInput): HumanStats {
     });
     const tau = perUnit.length > 0 ? tauBOfCounts(pooledCounts(perUnit)) : null;
     let interval: Interval | null = null;
-    if (tau !== null) {
+    if (tau !== null && perUnit.length >= MIN_PAIRS) {
       const random = seededRandom(`${input.seed}:humans:${judgeModelId}`);
       const times = new Uint32Array(perUnit.length);
       const samples: number[] = [];
@@ -245,7 +249,7 @@ export function computeHumanStats(input: HumanStatsInput): HumanStats {
         const sample = tauBOfCounts(pooledCounts(perUnit, times));
         if (sample !== null) samples.push(sample);
       }
-      interval = percentileInterval(samples);
+      interval = bootstrapTInterval(tau, samples, perUnit.length, { bounds: { low: -1, high: 1 } });
     }
     return { judgeModelId, tau, interval, units: perUnit.length };
   });

@@ -14,8 +14,11 @@ describe("computeJuryStats", () => {
     expect(computeJuryStats(input)).toEqual(first);
     const other = computeJuryStats({ ...input, seed: "another-test" });
     expect(other.models.map((model) => model.meanScore)).toEqual(first.models.map((model) => model.meanScore));
-    expect(other.models.map((model) => model.scoreInterval)).not.toEqual(
-      first.models.map((model) => model.scoreInterval),
+    // Score intervals are closed-form t intervals since issue 30 (the same for any seed); the
+    // Bradley–Terry intervals still take their standard error from the seeded bootstrap.
+    expect(other.models.map((model) => model.scoreInterval)).toEqual(first.models.map((model) => model.scoreInterval));
+    expect(other.models.map((model) => model.ratingInterval)).not.toEqual(
+      first.models.map((model) => model.ratingInterval),
     );
     expect(first.resamples).toBe(1000);
   });
@@ -175,6 +178,37 @@ describe("computeJuryStats", () => {
     expect(stats.costs.generationUsd).toBeCloseTo(0.03, 12);
   });
 
+  it("gives no interval and makes no claim on one topic and one judge (the README's ci.yaml)", () => {
+    // Before issue 30 this said "95% interval 8.75–8.75", rank 1–1 and "is best" from one call.
+    const stats = computeJuryStats(
+      simulate({ qualities: { "a/x": 0.85, "b/y": 0.4 }, judges: FAIR.slice(0, 1), topics: 1, scale: "rating" }),
+    );
+    expect(stats.summary).toEqual({
+      kind: "thin",
+      text: "Too little evidence: 1 persona × topic pair and one judge call per answer; an interval needs at least 4 pairs and two judge calls per answer.",
+      leaders: [],
+      extraTopicsRange: null,
+    });
+    for (const model of stats.models) {
+      expect(model.meanScore).not.toBeNull();
+      expect([model.scoreInterval, model.rank, model.ratingInterval]).toEqual([null, null, null]);
+      expect(model.byJudge.every((entry) => entry.interval === null)).toBe(true);
+      expect(model.criteria.every((entry) => entry.interval === null)).toBe(true);
+    }
+  });
+
+  it("needs two judge calls per answer: one judge on 8 topics is too little, the same judge in both orders is not", () => {
+    const options = { qualities: { "a/x": 0.8, "b/y": 0.4, "c/z": 0.3 }, judges: FAIR.slice(0, 1), topics: 8 };
+    const once = computeJuryStats(simulate(options));
+    expect(once.summary.kind).toBe("thin");
+    expect(once.summary.text).toBe(
+      "Too little evidence: one judge call per answer; an interval needs two (add a judge, or judge in both orders).",
+    );
+    const both = computeJuryStats(simulate({ ...options, bothOrders: true }));
+    expect(both.summary.kind).toBe("best");
+    expect(both.models.every((model) => model.scoreInterval !== null && model.ratingInterval !== null)).toBe(true);
+  });
+
   it("handles a test with no evaluations yet", () => {
     const input = simulate({ qualities: { "a/x": 0.5 }, judges: [], topics: 2 });
     const stats = computeJuryStats({ ...input, judges: ["openai/judge"] });
@@ -186,13 +220,14 @@ describe("computeJuryStats", () => {
 });
 
 describe("per-criterion, per-judge and cost figures", () => {
-  // Two models, two judges, two criteria, three units; worked by hand below.
-  const units = ["u1", "u2", "u3"];
+  // Two models, two judges, two criteria, four units (three before issue 30: an interval now needs
+  // four); worked by hand below.
+  const units = ["u1", "u2", "u3", "u4"];
   const responses = units.flatMap((topicId) => [
     { id: `a-${topicId}`, modelId: "a/one", personaId: "p", topicId, length: 100, costUsd: 0.01 },
     { id: `b-${topicId}`, modelId: "b/two", personaId: "p", topicId, length: 100, costUsd: 0.02 },
   ]);
-  const accuracy = { a: [8, 6, 7], b: [4, 5, 3] };
+  const accuracy = { a: [8, 6, 7, 7], b: [4, 5, 3, 4] };
   const ratings = units.flatMap((topicId, u) => [
     {
       judgeModelId: "j/one",
@@ -230,17 +265,18 @@ describe("per-criterion, per-judge and cost figures", () => {
 
   it("gives a rating test each model's mean per criterion and per judge, with intervals around them", () => {
     expect(stats.criteria).toEqual(["accuracy", "clarity"]);
-    // a: accuracy (8+6)/2, (6+4)/2, (7+5)/2 → 7, 5, 6 → 6; clarity (9+7)/2 = 8 everywhere.
+    // a: accuracy (8+6)/2, (6+4)/2, (7+5)/2, (7+5)/2 → 7, 5, 6, 6 → 6; clarity (9+7)/2 = 8 everywhere.
     const a = model("a/one");
     expect(a.criteria.map((entry) => [entry.criterion, entry.mean])).toEqual([
       ["accuracy", 6],
       ["clarity", 8],
     ]);
-    expect(a.criteria[0]!.interval!.low).toBeGreaterThanOrEqual(5);
-    expect(a.criteria[0]!.interval!.high).toBeLessThanOrEqual(7);
-    expect(a.criteria[0]!.interval!.high).toBeGreaterThan(a.criteria[0]!.interval!.low);
+    // t interval of 7, 5, 6, 6: 6 ± 3.1824 · 0.8165 / 2 (scipy ttest_1samp: 4.700772, 7.299228).
+    expect(a.criteria[0]!.interval!.low).toBeCloseTo(4.70077174, 6);
+    expect(a.criteria[0]!.interval!.high).toBeCloseTo(7.29922826, 6);
+    // Every pair gave clarity 8: the data cannot vary, nor can the interval.
     expect(a.criteria[1]!.interval).toEqual({ low: 8, high: 8 });
-    // a by judge: j/one (8+9)/2, (6+9)/2, (7+9)/2 → 8; j/two (6+7)/2, (4+7)/2, (5+7)/2 → 6.
+    // a by judge: j/one (8+9)/2, (6+9)/2, (7+9)/2, (7+9)/2 → 8; j/two (6+7)/2, (4+7)/2, (5+7)/2, (5+7)/2 → 6.
     expect(a.byJudge.map((entry) => [entry.judgeModelId, entry.mean])).toEqual([
       ["j/one", 8],
       ["j/two", 6],
@@ -249,14 +285,14 @@ describe("per-criterion, per-judge and cost figures", () => {
   });
 
   it("splits generation and judging cost per model, adding up to the test's totals", () => {
-    expect(model("a/one").generationCostUsd).toBeCloseTo(0.03, 12);
-    expect(model("b/two").generationCostUsd).toBeCloseTo(0.06, 12);
-    expect(model("a/one").judgingCostUsd).toBeCloseTo(0.012, 12);
-    expect(model("b/two").judgingCostUsd).toBeCloseTo(0.012, 12);
-    expect(stats.costs).toEqual({ generationUsd: expect.closeTo(0.09, 12), judgingUsd: expect.closeTo(0.024, 12) });
+    expect(model("a/one").generationCostUsd).toBeCloseTo(0.04, 12);
+    expect(model("b/two").generationCostUsd).toBeCloseTo(0.08, 12);
+    expect(model("a/one").judgingCostUsd).toBeCloseTo(0.016, 12);
+    expect(model("b/two").judgingCostUsd).toBeCloseTo(0.016, 12);
+    expect(stats.costs).toEqual({ generationUsd: expect.closeTo(0.12, 12), judgingUsd: expect.closeTo(0.032, 12) });
     expect(stats.judges.map((judge) => [judge.judgeModelId, judge.costUsd])).toEqual([
-      ["j/one", expect.closeTo(0.006, 12)],
-      ["j/two", expect.closeTo(0.018, 12)],
+      ["j/one", expect.closeTo(0.008, 12)],
+      ["j/two", expect.closeTo(0.024, 12)],
     ]);
   });
 
@@ -271,7 +307,10 @@ describe("per-criterion, per-judge and cost figures", () => {
     expect(ranked.criteria).toEqual([]);
     const a = ranked.models.find((entry) => entry.modelId === "a/one")!;
     expect(a.criteria).toEqual([]);
-    expect(a.byJudge).toEqual([{ judgeModelId: "j/one", mean: 10, interval: { low: 10, high: 10 } }]);
+    // One pair ranked by one call: too little evidence, so no interval (it was [10, 10] before
+    // issue 30, a certainty one judge call cannot give).
+    expect(a.byJudge).toEqual([{ judgeModelId: "j/one", mean: 10, interval: null }]);
+    expect(ranked.summary.kind).toBe("thin");
     expect(a.judgingCostUsd).toBeCloseTo(0.002, 12);
   });
 });

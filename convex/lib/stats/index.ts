@@ -2,12 +2,21 @@
 // agreement and each judge's record, from plain arrays. Pure: no Convex, no clock, seeded.
 import { ratingAverage, spreadRankingScore } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
-import { compareScores, kendallTauB, mean, midranks, percentileInterval, spearman, type Interval } from "./basics";
+import {
+  bootstrapTInterval,
+  compareScores,
+  kendallTauB,
+  mean,
+  midranks,
+  spearman,
+  tInterval,
+  type Interval,
+} from "./basics";
 import { median } from "simple-statistics";
 import { lengthBias, positionBias, positionConsistency, selfPreference, type JudgedAnswer } from "./bias";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate, type WinMatrix } from "./bradleyTerry";
-import { evidenceSummary, tieRanks, type EvidenceSummary, type RankRange } from "./ranks";
-import { bootstrapSeriesMeans } from "./breakdown";
+import { evidenceSummary, MIN_PAIRS, thinEvidence, tieRanks, type EvidenceSummary, type RankRange } from "./ranks";
+import { seriesMeans } from "./breakdown";
 import { seededRandom } from "./random";
 
 export type { Interval } from "./basics";
@@ -15,6 +24,8 @@ export type { AgreementBand } from "./agreement";
 export type { RankRange } from "./ranks";
 
 export const DEFAULT_RESAMPLES = 1000;
+/** The score scale: every mean score and its interval lie within it. */
+export const SCORE_BOUNDS: Interval = { low: 0, high: 10 };
 /**
  * False-alarm budget of one judge's bias checks: a fair judge is flagged at most this often.
  * Its three checks (position, length, self-preference) share it, each at alpha / 3 (Bonferroni).
@@ -183,6 +194,8 @@ function figure(method: AgreementFigure["method"], value: number | null): Agreem
 /** Score of each (judge, response): mean of that judge's calls on it (both orders averaged). */
 export function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, JuryResponse>) {
   const sums = new Map<string, Map<string, { sum: number; count: number }>>();
+  /** Judge verdicts on each answer (calls of every judge, both orders counted). */
+  const verdicts = new Map<string, number>();
   const calls = new Map<string, { calls: number; costUsd: number }>();
   /** Judging cost of each answer: its share of every judge call that showed it. */
   const judgingCost = new Map<string, number>();
@@ -196,6 +209,7 @@ export function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, Ju
     entry.sum += score;
     entry.count += 1;
     byResponse.set(responseId, entry);
+    verdicts.set(responseId, (verdicts.get(responseId) ?? 0) + 1);
   };
   const countCall = (judge: string, costUsd = 0) => {
     const entry = calls.get(judge) ?? { calls: 0, costUsd: 0 };
@@ -246,22 +260,7 @@ export function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, Ju
       criterionScores.set(responseId, entry);
     }
   }
-  return { scores, calls, judgingCost, criterionScores, criteria };
-}
-
-/** Whether some answer was judged by two calls or more (two judges, or one judge in both orders). */
-export function hasRepeatedJudgeCalls(input: Pick<JuryStatsInput, "rankings" | "ratings">): boolean {
-  const calls = new Map<string, number>();
-  const judged = [
-    ...(input.rankings ?? []).flatMap((call) => call.ranking),
-    ...(input.ratings ?? []).map((call) => call.responseId),
-  ];
-  for (const id of judged) {
-    const count = (calls.get(id) ?? 0) + 1;
-    if (count >= 2) return true;
-    calls.set(id, count);
-  }
-  return false;
+  return { scores, calls, judgingCost, criterionScores, criteria, verdicts };
 }
 
 /** The test's models in its order, then any seen only in responses (named by their id). */
@@ -317,7 +316,7 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   const unitOfResponse = (response: JuryResponse) =>
     unitOf.get(JSON.stringify([response.personaId, response.topicId]))!;
 
-  const { scores, calls, judgingCost, criterionScores, criteria } = judgeScores(input, known);
+  const { scores, calls, judgingCost, criterionScores, criteria, verdicts } = judgeScores(input, known);
   const judges = [...new Set([...input.judges, ...scores.keys()])];
 
   // Per unit: each judge's scores there; each model's unit mean; the pairwise games.
@@ -391,27 +390,38 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   });
   const strengths = bradleyTerryStrengths(totalWins, M, { pseudoTies: BT_PSEUDO_TIES });
 
-  // Bootstrap over persona × topic units.
+  // Too little evidence: no interval at all (ranks.thinEvidence).
+  let scoredUnits = 0;
+  for (let u = 0; u < U; u++) {
+    for (let m = 0; m < M; m++) {
+      if (!Number.isNaN(unitModelMean[u * M + m]!)) {
+        scoredUnits++;
+        break;
+      }
+    }
+  }
+  let repeatedAnswers = 0;
+  for (const count of verdicts.values()) if (count >= 2) repeatedAnswers++;
+  const thin = thinEvidence({ pairs: scoredUnits, answers: verdicts.size, repeatedAnswers });
+
+  // Bradley–Terry ratings: bootstrap over persona × topic units (each drawn with its answers and
+  // judge calls), for the standard error of the t interval (docs/statistics.md).
   const random = seededRandom(input.seed);
-  const meanSamples: number[][] = modelIds.map(() => []);
   const ratingSamples: number[][] = modelIds.map(() => []);
-  if (U > 0) {
+  if (U > 0 && !thin) {
     const times = new Uint32Array(U);
     const wins = emptyWinMatrix(M);
     for (let b = 0; b < resamples; b++) {
       times.fill(0);
       for (let k = 0; k < U; k++) times[random.index(U)]! += 1;
-      const { sum, count } = aggregate(times, wins);
+      aggregate(times, wins);
       const sample = bradleyTerryStrengths(wins, M, {
         pseudoTies: BT_PSEUDO_TIES,
         start: strengths,
         tolerance: 1e-6,
         maxIterations: 50,
       });
-      for (let m = 0; m < M; m++) {
-        if (count[m]! > 0) meanSamples[m]!.push(sum[m]! / count[m]!);
-        if (played[m]) ratingSamples[m]!.push(eloRating(sample[m]!));
-      }
+      for (let m = 0; m < M; m++) if (played[m]) ratingSamples[m]!.push(eloRating(sample[m]!));
     }
   }
 
@@ -453,9 +463,13 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
     }
     for (let k = 0; k < series; k++) if (unitCount[k]! > 0) breakdown[u * series + k] = unitSum[k]! / unitCount[k]!;
   }
-  const breakdownMeans = bootstrapSeriesMeans(breakdown, U, series, resamples, seededRandom(`${input.seed}:breakdown`));
+  // Means over units with t intervals: each model's score, and per criterion and per judge.
+  const minUnits = thin ? Infinity : MIN_PAIRS;
+  // Skewness-corrected: one judge's (or criterion's) verdicts per pair are few and lopsided.
+  const breakdownMeans = seriesMeans(breakdown, U, series, { minUnits, bounds: SCORE_BOUNDS, skewCorrected: true });
+  const modelMeans = seriesMeans(unitModelMean, U, M, { minUnits, bounds: SCORE_BOUNDS });
   const scored = modelIds.map((_, m) => totals.count[m]! > 0);
-  const intervals = modelIds.map((_, m) => (scored[m] ? percentileInterval(meanSamples[m]!) : null));
+  const intervals = modelIds.map((_, m) => modelMeans[m]!.interval);
   const scoredIntervals = intervals.filter((interval): interval is Interval => interval !== null);
   const ranges = tieRanks(scoredIntervals);
   const rangeOf = new Map(scoredIntervals.map((interval, index) => [interval, ranges[index]!]));
@@ -466,7 +480,13 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
     scoreInterval: intervals[m] ?? null,
     rank: intervals[m] ? (rangeOf.get(intervals[m]!) ?? null) : null,
     rating: played[m] ? eloRating(strengths[m]!) : null,
-    ratingInterval: played[m] ? percentileInterval(ratingSamples[m]!) : null,
+    ratingInterval:
+      // Not widened by √(n/(n − 1)): exact for a mean's bootstrap variance, it over-corrected the
+      // Bradley–Terry fit's (coverage 95.6–97.8% at 4 pairs with it, 93.7–96.8% without;
+      // bench/coverage.ts, docs/statistics.md).
+      played[m] && !thin
+        ? bootstrapTInterval(eloRating(strengths[m]!), ratingSamples[m]!, scoredUnits, { widen: false })
+        : null,
     units: totals.count[m]!,
     scores: scoreCounts[m]!,
     generationCostUsd: generationCost[m]!,
@@ -479,13 +499,26 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   const personas = new Set(input.responses.map((response) => response.personaId)).size;
   const summary = evidenceSummary(
     models.flatMap((model) =>
-      model.meanScore !== null && model.scoreInterval
+      model.meanScore !== null
         ? [{ modelId: model.modelId, modelName: model.modelName, mean: model.meanScore, interval: model.scoreInterval }]
         : [],
     ),
     U,
     personas,
-    hasRepeatedJudgeCalls(input),
+    {
+      thin,
+      // The gap's t interval over the units both models were scored in: a hard topic lowers both.
+      gap: (leaderId, modelId) => {
+        const l = modelIndex.get(leaderId)!;
+        const o = modelIndex.get(modelId)!;
+        const differences: number[] = [];
+        for (let u = 0; u < U; u++) {
+          const difference = unitModelMean[u * M + l]! - unitModelMean[u * M + o]!;
+          if (!Number.isNaN(difference)) differences.push(difference);
+        }
+        return differences.length >= MIN_PAIRS ? tInterval(differences) : null;
+      },
+    },
   );
 
   const order = models.map((model) => modelIndex.get(model.modelId)!);

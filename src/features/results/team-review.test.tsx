@@ -53,20 +53,17 @@ const INPUT: HumanStatsInput = {
   scale: "ranking",
   models: MODELS,
   judges: JUDGES.map((judge) => judge.id),
-  responses: ["t1", "t2"].flatMap((topicId) =>
+  // Four pairs, t3 repeating t1 and t4 t2 (two before issue 30: an interval now needs four).
+  responses: ["t1", "t2", "t3", "t4"].flatMap((topicId) =>
     [X, Y, Z].map((modelId) => ({ id: answer(modelId, topicId), modelId, personaId: "p", topicId, length: 100 })),
   ),
   rankings: [
-    judgeCall("j/one", "t1", [X, Y, Z]),
-    judgeCall("j/one", "t2", [X, Y, Z]),
-    judgeCall("j/two", "t1", [Z, Y, X]),
-    judgeCall("j/two", "t2", [X, Z, Y]),
+    ...["t1", "t3"].flatMap((topic) => [judgeCall("j/one", topic, [X, Y, Z]), judgeCall("j/two", topic, [Z, Y, X])]),
+    ...["t2", "t4"].flatMap((topic) => [judgeCall("j/one", topic, [X, Y, Z]), judgeCall("j/two", topic, [X, Z, Y])]),
   ],
   verdicts: [
-    ranked("me", "t1", [X, Y, Z]),
-    ranked("bo", "t1", [X, Z, Y]),
-    ranked("me", "t2", [Y, X, Z]),
-    ranked("bo", "t2", [X, Y, Z]),
+    ...["t1", "t3"].flatMap((topic) => [ranked("me", topic, [X, Y, Z]), ranked("bo", topic, [X, Z, Y])]),
+    ...["t2", "t4"].flatMap((topic) => [ranked("me", topic, [Y, X, Z]), ranked("bo", topic, [X, Y, Z])]),
   ],
   resamples: 200,
 };
@@ -81,7 +78,7 @@ function teamSummary(): TeamReview {
       isYou: reviewer.reviewerId === "me",
     })),
     pairsReviewed: humans.pairsReviewed,
-    totalPairs: 4,
+    totalPairs: 8,
     models: humans.models.map((model) => ({ ...model })),
     reviewerAgreement: humans.reviewerAgreement,
     judges: humans.judges.map((judge) => ({
@@ -103,6 +100,8 @@ function juryView(): JuryView {
     topics: [
       { id: "t1", name: "Coffee" },
       { id: "t2", name: "Tea" },
+      { id: "t3", name: "Cocoa" },
+      { id: "t4", name: "Mate" },
     ],
   };
 }
@@ -153,11 +152,11 @@ describe("results page: the team review", { timeout: 30_000 }, () => {
     const section = await screen.findByTestId("team-review", {}, SLOW);
 
     expect(within(section).getByTestId("team-review-progress")).toHaveTextContent(
-      "2 of 4 persona × topic pairs reviewed by 2 reviewers",
+      "4 of 8 persona × topic pairs reviewed by 2 reviewers",
     );
     const reviewers = within(section).getAllByTestId("reviewer");
     expect(reviewers[0]).toHaveTextContent("AL");
-    expect(reviewers[0]).toHaveTextContent("You · 2 pairs");
+    expect(reviewers[0]).toHaveTextContent("You · 4 pairs");
     expect(reviewers[1]).toHaveTextContent("BO");
     expect(reviewers[1]).not.toHaveTextContent("You");
 
@@ -204,7 +203,7 @@ describe("results page: the team review", { timeout: 30_000 }, () => {
     const agreement = within(section).getByTestId("reviewer-agreement");
     expect(agreement).toHaveTextContent("0.75");
     expect(agreement).toHaveTextContent(summary.reviewerAgreement!.label);
-    expect(agreement).toHaveTextContent("Kendall's W, over 2 shared pairs");
+    expect(agreement).toHaveTextContent("Kendall's W, over 4 shared pairs");
   });
 
   it("says nobody has reviewed yet, with the Review answers button, and the header carries the button too", async () => {
