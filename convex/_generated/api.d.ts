@@ -59,6 +59,8 @@ import type * as core_presence from "../core/presence.js";
 import type * as core_rejudge from "../core/rejudge.js";
 import type * as core_results from "../core/results.js";
 import type * as core_reviews from "../core/reviews.js";
+import type * as core_run_lifecycle from "../core/run/lifecycle.js";
+import type * as core_run_tables from "../core/run/tables.js";
 import type * as core_savedAssets from "../core/savedAssets.js";
 import type * as core_settings from "../core/settings.js";
 import type * as core_sharedTest from "../core/sharedTest.js";
@@ -208,6 +210,8 @@ declare const fullApi: ApiFromModules<{
   "core/rejudge": typeof core_rejudge;
   "core/results": typeof core_results;
   "core/reviews": typeof core_reviews;
+  "core/run/lifecycle": typeof core_run_lifecycle;
+  "core/run/tables": typeof core_run_tables;
   "core/savedAssets": typeof core_savedAssets;
   "core/settings": typeof core_settings;
   "core/sharedTest": typeof core_sharedTest;
