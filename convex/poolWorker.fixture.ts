@@ -27,14 +27,7 @@ export async function playPoolWorker(t: TestBackend, testId: Id<"tests">, replie
     const generated: Id<"calls">[] = [];
     let judged = false;
     for (const item of items) {
-      await t.mutation(internal.runner.record, {
-        testId,
-        callId: item.callId,
-        leaseId: item.leaseId,
-        outcome: replies(item),
-        continueChunk: false,
-        pooled: true,
-      });
+      await t.mutation(internal.runner.record, { callId: item.callId, leaseId: item.leaseId, outcome: replies(item) });
       if (item.kind === "evaluate") judged = true;
       else generated.push(item.callId);
     }
@@ -54,4 +47,10 @@ export async function playPoolWorker(t: TestBackend, testId: Id<"tests">, replie
     if (!running || items.length === 0) break;
   }
   await t.mutation(internal.runner.endWork, { testId });
+}
+
+/** Leases the test's next pending call, as a worker with one free slot does; null when none is pending. */
+export async function claimOne(t: TestBackend, testId: Id<"tests">): Promise<WorkItem | null> {
+  const [item] = await t.mutation(internal.runner.claimBatch, { testId, max: 1 });
+  return item ?? null;
 }

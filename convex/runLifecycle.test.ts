@@ -272,7 +272,7 @@ describe("deleting a finished test", () => {
           .filter(([, rows]) => rows === 0)
           .map(([table]) => table)
           .sort(),
-      ).toEqual(["creditTransactions", "payments", "runDeltas", "runShards", "testProgress"]);
+      ).toEqual(["creditTransactions", "payments", "runDeltas", "testProgress"]);
 
       await owner.as.mutation(api.tests.remove, { testId });
       await t.finishAllScheduledFunctions(vi.runAllTimers);

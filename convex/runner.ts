@@ -17,7 +17,7 @@ import {
 } from "./core/gateway";
 import { copyAnswerBatch } from "./core/pipeline/answerCopy";
 import { createGenerationCallBatch, createJudgeCallsIfPairDone } from "./core/pipeline/calls";
-import { claimBatch as claimBatch_, claimNext, endWorker } from "./core/pipeline/claim";
+import { claimBatch as claimBatch_, endWorker } from "./core/pipeline/claim";
 import { concurrencyShare, startingConcurrency, storeConcurrency } from "./core/pipeline/concurrency";
 import { dispatchQueued } from "./core/pipeline/dispatch";
 import { recordOutcome } from "./core/pipeline/record";
@@ -54,12 +54,6 @@ export const copyAnswers = internalMutation({
   },
 });
 
-export const claim = internalMutation({
-  args: { testId: v.id("tests") },
-  returns: v.union(v.null(), workItem),
-  handler: async (ctx, { testId }) => await claimNext(ctx, testId),
-});
-
 /** Leases up to `max` pending calls to a pool worker (its free slots). */
 export const claimBatch = internalMutation({
   args: { testId: v.id("tests"), max: v.number() },
@@ -68,29 +62,19 @@ export const claimBatch = internalMutation({
 });
 
 /**
- * Records a result in its own transaction (core/pipeline/record.ts). With `continueChunk` it
- * also leases the caller its next call (a worker driving one call at a time), and when none is
- * left that worker ends and the test finishes if nothing is out. `concurrency` is the test's
- * calls in flight, for the time remaining.
+ * Records a landed call in its own transaction (core/pipeline/record.ts). `concurrency` is the
+ * test's calls in flight, for the time remaining. False when its lease was no longer current.
  */
 export const record = internalMutation({
   args: {
-    testId: v.id("tests"),
     callId: v.id("calls"),
     leaseId: v.string(),
     outcome: callOutcome,
-    continueChunk: v.boolean(),
     concurrency: v.optional(v.number()),
-    /** From a pool worker, whose reports fold the counters and ask for the jury statistics. */
-    pooled: v.optional(v.boolean()),
   },
-  returns: v.union(v.null(), workItem),
-  handler: async (ctx, { testId, callId, leaseId, outcome, continueChunk, concurrency, pooled }) => {
-    const current = await recordOutcome(ctx, callId, leaseId, outcome, { concurrency, pooled });
-    // A stale lease was already written off by the reclaim cron: this worker ends uncounted.
-    if (!current || !continueChunk) return null;
-    return await claimNext(ctx, testId);
-  },
+  returns: v.boolean(),
+  handler: async (ctx, { callId, leaseId, outcome, concurrency }) =>
+    await recordOutcome(ctx, callId, leaseId, outcome, concurrency),
 });
 
 /**
@@ -393,15 +377,7 @@ export const work = internalAction({
           return;
         }
         const sentAt = Date.now();
-        const args = {
-          testId,
-          callId: item.callId,
-          leaseId: item.leaseId,
-          outcome,
-          continueChunk: false,
-          concurrency: Math.max(1, calling.size),
-          pooled: true,
-        };
+        const args = { callId: item.callId, leaseId: item.leaseId, outcome, concurrency: Math.max(1, calling.size) };
         // A recording that lost its conflict retries is sent again (it records once: the lease decides).
         const attempt = async (left: number): Promise<unknown> => {
           try {

@@ -311,40 +311,11 @@ export default defineSchema({
     scoreSum: v.number(),
     scoreCount: v.number(),
     /**
-     * Which of the row's shards (core/pipeline/shards.ts): a result adds to the shard of its
-     * call, so concurrent recordings of one test write different rows; readers merge them.
-     * Rows from before sharding have none.
+     * Rows written before one row per model × persona carry the shard they summed (0 on the
+     * rest); the migration core/run/migrations.ts merges them and clears it. Nothing reads it.
      */
     shard: v.optional(v.number()),
-  }).index("by_test_model_persona", ["testId", "modelId", "personaId", "shard"]),
-
-  /**
-   * A test's run counters, sharded (core/pipeline/shards.ts): each recording adds its call's
-   * figures to one shard chosen by the call, so recordings of one test never write the same row
-   * as a rule. About once a second the shards are folded into the test's counters and emptied
-   * (core/pipeline/runCounters.ts foldCounters): the test's row plus its shards is the count.
-   */
-  runShards: defineTable({
-    testId: v.id("tests"),
-    shard: v.number(),
-    responsesCount: v.number(),
-    evaluationsCount: v.number(),
-    missingResponses: v.number(),
-    missingEvaluations: v.number(),
-    failedCalls: v.number(),
-    totalCalls: v.number(),
-    finishedCalls: v.number(),
-    totalCostUsd: v.number(),
-    totalLatencyMs: v.number(),
-    totalTokens: v.number(),
-    judgingCostUsd: v.number(),
-    judgeCallsFinished: v.number(),
-    generationCallMs: v.number(),
-    judgeCallMs: v.number(),
-    /** The shard's latest gateway error, and when: the test shows the latest of all shards. */
-    lastCallError: v.optional(v.string()),
-    lastErrorAt: v.optional(v.number()),
-  }).index("by_test_shard", ["testId", "shard"]),
+  }).index("by_test_model_persona", ["testId", "modelId", "personaId"]),
 
   /**
    * A running test's gateway concurrency (lib/concurrency.ts), reported by its worker about once

@@ -61,28 +61,6 @@ export async function endWorker(ctx: MutationCtx, testId: Id<"tests">): Promise<
 }
 
 /**
- * Leases the test's next pending call to the calling worker, or returns null, in which case the
- * worker ends and is no longer counted (and the test ends when nothing is left). A cancelled or
- * finished test hands out nothing.
- */
-export async function claimNext(ctx: MutationCtx, testId: Id<"tests">): Promise<WorkItem | null> {
-  const test = await ctx.db.get("tests", testId);
-  if (!test) return null;
-  const call =
-    test.status === "running"
-      ? await ctx.db
-          .query("calls")
-          .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
-          .first()
-      : null;
-  if (!call) {
-    await endWorker(ctx, testId);
-    return null;
-  }
-  return await lease(ctx, test.configuration, call, await readSetting(ctx, "leaseMs"));
-}
-
-/**
  * Leases up to `max` of the test's pending calls at once (a pool worker's free slots), oldest
  * first. Returns none when the test no longer runs or has nothing pending; the worker then lets
  * its calls land and ends through endWorker.

@@ -118,14 +118,6 @@ export const PER_TEST_TABLES = {
     restart: "delete",
     delete: "delete",
   },
-  runShards: {
-    index: "by_test_shard",
-    open: "none (counters of an earlier design)",
-    fold: "none",
-    end: "kept",
-    restart: "delete",
-    delete: "delete",
-  },
   juryStateChunks: {
     index: "by_test_index",
     open: "none yet",
