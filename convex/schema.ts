@@ -24,10 +24,12 @@ import {
   paymentStatus,
   progress,
   resultsSummary,
+  runCounters,
   templateCategory,
   templateData,
   testConfiguration,
   testStatus,
+  workerReport,
 } from "./validators";
 
 export default defineSchema({
@@ -136,27 +138,11 @@ export default defineSchema({
     estimate: costEstimate,
     priceCents: v.number(),
     usesOwnKey: v.boolean(),
-    // Running counters, updated in the same mutation that records each result.
     expectedResponses: v.number(),
     expectedEvaluations: v.number(),
-    responsesCount: v.number(),
-    evaluationsCount: v.number(),
-    missingResponses: v.number(),
-    missingEvaluations: v.number(),
-    failedCalls: v.number(),
+    // The run counters, folded from the recordings' deltas (core/pipeline/runCounters.ts).
+    ...runCounters.fields,
     activeWorkers: v.number(),
-    totalCalls: v.number(),
-    finishedCalls: v.number(),
-    totalCostUsd: v.number(),
-    totalLatencyMs: v.number(),
-    totalTokens: v.number(),
-    /** Spend on judge calls, part of totalCostUsd (the rest is generation); older tests lack it. */
-    judgingCostUsd: v.optional(v.number()),
-    /** Judge calls that have ended, part of finishedCalls: the time remaining measures each kind's rate. */
-    judgeCallsFinished: v.optional(v.number()),
-    /** Gateway time of the ended calls (Σ call latency), per kind: each kind's rate for the time remaining. */
-    generationCallMs: v.optional(v.number()),
-    judgeCallMs: v.optional(v.number()),
     resultsSummary: v.optional(resultsSummary),
     /** The jury statistics' verdict: the best model, or those statistically tied; shown by History. */
     juryVerdict: v.optional(juryVerdictValidator),
@@ -324,15 +310,8 @@ export default defineSchema({
    */
   testConcurrency: defineTable({
     testId: v.id("tests"),
-    level: v.number(),
-    ceiling: v.optional(v.number()),
-    backedOff: v.boolean(),
-    inFlight: v.number(),
-    /** Gateway exchanges so far, and those answered 429, timed out or with a 5xx. */
-    exchanges: v.number(),
-    rateLimited: v.number(),
-    timeouts: v.number(),
-    serverErrors: v.number(),
+    /** The worker's last report, with its exchanges summed over the run. */
+    ...workerReport.fields,
     updatedAt: v.number(),
     /**
      * Reports that said judge results were recorded (the worker's report owns this count): the

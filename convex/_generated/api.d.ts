@@ -54,6 +54,7 @@ import type * as core_pipeline_runCounters from "../core/pipeline/runCounters.js
 import type * as core_pipeline_runView from "../core/pipeline/runView.js";
 import type * as core_pipeline_statistics from "../core/pipeline/statistics.js";
 import type * as core_pipeline_workItem from "../core/pipeline/workItem.js";
+import type * as core_pipeline_worker from "../core/pipeline/worker.js";
 import type * as core_presence from "../core/presence.js";
 import type * as core_rejudge from "../core/rejudge.js";
 import type * as core_results from "../core/results.js";
@@ -206,6 +207,7 @@ declare const fullApi: ApiFromModules<{
   "core/pipeline/runView": typeof core_pipeline_runView;
   "core/pipeline/statistics": typeof core_pipeline_statistics;
   "core/pipeline/workItem": typeof core_pipeline_workItem;
+  "core/pipeline/worker": typeof core_pipeline_worker;
   "core/presence": typeof core_presence;
   "core/rejudge": typeof core_rejudge;
   "core/results": typeof core_results;

@@ -3,6 +3,7 @@
 // (runDeltas), and the deltas are folded into the test's row by the worker's report when enough
 // calls landed or at least every 10 s (lib/progress PROGRESS_FOLD); the row plus its deltas is the
 // whole count.
+import type { Infer } from "convex/values";
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { formatTimeRemaining } from "../../lib/format";
@@ -14,7 +15,7 @@ import {
   progressWriteDue,
   callsPerProgressWrite,
 } from "../../lib/progress";
-import type { Usage } from "../../validators";
+import type { runCounters, Usage } from "../../validators";
 import { writeMonitorRowIfDue } from "../monitorProgress";
 import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
 import { applyAnswerScores, applyModelDeltas } from "./statistics";
@@ -41,25 +42,7 @@ const EMPTY_COUNTERS = {
 export const EMPTY_RUN_COUNTERS = { ...EMPTY_COUNTERS, activeWorkers: 0 } as const;
 
 /** What one call adds to its test's counters. */
-export type Counters = Partial<
-  Pick<
-    Doc<"tests">,
-    | "responsesCount"
-    | "evaluationsCount"
-    | "missingResponses"
-    | "missingEvaluations"
-    | "failedCalls"
-    | "finishedCalls"
-    | "totalCalls"
-    | "totalCostUsd"
-    | "totalLatencyMs"
-    | "totalTokens"
-    | "judgingCostUsd"
-    | "judgeCallsFinished"
-    | "generationCallMs"
-    | "judgeCallMs"
-  >
->;
+export type Counters = Partial<Infer<typeof runCounters>>;
 
 /**
  * The time remaining for a test with these counters: each kind's calls left at that kind's
