@@ -4,7 +4,7 @@
 // worker is scheduled beside it. (Two dots in the name: Convex does not deploy this file.)
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { startJuryStatsPoll } from "./core/juryStats";
+import { startJuryStatsPoll } from "./core/jury/poll";
 import type { TestBackend } from "./test.helpers";
 import type { Outcome, WorkItem } from "./validators";
 

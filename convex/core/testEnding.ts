@@ -6,7 +6,7 @@ import type { Doc } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { hasEnded, hasJobEnded, type EndedTestStatus } from "../lib/testStatus";
 import { setJobStatus } from "./jobs";
-import { finishJuryStats } from "./juryStats";
+import { finishJuryStats } from "./jury/poll";
 import { endOpenCheckouts } from "./payments";
 import { endRun } from "./run/lifecycle";
 import { syncTestSummary } from "./testSummaries";

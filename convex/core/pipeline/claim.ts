@@ -4,7 +4,7 @@ import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import type { WorkItem } from "../../validators";
-import { startJuryStatsPoll } from "../juryStats";
+import { startJuryStatsPoll } from "../jury/poll";
 import { readSetting } from "../settings";
 import { finishIfDone } from "./finish";
 import { foldCounters } from "./runCounters";

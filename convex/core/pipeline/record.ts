@@ -7,7 +7,7 @@ import type { MutationCtx } from "../../_generated/server";
 import { labelFor, shownOrder } from "../../lib/prompts";
 import { scoresFromRanking } from "../../lib/scoring";
 import type { Outcome, Usage } from "../../validators";
-import { requestJuryStats } from "../juryStats";
+import { requestJuryStats } from "../jury/poll";
 import { createJudgeCallsIfPairDone } from "./calls";
 import { recordEvaluations, type JudgedAnswer } from "./evaluations";
 import { finishIfDone } from "./finish";
