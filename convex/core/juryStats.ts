@@ -1,4 +1,5 @@
-// The jury statistics of a test (ARCHITECTURE "Jury statistics"), kept in `testStats`.
+// The jury statistics of a test, kept in `testStats` (docs/pipeline.md, "Finish and the jury
+// statistics"). Its registered functions are here; core/jury/ holds what they call.
 //
 // A burst of judge results must not mean one computation per result, and no subscribed query may
 // read all evaluations of a test. One recomputation per test is scheduled or running at a time

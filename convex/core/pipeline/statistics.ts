@@ -1,4 +1,4 @@
-// A run's per-model statistics (ARCHITECTURE §3 `modelStats`: running sums per model for all
+// A run's per-model statistics (ARCHITECTURE §5 `modelStats`: running sums per model for all
 // personas, personaId "", and per model × persona) and the results summary written when it
 // ends. The arithmetic is pure, so the seed fixture (finishedTests.fixture.ts) keeps its rows
 // exactly as the pipeline does.

@@ -1,4 +1,4 @@
-// The pool worker (ARCHITECTURE: the pipeline): one action per test keeps many gateway calls in
+// The pool worker (docs/pipeline.md): one action per test keeps many gateway calls in
 // flight, records each as it lands, and reports about once a second. Registered as
 // runner.work; the bookkeeping it calls lives beside it in core/pipeline/.
 import { internal } from "../../_generated/api";
