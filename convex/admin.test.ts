@@ -1,5 +1,5 @@
 // The admin powers of spec part 2 §4 and §6 against the real pipeline bookkeeping: workers are
-// played by hand (claim, record) so every state is exact. No worker is ever scheduled
+// played by hand (claimBatch, record) so every state is exact. No worker is ever scheduled
 // (perTestConcurrency 0) and scheduled functions run only when a test says so.
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
@@ -7,7 +7,7 @@ import type { Id } from "./_generated/dataModel";
 import { forceRestartJob, UNPAID_RUN_MESSAGES } from "./core/admin";
 import { readCounter } from "./core/counters";
 import { recordPurchase } from "./core/payments";
-import { claimNext } from "./core/pipeline/claim";
+import { claimBatch } from "./core/pipeline/claim";
 import { recordOutcome } from "./core/pipeline/record";
 import {
   createBackend,
@@ -65,7 +65,7 @@ async function createTest(t: TestBackend, as: Awaited<ReturnType<typeof createUs
 /** Plays a worker: leases the test's next call and records `outcome` for it. */
 async function work(t: TestBackend, testId: Id<"tests">, outcome: Outcome) {
   return await t.run(async (ctx) => {
-    const item = await claimNext(ctx, testId);
+    const [item] = await claimBatch(ctx, testId, 1);
     if (!item) throw new Error("nothing to claim");
     await recordOutcome(ctx, item.callId, item.leaseId, outcome);
     return item;
@@ -292,7 +292,7 @@ describe("cancel", () => {
     expect(after.job.completedAt).toBeGreaterThan(0);
     expect(after.test).toMatchObject({ status: "cancelled", progress: { currentPhase: "Cancelled", percentage: 0 } });
     // A worker bringing a result back afterwards gets nothing more.
-    expect(await t.run((ctx) => claimNext(ctx, testId))).toBeNull();
+    expect(await t.run((ctx) => claimBatch(ctx, testId, 1))).toEqual([]);
     expect(await refusalOf(admin.as.mutation(api.admin.cancelJob, { jobId }))).toMatchObject({ code: "CONFLICT" });
   });
 

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { claimNext } from "./core/pipeline/claim";
+import { claimBatch } from "./core/pipeline/claim";
 import { recordOutcome } from "./core/pipeline/record";
 import { countCalls, LIMITS, validateTestConfig } from "./lib/pricing";
 import {
@@ -155,7 +155,7 @@ describe("dispatch within Convex's transaction limits", () => {
     /** Leases the next call and records an answer (or, for the judge, a ranking) for it. */
     const answerNext = async () =>
       await t.run(async (ctx) => {
-        const item = await claimNext(ctx, testId);
+        const [item] = await claimBatch(ctx, testId, 1);
         if (!item) return false;
         const usage = { promptTokens: 10, completionTokens: 10, latencyMs: 5, costUsd: 0.001 };
         const outcome: Outcome =

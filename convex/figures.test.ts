@@ -10,6 +10,7 @@ import type { Id } from "./_generated/dataModel";
 import { percentile } from "./lib/scoring";
 import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
+import { claimOne } from "./poolWorker.fixture";
 
 const A = "openai/gpt-4o-mini";
 const B = "anthropic/claude-3.5-haiku";
@@ -52,7 +53,7 @@ async function topicIndexOf(t: TestBackend, callId: Id<"calls">): Promise<number
 /** Answers every call: each answer at its planted latency; each judge ranks in label order. */
 async function runByHand(t: TestBackend, testId: Id<"tests">): Promise<number[]> {
   const percentages: number[] = [];
-  let item = await t.mutation(internal.runner.claim, { testId });
+  let item = await claimOne(t, testId);
   while (item) {
     const outcome =
       item.kind === "generate"
@@ -73,13 +74,8 @@ async function runByHand(t: TestBackend, testId: Id<"tests">): Promise<number[]>
             latencyMs: 300,
             costUsd: JUDGE_COST,
           };
-    item = await t.mutation(internal.runner.record, {
-      testId,
-      callId: item.callId,
-      leaseId: item.leaseId,
-      outcome,
-      continueChunk: true,
-    });
+    await t.mutation(internal.runner.record, { callId: item.callId, leaseId: item.leaseId, outcome });
+    item = await claimOne(t, testId);
     percentages.push(await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.progress.percentage));
   }
   return percentages;
@@ -187,7 +183,7 @@ describe("figures that add up", () => {
     vi.setSystemTime(clock);
     const { t, ada, testId } = await setup({ scoringParameters: { scale: "rating", includeExplanations: true } });
     let judged = 0;
-    let item = await t.mutation(internal.runner.claim, { testId });
+    let item = await claimOne(t, testId);
     while (item && judged < 6) {
       clock += item.kind === "generate" ? 1_000 : 20_000;
       vi.setSystemTime(clock);
@@ -211,13 +207,8 @@ describe("figures that add up", () => {
               costUsd: 0,
             };
       if (item.kind === "evaluate") judged++;
-      item = await t.mutation(internal.runner.record, {
-        testId,
-        callId: item.callId,
-        leaseId: item.leaseId,
-        outcome,
-        continueChunk: true,
-      });
+      await t.mutation(internal.runner.record, { callId: item.callId, leaseId: item.leaseId, outcome });
+      item = await claimOne(t, testId);
     }
     const { test: running } = await ada.as.query(api.tests.monitor, { testId });
     expect(running.status).toBe("running");

@@ -92,13 +92,10 @@ describe("the live monitor of a running test", () => {
           });
         const record = (item: WorkItem, outcome: Outcome) =>
           t.mutation(internal.runner.record, {
-            testId,
             callId: item.callId,
             leaseId: item.leaseId,
             outcome,
-            continueChunk: false,
             concurrency: 2,
-            pooled: true,
           });
 
         client = await signedInClient(backend, `${userId}|${sessionId}`);

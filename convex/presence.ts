@@ -16,7 +16,7 @@ import type { Doc } from "./_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "./_generated/server";
 import { currentUser, fail, internalMutation, publicMutation, publicQuery } from "./functions";
 import { testAccessOf } from "./core/testAccess";
-import { testRoom } from "./core/testDeletion";
+import { testRoom } from "./core/run/tables";
 import { initialsOf } from "./lib/initials";
 import { presencePage } from "./core/presence";
 

@@ -458,10 +458,8 @@ describe("reviews.summary: the team beside the jury", () => {
           .unique())!._id,
     );
     await t.mutation(internal.runner.record, {
-      testId,
       callId,
       leaseId: "lease",
-      continueChunk: false,
       outcome: {
         kind: "ranked",
         ranking: [ids[0]!, ids[2]!, ids[1]!],

@@ -176,8 +176,8 @@ describe("pipeline", () => {
       const testDoc = (await ctx.db.get("tests", testId))!;
       await ctx.db.patch("tests", testId, { activeWorkers: testDoc.activeWorkers + 1 });
     });
-    const claimed = await t.mutation(internal.runner.claim, { testId });
-    expect(claimed).not.toBeNull();
+    const [claimed] = await t.mutation(internal.runner.claimBatch, { testId, max: 1 });
+    expect(claimed).toBeDefined();
     await t.run(async (ctx) => {
       await ctx.db.patch("calls", claimed!.callId, { leaseExpiresAt: Date.now() - 1 });
       const row = await ctx.db
@@ -194,7 +194,6 @@ describe("pipeline", () => {
     expect(responses.filter((row) => row.callId === reclaimed._id)).toHaveLength(2);
     // The dead worker's late result is refused: nothing is recorded twice.
     const late = await t.mutation(internal.runner.record, {
-      testId,
       callId: claimed!.callId,
       leaseId: claimed!.leaseId,
       outcome: {
@@ -205,9 +204,8 @@ describe("pipeline", () => {
         latencyMs: 1,
         costUsd: 1,
       },
-      continueChunk: true,
     });
-    expect(late).toBeNull();
+    expect(late).toBe(false);
     const after = await snapshot(t, testId);
     expect(after.responses).toHaveLength(responses.length);
     // Its answers are refused, but the gateway charged for them: that spend is in the test's cost.

@@ -1,32 +1,21 @@
-// The scheduled pipeline (ARCHITECTURE §4): dispatch, workers, recording, and the crons that
-// keep it healthy. The bookkeeping lives in core/pipeline/.
+// The scheduled pipeline's registered functions (ARCHITECTURE §4): dispatch, the pool worker and
+// its claims, recordings and reports, and the crons that keep it healthy. What each does lives in
+// core/pipeline/ (the worker itself in core/pipeline/worker.ts).
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
 import { internalAction, internalMutation, internalQuery } from "./functions";
-import { buildRetryMessages, type ChatMessage } from "./lib/prompts";
-import { parseGenerationReply, parseRankingReply, parseRatingReply } from "./lib/replies";
-import { allowedInFlight, initialConcurrency, nextConcurrency, type ConcurrencyState } from "./lib/concurrency";
-import {
-  chatCompletion,
-  GATEWAY_MAX_ATTEMPTS,
-  GatewayError,
-  type ChatResult,
-  type ExchangeEvent,
-  type GatewayConfig,
-} from "./core/gateway";
 import { copyAnswerBatch } from "./core/pipeline/answerCopy";
 import { createGenerationCallBatch, createJudgeCallsIfPairDone } from "./core/pipeline/calls";
-import { claimBatch as claimBatch_, claimNext, endWorker } from "./core/pipeline/claim";
+import { claimBatch as claimBatch_, endWorker } from "./core/pipeline/claim";
 import { concurrencyShare, startingConcurrency, storeConcurrency } from "./core/pipeline/concurrency";
 import { dispatchQueued } from "./core/pipeline/dispatch";
 import { recordOutcome } from "./core/pipeline/record";
 import { foldIfDue } from "./core/pipeline/runCounters";
 import { finishIfDone } from "./core/pipeline/finish";
 import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./core/pipeline/recovery";
+import { CLAIM_BATCH, runWorker } from "./core/pipeline/worker";
 import { readSetting } from "./core/settings";
-import { gatewayConfigForTest } from "./core/testGateway";
-import { callOutcome, workItem, type Outcome, type Usage, type WorkItem } from "./validators";
+import { callOutcome, workerReport, workItem } from "./validators";
 
 export const dispatch = internalMutation({
   args: {},
@@ -54,12 +43,6 @@ export const copyAnswers = internalMutation({
   },
 });
 
-export const claim = internalMutation({
-  args: { testId: v.id("tests") },
-  returns: v.union(v.null(), workItem),
-  handler: async (ctx, { testId }) => await claimNext(ctx, testId),
-});
-
 /** Leases up to `max` pending calls to a pool worker (its free slots). */
 export const claimBatch = internalMutation({
   args: { testId: v.id("tests"), max: v.number() },
@@ -68,29 +51,19 @@ export const claimBatch = internalMutation({
 });
 
 /**
- * Records a result in its own transaction (core/pipeline/record.ts). With `continueChunk` it
- * also leases the caller its next call (a worker driving one call at a time), and when none is
- * left that worker ends and the test finishes if nothing is out. `concurrency` is the test's
- * calls in flight, for the time remaining.
+ * Records a landed call in its own transaction (core/pipeline/record.ts). `concurrency` is the
+ * test's calls in flight, for the time remaining. False when its lease was no longer current.
  */
 export const record = internalMutation({
   args: {
-    testId: v.id("tests"),
     callId: v.id("calls"),
     leaseId: v.string(),
     outcome: callOutcome,
-    continueChunk: v.boolean(),
     concurrency: v.optional(v.number()),
-    /** From a pool worker, whose reports fold the counters and ask for the jury statistics. */
-    pooled: v.optional(v.boolean()),
   },
-  returns: v.union(v.null(), workItem),
-  handler: async (ctx, { testId, callId, leaseId, outcome, continueChunk, concurrency, pooled }) => {
-    const current = await recordOutcome(ctx, callId, leaseId, outcome, { concurrency, pooled });
-    // A stale lease was already written off by the reclaim cron: this worker ends uncounted.
-    if (!current || !continueChunk) return null;
-    return await claimNext(ctx, testId);
-  },
+  returns: v.boolean(),
+  handler: async (ctx, { callId, leaseId, outcome, concurrency }) =>
+    await recordOutcome(ctx, callId, leaseId, outcome, concurrency),
 });
 
 /**
@@ -107,14 +80,7 @@ export const record = internalMutation({
 export const beat = internalMutation({
   args: {
     testId: v.id("tests"),
-    level: v.number(),
-    ceiling: v.optional(v.number()),
-    backedOff: v.boolean(),
-    inFlight: v.number(),
-    exchanges: v.number(),
-    rateLimited: v.number(),
-    timeouts: v.number(),
-    serverErrors: v.number(),
+    ...workerReport.fields,
     /** Judge results were recorded since the last report. */
     judged: v.boolean(),
     /** Generation calls recorded since the last report: their pairs get judge calls once done. */
@@ -191,376 +157,15 @@ export const workerSettings = internalQuery({
   }),
 });
 
-function costOf(item: WorkItem, result: ChatResult): number {
-  return result.promptTokens * item.promptPrice + result.completionTokens * item.completionPrice;
-}
-
-function addUsage(total: Usage, item: WorkItem, result: ChatResult): Usage {
-  return {
-    promptTokens: total.promptTokens + result.promptTokens,
-    completionTokens: total.completionTokens + result.completionTokens,
-    latencyMs: total.latencyMs + result.latencyMs,
-    costUsd: total.costUsd + costOf(item, result),
-  };
-}
-
-type Parsed = { ok: true; outcome: Outcome } | { ok: false; problem: string };
-
-function parseReply(item: WorkItem, content: string, spent: Usage): Parsed {
-  if (item.kind === "generate") {
-    const reply = parseGenerationReply(content, item.answersWanted);
-    // A reply that ignores the format is asked for again rather than guessed at.
-    if (reply.malformed || reply.answers.length === 0) {
-      return { ok: false, problem: `No JSON array of ${item.answersWanted} answers was found.` };
-    }
-    return { ok: true, outcome: { kind: "generated", answers: reply.answers, ...spent } };
-  }
-  if (item.scale === "ranking") {
-    const reply = parseRankingReply(
-      content,
-      item.labels.map((entry) => entry.label),
-    );
-    if (reply.malformed) return { ok: false, problem: reply.reason };
-    const byLabel = new Map(item.labels.map((entry) => [entry.label, entry.responseId]));
-    const ranking = reply.ranking
-      .map((label) => byLabel.get(label))
-      .filter((id): id is Id<"responses"> => id !== undefined);
-    return {
-      ok: true,
-      outcome: { kind: "ranked", ranking, explanation: reply.explanation, ...answerModelsOf(item), ...spent },
-    };
-  }
-  const reply = parseRatingReply(content, item.criteria);
-  if (reply.malformed) return { ok: false, problem: reply.reason };
-  return {
-    ok: true,
-    outcome: { kind: "rated", scores: reply.scores, explanation: reply.explanation, ...answerModelsOf(item), ...spent },
-  };
-}
-
-/** The judged answers' generators as the claim read them, handed back so the recording need not read them. */
-function answerModelsOf(item: WorkItem) {
-  return item.answerModels ? { answerModels: item.answerModels } : {};
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** What the gateway answered a request: its result, or a refusal (429) the pool sends again later. */
-type Completion = ChatResult | { refused: true };
-
 /**
- * One request with the spec's attempts on time-outs and server errors (GATEWAY_MAX_ATTEMPTS,
- * waits of 1 s, 2 s). A 429 with `deferRefusal` is returned at once, so the call frees its slot
- * and the pool sends it again when its controller allows (after the Retry-After, under the
- * lowered level) instead of the call waiting in its slot and coming back at 2 s and 4 s whatever
- * the level; without it, the 429 waits as long as the gateway asks and counts as an attempt.
- */
-async function complete(
-  config: GatewayConfig,
-  request: { model: string; messages: ChatMessage[]; maxTokens: number },
-  deferRefusal: boolean,
-): Promise<Completion> {
-  const once = { ...config, maxAttempts: 1 };
-  const scale = config.backoffScale ?? 1;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await chatCompletion(once, request);
-    } catch (error) {
-      if (!(error instanceof GatewayError) || !error.retryable || attempt >= GATEWAY_MAX_ATTEMPTS) throw error;
-      if (error.status === 429 && deferRefusal) return { refused: true };
-      const retryAfter = (error as GatewayError & { retryAfterSeconds?: number }).retryAfterSeconds ?? 0;
-      const waitSeconds = error.status === 429 ? Math.max(2 ** attempt, retryAfter) : 2 ** (attempt - 1);
-      await sleep(waitSeconds * 1000 * scale);
-    }
-  }
-}
-
-/**
- * One call: the gateway, the reply parsed, and one more request when the reply is unusable. A
- * first request refused with 429 (while `deferRefusal`) comes back as "refused": nothing spent,
- * the pool sends the call again.
- */
-async function perform(
-  item: WorkItem,
-  gateway: { config: GatewayConfig } | { error: string },
-  deferRefusal: boolean,
-): Promise<Outcome | "refused"> {
-  if ("error" in gateway)
-    return { kind: "failed", error: gateway.error, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
-  const config = gateway.config;
-  let spent: Usage = { promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0 };
-  let messages: ChatMessage[] = item.messages;
-  let lastProblem = "";
-  try {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const request = { model: item.modelId, messages, maxTokens: item.maxTokens };
-      // Only the first request is handed back: a second one has a reply already paid for.
-      const result = await complete(config, request, deferRefusal && attempt === 0);
-      if ("refused" in result) return "refused";
-      spent = addUsage(spent, item, result);
-      const parsed = parseReply(item, result.content, spent);
-      if (parsed.ok) return parsed.outcome;
-      lastProblem = parsed.problem;
-      messages = buildRetryMessages(item.messages, result.content, parsed.problem);
-    }
-    return { kind: "failed", error: `Malformed reply from ${item.modelId}: ${lastProblem}`, ...spent };
-  } catch (error) {
-    const message = error instanceof GatewayError ? error.message : `Unexpected error: ${String(error)}`;
-    return { kind: "failed", error: message, ...spent };
-  }
-}
-
-/** Most calls leased in one claim. */
-const CLAIM_BATCH = 32;
-/** Times a worker sends a recording that failed (a deployment's conflict error after its own retries). */
-const RECORD_ATTEMPTS = 4;
-/** How often a worker reports its concurrency (and the test's progress is folded). */
-const BEAT_MS = 1_000;
-/** How soon at most a worker reports a pair whose answers are all in (for its judge calls). */
-const PAIR_REPORT_MS = 100;
-/** Times the pool sends a call again after a 429; then its requests wait in its slot (and may fail). */
-const MAX_REFUSALS = 8;
-
-/**
- * A worker: a bounded pool of gateway calls in flight, as many as the test's adaptive
- * controller allows (lib/concurrency.ts) within its share of the deployment's cap. Each call is
- * recorded by its own mutation as it lands; free slots are filled by batch claims. After
- * `workerChunkMs` it stops claiming, lets its calls land and continues in a new action, well
- * inside the 10-minute action limit. One worker per test by default, so ten tests need ten
- * scheduled jobs at most.
+ * A test's pool worker (core/pipeline/worker.ts): many gateway calls in flight, each recorded as
+ * it lands, until the test has nothing pending or its chunk of time is over.
  */
 export const work = internalAction({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    const began = Date.now();
-    const settings = await ctx.runQuery(internal.runner.workerSettings, { testId });
-    const limits = { start: Math.max(1, settings.start), max: settings.share };
-    let state: ConcurrencyState = {
-      ...initialConcurrency(limits),
-      ...(settings.resume
-        ? {
-            level: settings.resume.level,
-            backedOff: settings.resume.backedOff,
-            ceiling: settings.resume.ceiling ?? null,
-          }
-        : {}),
-    };
-    const tally = { exchanges: 0, rateLimited: 0, timeouts: 0, serverErrors: 0 };
-    /**
-     * The controller hears each exchange: a success with its kind of call (model and call kind,
-     * whose usual latency it is compared with), a 429 with the calls out when it came.
-     */
-    const onExchange = (event: ExchangeEvent, key: string) => {
-      tally.exchanges++;
-      if (event.kind === "rateLimited") tally.rateLimited++;
-      if (event.kind === "timeout") tally.timeouts++;
-      if (event.kind === "serverError") tally.serverErrors++;
-      if (event.kind === "other") return;
-      const heard =
-        event.kind === "success"
-          ? { ...event, key }
-          : event.kind === "rateLimited"
-            ? { ...event, inFlight: calling.size }
-            : event;
-      state = nextConcurrency(state, heard, limits, Date.now());
-    };
-    let gateway: { config: GatewayConfig } | { error: string } | null = null;
-    /** Gateway calls out (the pool's slots), and recordings of landed calls still running. */
-    const calling = new Set<Promise<void>>();
-    /** Each recording out, with when it was sent (a report folds only deltas created before the oldest). */
-    const recording = new Map<Promise<void>, number>();
-    let wake: () => void = () => {};
-    /** Calls the gateway refused (429), sent again first when the controller allows; and how often each was. */
-    const refused: WorkItem[] = [];
-    const refusals = new Map<string, number>();
-    const start = (item: WorkItem, claimed: boolean) => {
-      if (claimed && item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 0) + 1);
-      const key = `${item.kind}:${item.modelId}`;
-      const found = gateway!;
-      const own =
-        "config" in found
-          ? { config: { ...found.config, onExchange: (e: ExchangeEvent) => onExchange(e, key) } }
-          : found;
-      const deferRefusal = (refusals.get(item.callId) ?? 0) < MAX_REFUSALS;
-      const call: Promise<void> = perform(item, own, deferRefusal).then((outcome) => {
-        // The slot is free the moment the call lands; its recording runs beside the next claims.
-        calling.delete(call);
-        if (outcome === "refused") {
-          refusals.set(item.callId, (refusals.get(item.callId) ?? 0) + 1);
-          refused.push(item);
-          wake();
-          return;
-        }
-        const sentAt = Date.now();
-        const args = {
-          testId,
-          callId: item.callId,
-          leaseId: item.leaseId,
-          outcome,
-          continueChunk: false,
-          concurrency: Math.max(1, calling.size),
-          pooled: true,
-        };
-        // A recording that lost its conflict retries is sent again (it records once: the lease decides).
-        const attempt = async (left: number): Promise<unknown> => {
-          try {
-            return await ctx.runMutation(internal.runner.record, args);
-          } catch (error) {
-            if (left <= 0) throw error;
-            await sleep(100 + Math.random() * 400);
-            return await attempt(left - 1);
-          }
-        };
-        const recorded: Promise<void> = attempt(RECORD_ATTEMPTS - 1)
-          .then(() => {
-            if (item.kind === "evaluate") judged = true;
-            else generated.push(item); // a report gives its pair judge calls once none of the pair is out
-          })
-          .catch((error: unknown) => {
-            // Its lease expires and the call is handed out again; the other calls go on.
-            console.error(`Recording call ${item.callId} failed: ${String(error)}`);
-          })
-          .finally(() => {
-            if (item.pair !== undefined) {
-              const out = (outByPair.get(item.pair) ?? 1) - 1;
-              outByPair.set(item.pair, out);
-              if (out === 0) pairDone = true; // reported soon: its judge calls are the critical path
-            }
-            recording.delete(recorded);
-            wake(); // judge calls may have appeared
-          });
-        recording.set(recorded, sentAt);
-        wake();
-      });
-      calling.add(call);
-    };
-    let running = true;
-    let lastBeat = 0;
-    /** Reports the controller's state and the exchanges since the last report. */
-    let judged = false;
-    let generated: WorkItem[] = [];
-    /** A pair's last call held here was recorded since the last report. */
-    let pairDone = false;
-    /** Generation calls out (in flight or being recorded) per persona × topic pair. */
-    const outByPair = new Map<string, number>();
-    /** The report in flight inserts pairs' judge calls into the pending calls. */
-    let creatingJudgeCalls = false;
-    /** The last claim found fewer pending calls than it asked for. */
-    let pendingRanShort = false;
-    const report = async () => {
-      // A pair is reported once none of its calls held here is out, so the report that reads the
-      // pair's calls does not meet their recordings (a conflict); the rest wait for a later one.
-      const ready = generated.filter((item) => (outByPair.get(item.pair ?? "") ?? 0) === 0);
-      generated = generated.filter((item) => (outByPair.get(item.pair ?? "") ?? 0) > 0);
-      creatingJudgeCalls = ready.length > 0;
-      const exchanges = { ...tally, judged, generated: ready.map((item) => item.callId) };
-      tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
-      judged = false;
-      const args = {
-        testId,
-        level: state.level,
-        ...(state.ceiling === null ? {} : { ceiling: state.ceiling }),
-        backedOff: state.backedOff,
-        inFlight: calling.size,
-        ...exchanges,
-        settledBefore: Math.min(Date.now(), ...recording.values()),
-      };
-      // A report that lost its conflict retries is sent again, as a recording is: the worker
-      // does not die with its calls out (its pairs would get no judge calls).
-      const send = async (left: number): Promise<{ running: boolean }> => {
-        try {
-          return await ctx.runMutation(internal.runner.beat, args);
-        } catch (error) {
-          if (left <= 0) throw error;
-          await sleep(100 + Math.random() * 400);
-          return await send(left - 1);
-        }
-      };
-      const beat = await send(RECORD_ATTEMPTS - 1);
-      running = beat.running;
-      if (beat.running) limits.max = await ctx.runQuery(internal.runner.gatewayShare, {});
-    };
-    /**
-     * The report in flight: the pool goes on filling slots meanwhile (a report that folds the
-     * counters or creates a pair's judge calls takes a while, and slots freed during it waited).
-     * One at a time; its failure (after its retries) ends the worker, as an awaited one did.
-     */
-    let reporting: Promise<void> | null = null;
-    const reportFailure: { failed: boolean; error?: unknown } = { failed: false };
-    const reportNow = async () => {
-      while (reporting) await reporting;
-      await report();
-    };
-    for (;;) {
-      if (reportFailure.failed) throw reportFailure.error;
-      const dueNow = Date.now() - lastBeat >= BEAT_MS || (pairDone && Date.now() - lastBeat >= PAIR_REPORT_MS);
-      if (dueNow && reporting === null) {
-        pairDone = false;
-        lastBeat = Date.now();
-        reporting = report()
-          .catch((error: unknown) => {
-            Object.assign(reportFailure, { failed: true, error });
-          })
-          .finally(() => {
-            reporting = null;
-            wake(); // judge calls may have appeared; the test may have ended
-          });
-      }
-      const claiming = running && Date.now() - began < settings.chunkMs;
-      let free = running ? allowedInFlight(state, limits, Date.now()) - calling.size : 0;
-      // Refused calls go first (they are leased already), also after the chunk's claims ended.
-      for (; free > 0 && refused.length > 0; free--) start(refused.shift()!, false);
-      if (!claiming) free = 0;
-      // A claim that empties the pending calls reads their index to its end, where the report in
-      // flight inserts judge calls: the two would conflict (and the claim retry). Those judge
-      // calls are what it would claim next anyway, so it waits for the report (which wakes it).
-      if (reporting && creatingJudgeCalls && pendingRanShort) free = 0;
-      if (free > 0) {
-        const wanted = Math.min(free, CLAIM_BATCH);
-        const items = await ctx.runMutation(internal.runner.claimBatch, { testId, max: wanted });
-        pendingRanShort = items.length < wanted;
-        // The deployment's key, or the owner's own key decrypted here (never in a query result).
-        if (items.length > 0 && gateway === null) {
-          const found = await gatewayConfigForTest(ctx, testId);
-          gateway = found;
-        }
-        for (const item of items) start(item, true);
-        if (items.length === wanted) continue; // there may be more to claim
-        if (items.length === 0 && calling.size === 0) {
-          if (recording.size === 0 && generated.length > 0) {
-            lastBeat = Date.now();
-            await reportNow(); // the last pairs' judge calls, claimed next
-            continue;
-          }
-          if (reporting) {
-            await reporting; // it may give pairs their judge calls
-            continue;
-          }
-          if (recording.size === 0) break; // nothing pending, nothing out
-          await Promise.all(recording.keys()); // their judge calls, if any, are claimed next
-          continue;
-        }
-      } else if (calling.size === 0 && !claiming && (refused.length === 0 || !running)) {
-        break;
-      }
-      // Until a call lands or is recorded (a slot frees, or judge calls appear), a report is due,
-      // or a Retry-After pause ends.
-      const woken = new Promise<void>((resolve) => (wake = resolve));
-      const due = pairDone ? PAIR_REPORT_MS : BEAT_MS;
-      const paused = state.pausedUntil > Date.now() ? state.pausedUntil - Date.now() : Infinity;
-      // (A report in flight wakes the loop when it ends.)
-      const untilDue = reporting ? BEAT_MS : due - (Date.now() - lastBeat);
-      await Promise.race([woken, sleep(Math.max(10, Math.min(paused, untilDue)))]);
-    }
-    await Promise.all(calling);
-    await Promise.all(recording.keys());
-    await reportNow(); // the last exchanges, and whether the test still runs
-    if (running && Date.now() - began >= settings.chunkMs) {
-      await ctx.runMutation(internal.runner.continueWork, { testId });
-    } else {
-      await ctx.runMutation(internal.runner.endWork, { testId });
-    }
+    await runWorker(ctx, testId);
     return null;
   },
 });

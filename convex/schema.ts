@@ -24,10 +24,12 @@ import {
   paymentStatus,
   progress,
   resultsSummary,
+  runCounters,
   templateCategory,
   templateData,
   testConfiguration,
   testStatus,
+  workerReport,
 } from "./validators";
 
 export default defineSchema({
@@ -136,27 +138,11 @@ export default defineSchema({
     estimate: costEstimate,
     priceCents: v.number(),
     usesOwnKey: v.boolean(),
-    // Running counters, updated in the same mutation that records each result.
     expectedResponses: v.number(),
     expectedEvaluations: v.number(),
-    responsesCount: v.number(),
-    evaluationsCount: v.number(),
-    missingResponses: v.number(),
-    missingEvaluations: v.number(),
-    failedCalls: v.number(),
+    // The run counters, folded from the recordings' deltas (core/pipeline/runCounters.ts).
+    ...runCounters.fields,
     activeWorkers: v.number(),
-    totalCalls: v.number(),
-    finishedCalls: v.number(),
-    totalCostUsd: v.number(),
-    totalLatencyMs: v.number(),
-    totalTokens: v.number(),
-    /** Spend on judge calls, part of totalCostUsd (the rest is generation); older tests lack it. */
-    judgingCostUsd: v.optional(v.number()),
-    /** Judge calls that have ended, part of finishedCalls: the time remaining measures each kind's rate. */
-    judgeCallsFinished: v.optional(v.number()),
-    /** Gateway time of the ended calls (Σ call latency), per kind: each kind's rate for the time remaining. */
-    generationCallMs: v.optional(v.number()),
-    judgeCallMs: v.optional(v.number()),
     resultsSummary: v.optional(resultsSummary),
     /** The jury statistics' verdict: the best model, or those statistically tied; shown by History. */
     juryVerdict: v.optional(juryVerdictValidator),
@@ -311,40 +297,11 @@ export default defineSchema({
     scoreSum: v.number(),
     scoreCount: v.number(),
     /**
-     * Which of the row's shards (core/pipeline/shards.ts): a result adds to the shard of its
-     * call, so concurrent recordings of one test write different rows; readers merge them.
-     * Rows from before sharding have none.
+     * Rows written before one row per model × persona carry the shard they summed (0 on the
+     * rest); the migration core/run/migrations.ts merges them and clears it. Nothing reads it.
      */
     shard: v.optional(v.number()),
-  }).index("by_test_model_persona", ["testId", "modelId", "personaId", "shard"]),
-
-  /**
-   * A test's run counters, sharded (core/pipeline/shards.ts): each recording adds its call's
-   * figures to one shard chosen by the call, so recordings of one test never write the same row
-   * as a rule. About once a second the shards are folded into the test's counters and emptied
-   * (core/pipeline/runCounters.ts foldCounters): the test's row plus its shards is the count.
-   */
-  runShards: defineTable({
-    testId: v.id("tests"),
-    shard: v.number(),
-    responsesCount: v.number(),
-    evaluationsCount: v.number(),
-    missingResponses: v.number(),
-    missingEvaluations: v.number(),
-    failedCalls: v.number(),
-    totalCalls: v.number(),
-    finishedCalls: v.number(),
-    totalCostUsd: v.number(),
-    totalLatencyMs: v.number(),
-    totalTokens: v.number(),
-    judgingCostUsd: v.number(),
-    judgeCallsFinished: v.number(),
-    generationCallMs: v.number(),
-    judgeCallMs: v.number(),
-    /** The shard's latest gateway error, and when: the test shows the latest of all shards. */
-    lastCallError: v.optional(v.string()),
-    lastErrorAt: v.optional(v.number()),
-  }).index("by_test_shard", ["testId", "shard"]),
+  }).index("by_test_model_persona", ["testId", "modelId", "personaId"]),
 
   /**
    * A running test's gateway concurrency (lib/concurrency.ts), reported by its worker about once
@@ -353,15 +310,8 @@ export default defineSchema({
    */
   testConcurrency: defineTable({
     testId: v.id("tests"),
-    level: v.number(),
-    ceiling: v.optional(v.number()),
-    backedOff: v.boolean(),
-    inFlight: v.number(),
-    /** Gateway exchanges so far, and those answered 429, timed out or with a 5xx. */
-    exchanges: v.number(),
-    rateLimited: v.number(),
-    timeouts: v.number(),
-    serverErrors: v.number(),
+    /** The worker's last report, with its exchanges summed over the run. */
+    ...workerReport.fields,
     updatedAt: v.number(),
     /**
      * Reports that said judge results were recorded (the worker's report owns this count): the

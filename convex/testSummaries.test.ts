@@ -9,7 +9,7 @@ import type { Doc, Id } from "./_generated/dataModel";
 import { EMPTY_RUN_COUNTERS } from "./core/pipeline/runCounters";
 import { bytesReadBy, seedBigTests } from "./bigTests.fixture";
 import { seedFinishedTest, type Runner } from "./finishedTests.fixture";
-import { addToShard, foldCounters } from "./core/pipeline/runCounters";
+import { addCounters, foldCounters } from "./core/pipeline/runCounters";
 import type { MutationCtx } from "./_generated/server";
 import { summaryOf, summaryRowOf, verdictOfTest } from "./core/testSummaries";
 import { HISTORY_LIMIT } from "./history";
@@ -213,12 +213,12 @@ describe("the counter fold and the summary", () => {
     const costBefore = (await as.query(api.history.list, {})).tests[0]!.totalCostUsd;
 
     // Tokens and latency: the test's row moves, no list shows them.
-    await t.run((ctx) => addToShard(ctx, testId, 0, { totalTokens: 120, totalLatencyMs: 900 }));
+    await t.run((ctx) => addCounters(ctx, testId, { totalTokens: 120, totalLatencyMs: 900 }));
     expect(await foldPatching(t, testId)).not.toContain("testSummaries");
     // Nothing new: the summary is not written either.
     expect(await foldPatching(t, testId)).not.toContain("testSummaries");
     // Spend, and a gateway error with an answer given up: History's cost and missing work move.
-    await t.run((ctx) => addToShard(ctx, testId, 1, { totalCostUsd: 0.25, missingResponses: 1 }, "HTTP 429"));
+    await t.run((ctx) => addCounters(ctx, testId, { totalCostUsd: 0.25, missingResponses: 1 }, "HTTP 429"));
     expect(await foldPatching(t, testId)).toContain("testSummaries");
 
     const [row] = (await as.query(api.history.list, {})).tests;

@@ -461,3 +461,45 @@ export const reviewSummaryValidator = v.union(
     ),
   }),
 );
+
+/**
+ * A test's run counters (tests), added to by each recorded call as a delta and folded into the
+ * test's row (core/pipeline/runCounters.ts). The monitor's row and the summaries pick from these.
+ */
+export const runCounters = v.object({
+  responsesCount: v.number(),
+  evaluationsCount: v.number(),
+  missingResponses: v.number(),
+  missingEvaluations: v.number(),
+  failedCalls: v.number(),
+  totalCalls: v.number(),
+  finishedCalls: v.number(),
+  totalCostUsd: v.number(),
+  totalLatencyMs: v.number(),
+  totalTokens: v.number(),
+  /** Spend on judge calls, part of totalCostUsd (the rest is generation); older tests lack it. */
+  judgingCostUsd: v.optional(v.number()),
+  /** Judge calls that have ended, part of finishedCalls: the time remaining measures each kind's rate. */
+  judgeCallsFinished: v.optional(v.number()),
+  /** Gateway time of the ended calls (Σ call latency), per kind: each kind's rate for the time remaining. */
+  generationCallMs: v.optional(v.number()),
+  judgeCallMs: v.optional(v.number()),
+});
+
+/**
+ * What a pool worker reports about once a second (runner.beat): its adaptive controller's state
+ * (lib/concurrency.ts) and the gateway exchanges since its last report. testConcurrency keeps
+ * the state and the exchanges' running totals.
+ */
+export const workerReport = v.object({
+  level: v.number(),
+  ceiling: v.optional(v.number()),
+  backedOff: v.boolean(),
+  inFlight: v.number(),
+  /** Gateway exchanges, and those answered 429, timed out or with a 5xx. */
+  exchanges: v.number(),
+  rateLimited: v.number(),
+  timeouts: v.number(),
+  serverErrors: v.number(),
+});
+export type WorkerReport = Infer<typeof workerReport>;

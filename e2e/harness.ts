@@ -275,19 +275,6 @@ export async function signOut(page: Page): Promise<void> {
   await page.waitForFunction(() => !Object.keys(localStorage).some((key) => key.startsWith("__convexAuthJWT")));
 }
 
-/** The session token the app keeps in localStorage (@convex-dev/auth), for acting as its user from Node. */
-export async function sessionTokenOf(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    for (let index = 0; index < localStorage.length; index += 1) {
-      const key = localStorage.key(index);
-      if (key?.startsWith("__convexAuthJWT")) return localStorage.getItem(key);
-    }
-    return null;
-  });
-  if (!token) throw new Error(`No session token in localStorage at ${page.url()}`);
-  return token;
-}
-
 /** The dev backend's `t.run` with the app's schema types (its accessor is schema-agnostic). */
 export async function runOn<T>(e2e: E2E, fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
   return (await e2e.stack.backend.t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;

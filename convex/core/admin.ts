@@ -17,7 +17,8 @@ import { REFUND_REASONS } from "./payments";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 import { deleteReviewsBatch } from "./reviews";
 import { leaveAllTeams } from "./teams";
-import { deleteTest, deleteWithinBudget, rowsOf } from "./testDeletion";
+import { clearTestRows } from "./run/lifecycle";
+import { deleteTest } from "./testDeletion";
 import { endTest } from "./testEnding";
 import { syncTestSummaryOf } from "./testSummaries";
 import { forgetTestStats, recordTestRun } from "./userStats";
@@ -190,55 +191,11 @@ export async function cancelJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<voi
 // ---------------------------------------------------------------- force restart
 
 /**
- * Deletes up to `budget` rows of a test's previous run (evaluations, responses, calls, model
- * stats). Returns true when none are left.
+ * Deletes up to `budget` rows of a test's previous run: every per-test table whose registry entry
+ * says a restart deletes it (core/run/tables.ts). Returns true when none are left.
  */
 export async function clearRunBatch(ctx: MutationCtx, testId: Id<"tests">, budget: number): Promise<boolean> {
-  const left = await deleteWithinBudget(ctx, budget, [
-    rowsOf("evaluations", (limit) =>
-      ctx.db
-        .query("evaluations")
-        .withIndex("by_test", (q) => q.eq("testId", testId))
-        .take(limit),
-    ),
-    rowsOf("responses", (limit) =>
-      ctx.db
-        .query("responses")
-        .withIndex("by_test", (q) => q.eq("testId", testId))
-        .take(limit),
-    ),
-    rowsOf("calls", (limit) =>
-      ctx.db
-        .query("calls")
-        .withIndex("by_test_status", (q) => q.eq("testId", testId))
-        .take(limit),
-    ),
-    rowsOf("modelStats", (limit) =>
-      ctx.db
-        .query("modelStats")
-        .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
-        .take(limit),
-    ),
-    rowsOf("runShards", (limit) =>
-      ctx.db
-        .query("runShards")
-        .withIndex("by_test_shard", (q) => q.eq("testId", testId))
-        .take(limit),
-    ),
-    rowsOf("runDeltas", (limit) =>
-      ctx.db
-        .query("runDeltas")
-        .withIndex("by_test", (q) => q.eq("testId", testId))
-        .take(limit),
-    ),
-    rowsOf("answerScores", (limit) =>
-      ctx.db
-        .query("answerScores")
-        .withIndex("by_test", (q) => q.eq("testId", testId))
-        .take(limit),
-    ),
-  ]);
-  return left > 0;
+  return await clearTestRows(ctx, testId, "restart", budget);
 }
 
 /** Spec part 2 §4: queued, error cleared, retry count 0, no start or completion, empty progress. */

@@ -7,7 +7,7 @@ import { v } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { type RunScores, type UnitScores, unitScoresOf, verdictsOfCalls } from "../lib/compare";
-import { decodeJuryState, juryInput, type JuryState } from "./juryStats";
+import { decodeJuryState, juryInput, type JuryState } from "./jury/state";
 import { statsRowsOf } from "./results";
 
 /** The chunks' rows, each row once (a later chunk's copy of a row wins, as in mergeJuryStates). */

@@ -3,7 +3,7 @@
 // once and a ranking call's scores in one group, and gives back exactly the rows it was given;
 // chunks kept in the first encoding still read.
 import { describe, expect, test } from "vitest";
-import { decodeJuryState, encodeJuryState, type JuryState } from "./juryStats";
+import { decodeJuryState, encodeJuryState, type JuryState } from "./jury/state";
 
 /** Ids shaped like a deployment's (32 characters). */
 const id = (n: number, table: string) => String(n).padStart(32 - table.length, "0") + table;

@@ -12,15 +12,14 @@ import { rankingScore } from "../lib/scoring";
 import { seedConfiguration } from "../finishedTests.fixture";
 import { createUser, createBackend, type TestBackend } from "../test.helpers";
 import {
-  decodeJuryState,
   finishJuryStats,
-  JURY_STATS_CURSOR_MARGIN_MS,
-  JURY_STATS_PAGE_SIZE,
   JURY_STATS_POLL_MS,
   JURY_STATS_STALE_MS,
   requestJuryStats,
   startJuryStatsPoll,
-} from "./juryStats";
+} from "./jury/poll";
+import { JURY_STATS_CURSOR_MARGIN_MS, JURY_STATS_PAGE_SIZE } from "./jury/recompute";
+import { decodeJuryState } from "./jury/state";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 
 const GENERATORS = [

@@ -90,12 +90,3 @@ export function juryVerdictOf(stats: JuryStatsDoc): JuryVerdict | undefined {
   const names = new Map(stats.models.map((model) => [model.modelId, model.modelName]));
   return { kind, leaders: leaders.map((id) => names.get(id) ?? id) };
 }
-
-export function sameVerdict(a: JuryVerdict | undefined, b: JuryVerdict | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return (
-    a.kind === b.kind &&
-    a.leaders.length === b.leaders.length &&
-    a.leaders.every((name, index) => name === b.leaders[index])
-  );
-}

@@ -8,8 +8,6 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { monitorSizeOf, monitorWriteDue } from "../lib/progress";
 import type { runningHeader } from "../tables/testProgress";
-import { RUN_SHARDS } from "./pipeline/shards";
-import { mergeModelStats } from "./pipeline/statistics";
 import { namesOf, namesOfResponse } from "./results";
 
 /** The monitor's top rankings, and its Recent Activity's answers. */
@@ -30,18 +28,16 @@ export async function dropMonitorRow(ctx: MutationCtx, testId: Id<"tests">): Pro
 }
 
 /**
- * Each generator's all-personas figures (its modelStats shards merged), best first: the
+ * Each generator's all-personas figures (its modelStats row), best first: the
  * monitor's rankings, the first MONITOR_RANKINGS of them shown.
  */
 export async function monitorRankingsOf(ctx: QueryCtx, test: Doc<"tests">) {
   const stats = [];
   for (const model of test.configuration.generatorModels) {
-    const [row] = mergeModelStats(
-      await ctx.db
-        .query("modelStats")
-        .withIndex("by_test_model_persona", (q) => q.eq("testId", test._id).eq("modelId", model.id).eq("personaId", ""))
-        .take(RUN_SHARDS + 1),
-    );
+    const row = await ctx.db
+      .query("modelStats")
+      .withIndex("by_test_model_persona", (q) => q.eq("testId", test._id).eq("modelId", model.id).eq("personaId", ""))
+      .unique();
     if (row && row.scoreCount > 0) {
       stats.push({
         modelId: model.id,

@@ -15,14 +15,9 @@ import {
 } from "../lib/scoring";
 import { checkFailure, modelRanking } from "../validators";
 import { fail } from "../functions";
-import { mergeModelStats } from "./pipeline/statistics";
-import { RUN_SHARDS } from "./pipeline/shards";
 
-/**
- * Every stats row of one test: one per model for all personas ('') and one per model × persona,
- * each in up to RUN_SHARDS shards (and one unsharded row of a test recorded before sharding).
- */
-export const MAX_STATS_ROWS = LIMITS.maxGeneratorModels * (LIMITS.maxPersonas + 1) * (RUN_SHARDS + 1);
+/** Every stats row of one test: one per model for all personas ('') and one per model × persona. */
+export const MAX_STATS_ROWS = LIMITS.maxGeneratorModels * (LIMITS.maxPersonas + 1);
 
 export const rankingValidator = modelRanking;
 
@@ -81,14 +76,12 @@ export const personaBreakdownValidator = v.array(
   v.object({ personaId: v.string(), personaName: v.string(), rankings: v.array(rankingValidator) }),
 );
 
-/** A test's stats rows, each model × persona's shards merged into one. */
+/** A test's stats rows: one per model for all personas ('') and one per model × persona. */
 export async function statsRowsOf(ctx: QueryCtx, testId: Id<"tests">): Promise<Doc<"modelStats">[]> {
-  return mergeModelStats(
-    await ctx.db
-      .query("modelStats")
-      .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
-      .take(MAX_STATS_ROWS),
-  );
+  return await ctx.db
+    .query("modelStats")
+    .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+    .take(MAX_STATS_ROWS);
 }
 
 function tally(row: Doc<"modelStats">): ScoreTally {

@@ -11,7 +11,7 @@ import { fail } from "../functions";
 import { blindOrder, checkVerdict, type ReviewVerdict } from "../lib/reviews";
 import { selectedCriteria } from "../lib/types";
 import type { reviewPairValidator, reviewSummaryValidator } from "../validators";
-import { requestJuryStats } from "./juryStats";
+import { requestJuryStats } from "./jury/poll";
 
 type PairView = NonNullable<Infer<typeof reviewPairValidator>>;
 type SummaryView = NonNullable<Infer<typeof reviewSummaryValidator>>;

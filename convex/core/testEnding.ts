@@ -6,11 +6,9 @@ import type { Doc } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { hasEnded, hasJobEnded, type EndedTestStatus } from "../lib/testStatus";
 import { setJobStatus } from "./jobs";
-import { finishJuryStats } from "./juryStats";
+import { finishJuryStats } from "./jury/poll";
 import { endOpenCheckouts } from "./payments";
-import { dropMonitorRow } from "./monitorProgress";
-import { foldCounters } from "./pipeline/runCounters";
-import { closeRun } from "./pipeline/runView";
+import { endRun } from "./run/lifecycle";
 import { syncTestSummary } from "./testSummaries";
 import { recordTestEnded } from "./userStats";
 
@@ -45,10 +43,7 @@ export async function endTest(
 ): Promise<void> {
   const now = Date.now();
   if (test && !hasEnded(test.status)) {
-    // Its counters as they stand, folded from their shards (the figures it ends with).
-    const counted = test.status === "running" ? ((await foldCounters(ctx, test._id)) ?? test) : test;
-    await closeRun(ctx, test._id); // results still landing are thrown away (their spend counted)
-    await dropMonitorRow(ctx, test._id); // the monitor reads the ended test from now on
+    const counted = await endRun(ctx, test);
     await ctx.db.patch("tests", test._id, {
       ...ending.test,
       status: ending.status,

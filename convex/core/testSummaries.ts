@@ -2,7 +2,7 @@
 // configuration. Written where the test's list-visible fields change: its creation, its start,
 // its payment, its end, an admin's restart, the ~1/s fold of its run counters (only when a
 // figure a list shows changed), spend counted after it ended, and the jury's verdict; removed
-// with the test. Never written by a recording: recordings write shards, the fold reads them.
+// with the test. Never written by a recording: recordings insert deltas, the fold reads them.
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { juryVerdictOf, type JuryVerdict } from "./juryView";

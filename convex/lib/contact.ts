@@ -67,7 +67,6 @@ export const contactSchema = z.object({
     .min(1, CONTACT_MESSAGES.messageRequired)
     .max(CONTACT_LIMITS.maxMessageLength, CONTACT_MESSAGES.messageTooLong),
 });
-export type ContactForm = z.input<typeof contactSchema>;
 
 /** Every problem of the form, one per field at most, in field order (the form's schema, ./forms). */
 export function validateContact(input: ContactInput): Problem[] {

@@ -46,7 +46,6 @@ export const personaSchema = z.object({
   description: requiredText("Persona description", PERSONA_LIMITS.maxDescriptionLength),
   systemPrompt: requiredText("System prompt", PERSONA_LIMITS.maxSystemPromptLength),
 });
-export type PersonaForm = z.infer<typeof personaSchema>;
 
 /** Spec part 1 §5: title, description and topic content are all required. */
 export const topicSchema = z.object({
@@ -54,7 +53,6 @@ export const topicSchema = z.object({
   description: requiredText("Topic description", TOPIC_LIMITS.maxDescriptionLength),
   prompt: requiredText("Topic content", TOPIC_LIMITS.maxPromptLength),
 });
-export type TopicForm = z.infer<typeof topicSchema>;
 
 export { TEMPLATE_CATEGORIES, type TemplateCategory };
 
@@ -181,7 +179,6 @@ export const profileSchema = z.object({
     PROFILE_MESSAGES.avatarUrlInvalid,
   ),
 });
-export type ProfileForm = z.input<typeof profileSchema>;
 
 export const API_KEY_MESSAGES = {
   required: "Enter your OpenRouter API key.",

@@ -13,10 +13,10 @@ import { TEMPLATE_LIMITS } from "./limits";
 import type { PersonaInput, Problem, TopicInput } from "./types";
 
 // The limits live with every other stored-field limit in ./limits; re-exported for the forms.
-export { PERSONA_LIMITS, TEMPLATE_LIMITS, TOPIC_LIMITS } from "./limits";
+export { TEMPLATE_LIMITS } from "./limits";
 
 // The Save-as-Template form's rules and options live with its schema in ./forms.
-export { normalizeTag, TEMPLATE_CATEGORIES, TEMPLATE_MESSAGES, type TemplateCategory } from "./forms";
+export { normalizeTag, TEMPLATE_CATEGORIES, type TemplateCategory } from "./forms";
 
 /** Spec: the category defaults to custom, which is stored as 'general' and shown as 'Custom'. */
 export const DEFAULT_TEMPLATE_CATEGORY: TemplateCategory = "general";

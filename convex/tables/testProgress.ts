@@ -7,7 +7,7 @@
 // longer changes per call.
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
-import { costEstimate, modelRanking, progress, testStatus } from "../validators";
+import { costEstimate, modelRanking, progress, runCounters, testStatus } from "../validators";
 
 /** What the monitor's header says of a test's size, instead of its configuration. */
 export const monitorSize = v.object({
@@ -30,15 +30,17 @@ export const runningHeader = v.object({
   priceCents: v.number(),
   expectedResponses: v.number(),
   expectedEvaluations: v.number(),
-  responsesCount: v.number(),
-  evaluationsCount: v.number(),
-  missingResponses: v.number(),
-  missingEvaluations: v.number(),
+  ...runCounters.pick(
+    "responsesCount",
+    "evaluationsCount",
+    "missingResponses",
+    "missingEvaluations",
+    "failedCalls",
+    "totalCostUsd",
+    "totalLatencyMs",
+    "totalTokens",
+  ).fields,
   lastCallError: v.optional(v.string()),
-  failedCalls: v.number(),
-  totalCostUsd: v.number(),
-  totalLatencyMs: v.number(),
-  totalTokens: v.number(),
   errorMessage: v.optional(v.string()),
   startedAt: v.optional(v.number()),
   rerunOf: v.optional(v.id("tests")),

@@ -5,7 +5,7 @@
 // keeps it current).
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
-import { juryVerdictValidator, testStatus } from "../validators";
+import { juryVerdictValidator, runCounters, testStatus } from "../validators";
 
 /** The fields of a test's summary row (core/testSummaries.ts summaryOf derives them from the test). */
 export const testSummaryFields = {
@@ -25,9 +25,7 @@ export const testSummaryFields = {
   modelCount: v.number(),
   startedAt: v.optional(v.number()),
   completedAt: v.optional(v.number()),
-  totalCostUsd: v.number(),
-  missingResponses: v.number(),
-  missingEvaluations: v.number(),
+  ...runCounters.pick("totalCostUsd", "missingResponses", "missingEvaluations").fields,
   /** The latest gateway error, cut to SUMMARY_ERROR_LENGTH characters. */
   lastCallError: v.optional(v.string()),
   /** The stored summary's first three top performers (History's badges). */

@@ -20,7 +20,6 @@ import { judgeCallsOfPair } from "./calls";
 import { ensureWorkers } from "./claim";
 import { finishIfDone } from "./finish";
 import { openRun } from "./runView";
-import { shardOf } from "./shards";
 import { bumpModelStats } from "./statistics";
 
 /** Answers of one persona × topic pair at most: every generator's answers to it. */
@@ -65,7 +64,7 @@ async function copyPair(
       { applied: string[]; failures: NonNullable<Doc<"responses">["checkFailures"]> }[]
     >();
     for (const answer of source) {
-      const responseId = await ctx.db.insert("responses", {
+      await ctx.db.insert("responses", {
         testId: test._id,
         modelId: answer.modelId,
         personaId,
@@ -83,7 +82,7 @@ async function copyPair(
       });
       // The answer's own figures (tokens, cost and latency of the call that wrote it), so the
       // per-model figures of the two tests match; the test's spend counts its judge calls only.
-      await bumpModelStats(ctx, test._id, answer.modelId, personaId, shardOf(responseId), {
+      await bumpModelStats(ctx, test._id, answer.modelId, personaId, {
         responses: 1,
         tokens: answer.tokens,
         costUsd: answer.costUsd,

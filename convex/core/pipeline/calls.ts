@@ -8,9 +8,8 @@ import { modelFamily } from "../../lib/stats";
 import { readSetting } from "../settings";
 import { ensureWorkers } from "./claim";
 import { finishIfDone } from "./finish";
-import { addToShard } from "./runCounters";
+import { addCounters } from "./runCounters";
 import { openRun, runViewOf, type RunView } from "./runView";
-import { shardOf } from "./shards";
 
 export function generationKey(testId: Id<"tests">, modelId: string, personaId: string, topicId: string) {
   return `${testId}:generate:${modelId}:${personaId}:${topicId}`;
@@ -147,8 +146,8 @@ export async function createJudgeCallsIfPairDone(
     });
     created++;
   }
-  // Counted in the generation call's shard: the test's row is not written per pair.
-  if (created > 0) await addToShard(ctx, testId, shardOf(call._id), { totalCalls: created });
+  // Counted as a delta: the test's row is not written per pair.
+  if (created > 0) await addCounters(ctx, testId, { totalCalls: created });
 }
 
 /**

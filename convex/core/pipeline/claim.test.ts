@@ -97,19 +97,13 @@ describe("a pool worker's claims", () => {
     const [tables, gets] = [new Set<string>(), new Set<string>()];
     const ranking = [byModel.get(GENERATORS[1]!)!, byModel.get(GENERATORS[0]!)!];
     await t.run((ctx) =>
-      recordOutcome(
-        noteReads(ctx, tables, gets),
-        judge!.callId,
-        judge!.leaseId,
-        {
-          kind: "ranked",
-          ranking,
-          explanation: "",
-          answerModels: judge!.answerModels,
-          ...usage,
-        },
-        { pooled: true },
-      ),
+      recordOutcome(noteReads(ctx, tables, gets), judge!.callId, judge!.leaseId, {
+        kind: "ranked",
+        ranking,
+        explanation: "",
+        answerModels: judge!.answerModels,
+        ...usage,
+      }),
     );
     // (The monitor's newest answers are read by a small test's fold, not by the recording.)
     expect(gets.has("responses")).toBe(false);

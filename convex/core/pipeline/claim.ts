@@ -4,7 +4,7 @@ import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import type { WorkItem } from "../../validators";
-import { startJuryStatsPoll } from "../juryStats";
+import { startJuryStatsPoll } from "../jury/poll";
 import { readSetting } from "../settings";
 import { finishIfDone } from "./finish";
 import { foldCounters } from "./runCounters";
@@ -58,28 +58,6 @@ export async function endWorker(ctx: MutationCtx, testId: Id<"tests">): Promise<
   // A call handed back (reclaimed, or its missing answers asked for again) after this worker
   // last looked still gets a worker.
   await ensureWorkers(ctx, testId);
-}
-
-/**
- * Leases the test's next pending call to the calling worker, or returns null, in which case the
- * worker ends and is no longer counted (and the test ends when nothing is left). A cancelled or
- * finished test hands out nothing.
- */
-export async function claimNext(ctx: MutationCtx, testId: Id<"tests">): Promise<WorkItem | null> {
-  const test = await ctx.db.get("tests", testId);
-  if (!test) return null;
-  const call =
-    test.status === "running"
-      ? await ctx.db
-          .query("calls")
-          .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
-          .first()
-      : null;
-  if (!call) {
-    await endWorker(ctx, testId);
-    return null;
-  }
-  return await lease(ctx, test.configuration, call, await readSetting(ctx, "leaseMs"));
 }
 
 /**

@@ -4,6 +4,7 @@
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../../_generated/server";
 import { fairShare } from "../../lib/concurrency";
+import type { WorkerReport } from "../../validators";
 import { readSetting } from "../settings";
 
 export async function concurrencyRowOf(ctx: QueryCtx, testId: Id<"tests">) {
@@ -13,30 +14,13 @@ export async function concurrencyRowOf(ctx: QueryCtx, testId: Id<"tests">) {
     .unique();
 }
 
-/** What a worker reports: its controller's state, and the exchanges since its last report. */
-export interface ConcurrencyReport {
-  level: number;
-  ceiling?: number;
-  backedOff: boolean;
-  inFlight: number;
-  exchanges: number;
-  rateLimited: number;
-  timeouts: number;
-  serverErrors: number;
-}
-
 /**
  * Stores a worker's report: the state as it stands, the exchanges added to the test's tallies,
  * and (`judged`) one more report of judge results, which the jury statistics' poll compares
  * with what it computed (core/juryStats.ts): the report asks for statistics without reading or
  * writing their row. Only the test's worker writes this row.
  */
-export async function storeConcurrency(
-  ctx: MutationCtx,
-  testId: Id<"tests">,
-  report: ConcurrencyReport,
-  judged = false,
-) {
+export async function storeConcurrency(ctx: MutationCtx, testId: Id<"tests">, report: WorkerReport, judged = false) {
   const row = await concurrencyRowOf(ctx, testId);
   const state = {
     level: report.level,

@@ -7,7 +7,7 @@ import { jobOfTest } from "../jobs";
 import { endTest } from "../testEnding";
 import { MAX_STATS_ROWS } from "../results";
 import { foldCounters } from "./runCounters";
-import { mergeModelStats, runSummary } from "./statistics";
+import { runSummary } from "./statistics";
 
 /**
  * Whether a running test has calls left: all created (no batch to come), none pending or leased.
@@ -42,7 +42,7 @@ function nothingDelivered(test: Pick<Doc<"tests">, "rejudgeOf" | "lastCallError"
 }
 
 /**
- * When every call has ended: the counters folded from their shards, the summary, and the test
+ * When every call has ended: the counters folded from their deltas, the summary, and the test
  * and its job closed the same way. Asked by a worker that finds nothing left to claim (and by
  * the lease reclaimer), never by every recording, so it reads the call index only then.
  */
@@ -51,12 +51,10 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
   if (!running || running.status !== "running" || (await hasCallsLeft(ctx, running))) return;
   const test = await foldCounters(ctx, testId);
   if (!test) return;
-  const rows = mergeModelStats(
-    await ctx.db
-      .query("modelStats")
-      .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
-      .take(MAX_STATS_ROWS),
-  );
+  const rows = await ctx.db
+    .query("modelStats")
+    .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
+    .take(MAX_STATS_ROWS);
   const resultsSummary = runSummary(rows, test.configuration.generatorModels, {
     expectedResponses: test.expectedResponses,
     actualResponses: test.responsesCount,

@@ -7,14 +7,13 @@ import type { MutationCtx } from "../../_generated/server";
 import { labelFor, shownOrder } from "../../lib/prompts";
 import { scoresFromRanking } from "../../lib/scoring";
 import type { Outcome, Usage } from "../../validators";
-import { requestJuryStats } from "../juryStats";
+import { requestJuryStats } from "../jury/poll";
 import { createJudgeCallsIfPairDone } from "./calls";
 import { recordEvaluations, type JudgedAnswer } from "./evaluations";
 import { finishIfDone } from "./finish";
 import { recordGeneration } from "./responses";
-import { addToShard, countThrownAwaySpend, foldIfDue, type Counters } from "./runCounters";
+import { addCounters, countThrownAwaySpend, foldIfDue, type Counters } from "./runCounters";
 import { runViewOf, type RunView } from "./runView";
-import { shardOf } from "./shards";
 
 /** Answers of a judge call's persona × topic pair (the scale its ranking is scored on). */
 async function pairAnswerCount(ctx: MutationCtx, testId: Id<"tests">, call: Doc<"calls">): Promise<number> {
@@ -141,26 +140,19 @@ async function recordByKind(
 
 /**
  * Records one call's outcome exactly once: a result for a lease that is no longer current
- * (reclaimed, cancelled, deleted) changes nothing but the spend. Adds the call's counters to its
- * shard, creates judge calls for a finished pair, and folds the test's progress when due.
- * `concurrency` is the test's calls in flight, for the time remaining. Writes no row that every
- * call of the test writes: the call, its answers or evaluations, its shards, and the pair's rows.
+ * (reclaimed, cancelled, deleted) changes nothing but the spend. Adds the call's counters as a
+ * delta of its own and writes no row that another call of the test writes: the call, its answers
+ * or evaluations, its delta. The pool worker's report (runner.beat) creates a finished pair's
+ * judge calls, folds the counters and the jury statistics poll; a small test's recording does
+ * all of that itself, so its figures and its end are exact at once. `concurrency` is the test's
+ * calls in flight, for the time remaining.
  */
 export async function recordOutcome(
   ctx: MutationCtx,
   callId: Id<"calls">,
   leaseId: string,
   outcome: Outcome,
-  options: {
-    /** The test's calls in flight, for the time remaining. */
-    concurrency?: number;
-    /**
-     * Recorded by a pool worker, whose report (runner.beat) folds the counters and asks for
-     * the jury statistics about once a second: this recording then reads neither the shards
-     * nor the statistics row, so it conflicts with no other recording or recomputation.
-     */
-    pooled?: boolean;
-  } = {},
+  concurrency?: number,
 ): Promise<boolean> {
   const call = await ctx.db.get("calls", callId);
   if (!call || call.status !== "leased" || call.leaseId !== leaseId) {
@@ -176,23 +168,16 @@ export async function recordOutcome(
     return false;
   }
   const { counters, ended } = await recordByKind(ctx, run.test, call, outcome);
-  await addToShard(
-    ctx,
-    call.testId,
-    shardOf(call._id),
-    counters,
-    outcome.kind === "failed" ? outcome.error : undefined,
-  );
-  // A pool worker's report creates the pair's judge calls: two recordings of one pair would
-  // each read the other's call (a conflict on every pair's last answers).
-  if (ended && !options.pooled) await createJudgeCallsIfPairDone(ctx, call, run);
-  if (options.pooled && !run.foldEveryCall) return true;
-  if (options.pooled && ended) await createJudgeCallsIfPairDone(ctx, call, run);
+  await addCounters(ctx, call.testId, counters, outcome.kind === "failed" ? outcome.error : undefined);
+  // A larger test's recordings stop here: two recordings of one pair would each read the other's
+  // call (a conflict on every pair's last answers), and each fold would meet the next recording.
+  if (!run.foldEveryCall) return true;
+  if (ended) await createJudgeCallsIfPairDone(ctx, call, run);
   const test = await ctx.db.get("tests", call.testId);
   if (!test) return true;
   // Judge results: the jury statistics are recomputed, coalesced per test (core/juryStats).
   if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
-  const folded = await foldIfDue(ctx, test, options.concurrency);
+  const folded = await foldIfDue(ctx, test, concurrency);
   // Its counters say every call has ended: the test ends (else its worker finds it running dry).
   if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
     await finishIfDone(ctx, test._id);

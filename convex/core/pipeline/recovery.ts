@@ -11,8 +11,7 @@ import { createJudgeCallsIfPairDone } from "./calls";
 import { ensureWorkers } from "./claim";
 import { deliveredNothing, finishIfDone } from "./finish";
 import { recordFailure } from "./record";
-import { addToShard, foldCounters } from "./runCounters";
-import { shardOf } from "./shards";
+import { addCounters, foldCounters } from "./runCounters";
 
 /**
  * Expired leases handled per transaction: a generation call given up on can create its pair's
@@ -47,7 +46,7 @@ export async function reclaimExpiredLeases(ctx: MutationCtx, now: number): Promi
     }
     if (call.attempts >= maxAttempts) {
       const error = "The call did not finish after several attempts.";
-      await addToShard(ctx, test._id, shardOf(call._id), await recordFailure(ctx, test, call, error), error);
+      await addCounters(ctx, test._id, await recordFailure(ctx, test, call, error), error);
       await createJudgeCallsIfPairDone(ctx, call);
     } else {
       await ctx.db.patch("calls", call._id, { status: "pending", leaseId: undefined, leaseExpiresAt: undefined });

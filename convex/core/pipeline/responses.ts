@@ -4,7 +4,6 @@ import type { Doc } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import type { Outcome } from "../../validators";
 import type { Counters } from "./runCounters";
-import { shardOf } from "./shards";
 import { recordAnswerChecks } from "../checks";
 import type { RunView } from "./runView";
 import { bumpModelStats } from "./statistics";
@@ -42,7 +41,7 @@ export async function recordGeneration(
     });
   }
   if (answers.length > 0) {
-    await bumpModelStats(ctx, test._id, call.modelId, call.personaId, shardOf(call._id), {
+    await bumpModelStats(ctx, test._id, call.modelId, call.personaId, {
       responses: answers.length,
       tokens: outcome.promptTokens + outcome.completionTokens,
       costUsd: outcome.costUsd,

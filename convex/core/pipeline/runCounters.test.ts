@@ -35,7 +35,6 @@ async function answer(t: TestBackend, testId: Id<"tests">, count: number) {
   const items = await t.run((ctx) => claimBatch(ctx, testId, count));
   for (const item of items)
     await t.mutation(internal.runner.record, {
-      testId,
       callId: item.callId,
       leaseId: item.leaseId,
       outcome: {
@@ -46,8 +45,6 @@ async function answer(t: TestBackend, testId: Id<"tests">, count: number) {
         latencyMs: 5,
         costUsd: 0.001,
       },
-      continueChunk: false,
-      pooled: true,
     });
   return items.length;
 }

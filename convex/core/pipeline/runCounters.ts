@@ -3,6 +3,7 @@
 // (runDeltas), and the deltas are folded into the test's row by the worker's report when enough
 // calls landed or at least every 10 s (lib/progress PROGRESS_FOLD); the row plus its deltas is the
 // whole count.
+import type { Infer } from "convex/values";
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { formatTimeRemaining } from "../../lib/format";
@@ -14,14 +15,13 @@ import {
   progressWriteDue,
   callsPerProgressWrite,
 } from "../../lib/progress";
-import type { Usage } from "../../validators";
+import type { runCounters, Usage } from "../../validators";
 import { writeMonitorRowIfDue } from "../monitorProgress";
 import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
-import { RUN_SHARDS, shardOf } from "./shards";
 import { applyAnswerScores, applyModelDeltas } from "./statistics";
 
 /** The counter fields a delta may hold, all zero. */
-const EMPTY_SHARD = {
+const EMPTY_COUNTERS = {
   responsesCount: 0,
   evaluationsCount: 0,
   missingResponses: 0,
@@ -39,28 +39,10 @@ const EMPTY_SHARD = {
 } satisfies Required<Counters>;
 
 /** A test's run counters before its first call (at creation, and when an admin restarts it). */
-export const EMPTY_RUN_COUNTERS = { ...EMPTY_SHARD, activeWorkers: 0 } as const;
+export const EMPTY_RUN_COUNTERS = { ...EMPTY_COUNTERS, activeWorkers: 0 } as const;
 
 /** What one call adds to its test's counters. */
-export type Counters = Partial<
-  Pick<
-    Doc<"tests">,
-    | "responsesCount"
-    | "evaluationsCount"
-    | "missingResponses"
-    | "missingEvaluations"
-    | "failedCalls"
-    | "finishedCalls"
-    | "totalCalls"
-    | "totalCostUsd"
-    | "totalLatencyMs"
-    | "totalTokens"
-    | "judgingCostUsd"
-    | "judgeCallsFinished"
-    | "generationCallMs"
-    | "judgeCallMs"
-  >
->;
+export type Counters = Partial<Infer<typeof runCounters>>;
 
 /**
  * The time remaining for a test with these counters: each kind's calls left at that kind's
@@ -99,7 +81,7 @@ export function timeRemainingOf(
   });
 }
 
-const COUNTER_KEYS = Object.keys(EMPTY_SHARD) as (keyof Counters)[];
+const COUNTER_KEYS = Object.keys(EMPTY_COUNTERS) as (keyof Counters)[];
 
 /**
  * A running fold takes only deltas older than this: a recording that inserts one while the fold
@@ -122,13 +104,11 @@ const FINAL_FOLD_BATCHES = 8;
 /**
  * Adds a call's counters to its test as a delta row of its own (runDeltas), never to the test's
  * row or a row another call writes, so recordings of one test do not serialize. `error` is the
- * call's, kept with its time: the test shows the latest. (`_shard` is kept for callers from the
- * sharded design; every delta is its own row.)
+ * call's, kept with its time: the test shows the latest.
  */
-export async function addToShard(
+export async function addCounters(
   ctx: MutationCtx,
   testId: Id<"tests">,
-  _shard: number,
   delta: Counters,
   error?: string,
 ): Promise<void> {
@@ -177,7 +157,7 @@ export async function foldCounters(
     rows.push(...batch);
     if (batch.length < FOLD_BATCH) break;
   }
-  const sums: Required<Counters> = { ...EMPTY_SHARD };
+  const sums: Required<Counters> = { ...EMPTY_COUNTERS };
   let latest: { error: string; at: number } | undefined;
   for (const row of rows) {
     for (const [key, value] of Object.entries(row.counters ?? {}))
@@ -241,7 +221,7 @@ export async function foldCounters(
  * A test this small folds on every recording: its few calls gain nothing from waiting, and its
  * figures and end are then exact at once (a larger test's end is found by its worker running dry).
  */
-export const FOLD_EVERY_CALL_UP_TO = 2 * RUN_SHARDS;
+export const FOLD_EVERY_CALL_UP_TO = 32;
 
 /** The calls a running test has still to make, as its row counts them (the last fold). */
 function remainingCallsOf(test: Doc<"tests">): number {
@@ -311,10 +291,10 @@ export async function countThrownAwaySpend(
     ...(call.kind === "evaluate" ? { judgingCostUsd: usage.costUsd } : {}),
     totalTokens: usage.promptTokens + usage.completionTokens,
   };
-  // A running test adds it to the call's shard like any result; an ended one shows it at once,
-  // in its summary too.
+  // A running test adds it as a delta like any result; an ended one shows it at once, in its
+  // summary too.
   if (test.status === "running") {
-    await addToShard(ctx, test._id, shardOf(call._id), delta);
+    await addCounters(ctx, test._id, delta);
     return;
   }
   const summary = test.resultsSummary;

@@ -1,4 +1,4 @@
-// A run's per-model statistics (ARCHITECTURE §3 `modelStats`: running sums per model for all
+// A run's per-model statistics (ARCHITECTURE §5 `modelStats`: running sums per model for all
 // personas, personaId "", and per model × persona) and the results summary written when it
 // ends. The arithmetic is pure, so the seed fixture (finishedTests.fixture.ts) keeps its rows
 // exactly as the pipeline does.
@@ -67,14 +67,13 @@ export type ModelDelta = ModelStatsDelta & { modelId: string; personaId: string 
 /**
  * Adds results to their models' sums: as a delta row of the recording's own (runDeltas), which
  * the fold applies to modelStats (applyModelDeltas), so concurrent recordings of one test write
- * no common row. (`_shard` is kept for callers from the sharded design.)
+ * no common row.
  */
 export async function bumpModelStats(
   ctx: MutationCtx,
   testId: Id<"tests">,
   modelId: string,
   personaId: string,
-  _shard: number,
   delta: ModelStatsDelta,
 ): Promise<void> {
   await addModelDeltas(ctx, testId, [{ modelId, personaId, ...delta }]);
@@ -118,13 +117,10 @@ export async function applyAnswerScores(
   }
 }
 
-/** The shard the fold writes modelStats into (rows from the sharded design keep theirs). */
-export const FOLDED_SHARD = 0;
-
 /**
  * Applies deltas, in order, to each model's all-personas row ("") and its row for the persona
  * (one read and one write per row touched): called by the fold only, so no two recordings of a
- * test write the same modelStats row. Readers merge a row's shards (mergeModelStats).
+ * test write the same modelStats row.
  */
 export async function applyModelDeltas(
   ctx: MutationCtx,
@@ -143,7 +139,7 @@ export async function applyModelDeltas(
         const row = await ctx.db
           .query("modelStats")
           .withIndex("by_test_model_persona", (q) =>
-            q.eq("testId", testId).eq("modelId", delta.modelId).eq("personaId", scope).eq("shard", FOLDED_SHARD),
+            q.eq("testId", testId).eq("modelId", delta.modelId).eq("personaId", scope),
           )
           .unique();
         entry = { modelId: delta.modelId, personaId: scope, row, sums: row ?? EMPTY_MODEL_STATS };
@@ -165,57 +161,8 @@ export async function applyModelDeltas(
       ...(sums.latenciesMs ? { latenciesMs: sums.latenciesMs } : {}),
     };
     if (row) await ctx.db.patch("modelStats", row._id, fields);
-    else await ctx.db.insert("modelStats", { testId, modelId, personaId, shard: FOLDED_SHARD, ...fields });
+    else await ctx.db.insert("modelStats", { testId, modelId, personaId, ...fields });
   }
-}
-
-/** Two sorted lists as one sorted list. */
-function mergeSorted(left: readonly number[], right: readonly number[]): number[] {
-  const merged: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < left.length || j < right.length) {
-    if (j >= right.length || (i < left.length && left[i]! <= right[j]!)) merged.push(left[i++]!);
-    else merged.push(right[j++]!);
-  }
-  return merged;
-}
-
-/**
- * A test's modelStats rows with each model × persona's shards merged into one row (the first
- * shard's id and fields, the sums added, latencies merged in order): what a single row would
- * hold had every result been added to it. Row order: as read (by model, then persona).
- */
-export function mergeModelStats(rows: readonly Doc<"modelStats">[]): Doc<"modelStats">[] {
-  const merged = new Map<string, Doc<"modelStats">>();
-  for (const row of rows) {
-    const key = `${row.modelId}\u0000${row.personaId}`;
-    const seen = merged.get(key);
-    if (!seen) {
-      merged.set(key, row);
-      continue;
-    }
-    const buckets = Array.from(
-      { length: Math.max(seen.latencyBuckets.length, row.latencyBuckets.length) },
-      (_, index) => (seen.latencyBuckets[index] ?? 0) + (row.latencyBuckets[index] ?? 0),
-    );
-    const latencies =
-      seen.latenciesMs !== undefined || row.latenciesMs !== undefined
-        ? { latenciesMs: mergeSorted(seen.latenciesMs ?? [], row.latenciesMs ?? []) }
-        : {};
-    merged.set(key, {
-      ...seen,
-      responses: seen.responses + row.responses,
-      tokens: seen.tokens + row.tokens,
-      costUsd: seen.costUsd + row.costUsd,
-      latencyMsSum: seen.latencyMsSum + row.latencyMsSum,
-      latencyBuckets: buckets,
-      scoreSum: seen.scoreSum + row.scoreSum,
-      scoreCount: seen.scoreCount + row.scoreCount,
-      ...latencies,
-    });
-  }
-  return [...merged.values()];
 }
 
 /** What the summary counts besides the rankings. */
