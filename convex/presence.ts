@@ -88,13 +88,20 @@ async function endSession(ctx: MutationCtx, session: Doc<"presenceSessions">) {
   await ctx.db.delete("presenceSessions", session._id);
 }
 
+/**
+ * A page's beat. `stay` marks the beats after a page's first: they keep the viewer listed but do
+ * not change the page shown, so a viewer with two tabs (monitor and review) is shown on the page
+ * they opened last instead of flipping between the two at each tab's beat. Returns "gone" when
+ * the page's room is no more (its test deleted, its share turned off, access lost): the page
+ * stops beating, quietly, where an error would be printed by the Convex client.
+ */
 export const heartbeat = publicMutation({
-  args: { room: v.string(), clientId: v.string(), page: presencePage },
-  returns: v.null(),
-  handler: async (ctx, { room, clientId, page }) => {
+  args: { room: v.string(), clientId: v.string(), page: presencePage, stay: v.optional(v.boolean()) },
+  returns: v.union(v.literal("present"), v.literal("gone")),
+  handler: async (ctx, { room, clientId, page, stay }) => {
     const user = await currentUser(ctx);
     const canonical = await resolveRoom(ctx, room, user);
-    if (!canonical) fail("NOT_FOUND", "This page is no longer available.");
+    if (!canonical) return "gone";
     const viewerKey = viewerKeyOf(user, clientId);
     if (!viewerKey) fail("INVALID_INPUT", "Invalid client id.");
     const now = Date.now();
@@ -116,14 +123,14 @@ export const heartbeat = publicMutation({
           page,
         });
       }
-    } else if (member.page !== page || member.lastSeen !== undefined) {
-      // One row per viewer and room: the page of their latest beat is the one shown (a row from
+    } else if ((member.page !== page && !stay) || member.lastSeen !== undefined) {
+      // One row per viewer and room: the page they last arrived on is the one shown (a row from
       // before sessions loses its beat time once).
       await ctx.db.replace("presence", member._id, {
         room: member.room,
         viewerKey: member.viewerKey,
         label: member.label,
-        page,
+        page: stay ? (member.page ?? page) : page,
       });
     }
     // Each beat ends the sessions of viewers who left the room without saying so.
@@ -132,7 +139,7 @@ export const heartbeat = publicMutation({
       .withIndex("by_room_last_seen", (q) => q.eq("room", canonical).lt("lastSeen", now - PRESENCE_TTL_MS))
       .take(STALE_BATCH);
     for (const row of stale) await endSession(ctx, row);
-    return null;
+    return "present";
   },
 });
 

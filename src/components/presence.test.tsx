@@ -1,7 +1,7 @@
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, setQueryResult } from "@/test/convex-mock";
+import { callMock, mockCall, setQueryResult } from "@/test/convex-mock";
 
 import { HEARTBEAT_MS, ViewerAvatars } from "./presence";
 
@@ -24,6 +24,8 @@ describe("presence", () => {
       vi.advanceTimersByTime(HEARTBEAT_MS * 2);
     });
     expect(heartbeat).toHaveBeenCalledTimes(3);
+    // The later beats say the viewer stays, so they do not move a viewer's other tab's page.
+    expect(heartbeat.mock.calls[2]![0]).toEqual({ ...args, stay: true });
     unmount();
     expect(callMock("presence:leave")).toHaveBeenCalledWith(args);
   });
@@ -61,6 +63,21 @@ describe("presence", () => {
     const heartbeat = callMock("presence:heartbeat");
     expect(heartbeat.mock.calls.map(([args]) => (args as { page: string }).page)).toEqual(["results", "review"]);
     expect(callMock("presence:leave")).toHaveBeenCalledWith(expect.objectContaining({ page: "results" }));
+  });
+
+  it("stops beating, quietly, once the server says the room is gone (test deleted, share turned off)", async () => {
+    setQueryResult("presence:viewers", { count: 0, viewers: [] });
+    mockCall("presence:heartbeat", () => "gone");
+    render(<ViewerAvatars room="share:abc" page="shared" />);
+    const heartbeat = callMock("presence:heartbeat");
+    await act(async () => {
+      await Promise.resolve();
+    });
+    await act(async () => {
+      vi.advanceTimersByTime(HEARTBEAT_MS * 3);
+      await Promise.resolve();
+    });
+    expect(heartbeat).toHaveBeenCalledTimes(1);
   });
 
   it("does not join before the room is known", () => {

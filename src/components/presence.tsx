@@ -64,7 +64,8 @@ export interface PresenceRoom {
 
 /**
  * Joins `room` on `page` while mounted (null: not yet known) and returns the other viewers there;
- * undefined while loading. Presence never breaks a page: failed beats are ignored.
+ * undefined while loading. Presence never breaks a page: failed beats are ignored, and a room
+ * the server calls gone is beaten no more.
  */
 export function usePresence(room: string | null, page: PresencePage): PresenceRoom | undefined {
   const [clientId] = useState(tabClientId);
@@ -76,14 +77,20 @@ export function usePresence(room: string | null, page: PresencePage): PresenceRo
   useEffect(() => {
     if (!room) return;
     const args = { room, clientId, page };
-    const beat = () => {
-      Promise.resolve(calls.current.heartbeat(args)).catch(() => {});
+    // The first beat says the viewer arrived on this page; the later ones only that they stay.
+    // A room that is gone (test deleted, share turned off) ends the beats, quietly.
+    const beat = (stay: boolean) => {
+      Promise.resolve(calls.current.heartbeat(stay ? { ...args, stay } : args))
+        .then((answer) => {
+          if (answer === "gone") window.clearInterval(timer);
+        })
+        .catch(() => {});
     };
     const goodbye = () => {
       Promise.resolve(calls.current.leave(args)).catch(() => {});
     };
-    beat();
-    const timer = window.setInterval(beat, HEARTBEAT_MS);
+    const timer = window.setInterval(() => beat(true), HEARTBEAT_MS);
+    beat(false);
     window.addEventListener("pagehide", goodbye);
     return () => {
       window.clearInterval(timer);
