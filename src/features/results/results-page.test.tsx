@@ -97,16 +97,24 @@ describe("results page", () => {
     );
   });
 
-  it("does not name the payment in the shortfall of a failed test, whose payment is returned", async () => {
-    const notice = await missingWorkOf({
-      status: "failed",
-      responsesCount: 0,
-      missingResponses: 8,
-      evaluationsCount: 0,
-    });
-    expect(notice).toHaveTextContent("8 answers are missing. Last gateway error: HTTP 500: Internal Server Error");
-    expect(notice).toHaveTextContent("Delivered 0 of 8 answers and 0 of 8 judgements (0%).");
-    expect(notice).not.toHaveTextContent("paid");
+  it("shows a failed test one notice, the failure's, without the missing work's beside it", async () => {
+    setQueryResult(
+      "results:get",
+      makeResultsOfTest({
+        status: "failed",
+        errorMessage: "No responses were generated: HTTP 500: Internal Server Error",
+        lastCallError: "HTTP 500: Internal Server Error",
+        chargedCents: 200,
+        responsesCount: 0,
+        missingResponses: 8,
+        evaluationsCount: 0,
+      }),
+    );
+    renderApp(PATH);
+    await screen.findByTestId("failure-notice");
+    expect(screen.getAllByRole("alert")).toHaveLength(1);
+    expect(screen.queryByTestId("missing-work")).not.toBeInTheDocument();
+    expect(screen.getAllByText(/HTTP 500/)).toHaveLength(1);
   });
 
   it("shows no missing-work notice when everything arrived", async () => {
