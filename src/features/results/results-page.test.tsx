@@ -174,6 +174,27 @@ describe("results page", () => {
     expect(within(dialog).getByText("Generated")).toBeInTheDocument();
   });
 
+  it("says an answer that fails a JSON Schema check and an is-JSON check is 'not valid JSON' once", async () => {
+    const user = userEvent.setup();
+    setQueryResult("results:get", makeResults());
+    setPaginated("results:responses", [
+      {
+        ...makeResponse(1),
+        content: "Sure! Here is the JSON you asked for.",
+        checkFailures: [
+          { checkId: "json", reason: "not valid JSON" },
+          { checkId: "schema", reason: "not valid JSON" },
+          { checkId: "short", reason: "8 words, more than 3" },
+        ],
+      },
+    ]);
+    renderApp(PATH);
+    await user.click(await screen.findByRole("button", { name: /Raw Responses/ }));
+    expect(screen.getByTestId("response-check-failures")).toHaveTextContent(
+      /^Failed 3 checks\s*not valid JSON; 8 words, more than 3$/,
+    );
+  });
+
   it("says so when there are no responses", async () => {
     const user = userEvent.setup();
     setQueryResult("results:get", makeResults());
