@@ -5,6 +5,11 @@
  * An answer's failure reasons, each said once, in the checks' order: an answer that is not JSON
  * fails both an is-JSON check and a JSON Schema check for the same reason, "not valid JSON".
  */
+export function distinctFailureReasons(failures: readonly { readonly reason: string }[]): string[] {
+  return [...new Set(failures.map((failure) => failure.reason))];
+}
+
+/** The same, in one line. */
 export function checkFailureReasons(failures: readonly { readonly reason: string }[]): string {
-  return [...new Set(failures.map((failure) => failure.reason))].join("; ");
+  return distinctFailureReasons(failures).join("; ");
 }

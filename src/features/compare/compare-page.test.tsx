@@ -211,13 +211,19 @@ describe("compare page", () => {
 
   it("shows one persona × topic pair's answers side by side, and the pair picked next", async () => {
     setQueryResult("compare:get", comparison());
-    setQueryResult("compare:answers", { a: [makeResponse(1)], b: [] });
+    // Not JSON: an is-JSON check and a JSON Schema check fail for the one reason, said once.
+    const notJson = [
+      { checkId: "json", reason: "not valid JSON" },
+      { checkId: "schema", reason: "not valid JSON" },
+    ];
+    setQueryResult("compare:answers", { a: [{ ...makeResponse(1), checkFailures: notJson }], b: [] });
     renderApp(PATH);
     const answers = await screen.findByRole("region", { name: "Answers side by side" }, { timeout: 10_000 });
     const picker = within(answers).getByRole("combobox", { name: "Persona × topic" });
     expect(picker).toHaveDisplayValue("Pirate × Coffee");
     const inA = within(answers).getByRole("region", { name: "Answers in test A" });
     expect(inA).toHaveTextContent(makeResponse(1).modelName);
+    expect(within(inA).getAllByText("Failed a check: not valid JSON")).toHaveLength(1);
     expect(within(answers).getByRole("region", { name: "Answers in test B" })).toHaveTextContent(
       "No answers here yet.",
     );

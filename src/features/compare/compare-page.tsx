@@ -20,6 +20,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { formatDateTime } from "@/lib/dates";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
+import { distinctFailureReasons } from "../../../convex/lib/checkReasons";
 import { formatScore } from "../../../convex/lib/format";
 import { hasEnded } from "../../../convex/lib/testStatus";
 import { PassRateCell } from "../checks/check-pass-rates";
@@ -352,8 +353,8 @@ function PairAnswers({ a, b, pair }: { a: Id<"tests">; b: Id<"tests">; pair: Pai
                   <Markdown>{answer.content}</Markdown>
                   {answer.checkFailures && answer.checkFailures.length > 0 && (
                     <ul className="text-xs text-destructive">
-                      {answer.checkFailures.map((failure) => (
-                        <li key={failure.checkId}>Failed a check: {failure.reason}</li>
+                      {distinctFailureReasons(answer.checkFailures).map((reason) => (
+                        <li key={reason}>Failed a check: {reason}</li>
                       ))}
                     </ul>
                   )}
