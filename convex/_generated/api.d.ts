@@ -83,6 +83,7 @@ import type * as lib_apiConfig from "../lib/apiConfig.js";
 import type * as lib_boundedList from "../lib/boundedList.js";
 import type * as lib_builtins from "../lib/builtins.js";
 import type * as lib_checkFigures from "../lib/checkFigures.js";
+import type * as lib_checkReasons from "../lib/checkReasons.js";
 import type * as lib_checks from "../lib/checks.js";
 import type * as lib_compare from "../lib/compare.js";
 import type * as lib_concurrency from "../lib/concurrency.js";
@@ -232,6 +233,7 @@ declare const fullApi: ApiFromModules<{
   "lib/boundedList": typeof lib_boundedList;
   "lib/builtins": typeof lib_builtins;
   "lib/checkFigures": typeof lib_checkFigures;
+  "lib/checkReasons": typeof lib_checkReasons;
   "lib/checks": typeof lib_checks;
   "lib/compare": typeof lib_compare;
   "lib/concurrency": typeof lib_concurrency;
