@@ -29,7 +29,7 @@ export function NavBar() {
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-4 sm:gap-4">
         <Link to={signedIn ? "/dashboard" : "/"} aria-label="ModelJury home" className="shrink-0">
-          <Logo nameClassName={signedIn ? "max-[420px]:sr-only" : undefined} />
+          <Logo nameClassName={signedIn ? "max-[420px]:sr-only" : "max-[380px]:sr-only"} />
         </Link>
 
         {signedIn && <SpaceSwitcher />}

@@ -78,7 +78,6 @@ function RecentTestRow({ test }: { test: RecentTest }) {
         to="/dashboard/results/$testId"
         params={{ testId: test._id }}
         className="flex items-center gap-3 rounded-lg px-3 py-3 transition-colors hover:bg-muted/60 focus-visible:bg-muted/60 focus-visible:outline-none"
-        aria-label={`${name}, ${statusLabel(test.status)}`}
       >
         <div className="min-w-0 flex-1">
           <p className="truncate font-medium">{name}</p>

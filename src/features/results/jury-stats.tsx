@@ -228,7 +228,7 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
         </span>
       </div>
       {byUnit.length > 0 && (
-        <div className="max-h-72 overflow-auto rounded-lg border">
+        <div tabIndex={0} className="max-h-72 overflow-auto rounded-lg border">
           <table className="w-full text-sm" aria-label="Agreement per persona and topic">
             <thead className="sticky top-0 bg-card text-left text-muted-foreground">
               <tr>
@@ -265,7 +265,7 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
   return (
     <div className="space-y-3">
       <h3 className="font-medium">Each judge examined</h3>
-      <div className="overflow-x-auto rounded-lg border">
+      <div tabIndex={0} className="overflow-x-auto rounded-lg border">
         <table className="w-full text-sm" aria-label="Judges">
           <thead className="text-left text-muted-foreground">
             <tr>
@@ -386,7 +386,7 @@ function RatingsTable({ stats }: { stats: JuryStats }) {
     <div className="space-y-3">
       <h3 className="font-medium">Bradley–Terry ratings</h3>
       {/* A scroll box of its own: long names or intervals never widen the page. */}
-      <div className="overflow-x-auto" data-testid="ratings-scroll">
+      <div tabIndex={0} className="overflow-x-auto" data-testid="ratings-scroll">
         <table className="w-full text-sm" aria-label="Bradley–Terry ratings">
           <thead className="text-left text-muted-foreground">
             <tr>
@@ -423,7 +423,7 @@ function WinRateHeatmap({ stats }: { stats: JuryStats }) {
   return (
     <div className="space-y-3">
       <h3 className="font-medium">Pairwise win rates</h3>
-      <div className="overflow-x-auto">
+      <div tabIndex={0} className="overflow-x-auto">
         <table className="w-full border-separate border-spacing-1 text-sm" aria-label="Pairwise win rates">
           <thead>
             <tr>

@@ -211,7 +211,7 @@ function JudgesAgreement({ summary }: { summary: TeamReview }) {
           Appears once the judges and your team have ranked the same pairs.
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border">
+        <div tabIndex={0} className="overflow-x-auto rounded-lg border">
           <table className="w-full text-sm" aria-label={JUDGES_TITLE}>
             <thead className="text-left text-muted-foreground">
               <tr>
