@@ -78,15 +78,17 @@ async function headerProblems(page: Page): Promise<string[]> {
     for (const link of Array.from(header.querySelectorAll("a, button"))) {
       const text = (link.textContent ?? "").trim();
       if (!text || link.getBoundingClientRect().width === 0) continue;
-      // One line of words: every box of its text has the same top.
-      const range = document.createRange();
-      range.selectNodeContents(link);
-      const tops = new Set(
-        Array.from(range.getClientRects())
-          .filter((box) => box.width > 0)
-          .map((box) => Math.round(box.top)),
-      );
-      if (tops.size > 1) problems.push(`"${text}" wraps onto ${tops.size} lines`);
+      // One line of words: the boxes of its text (not its icons) share one line (tops within 8 px).
+      const tops: number[] = [];
+      const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!(node.textContent ?? "").trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const box of Array.from(range.getClientRects())) if (box.width > 0) tops.push(box.top);
+      }
+      const lines = tops.filter((top, index) => tops.findIndex((other) => Math.abs(other - top) < 8) === index);
+      if (lines.length > 1) problems.push(`"${text}" wraps onto ${lines.length} lines`);
     }
     return problems.map((problem) => `${location.pathname} at ${viewport}px, header: ${problem}`);
   });

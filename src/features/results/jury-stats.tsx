@@ -191,10 +191,10 @@ function MethodTip({ method, help }: { method: JuryAgreement["method"]; help: st
 }
 
 const BAND_TONE: Record<string, string> = {
-  none: "bg-destructive/10 text-destructive",
-  weak: "bg-orange-500/15 text-orange-700 dark:text-orange-400",
-  moderate: "bg-yellow-500/15 text-yellow-700 dark:text-yellow-400",
-  strong: "bg-green-500/15 text-green-700 dark:text-green-400",
+  none: "bg-destructive/10 text-red-800 dark:text-red-300",
+  weak: "bg-orange-500/15 text-orange-800 dark:text-orange-300",
+  moderate: "bg-yellow-500/15 text-yellow-800 dark:text-yellow-300",
+  strong: "bg-green-500/15 text-green-800 dark:text-green-300",
   "very strong": "bg-green-600/20 text-green-800 dark:text-green-300",
 };
 
@@ -204,7 +204,7 @@ export function BandBadge({ figure }: { figure: Pick<JuryAgreement, "band" | "la
     <span
       className={cn(
         "inline-flex rounded-md px-2 py-0.5 text-xs font-medium",
-        figure.band ? BAND_TONE[figure.band] : "bg-muted text-muted-foreground",
+        figure.band ? BAND_TONE[figure.band] : "bg-muted text-foreground",
       )}
     >
       {figure.label}
