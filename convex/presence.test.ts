@@ -213,14 +213,25 @@ describe("presence", () => {
 
     // Bob opens the review page in a second tab; his results tab's later beats keep him listed
     // on the page he opened last, not flipping back at each beat.
-    await member.as.mutation(api.presence.heartbeat, { room, clientId: "bob-tab-00002", page: "review" });
-    await member.as.mutation(api.presence.heartbeat, { room, clientId: "bob-tab-00001", page: "results", stay: true });
+    const resultsTab = { room, clientId: "bob-tab-00001", page: "results" as const, arrivedAt: 1_000 };
+    const reviewTab = { room, clientId: "bob-tab-00002", page: "review" as const, arrivedAt: 2_000 };
+    await member.as.mutation(api.presence.heartbeat, resultsTab);
+    await member.as.mutation(api.presence.heartbeat, reviewTab);
+    await member.as.mutation(api.presence.heartbeat, resultsTab);
+    expect((await owner.as.query(api.presence.viewers, { room })).viewers).toEqual([
+      expect.objectContaining({ label: "BS", page: "review" }),
+    ]);
+    // The leave of a page he moved from, landing late (after the results tab beat again), cannot
+    // leave him shown there: the review tab's next beat puts him back on the review page.
+    await member.as.mutation(api.presence.leave, { room, clientId: "bob-tab-00002", page: "review" });
+    await member.as.mutation(api.presence.heartbeat, resultsTab);
+    await member.as.mutation(api.presence.heartbeat, reviewTab);
     expect((await owner.as.query(api.presence.viewers, { room })).viewers).toEqual([
       expect.objectContaining({ label: "BS", page: "review" }),
     ]);
     // Closing the review tab: the results tab's next beat lists him there again.
     await member.as.mutation(api.presence.leave, { room, clientId: "bob-tab-00002", page: "review" });
-    await member.as.mutation(api.presence.heartbeat, { room, clientId: "bob-tab-00001", page: "results", stay: true });
+    await member.as.mutation(api.presence.heartbeat, resultsTab);
     expect((await owner.as.query(api.presence.viewers, { room })).viewers).toEqual([
       expect.objectContaining({ label: "BS", page: "results" }),
     ]);

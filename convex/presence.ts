@@ -89,16 +89,17 @@ async function endSession(ctx: MutationCtx, session: Doc<"presenceSessions">) {
 }
 
 /**
- * A page's beat. `stay` marks the beats after a page's first: they keep the viewer listed but do
- * not change the page shown, so a viewer with two tabs (monitor and review) is shown on the page
- * they opened last instead of flipping between the two at each tab's beat. Returns "gone" when
- * the page's room is no more (its test deleted, its share turned off, access lost): the page
- * stops beating, quietly, where an error would be printed by the Convex client.
+ * A page's beat, with `arrivedAt`, when the page was opened: a viewer with two tabs (monitor and
+ * review) is shown on the page opened last, not flipping between the two at each tab's beat, and
+ * a late leave of the tab they moved from cannot leave them shown on an older page (the newer
+ * page's next beat puts it back). Returns "gone" when the page's room is no more (its test
+ * deleted, its share turned off, access lost): the page stops beating, quietly, where an error
+ * would be printed by the Convex client.
  */
 export const heartbeat = publicMutation({
-  args: { room: v.string(), clientId: v.string(), page: presencePage, stay: v.optional(v.boolean()) },
+  args: { room: v.string(), clientId: v.string(), page: presencePage, arrivedAt: v.optional(v.number()) },
   returns: v.union(v.literal("present"), v.literal("gone")),
-  handler: async (ctx, { room, clientId, page, stay }) => {
+  handler: async (ctx, { room, clientId, page, arrivedAt }) => {
     const user = await currentUser(ctx);
     const canonical = await resolveRoom(ctx, room, user);
     if (!canonical) return "gone";
@@ -121,17 +122,24 @@ export const heartbeat = publicMutation({
           viewerKey,
           label: user ? initialsOf(user) : ANONYMOUS_LABEL,
           page,
+          arrivedAt,
         });
       }
-    } else if ((member.page !== page && !stay) || member.lastSeen !== undefined) {
-      // One row per viewer and room: the page they last arrived on is the one shown (a row from
-      // before sessions loses its beat time once).
-      await ctx.db.replace("presence", member._id, {
-        room: member.room,
-        viewerKey: member.viewerKey,
-        label: member.label,
-        page: stay ? (member.page ?? page) : page,
-      });
+    } else {
+      // One row per viewer and room, showing the page they opened last; written only when that
+      // changes (a row from before sessions loses its beat time once).
+      // A client that does not say when its page opened moves the viewer with each beat.
+      const newer = arrivedAt === undefined || arrivedAt >= (member.arrivedAt ?? 0);
+      const arrival = arrivedAt ?? member.arrivedAt;
+      if (member.lastSeen !== undefined || (newer && (member.page !== page || member.arrivedAt !== arrival))) {
+        await ctx.db.replace("presence", member._id, {
+          room: member.room,
+          viewerKey: member.viewerKey,
+          label: member.label,
+          page: newer ? page : (member.page ?? page),
+          arrivedAt: newer ? arrival : member.arrivedAt,
+        });
+      }
     }
     // Each beat ends the sessions of viewers who left the room without saying so.
     const stale = await ctx.db

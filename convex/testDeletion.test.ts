@@ -107,7 +107,7 @@ describe("deleting a test", () => {
           room: `test:${testId}`,
           clientId: "owner-tab-0001",
           page: "results",
-          stay: true,
+          arrivedAt: Date.now(),
         }),
       ).toBe("gone");
       expect(await countRows(t, testId)).toMatchObject({ presence: 0 });

@@ -19,15 +19,21 @@ describe("presence", () => {
     const heartbeat = callMock("presence:heartbeat");
     expect(heartbeat).toHaveBeenCalledTimes(1);
     const args = heartbeat.mock.calls[0]![0];
-    expect(args).toEqual({ room: "test:abc", clientId: expect.stringMatching(/^[0-9a-f]{24}$/), page: "monitor" });
+    expect(args).toEqual({
+      room: "test:abc",
+      clientId: expect.stringMatching(/^[0-9a-f]{24}$/),
+      page: "monitor",
+      arrivedAt: Date.now(),
+    });
     act(() => {
       vi.advanceTimersByTime(HEARTBEAT_MS * 2);
     });
     expect(heartbeat).toHaveBeenCalledTimes(3);
-    // The later beats say the viewer stays, so they do not move a viewer's other tab's page.
-    expect(heartbeat.mock.calls[2]![0]).toEqual({ ...args, stay: true });
+    // Every beat says when the page opened, so another tab's beats do not move the page shown.
+    expect(heartbeat.mock.calls[2]![0]).toEqual(args);
     unmount();
-    expect(callMock("presence:leave")).toHaveBeenCalledWith(args);
+    const { arrivedAt: _arrivedAt, ...leaveArgs } = args as { arrivedAt: number };
+    expect(callMock("presence:leave")).toHaveBeenCalledWith(leaveArgs);
   });
 
   it("shows the others as initials or 'anonymous viewer', and nothing when alone", () => {

@@ -77,10 +77,11 @@ export function usePresence(room: string | null, page: PresencePage): PresenceRo
   useEffect(() => {
     if (!room) return;
     const args = { room, clientId, page };
-    // The first beat says the viewer arrived on this page; the later ones only that they stay.
+    // Every beat says when this page opened: of a viewer's tabs, the page opened last is shown.
     // A room that is gone (test deleted, share turned off) ends the beats, quietly.
-    const beat = (stay: boolean) => {
-      Promise.resolve(calls.current.heartbeat(stay ? { ...args, stay } : args))
+    const arrivedAt = Date.now();
+    const beat = () => {
+      Promise.resolve(calls.current.heartbeat({ ...args, arrivedAt }))
         .then((answer) => {
           if (answer === "gone") window.clearInterval(timer);
         })
@@ -89,8 +90,8 @@ export function usePresence(room: string | null, page: PresencePage): PresenceRo
     const goodbye = () => {
       Promise.resolve(calls.current.leave(args)).catch(() => {});
     };
-    const timer = window.setInterval(() => beat(true), HEARTBEAT_MS);
-    beat(false);
+    const timer = window.setInterval(beat, HEARTBEAT_MS);
+    beat();
     window.addEventListener("pagehide", goodbye);
     return () => {
       window.clearInterval(timer);
