@@ -56,29 +56,33 @@ describe("presence", () => {
 
   test("anonymous callers reach a room only through an active share", async () => {
     const { t, owner, testId, shareId } = await setup();
-    expect(
-      await codeOf(t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON, page: "results" })),
-    ).toBe("NOT_FOUND");
+    expect(await t.mutation(api.presence.heartbeat, { room: `test:${testId}`, clientId: ANON, page: "results" })).toBe(
+      "gone",
+    );
     expect(await t.query(api.presence.viewers, { room: `test:${testId}`, clientId: ANON })).toEqual({
       count: 0,
       viewers: [],
     });
-    expect(
-      await codeOf(t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON, page: "shared" })),
-    ).toBe("NOT_FOUND");
-    expect(
-      await codeOf(t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON, page: "results" })),
-    ).toBe("NOT_FOUND");
+    expect(await t.mutation(api.presence.heartbeat, { room: "share:unknown", clientId: ANON, page: "shared" })).toBe(
+      "gone",
+    );
+    expect(await t.mutation(api.presence.heartbeat, { room: "elsewhere", clientId: ANON, page: "results" })).toBe(
+      "gone",
+    );
 
     await owner.as.mutation(api.presence.heartbeat, {
       room: `test:${testId}`,
       clientId: "owner-tab-0001",
       page: "results",
     });
+    // A share turned off under an open page: its next beat is told the room is gone, without an error.
+    expect(await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" })).toBe(
+      "present",
+    );
     await owner.as.mutation(api.shares.disable, { testId });
-    expect(
-      await codeOf(t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" })),
-    ).toBe("NOT_FOUND");
+    expect(await t.mutation(api.presence.heartbeat, { room: `share:${shareId}`, clientId: ANON, page: "shared" })).toBe(
+      "gone",
+    );
     expect(await t.query(api.presence.viewers, { room: `share:${shareId}`, clientId: ANON })).toEqual({
       count: 0,
       viewers: [],
@@ -89,14 +93,12 @@ describe("presence", () => {
     const { t, testId } = await setup();
     const other = await createUser(t, "other@example.com");
     expect(
-      await codeOf(
-        other.as.mutation(api.presence.heartbeat, {
-          room: `test:${testId}`,
-          clientId: "other-tab-0001",
-          page: "results",
-        }),
-      ),
-    ).toBe("NOT_FOUND");
+      await other.as.mutation(api.presence.heartbeat, {
+        room: `test:${testId}`,
+        clientId: "other-tab-0001",
+        page: "results",
+      }),
+    ).toBe("gone");
     expect(await other.as.query(api.presence.viewers, { room: `test:${testId}` })).toEqual({ count: 0, viewers: [] });
   });
 
@@ -192,7 +194,7 @@ describe("presence", () => {
     expect(await t.run(async (ctx) => (await ctx.db.query("presenceSessions").collect()).length)).toBe(0);
   });
 
-  test("teammates see each other with the page each is on; the page follows the latest beat", async () => {
+  test("teammates see each other with the page each is on; the page is the one they arrived on last", async () => {
     const t = createBackend();
     const owner = await createUser(t, "ann@example.com", { fullName: "Ann Lee" });
     const member = await createUser(t, "bob@example.com", { fullName: "Bob Stone" });
@@ -208,6 +210,31 @@ describe("presence", () => {
     expect(seenByAnn.viewers.map(({ label, page }) => ({ label, page }))).toEqual([{ label: "BS", page: "results" }]);
     const seenByBob = await member.as.query(api.presence.viewers, { room, clientId: "bob-tab-00001" });
     expect(seenByBob.viewers.map(({ label, page }) => ({ label, page }))).toEqual([{ label: "AL", page: "monitor" }]);
+
+    // Bob opens the review page in a second tab; his results tab's later beats keep him listed
+    // on the page he opened last, not flipping back at each beat.
+    const resultsTab = { room, clientId: "bob-tab-00001", page: "results" as const, arrivedAt: 1_000 };
+    const reviewTab = { room, clientId: "bob-tab-00002", page: "review" as const, arrivedAt: 2_000 };
+    await member.as.mutation(api.presence.heartbeat, resultsTab);
+    await member.as.mutation(api.presence.heartbeat, reviewTab);
+    await member.as.mutation(api.presence.heartbeat, resultsTab);
+    expect((await owner.as.query(api.presence.viewers, { room })).viewers).toEqual([
+      expect.objectContaining({ label: "BS", page: "review" }),
+    ]);
+    // The leave of a page he moved from, landing late (after the results tab beat again), cannot
+    // leave him shown there: the review tab's next beat puts him back on the review page.
+    await member.as.mutation(api.presence.leave, { room, clientId: "bob-tab-00002", page: "review" });
+    await member.as.mutation(api.presence.heartbeat, resultsTab);
+    await member.as.mutation(api.presence.heartbeat, reviewTab);
+    expect((await owner.as.query(api.presence.viewers, { room })).viewers).toEqual([
+      expect.objectContaining({ label: "BS", page: "review" }),
+    ]);
+    // Closing the review tab: the results tab's next beat lists him there again.
+    await member.as.mutation(api.presence.leave, { room, clientId: "bob-tab-00002", page: "review" });
+    await member.as.mutation(api.presence.heartbeat, resultsTab);
+    expect((await owner.as.query(api.presence.viewers, { room })).viewers).toEqual([
+      expect.objectContaining({ label: "BS", page: "results" }),
+    ]);
 
     // Bob moves to the review page; closing an older tab of another page does not hide him.
     await member.as.mutation(api.presence.heartbeat, { room, clientId: "bob-tab-00001", page: "review" });

@@ -88,13 +88,21 @@ async function endSession(ctx: MutationCtx, session: Doc<"presenceSessions">) {
   await ctx.db.delete("presenceSessions", session._id);
 }
 
+/**
+ * A page's beat, with `arrivedAt`, when the page was opened: a viewer with two tabs (monitor and
+ * review) is shown on the page opened last, not flipping between the two at each tab's beat, and
+ * a late leave of the tab they moved from cannot leave them shown on an older page (the newer
+ * page's next beat puts it back). Returns "gone" when the page's room is no more (its test
+ * deleted, its share turned off, access lost): the page stops beating, quietly, where an error
+ * would be printed by the Convex client.
+ */
 export const heartbeat = publicMutation({
-  args: { room: v.string(), clientId: v.string(), page: presencePage },
-  returns: v.null(),
-  handler: async (ctx, { room, clientId, page }) => {
+  args: { room: v.string(), clientId: v.string(), page: presencePage, arrivedAt: v.optional(v.number()) },
+  returns: v.union(v.literal("present"), v.literal("gone")),
+  handler: async (ctx, { room, clientId, page, arrivedAt }) => {
     const user = await currentUser(ctx);
     const canonical = await resolveRoom(ctx, room, user);
-    if (!canonical) fail("NOT_FOUND", "This page is no longer available.");
+    if (!canonical) return "gone";
     const viewerKey = viewerKeyOf(user, clientId);
     if (!viewerKey) fail("INVALID_INPUT", "Invalid client id.");
     const now = Date.now();
@@ -114,17 +122,24 @@ export const heartbeat = publicMutation({
           viewerKey,
           label: user ? initialsOf(user) : ANONYMOUS_LABEL,
           page,
+          arrivedAt,
         });
       }
-    } else if (member.page !== page || member.lastSeen !== undefined) {
-      // One row per viewer and room: the page of their latest beat is the one shown (a row from
-      // before sessions loses its beat time once).
-      await ctx.db.replace("presence", member._id, {
-        room: member.room,
-        viewerKey: member.viewerKey,
-        label: member.label,
-        page,
-      });
+    } else {
+      // One row per viewer and room, showing the page they opened last; written only when that
+      // changes (a row from before sessions loses its beat time once).
+      // A client that does not say when its page opened moves the viewer with each beat.
+      const newer = arrivedAt === undefined || arrivedAt >= (member.arrivedAt ?? 0);
+      const arrival = arrivedAt ?? member.arrivedAt;
+      if (member.lastSeen !== undefined || (newer && (member.page !== page || member.arrivedAt !== arrival))) {
+        await ctx.db.replace("presence", member._id, {
+          room: member.room,
+          viewerKey: member.viewerKey,
+          label: member.label,
+          page: newer ? page : (member.page ?? page),
+          arrivedAt: newer ? arrival : member.arrivedAt,
+        });
+      }
     }
     // Each beat ends the sessions of viewers who left the room without saying so.
     const stale = await ctx.db
@@ -132,7 +147,7 @@ export const heartbeat = publicMutation({
       .withIndex("by_room_last_seen", (q) => q.eq("room", canonical).lt("lastSeen", now - PRESENCE_TTL_MS))
       .take(STALE_BATCH);
     for (const row of stale) await endSession(ctx, row);
-    return null;
+    return "present";
   },
 });
 

@@ -183,14 +183,17 @@ describe("Judge again", () => {
       [testId, { testId: originalId, name: "Coffee taglines" }],
       [originalId, undefined],
     ]);
-    // The results page offers "Judge again" on both, and names the original on the re-judging.
+    // The results page offers "Judge again" on both, names the original on the re-judging, and
+    // links the original to its re-judging.
     expect(await user.as.query(api.rejudge.about, { testId: originalId })).toEqual({
       canJudgeAgain: true,
       original: null,
+      rejudgings: [{ testId, name: "Coffee taglines (judged again)" }],
     });
     expect(await user.as.query(api.rejudge.about, { testId })).toEqual({
       canJudgeAgain: true,
       original: { testId: originalId, name: "Coffee taglines" },
+      rejudgings: [],
     });
     // Pass rates: the original's, from the copied check results.
     const checks = await user.as.query(api.checks.summary, { testId });

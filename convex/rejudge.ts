@@ -24,16 +24,21 @@ export const create = userMutation({
   },
 });
 
+/** Re-judgings a test's results link to at most (newest first). */
+const REJUDGINGS_LISTED = 5;
+
 /**
  * What the results page offers about re-judging this test: "Judge again" (a completed test with
- * answers, to whoever may start a test in its space), and for a re-judging the test it judged
- * again (name null once deleted), which "Compare the two juries" opens beside it.
+ * answers, to whoever may start a test in its space); for a re-judging the test it judged again
+ * (name null once deleted), which "Compare the two juries" opens beside it; and for a test judged
+ * again, its re-judgings the caller may read (unpaid drafts aside), so its results link to them.
  */
 export const about = userQuery({
   args: { testId: v.id("tests") },
   returns: v.object({
     canJudgeAgain: v.boolean(),
     original: v.union(v.null(), v.object({ testId: v.id("tests"), name: v.union(v.string(), v.null()) })),
+    rejudgings: v.array(v.object({ testId: v.id("tests"), name: v.string() })),
   }),
   handler: async (ctx, { testId }) => {
     const test = await requireTest(ctx, ctx.user._id, testId, "read");
@@ -46,6 +51,15 @@ export const about = userQuery({
             .query("testSummaries")
             .withIndex("by_test", (q) => q.eq("testId", originalId))
             .unique();
+    const rejudgings = [];
+    for await (const row of ctx.db
+      .query("testSummaries")
+      .withIndex("by_rejudge_of_created", (q) => q.eq("rejudgeOf", testId))
+      .order("desc")) {
+      if (rejudgings.length === REJUDGINGS_LISTED) break;
+      if (row.awaitingPayment || (await testAccessOf(ctx, row, ctx.user._id)) === null) continue;
+      rejudgings.push({ testId: row.testId, name: row.name });
+    }
     return {
       canJudgeAgain: access === "act" && test.status === "completed" && test.responsesCount > 0,
       original:
@@ -53,6 +67,7 @@ export const about = userQuery({
           ? null
           : // A test from before summaries (history:migrateTestSummaries) is read itself, once.
             { testId: originalId, name: summary?.name ?? (await ctx.db.get("tests", originalId))?.name ?? null },
+      rejudgings,
     };
   },
 });

@@ -101,6 +101,16 @@ describe("deleting a test", () => {
       vi.runOnlyPendingTimers();
       await t.finishInProgressScheduledFunctions();
       expect(await countRows(t, testId)).toMatchObject({ responses: 1500, evaluations: 5500, shares: 0, presence: 0 });
+      // The results page still open beats once more: it is told the page is gone, without an error.
+      expect(
+        await owner.as.mutation(api.presence.heartbeat, {
+          room: `test:${testId}`,
+          clientId: "owner-tab-0001",
+          page: "results",
+          arrivedAt: Date.now(),
+        }),
+      ).toBe("gone");
+      expect(await countRows(t, testId)).toMatchObject({ presence: 0 });
 
       await t.finishAllScheduledFunctions(vi.runAllTimers);
       expect(await countRows(t, testId)).toEqual({

@@ -434,3 +434,30 @@ export async function runAndPay(page: Page, stripeUrl: string): Promise<string> 
   );
   return new URL(page.url()).searchParams.get("testId")!;
 }
+
+/**
+ * Why the page scrolls sideways: its width and the elements that stick out of the window while
+ * their parent does not (outside any scroll box), or [] when it does not scroll sideways.
+ */
+export async function sidewaysScroll(page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    const viewport = document.documentElement.clientWidth;
+    const scroll = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+    if (scroll <= viewport) return [];
+    const clipped = (element: Element) => {
+      for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement)
+        if (getComputedStyle(parent).overflowX !== "visible") return true;
+      return false;
+    };
+    const sticksOut = (element: Element | null) => !!element && element.getBoundingClientRect().right > viewport + 1;
+    const origins = Array.from(document.querySelectorAll("body *"))
+      .filter((element) => sticksOut(element) && !sticksOut(element.parentElement) && !clipped(element))
+      .slice(0, 6)
+      .map((element) => {
+        const label = element.getAttribute("aria-label") ?? element.getAttribute("data-testid") ?? "";
+        const text = (element.textContent ?? "").trim().slice(0, 40);
+        return `${element.tagName.toLowerCase()}${label ? `[${label.slice(0, 40)}]` : ""} "${text}" right=${Math.round(element.getBoundingClientRect().right)}`;
+      });
+    return [`${location.pathname}: ${scroll}px wide in a ${viewport}px window`, ...origins];
+  });
+}

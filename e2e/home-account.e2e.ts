@@ -146,7 +146,7 @@ describe("account and billing", () => {
     await page.goto("/dashboard/billing");
     await page.getByRole("table", { name: "Payment history" }).waitFor();
     const files: Record<string, string> = {};
-    for (const button of ["Export payment history as CSV", "Export credit transactions as CSV"]) {
+    for (const button of ["Export CSV: payment history", "Export CSV: credit transactions"]) {
       const [download] = await Promise.all([
         page.waitForEvent("download"),
         page.getByRole("button", { name: button }).click(),

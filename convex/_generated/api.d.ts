@@ -90,6 +90,7 @@ import type * as lib_boundedList from "../lib/boundedList.js";
 import type * as lib_builtins from "../lib/builtins.js";
 import type * as lib_checkCompare from "../lib/checkCompare.js";
 import type * as lib_checkFigures from "../lib/checkFigures.js";
+import type * as lib_checkReasons from "../lib/checkReasons.js";
 import type * as lib_checks from "../lib/checks.js";
 import type * as lib_compare from "../lib/compare.js";
 import type * as lib_concurrency from "../lib/concurrency.js";
@@ -250,6 +251,7 @@ declare const fullApi: ApiFromModules<{
   "lib/builtins": typeof lib_builtins;
   "lib/checkCompare": typeof lib_checkCompare;
   "lib/checkFigures": typeof lib_checkFigures;
+  "lib/checkReasons": typeof lib_checkReasons;
   "lib/checks": typeof lib_checks;
   "lib/compare": typeof lib_compare;
   "lib/concurrency": typeof lib_concurrency;

@@ -15,6 +15,11 @@ export const presenceTables = {
     /** The page the viewer is on (rows from before pages were told have none). */
     page: v.optional(presencePage),
     /**
+     * When the viewer opened that page (its tab's clock): of two tabs of one viewer, the page
+     * opened last is shown, whichever beat last or whatever order a leave and a beat landed in.
+     */
+    arrivedAt: v.optional(v.number()),
+    /**
      * Rows from before sessions: the time of the viewer's latest beat (the cron sweeps them).
      * Membership rows written since have none: beats go to presenceSessions.
      */

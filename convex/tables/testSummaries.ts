@@ -47,5 +47,7 @@ export const testSummaryTables = {
     .index("by_team_created", ["teamId", "createdAt"])
     .index("by_team_status_created", ["teamId", "status", "createdAt"])
     // The admin's tests of one status, newest first.
-    .index("by_status_created", ["status", "createdAt"]),
+    .index("by_status_created", ["status", "createdAt"])
+    // A finished test's re-judgings, newest first (its results link to them).
+    .index("by_rejudge_of_created", ["rejudgeOf", "createdAt"]),
 };

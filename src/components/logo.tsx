@@ -16,12 +16,12 @@ export function LogoMark({ className }: { className?: string }) {
   );
 }
 
-/** Mark and name; wrap it in a link where it navigates. */
-export function Logo({ className }: { className?: string }) {
+/** Mark and name; wrap it in a link where it navigates. `nameClassName`: hides the name on phones. */
+export function Logo({ className, nameClassName }: { className?: string; nameClassName?: string }) {
   return (
     <span className={clsx("inline-flex items-center gap-2 text-lg font-semibold tracking-tight", className)}>
       <LogoMark />
-      <span>ModelJury</span>
+      <span className={nameClassName}>ModelJury</span>
     </span>
   );
 }

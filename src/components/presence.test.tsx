@@ -1,7 +1,7 @@
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { callMock, setQueryResult } from "@/test/convex-mock";
+import { callMock, mockCall, setQueryResult } from "@/test/convex-mock";
 
 import { HEARTBEAT_MS, ViewerAvatars } from "./presence";
 
@@ -19,13 +19,21 @@ describe("presence", () => {
     const heartbeat = callMock("presence:heartbeat");
     expect(heartbeat).toHaveBeenCalledTimes(1);
     const args = heartbeat.mock.calls[0]![0];
-    expect(args).toEqual({ room: "test:abc", clientId: expect.stringMatching(/^[0-9a-f]{24}$/), page: "monitor" });
+    expect(args).toEqual({
+      room: "test:abc",
+      clientId: expect.stringMatching(/^[0-9a-f]{24}$/),
+      page: "monitor",
+      arrivedAt: Date.now(),
+    });
     act(() => {
       vi.advanceTimersByTime(HEARTBEAT_MS * 2);
     });
     expect(heartbeat).toHaveBeenCalledTimes(3);
+    // Every beat says when the page opened, so another tab's beats do not move the page shown.
+    expect(heartbeat.mock.calls[2]![0]).toEqual(args);
     unmount();
-    expect(callMock("presence:leave")).toHaveBeenCalledWith(args);
+    const { arrivedAt: _arrivedAt, ...leaveArgs } = args as { arrivedAt: number };
+    expect(callMock("presence:leave")).toHaveBeenCalledWith(leaveArgs);
   });
 
   it("shows the others as initials or 'anonymous viewer', and nothing when alone", () => {
@@ -61,6 +69,21 @@ describe("presence", () => {
     const heartbeat = callMock("presence:heartbeat");
     expect(heartbeat.mock.calls.map(([args]) => (args as { page: string }).page)).toEqual(["results", "review"]);
     expect(callMock("presence:leave")).toHaveBeenCalledWith(expect.objectContaining({ page: "results" }));
+  });
+
+  it("stops beating, quietly, once the server says the room is gone (test deleted, share turned off)", async () => {
+    setQueryResult("presence:viewers", { count: 0, viewers: [] });
+    mockCall("presence:heartbeat", () => "gone");
+    render(<ViewerAvatars room="share:abc" page="shared" />);
+    const heartbeat = callMock("presence:heartbeat");
+    await act(async () => {
+      await Promise.resolve();
+    });
+    await act(async () => {
+      vi.advanceTimersByTime(HEARTBEAT_MS * 3);
+      await Promise.resolve();
+    });
+    expect(heartbeat).toHaveBeenCalledTimes(1);
   });
 
   it("does not join before the room is known", () => {

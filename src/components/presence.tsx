@@ -64,7 +64,8 @@ export interface PresenceRoom {
 
 /**
  * Joins `room` on `page` while mounted (null: not yet known) and returns the other viewers there;
- * undefined while loading. Presence never breaks a page: failed beats are ignored.
+ * undefined while loading. Presence never breaks a page: failed beats are ignored, and a room
+ * the server calls gone is beaten no more.
  */
 export function usePresence(room: string | null, page: PresencePage): PresenceRoom | undefined {
   const [clientId] = useState(tabClientId);
@@ -76,14 +77,21 @@ export function usePresence(room: string | null, page: PresencePage): PresenceRo
   useEffect(() => {
     if (!room) return;
     const args = { room, clientId, page };
+    // Every beat says when this page opened: of a viewer's tabs, the page opened last is shown.
+    // A room that is gone (test deleted, share turned off) ends the beats, quietly.
+    const arrivedAt = Date.now();
     const beat = () => {
-      Promise.resolve(calls.current.heartbeat(args)).catch(() => {});
+      Promise.resolve(calls.current.heartbeat({ ...args, arrivedAt }))
+        .then((answer) => {
+          if (answer === "gone") window.clearInterval(timer);
+        })
+        .catch(() => {});
     };
     const goodbye = () => {
       Promise.resolve(calls.current.leave(args)).catch(() => {});
     };
-    beat();
     const timer = window.setInterval(beat, HEARTBEAT_MS);
+    beat();
     window.addEventListener("pagehide", goodbye);
     return () => {
       window.clearInterval(timer);

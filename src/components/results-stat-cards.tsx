@@ -26,11 +26,11 @@ export function StatCards({ metrics }: { metrics: Metrics }) {
     })),
   ];
   return (
-    <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+    <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
       {tiles.map(({ label, value, icon: Icon }) => (
         <Card key={label} className="py-4">
           <CardContent className="flex items-center justify-between gap-3 px-4">
-            <div className="space-y-1">
+            <dl className="space-y-1">
               <dt className="text-sm text-muted-foreground">{label}</dt>
               <dd
                 className="text-2xl font-bold tabular-nums"
@@ -38,11 +38,11 @@ export function StatCards({ metrics }: { metrics: Metrics }) {
               >
                 {value}
               </dd>
-            </div>
+            </dl>
             <Icon className="size-5 text-muted-foreground" aria-hidden="true" />
           </CardContent>
         </Card>
       ))}
-    </dl>
+    </div>
   );
 }

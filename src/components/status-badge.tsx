@@ -28,15 +28,15 @@ const TONE_BY_STATUS: Readonly<Record<TestStatus | JobStatus | PaymentStatus, To
 
 const TONE_CLASSES: Readonly<Record<Tone, { badge: string; dot: string }>> = {
   success: {
-    badge: "border-green-600/30 bg-green-600/10 text-green-700 dark:text-green-400",
+    badge: "border-green-600/30 bg-green-600/10 text-green-800 dark:text-green-300",
     dot: "bg-green-600 dark:bg-green-400",
   },
   active: {
-    badge: "border-blue-600/30 bg-blue-600/10 text-blue-700 dark:text-blue-400",
+    badge: "border-blue-600/30 bg-blue-600/10 text-blue-800 dark:text-blue-300",
     dot: "bg-blue-600 dark:bg-blue-400 animate-pulse",
   },
   danger: {
-    badge: "border-red-600/30 bg-red-600/10 text-red-700 dark:text-red-400",
+    badge: "border-red-600/30 bg-red-600/10 text-red-800 dark:text-red-300",
     dot: "bg-red-600 dark:bg-red-400",
   },
   muted: {

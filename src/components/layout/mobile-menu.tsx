@@ -24,7 +24,7 @@ export function MobileMenu({ items, viewer }: { items: readonly NavItem[]; viewe
   return (
     <Sheet open={open} onOpenChange={setOpen}>
       <SheetTrigger asChild>
-        <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
+        <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu">
           <MenuIcon />
         </Button>
       </SheetTrigger>

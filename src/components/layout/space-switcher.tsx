@@ -21,7 +21,7 @@ export function SpaceSwitcher() {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="sm" className="max-w-48 gap-2" aria-label={`Space: ${current}`}>
+        <Button variant="outline" size="sm" className="max-w-48 min-w-0 shrink gap-2" aria-label={`Space: ${current}`}>
           {teamId === null ? <UserIcon /> : <UsersIcon />}
           <span className="truncate">{current}</span>
           <ChevronsUpDownIcon className="opacity-60" />

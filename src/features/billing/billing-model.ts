@@ -18,10 +18,10 @@ export function totalSpentCents(payments: BillingData["payments"]): number {
 export const TRANSACTION_STYLES: Readonly<
   Record<CreditTransaction["type"], { label: string; sign: "+" | "-"; className: string }>
 > = {
-  purchase: { label: "Purchase", sign: "+", className: "text-green-600 dark:text-green-400" },
-  test_cost: { label: "Test Cost", sign: "-", className: "text-red-600 dark:text-red-400" },
-  refund: { label: "Refund", sign: "+", className: "text-blue-600 dark:text-blue-400" },
-  bonus: { label: "Bonus", sign: "+", className: "text-purple-600 dark:text-purple-400" },
+  purchase: { label: "Purchase", sign: "+", className: "text-green-700 dark:text-green-400" },
+  test_cost: { label: "Test Cost", sign: "-", className: "text-red-700 dark:text-red-400" },
+  refund: { label: "Refund", sign: "+", className: "text-blue-700 dark:text-blue-400" },
+  bonus: { label: "Bonus", sign: "+", className: "text-purple-700 dark:text-purple-400" },
 };
 
 export function signedAmount(entry: Pick<CreditTransaction, "type" | "amountCents">): string {

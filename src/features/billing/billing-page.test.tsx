@@ -178,17 +178,17 @@ describe("billing page", () => {
     const rows = screen.getAllByTestId("credit-transaction");
     const amounts = rows.map((row) => within(row).getByTestId("credit-amount"));
     expect(amounts.map((amount) => amount.textContent)).toEqual(["+$4.50", "-$4.50", "+$1.00", "+$5.00"]);
-    expect(amounts[0]).toHaveClass("text-green-600");
-    expect(amounts[1]).toHaveClass("text-red-600");
-    expect(amounts[2]).toHaveClass("text-blue-600");
-    expect(amounts[3]).toHaveClass("text-purple-600");
+    expect(amounts[0]).toHaveClass("text-green-700");
+    expect(amounts[1]).toHaveClass("text-red-700");
+    expect(amounts[2]).toHaveClass("text-blue-700");
+    expect(amounts[3]).toHaveClass("text-purple-700");
   });
 
   it("exports payment-history.csv and credit-transactions.csv", async () => {
     const user = userEvent.setup();
     await renderBilling(DATA);
-    await user.click(screen.getByRole("button", { name: "Export payment history as CSV" }));
-    await user.click(screen.getByRole("button", { name: "Export credit transactions as CSV" }));
+    await user.click(screen.getByRole("button", { name: "Export CSV: payment history" }));
+    await user.click(screen.getByRole("button", { name: "Export CSV: credit transactions" }));
     expect(downloads.map((download) => download.name)).toEqual(["payment-history.csv", "credit-transactions.csv"]);
     expect((await downloads[0]!.text).split(/\r?\n/)[0]).toBe(
       "id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status,refunded_at,refund_reason",
@@ -262,8 +262,8 @@ describe("billing page", () => {
     const [refund] = screen.getAllByTestId("credit-transaction");
     expect(refund).toHaveAttribute("data-type", "refund");
     expect(within(refund!).getByTestId("credit-amount")).toHaveTextContent("+$2.00");
-    expect(within(refund!).getByTestId("credit-amount")).toHaveClass("text-blue-600");
-    await user.click(screen.getByRole("button", { name: "Export payment history as CSV" }));
+    expect(within(refund!).getByTestId("credit-amount")).toHaveClass("text-blue-700");
+    await user.click(screen.getByRole("button", { name: "Export CSV: payment history" }));
     const csv = Papa.parse<Record<string, string>>(await downloads[0]!.text, { header: true });
     expect(csv.data[0]).toMatchObject({
       status: "refunded",
@@ -276,7 +276,7 @@ describe("billing page", () => {
     await renderBilling({ payments: [], creditTransactions: [], testsCompleted: 0 });
     expect(screen.getByText("No payment history found")).toBeInTheDocument();
     expect(screen.getByText("No credit transactions found")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Export payment history as CSV" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Export CSV: payment history" })).toBeDisabled();
     expect(within(tile("Total Spent")).getByText("$0.00")).toBeInTheDocument();
   });
 

@@ -75,6 +75,19 @@ describe("checks in the CSV export", () => {
     expect(rows[0]['Check 3: contains "brew" (topic: Coffee)']).toBe("pass");
   });
 
+  test("an answer failing an is-JSON check and a JSON Schema check gives the reason once", () => {
+    const checks: AnswerCheck[] = [
+      { id: "json", kind: "json" },
+      { id: "schema", kind: "jsonSchema", value: '{"type": "object", "required": ["title"]}' },
+    ];
+    const answer = { modelId: "m1", personaId: "p1", topicId: "t1", content: "Here you go: title" };
+    const [result] = checkAnswers(checks, [{ ...answer, latencyMs: 100, costUsd: 0.001 }]);
+    expect(result!.failures.map((failure) => failure.checkId)).toEqual(["json", "schema"]);
+    const row = { ...exported()[0]!, content: answer.content, checkFailures: [...result!.failures] };
+    const rows = Papa.parse<Record<string, string>>(buildCsv([row], [], null, checks), { header: true }).data;
+    expect(rows[0]![CHECK_FAILURES_COLUMN]).toBe("not valid JSON");
+  });
+
   test("a test without checks exports no check columns", () => {
     const csv = buildCsv(exported(), [], null);
     expect(csv.split("\n")[0]).not.toContain("Check");

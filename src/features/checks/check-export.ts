@@ -10,6 +10,7 @@ import {
   type CheckFigures,
 } from "../../../convex/lib/checkFigures";
 import { checkLabel, type AnswerCheck } from "../../../convex/lib/checks";
+import { checkFailureReasons } from "../../../convex/lib/checkReasons";
 
 interface ExportedAnswer {
   readonly modelId: string;
@@ -71,7 +72,7 @@ export function checkCsvColumns(
       const overall = byModel.get(answer.modelId);
       return [
         ...checks.map((check) => columns[check.id] ?? ""),
-        (answer.checkFailures ?? []).map((failure) => failure.reason).join("; "),
+        checkFailureReasons(answer.checkFailures ?? []),
         fixed(overall?.rate),
         fixed(overall?.interval?.low),
         fixed(overall?.interval?.high),

@@ -43,7 +43,7 @@ export function CheckPassRates({ summary, compact = false }: { summary: CheckSum
           An answer that fails a check ranks last: the jury statistics place it below every passing answer.
         </p>
       )}
-      <div className="overflow-x-auto">
+      <div tabIndex={0} className="overflow-x-auto">
         <Table>
           <TableHeader>
             <TableRow>
@@ -76,7 +76,7 @@ export function CheckPassRates({ summary, compact = false }: { summary: CheckSum
         </Table>
       </div>
       {!compact && summary.personas.length > 1 && (
-        <div className="overflow-x-auto">
+        <div tabIndex={0} className="overflow-x-auto">
           <h3 className="mb-2 text-sm font-semibold">By persona (all checks)</h3>
           <Table>
             <TableHeader>

@@ -137,12 +137,22 @@ describe("compare page", () => {
       within(first!)
         .getAllByRole("cell")
         .map((cell) => cell.textContent),
-    ).toEqual(["GPT-4o Mini", "6.50", "#2", "9.00", "#1", "+2.50", "+1.25 to +3.50", "Larger than chance"]);
+    ).toEqual(["GPT-4o Mini", "+2.50", "+1.25 to +3.50", "Larger than chance", "6.50", "#2", "9.00", "#1"]);
     expect(
       within(second!)
         .getAllByRole("cell")
         .map((cell) => cell.textContent),
-    ).toEqual(["Claude 3.5 Haiku", "7.50", "#1", "7.25", "#2", "−0.25", "−1.00 to +0.50", "Within chance"]);
+    ).toEqual(["Claude 3.5 Haiku", "−0.25", "−1.00 to +0.50", "Within chance", "7.50", "#1", "7.25", "#2"]);
+    // On a phone each model is a card, the difference, its interval and the verdict first.
+    const cards = within(screen.getByRole("list", { name: "Scores by model" })).getAllByRole("listitem");
+    expect(
+      within(cards[0]!)
+        .getAllByRole("term")
+        .map((term) => term.textContent),
+    ).toEqual(["Difference (B − A)", "95% interval", "Verdict", "Test A", "Test B"]);
+    expect(cards[0]).toHaveTextContent(
+      "GPT-4o MiniDifference (B − A)+2.5095% interval+1.25 to +3.50VerdictLarger than chanceTest A6.50 · #2Test B9.00 · #1",
+    );
     expect(screen.getByText("Only in B: Gemini 2.0 Flash.")).toBeInTheDocument();
     expect(screen.getByRole("region", { name: "Scores by model" })).toHaveTextContent(
       "The interval comes from resampling each test's persona × topic pairs",
@@ -301,13 +311,19 @@ describe("compare page", () => {
 
   it("shows one persona × topic pair's answers side by side, and the pair picked next", async () => {
     setQueryResult("compare:get", comparison());
-    setQueryResult("compare:answers", { a: [makeResponse(1)], b: [] });
+    // Not JSON: an is-JSON check and a JSON Schema check fail for the one reason, said once.
+    const notJson = [
+      { checkId: "json", reason: "not valid JSON" },
+      { checkId: "schema", reason: "not valid JSON" },
+    ];
+    setQueryResult("compare:answers", { a: [{ ...makeResponse(1), checkFailures: notJson }], b: [] });
     renderApp(PATH);
     const answers = await screen.findByRole("region", { name: "Answers side by side" }, { timeout: 10_000 });
     const picker = within(answers).getByRole("combobox", { name: "Persona × topic" });
     expect(picker).toHaveDisplayValue("Pirate × Coffee");
     const inA = within(answers).getByRole("region", { name: "Answers in test A" });
     expect(inA).toHaveTextContent(makeResponse(1).modelName);
+    expect(within(inA).getAllByText("Failed a check: not valid JSON")).toHaveLength(1);
     expect(within(answers).getByRole("region", { name: "Answers in test B" })).toHaveTextContent(
       "No answers here yet.",
     );

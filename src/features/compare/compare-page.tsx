@@ -20,6 +20,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { formatDateTime } from "@/lib/dates";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
+import { distinctFailureReasons } from "../../../convex/lib/checkReasons";
 import { formatScore } from "../../../convex/lib/format";
 import { hasEnded } from "../../../convex/lib/testStatus";
 import { TOO_LITTLE_EVIDENCE, verdictLine } from "../../../convex/lib/verdict";
@@ -179,46 +180,73 @@ function ModelsSection({ comparison }: { comparison: Comparison }) {
       {models.length === 0 ? (
         <EmptyState title={NO_SHARED_MODELS} description="The two tests tested different models." />
       ) : (
-        <Table aria-label="Scores by model">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Model</TableHead>
-              <TableHead className="text-right">Score A</TableHead>
-              <TableHead className="text-right">Rank A</TableHead>
-              <TableHead className="text-right">Score B</TableHead>
-              <TableHead className="text-right">Rank B</TableHead>
-              <TableHead className="text-right">Difference (B − A)</TableHead>
-              <TableHead>95% interval</TableHead>
-              <TableHead>Verdict</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
+        <>
+          {/* Narrower than 768 px the eight columns do not fit: each model folds into a card,
+              the difference, its interval and the verdict first. */}
+          <ul aria-label="Scores by model" className="grid gap-3 md:hidden">
             {models.map((model) => (
-              <TableRow key={model.modelId}>
-                <TableCell className="font-medium">{model.modelName}</TableCell>
-                <TableCell className="text-right tabular-nums">{score(model.a.score)}</TableCell>
-                <TableCell className="text-right tabular-nums">{rank(model.a.rank)}</TableCell>
-                <TableCell className="text-right tabular-nums">{score(model.b.score)}</TableCell>
-                <TableCell className="text-right tabular-nums">{rank(model.b.rank)}</TableCell>
-                <TableCell className="text-right tabular-nums">
-                  {model.difference === null ? "—" : formatDifference(model.difference)}
-                </TableCell>
-                <TableCell className="tabular-nums">{model.interval ? formatInterval(model.interval) : "—"}</TableCell>
-                <TableCell>
-                  {model.difference === null ? (
-                    <span className="text-muted-foreground">Not scored in both</span>
-                  ) : thin ? (
-                    <span className="text-muted-foreground">{TOO_LITTLE_EVIDENCE}</span>
-                  ) : model.largerThanChance ? (
-                    <span className="font-medium">{LARGER_THAN_CHANCE}</span>
-                  ) : (
-                    <span className="text-muted-foreground">{WITHIN_CHANCE}</span>
-                  )}
-                </TableCell>
-              </TableRow>
+              <li key={model.modelId} className="rounded-lg border p-3 text-sm">
+                <p className="font-medium break-words">{model.modelName}</p>
+                <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+                  <dt className="text-muted-foreground">Difference (B − A)</dt>
+                  <dd className="tabular-nums">
+                    {model.difference === null ? "—" : formatDifference(model.difference)}
+                  </dd>
+                  <dt className="text-muted-foreground">95% interval</dt>
+                  <dd className="tabular-nums">{model.interval ? formatInterval(model.interval) : "—"}</dd>
+                  <dt className="text-muted-foreground">Verdict</dt>
+                  <dd>
+                    <ModelVerdict model={model} thin={thin} />
+                  </dd>
+                  <dt className="text-muted-foreground">Test A</dt>
+                  <dd className="tabular-nums">
+                    {score(model.a.score)} · {rank(model.a.rank)}
+                  </dd>
+                  <dt className="text-muted-foreground">Test B</dt>
+                  <dd className="tabular-nums">
+                    {score(model.b.score)} · {rank(model.b.rank)}
+                  </dd>
+                </dl>
+              </li>
             ))}
-          </TableBody>
-        </Table>
+          </ul>
+          <div className="hidden md:block">
+            <Table aria-label="Scores by model">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Model</TableHead>
+                  <TableHead className="text-right">Difference (B − A)</TableHead>
+                  <TableHead>95% interval</TableHead>
+                  <TableHead>Verdict</TableHead>
+                  <TableHead className="text-right">Score A</TableHead>
+                  <TableHead className="text-right">Rank A</TableHead>
+                  <TableHead className="text-right">Score B</TableHead>
+                  <TableHead className="text-right">Rank B</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {models.map((model) => (
+                  <TableRow key={model.modelId}>
+                    <TableCell className="font-medium">{model.modelName}</TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {model.difference === null ? "—" : formatDifference(model.difference)}
+                    </TableCell>
+                    <TableCell className="tabular-nums">
+                      {model.interval ? formatInterval(model.interval) : "—"}
+                    </TableCell>
+                    <TableCell>
+                      <ModelVerdict model={model} thin={thin} />
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">{score(model.a.score)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{rank(model.a.rank)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{score(model.b.score)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{rank(model.b.rank)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+        </>
       )}
       {others.length > 0 && <p className="text-sm text-muted-foreground">{others.join(" ")}</p>}
       <p className="text-xs text-muted-foreground">
@@ -227,6 +255,19 @@ function ModelsSection({ comparison }: { comparison: Comparison }) {
         0 is larger than chance.
       </p>
     </Section>
+  );
+}
+
+/** Whether a model's difference between the tests is larger than chance. */
+function ModelVerdict({ model, thin }: { model: Comparison["models"][number]; thin: boolean }) {
+  return model.difference === null ? (
+    <span className="text-muted-foreground">Not scored in both</span>
+  ) : thin ? (
+    <span className="text-muted-foreground">{TOO_LITTLE_EVIDENCE}</span>
+  ) : model.largerThanChance ? (
+    <span className="font-medium">{LARGER_THAN_CHANCE}</span>
+  ) : (
+    <span className="text-muted-foreground">{WITHIN_CHANCE}</span>
   );
 }
 
@@ -373,7 +414,7 @@ function AnswersSection({ a, b, pairs }: { a: Id<"tests">; b: Id<"tests">; pairs
           <label className="flex flex-wrap items-center gap-2 text-sm">
             <span className="font-medium">Persona × topic</span>
             <select
-              className="rounded-md border bg-background px-2 py-1"
+              className="max-w-full min-w-0 rounded-md border bg-background px-2 py-1"
               value={Math.min(selected, pairs.length - 1)}
               onChange={(event) => setSelected(Number(event.target.value))}
             >
@@ -428,8 +469,8 @@ function PairAnswers({ a, b, pair }: { a: Id<"tests">; b: Id<"tests">; pair: Pai
                   <Markdown>{answer.content}</Markdown>
                   {answer.checkFailures && answer.checkFailures.length > 0 && (
                     <ul className="text-xs text-destructive">
-                      {answer.checkFailures.map((failure) => (
-                        <li key={failure.checkId}>Failed a check: {failure.reason}</li>
+                      {distinctFailureReasons(answer.checkFailures).map((reason) => (
+                        <li key={reason}>Failed a check: {reason}</li>
                       ))}
                     </ul>
                   )}

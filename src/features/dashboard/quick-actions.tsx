@@ -23,7 +23,6 @@ export function QuickActions() {
             <Link
               key={label}
               to={to}
-              aria-label={label}
               className="flex items-center gap-3 rounded-lg border px-3 py-2.5 transition-colors hover:bg-muted/60"
             >
               <span className="flex size-8 items-center justify-center rounded-md bg-primary/10 text-primary">

@@ -27,9 +27,9 @@ const DOT_CLASSES: Readonly<Record<StatusDotTone, string>> = {
 };
 
 const BADGE_CLASSES: Readonly<Record<StatusDotTone, string>> = {
-  completed: "border-green-600/30 bg-green-600/10 text-green-700 dark:text-green-400",
-  running: "border-blue-600/30 bg-blue-600/10 text-blue-700 dark:text-blue-400",
-  failed: "border-red-600/30 bg-red-600/10 text-red-700 dark:text-red-400",
+  completed: "border-green-600/30 bg-green-600/10 text-green-800 dark:text-green-300",
+  running: "border-blue-600/30 bg-blue-600/10 text-blue-800 dark:text-blue-300",
+  failed: "border-red-600/30 bg-red-600/10 text-red-800 dark:text-red-300",
   other: "border-yellow-600/30 bg-yellow-500/10 text-yellow-800 dark:text-yellow-400",
 };
 
@@ -78,7 +78,6 @@ function RecentTestRow({ test }: { test: RecentTest }) {
         to="/dashboard/results/$testId"
         params={{ testId: test._id }}
         className="flex items-center gap-3 rounded-lg px-3 py-3 transition-colors hover:bg-muted/60 focus-visible:bg-muted/60 focus-visible:outline-none"
-        aria-label={`${name}, ${statusLabel(test.status)}`}
       >
         <div className="min-w-0 flex-1">
           <p className="truncate font-medium">{name}</p>

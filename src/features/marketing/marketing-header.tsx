@@ -37,13 +37,14 @@ export function MarketingHeader() {
   );
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:gap-6">
         <MarketingLink
           to={isAuthenticated ? "/dashboard" : "/"}
           aria-label="ModelJury home"
           {...(staticMarkup ? { [SIGNED_IN_HREF_ATTRIBUTE]: "/dashboard" } : {})}
         >
-          <Logo />
+          {/* The name gives way on the narrowest phones, where it pushed Sign Up out of the window. */}
+          <Logo nameClassName="max-[380px]:sr-only" />
         </MarketingLink>
         <nav aria-label="Site" className="hidden items-center gap-5 text-sm text-muted-foreground sm:flex">
           {MARKETING_LINKS.map(({ label, to }) => (
@@ -52,7 +53,7 @@ export function MarketingHeader() {
             </MarketingLink>
           ))}
         </nav>
-        <div className="ml-auto flex items-center gap-1">
+        <div className="ml-auto flex shrink-0 items-center gap-1">
           <MarketingThemeToggle />
           {staticMarkup ? (
             <>

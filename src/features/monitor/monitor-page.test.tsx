@@ -104,9 +104,10 @@ describe("monitor of a running test", () => {
     const user = userEvent.setup();
     renderApp("/dashboard/monitor");
     const region = await screen.findByRole("region", { name: "Recent Activity" });
-    expect(within(region).getAllByRole("button", { name: /^View response from/ })).toHaveLength(10);
+    expect(within(region).getAllByRole("button")).toHaveLength(10);
 
-    await user.click(within(region).getByRole("button", { name: "View response from Claude (New user, Shipping)" }));
+    // Each button is named by what it shows: the model, when, the persona and topic, the answer.
+    await user.click(within(region).getByRole("button", { name: /^Claude.*New user · Shipping/ }));
     const dialog = await screen.findByRole("dialog", { name: "Response from Claude" });
     expect(within(dialog).getByText("Ships").tagName).toBe("STRONG");
     expect(within(dialog).getByText("1,234")).toBeInTheDocument();

@@ -343,7 +343,6 @@ function ActivityCard({
               <button
                 type="button"
                 onClick={() => setSelected(response)}
-                aria-label={`View response from ${response.modelName} (${response.personaName}, ${response.topicTitle})`}
                 className="w-full space-y-1 rounded-md px-2 py-3 text-left transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
               >
                 <span className="flex min-w-0 items-baseline justify-between gap-3 text-sm">

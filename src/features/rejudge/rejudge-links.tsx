@@ -16,6 +16,7 @@ export const REJUDGE_TEXTS = {
   compareJuries: "Compare the two juries",
   rejudgingOf: "Re-judging of",
   deletedOriginal: "a deleted test",
+  judgedAgainIn: "Judged again in",
 } as const;
 
 /** "Judge Again" and, on a re-judging, "Compare the two juries": header actions of the results. */
@@ -63,12 +64,60 @@ export function CompareJuriesLink({ testId }: { testId: Id<"tests"> }) {
   return <CompareJuriesButton original={original.testId} rejudge={testId} size="lg" />;
 }
 
-/** "Re-judging of <original>", linked to the original's results; nothing on any other test. */
+/**
+ * On a re-judging, "Re-judging of <original>", linked to the original's results; on a test judged
+ * again, "Judged again in <re-judging>", each linked with its "Compare the two juries"; nothing on
+ * any other test.
+ */
 export function RejudgeNotice({ testId }: { testId: Id<"tests"> }) {
   const about = useQuery(api.rejudge.about, { testId });
-  const original = about?.original;
-  if (!original) return null;
-  return <RejudgeOf original={original} />;
+  if (!about) return null;
+  return (
+    <>
+      {about.original && <RejudgeOf original={about.original} />}
+      {about.rejudgings.length > 0 && <JudgedAgainIn original={testId} rejudgings={about.rejudgings} />}
+    </>
+  );
+}
+
+function JudgedAgainIn({
+  original,
+  rejudgings,
+}: {
+  original: Id<"tests">;
+  rejudgings: { testId: Id<"tests">; name: string }[];
+}) {
+  return (
+    <div className="flex items-start gap-2 text-sm text-muted-foreground" data-testid="judged-again-in">
+      <GavelIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      <div className="min-w-0">
+        <span>{REJUDGE_TEXTS.judgedAgainIn} </span>
+        <ul className="inline">
+          {rejudgings.map((rejudging, index) => (
+            <li key={rejudging.testId} className="inline">
+              {index > 0 && ", "}
+              <Link
+                to="/dashboard/results/$testId"
+                params={{ testId: rejudging.testId }}
+                className="font-medium break-words text-foreground underline-offset-4 hover:underline"
+              >
+                {rejudging.name}
+              </Link>{" "}
+              (
+              <Link
+                to="/compare"
+                search={{ a: original, b: rejudging.testId }}
+                className="underline-offset-4 hover:underline"
+              >
+                {REJUDGE_TEXTS.compareJuries.toLowerCase()}
+              </Link>
+              )
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
 }
 
 /** One line naming the test a re-judging judged again (the results page and History). */

@@ -30,7 +30,7 @@ describe("Judge again on the results page", () => {
   });
 
   it("picks another evaluator and settings, shows the judging-only price, creates the re-judging and goes to checkout", async () => {
-    setQueryResult("rejudge:about", { canJudgeAgain: true, original: null });
+    setQueryResult("rejudge:about", { canJudgeAgain: true, original: null, rejudgings: [] });
     mockCall("rejudge:create", async () => ({ testId: NEW_ID, priceCents: 0, paymentRequired: true }));
     mockCall("payments:createCheckout", async () => ({ url: "https://checkout.example/cs_1", sessionId: "cs_1" }));
     const user = userEvent.setup();
@@ -64,14 +64,18 @@ describe("Judge again on the results page", () => {
   }, 30_000); // a dialog with the whole model list, clicked through on a busy machine
 
   it("is not offered to whoever may not start tests in the test's space", async () => {
-    setQueryResult("rejudge:about", { canJudgeAgain: false, original: null });
+    setQueryResult("rejudge:about", { canJudgeAgain: false, original: null, rejudgings: [] });
     renderApp(PATH);
     expect(await screen.findByRole("heading", { level: 1, name: "Coffee taglines" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: /Judge Again/ })).not.toBeInTheDocument();
   });
 
   it("a re-judging names its original and compares the two juries", async () => {
-    setQueryResult("rejudge:about", { canJudgeAgain: true, original: { testId: ORIGINAL_ID, name: "Coffee v1" } });
+    setQueryResult("rejudge:about", {
+      canJudgeAgain: true,
+      original: { testId: ORIGINAL_ID, name: "Coffee v1" },
+      rejudgings: [],
+    });
     renderApp(PATH);
     const notice = await screen.findByTestId("rejudge-of");
     expect(notice).toHaveTextContent("Re-judging of Coffee v1");
@@ -83,6 +87,34 @@ describe("Judge again on the results page", () => {
       "href",
       `/compare?a=${ORIGINAL_ID}&b=${TEST_ID}`,
     );
+  });
+});
+
+describe("a test judged again", () => {
+  beforeEach(() => {
+    setSignedIn(makeViewer());
+    setQueryResult("presence:viewers", { count: 0, viewers: [] });
+    setQueryResult("results:get", makeResults());
+  });
+
+  it("links its results to each re-judging, and to the two juries compared", async () => {
+    setQueryResult("rejudge:about", {
+      canJudgeAgain: true,
+      original: null,
+      rejudgings: [{ testId: NEW_ID, name: "Coffee taglines (judged again)" }],
+    });
+    renderApp(PATH);
+    const notice = await screen.findByTestId("judged-again-in");
+    expect(notice).toHaveTextContent("Judged again in Coffee taglines (judged again) (compare the two juries)");
+    expect(within(notice).getByRole("link", { name: "Coffee taglines (judged again)" })).toHaveAttribute(
+      "href",
+      `/dashboard/results/${NEW_ID}`,
+    );
+    expect(within(notice).getByRole("link", { name: "compare the two juries" })).toHaveAttribute(
+      "href",
+      `/compare?a=${TEST_ID}&b=${NEW_ID}`,
+    );
+    expect(screen.queryByTestId("rejudge-of")).not.toBeInTheDocument();
   });
 });
 
@@ -139,7 +171,11 @@ describe("Monitor", () => {
     });
     setQueryResult("tests:current", data.test._id);
     setQueryResult("tests:monitor", data);
-    setQueryResult("rejudge:about", { canJudgeAgain: true, original: { testId: ORIGINAL_ID, name: "Coffee v1" } });
+    setQueryResult("rejudge:about", {
+      canJudgeAgain: true,
+      original: { testId: ORIGINAL_ID, name: "Coffee v1" },
+      rejudgings: [],
+    });
     renderApp("/dashboard/monitor");
     expect(await screen.findByRole("link", { name: /Compare the two juries/ })).toHaveAttribute(
       "href",

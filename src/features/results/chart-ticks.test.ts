@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { labelSides, niceTicks, shortLabel } from "./chart-ticks";
+import { labelSides, niceTicks, shortLabel, wrapLabel } from "./chart-ticks";
 
 describe("niceTicks", () => {
   it("counts a 0-10 score axis in twos, never 0, 3, 6, 9, 10", () => {
@@ -27,6 +27,23 @@ describe("niceTicks", () => {
   it("has an axis for nothing to show", () => {
     expect(niceTicks(0)).toEqual([0, 1]);
     expect(niceTicks(Number.NaN)).toEqual([0, 1]);
+  });
+});
+
+describe("wrapLabel", () => {
+  it("breaks a name at spaces into lines of at most the given length, keeping every character", () => {
+    expect(wrapLabel("GPT-4o", 16)).toEqual(["GPT-4o"]);
+    expect(wrapLabel("Meta: Llama 3.3 70B Instruct", 16)).toEqual(["Meta: Llama 3.3", "70B Instruct"]);
+    expect(wrapLabel("Anthropic: Claude 3.5 Haiku Instruct Turbo", 16)).toEqual([
+      "Anthropic:",
+      "Claude 3.5 Haiku",
+      "Instruct Turbo",
+    ]);
+  });
+
+  it("cuts a word longer than a line where the line ends", () => {
+    expect(wrapLabel("x-ai/grok-4-fast-reasoning-preview", 16)).toEqual(["x-ai/grok-4-fast", "-reasoning-previ", "ew"]);
+    expect(wrapLabel("A verylongwordthatgoeson", 10)).toEqual(["A", "verylongwo", "rdthatgoes", "on"]);
   });
 });
 

@@ -25,6 +25,30 @@ export function shortLabel(name: string, length = 18): string {
   return name.length <= length ? name : `${name.slice(0, length - 1).trimEnd()}…`;
 }
 
+/**
+ * A model name broken into lines of at most `lineLength` characters at spaces (a word longer than
+ * a line is cut where the line ends), so an axis shows the whole name instead of cutting it.
+ */
+export function wrapLabel(name: string, lineLength: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of name.trim().split(/\s+/u).filter(Boolean)) {
+    let rest = word;
+    if (line && line.length + 1 + rest.length <= lineLength) {
+      line = `${line} ${rest}`;
+      continue;
+    }
+    if (line) lines.push(line);
+    while (rest.length > lineLength) {
+      lines.push(rest.slice(0, lineLength));
+      rest = rest.slice(lineLength);
+    }
+    line = rest;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 export type LabelSide = "top" | "bottom" | "right" | "left";
 const SIDES: LabelSide[] = ["top", "bottom", "right", "left"];
 

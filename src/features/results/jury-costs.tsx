@@ -18,7 +18,7 @@ export function JuryCostSplit({ stats }: { stats: JuryStats }) {
   return (
     <div className="space-y-3">
       <h3 className="font-medium">Cost split</h3>
-      <div className="overflow-x-auto rounded-lg border">
+      <div tabIndex={0} className="overflow-x-auto rounded-lg border">
         <table className="w-full text-sm" aria-label="Cost per model">
           <thead className="text-left text-muted-foreground">
             <tr>

@@ -33,7 +33,7 @@ function MeansTable({
   figureOf: (model: JuryModel, columnId: string) => SeriesMean | undefined;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div tabIndex={0} className="overflow-x-auto rounded-lg border">
       <table className="w-full text-sm" aria-label={label}>
         <thead className="text-left text-muted-foreground">
           <tr>

@@ -193,10 +193,10 @@ function MethodTip({ method, help }: { method: JuryAgreement["method"]; help: st
 }
 
 const BAND_TONE: Record<string, string> = {
-  none: "bg-destructive/10 text-destructive",
-  weak: "bg-orange-500/15 text-orange-700 dark:text-orange-400",
-  moderate: "bg-yellow-500/15 text-yellow-700 dark:text-yellow-400",
-  strong: "bg-green-500/15 text-green-700 dark:text-green-400",
+  none: "bg-destructive/10 text-red-800 dark:text-red-300",
+  weak: "bg-orange-500/15 text-orange-800 dark:text-orange-300",
+  moderate: "bg-yellow-500/15 text-yellow-800 dark:text-yellow-300",
+  strong: "bg-green-500/15 text-green-800 dark:text-green-300",
   "very strong": "bg-green-600/20 text-green-800 dark:text-green-300",
 };
 
@@ -206,7 +206,7 @@ export function BandBadge({ figure }: { figure: Pick<JuryAgreement, "band" | "la
     <span
       className={cn(
         "inline-flex rounded-md px-2 py-0.5 text-xs font-medium",
-        figure.band ? BAND_TONE[figure.band] : "bg-muted text-muted-foreground",
+        figure.band ? BAND_TONE[figure.band] : "bg-muted text-foreground",
       )}
     >
       {figure.label}
@@ -230,7 +230,7 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
         </span>
       </div>
       {byUnit.length > 0 && (
-        <div className="max-h-72 overflow-auto rounded-lg border">
+        <div tabIndex={0} className="max-h-72 overflow-auto rounded-lg border">
           <table className="w-full text-sm" aria-label="Agreement per persona and topic">
             <thead className="sticky top-0 bg-card text-left text-muted-foreground">
               <tr>
@@ -267,7 +267,7 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
   return (
     <div className="space-y-3">
       <h3 className="font-medium">Each judge examined</h3>
-      <div className="overflow-x-auto rounded-lg border">
+      <div tabIndex={0} className="overflow-x-auto rounded-lg border">
         <table className="w-full text-sm" aria-label="Judges">
           <thead className="text-left text-muted-foreground">
             <tr>
@@ -388,7 +388,7 @@ function RatingsTable({ stats }: { stats: JuryStats }) {
     <div className="space-y-3">
       <h3 className="font-medium">Bradley–Terry ratings</h3>
       {/* A scroll box of its own: long names or intervals never widen the page. */}
-      <div className="overflow-x-auto" data-testid="ratings-scroll">
+      <div tabIndex={0} className="overflow-x-auto" data-testid="ratings-scroll">
         <table className="w-full text-sm" aria-label="Bradley–Terry ratings">
           <thead className="text-left text-muted-foreground">
             <tr>
@@ -425,7 +425,7 @@ function WinRateHeatmap({ stats }: { stats: JuryStats }) {
   return (
     <div className="space-y-3">
       <h3 className="font-medium">Pairwise win rates</h3>
-      <div className="overflow-x-auto">
+      <div tabIndex={0} className="overflow-x-auto">
         <table className="w-full border-separate border-spacing-1 text-sm" aria-label="Pairwise win rates">
           <thead>
             <tr>

@@ -4,7 +4,7 @@ import { ChartContainer, ChartTooltip, ChartTooltipContent, type ChartConfig } f
 
 import { formatCostPerResponse, formatLatency, formatScore } from "../../../convex/lib/format";
 import { LATENCY_BUCKET_BOUNDS_MS, latencyBucketIndex, MAX_SCORE } from "../../../convex/lib/scoring";
-import { labelSides, niceTicks, shortLabel, type LabelSide } from "./chart-ticks";
+import { labelSides, niceTicks, shortLabel, wrapLabel, type LabelSide } from "./chart-ticks";
 import type { ResultsData } from "./results-model";
 
 type ModelPoint = ResultsData["models"][number];
@@ -17,21 +17,31 @@ const COST_CHART: ChartConfig = {
 /** The score axis of every chart: 0, 2, 4, 6, 8, 10. */
 export const SCORE_TICKS = niceTicks(MAX_SCORE);
 
-/** A category axis tick: the model's name cut to fit, the full name on hover (its SVG title). */
+/** Height of a wrapped tick's line (11 px text). */
+const TICK_LINE_HEIGHT = 13;
+
+/**
+ * A category axis tick: the model's name cut to fit, the full name on hover (its SVG title); or,
+ * with `wrap`, the whole name in lines of that many characters, centred on the tick.
+ */
 export function ModelNameTick({
   x,
   y,
   payload,
   length = 18,
+  wrap,
   anchor = "end",
 }: {
   x?: number | string;
   y?: number | string;
   payload?: { value?: unknown };
   length?: number;
+  wrap?: number;
   anchor?: "end" | "middle";
 }) {
   const name = String(payload?.value ?? "");
+  const lines = wrap === undefined ? [shortLabel(name, length)] : wrapLabel(name, wrap);
+  const firstLine = -((lines.length - 1) * TICK_LINE_HEIGHT) / 2;
   return (
     <text
       x={Number(x ?? 0)}
@@ -42,7 +52,11 @@ export function ModelNameTick({
       className="fill-muted-foreground text-[11px]"
     >
       <title>{name}</title>
-      {shortLabel(name, length)}
+      {lines.map((line, index) => (
+        <tspan key={index} x={Number(x ?? 0)} dy={index === 0 ? firstLine : TICK_LINE_HEIGHT}>
+          {line}
+        </tspan>
+      ))}
     </text>
   );
 }
@@ -201,17 +215,23 @@ export function latencyRows(models: readonly ModelPoint[]) {
  * Median and 95th-percentile latency per model, in seconds, fastest first: computed from every
  * answer's latency, or marked as estimates with their possible error for older tests.
  */
+/** Characters per line of a model's name on the latency chart's axis (112 px at 11 px). */
+const LATENCY_NAME_LINE = 16;
+
 export function LatencyChart({ models }: { models: readonly ModelPoint[] }) {
   const data = latencyRows(models);
   if (data.length === 0) return <p className="text-sm text-muted-foreground">Shown once models have answered.</p>;
   const estimated = data.filter((row) => !row.exact);
   const latencyTicks = niceTicks(Math.max(...data.map((row) => row.p95)), 5);
+  // Whole names on the axis, wrapped: each row is tall enough for its longest name's lines.
+  const nameLines = Math.max(...data.map((row) => wrapLabel(row.modelName, LATENCY_NAME_LINE).length));
+  const rowHeight = Math.max(48, nameLines * TICK_LINE_HEIGHT + 22);
   const largestError = Math.max(
     0,
     ...estimated.flatMap((row) => [row.median, row.p95].map((s) => latencyEstimateError(s * 1000))),
   );
   return (
-    <figure className="space-y-2">
+    <figure className="space-y-2" data-testid="latency-chart">
       <ChartContainer
         config={LATENCY_CHART}
         label={`Latency per model, fastest first: ${data
@@ -222,7 +242,7 @@ export function LatencyChart({ models }: { models: readonly ModelPoint[] }) {
           )
           .join("; ")}`}
         className="aspect-auto"
-        style={{ height: Math.max(160, data.length * 48 + 72) }}
+        style={{ height: Math.max(160, data.length * rowHeight + 72) }}
       >
         <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid horizontal={false} />
@@ -239,7 +259,7 @@ export function LatencyChart({ models }: { models: readonly ModelPoint[] }) {
             tickLine={false}
             interval={0}
             width={112}
-            tick={<ModelNameTick length={16} />}
+            tick={<ModelNameTick wrap={LATENCY_NAME_LINE} />}
           />
           <ChartTooltip
             cursor={{ fillOpacity: 0.1 }}

@@ -7,7 +7,7 @@ export function PersonaHeatmap({ heatmap }: { heatmap: ResultsData["heatmap"] })
   if (heatmap.models.length === 0 || heatmap.personas.length === 0) return null;
   const cell = new Map(heatmap.cells.map((entry) => [`${entry.personaId}\u0000${entry.modelId}`, entry]));
   return (
-    <div className="overflow-x-auto">
+    <div tabIndex={0} className="overflow-x-auto">
       <table
         className="w-full border-separate border-spacing-1 text-sm"
         aria-label="Average score by persona and model"

@@ -140,7 +140,7 @@ export function ConfidenceRankings({
               <span
                 className={cn(
                   "flex h-7 min-w-7 shrink-0 items-center justify-center rounded-full px-1.5 text-xs font-bold tabular-nums",
-                  first ? "bg-yellow-500/20 text-yellow-700 dark:text-yellow-400" : "bg-muted text-muted-foreground",
+                  first ? "bg-yellow-500/20 text-yellow-800 dark:text-yellow-300" : "bg-muted text-foreground",
                 )}
                 aria-label={`Rank ${rank}`}
                 title={

@@ -15,6 +15,7 @@ import { AnswerNotes, notesLabel, useNoteCounts } from "@/features/notes/answer-
 
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
+import { checkFailureReasons } from "../../../convex/lib/checkReasons";
 import { formatCostPerResponse, formatCount, formatLatency, formatScore } from "../../../convex/lib/format";
 import { preview, RESPONSES_PAGE, type ResponseRow } from "./results-model";
 
@@ -197,7 +198,7 @@ function CheckFailures({ failures }: { failures: ResponseRow["checkFailures"] })
       <Badge variant="destructive">
         Failed {failures.length} {failures.length === 1 ? "check" : "checks"}
       </Badge>
-      <span>{failures.map((failure) => failure.reason).join("; ")}</span>
+      <span>{checkFailureReasons(failures)}</span>
     </p>
   );
 }

@@ -97,16 +97,24 @@ describe("results page", () => {
     );
   });
 
-  it("does not name the payment in the shortfall of a failed test, whose payment is returned", async () => {
-    const notice = await missingWorkOf({
-      status: "failed",
-      responsesCount: 0,
-      missingResponses: 8,
-      evaluationsCount: 0,
-    });
-    expect(notice).toHaveTextContent("8 answers are missing. Last gateway error: HTTP 500: Internal Server Error");
-    expect(notice).toHaveTextContent("Delivered 0 of 8 answers and 0 of 8 judgements (0%).");
-    expect(notice).not.toHaveTextContent("paid");
+  it("shows a failed test one notice, the failure's, without the missing work's beside it", async () => {
+    setQueryResult(
+      "results:get",
+      makeResultsOfTest({
+        status: "failed",
+        errorMessage: "No responses were generated: HTTP 500: Internal Server Error",
+        lastCallError: "HTTP 500: Internal Server Error",
+        chargedCents: 200,
+        responsesCount: 0,
+        missingResponses: 8,
+        evaluationsCount: 0,
+      }),
+    );
+    renderApp(PATH);
+    await screen.findByTestId("failure-notice");
+    expect(screen.getAllByRole("alert")).toHaveLength(1);
+    expect(screen.queryByTestId("missing-work")).not.toBeInTheDocument();
+    expect(screen.getAllByText(/HTTP 500/)).toHaveLength(1);
   });
 
   it("shows no missing-work notice when everything arrived", async () => {
@@ -164,6 +172,27 @@ describe("results page", () => {
     expect(within(dialog).getByText("$0.000245")).toBeInTheDocument();
     expect(within(dialog).getByText("1.5s")).toBeInTheDocument();
     expect(within(dialog).getByText("Generated")).toBeInTheDocument();
+  });
+
+  it("says an answer that fails a JSON Schema check and an is-JSON check is 'not valid JSON' once", async () => {
+    const user = userEvent.setup();
+    setQueryResult("results:get", makeResults());
+    setPaginated("results:responses", [
+      {
+        ...makeResponse(1),
+        content: "Sure! Here is the JSON you asked for.",
+        checkFailures: [
+          { checkId: "json", reason: "not valid JSON" },
+          { checkId: "schema", reason: "not valid JSON" },
+          { checkId: "short", reason: "8 words, more than 3" },
+        ],
+      },
+    ]);
+    renderApp(PATH);
+    await user.click(await screen.findByRole("button", { name: /Raw Responses/ }));
+    expect(screen.getByTestId("response-check-failures")).toHaveTextContent(
+      /^Failed 3 checks\s*not valid JSON; 8 words, more than 3$/,
+    );
   });
 
   it("says so when there are no responses", async () => {

@@ -110,11 +110,14 @@ function ResultsScreen({
       <RejudgeNotice testId={testId} />
       <TestTimes test={results.test} />
       <FailureNotice test={results.test} />
-      <MissingWorkNotice
-        work={results.test}
-        delivery={hasEnded(results.test.status) ? results.test : undefined}
-        chargedCents={chargeBehindShortfall(results.test)}
-      />
+      {/* A failed test's notice says why once (as the monitor's does); the missing work is its reason. */}
+      {results.test.status !== "failed" && (
+        <MissingWorkNotice
+          work={results.test}
+          delivery={hasEnded(results.test.status) ? results.test : undefined}
+          chargedCents={chargeBehindShortfall(results.test)}
+        />
+      )}
       <VerdictPanel testId={testId} results={results} />
       <StatCards metrics={results.metrics} />
       <CostSummary metrics={results.metrics} />

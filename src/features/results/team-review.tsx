@@ -211,7 +211,7 @@ function JudgesAgreement({ summary }: { summary: TeamReview }) {
           Appears once the judges and your team have ranked the same pairs.
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border">
+        <div tabIndex={0} className="overflow-x-auto rounded-lg border">
           <table className="w-full text-sm" aria-label={JUDGES_TITLE}>
             <thead className="text-left text-muted-foreground">
               <tr>
@@ -243,7 +243,7 @@ function JudgesAgreement({ summary }: { summary: TeamReview }) {
                   <th scope="row" className="px-3 py-2 text-left font-medium">
                     {judge.judgeName}
                     {index === 0 && judge.tau !== null && (
-                      <span className="ml-2 rounded-md bg-green-500/15 px-1.5 py-0.5 text-xs font-normal text-green-700 dark:text-green-400">
+                      <span className="ml-2 rounded-md bg-green-500/15 px-1.5 py-0.5 text-xs font-normal text-green-800 dark:text-green-300">
                         closest to your team
                       </span>
                     )}

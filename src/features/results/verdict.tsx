@@ -121,7 +121,7 @@ function CompareTable({
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-medium">Compare the models</h3>
-      <div className="overflow-x-auto rounded-lg border">
+      <div tabIndex={0} className="overflow-x-auto rounded-lg border">
         <table className="w-full text-sm" aria-label="Compare the models">
           <thead className="text-left text-muted-foreground">
             <tr>
@@ -145,7 +145,7 @@ function CompareTable({
               return (
                 <tr
                   key={row.modelId}
-                  className={cn("border-t", picked && "bg-primary/5")}
+                  className={cn("border-t", picked && "shadow-[inset_3px_0_0_var(--color-primary)]")}
                   data-testid="compare-row"
                   aria-current={picked ? "true" : undefined}
                 >

@@ -194,7 +194,7 @@ function PairList({
                 )}
                 <span className="min-w-0 flex-1">
                   <span className="block truncate">{pair.personaName}</span>
-                  <span className="block truncate text-xs text-muted-foreground">
+                  <span className={cn("block truncate text-xs", active ? "text-foreground" : "text-muted-foreground")}>
                     {pair.topicName} · {empty ? "no answers yet" : `${pair.answers} answers`}
                   </span>
                 </span>

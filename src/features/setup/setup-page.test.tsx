@@ -312,7 +312,7 @@ describe("templates", () => {
   it("applies a template straight away on an empty setup, then hides section 1", async () => {
     renderApp("/dashboard/setup");
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "Marketing Copy Optimization" }));
+    await user.click(await screen.findByRole("button", { name: /^Marketing Copy Optimization/ }));
     expect(screen.getByTestId("template-detail")).toHaveTextContent("Cost varies with the models");
     await user.click(screen.getByRole("button", { name: "Apply This Template" }));
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
@@ -330,7 +330,7 @@ describe("templates", () => {
     setQueryResult("models:list", undefined);
     renderApp("/dashboard/setup");
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "Marketing Copy Optimization" }));
+    await user.click(await screen.findByRole("button", { name: /^Marketing Copy Optimization/ }));
     await user.click(screen.getByRole("button", { name: "Apply This Template" }));
     act(() => setQueryResult("models:list", catalogResult()));
     const marketing = builtinTemplateById("marketing-copy")!;
@@ -342,7 +342,7 @@ describe("templates", () => {
   it("picking the same card again deselects it", async () => {
     renderApp("/dashboard/setup");
     const user = userEvent.setup();
-    const card = await screen.findByRole("button", { name: "Technical Documentation" });
+    const card = await screen.findByRole("button", { name: /^Technical Documentation/ });
     await user.click(card);
     expect(card).toHaveAttribute("aria-pressed", "true");
     await user.click(card);
@@ -354,7 +354,7 @@ describe("templates", () => {
     storeDraft(completeState({ appliedTemplate: null }));
     renderApp("/dashboard/setup");
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "Customer Service Quality" }));
+    await user.click(await screen.findByRole("button", { name: /^Customer Service Quality/ }));
     await user.click(screen.getByRole("button", { name: "Apply This Template" }));
     const dialog = await screen.findByRole("alertdialog", { name: /Replace Existing Data/ });
 

@@ -80,7 +80,6 @@ export function TemplateSection({ catalog, onApply, onChooseCustom, onOpenLibrar
               <button
                 type="button"
                 aria-pressed={isSelected}
-                aria-label={template.name}
                 data-testid={`template-card-${template.id}`}
                 onClick={() => setSelectedId(isSelected ? null : template.id)}
                 className={cn(
