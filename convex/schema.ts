@@ -71,6 +71,8 @@ export default defineSchema({
     personaCount: v.optional(v.number()),
     topicCount: v.optional(v.number()),
     lastSignInAt: v.optional(v.number()),
+    // Sessions begun, counted for accounts made since it was added: 1 is a brand-new user.
+    signInCount: v.optional(v.number()),
     updatedAt: v.optional(v.number()),
   })
     .index("email", ["email"])

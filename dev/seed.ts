@@ -21,8 +21,8 @@ export interface Credentials {
   password: string;
 }
 
-export const DEMO_ACCOUNT: Readonly<Credentials> = { email: "demo@modeljury.dev", password: "demo-password-123" };
-export const ADMIN_ACCOUNT: Readonly<Credentials> = { email: "admin@modeljury.dev", password: "admin-password-123" };
+export const DEMO_ACCOUNT: Readonly<Credentials> = { email: "demo@modeljury.dev", password: "tasting-panel-123" };
+export const ADMIN_ACCOUNT: Readonly<Credentials> = { email: "admin@modeljury.dev", password: "head-juror-123" };
 
 const DEMO_FULL_NAME = "Demo User";
 const TEST_TIMEOUT_MS = 90_000;

@@ -123,6 +123,7 @@ import type * as lib_templates from "../lib/templates.js";
 import type * as lib_testStatus from "../lib/testStatus.js";
 import type * as lib_text from "../lib/text.js";
 import type * as lib_tiers from "../lib/tiers.js";
+import type * as lib_tokenBucket from "../lib/tokenBucket.js";
 import type * as lib_types from "../lib/types.js";
 import type * as models from "../models.js";
 import type * as notes from "../notes.js";
@@ -272,6 +273,7 @@ declare const fullApi: ApiFromModules<{
   "lib/testStatus": typeof lib_testStatus;
   "lib/text": typeof lib_text;
   "lib/tiers": typeof lib_tiers;
+  "lib/tokenBucket": typeof lib_tokenBucket;
   "lib/types": typeof lib_types;
   models: typeof models;
   notes: typeof notes;

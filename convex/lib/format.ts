@@ -93,6 +93,11 @@ export function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
+/** 'Welcome back, {name}' (spec part 1 §3), or 'Welcome, {name}' in a new user's first session. */
+export function greeting(email: string | null | undefined, isNew: boolean): string {
+  return `${isNew ? "Welcome" : "Welcome back"}, ${greetingName(email)}`;
+}
+
 /** The part of the email before the @, else 'User' ('Welcome back, {name}'). */
 export function greetingName(email: string | null | undefined): string {
   const local = email?.split("@")[0]?.trim();
