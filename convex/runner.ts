@@ -22,11 +22,13 @@ import { concurrencyShare, startingConcurrency, storeConcurrency } from "./core/
 import { dispatchQueued } from "./core/pipeline/dispatch";
 import { recordOutcome } from "./core/pipeline/record";
 import { foldIfDue } from "./core/pipeline/runCounters";
+import { callsInSightOf } from "./lib/progress";
+import { catalogLatencies, recordModelLatencies } from "./core/modelLatencies";
 import { finishIfDone } from "./core/pipeline/finish";
 import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./core/pipeline/recovery";
 import { readSetting } from "./core/settings";
 import { gatewayConfigForTest } from "./core/testGateway";
-import { callOutcome, workItem, type Outcome, type Usage, type WorkItem } from "./validators";
+import { callOutcome, callsInSight, workItem, type Outcome, type Usage, type WorkItem } from "./validators";
 
 export const dispatch = internalMutation({
   args: {},
@@ -124,9 +126,11 @@ export const beat = internalMutation({
      * time when none is out: every delta created before it is committed.
      */
     settledBefore: v.optional(v.number()),
+    /** Its calls in flight and the gateway's observed latencies, for the time left. */
+    sight: v.optional(callsInSight),
   },
   returns: v.object({ running: v.boolean() }),
-  handler: async (ctx, { testId, judged, generated, settledBefore, ...report }) => {
+  handler: async (ctx, { testId, judged, generated, settledBefore, sight, ...report }) => {
     const test = await ctx.db.get("tests", testId);
     if (!test) return { running: false };
     // Judge results are counted on the worker's own row; the statistics' poll reads the count.
@@ -141,7 +145,7 @@ export const beat = internalMutation({
       pairs.add(`${call.personaId}\u0000${call.topicId}`);
       await createJudgeCallsIfPairDone(ctx, call);
     }
-    const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight), settledBefore);
+    const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight), settledBefore, sight);
     if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
       await finishIfDone(ctx, testId);
     return { running: true };
@@ -157,10 +161,15 @@ export const gatewayShare = internalQuery({
 
 /** A pool worker has nothing left to do: it is no longer counted, and the test ends if it is done. */
 export const endWork = internalMutation({
-  args: { testId: v.id("tests") },
+  args: {
+    testId: v.id("tests"),
+    /** The gateway latencies the worker observed, by `kind:model` key: the catalog's latencies. */
+    latencies: v.optional(v.array(v.object({ key: v.string(), averageMs: v.number() }))),
+  },
   returns: v.null(),
-  handler: async (ctx, { testId }) => {
+  handler: async (ctx, { testId, latencies }) => {
     await endWorker(ctx, testId);
+    if (latencies) await recordModelLatencies(ctx, latencies, Date.now());
     return null;
   },
 });
@@ -184,11 +193,26 @@ export const workerSettings = internalQuery({
     start: v.number(),
     share: v.number(),
     resume: v.optional(v.object({ level: v.number(), backedOff: v.boolean(), ceiling: v.optional(v.number()) })),
+    /** The catalog's latency of each of the test's models by `kind:model` key, until the run sees its own. */
+    latencyPriors: v.optional(v.array(v.object({ key: v.string(), latencyMs: v.number() }))),
   }),
-  handler: async (ctx, { testId }) => ({
-    chunkMs: await readSetting(ctx, "workerChunkMs"),
-    ...(await startingConcurrency(ctx, testId)),
-  }),
+  handler: async (ctx, { testId }) => {
+    const test = await ctx.db.get("tests", testId);
+    return {
+      chunkMs: await readSetting(ctx, "workerChunkMs"),
+      ...(await startingConcurrency(ctx, testId)),
+      ...(test
+        ? {
+            latencyPriors: Object.entries(
+              await catalogLatencies(ctx, {
+                generators: test.configuration.generatorModels.map((model) => model.id),
+                judges: test.configuration.evaluatorModels.map((model) => model.id),
+              }),
+            ).map(([key, latencyMs]) => ({ key, latencyMs })),
+          }
+        : {}),
+    };
+  },
 });
 
 function costOf(item: WorkItem, result: ChatResult): number {
@@ -336,6 +360,7 @@ export const work = internalAction({
     const began = Date.now();
     const settings = await ctx.runQuery(internal.runner.workerSettings, { testId });
     const limits = { start: Math.max(1, settings.start), max: settings.share };
+    const priors = Object.fromEntries((settings.latencyPriors ?? []).map(({ key, latencyMs }) => [key, latencyMs]));
     let state: ConcurrencyState = {
       ...initialConcurrency(limits),
       ...(settings.resume
@@ -374,6 +399,8 @@ export const work = internalAction({
     /** Calls the gateway refused (429), sent again first when the controller allows; and how often each was. */
     const refused: WorkItem[] = [];
     const refusals = new Map<string, number>();
+    /** Each gateway call out: its kind of call (the controller's latency key) and when it was sent. */
+    const outCalls = new Map<Promise<void>, { key: string; sentAt: number }>();
     const start = (item: WorkItem, claimed: boolean) => {
       if (claimed && item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 0) + 1);
       const key = `${item.kind}:${item.modelId}`;
@@ -386,6 +413,7 @@ export const work = internalAction({
       const call: Promise<void> = perform(item, own, deferRefusal).then((outcome) => {
         // The slot is free the moment the call lands; its recording runs beside the next claims.
         calling.delete(call);
+        outCalls.delete(call);
         if (outcome === "refused") {
           refusals.set(item.callId, (refusals.get(item.callId) ?? 0) + 1);
           refused.push(item);
@@ -434,6 +462,7 @@ export const work = internalAction({
         wake();
       });
       calling.add(call);
+      outCalls.set(call, { key, sentAt: Date.now() });
     };
     let running = true;
     let lastBeat = 0;
@@ -465,6 +494,7 @@ export const work = internalAction({
         inFlight: calling.size,
         ...exchanges,
         settledBefore: Math.min(Date.now(), ...recording.values()),
+        sight: callsInSightOf(state, outCalls.values(), allowedInFlight(state, limits, Date.now()), Date.now(), priors),
       };
       // A report that lost its conflict retries is sent again, as a recording is: the worker
       // does not die with its calls out (its pairs would get no judge calls).
@@ -559,7 +589,8 @@ export const work = internalAction({
     if (running && Date.now() - began >= settings.chunkMs) {
       await ctx.runMutation(internal.runner.continueWork, { testId });
     } else {
-      await ctx.runMutation(internal.runner.endWork, { testId });
+      const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
+      await ctx.runMutation(internal.runner.endWork, { testId, latencies });
     }
     return null;
   },

@@ -3,6 +3,7 @@ import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import { apiTokenTables } from "./tables/apiTokens";
 import { authThrottleTables } from "./tables/authThrottle";
+import { modelLatencyTables } from "./tables/modelLatencies";
 import { checkTables } from "./tables/checks";
 import { noteTables } from "./tables/notes";
 import { presenceTables } from "./tables/presence";
@@ -33,6 +34,7 @@ import {
 export default defineSchema({
   ...authTables,
   ...authThrottleTables,
+  ...modelLatencyTables,
   ...teamTables,
   ...noteTables,
   ...checkTables,

@@ -25,7 +25,7 @@ import {
   formatScore,
   formatTestCost,
   formatTestDuration,
-  formatTimeRemaining,
+  timeLeftText,
 } from "../../../convex/lib/format";
 // A finished re-judging offers its compare link here too (the rejudge feature's own button).
 import { CompareJuriesLink } from "@/features/rejudge/rejudge-links";
@@ -81,7 +81,7 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
           chargedCents={chargeBehindShortfall(test)}
         />
       )}
-      <ProgressPanel test={test} />
+      <ProgressPanel test={test} now={now} />
       <Counters test={test} />
       <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
         <RankingsCard rankings={data.rankings} hidden={hiddenRankedModels(data)} />
@@ -217,7 +217,7 @@ function FailedNotice({ test }: { test: MonitorTest }) {
   );
 }
 
-function ProgressPanel({ test }: { test: MonitorTest }) {
+function ProgressPanel({ test, now }: { test: MonitorTest; now: number }) {
   const percentage = Math.min(100, Math.max(0, Math.round(test.progress.percentage)));
   const finished = hasEnded(test.status);
   return (
@@ -246,9 +246,7 @@ function ProgressPanel({ test }: { test: MonitorTest }) {
           {!finished && (
             <span>
               Estimated time remaining:{" "}
-              <span className="font-medium text-foreground">
-                {test.progress.estimatedTimeRemaining ?? formatTimeRemaining(null)}
-              </span>
+              <span className="font-medium text-foreground">{timeLeftText(test.progress, now)}</span>
             </span>
           )}
         </div>
