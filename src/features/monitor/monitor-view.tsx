@@ -50,6 +50,7 @@ import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-w
 import { missingWorkSummary } from "../../../convex/lib/progress";
 import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";
+import { EndedMoneyNotice } from "@/components/money-notice";
 import { JuryMonitorPanel } from "./jury-monitor-panel";
 import { MonitorChecks } from "../checks/check-pass-rates";
 import { refundLine } from "@/features/results/failure-notice";
@@ -81,6 +82,7 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
           chargedCents={chargeBehindShortfall(test)}
         />
       )}
+      {finished && <EndedMoneyNotice test={test} />}
       <ProgressPanel test={test} now={now} />
       <Counters test={test} />
       <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
@@ -120,7 +122,9 @@ function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onS
             {formatTestDuration(start, end, now)}
           </dd>
         </dl>
-        {canStop(test.status) && <StopTestButton testName={test.name} onStop={onStop} />}
+        {canStop(test.status) && (
+          <StopTestButton testName={test.name} chargedCents={test.chargedCents} onStop={onStop} />
+        )}
       </div>
     </div>
   );
