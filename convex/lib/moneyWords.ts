@@ -41,4 +41,6 @@ export const MONEY_LABELS = {
   price: "Price",
   callsCost: "Model calls cost",
   callsCostNote: "what the gateway charged for the calls, included in the price",
+  billingNote:
+    "Each amount is a test's price, charged once; what its model calls cost the gateway is shown on History and its results, and is included in the price. A stopped test's price is not refunded; a failed test's is.",
 } as const;
