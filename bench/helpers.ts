@@ -49,7 +49,7 @@ export async function refreshCatalog(t: TestBackend, gateway: Gateway, count = 1
 export async function signUpBenchUser(t: TestBackend) {
   await t.action(api.auth.signIn, {
     provider: "password",
-    params: { email: "bench@modeljury.dev", password: "bench-password-1", flow: "signUp" },
+    params: { email: "bench@modeljury.dev", password: "steady-runner-1", flow: "signUp" },
   });
   const { userId, sessionId } = (await t.run(async (ctx) => {
     const session = (await ctx.db.query("authSessions").first())!;

@@ -3,10 +3,11 @@
 // the calls. Every 250 ms it reads the test as the monitor does and compares, against what
 // really happened next: the percentage stored (calls against every call, judge calls counted from
 // the start) with the spec's (answers, then 50 + 40% of the evaluations), and the time remaining
-// stored (each kind's calls left at that kind's measured rate) with the single pace it replaced
-// (elapsed × work left / work done). Prints the largest fall of each percentage and the estimates'
-// median error while judging.
-//   npx tsx bench/monitor-estimate.ts [--scale 1] [--concurrency 8] [--topics 6]
+// stored (the run's end forecast from the calls in flight and the gateway's observed latencies,
+// lib/progress forecastTimeRemaining, counted down to) with the averages-only estimate and the
+// single pace before it (elapsed × work left / work done). Prints the largest fall of each
+// percentage, the estimates' median error while judging, and their error at 25, 50 and 75% of the run.
+//   npx tsx bench/monitor-estimate.ts [--scale 1] [--concurrency 8] [--topics 6] [--warm-up 1]
 import { parseArgs } from "node:util";
 import { api } from "../convex/_generated/api";
 import type { Doc } from "../convex/_generated/dataModel";
@@ -21,8 +22,10 @@ const { values } = parseArgs({
     scale: { type: "string", default: "1" },
     concurrency: { type: "string", default: "8" },
     topics: { type: "string", default: "6" },
+    "warm-up": { type: "string", default: "1" },
   },
 });
+const WARM_UP_RUNS = Number(values["warm-up"]);
 const concurrency = Number(values.concurrency);
 const TOPICS = Number(values.topics);
 // Slow writers (2.8-3.5 s a call at scale 1) and quick judges (0.65-0.9 s).
@@ -52,9 +55,18 @@ function before(test: Doc<"tests">, now: number) {
   return { percentage: info.progress, remaining };
 }
 
-/** After: as the pipeline stores it, computed at the same moment. */
+/** After: as the pipeline stores it: the end forecast from the calls in flight and the gateway's latencies, counted down to. */
 function after(test: Doc<"tests">, now: number) {
-  return { percentage: test.progress.percentage, remaining: timeRemainingOf(test, now) };
+  const { endsAt } = test.progress;
+  return {
+    percentage: test.progress.percentage,
+    remaining: endsAt === undefined ? timeRemainingOf(test, now) : Math.max(0, endsAt - now),
+  };
+}
+
+/** The averages-only estimate the forecast replaced (each kind's calls left at its mean rate). */
+function averagesOnly(test: Doc<"tests">, now: number) {
+  return timeRemainingOf(test, now);
 }
 
 const gateway = await startGateway({ port: 0, latencyScale: Number(values.scale) });
@@ -80,12 +92,27 @@ try {
     evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
     scoringParameters: { scale: "rating" as const, includeExplanations: false },
   };
+  // Warm-up runs first (--warm-up 1): the catalog then holds these models' latencies, as a
+  // deployment that has run them before does; the run measured below forecasts from them until
+  // its own calls land.
+  for (let run = 0; run < WARM_UP_RUNS; run++) {
+    const warm = await as.mutation(api.tests.create, {
+      configuration: { ...configuration, name: `Warm-up ${run + 1}` },
+    });
+    let status = "pending";
+    while (status !== "completed" && status !== "failed") {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const row = (await t.run(async (ctx) => await ctx.db.get("tests", warm.testId))) as Doc<"tests"> | null;
+      status = row?.status ?? "failed";
+    }
+  }
   const { testId } = await as.mutation(api.tests.create, { configuration });
   const samples: {
     at: number;
     judging: boolean;
     before: ReturnType<typeof before>;
     after: ReturnType<typeof after>;
+    averages: number | null;
   }[] = [];
   const read = async () => (await t.run(async (ctx) => await ctx.db.get("tests", testId))) as Doc<"tests">;
   let test = await read();
@@ -99,6 +126,7 @@ try {
         judging: (test.judgeCallsFinished ?? 0) > 0,
         before: before(test, now),
         after: after(test, now),
+        averages: averagesOnly(test, now),
       });
     }
   }
@@ -131,6 +159,24 @@ try {
     `time remaining while judging, median error: before ${beforeError === null ? "n/a" : `${(beforeError * 100).toFixed(0)}%`}, ` +
       `after ${afterError === null ? "n/a" : `${(afterError * 100).toFixed(0)}%`}`,
   );
+  // The error at 25, 50 and 75% of the run's wall time: |estimate − time really left| ÷ time left.
+  const started = test.startedAt ?? samples[0]?.at ?? end;
+  for (const share of [0.25, 0.5, 0.75]) {
+    const at = started + share * (end - started);
+    const sample = samples.reduce<(typeof samples)[number] | undefined>(
+      (best, next) => (best === undefined || Math.abs(next.at - at) < Math.abs(best.at - at) ? next : best),
+      undefined,
+    );
+    if (!sample) continue;
+    const left = end - sample.at;
+    const errorOf = (estimate: number | null) =>
+      estimate === null ? "none" : `${((Math.abs(estimate - left) / left) * 100).toFixed(0)}%`;
+    console.log(
+      `at ${share * 100}% of the run: really ${seconds(left)} left; forecast said ${seconds(sample.after.remaining)} ` +
+        `(error ${errorOf(sample.after.remaining)}), averages only ${seconds(sample.averages)} (error ${errorOf(sample.averages)}), ` +
+        `one pace ${seconds(sample.before.remaining)} (error ${errorOf(sample.before.remaining)})`,
+    );
+  }
   if (middle) {
     console.log(
       `mid-judging: really ${seconds(end - middle.at)} left; before said ${seconds(middle.before.remaining)}, after ${seconds(middle.after.remaining)}`,

@@ -101,6 +101,7 @@ const ACCESS: Record<string, Access> = {
   "templates:recordUse": { who: "user", ownerOnly: true, args: (fx) => ({ templateId: fx.privateTemplateId }) },
   "templates:saveCopy": { who: "user", ownerOnly: true, args: (fx) => ({ templateId: fx.privateTemplateId }) },
   "models:list": { who: "anyone" },
+  "models:timing": { who: "anyone" },
   "models:requestRefresh": { who: "user" },
   "tests:create": { who: "user", args: () => ({ configuration: sampleConfiguration() }) },
   "tests:paymentMode": { who: "user" },

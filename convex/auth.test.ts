@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
-import { GUESSABLE_PASSWORD_MESSAGE } from "./lib/passwordStrength";
+import { GUESSABLE_PASSWORD_MESSAGE, PERSONAL_PASSWORD_MESSAGE } from "./lib/passwordStrength";
 import { createUser, createBackend, useAuthKeys } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
@@ -65,6 +65,29 @@ describe("accounts", () => {
     }
     expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(0);
     expect(await t.run((ctx) => ctx.db.query("authAccounts").collect())).toHaveLength(0);
+  });
+
+  test("a password that is the email, or contains its local part, is refused at sign-up and no user is made", async () => {
+    const t = createBackend();
+    for (const password of ["ada.lovelace@example.com", "Ada.Lovelace2024", "i-am-ada.lovelace"]) {
+      const error = await signIn(t, "Ada.Lovelace@example.com", password, "signUp").then(
+        () => null,
+        (thrown: { data?: unknown }) => thrown.data,
+      );
+      expect(error, password).toEqual({ code: "INVALID_INPUT", field: "password", message: PERSONAL_PASSWORD_MESSAGE });
+    }
+    expect(await t.run((ctx) => ctx.db.query("users").collect())).toHaveLength(0);
+  });
+
+  test("a brand-new user is greeted 'Welcome' in their first session, 'Welcome back' from the next", async () => {
+    const t = createBackend();
+    const first = await signIn(t, "ada@example.com", "correct horse", "signUp");
+    expect(await holding(t, first.tokens?.token).query(api.users.viewer, {})).toMatchObject({ isNew: true });
+    const second = await signIn(t, "ada@example.com", "correct horse", "signIn");
+    expect(await holding(t, second.tokens?.token).query(api.users.viewer, {})).toMatchObject({ isNew: false });
+    // Accounts made before the count began are returning users.
+    const { as } = await createUser(t, "grace@example.com");
+    expect(await as.query(api.users.viewer, {})).toMatchObject({ isNew: false });
   });
 
   test("without an email sender, ADMIN_EMAILS grants nothing at sign-up; the seeded/CLI path does", async () => {

@@ -7,7 +7,7 @@ import type { MutationCtx } from "./_generated/server";
 import { env } from "./env";
 import { currentUser, internalMutation, publicAction, publicQuery, type ErrorCode } from "./functions";
 import { emailProblem, isValidEmail, normalizeEmail, passwordProblem } from "./lib/credentials";
-import { guessablePasswordProblem } from "./lib/passwordStrength";
+import { guessablePasswordProblem, type PasswordOwner } from "./lib/passwordStrength";
 import { asServerFailureReason, serverFailureOf, type ServerFailureReason } from "./lib/serverFailure";
 import { admit, hashDevice, recordFailure, recordSuccess, type Attempt } from "./core/authThrottle";
 import { incrementCounter } from "./core/counters";
@@ -54,8 +54,8 @@ const withEmail = isEmailConfigured();
  * Throws the rule's sentence; the same rule holds for sign-up, reset and change: the length
  * rule (lib/credentials), then no common or guessable password (lib/passwordStrength).
  */
-export function assertPasswordAllowed(password: string, field = "password"): void {
-  const problem = passwordProblem(password) ?? guessablePasswordProblem(password);
+export function assertPasswordAllowed(password: string, field = "password", owner: PasswordOwner = {}): void {
+  const problem = passwordProblem(password) ?? guessablePasswordProblem(password, owner);
   if (problem !== null) throw new ConvexError({ code: "INVALID_INPUT", message: problem, field });
 }
 
@@ -64,6 +64,12 @@ const password = Password({
     const raw = typeof params.email === "string" ? params.email : "";
     const problem = emailProblem(raw);
     if (problem !== null) throw new ConvexError({ code: "INVALID_INPUT", message: problem, field: "email" });
+    // The library checks a chosen password without its email (below); here the email is known.
+    const chosen =
+      params.flow === "signUp" ? params.password : params.flow === "reset-verification" ? params.newPassword : null;
+    if (typeof chosen === "string") {
+      assertPasswordAllowed(chosen, params.flow === "signUp" ? "password" : "newPassword", { email: raw });
+    }
     return { email: normalizeEmail(raw) };
   },
   validatePasswordRequirements(value: string) {
@@ -97,6 +103,7 @@ const library = convexAuth({
           testCount: 0,
           fullName: null,
           avatarUrl: null,
+          signInCount: 0, // counted from here, so only new accounts are greeted "Welcome"
           updatedAt: Date.now(),
         });
         // Counted by a mutation of its own: a shard of the counter read here would make sign-ups at
@@ -114,7 +121,12 @@ const library = convexAuth({
       }
     },
     async beforeSessionCreation(ctx, { userId }) {
-      await (ctx as unknown as MutationCtx).db.patch("users", userId, { lastSignInAt: Date.now() });
+      const db = (ctx as unknown as MutationCtx).db;
+      const signInCount = (await db.get("users", userId))?.signInCount;
+      await db.patch("users", userId, {
+        lastSignInAt: Date.now(),
+        ...(signInCount !== undefined ? { signInCount: signInCount + 1 } : {}),
+      });
     },
   },
 });
@@ -228,21 +240,21 @@ function refuse(code: ErrorCode, message: string, field?: string): never {
 }
 
 /** What this call tries, for the limits: whose account, and is it a guess or an account/email request. */
-function attemptOf(args: SignInArgs, deviceHash: string | null): Attempt | null {
+function attemptOf(args: SignInArgs, deviceHash: string | null, clientHash: string | null): Attempt | null {
   const params = args.params ?? {};
   const email = typeof params.email === "string" ? normalizeEmail(params.email) : null;
   if (email === null || !isValidEmail(email)) return null;
   const flow = typeof params.flow === "string" ? params.flow : null;
   if (args.provider === "password") {
-    if (flow === "signUp") return { email, kind: "signUp", deviceHash };
+    if (flow === "signUp") return { email, kind: "signUp", deviceHash, clientHash };
     if (flow === "signIn" || flow === "reset-verification" || flow === "email-verification") {
-      return { email, kind: "signIn", deviceHash };
+      return { email, kind: "signIn", deviceHash, clientHash };
     }
-    if (flow === "reset") return { email, kind: "emailRequest", deviceHash };
+    if (flow === "reset") return { email, kind: "emailRequest", deviceHash, clientHash };
     return null;
   }
   if (args.provider === "email-code" || args.provider === "magic-link") {
-    return { email, kind: params.code !== undefined ? "signIn" : "emailRequest", deviceHash };
+    return { email, kind: params.code !== undefined ? "signIn" : "emailRequest", deviceHash, clientHash };
   }
   return null;
 }
@@ -297,7 +309,10 @@ export const signIn = publicAction({
     delete params.retryAfter;
     const deviceHash = device === null ? null : await hashDevice(device);
 
-    const attempt = attemptOf({ ...args, params }, deviceHash);
+    // The client's address: Convex passes it to actions the client calls (null when none came).
+    const { ip } = await ctx.meta.getRequestMetadata();
+    const clientHash = ip ? await hashDevice(ip) : null;
+    const attempt = attemptOf({ ...args, params }, deviceHash, clientHash);
     if (attempt !== null) {
       const refusal: string | null = await ctx.runMutation(internalAdmit, attempt);
       if (refusal !== null) refuse("RATE_LIMITED", refusal);
@@ -320,7 +335,7 @@ export const signIn = publicAction({
     }
     if (retryAfter !== null) console.log(`auth:signIn succeeded on the client's retry after a ${retryAfter}`);
     if (attempt !== null && attempt.kind !== "emailRequest" && result.tokens) {
-      await ctx.runMutation(internalRecordSuccess, { email: attempt.email, deviceHash });
+      await ctx.runMutation(internalRecordSuccess, { email: attempt.email, deviceHash, clientHash });
     }
     return result;
   },
@@ -332,6 +347,7 @@ export const admitAttempt = internalMutation({
     email: v.string(),
     kind: v.union(v.literal("signIn"), v.literal("signUp"), v.literal("emailRequest")),
     deviceHash: v.union(v.null(), v.string()),
+    clientHash: v.optional(v.union(v.null(), v.string())),
   },
   returns: v.union(v.null(), v.string()),
   handler: async (ctx, attempt) => await admit(ctx, attempt, Date.now()),
@@ -347,10 +363,14 @@ export const recordFailedAttempt = internalMutation({
 });
 
 export const recordSignedIn = internalMutation({
-  args: { email: v.string(), deviceHash: v.union(v.null(), v.string()) },
+  args: {
+    email: v.string(),
+    deviceHash: v.union(v.null(), v.string()),
+    clientHash: v.optional(v.union(v.null(), v.string())),
+  },
   returns: v.null(),
-  handler: async (ctx, { email, deviceHash }) => {
-    await recordSuccess(ctx, email, deviceHash, Date.now());
+  handler: async (ctx, { email, deviceHash, clientHash }) => {
+    await recordSuccess(ctx, email, deviceHash, Date.now(), clientHash ?? null);
     return null;
   },
 });
@@ -368,9 +388,11 @@ export const countNewUser = internalMutation({
 const internalAdmit = makeFunctionReference<"mutation", Attempt, string | null>("auth:admitAttempt");
 const internalCountNewUser = makeFunctionReference<"mutation", Record<string, never>, null>("auth:countNewUser");
 const internalRecordFailure = makeFunctionReference<"mutation", { email: string }, null>("auth:recordFailedAttempt");
-const internalRecordSuccess = makeFunctionReference<"mutation", { email: string; deviceHash: string | null }, null>(
-  "auth:recordSignedIn",
-);
+const internalRecordSuccess = makeFunctionReference<
+  "mutation",
+  { email: string; deviceHash: string | null; clientHash: string | null },
+  null
+>("auth:recordSignedIn");
 
 /** The library's own check only looks at the token; this one also needs its session to exist. */
 export const isAuthenticated = publicQuery({

@@ -2,7 +2,7 @@
 // and limits that slow guessing down without locking the account's owner out.
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
-import { GLOBAL_LIMITS, THROTTLE_MESSAGES } from "./core/authThrottle";
+import { CLIENT_ATTEMPTS, GLOBAL_LIMITS, THROTTLE_MESSAGES } from "./core/authThrottle";
 import { createBackend, type TestBackend, useAuthKeys, errorOf } from "./test.helpers";
 
 // Password hashing (scrypt) is slow on a busy machine.
@@ -158,6 +158,74 @@ describe("limits", () => {
       await ctx.db.patch("authRateWindows", window._id, { windowStart: Date.now() - 61_000 });
     });
     expect((await attempt(t, "correct horse")).tokens?.token).toBeTruthy();
+  });
+
+  test("a spray of one guess on each of 20 accounts from one client in 3 s is throttled per client address", async () => {
+    const t = createBackend();
+    await owner(t);
+    const sprayer = t.withRequestMetadata({ ip: "203.0.113.7" });
+    const start = Date.now();
+    const clock = vi.spyOn(Date, "now");
+    const outcomes: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      clock.mockReturnValue(start + i * 150); // 20 guesses in 3 s
+      const error = await errorOf(
+        sprayer.action(api.auth.signIn, {
+          provider: "password",
+          params: { email: `user${i}@example.com`, password: "Spring2024!", flow: "signIn" },
+        }),
+      );
+      outcomes.push(String(error.code === "RATE_LIMITED" ? error.message : error.code));
+    }
+    // The first CLIENT_ATTEMPTS.capacity were tried (and failed); the rest were refused unseen.
+    const burst = CLIENT_ATTEMPTS.capacity;
+    expect(outcomes.slice(0, burst)).toEqual(Array(burst).fill("UNAUTHENTICATED"));
+    expect(outcomes.slice(burst)).toHaveLength(20 - burst);
+    for (const refused of outcomes.slice(burst)) {
+      // One token comes back every 6 s: the wait never says more than that.
+      expect(refused).toMatch(
+        /^Too many sign-in attempts from your network\. Please wait [1-6] seconds? and try again\.$/,
+      );
+    }
+    // Well under the deployment-wide limit: only the client's own limit stopped it.
+    expect(burst).toBeLessThan(GLOBAL_LIMITS.failedSignInsPerMinute);
+    // Another address is not slowed down, and the owner's known browser still gets in from the sprayer's.
+    const neighbour = t.withRequestMetadata({ ip: "198.51.100.20" });
+    expect(
+      await errorOf(
+        neighbour.action(api.auth.signIn, {
+          provider: "password",
+          params: { email: "user0@example.com", password: "Spring2024!", flow: "signIn" },
+        }),
+      ),
+    ).toMatchObject({ code: "UNAUTHENTICATED" });
+    const own = await sprayer.action(api.auth.signIn, {
+      provider: "password",
+      params: { email: "ada@example.com", password: "correct horse", flow: "signIn", device: "ada-laptop" },
+    });
+    expect(own.tokens?.token).toBeTruthy();
+    // The bucket refills: a minute later the address may try again.
+    clock.mockReturnValue(start + 3_000 + 60_000);
+    expect(
+      await errorOf(
+        sprayer.action(api.auth.signIn, {
+          provider: "password",
+          params: { email: "user1@example.com", password: "Spring2024!", flow: "signIn" },
+        }),
+      ),
+    ).toMatchObject({ code: "UNAUTHENTICATED" });
+  });
+
+  test("successful sign-ins from one address give their tokens back: a shared office is not throttled", async () => {
+    const t = createBackend();
+    const office = t.withRequestMetadata({ ip: "192.0.2.1" });
+    for (let i = 0; i < CLIENT_ATTEMPTS.capacity + 3; i++) {
+      const result = await office.action(api.auth.signIn, {
+        provider: "password",
+        params: { email: `colleague${i}@example.com`, password: "correct horse", flow: "signUp" },
+      });
+      expect(result.tokens?.token, `colleague ${i}`).toBeTruthy();
+    }
   });
 
   test("sign-ups are limited per minute across the deployment", async () => {

@@ -3,11 +3,13 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import type { Doc } from "./_generated/dataModel";
-import { internalAction, internalMutation, internalQuery, publicQuery, userMutation } from "./functions";
+import { fail, internalAction, internalMutation, internalQuery, publicQuery, userMutation } from "./functions";
 import { compareModels, filterCatalog, isCatalogStale, normalizeGatewayModel } from "./lib/tiers";
 import { MODEL_TIERS, type CatalogModel, type ModelTier } from "./lib/types";
 import { MAX_CATALOG_SIZE } from "./core/catalog";
 import { gatewayConfig, listModels } from "./core/gateway";
+import { catalogLatencies } from "./core/modelLatencies";
+import { readSetting } from "./core/settings";
 
 const REFRESH_KEY = "catalogRefreshRequestedAt";
 /** A refresh asked for within this window is not asked for again. */
@@ -46,6 +48,36 @@ export const list = publicQuery({
     const models = rows.map(toCatalogModel).sort(compareModels);
     const lastUpdated = rows.reduce<number | null>((latest, row) => Math.max(latest ?? 0, row.lastUpdated), null);
     return { models, lastUpdated };
+  },
+});
+
+/** More models than a test may pick; bounds the latencies read. */
+const MAX_TIMED_MODELS = 50;
+
+/**
+ * The setup page's time estimate (lib/progress setupTimeRange): each chosen model's catalog
+ * latency for its kind of call (core/modelLatencies) and the calls a test has in flight at once
+ * on this deployment (perTestConcurrency within maxGatewayConcurrency).
+ */
+export const timing = publicQuery({
+  args: { generators: v.array(v.string()), judges: v.array(v.string()) },
+  returns: v.object({
+    concurrency: v.number(),
+    latencies: v.array(v.object({ key: v.string(), latencyMs: v.number() })),
+  }),
+  handler: async (ctx, { generators, judges }) => {
+    if (generators.length > MAX_TIMED_MODELS || judges.length > MAX_TIMED_MODELS) {
+      fail("INVALID_INPUT", `At most ${MAX_TIMED_MODELS} models of each kind can be timed.`);
+    }
+    const latencies = await catalogLatencies(ctx, { generators, judges });
+    const concurrency = Math.min(
+      await readSetting(ctx, "perTestConcurrency"),
+      await readSetting(ctx, "maxGatewayConcurrency"),
+    );
+    return {
+      concurrency: Math.max(1, concurrency),
+      latencies: Object.entries(latencies).map(([key, latencyMs]) => ({ key, latencyMs })),
+    };
   },
 });
 

@@ -8,7 +8,7 @@ import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { fail, internalQuery, userAction, userMutation, userQuery } from "./functions";
 import { passwordChangeSchema, problemsOf, profileSchema } from "./lib/forms";
-import { guessablePasswordProblem } from "./lib/passwordStrength";
+import { guessablePasswordProblem, type PasswordOwner } from "./lib/passwordStrength";
 import { rejectProblems } from "./core/validation";
 
 export const get = userQuery({
@@ -60,6 +60,16 @@ export const passwordAccountOf = internalQuery({
   },
 });
 
+/** The email and name a new password must not contain. */
+export const passwordOwnerOf = internalQuery({
+  args: { userId: v.id("users") },
+  returns: v.object({ email: v.union(v.string(), v.null()), name: v.union(v.string(), v.null()) }),
+  handler: async (ctx, { userId }) => {
+    const user = await ctx.db.get("users", userId);
+    return { email: user?.email ?? null, name: user?.fullName ?? null };
+  },
+});
+
 /**
  * Changes the password after checking the current one (wrong guesses count towards the sign-in
  * back-off), then ends the user's other sessions: their tokens are refused at once (functions.ts).
@@ -74,8 +84,9 @@ export const changePassword = userAction({
       (p) => p.field === "newPassword",
     );
     if (newPasswordProblem) fail("INVALID_INPUT", newPasswordProblem.message, { field: "newPassword" });
-    // No common or guessable password either (lib/passwordStrength), as on sign-up and reset.
-    const guessable = guessablePasswordProblem(newPassword);
+    // No common or guessable password either, nor one containing the email or name (lib/passwordStrength).
+    const owner: PasswordOwner = await ctx.runQuery(internal.profile.passwordOwnerOf, { userId: ctx.userId });
+    const guessable = guessablePasswordProblem(newPassword, owner);
     if (guessable !== null) fail("INVALID_INPUT", guessable, { field: "newPassword" });
     if (currentPassword.length > MAX_SECRET_LENGTH)
       fail("INVALID_INPUT", "Current password is incorrect.", { field: "currentPassword" });

@@ -15,7 +15,8 @@ import { finishIfDone } from "./core/pipeline/finish";
 import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./core/pipeline/recovery";
 import { CLAIM_BATCH, runWorker } from "./core/pipeline/worker";
 import { readSetting } from "./core/settings";
-import { callOutcome, workerReport, workItem } from "./validators";
+import { catalogLatencies, recordModelLatencies } from "./core/modelLatencies";
+import { callOutcome, callsInSight, workerReport, workItem } from "./validators";
 
 export const dispatch = internalMutation({
   args: {},
@@ -90,9 +91,11 @@ export const beat = internalMutation({
      * time when none is out: every delta created before it is committed.
      */
     settledBefore: v.optional(v.number()),
+    /** Its calls in flight and the gateway's observed latencies, for the time left. */
+    sight: v.optional(callsInSight),
   },
   returns: v.object({ running: v.boolean() }),
-  handler: async (ctx, { testId, judged, generated, settledBefore, ...report }) => {
+  handler: async (ctx, { testId, judged, generated, settledBefore, sight, ...report }) => {
     const test = await ctx.db.get("tests", testId);
     if (!test) return { running: false };
     // Judge results are counted on the worker's own row; the statistics' poll reads the count.
@@ -107,7 +110,7 @@ export const beat = internalMutation({
       pairs.add(`${call.personaId}\u0000${call.topicId}`);
       await createJudgeCallsIfPairDone(ctx, call);
     }
-    const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight), settledBefore);
+    const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight), settledBefore, sight);
     if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
       await finishIfDone(ctx, testId);
     return { running: true };
@@ -123,10 +126,15 @@ export const gatewayShare = internalQuery({
 
 /** A pool worker has nothing left to do: it is no longer counted, and the test ends if it is done. */
 export const endWork = internalMutation({
-  args: { testId: v.id("tests") },
+  args: {
+    testId: v.id("tests"),
+    /** The gateway latencies the worker observed, by `kind:model` key: the catalog's latencies. */
+    latencies: v.optional(v.array(v.object({ key: v.string(), averageMs: v.number() }))),
+  },
   returns: v.null(),
-  handler: async (ctx, { testId }) => {
+  handler: async (ctx, { testId, latencies }) => {
     await endWorker(ctx, testId);
+    if (latencies) await recordModelLatencies(ctx, latencies, Date.now());
     return null;
   },
 });
@@ -150,11 +158,26 @@ export const workerSettings = internalQuery({
     start: v.number(),
     share: v.number(),
     resume: v.optional(v.object({ level: v.number(), backedOff: v.boolean(), ceiling: v.optional(v.number()) })),
+    /** The catalog's latency of each of the test's models by `kind:model` key, until the run sees its own. */
+    latencyPriors: v.optional(v.array(v.object({ key: v.string(), latencyMs: v.number() }))),
   }),
-  handler: async (ctx, { testId }) => ({
-    chunkMs: await readSetting(ctx, "workerChunkMs"),
-    ...(await startingConcurrency(ctx, testId)),
-  }),
+  handler: async (ctx, { testId }) => {
+    const test = await ctx.db.get("tests", testId);
+    return {
+      chunkMs: await readSetting(ctx, "workerChunkMs"),
+      ...(await startingConcurrency(ctx, testId)),
+      ...(test
+        ? {
+            latencyPriors: Object.entries(
+              await catalogLatencies(ctx, {
+                generators: test.configuration.generatorModels.map((model) => model.id),
+                judges: test.configuration.evaluatorModels.map((model) => model.id),
+              }),
+            ).map(([key, latencyMs]) => ({ key, latencyMs })),
+          }
+        : {}),
+    };
+  },
 });
 
 /**

@@ -3,6 +3,7 @@ import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import { apiTokenTables } from "./tables/apiTokens";
 import { authThrottleTables } from "./tables/authThrottle";
+import { modelLatencyTables } from "./tables/modelLatencies";
 import { checkTables } from "./tables/checks";
 import { noteTables } from "./tables/notes";
 import { presenceTables } from "./tables/presence";
@@ -35,6 +36,7 @@ import {
 export default defineSchema({
   ...authTables,
   ...authThrottleTables,
+  ...modelLatencyTables,
   ...teamTables,
   ...noteTables,
   ...checkTables,
@@ -73,6 +75,8 @@ export default defineSchema({
     personaCount: v.optional(v.number()),
     topicCount: v.optional(v.number()),
     lastSignInAt: v.optional(v.number()),
+    // Sessions begun, counted for accounts made since it was added: 1 is a brand-new user.
+    signInCount: v.optional(v.number()),
     updatedAt: v.optional(v.number()),
   })
     .index("email", ["email"])

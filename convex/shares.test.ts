@@ -111,4 +111,22 @@ describe("sharing", () => {
     expect((await t.query(api.shares.view, { shareId }))!.metrics.totalResponses).toBe(6);
     expect((await t.query(api.shares.view, { shareId }))!.status).toBe("running");
   });
+
+  test("a running test's progress and forecast end are shared; an ended test's are not", async () => {
+    const t = createBackend();
+    const owner = await createUser(t, "owner@example.com");
+    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 4, status: "running" });
+    const endsAt = Date.now() + 150_000;
+    const progress = {
+      currentPhase: "Generating Responses",
+      percentage: 38,
+      estimatedTimeRemaining: "About 3 min",
+      endsAt,
+    };
+    await t.run((ctx) => ctx.db.patch("tests", testId, { progress }));
+    const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
+    expect((await t.query(api.shares.view, { shareId }))!.progress).toEqual(progress);
+    await t.run((ctx) => ctx.db.patch("tests", testId, { status: "completed", completedAt: Date.now() }));
+    expect((await t.query(api.shares.view, { shareId }))!.progress).toBeUndefined();
+  });
 });

@@ -19,7 +19,7 @@ import { requireTest } from "./core/testAccess";
 import { sharedTestOf } from "./core/sharedTest";
 import { newShareId } from "./lib/shareId";
 import { juryViewOf, sharedJuryViewValidator, withoutCosts } from "./core/juryView";
-import { testConfiguration, testStatus } from "./validators";
+import { progress, testConfiguration, testStatus } from "./validators";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */
 export const SHARED_SAMPLE_RESPONSES = 10;
@@ -68,6 +68,8 @@ const sharedView = v.object({
   createdAt: v.number(),
   startedAt: v.optional(v.number()),
   completedAt: v.optional(v.number()),
+  /** While it runs: its phase, percentage and time left (the forecast end), as the monitor shows them. */
+  progress: v.optional(progress),
   valid: v.boolean(),
   configuration: testConfiguration,
   /** The results page's metrics less its cost figures: the shared page shows no money (spec part 2). */
@@ -123,6 +125,7 @@ export const view = publicQuery({
       createdAt: test._creationTime,
       ...(test.startedAt === undefined ? {} : { startedAt: test.startedAt }),
       ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
+      ...(test.status === "running" ? { progress: test.progress } : {}),
       valid: isValidTest(test),
       configuration: test.configuration,
       metrics: sharedMetricsOf(test, rows),

@@ -14,6 +14,8 @@ export const viewer = publicQuery({
       fullName: v.union(v.string(), v.null()),
       avatarUrl: v.union(v.string(), v.null()),
       isAdmin: v.boolean(),
+      /** In their first session: greeted "Welcome", not "Welcome back". */
+      isNew: v.boolean(),
     }),
   ),
   handler: async (ctx) => {
@@ -25,6 +27,7 @@ export const viewer = publicQuery({
       fullName: user.fullName ?? null,
       avatarUrl: user.avatarUrl ?? null,
       isAdmin: user.isAdmin === true,
+      isNew: user.signInCount === 1,
     };
   },
 });

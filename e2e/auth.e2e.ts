@@ -12,7 +12,8 @@ describe("authentication", () => {
 
     await signUp(page, email, PASSWORD);
     expect(new URL(page.url()).pathname).toBe("/dashboard");
-    await page.getByRole("heading", { name: `Welcome back, ${greetingNameOf(email)}` }).waitFor();
+    // A brand-new user is welcomed, not welcomed back.
+    await page.getByRole("heading", { name: `Welcome, ${greetingNameOf(email)}` }).waitFor();
 
     await signOut(page);
     await page.goto("/dashboard");

@@ -228,7 +228,7 @@ export function uniqueEmail(prefix = "user"): string {
   return `${prefix}-${Date.now().toString(36)}-${emailCounter}@example.com`;
 }
 
-/** The part of the address the dashboard greets ('Welcome back, {name}'). */
+/** The part of the address the dashboard greets ('Welcome, {name}' at first, then 'Welcome back, {name}'). */
 export function greetingNameOf(email: string): string {
   return email.split("@")[0] ?? email;
 }

@@ -158,8 +158,8 @@ describe("npm start", () => {
     const appUrl = `http://127.0.0.1:${app}`;
     const backendUrl = `http://127.0.0.1:${backend}`;
     expect(banner).toContain(appUrl);
-    expect(banner).toContain("demo@modeljury.dev / demo-password-123");
-    expect(banner).toContain("admin@modeljury.dev / admin-password-123");
+    expect(banner).toContain("demo@modeljury.dev / tasting-panel-123");
+    expect(banner).toContain("admin@modeljury.dev / head-juror-123");
     for (const port of [backend, site, gateway, stripe]) expect(banner).toContain(`http://127.0.0.1:${port}`);
 
     const page = await fetch(appUrl);
@@ -169,7 +169,7 @@ describe("npm start", () => {
     const client = new ConvexHttpClient(backendUrl, { skipConvexDeploymentUrlCheck: true, logger: false });
     const signedIn = await client.action(api.auth.signIn, {
       provider: "password",
-      params: { email: "demo@modeljury.dev", password: "demo-password-123", flow: "signIn" },
+      params: { email: "demo@modeljury.dev", password: "tasting-panel-123", flow: "signIn" },
     });
     expect(signedIn.tokens?.token).toEqual(expect.any(String));
     client.setAuth(signedIn.tokens!.token);
@@ -230,7 +230,7 @@ describe("npm start", () => {
     expect(
       (await (await signIn("ada@example.com", "ada-password-123", "signIn")).query(api.users.viewer, {}))!._id,
     ).toBe(adaId);
-    const demo = await signIn("demo@modeljury.dev", "demo-password-123", "signIn");
+    const demo = await signIn("demo@modeljury.dev", "tasting-panel-123", "signIn");
     expect((await demo.query(api.personas.list, {})).total).toBe(3);
     expect((await demo.query(api.templates.listOwn, {})).length).toBe(1);
     process.kill(started.child.pid!, "SIGTERM");
@@ -304,7 +304,7 @@ describe("npm start", () => {
       });
       const signedIn = await client.action(api.auth.signIn, {
         provider: "password",
-        params: { email: "demo@modeljury.dev", password: "demo-password-123", flow: "signIn" },
+        params: { email: "demo@modeljury.dev", password: "tasting-panel-123", flow: "signIn" },
       });
       client.setAuth(signedIn.tokens!.token);
       expect((await client.query(api.models.list, {})).models.map((model) => model.id).sort()).toEqual(

@@ -8,10 +8,17 @@
 //   GLOBAL_LIMITS.signUpsPerMinute sign-ups per minute on the deployment; over it, unknown
 //   devices wait for the next minute. Known devices are never refused.
 //
+// - Per client address: each password or code tried from one address (Convex's request
+//   metadata, ctx.meta.getRequestMetadata().ip, read by the signIn action) takes a token from
+//   that address's bucket (lib/tokenBucket.ts, CLIENT_ATTEMPTS); a success gives it back. A spray
+//   of one guess on each of many accounts meets this limit, which no account's back-off sees.
+//   Known devices are never refused. Addresses are stored as SHA-256 hashes.
+//
 // "Known device": the sign-in form sends a random id kept in the browser (`params.device`);
 // after a successful sign-in its SHA-256 is stored for the account. It proves nothing beyond
 // "this browser signed in here before", which is all the bypass needs.
 import type { MutationCtx } from "../_generated/server";
+import { takeToken, tokensAt, waitForToken, type TokenBucketRule } from "../lib/tokenBucket";
 
 export const BACKOFF = {
   /** Failures allowed before any wait. */
@@ -22,6 +29,9 @@ export const BACKOFF = {
   /** An account's failures are forgotten this long after the last one. */
   forgetAfterMs: 60 * 60_000,
 } as const;
+
+/** Sign-in attempts per client address: a burst of 10, then 10 a minute. */
+export const CLIENT_ATTEMPTS: TokenBucketRule = { capacity: 10, rate: 10, periodMs: 60_000 };
 
 // A launch or a workshop signs up a hundred people within a minute: all of them get in.
 export const GLOBAL_LIMITS = { failedSignInsPerMinute: 60, signUpsPerMinute: 120, emailRequestsPerMinute: 30 } as const;
@@ -35,6 +45,8 @@ export const THROTTLE_MESSAGES = {
   account: (seconds: number) =>
     `Too many failed attempts for this account. Please wait ${formatWait(seconds)} and try again, or sign in from a browser you have used here before.`,
   signIns: "Too many failed sign-ins on ModelJury right now. Please wait a minute and try again.",
+  client: (seconds: number) =>
+    `Too many sign-in attempts from your network. Please wait ${formatWait(seconds)} and try again.`,
   signUps: "Too many new accounts are being created right now. Please wait a minute and try again.",
   emailRequests: "Too many emails have been asked for right now. Please wait a minute and try again.",
 } as const;
@@ -90,7 +102,27 @@ export type Attempt = {
   /** signIn: a password or code is tried; signUp: an account is created; emailRequest: a code or link is sent. */
   kind: "signIn" | "signUp" | "emailRequest";
   deviceHash: string | null;
+  /** SHA-256 of the client's address, when the request came with one. */
+  clientHash?: string | null;
 };
+
+async function clientBucket(ctx: MutationCtx, clientHash: string) {
+  return await ctx.db
+    .query("authClientBuckets")
+    .withIndex("by_client", (q) => q.eq("clientHash", clientHash))
+    .unique();
+}
+
+/** Takes one of the address's tokens; the wait in ms when none is left (nothing is taken then). */
+async function takeClientToken(ctx: MutationCtx, clientHash: string, now: number): Promise<number> {
+  const row = await clientBucket(ctx, clientHash);
+  const wait = waitForToken(row, CLIENT_ATTEMPTS, now);
+  if (wait > 0) return wait;
+  const next = takeToken(row, CLIENT_ATTEMPTS, now);
+  if (row === null) await ctx.db.insert("authClientBuckets", { clientHash, ...next });
+  else await ctx.db.patch("authClientBuckets", row._id, next);
+  return 0;
+}
 
 /** Null when the attempt may go ahead, else the sentence to show. Counts sign-ups and emails asked for. */
 export async function admit(ctx: MutationCtx, attempt: Attempt, now: number): Promise<string | null> {
@@ -106,6 +138,10 @@ export async function admit(ctx: MutationCtx, attempt: Attempt, now: number): Pr
   if (await isKnownDevice(ctx, attempt.email, attempt.deviceHash)) return null;
   const { current } = await windowOf(ctx, "failedSignIns", now);
   if (current >= GLOBAL_LIMITS.failedSignInsPerMinute) return THROTTLE_MESSAGES.signIns;
+  if (attempt.clientHash) {
+    const wait = await takeClientToken(ctx, attempt.clientHash, now);
+    if (wait > 0) return THROTTLE_MESSAGES.client(Math.ceil(wait / 1000));
+  }
   const backoff = await ctx.db
     .query("authBackoff")
     .withIndex("by_email", (q) => q.eq("email", attempt.email))
@@ -133,13 +169,19 @@ export async function recordFailure(ctx: MutationCtx, email: string, now: number
   });
 }
 
-/** A successful sign-in: the account's failures are cleared and the browser becomes known. */
+/** A successful sign-in: the account's failures are cleared, the browser becomes known, the address gets its token back. */
 export async function recordSuccess(
   ctx: MutationCtx,
   email: string,
   deviceHash: string | null,
   now: number,
+  clientHash: string | null = null,
 ): Promise<void> {
+  const bucket = clientHash ? await clientBucket(ctx, clientHash) : null;
+  if (bucket !== null) {
+    const tokens = Math.min(CLIENT_ATTEMPTS.capacity, tokensAt(bucket, CLIENT_ATTEMPTS, now) + 1);
+    await ctx.db.patch("authClientBuckets", bucket._id, { tokens, updatedAt: now });
+  }
   const backoff = await ctx.db
     .query("authBackoff")
     .withIndex("by_email", (q) => q.eq("email", email))

@@ -1,6 +1,7 @@
 // @vitest-environment node
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, it as test } from "vitest";
 import {
+  timeLeftText,
   formatCents,
   formatCostPerResponse,
   formatCount,
@@ -98,5 +99,18 @@ describe("names and ids", () => {
     expect(greetingName("@example.com")).toBe("User");
     expect(greetingName(undefined)).toBe("User");
     expect(greetingName("")).toBe("User");
+  });
+});
+
+describe("the time left shown on the monitor and the shared page", () => {
+  test("counts down to the forecast end: 73 s left is 'About 2 min', never 'Less than a minute'", () => {
+    const now = 1_000_000;
+    expect(timeLeftText({ endsAt: now + 73_000, estimatedTimeRemaining: "Less than a minute" }, now)).toBe(
+      "About 2 min",
+    );
+    expect(timeLeftText({ endsAt: now + 73_000 }, now + 20_000)).toBe("Less than a minute");
+    // Before any forecast: the words stored at the last fold, or "Calculating...".
+    expect(timeLeftText({ estimatedTimeRemaining: "About 3 min" }, now)).toBe("About 3 min");
+    expect(timeLeftText({}, now)).toBe("Calculating...");
   });
 });

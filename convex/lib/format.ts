@@ -88,9 +88,23 @@ export function formatTimeRemaining(ms: number | null): string {
   return `About ${Math.floor(minutes / 60)}h ${minutes % 60}m`;
 }
 
+/**
+ * A running test's time left as shown: counted down each second to its forecast end when the run
+ * has one (lib/progress forecastTimeRemaining), else the words stored at its last fold.
+ */
+export function timeLeftText(progress: { endsAt?: number; estimatedTimeRemaining?: string }, now: number): string {
+  if (progress.endsAt !== undefined) return formatTimeRemaining(Math.max(0, progress.endsAt - now));
+  return progress.estimatedTimeRemaining ?? formatTimeRemaining(null);
+}
+
 /** First 8 characters of an id, as the account id and job ids are shown. */
 export function shortId(id: string): string {
   return id.slice(0, 8);
+}
+
+/** 'Welcome back, {name}' (spec part 1 §3), or 'Welcome, {name}' in a new user's first session. */
+export function greeting(email: string | null | undefined, isNew: boolean): string {
+  return `${isNew ? "Welcome" : "Welcome back"}, ${greetingName(email)}`;
 }
 
 /** The part of the email before the @, else 'User' ('Welcome back, {name}'). */

@@ -18,6 +18,14 @@ export const MIN_PASSWORD_SCORE = 2;
 export const GUESSABLE_PASSWORD_MESSAGE =
   "This password is too common or too easy to guess. Choose a longer one, such as a few unrelated words.";
 
+export const PERSONAL_PASSWORD_MESSAGE = "This password contains your email address or name. Choose one that does not.";
+
+/** Who the password belongs to: zxcvbn's user inputs, and what the password must not contain. */
+export type PasswordOwner = { email?: string | null; name?: string | null };
+
+/** Parts shorter than this ("al", "jo") are too common inside unrelated words to refuse. */
+const MIN_PERSONAL_PART_LENGTH = 3;
+
 let checker: ZxcvbnFactory | null = null;
 
 /** Built on first use: the dictionaries are ranked once per process. */
@@ -26,10 +34,25 @@ function zxcvbn(): ZxcvbnFactory {
   return checker;
 }
 
+/** The email, its local part and the name, whole and word by word, lower-cased, without the too-short ones. */
+export function personalParts(owner: PasswordOwner): string[] {
+  const email = owner.email?.trim().toLowerCase() ?? "";
+  const local = email.split("@")[0] ?? "";
+  const name = owner.name?.trim().toLowerCase() ?? "";
+  const words = [...local.split(/[^\p{L}\p{N}]+/u), ...name.split(/[^\p{L}\p{N}]+/u)];
+  const parts = [email, local, name, name.replace(/[^\p{L}\p{N}]+/gu, ""), ...words];
+  return [...new Set(parts.filter((part) => part.length >= MIN_PERSONAL_PART_LENGTH))];
+}
+
 /**
  * Why this password is too guessable, or null. Call it after the length rule
  * (lib/credentials passwordProblem), which bounds the work to 128 characters.
+ * With the owner: a password containing the email's local part or the name is refused outright,
+ * and zxcvbn prices its other spellings of them (l33t, reversed) as user inputs.
  */
-export function guessablePasswordProblem(password: string): string | null {
-  return zxcvbn().check(password).score < MIN_PASSWORD_SCORE ? GUESSABLE_PASSWORD_MESSAGE : null;
+export function guessablePasswordProblem(password: string, owner: PasswordOwner = {}): string | null {
+  const parts = personalParts(owner);
+  const lower = password.toLowerCase();
+  if (parts.some((part) => lower.includes(part))) return PERSONAL_PASSWORD_MESSAGE;
+  return zxcvbn().check(password, parts).score < MIN_PASSWORD_SCORE ? GUESSABLE_PASSWORD_MESSAGE : null;
 }

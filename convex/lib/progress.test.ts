@@ -1,6 +1,12 @@
 // @vitest-environment node
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, it as test } from "vitest";
 import {
+  type CallPace,
+  type CallsInSight,
+  forecastTimeRemaining,
+  steadyEndsAt,
+  callsInSightOf,
+  durationRangeLabel,
   callsPerMonitorWrite,
   callsPerProgressWrite,
   computeProgress,
@@ -447,5 +453,188 @@ describe("when a running test's monitor row is written", () => {
       generationCalls: 12,
       judgingCalls: 72,
     });
+  });
+});
+
+/**
+ * A pool run with known latencies, event by event: `slots` calls at a time, taken in creation
+ * order; a pair's judge calls are created once its answers are all in. Each model's calls take
+ * its latency, a little more or less by a fixed pattern (no randomness).
+ */
+function simulatedRun(options: {
+  generators: number[];
+  judges: number[];
+  pairs: number;
+  perTopic: number;
+  slots: number;
+}) {
+  type SimCall = { kind: "generation" | "judging"; pair: number; latency: number; start?: number; end?: number };
+  const calls: SimCall[] = [];
+  const pending: SimCall[] = [];
+  let jitter = 0;
+  const latencyOf = (base: number) => base * (0.85 + 0.3 * (((jitter++ * 7) % 11) / 10));
+  for (let pair = 0; pair < options.pairs; pair++)
+    for (const base of options.generators)
+      for (let r = 0; r < options.perTopic; r++) pending.push({ kind: "generation", pair, latency: latencyOf(base) });
+  calls.push(...pending);
+  const answersLeft = Array<number>(options.pairs).fill(options.generators.length * options.perTopic);
+  const free = Array<number>(options.slots).fill(0);
+  const running: SimCall[] = [];
+  let now = 0;
+  while (pending.length > 0 || running.length > 0) {
+    // Fill free slots at `now`.
+    for (let slot = 0; slot < free.length && pending.length > 0; slot++) {
+      if (free[slot]! > now) continue;
+      const call = pending.shift()!;
+      call.start = now;
+      call.end = now + call.latency;
+      free[slot] = call.end;
+      running.push(call);
+    }
+    running.sort((a, b) => a.end! - b.end!);
+    const next = running.shift()!;
+    now = next.end!;
+    if (next.kind === "generation" && --answersLeft[next.pair]! === 0) {
+      for (const base of options.judges)
+        for (let a = 0; a < options.generators.length * options.perTopic; a++) {
+          const judge: SimCall = { kind: "judging", pair: next.pair, latency: latencyOf(base) };
+          pending.push(judge);
+          calls.push(judge);
+        }
+    }
+  }
+  const duration = Math.max(...calls.map((call) => call.end!));
+  /** What the worker and the counters know at time `at`. */
+  const snapshotAt = (at: number) => {
+    const kind = (name: SimCall["kind"]) => {
+      const ended = calls.filter((call) => call.kind === name && call.end! <= at);
+      return {
+        done: ended.length,
+        expected: calls.filter((call) => call.kind === name).length,
+        busyMs: ended.reduce((sum, call) => sum + call.latency, 0),
+      };
+    };
+    const out = (name: SimCall["kind"], bases: number[]) =>
+      calls
+        .filter((call) => call.kind === name && call.start! <= at && call.end! > at)
+        .map((call) => ({
+          outForMs: at - call.start!,
+          expectedMs: bases.reduce((best, base) =>
+            Math.abs(base - call.latency) < Math.abs(best - call.latency) ? base : best,
+          ),
+        }));
+    const pace: CallPace = {
+      startedAt: 0,
+      now: at,
+      generation: kind("generation"),
+      judging: kind("judging"),
+      concurrency: options.slots,
+    };
+    const sight: CallsInSight = {
+      out: { generation: out("generation", options.generators), judging: out("judging", options.judges) },
+      latencyMs: { generation: options.generators, judging: options.judges },
+    };
+    return { pace, sight, left: duration - at };
+  };
+  return { duration, snapshotAt };
+}
+
+describe("the monitor's time left against a run with known latencies", () => {
+  const runs = {
+    // The bench's mix: slow writers, quick judges, 8 at a time.
+    "slow writers, quick judges": {
+      generators: [2800, 3000, 3200, 3500],
+      judges: [650, 750, 900],
+      pairs: 6,
+      perTopic: 2,
+      slots: 8,
+    },
+    // One writer much slower than the rest: the run's end waits on its last answers.
+    "one 21 s writer among 2 s ones": {
+      generators: [2000, 2200, 2500, 21000],
+      judges: [700, 800],
+      pairs: 10,
+      perTopic: 1,
+      slots: 16,
+    },
+    // A large run at a high concurrency.
+    "650 calls at 64": {
+      generators: [2000, 3000, 4000, 6000, 8000],
+      judges: [800, 1200],
+      pairs: 25,
+      perTopic: 2,
+      slots: 64,
+    },
+  };
+
+  for (const [name, options] of Object.entries(runs)) {
+    test(`${name}: within 25% of the real time left at 25, 50 and 75% of the run, and never 'Less than a minute' with more left`, () => {
+      const run = simulatedRun(options);
+      for (const share of [0.25, 0.5, 0.75]) {
+        const { pace, sight, left } = run.snapshotAt(run.duration * share);
+        const forecast = forecastTimeRemaining(pace, sight)!;
+        expect(
+          Math.abs(forecast - left) / left,
+          `${name} at ${share * 100}%: ${forecast} ms for ${left} ms`,
+        ).toBeLessThan(0.25);
+        if (left >= 60_000) expect(formatTimeRemaining(forecast)).not.toBe("Less than a minute");
+      }
+    });
+  }
+
+  test("the calls in flight count: a 21 s answer sent a second ago leaves about 20 s, whatever the averages", () => {
+    const pace: CallPace = {
+      startedAt: 0,
+      now: 30_000,
+      generation: { done: 30, expected: 31, busyMs: 60_000 },
+      judging: { done: 60, expected: 62, busyMs: 42_000 },
+      concurrency: 16,
+    };
+    const sight: CallsInSight = {
+      out: { generation: [{ outForMs: 1_000, expectedMs: 21_000 }], judging: [] },
+      latencyMs: { generation: [2_000, 21_000], judging: [700] },
+    };
+    // 20 s for the answer, then its two judgements (0.7 s each, side by side).
+    expect(forecastTimeRemaining(pace, sight)).toBe(20_700);
+    // The averages alone (2 s a call) said a few seconds.
+    expect(estimateTimeRemaining(pace)).toBeLessThan(5_000);
+  });
+
+  test("the end shown moves only when a forecast differs by more than the tolerance: no back and forth", () => {
+    const now = 1_000_000;
+    expect(steadyEndsAt(undefined, now + 120_000, now)).toBe(now + 120_000);
+    // 130 s then 110 s forecast for a 120 s end shown: within 15%, the shown end stays.
+    expect(steadyEndsAt(now + 120_000, now + 130_000, now)).toBe(now + 120_000);
+    expect(steadyEndsAt(now + 120_000, now + 110_000, now)).toBe(now + 120_000);
+    // A real change moves it.
+    expect(steadyEndsAt(now + 120_000, now + 180_000, now)).toBe(now + 180_000);
+  });
+});
+
+describe("the worker's view of its calls and the setup estimate's words", () => {
+  test("a call out is expected at its model's observed latency, else the catalog's; each model's latency is listed once", () => {
+    const sight = callsInSightOf(
+      { kinds: { "generate:a/slow": { averageMs: 21_000 } } },
+      [
+        { key: "generate:a/slow", sentAt: 1_000 },
+        { key: "evaluate:b/judge", sentAt: 3_000 },
+      ],
+      8,
+      4_000,
+      { "generate:a/slow": 15_000, "generate:c/quick": 2_000, "evaluate:b/judge": 6_000 },
+    );
+    expect(sight).toEqual({
+      out: { generation: [{ outForMs: 3_000, expectedMs: 21_000 }], judging: [{ outForMs: 1_000, expectedMs: 6_000 }] },
+      latencyMs: { generation: [21_000, 2_000], judging: [6_000] },
+      slots: 8,
+    });
+  });
+
+  test("durations read as seconds under a minute, minutes under two hours, rounded outwards", () => {
+    expect(durationRangeLabel({ minMs: 0, maxMs: 0 })).toBe("Under a minute");
+    expect(durationRangeLabel({ minMs: 4_200, maxMs: 8_400 })).toBe("4-9 seconds");
+    expect(durationRangeLabel({ minMs: 48_000, maxMs: 96_000 })).toBe("Under 2 minutes");
+    expect(durationRangeLabel({ minMs: 65_000, maxMs: 130_000 })).toBe("1-3 minutes");
+    expect(durationRangeLabel({ minMs: 8_000_000, maxMs: 16_000_000 })).toBe("2-5 hours");
   });
 });

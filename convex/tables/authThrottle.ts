@@ -12,6 +12,11 @@ export const authThrottleTables = {
     "by_email_device",
     ["email", "deviceHash"],
   ),
+  /** Sign-in attempts per client address (SHA-256 of the address): a token bucket, core/authThrottle CLIENT_ATTEMPTS. */
+  authClientBuckets: defineTable({ clientHash: v.string(), tokens: v.number(), updatedAt: v.number() }).index(
+    "by_client",
+    ["clientHash"],
+  ),
   /** Deployment-wide counts per one-minute window. */
   authRateWindows: defineTable({ name: v.string(), windowStart: v.number(), count: v.number() }).index("by_name", [
     "name",

@@ -241,3 +241,27 @@ describe("local backend", () => {
     expect(await client.query(api.users.viewer, {})).toMatchObject({ email: "ada@example.com" });
   });
 });
+
+describe("the client's address", () => {
+  it("reaches actions over the WebSocket and the HTTP API: a sign-in spray from one address is throttled", async () => {
+    const spray = (client: { action: ConvexClient["action"] }, i: number) =>
+      client
+        .action(api.auth.signIn, {
+          provider: "password",
+          params: { email: `sprayed${i}@example.com`, password: "Spring2024!", flow: "signIn" },
+        })
+        .then(
+          () => "signed in",
+          (error: unknown) =>
+            error instanceof ConvexError ? (error.data as { message: string }).message : String(error),
+        );
+    const socket = newClient();
+    const outcomes: string[] = [];
+    // One address's bucket holds 10 attempts (convex/core/authThrottle.ts CLIENT_ATTEMPTS).
+    for (let i = 0; i < 11; i++) outcomes.push(await spray(socket, i));
+    expect(outcomes.slice(0, 10)).toEqual(Array(10).fill("Invalid email or password."));
+    expect(outcomes[10]).toMatch(/^Too many sign-in attempts from your network/);
+    // The HTTP API's calls come from the same address, so they meet the same bucket.
+    expect(await spray(new ConvexHttpClient(backend.url), 11)).toMatch(/^Too many sign-in attempts from your network/);
+  });
+});

@@ -19,6 +19,17 @@ import { UserTimeoutError } from "./userCode.js";
 /** A convex-test accessor for whatever schema the functions have. */
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
 
+/** Who sent a request, as a deployment tells its functions (ctx.meta.getRequestMetadata). */
+export type ClientAddress = { ip: string | null; userAgent: string | null };
+
+/** The address and user agent of an HTTP request or WebSocket upgrade. */
+export function clientAddressOf(request: {
+  socket: { remoteAddress?: string | undefined };
+  headers: { "user-agent"?: string | undefined };
+}): ClientAddress {
+  return { ip: request.socket.remoteAddress ?? null, userAgent: request.headers["user-agent"] ?? null };
+}
+
 export type FunctionOutcome =
   { success: true; value: Value } | { success: false; errorMessage: string; errorData?: JSONValue };
 
@@ -110,8 +121,10 @@ export class Engine implements BackendHooks {
     return backendStorage.run(this, work);
   }
 
-  accessor(identity: UserIdentity | null): AnyTestConvex {
-    return identity === null ? this.t : this.t.withIdentity(identity);
+  /** convex-test as `identity`, with the request's client address (ctx.meta.getRequestMetadata) when one came. */
+  accessor(identity: UserIdentity | null, client: ClientAddress | null = null): AnyTestConvex {
+    const signed = identity === null ? this.t : this.t.withIdentity(identity);
+    return client === null ? signed : signed.withRequestMetadata(client);
   }
 
   addSubscriber(subscriber: Subscriber): void {
@@ -153,7 +166,7 @@ export class Engine implements BackendHooks {
     udfPath: string,
     args: Record<string, Value>,
     identity: UserIdentity | null,
-    options: { allowInternal?: boolean } = {},
+    options: { allowInternal?: boolean; client?: ClientAddress | null } = {},
   ): Promise<FunctionOutcome & { kind?: FunctionKind }> {
     const path = canonicalUdfPath(udfPath);
     let info;
@@ -178,7 +191,7 @@ export class Engine implements BackendHooks {
     /** One run; a CommitConflict when its commit was refused (a commit landed after its own check). */
     const call = async (): Promise<FunctionOutcome | CommitConflict> => {
       try {
-        const accessor = this.accessor(identity);
+        const accessor = this.accessor(identity, options.client ?? null);
         const value: Value = await this.enter(() => {
           switch (actualKind) {
             case "query":

@@ -3,7 +3,7 @@ import type { UserIdentity } from "convex/server";
 import { convexToJson, jsonToConvex } from "convex/values";
 import type { JSONValue, Value } from "convex/values";
 import type { Engine, FunctionOutcome } from "./engine.js";
-import { describe } from "./engine.js";
+import { clientAddressOf, describe } from "./engine.js";
 import type { FunctionKind } from "./modules.js";
 import { TokenRejected } from "./identity.js";
 import type { TokenVerifier } from "./identity.js";
@@ -105,6 +105,7 @@ export async function handleFunctionApi(
     body.path as string,
     args,
     identity,
+    { client: clientAddressOf(request) },
   );
   if (outcome.success) {
     sendJson(response, 200, {
@@ -147,7 +148,7 @@ export async function handleHttpAction(
   }
   const method = request.method ?? "GET";
   const body = method === "GET" || method === "HEAD" ? undefined : await readBody(request);
-  const accessor = engine.accessor(identity);
+  const accessor = engine.accessor(identity, clientAddressOf(request));
   // HTTP actions share the plan's cap with actions ("Convex runtime actions and HTTP actions").
   const result = await engine.plan.actions.run(() =>
     engine.enter(() =>

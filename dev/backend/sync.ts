@@ -5,9 +5,9 @@ import type { JSONValue, Value } from "convex/values";
 import { WebSocket, WebSocketServer } from "ws";
 import type { RawData } from "ws";
 import type { CommittedWrite } from "./database.js";
-import type { Engine, FunctionOutcome, QueryEvaluator, QueryOutcome, Subscriber } from "./engine.js";
+import type { ClientAddress, Engine, FunctionOutcome, QueryEvaluator, QueryOutcome, Subscriber } from "./engine.js";
 import type { ReadSet } from "./indexes.js";
-import { describe } from "./engine.js";
+import { clientAddressOf, describe } from "./engine.js";
 import { TokenRejected } from "./identity.js";
 import type { TokenVerifier, VerifiedIdentity } from "./identity.js";
 
@@ -149,7 +149,7 @@ export class SyncServer {
     const { pathname } = new URL(request.url ?? "/", "http://localhost");
     if (!/^\/api\/[^/]+\/sync\/?$/.test(pathname)) return false;
     this.webSockets.handleUpgrade(request, socket, head, (webSocket) => {
-      const connection = new SyncConnection(this, webSocket);
+      const connection = new SyncConnection(this, webSocket, clientAddressOf(request));
       this.connections.add(connection);
       webSocket.on("close", () => {
         connection.dispose();
@@ -229,6 +229,8 @@ class SyncConnection implements Subscriber {
   constructor(
     private readonly server: SyncServer,
     private readonly webSocket: WebSocket,
+    /** The client's address, which its mutations and actions see (ctx.meta.getRequestMetadata). */
+    private readonly client: ClientAddress,
   ) {
     webSocket.on("message", (data: RawData) => this.receive(data));
     webSocket.on("error", (error) => server.log(`websocket error: ${error.message}`));
@@ -463,6 +465,7 @@ class SyncConnection implements Subscriber {
             message.udfPath,
             decodeArgs(message.args),
             identity?.identity ?? null,
+            { client: this.client },
           );
         } catch (error) {
           outcome = { success: false, errorMessage: describe(error) };
@@ -507,6 +510,7 @@ class SyncConnection implements Subscriber {
         message.udfPath,
         decodeArgs(message.args),
         identity?.identity ?? null,
+        { client: this.client },
       );
     } catch (error) {
       outcome = { success: false, errorMessage: describe(error) };

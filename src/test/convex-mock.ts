@@ -174,6 +174,7 @@ export function makeViewer(overrides: Partial<Viewer> = {}): Viewer {
     fullName: null,
     avatarUrl: null,
     isAdmin: false,
+    isNew: false,
     ...overrides,
   };
 }

@@ -12,8 +12,12 @@ import {
   computeProgress,
   estimateTimeRemaining,
   expectedCallsOf,
+  forecastTimeRemaining,
   progressWriteDue,
   callsPerProgressWrite,
+  steadyEndsAt,
+  type CallPace,
+  type CallsInSight,
 } from "../../lib/progress";
 import type { runCounters, Usage } from "../../validators";
 import { writeMonitorRowIfDue } from "../monitorProgress";
@@ -48,23 +52,28 @@ export type Counters = Partial<Infer<typeof runCounters>>;
  * The time remaining for a test with these counters: each kind's calls left at that kind's
  * measured rate (lib/progress). The monitor's benchmark reads it the same way.
  */
-export function timeRemainingOf(
-  test: Pick<
-    Doc<"tests">,
-    | "configuration"
-    | "startedAt"
-    | "missingResponses"
-    | "finishedCalls"
-    | "judgeCallsFinished"
-    | "generationCallMs"
-    | "judgeCallMs"
-  >,
-  now: number,
-  concurrency?: number,
-) {
+export function timeRemainingOf(test: PacedTest, now: number, concurrency?: number, sight?: CallsInSight) {
+  const pace = callPaceOf(test, now, concurrency);
+  // With the pool worker's view of its calls in flight and the gateway's latencies, a forecast
+  // of the run's end; a recording's own fold has only the counters' averages.
+  return sight ? forecastTimeRemaining(pace, sight) : estimateTimeRemaining(pace);
+}
+
+type PacedTest = Pick<
+  Doc<"tests">,
+  | "configuration"
+  | "startedAt"
+  | "missingResponses"
+  | "finishedCalls"
+  | "judgeCallsFinished"
+  | "generationCallMs"
+  | "judgeCallMs"
+>;
+
+function callPaceOf(test: PacedTest, now: number, concurrency?: number): CallPace {
   const expected = expectedCallsOf(test.configuration, test.missingResponses);
   const judgeCallsDone = test.judgeCallsFinished ?? 0;
-  return estimateTimeRemaining({
+  return {
     startedAt: test.startedAt ?? now,
     now,
     generation: {
@@ -78,7 +87,7 @@ export function timeRemainingOf(
       busyMs: test.judgeCallMs ?? 0,
     },
     ...(concurrency === undefined ? {} : { concurrency }),
-  });
+  };
 }
 
 const COUNTER_KEYS = Object.keys(EMPTY_COUNTERS) as (keyof Counters)[];
@@ -137,6 +146,7 @@ export async function foldCounters(
   testId: Id<"tests">,
   concurrency?: number,
   settledBefore?: number,
+  sight?: CallsInSight,
 ) {
   const test = await ctx.db.get("tests", testId);
   if (!test) return null;
@@ -195,12 +205,15 @@ export async function foldCounters(
     finishedCalls: next.finishedCalls,
     createdCalls: next.totalCalls,
   });
-  const remaining = timeRemainingOf(next, now, concurrency);
+  const remaining = timeRemainingOf(next, now, concurrency, sight);
+  // The end shown moves only on a real change (lib/progress steadyEndsAt); the monitor counts down to it.
+  const endsAt = remaining === null ? undefined : steadyEndsAt(test.progress.endsAt, now + remaining, now);
   const progress = {
     currentPhase: info.phase,
     percentage: Math.max(info.progress, Math.min(94, test.progress.percentage)),
     details: info.details,
-    estimatedTimeRemaining: formatTimeRemaining(remaining),
+    estimatedTimeRemaining: formatTimeRemaining(endsAt === undefined ? null : endsAt - now),
+    ...(endsAt === undefined ? {} : { endsAt }),
   };
   await ctx.db.patch("tests", testId, { ...totals, ...errorField, lastProgressAt: now, progress });
   // History's cost and missing work: the summary is written only when one of them changed.
@@ -238,8 +251,14 @@ function remainingCallsOf(test: Doc<"tests">): number {
  * its oldest recording still out (runner.beat), so every recording in flight inserts its deltas
  * after it, outside the range read; without it (a recording's own fold), deltas FOLD_SETTLE_MS old.
  */
-export async function foldIfDue(ctx: MutationCtx, test: Doc<"tests">, concurrency?: number, settled?: number) {
-  if (test.totalCalls <= FOLD_EVERY_CALL_UP_TO) return await foldCounters(ctx, test._id, concurrency);
+export async function foldIfDue(
+  ctx: MutationCtx,
+  test: Doc<"tests">,
+  concurrency?: number,
+  settled?: number,
+  sight?: CallsInSight,
+) {
+  if (test.totalCalls <= FOLD_EVERY_CALL_UP_TO) return await foldCounters(ctx, test._id, concurrency, undefined, sight);
   const now = Date.now();
   const sinceLastWriteMs = now - test.lastProgressAt;
   if (sinceLastWriteMs < PROGRESS_FOLD.minIntervalMs) return null;
@@ -270,7 +289,7 @@ export async function foldIfDue(ctx: MutationCtx, test: Doc<"tests">, concurrenc
   if (!progressWriteDue({ sinceLastWriteMs, newCalls, remainingCalls })) return null;
   if (reports) await ctx.db.patch("testConcurrency", reports._id, { foldedExchanges: reports.exchanges });
   // A larger test's fold leaves the newest deltas (a small one's figures are exact at once).
-  return await foldCounters(ctx, test._id, concurrency, settledBefore);
+  return await foldCounters(ctx, test._id, concurrency, settledBefore, sight);
 }
 
 /**

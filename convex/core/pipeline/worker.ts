@@ -7,6 +7,7 @@ import type { ActionCtx } from "../../_generated/server";
 import { buildRetryMessages, type ChatMessage } from "../../lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "../../lib/replies";
 import { allowedInFlight, initialConcurrency, nextConcurrency, type ConcurrencyState } from "../../lib/concurrency";
+import { callsInSightOf } from "../../lib/progress";
 import type { Outcome, Usage, WorkItem } from "../../validators";
 import {
   chatCompletion,
@@ -160,6 +161,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
   const began = Date.now();
   const settings = await ctx.runQuery(internal.runner.workerSettings, { testId });
   const limits = { start: Math.max(1, settings.start), max: settings.share };
+  const priors = Object.fromEntries((settings.latencyPriors ?? []).map(({ key, latencyMs }) => [key, latencyMs]));
   let state: ConcurrencyState = {
     ...initialConcurrency(limits),
     ...(settings.resume
@@ -198,6 +200,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
   /** Calls the gateway refused (429), sent again first when the controller allows; and how often each was. */
   const refused: WorkItem[] = [];
   const refusals = new Map<string, number>();
+  /** Each gateway call out: its kind of call (the controller's latency key) and when it was sent. */
+  const outCalls = new Map<Promise<void>, { key: string; sentAt: number }>();
   const start = (item: WorkItem, claimed: boolean) => {
     if (claimed && item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 0) + 1);
     const key = `${item.kind}:${item.modelId}`;
@@ -208,6 +212,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
     const call: Promise<void> = perform(item, own, deferRefusal).then((outcome) => {
       // The slot is free the moment the call lands; its recording runs beside the next claims.
       calling.delete(call);
+      outCalls.delete(call);
       if (outcome === "refused") {
         refusals.set(item.callId, (refusals.get(item.callId) ?? 0) + 1);
         refused.push(item);
@@ -248,6 +253,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
       wake();
     });
     calling.add(call);
+    outCalls.set(call, { key, sentAt: Date.now() });
   };
   let running = true;
   let lastBeat = 0;
@@ -279,6 +285,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
       inFlight: calling.size,
       ...exchanges,
       settledBefore: Math.min(Date.now(), ...recording.values()),
+      sight: callsInSightOf(state, outCalls.values(), allowedInFlight(state, limits, Date.now()), Date.now(), priors),
     };
     // A report that lost its conflict retries is sent again, as a recording is: the worker
     // does not die with its calls out (its pairs would get no judge calls).
@@ -373,6 +380,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
   if (running && Date.now() - began >= settings.chunkMs) {
     await ctx.runMutation(internal.runner.continueWork, { testId });
   } else {
-    await ctx.runMutation(internal.runner.endWork, { testId });
+    const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
+    await ctx.runMutation(internal.runner.endWork, { testId, latencies });
   }
 }

@@ -165,6 +165,10 @@ describe("billing page", () => {
         .getAllByRole("columnheader")
         .map((cell) => cell.textContent),
     ).toEqual(["Date", "Amount", "Status", "Test Details"]);
+    // Which figure is which: the amount is the price; the calls' cost is elsewhere, and included.
+    expect(screen.getByTestId("billing-price-note")).toHaveTextContent(
+      "Each amount is a test's price, charged once; what its model calls cost the gateway is shown on History and its results, and is included in the price. A stopped test's price is not refunded; a failed test's is.",
+    );
     expect(within(table).getAllByRole("row")).toHaveLength(4);
     expect(within(table).getByRole("link", { name: "Coffee taglines" })).toHaveAttribute(
       "href",

@@ -24,6 +24,7 @@ import {
   paymentRows,
   toCsv,
 } from "./billing-csv";
+import { MONEY_LABELS } from "../../../convex/lib/moneyWords";
 import { paymentNote, signedAmount, totalSpentCents, TRANSACTION_STYLES, type BillingData } from "./billing-model";
 
 const EMPTY: BillingData = { payments: [], creditTransactions: [], testsCompleted: 0 };
@@ -113,7 +114,9 @@ function PaymentHistory({ payments }: { payments: BillingData["payments"] | unde
         <CardTitle>
           <h2>Payment History</h2>
         </CardTitle>
-        <CardDescription>Your 20 most recent payments.</CardDescription>
+        <CardDescription>
+          Your 20 most recent payments. <span data-testid="billing-price-note">{MONEY_LABELS.billingNote}</span>
+        </CardDescription>
         <CardAction>
           <ExportButton
             label="payment history"

@@ -131,6 +131,14 @@ describe("dashboard home", () => {
     expect(screen.getByRole("link", { name: "Create New Test" })).toHaveAttribute("href", "/dashboard/setup");
   });
 
+  it("greets a brand-new user 'Welcome', not 'Welcome back'", async () => {
+    setSignedIn(makeViewer({ email: "grace.hopper@example.com", isNew: true }));
+    setQueryResult("dashboard:home", EMPTY_HOME);
+    renderApp("/dashboard");
+    expect(await screen.findByRole("heading", { name: "Welcome, grace.hopper" })).toBeInTheDocument();
+    expect(screen.queryByText(/Welcome back/)).not.toBeInTheDocument();
+  });
+
   it("shows skeletons while loading, then every empty state for a new user", async () => {
     await renderHome(undefined);
     expect(screen.getByLabelText("Loading statistics")).toBeInTheDocument();

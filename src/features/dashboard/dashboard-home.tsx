@@ -10,7 +10,7 @@ import { useSpace } from "@/lib/space-context";
 import { useViewer } from "@/hooks/use-viewer";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
-import { greetingName } from "../../../convex/lib/format";
+import { greeting } from "../../../convex/lib/format";
 import { QuickActions } from "./quick-actions";
 import { RecentActivity } from "./recent-activity";
 import { RecentTests } from "./recent-tests";
@@ -28,7 +28,7 @@ export function DashboardHome() {
             <Skeleton className="h-9 w-64" />
           ) : (
             <h1 className="text-3xl font-bold tracking-tight break-words">
-              Welcome back, {greetingName(viewer?.email)}
+              {greeting(viewer?.email, viewer?.isNew === true)}
             </h1>
           )}
           <p className="text-muted-foreground">Compare models on your prompts and let a jury of models judge them.</p>

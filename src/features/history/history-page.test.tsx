@@ -75,6 +75,10 @@ describe("history page", () => {
     expect(first).toHaveTextContent("2:05");
     expect(first).toHaveTextContent("Marketing");
     expect(first).toHaveTextContent("$0.0123");
+    // Which figure is which: the price paid, and what the model calls cost the gateway.
+    expect(within(first).getByTestId("history-price")).toHaveTextContent("Price$2.00");
+    expect(within(first).getByTestId("history-calls-cost")).toHaveTextContent("Model calls cost$0.0123");
+    expect(first).not.toHaveTextContent("Total cost");
     expect(within(first).getByRole("list", { name: "Top performers of Coffee taglines" })).toHaveTextContent(
       "1. Claude 3.5 Haiku2. GPT-4o Mini3. Gemini 2.0 Flash",
     );

@@ -24,7 +24,8 @@ import { formatDate } from "@/lib/dates";
 import { errorMessage } from "@/lib/errors";
 
 import { api } from "../../../convex/_generated/api";
-import { TEST_COST_DECIMALS } from "../../../convex/lib/format";
+import { formatCents, TEST_COST_DECIMALS } from "../../../convex/lib/format";
+import { MONEY_LABELS } from "../../../convex/lib/moneyWords";
 import { verdictLine } from "../../../convex/lib/verdict";
 import { HISTORY_LOAD_FAILED, historyLimitNote } from "./history-texts";
 import { CompareBar, CompareCheckbox, useCompareSelection, type CompareSelection } from "./compare-selection";
@@ -203,8 +204,15 @@ function HistoryItem({
                   <dt>Task type</dt>
                   <dd className="text-foreground">{taskTypeLabel(row.taskType)}</dd>
                 </div>
-                <div className="flex gap-1">
-                  <dt>Total cost</dt>
+                {/* The price the user pays and what the model calls cost the gateway, never one unnamed figure. */}
+                {row.priceCents > 0 && (
+                  <div className="flex gap-1" data-testid="history-price">
+                    <dt>{row.awaitingPayment ? "Price (not paid yet)" : MONEY_LABELS.price}</dt>
+                    <dd className="text-foreground tabular-nums">{formatCents(row.priceCents)}</dd>
+                  </div>
+                )}
+                <div className="flex gap-1" data-testid="history-calls-cost" title={MONEY_LABELS.callsCostNote}>
+                  <dt>{MONEY_LABELS.callsCost}</dt>
                   <dd className="text-foreground">
                     <Money dollars={row.totalCostUsd} decimals={TEST_COST_DECIMALS} />
                   </dd>

@@ -154,6 +154,42 @@ describe("monitor of a running test", () => {
     expect(readCurrentTestId()).toBeNull();
   });
 
+  it("says before the click that a paid test's price stays charged, and after it on the cancelled page", async () => {
+    showTest(makeMonitorData({ test: { chargedCents: 200 } }));
+    const user = userEvent.setup();
+    renderApp("/dashboard/monitor");
+    await user.click(await screen.findByRole("button", { name: "Stop Test" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Stop this test?" });
+    expect(within(dialog).getByTestId("stop-money")).toHaveTextContent(
+      "You paid $2.00 for this test. Stopping does not refund it: the price stays charged, including for the part not yet run.",
+    );
+    await user.click(screen.getByRole("button", { name: "Keep Running" }));
+
+    showTest(
+      makeMonitorData({
+        test: {
+          status: "cancelled",
+          chargedCents: 200,
+          totalCostUsd: 0.0123,
+          progress: { currentPhase: "Cancelled", percentage: 0 },
+        },
+      }),
+    );
+    expect(await screen.findByTestId("money-notice")).toHaveTextContent(
+      "You stopped this test. Its price, $2.00, was charged and stays charged: the part not run is not refunded; the model calls it made cost $0.0123, which the price covers.",
+    );
+  });
+
+  it("says stopping costs nothing when nothing was charged", async () => {
+    showTest(makeMonitorData({ test: { chargedCents: 0 } }));
+    const user = userEvent.setup();
+    renderApp("/dashboard/monitor");
+    await user.click(await screen.findByRole("button", { name: "Stop Test" }));
+    expect(await screen.findByTestId("stop-money")).toHaveTextContent(
+      "Nothing was charged for this test, so stopping it costs nothing.",
+    );
+  });
+
   it("keeps the dialog open and shows the error when stopping fails", async () => {
     cancel().mockRejectedValue(new Error("Only a running test can be stopped."));
     showTest();

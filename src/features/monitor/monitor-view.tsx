@@ -25,7 +25,7 @@ import {
   formatScore,
   formatTestCost,
   formatTestDuration,
-  formatTimeRemaining,
+  timeLeftText,
 } from "../../../convex/lib/format";
 // A finished re-judging offers its compare link here too (the rejudge feature's own button).
 import { CompareJuriesLink } from "@/features/rejudge/rejudge-links";
@@ -50,6 +50,7 @@ import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-w
 import { missingWorkSummary } from "../../../convex/lib/progress";
 import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";
+import { EndedMoneyNotice } from "@/components/money-notice";
 import { JuryMonitorPanel } from "./jury-monitor-panel";
 import { MonitorChecks } from "../checks/check-pass-rates";
 import { refundLine } from "@/features/results/failure-notice";
@@ -81,7 +82,8 @@ export function MonitorView({ data, now, onStop, onDiscarded }: MonitorViewProps
           chargedCents={chargeBehindShortfall(test)}
         />
       )}
-      <ProgressPanel test={test} />
+      {finished && <EndedMoneyNotice test={test} />}
+      <ProgressPanel test={test} now={now} />
       <Counters test={test} />
       <div className="grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
         <RankingsCard rankings={data.rankings} hidden={hiddenRankedModels(data)} />
@@ -120,7 +122,9 @@ function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onS
             {formatTestDuration(start, end, now)}
           </dd>
         </dl>
-        {canStop(test.status) && <StopTestButton testName={test.name} onStop={onStop} />}
+        {canStop(test.status) && (
+          <StopTestButton testName={test.name} chargedCents={test.chargedCents} onStop={onStop} />
+        )}
       </div>
     </div>
   );
@@ -217,7 +221,7 @@ function FailedNotice({ test }: { test: MonitorTest }) {
   );
 }
 
-function ProgressPanel({ test }: { test: MonitorTest }) {
+function ProgressPanel({ test, now }: { test: MonitorTest; now: number }) {
   const percentage = Math.min(100, Math.max(0, Math.round(test.progress.percentage)));
   const finished = hasEnded(test.status);
   return (
@@ -246,9 +250,7 @@ function ProgressPanel({ test }: { test: MonitorTest }) {
           {!finished && (
             <span>
               Estimated time remaining:{" "}
-              <span className="font-medium text-foreground">
-                {test.progress.estimatedTimeRemaining ?? formatTimeRemaining(null)}
-              </span>
+              <span className="font-medium text-foreground">{timeLeftText(test.progress, now)}</span>
             </span>
           )}
         </div>

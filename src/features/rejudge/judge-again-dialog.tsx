@@ -27,7 +27,8 @@ import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCents } from "../../../convex/lib/format";
-import { quote } from "../../../convex/lib/pricing";
+import { priceForCallsText } from "../../../convex/lib/moneyWords";
+import { markedUpCents, quote } from "../../../convex/lib/pricing";
 import { selectedCriteria } from "../../../convex/lib/types";
 import type { TestConfiguration } from "../../../convex/validators";
 
@@ -68,7 +69,10 @@ export function JudgeAgainDialog({ testId, configuration, open, onOpenChange }: 
     [evaluatorIds, judging, catalog.byId],
   );
   const next: TestConfiguration = { ...configuration, ...jury };
-  const priceCents = quote(next, catalog.prices, "judging").priceCents;
+  const judgingQuote = quote(next, catalog.prices, "judging");
+  const priceCents = judgingQuote.priceCents;
+  // What the jury's calls come to before the $2.00 minimum: the per-judge hints add up to it.
+  const callsCents = markedUpCents(judgingQuote.estimate.totalCost);
   const paid = mode === "stripe" && priceCents > 0;
   const problem =
     evaluatorIds.length === 0
@@ -127,7 +131,10 @@ export function JudgeAgainDialog({ testId, configuration, open, onOpenChange }: 
           <p className="text-sm" data-testid="rejudge-price">
             {problem ?? (
               <>
-                Judging only: <span className="font-semibold tabular-nums">{formatCents(priceCents)}</span>
+                Judging only:{" "}
+                <span className="font-semibold tabular-nums">
+                  {priceForCallsText(priceCents, callsCents, "this jury's")}
+                </span>
                 {mode === "free" ? " (free on this deployment)" : mode === "ownKey" ? " (runs on your own key)" : ""}
               </>
             )}

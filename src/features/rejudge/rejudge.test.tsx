@@ -9,7 +9,7 @@ import { makeResults, TEST_ID } from "@/test/fixtures/results";
 import { catalogResult, CATALOG } from "@/test/fixtures/setup";
 import { renderApp } from "@/test/render-app";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { quote } from "../../../convex/lib/pricing";
+import { markedUpCents, quote } from "../../../convex/lib/pricing";
 import { formatCents } from "../../../convex/lib/format";
 
 vi.mock("@/features/setup/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
@@ -49,8 +49,13 @@ describe("Judge again on the results page", () => {
       evaluatorModels: [{ id: "openai/gpt-4o-mini", name: "GPT-4o mini" }],
       scoringParameters: { ...base.scoringParameters, scale: "ranking" as const },
     };
-    const price = quote(next, prices, "judging").priceCents;
-    expect(within(dialog).getByTestId("rejudge-price")).toHaveTextContent(`Judging only: ${formatCents(price)}`);
+    const judged = quote(next, prices, "judging");
+    const price = judged.priceCents;
+    // The $2.00 minimum is named, with what this jury's calls come to before it.
+    expect(price).toBe(200);
+    expect(within(dialog).getByTestId("rejudge-price")).toHaveTextContent(
+      `Judging only: $2.00 — the minimum; this jury's calls cost about ${formatCents(markedUpCents(judged.estimate.totalCost))}`,
+    );
 
     await user.click(within(dialog).getByRole("button", { name: `Pay ${formatCents(price)}` }));
     await waitFor(() => expect(redirectToCheckout).toHaveBeenCalledWith("https://checkout.example/cs_1"));

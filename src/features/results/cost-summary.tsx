@@ -1,4 +1,5 @@
 import { formatTestCost } from "../../../convex/lib/format";
+import { MONEY_LABELS } from "../../../convex/lib/moneyWords";
 import type { ResultsData } from "./results-model";
 
 type CostMetrics = Pick<ResultsData["metrics"], "totalCostUsd" | "generationCostUsd" | "judgingCostUsd">;
@@ -11,9 +12,9 @@ export function CostSummary({ metrics }: { metrics: CostMetrics }) {
   const parts = [
     {
       id: "total",
-      label: "Total cost",
+      label: MONEY_LABELS.callsCost,
       value: metrics.totalCostUsd,
-      hint: "Generation plus judging, as History shows it",
+      hint: "Generation plus judging: what the gateway charged, included in your price",
     },
     {
       id: "generation",

@@ -33,19 +33,21 @@ export function RankingsList({
     <ol className="space-y-3" aria-label={label}>
       {rankings.map((ranking, index) => {
         const scored = ranking.evaluationCount > 0;
+        // A rank belongs to a scored model only: those not scored yet are not "3rd" and "4th".
+        const rank = rankings.slice(0, index + 1).filter((row) => row.evaluationCount > 0).length;
         return (
           <li key={ranking.modelId} className="space-y-1.5" data-testid="ranking-row">
             <div className="flex items-center gap-3">
               <span
                 className={cn(
                   "flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold",
-                  index === 0 && scored
+                  rank === 1 && scored
                     ? "bg-yellow-500/20 text-yellow-700 dark:text-yellow-400"
                     : "bg-muted text-muted-foreground",
                 )}
-                aria-label={`Rank ${index + 1}`}
+                aria-label={scored ? `Rank ${rank}` : "Not ranked yet"}
               >
-                {index + 1}
+                {scored ? rank : "—"}
               </span>
               <div className="min-w-0 flex-1">
                 <div className="truncate font-medium">{ranking.modelName}</div>

@@ -27,6 +27,7 @@ import { type ResultsData } from "./results-model";
 import { ResultsSection } from "@/components/results-section";
 import { StatCards } from "@/components/results-stat-cards";
 import { CostSummary } from "./cost-summary";
+import { EndedMoneyNotice } from "@/components/money-notice";
 import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-work";
 import { TestTimes } from "@/components/test-times";
 import { FailureNotice } from "./failure-notice";
@@ -120,6 +121,7 @@ function ResultsScreen({
       )}
       <VerdictPanel testId={testId} results={results} />
       <StatCards metrics={results.metrics} />
+      <EndedMoneyNotice test={{ ...results.test, totalCostUsd: results.metrics.totalCostUsd }} />
       <CostSummary metrics={results.metrics} />
       <ResultsSection title="Overall Model Rankings" description="Average score per model, out of 10" defaultOpen>
         <JurySummary source={{ testId }} />

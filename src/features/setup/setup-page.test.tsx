@@ -269,8 +269,18 @@ describe("price", () => {
     const changed = { ...state, generatorModelIds: [...state.generatorModelIds, "openai/gpt-4o"] };
     const expected = formatCents(quote(buildTestConfiguration(changed, byId), prices).priceCents);
     await waitFor(() => expect(total).toHaveTextContent(expected));
-    // 3 generators × 2 personas × 1 topic = 6 queries: ceil(6/10) to ceil(6/5) minutes.
-    expect(screen.getByTestId("setup-time-range")).toHaveTextContent("1-2 minutes");
+    // 6 answers (3 generators × 2 personas × 1 topic) at once at 2 s each from the catalog, then
+    // the judgements (0.5 s): 2.5 s, shown from ×0.8 to ×1.6.
+    setQueryResult("models:timing", {
+      concurrency: 64,
+      latencies: [
+        { key: "generate:openai/gpt-4o-mini", latencyMs: 2_000 },
+        { key: "generate:google/gemini-2.0-flash-001", latencyMs: 2_000 },
+        { key: "generate:openai/gpt-4o", latencyMs: 2_000 },
+        { key: "evaluate:openai/gpt-4o", latencyMs: 500 },
+      ],
+    });
+    await waitFor(() => expect(screen.getByTestId("setup-time-range")).toHaveTextContent("2-4 seconds"));
   });
 
   it("'Judge in both orders' says what it costs and why, and raises the price to the quote with every ranking call made twice", async () => {

@@ -99,18 +99,32 @@ describe("price", () => {
     }
   });
 
-  it("is $0.00 with nothing to run, at least $2.00 otherwise, with the spec's time range", () => {
+  it("is $0.00 with nothing to run, at least $2.00 otherwise", () => {
     expect(setupPriceOf(defaultSetupState(), { byId, prices }).quote.priceCents).toBe(0);
     const page = setupPriceOf(completeState(), { byId, prices });
     expect(page.quote.priceCents).toBeGreaterThanOrEqual(200);
     expect(page.queries).toBe(2 * 2 * 1);
-    expect(page.timeLabel).toBe("1 minute");
-    const bigger = setupPriceOf(completeState({ generatorModelIds: CATALOG.slice(0, 6).map((model) => model.id) }), {
-      byId,
-      prices,
-    });
-    expect(bigger.queries).toBe(12);
-    expect(bigger.timeLabel).toBe("2-3 minutes");
+  });
+
+  it("estimates the time from the models' catalog latencies and the concurrency, as a range", () => {
+    // 4 answers (2 generators × 2 personas × 1 topic) then 2 ranking calls (2 pairs × 1 judge), 2 at a time.
+    const timing = {
+      concurrency: 2,
+      latencies: [
+        { key: "generate:openai/gpt-4o-mini", latencyMs: 4_000 },
+        { key: "generate:google/gemini-2.0-flash-001", latencyMs: 6_000 },
+        { key: "evaluate:openai/gpt-4o", latencyMs: 3_000 },
+      ],
+    };
+    // By hand: answers end at 4, 6, 8 and 12 s on the two slots; the last pair's judgement starts
+    // after its last answer, at 12 s, and ends at 15 s. From ×0.8 (12 s) to ×1.6 (24 s).
+    expect(setupPriceOf(completeState(), { byId, prices }, timing).timeLabel).toBe("12-24 seconds");
+    // Twice the calls at once: the answers all end by 6 s, the judgements by 9 s: 7.2-14.4 s.
+    expect(setupPriceOf(completeState(), { byId, prices }, { ...timing, concurrency: 4 }).timeLabel).toBe(
+      "7-15 seconds",
+    );
+    // Slow real models (the defaults for models never run here): 15 s answers, 6 s judgements, at 64.
+    expect(setupPriceOf(completeState(), { byId, prices }).timeLabel).toBe("16-34 seconds");
   });
 
   it("names what is missing before the test can run", () => {

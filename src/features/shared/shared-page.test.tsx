@@ -78,6 +78,42 @@ describe("shared results page", () => {
     expect(screen.getByText("1", { selector: "strong" })).toBeInTheDocument();
   });
 
+  it("shows a running test's progress and time left, and numbers no model before it is scored", async () => {
+    const view = shared();
+    setQueryResult("shares:view", {
+      ...view,
+      progress: {
+        currentPhase: "Generating Responses",
+        percentage: 38,
+        estimatedTimeRemaining: "About 3 min",
+        endsAt: Date.now() + 150_000,
+      },
+      rankings: view.rankings.map((row) => ({ ...row, averageScore: 0, evaluationCount: 0 })),
+    });
+    renderApp("/shared/abc123");
+    const progress = await screen.findByTestId("shared-progress");
+    expect(progress).toHaveTextContent("Generating Responses");
+    expect(progress).toHaveTextContent("38%");
+    expect(within(progress).getByRole("progressbar", { name: "Test progress" })).toBeInTheDocument();
+    // 150 s left, in whole minutes rounded up.
+    expect(screen.getByTestId("shared-time-left")).toHaveTextContent("About 3 min");
+    const rankings = screen.getByRole("list", { name: "Model rankings" });
+    const rows = within(rankings).getAllByTestId("ranking-row");
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) {
+      expect(row).toHaveTextContent("not scored yet");
+      expect(within(row).getByLabelText("Not ranked yet")).toHaveTextContent("—");
+    }
+    expect(within(rankings).queryByLabelText(/^Rank \d/)).not.toBeInTheDocument();
+  });
+
+  it("shows no progress once the test has ended", async () => {
+    setQueryResult("shares:view", { ...shared(), status: "completed", completedAt: Date.now() });
+    renderApp("/shared/abc123");
+    await screen.findByRole("heading", { level: 1, name: "Coffee taglines" });
+    expect(screen.queryByTestId("shared-progress")).not.toBeInTheDocument();
+  });
+
   it("switches to 'Shared Test Not Found' when sharing is turned off", async () => {
     setQueryResult("shares:view", shared());
     renderApp("/shared/abc123");

@@ -9,6 +9,8 @@ import { ViewerAvatars } from "@/components/presence";
 import { FullPageSpinner } from "@/components/spinner";
 import { TestTitle } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
+import { Progress } from "@/components/ui/progress";
+import { useNow } from "@/hooks/use-now";
 import { Button } from "@/components/ui/button";
 import { MarketingHeader } from "@/features/marketing/marketing-header";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
@@ -22,7 +24,7 @@ import { StatCards } from "@/components/results-stat-cards";
 import { errorMessage } from "@/lib/errors";
 
 import { api } from "../../../convex/_generated/api";
-import { formatCount, formatLatency } from "../../../convex/lib/format";
+import { formatCount, formatLatency, timeLeftText } from "../../../convex/lib/format";
 import { selectedCriteria } from "../../../convex/lib/types";
 import type { FunctionReturnType } from "convex/server";
 import { MissingWorkNotice } from "@/components/missing-work";
@@ -94,6 +96,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
           expectedResponses: shared.metrics.expectedResponses,
         }}
       />
+      {shared.progress && <SharedProgress progress={shared.progress} />}
       <MissingWorkNotice work={shared.missingWork} />
       <JurySummary source={{ shareId }} />
       <StatCards metrics={shared.metrics} />
@@ -131,6 +134,27 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
         </Link>
       </p>
     </div>
+  );
+}
+
+/** A running test's progress bar, phase and time left (counted down to its forecast end, as on the monitor). */
+function SharedProgress({ progress }: { progress: NonNullable<Shared["progress"]> }) {
+  const now = useNow();
+  const percentage = Math.min(100, Math.max(0, Math.round(progress.percentage)));
+  return (
+    <section className="space-y-2 rounded-lg border p-4" aria-label="Progress" data-testid="shared-progress">
+      <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
+        <span className="font-medium">{progress.currentPhase}</span>
+        <span className="text-2xl font-semibold tabular-nums">{percentage}%</span>
+      </div>
+      <Progress value={percentage} aria-label="Test progress" aria-valuetext={`${percentage}%`} />
+      <p className="text-sm text-muted-foreground">
+        Estimated time remaining:{" "}
+        <span className="font-medium text-foreground" data-testid="shared-time-left">
+          {timeLeftText(progress, now)}
+        </span>
+      </p>
+    </section>
   );
 }
 
