@@ -7,9 +7,9 @@
 // compare page builds them. What it measures, per configuration and size:
 //   - coverage: how often each kind of 95% interval holds the true value. The true value is what
 //     the figure converges to under the generating process with the same panel of judges: the
-//     same statistic computed on one run of TRUTH_PAIRS pairs (pairs, answers and judge calls all
-//     drawn afresh), i.e. the expectation over pairs, answers and judge calls. A fixed panel's
-//     bias is part of it: a rerun uses the same judges.
+//     same figure over TRUTH_PAIRS pairs (pairs, answers and judge calls all drawn afresh; see
+//     truthOf), i.e. the expectation over pairs, answers and judge calls. A fixed panel's bias
+//     is part of it: a rerun uses the same judges.
 //   - rank ranges holding the true rank (1 + the models truly above), and how often the top tie
 //     group leaves out a truly best model (both derived from the score intervals: one-sided).
 //   - A/A: two runs of the same configuration (same pairs; the same answers re-judged, or fresh
@@ -19,7 +19,9 @@
 //     (max(1, low₁ / high₂, low₂ / high₁): 1 when they overlap).
 // Below 4 pairs, or with one judge call per answer, the product must give no interval (the
 // "thin" column: the share of runs with summary kind "thin" and no interval).
-//   npx tsx bench/coverage.ts [--quick] [--reps 200]
+// A share meets its target when its Wilson 95% interval overlaps the target band; replications
+// are added in rounds on rows near a band's edge (see BASE_REPS). Full run: ~5 CPU minutes.
+//   npx tsx bench/coverage.ts [--quick] [--reps 300] [--pairs 4,6] [--scale rating] [--configuration "3 judges"]
 import { parseArgs } from "node:util";
 import { compareRuns, unitScoresOf, verdictsOfCalls, type RunScores } from "../convex/lib/compare";
 import { computeJuryStats, type JuryStatsInput } from "../convex/lib/stats";
