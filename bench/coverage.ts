@@ -7,9 +7,9 @@
 // compare page builds them. What it measures, per configuration and size:
 //   - coverage: how often each kind of 95% interval holds the true value. The true value is what
 //     the figure converges to under the generating process with the same panel of judges: the
-//     same statistic computed on one run of TRUTH_PAIRS pairs (pairs, answers and judge calls all
-//     drawn afresh), i.e. the expectation over pairs, answers and judge calls. A fixed panel's
-//     bias is part of it: a rerun uses the same judges.
+//     same figure over TRUTH_PAIRS pairs (pairs, answers and judge calls all drawn afresh; see
+//     truthOf), i.e. the expectation over pairs, answers and judge calls. A fixed panel's bias
+//     is part of it: a rerun uses the same judges.
 //   - rank ranges holding the true rank (1 + the models truly above), and how often the top tie
 //     group leaves out a truly best model (both derived from the score intervals: one-sided).
 //   - A/A: two runs of the same configuration (same pairs; the same answers re-judged, or fresh
@@ -19,11 +19,15 @@
 //     (max(1, low₁ / high₂, low₂ / high₁): 1 when they overlap).
 // Below 4 pairs, or with one judge call per answer, the product must give no interval (the
 // "thin" column: the share of runs with summary kind "thin" and no interval).
-//   npx tsx bench/coverage.ts [--quick] [--reps 200]
+// A share meets its target when its Wilson interval at 95% family-wise confidence (Bonferroni
+// over the rows) overlaps the target band; replications are added in rounds on rows near a
+// band's edge (see BASE_REPS). Full run: ~5 CPU minutes.
+//   npx tsx bench/coverage.ts [--quick] [--reps 300] [--pairs 4,6] [--scale rating] [--configuration "3 judges"]
 import { parseArgs } from "node:util";
 import { compareRuns, unitScoresOf, verdictsOfCalls, type RunScores } from "../convex/lib/compare";
 import { computeJuryStats, type JuryStatsInput } from "../convex/lib/stats";
 import { ratingAverage, spreadRankingScore } from "../convex/lib/scoring";
+import { probit } from "simple-statistics";
 import { compareScores } from "../convex/lib/stats/basics";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix } from "../convex/lib/stats/bradleyTerry";
 import { simulateRun, type RunJudge } from "../convex/lib/stats/simulated.helpers";
@@ -238,10 +242,12 @@ function percentile(values: number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-/** The Wilson score 95% interval of a share (Wilson 1927): sound near 0% and 100%, unlike ±2 SE. */
-function wilson(rate: Rate): { low: number; high: number } | null {
+/**
+ * The Wilson score interval of a share (Wilson 1927): sound near 0% and 100%, unlike ±2 SE.
+ * 95% by default; `z` widens it.
+ */
+function wilson(rate: Rate, z = 1.959964): { low: number; high: number } | null {
   if (rate.total === 0) return null;
-  const z = 1.959964;
   const n = rate.total;
   const p = rate.hits / n;
   const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
@@ -265,9 +271,17 @@ const RATE_TARGETS: RateTarget[] = [
   { name: "A/A same answers: larger than chance ≤ 5%", rate: (row) => row.aaSame, band: { low: 0, high: 0.05 } },
   { name: "A/A fresh answers: larger than chance ≤ 5%", rate: (row) => row.aaFresh, band: { low: 0, high: 0.05 } },
 ];
-/** PASS: the Wilson interval of the measured share overlaps the band (null: nothing measured). */
-function meets(rate: Rate, band: { low: number; high: number }): boolean | null {
-  const interval = wilson(rate);
+/**
+ * PASS: the Wilson interval of the measured share at 95% family-wise confidence over the `rows`
+ * the target checks (Bonferroni: each at 1 − 0.05 / rows) overlaps the band (null: nothing
+ * measured). Per row at 95%, a method exactly on a band's edge (A/A at 5%) would fail some row
+ * of ~36 in most runs by chance alone.
+ */
+function familyZ(rows: number): number {
+  return probit(1 - 0.025 / Math.max(1, rows));
+}
+function meets(rate: Rate, band: { low: number; high: number }, z: number): boolean | null {
+  const interval = wilson(rate, z);
   return interval === null ? null : interval.high >= band.low && interval.low <= band.high;
 }
 /** Undecided: the Wilson interval holds an edge of the band, so more replications could tell. */
@@ -448,11 +462,13 @@ interface Target {
   ok: (row: Row) => boolean | null;
   applies: (row: Row) => boolean;
 }
+const checkedRows = rows.filter(enough).length;
+const Z = familyZ(checkedRows);
 const targets: Target[] = [
   ...RATE_TARGETS.map((target) => ({
     name: target.name,
     applies: enough,
-    ok: (row: Row) => meets(target.rate(row), target.band),
+    ok: (row: Row) => meets(target.rate(row), target.band, Z),
   })),
   { name: "more-topics range swing ≤ 2×", applies: enough, ok: (row) => (row.swing === null ? null : row.swing <= 2) },
   {
@@ -463,7 +479,8 @@ const targets: Target[] = [
 ];
 let failed = 0;
 console.log(
-  "\nA share meets its target when its Wilson 95% interval (Wilson 1927) overlaps the target band; " +
+  `\nA share meets its target when its Wilson interval (Wilson 1927) at 95% family-wise confidence over the ` +
+    `${checkedRows} rows each target checks (Bonferroni: z = ${Z.toFixed(2)}) overlaps the target band; ` +
     "the swing and too-little-evidence targets are exact.",
 );
 for (const target of targets) {
@@ -472,9 +489,9 @@ for (const target of targets) {
   if (misses.length > 0) failed++;
   const describe = ({ row }: { row: Row }) => {
     const rate = RATE_TARGETS.find((entry) => entry.name === target.name)?.rate(row);
-    const interval = rate ? wilson(rate) : null;
+    const interval = rate ? wilson(rate, Z) : null;
     const shown = interval
-      ? ` (${pct(rate!)}, Wilson ${(100 * interval.low).toFixed(1)}–${(100 * interval.high).toFixed(1)}%)`
+      ? ` (${pct(rate!)}, Wilson ${(100 * interval.low).toFixed(2)}–${(100 * interval.high).toFixed(2)}%)`
       : "";
     return `${row.scale} / ${row.configuration} / ${row.pairs} pairs${shown}`;
   };
