@@ -124,6 +124,14 @@ async function takeClientToken(ctx: MutationCtx, clientHash: string, now: number
   return 0;
 }
 
+async function hasPasswordAccount(ctx: MutationCtx, email: string): Promise<boolean> {
+  const account = await ctx.db
+    .query("authAccounts")
+    .withIndex("providerAndAccountId", (q) => q.eq("provider", "password").eq("providerAccountId", email))
+    .first();
+  return account !== null;
+}
+
 /** Null when the attempt may go ahead, else the sentence to show. Counts sign-ups and emails asked for. */
 export async function admit(ctx: MutationCtx, attempt: Attempt, now: number): Promise<string | null> {
   if (attempt.kind === "signUp" || attempt.kind === "emailRequest") {
@@ -138,7 +146,8 @@ export async function admit(ctx: MutationCtx, attempt: Attempt, now: number): Pr
   if (await isKnownDevice(ctx, attempt.email, attempt.deviceHash)) return null;
   const { current } = await windowOf(ctx, "failedSignIns", now);
   if (current >= GLOBAL_LIMITS.failedSignInsPerMinute) return THROTTLE_MESSAGES.signIns;
-  if (attempt.clientHash) {
+  // A sign-up for a new address guesses nothing: a workshop behind one address signs up at once.
+  if (attempt.clientHash && (attempt.kind !== "signUp" || (await hasPasswordAccount(ctx, attempt.email)))) {
     const wait = await takeClientToken(ctx, attempt.clientHash, now);
     if (wait > 0) return THROTTLE_MESSAGES.client(Math.ceil(wait / 1000));
   }

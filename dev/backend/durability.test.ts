@@ -20,7 +20,7 @@ const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
 const EVALUATORS = ["google/gemini-2.0-flash-001", "deepseek/deepseek-chat"];
 const EMAIL = "durable@example.com";
-const PASSWORD = "durable-password-1";
+const PASSWORD = "kept-on-disk-42";
 
 let gateway: RunningGateway;
 const children: ChildProcess[] = [];

@@ -70,6 +70,7 @@ describe("shared results page", () => {
       room: "share:abc123",
       clientId: expect.any(String),
       page: "shared",
+      arrivedAt: expect.any(Number),
     });
 
     expect(screen.queryByTestId("sample-response")).not.toBeInTheDocument();
