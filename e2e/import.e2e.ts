@@ -201,13 +201,15 @@ describe("modeljury import --dry-run and run, from CI", () => {
         final: boolean;
         passed: boolean;
         gates: { gate: string; passed: boolean }[];
-        results: { rankings: { modelId: string; rank: unknown }[] };
+        results: { rankings: { modelId: string; meanScore: unknown }[]; verdict: { kind: string } | null };
       };
       expect(report).toMatchObject({ status: "completed", final: true, passed: false });
       expect(report.gates.map((gate) => gate.passed)).toEqual([true, false]);
-      // Read once the figures were final: every model has its rank.
+      // Read once the figures were final: the jury's statistics are in, every model has its score,
+      // and the verdict is the jury's (2 topics and 1 judge are too little evidence for a rank).
       expect(report.results.rankings.map((ranking) => ranking.modelId).sort()).toEqual([models[0], models[1]].sort());
-      expect(report.results.rankings.every((ranking) => ranking.rank !== null)).toBe(true);
+      expect(report.results.rankings.every((ranking) => ranking.meanScore !== null)).toBe(true);
+      expect(report.results.verdict?.kind).toBe("thin");
       const xml = readFileSync(junit, "utf8");
       expect(xml).toContain('<testsuite name="ModelJury: Shop taglines from a CSV" tests="2" failures="1" errors="0">');
       expect(xml.match(/<testcase /g)).toHaveLength(2);
