@@ -1,5 +1,5 @@
 // What `modeljury run` and `modeljury import` send: a ModelJury configuration as written, or a
-// promptfoo configuration imported (convex/lib/promptfoo.ts) with the files it names read from
+// promptfoo configuration imported (convex/lib/promptfoo/) with the files it names read from
 // disk relative to the config's folder, then the flags' models added. Every reason the test
 // could not run as written is collected as a problem (file, line, reason, fix), so the command
 // stops before anything is created or paid.

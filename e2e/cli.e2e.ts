@@ -5,41 +5,14 @@
 // test finishes, results.json / results.csv / summary.md are written. Passing gates exit 0; a
 // failing cost gate exits 1 and says why. The token then shows its last use, and once revoked
 // the runner is refused.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { runCli } from "./cli-runner";
 import { runOn, signedInDemo, UI_TIMEOUT_MS, useE2E } from "./harness";
 
 const e2e = useE2E();
-const RUN_TIMEOUT_MS = 90_000;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `modeljury run` as CI would: no terminal, the address and token in the environment. */
-function runCli(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.resolve("cli/modeljury.js"), "run", ...args], {
-      env: { ...process.env, ...env, GITHUB_STEP_SUMMARY: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGTERM"), RUN_TIMEOUT_MS);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe("command-line runner", () => {
   test("a token made in the browser runs a promptfoo config to the end; gates pass with 0 and fail with 1 and a reason", async () => {
@@ -100,7 +73,7 @@ describe("command-line runner", () => {
     const config = path.join(directory, "promptfooconfig.yaml");
 
     const passing = await runCli(
-      [config, "--out", path.join(directory, "pass"), "--max-cost", "50", "--min-pass-rate", `${models[0]}=0`],
+      ["run", config, "--out", path.join(directory, "pass"), "--max-cost", "50", "--min-pass-rate", `${models[0]}=0`],
       env,
     );
     expect(passing.stderr).toContain("Imported from promptfoo");
@@ -137,7 +110,7 @@ describe("command-line runner", () => {
     expect(summary).toContain("### Gates");
     expect(summary).toContain("✅ passed");
 
-    const failing = await runCli([config, "--out", path.join(directory, "fail"), "--max-cost", "0.000001"], env);
+    const failing = await runCli(["run", config, "--out", path.join(directory, "fail"), "--max-cost", "0.000001"], env);
     expect(failing.stderr).toMatch(/FAIL cost ≤ \$0\.0000: the test cost \$\d+\.\d+ \(gateway\)/);
     expect(failing.stderr).toContain("1 gate failed.");
     expect(failing.code).toBe(1);
@@ -151,7 +124,7 @@ describe("command-line runner", () => {
     await tokens.getByRole("button", { name: "Revoke" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Revoke" }).click();
     await tokens.getByText("No tokens yet").waitFor();
-    const refused = await runCli([config, "--out", path.join(directory, "refused")], env);
+    const refused = await runCli(["run", config, "--out", path.join(directory, "refused")], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("Missing, unknown or revoked access token.");
   });

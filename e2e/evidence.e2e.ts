@@ -3,13 +3,13 @@
 // little evidence (one pair's zero-width intervals used to make the model "best", and 2 of 2
 // passes cleared 90%); the results page, History's row and the shared page say "Too little
 // evidence" in the same words; with --allow-thin-evidence the gates pass with a warning.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
+import { runCli } from "./cli-runner";
 import { demoCaller, runOn, signedInDemo, useE2E } from "./harness";
 
 const e2e = useE2E();
@@ -19,29 +19,6 @@ const PAGE_TIMEOUT_MS = 60_000;
 const TEST_NAME = "Thin evidence check";
 const THIN_REASON =
   "too little evidence: the jury judged only 1 persona × topic pair; it needs at least 4, with each answer judged at least twice";
-
-interface Run {
-  code: number | null;
-  stderr: string;
-}
-
-/** Runs `modeljury run` as CI would: no terminal, the address and token in the environment. */
-function runCli(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.resolve("cli/modeljury.js"), "run", ...args], {
-      env: { ...process.env, ...env, GITHUB_STEP_SUMMARY: "" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGTERM"), RUN_TIMEOUT_MS);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
-}
 
 describe("too little evidence", () => {
   test(
@@ -77,7 +54,7 @@ describe("too little evidence", () => {
       );
       const env = { MODELJURY_URL: e2e.stack.siteUrl, MODELJURY_TOKEN: token };
 
-      const failing = await runCli([config, "--out", path.join(directory, "fail")], env);
+      const failing = await runCli(["run", config, "--out", path.join(directory, "fail")], env);
       expect(failing.stderr).toContain(`FAIL ${first} is best: ${THIN_REASON}`);
       expect(failing.stderr).toMatch(
         new RegExp(
@@ -130,7 +107,10 @@ describe("too little evidence", () => {
       expect(await shared.textContent()).toBe(summaryText);
 
       // Allowed thin evidence: the same gates warn and the run passes.
-      const allowed = await runCli([config, "--out", path.join(directory, "allowed"), "--allow-thin-evidence"], env);
+      const allowed = await runCli(
+        ["run", config, "--out", path.join(directory, "allowed"), "--allow-thin-evidence"],
+        env,
+      );
       expect(allowed.stderr).toContain(`WARN ${first} is best: ${THIN_REASON} (allowed by --allow-thin-evidence)`);
       expect(allowed.stderr).toContain("All gates passed (2 on thin evidence).");
       expect(allowed.code).toBe(0);

@@ -5,7 +5,6 @@
 // unrendered file:// before anything is created; `modeljury run` refuses a gate on a model the
 // test does not run before creating the test, then runs the config with a passing and a failing
 // gate: exit 1, the ranking table, `--format json` on stdout and a JUnit file with one case per gate.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "../convex/_generated/api";
 import type { MutationCtx } from "../convex/_generated/server";
 import { startStack, type RunningStack } from "../dev/stack";
+import { runCli } from "./cli-runner";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUN_TIMEOUT_MS = 100_000;
@@ -39,34 +39,8 @@ async function runOn<T>(fn: (ctx: MutationCtx) => Promise<T>): Promise<T> {
   return (await stack.backend.t.run((ctx) => fn(ctx as unknown as MutationCtx) as never)) as T;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI as CI runs it: no terminal; the address and token in the environment when given. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const childEnv: Record<string, string | undefined> = { ...process.env, ...env, GITHUB_STEP_SUMMARY: "" };
-    if (!env.MODELJURY_URL) delete childEnv.MODELJURY_URL;
-    if (!env.MODELJURY_TOKEN) delete childEnv.MODELJURY_TOKEN;
-    const child = spawn(process.execPath, [path.resolve(REPO_ROOT, "cli/modeljury.js"), ...args], {
-      env: childEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGTERM"), RUN_TIMEOUT_MS);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The CLI as CI runs it, with this journey's own kill timer (longer than the runner's default). */
+const cli = (args: string[], env?: Record<string, string>) => runCli(args, env, RUN_TIMEOUT_MS);
 
 /** The demo user with their own gateway key and a fresh API token. */
 async function demoToken(): Promise<string> {
