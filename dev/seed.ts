@@ -92,7 +92,8 @@ const TOPICS = [
 
 /** Cheap, distinct models of the dev catalog: the demo test costs the $2.00 minimum. */
 const PREFERRED_GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
-const PREFERRED_EVALUATORS = ["google/gemini-2.0-flash-001"];
+// Two judges: one judge call per answer is too little evidence for an interval (issue 30).
+const PREFERRED_EVALUATORS = ["google/gemini-2.0-flash-001", "meta-llama/llama-3.1-8b-instruct"];
 
 type AnyT = RunningBackend["t"];
 type Identity = ReturnType<AnyT["withIdentity"]>;
@@ -285,7 +286,7 @@ async function runPaidTest(
   const catalog = await demo.query(api.models.list, {});
   const available = new Set(catalog.models.map((model) => model.id));
   const generatorModels = pickModels(available, PREFERRED_GENERATORS, 2, new Set());
-  const evaluatorModels = pickModels(available, PREFERRED_EVALUATORS, 1, new Set(generatorModels.map((m) => m.id)));
+  const evaluatorModels = pickModels(available, PREFERRED_EVALUATORS, 2, new Set(generatorModels.map((m) => m.id)));
   const [agent, writer] = PERSONAS;
   const [payment, retention] = TOPICS;
   const configuration: TestConfiguration = {

@@ -53,14 +53,13 @@ async function manyModelTest(): Promise<Id<"tests">> {
         systemPrompt: "Be precise.",
       },
     ],
-    topics: [
-      {
-        id: "t1",
-        title: "Renewing a three-year enterprise licence with volume discounts",
-        description: "Contract renewal",
-        prompt: "We renew our enterprise licence.",
-      },
-    ],
+    // Four persona × topic pairs: fewer are too little evidence for the jury's intervals (issue 30).
+    topics: [1, 2, 3, 4].map((n) => ({
+      id: `t${n}`,
+      title: `Renewing a three-year enterprise licence with volume discounts, round ${n}`,
+      description: "Contract renewal",
+      prompt: `We renew our enterprise licence (round ${n}).`,
+    })),
     generatorModels: ids.slice(0, 8).map((id) => ({ id, name: id })),
     evaluatorModels: ids.slice(8, 10).map((id) => ({ id, name: id })),
   });

@@ -72,7 +72,8 @@ describe("results, sharing and history", () => {
     expect(await evaluations.count()).toBe(10);
     await page.getByRole("button", { name: "Load more evaluations" }).click();
     await page.waitForFunction(
-      () => document.querySelectorAll("[data-testid=evaluation-row]").length === 16,
+      // Two judges' 16 answers each: 32 evaluations, 10 more per page.
+      () => document.querySelectorAll("[data-testid=evaluation-row]").length === 20,
       undefined,
       { timeout: UI_TIMEOUT_MS },
     );

@@ -218,7 +218,7 @@ describe("npm start", () => {
     let started = startCommand(ports, { dataDir });
     await waitForOutput(started, READY);
     expect(started.output()).toContain(`Data            ${join(dataDir, "store.sqlite")}`);
-    const ada = await signIn("ada@example.com", "ada-password-123", "signUp");
+    const ada = await signIn("ada@example.com", "engine-notes-1843", "signUp");
     const adaId = (await ada.query(api.users.viewer, {}))!._id;
     process.kill(started.child.pid!, "SIGTERM");
     expect(await started.exited).toEqual({ code: 0, signal: null });
@@ -228,7 +228,7 @@ describe("npm start", () => {
     // The banner says what the store holds: the demo data and Ada (3 users with the admin).
     expect(started.output()).toMatch(/Data {12}\S+store\.sqlite \(\d+ documents: 3 users, 1 tests, \d+ responses/);
     expect(
-      (await (await signIn("ada@example.com", "ada-password-123", "signIn")).query(api.users.viewer, {}))!._id,
+      (await (await signIn("ada@example.com", "engine-notes-1843", "signIn")).query(api.users.viewer, {}))!._id,
     ).toBe(adaId);
     const demo = await signIn("demo@modeljury.dev", "tasting-panel-123", "signIn");
     expect((await demo.query(api.personas.list, {})).total).toBe(3);
@@ -239,7 +239,7 @@ describe("npm start", () => {
     started = startCommand(ports, { dataDir, args: ["--fresh"] });
     await waitForOutput(started, READY);
     expect(started.output()).toContain("started empty (--fresh)");
-    await expect(signIn("ada@example.com", "ada-password-123", "signIn")).rejects.toThrow();
+    await expect(signIn("ada@example.com", "engine-notes-1843", "signIn")).rejects.toThrow();
     process.kill(started.child.pid!, "SIGTERM");
     expect(await started.exited).toEqual({ code: 0, signal: null });
   });
