@@ -1,0 +1,154 @@
+// "Stop when settled" against planted truth (issue 35): does stopping the first time the
+// question "which model is best" is settled at 95% pick the full run's best model, with fewer
+// calls, and without false winners however often it looked?
+//
+// Each replication simulates a whole test (simulateRun, convex/lib/stats/simulated.helpers.ts:
+// pairs of varying difficulty, each model's fit to a pair, answers around the model's quality,
+// judges of different noise, one favouring its own family), draws its pairs in the seeded order
+// (lib/settle.ts pairOrder), and looks after every pair through the product's own functions
+// (unitScoresOf, settleStatus): it stops at the first settled look, else runs to the end. Calls
+// are counted as pairs (each pair costs the same calls). Scenarios:
+//   - clear: one model truly best by 1 point on 10 (a "gap ≥ 1" case at its edge);
+//   - equal: no true difference between the top two (and the others 1 and 2 points behind).
+// Targets (issue 35): clear: the settled pick is the full run's best in ≥ 95%, calls ≤ 40% on
+// average, a false winner (settled on a model truly not best) ≤ 5%; equal: a winner declared
+// in ≤ 5%, else it runs to the end (the full run's verdict then says "too close to call").
+// For contrast it also counts the naive rule this replaces: the fixed-size 95% t interval of
+// each gap, checked after every pair from the 4th.
+//   npx tsx bench/adaptive.ts [--reps 400] [--pairs 100]
+import { parseArgs } from "node:util";
+import { studentTQuantile } from "../convex/lib/stats/basics";
+import { unitScoresOf, verdictsOfCalls } from "../convex/lib/compare";
+import { pairOrder, settleStatus, type SettlePair } from "../convex/lib/settle";
+import { simulateRun, type RunJudge } from "../convex/lib/stats/simulated.helpers";
+
+const { values } = parseArgs({ options: { reps: { type: "string" }, pairs: { type: "string" } } });
+const REPS = Number(values.reps ?? 400);
+const SIZES = (values.pairs ?? "60,100,200").split(",").map(Number);
+const CONFIDENCE = 0.95;
+
+/** Quality q rates 1 + 9q: 1/9 of quality is 1 point on 10. */
+const POINT = 1 / 9;
+const SCENARIOS = {
+  clear: { "openai/alpha": 0.6 + POINT, "anthropic/beta": 0.6, "meta/gamma": 0.6 - POINT },
+  equal: { "openai/alpha": 0.6, "anthropic/beta": 0.6, "meta/gamma": 0.6 - POINT, "google/delta": 0.6 - 2 * POINT },
+} as const;
+const SPREADS = { pairSpread: 0.1, fitSpread: 0.08, answerSpread: 0.1 };
+const JUDGES: RunJudge[] = [
+  { id: "openai/judge", noise: 0.06 },
+  { id: "anthropic/judge", noise: 0.12 },
+  { id: "google/judge", noise: 0.1, self: 0.055 },
+];
+
+interface Outcome {
+  /** The model settled best, or null when the run went to the end unsettled. */
+  settledOn: string | null;
+  pairsUsed: number;
+  fullLeader: string;
+  naiveWinner: string | null;
+}
+
+function replicate(
+  qualities: Record<string, number>,
+  pairs: number,
+  scale: "rating" | "ranking",
+  seed: string,
+): Outcome {
+  const input = simulateRun({
+    qualities,
+    judges: JUDGES,
+    pairs,
+    answers: 2,
+    scale,
+    ...SPREADS,
+    pairSeed: seed,
+    answerSeed: seed,
+    judgeSeed: seed,
+  });
+  const units = pairOrder(unitScoresOf(input.responses, verdictsOfCalls(input)), seed);
+  const ordered: SettlePair[] = units.map((unit) => ({ means: unit.means }));
+  const models = Object.keys(qualities);
+  const mean = (modelId: string, upTo: number) =>
+    ordered.slice(0, upTo).reduce((sum, pair) => sum + (pair.means.get(modelId) ?? 0), 0) / upTo;
+  const fullLeader = [...models].sort((a, b) => mean(b, pairs) - mean(a, pairs))[0]!;
+  let settledOn: string | null = null;
+  let pairsUsed = pairs;
+  for (let done = 1; done <= pairs; done++) {
+    const status = settleStatus({ question: "best", confidence: CONFIDENCE }, models, ordered.slice(0, done), pairs);
+    if (status.settled) {
+      settledOn = status.modelId;
+      pairsUsed = done;
+      break;
+    }
+  }
+  return { settledOn, pairsUsed, fullLeader, naiveWinner: naiveWinner(ordered, models) };
+}
+
+/** The rule this replaces: the leader's fixed-size 95% t interval above every gap at any look from the 4th. */
+function naiveWinner(ordered: readonly SettlePair[], models: readonly string[]): string | null {
+  for (let done = 4; done <= ordered.length; done++) {
+    const prefix = ordered.slice(0, done);
+    const means = models.map((id) => prefix.reduce((sum, pair) => sum + pair.means.get(id)!, 0) / done);
+    const leader = models[means.indexOf(Math.max(...means))]!;
+    const clear = models.every((other) => {
+      if (other === leader) return true;
+      const gaps = prefix.map((pair) => pair.means.get(leader)! - pair.means.get(other)!);
+      const m = gaps.reduce((a, b) => a + b, 0) / done;
+      const sd = Math.sqrt(gaps.reduce((a, b) => a + (b - m) ** 2, 0) / (done - 1));
+      return m - studentTQuantile(0.975, done - 1) * (sd / Math.sqrt(done)) > 0;
+    });
+    if (clear) return leader;
+  }
+  return null;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
+const rows: string[] = [];
+let failures = 0;
+const started = Date.now();
+for (const scale of ["rating", "ranking"] as const) {
+  for (const pairs of SIZES) {
+    for (const [scenario, qualities] of Object.entries(SCENARIOS)) {
+      const best = Object.entries(qualities).sort((a, b) => b[1] - a[1]);
+      const trulyBest = new Set(best.filter(([, q]) => q === best[0]![1]).map(([id]) => id));
+      const outcomes = Array.from({ length: REPS }, (_, rep) =>
+        replicate(qualities, pairs, scale, `${scale}|${scenario}|${pairs}|${rep}`),
+      );
+      const share = (test: (o: Outcome) => boolean) => outcomes.filter(test).length / REPS;
+      const sameAsFull = share((o) => o.settledOn === null || o.settledOn === o.fullLeader);
+      const callsUsed = outcomes.reduce((sum, o) => sum + o.pairsUsed / pairs, 0) / REPS;
+      const falseWinner = share((o) => o.settledOn !== null && !trulyBest.has(o.settledOn));
+      const declared = share((o) => o.settledOn !== null);
+      const naiveDeclared = share((o) => o.naiveWinner !== null);
+      const targets =
+        scenario === "clear"
+          ? [
+              `same best as full run ${pct(sameAsFull)} ≥ 95% ${verdict(sameAsFull >= 0.95)}`,
+              `calls ${pct(callsUsed)} ≤ 40% ${verdict(callsUsed <= 0.4)}`,
+              `false winner ${pct(falseWinner)} ≤ 5% ${verdict(falseWinner <= 0.05)}`,
+            ]
+          : [
+              `winner declared ${pct(declared)} ≤ 5% ${verdict(declared <= 0.05)}`,
+              `ran to the end ${pct(1 - declared)}`,
+              `false winner ${pct(falseWinner)} ≤ 5% ${verdict(falseWinner <= 0.05)}`,
+            ];
+      failures += targets.filter((line) => line.endsWith("FAIL")).length;
+      rows.push(
+        `| ${scale} | ${scenario} | ${pairs} | ${REPS} | ${targets.join(" · ")} | ${pct(declared)} | ${pct(naiveDeclared)} |`,
+      );
+      console.log(rows.at(-1));
+    }
+  }
+}
+console.log(
+  [
+    "",
+    `Stop when settled ("which model is best", ${CONFIDENCE * 100}%), ${REPS} replications per row, 3 judges, 2 answers per model and pair; calls counted as pairs.`,
+    "| scale | scenario | pairs | reps | targets (measured, target, PASS/FAIL) | settled | naive repeated t: winner declared |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+    "",
+    `${failures === 0 ? "Every target met" : `${failures} target(s) missed`}; ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+  ].join("\n"),
+);

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { judgedPrefix, pairOrder, settleStatus, type SettlePair } from "./settle";
+
+const pair = (a: number, b: number, passA = 1, passB = 1): SettlePair => ({
+  means: new Map([
+    ["a", a],
+    ["b", b],
+  ]),
+  passShares: new Map([
+    ["a", passA],
+    ["b", passB],
+  ]),
+});
+
+describe("which model is best", () => {
+  // A − B alternates 1 and 2 points: mean 1.5, s = 0.522; at the 12th pair, the first look with an
+  // interval, the 95% sequence is 1.5 ± 0.514 (worked in stats/sequential.test.ts; two models: α/(K − 1) = 0.05).
+  const steady = Array.from({ length: 12 }, (_, i) => pair(6 + (i % 2), 5));
+
+  it("is not settled before the 12th pair, however clear the gap", () => {
+    const status = settleStatus({ question: "best", confidence: 0.95 }, ["a", "b"], steady.slice(0, 11), 48);
+    expect(status).toMatchObject({ settled: false, modelId: "a", otherModelId: "b", pairsDone: 11, pairsTotal: 48 });
+  });
+
+  it("settles on A at the 12th pair when the gap's sequence is above 0", () => {
+    const status = settleStatus({ question: "best", confidence: 0.95 }, ["a", "b"], steady, 48);
+    expect(status).toMatchObject({ settled: true, outcome: "best", modelId: "a", otherModelId: "b", pairsDone: 12 });
+    expect(status.interval!.low).toBeCloseTo(1.5 - 0.513844, 5);
+  });
+
+  it("stays open while the gap's sequence includes 0", () => {
+    // A − B alternates +3 and −2: mean 0.5, s ≈ 2.6, half-width ≈ 2.6 at 12 pairs.
+    const noisy = Array.from({ length: 12 }, (_, i) => pair(i % 2 === 0 ? 8 : 3, 5));
+    const status = settleStatus({ question: "best", confidence: 0.95 }, ["a", "b"], noisy, 48);
+    expect(status.settled).toBe(false);
+    expect(status.interval!.low).toBeLessThan(0);
+    expect(status.interval!.high).toBeGreaterThan(0);
+  });
+});
+
+describe("is a model within δ of the best", () => {
+  it("settles 'within' when every gap's sequence is above −δ, 'outside' when one is below", () => {
+    const close = Array.from({ length: 12 }, (_, i) => pair(5 + (i % 2) * 0.2, 5.1));
+    expect(
+      settleStatus({ question: "withinDelta", confidence: 0.95, modelId: "a", delta: 0.5 }, ["a", "b"], close, 40),
+    ).toMatchObject({ settled: true, outcome: "within", threshold: -0.5 });
+    const behind = Array.from({ length: 12 }, (_, i) => pair(3 + (i % 2) * 0.2, 5));
+    expect(
+      settleStatus({ question: "withinDelta", confidence: 0.95, modelId: "a", delta: 0.5 }, ["a", "b"], behind, 40),
+    ).toMatchObject({ settled: true, outcome: "outside", otherModelId: "b" });
+  });
+});
+
+describe("does each model pass its checks at a rate ≥ p", () => {
+  it("settles once every model's rate is decided: one fails, one passes", () => {
+    const pairs = Array.from({ length: 100 }, () => pair(5, 5, 1, 0));
+    const status = settleStatus({ question: "passRate", confidence: 0.95, minPassRate: 0.9 }, ["a", "b"], pairs, 100);
+    expect(status).toMatchObject({ settled: true, outcome: "fail", failing: ["b"] });
+  });
+
+  it("is open after a few pairs that all passed", () => {
+    const pairs = Array.from({ length: 5 }, () => pair(5, 5, 1, 1));
+    const status = settleStatus({ question: "passRate", confidence: 0.95, minPassRate: 0.9 }, ["a", "b"], pairs, 100);
+    expect(status.settled).toBe(false);
+  });
+});
+
+describe("the pairs' order", () => {
+  it("is a seeded permutation: the same seed gives the same order", () => {
+    const pairs = Array.from({ length: 20 }, (_, i) => i);
+    const order = pairOrder(pairs, "seed-1");
+    expect(order).toEqual(pairOrder(pairs, "seed-1"));
+    expect([...order].sort((x, y) => x - y)).toEqual(pairs);
+    expect(order).not.toEqual(pairs);
+    expect(pairOrder(pairs, "seed-2")).not.toEqual(order);
+  });
+
+  it("reads only the judged start of the order", () => {
+    expect(judgedPrefix([1, 2, 3, 4], (n) => n !== 3)).toEqual([1, 2]);
+  });
+});
