@@ -25,6 +25,8 @@ import {
   paymentStatus,
   progress,
   resultsSummary,
+  settleStatusValidator,
+  stopReason,
   runCounters,
   templateCategory,
   templateData,
@@ -151,6 +153,8 @@ export default defineSchema({
     /** The jury statistics' verdict: the best model, or those statistically tied; shown by History. */
     juryVerdict: v.optional(juryVerdictValidator),
     errorMessage: v.optional(v.string()),
+    /** Why a completed test stopped before its last pair ("stop when settled"). */
+    stopped: v.optional(stopReason),
     /** The latest gateway error, kept to explain a test in which nothing succeeded. */
     lastCallError: v.optional(v.string()),
     /**
@@ -350,6 +354,8 @@ export default defineSchema({
     exact: v.optional(v.boolean()),
     /** The worker's judgedReports the stored statistics include (the poll compares against it). */
     judgedSeen: v.optional(v.number()),
+    /** "Stop when settled": where the question stands after the last look (convex/settle.ts). */
+    settle: v.optional(settleStatusValidator),
   }).index("by_test", ["testId"]),
 
   // A ranking call's explanation and labels, once (core/pipeline/evaluations.ts): its evaluation

@@ -116,6 +116,49 @@ export type TemplateCheck = Infer<typeof templateCheck>;
 /** Why an answer failed a check (responses.checkFailures). */
 export const checkFailure = v.object({ checkId: v.string(), reason: v.string() });
 
+/**
+ * "Stop when settled" (lib/settle.ts): the run draws its pairs in a seeded order and ends once the
+ * question is settled at `confidence`. `modelId` and `delta` (points on 10) for "withinDelta",
+ * `minPassRate` (0–1) for "passRate"; `seed` orders the pairs (set at creation when absent).
+ */
+export const stopWhenSettled = v.object({
+  question: v.union(v.literal("best"), v.literal("withinDelta"), v.literal("passRate")),
+  confidence: v.number(),
+  modelId: v.optional(v.string()),
+  delta: v.optional(v.number()),
+  minPassRate: v.optional(v.number()),
+  seed: v.optional(v.string()),
+});
+
+/** Where a "stop when settled" question stands (lib/settle.ts SettleStatus), kept on the test's stats row. */
+export const settleStatusValidator = v.object({
+  question: stopWhenSettled.fields.question,
+  confidence: v.number(),
+  pairsDone: v.number(),
+  pairsTotal: v.number(),
+  settled: v.boolean(),
+  outcome: v.union(
+    v.literal("best"),
+    v.literal("within"),
+    v.literal("outside"),
+    v.literal("pass"),
+    v.literal("fail"),
+    v.null(),
+  ),
+  modelId: v.union(v.string(), v.null()),
+  otherModelId: v.union(v.string(), v.null()),
+  interval: v.union(v.object({ low: v.number(), high: v.number() }), v.null()),
+  threshold: v.number(),
+  failing: v.array(v.string()),
+});
+
+/** Why a completed test stopped before its last pair: "settled", after pairsDone of pairsTotal. */
+export const stopReason = v.object({
+  reason: v.literal("settled"),
+  pairsDone: v.number(),
+  pairsTotal: v.number(),
+});
+
 /** The configuration snapshot a test runs with (spec part 1 §3 "Test configuration"). */
 export const testConfiguration = v.object({
   name: v.string(),
@@ -132,6 +175,7 @@ export const testConfiguration = v.object({
   checks: v.optional(v.array(answerCheck)),
   /** "An answer that fails a check ranks last": the jury statistics treat a failing answer as the worst. */
   failedChecksRankLast: v.optional(v.boolean()),
+  stopWhenSettled: v.optional(stopWhenSettled),
 });
 export type TestConfiguration = Infer<typeof testConfiguration>;
 

@@ -16,7 +16,7 @@ export type TestEnding = {
   status: EndedTestStatus;
   progress: Doc<"tests">["progress"];
   /** Further fields of the ended test (its summary, why it failed). */
-  test?: Pick<Partial<Doc<"tests">>, "errorMessage" | "resultsSummary">;
+  test?: Pick<Partial<Doc<"tests">>, "errorMessage" | "resultsSummary" | "stopped">;
   /** Why the job ended, shown on the admin page. */
   jobError: string | undefined;
   jobProgress?: Doc<"jobs">["progressData"];
@@ -27,6 +27,11 @@ export type TestEnding = {
   checkouts?: "end" | "expire";
   /** Refunds the test's payment, if it has one, with this reason. */
   refundReason?: string;
+  /**
+   * Refunds the price of the calls not made, above the $2.00 minimum, with this reason (a test
+   * stopped early: the owner's Stop, or settled). What it does is 35-money's part of issue 35.
+   */
+  refundUnrun?: string;
   /** Schedules the dispatcher for the freed slot (default); a batch of endings schedules it once. */
   dispatch?: boolean;
 };

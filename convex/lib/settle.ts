@@ -56,7 +56,7 @@ export interface SettleStatus {
   readonly interval: Interval | null;
   readonly threshold: number;
   /** passRate: the models settled below p. */
-  readonly failing: readonly string[];
+  readonly failing: string[];
 }
 
 /** The pairs in the seeded order the run draws them (Fisher–Yates with the test's seed). */

@@ -8,6 +8,7 @@ import { computeJuryStats } from "../../lib/stats";
 import { computeHumanStats, type HumanStats, type HumanVerdict } from "../../lib/stats/human";
 import type { HumanStatsDoc } from "../../validators";
 import { withFailedChecksLast } from "../checks";
+import { settleCheck } from "../settle";
 import { JURY_STATS_POLL_IDLE_MS, JURY_STATS_POLL_MS, pollDue } from "./poll";
 import {
   chunkJuryState,
@@ -175,6 +176,8 @@ export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): P
       exact: full && info.ended,
     },
   });
+  // "Stop when settled": one look per statistics run (core/settle.ts).
+  await settleCheck(ctx, testId, input);
 }
 
 /** Reviewers read per initials lookup. */

@@ -4,6 +4,7 @@ import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import { reverseRankingKey } from "../../lib/prompts";
+import { orderedPairs } from "../../lib/settleInput";
 import { modelFamily } from "../../lib/stats";
 import { readSetting } from "../settings";
 import { ensureWorkers } from "./claim";
@@ -54,9 +55,8 @@ export async function createGenerationCallBatch(
   const config = test.configuration;
   // The run's first batch: its recordings read the run row from now on, not the test's.
   if (cursor === 0) await openRun(ctx, test);
-  const pairs = config.personas.flatMap((persona) =>
-    config.topics.map((topic) => ({ personaId: persona.id, topicId: topic.id })),
-  );
+  // "Stop when settled" draws the pairs in the test's seeded order (lib/settle.ts); else in order.
+  const pairs = orderedPairs(config);
   const batchSize = await readSetting(ctx, "callsPerBatch");
   const end = Math.min(
     pairs.length,

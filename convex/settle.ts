@@ -1,0 +1,118 @@
+// "Stop when settled" (issue 35): the look the jury statistics take after each run
+// (core/settle.ts), and where the question stands, for the monitor and the results.
+import { paginationOptsValidator } from "convex/server";
+import { v } from "convex/values";
+import { internalMutation, internalQuery, userQuery } from "./functions";
+import { recordSettle } from "./core/settle";
+import { requireTest } from "./core/testAccess";
+import { settleStatusValidator, stopReason, stopWhenSettled, testConfiguration } from "./validators";
+import { settledAfterText, settleLine, settleQuestionText, stoppedReasonText } from "./lib/settleWords";
+
+/** The configuration the look reads; null when the test does not stop when settled, or has ended. */
+export const checkInfo = internalQuery({
+  args: { testId: v.id("tests") },
+  returns: v.union(
+    v.null(),
+    v.object({
+      configuration: testConfiguration.pick(
+        "personas",
+        "topics",
+        "generatorModels",
+        "evaluatorModels",
+        "responsesPerTopic",
+        "scoringParameters",
+        "stopWhenSettled",
+      ),
+    }),
+  ),
+  handler: async (ctx, { testId }) => {
+    const test = await ctx.db.get("tests", testId);
+    if (!test || test.configuration.stopWhenSettled === undefined || test.status !== "running") return null;
+    const { personas, topics, generatorModels, evaluatorModels, responsesPerTopic, scoringParameters } =
+      test.configuration;
+    return {
+      configuration: {
+        personas,
+        topics,
+        generatorModels,
+        evaluatorModels,
+        responsesPerTopic,
+        scoringParameters,
+        stopWhenSettled: test.configuration.stopWhenSettled,
+      },
+    };
+  },
+});
+
+/** One page of the test's answers that failed a check (a pass-rate question). */
+export const failingPage = internalQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: v.object({ page: v.array(v.string()), isDone: v.boolean(), continueCursor: v.string() }),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const result = await ctx.db
+      .query("responses")
+      .withIndex("by_test_failed", (q) => q.eq("testId", testId).eq("failedCheck", true))
+      .paginate(paginationOpts);
+    return {
+      page: result.page.map((row) => row._id as string),
+      isDone: result.isDone,
+      continueCursor: result.continueCursor,
+    };
+  },
+});
+
+export const record = internalMutation({
+  args: { testId: v.id("tests"), status: settleStatusValidator },
+  returns: v.null(),
+  handler: async (ctx, { testId, status }) => {
+    await recordSettle(ctx, testId, status);
+    return null;
+  },
+});
+
+/**
+ * Where a "stop when settled" test's question stands, in words: the question, the monitor's line
+ * ("Settled at 95%: A is best", "Not settled yet: …") and, once it stopped early, why ("Settled
+ * after 38 of 100 pairs"). Null for a test that does not stop when settled. Reads the test's
+ * test and its stats row.
+ */
+export const status = userQuery({
+  args: { testId: v.id("tests") },
+  returns: v.union(
+    v.null(),
+    v.object({
+      question: v.string(),
+      line: v.union(v.string(), v.null()),
+      settled: v.boolean(),
+      pairsDone: v.union(v.number(), v.null()),
+      pairsTotal: v.union(v.number(), v.null()),
+      stopped: v.union(stopReason, v.null()),
+      settledAfter: v.union(v.string(), v.null()),
+      stoppedReason: v.union(v.string(), v.null()),
+      setting: stopWhenSettled,
+    }),
+  ),
+  handler: async (ctx, { testId }) => {
+    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const setting = test.configuration.stopWhenSettled;
+    if (setting === undefined) return null;
+    const row = await ctx.db
+      .query("testStats")
+      .withIndex("by_test", (q) => q.eq("testId", testId))
+      .unique();
+    const names = new Map(test.configuration.generatorModels.map((model) => [model.id, model.name]));
+    const look = row?.settle ?? null;
+    const stopped = test.stopped ?? null;
+    return {
+      question: settleQuestionText(setting, names),
+      line: look === null ? null : settleLine(look, names),
+      settled: look?.settled ?? false,
+      pairsDone: look?.pairsDone ?? null,
+      pairsTotal: look?.pairsTotal ?? null,
+      stopped,
+      settledAfter: stopped === null ? null : settledAfterText(stopped),
+      stoppedReason: stopped === null ? null : stoppedReasonText(stopped),
+      setting,
+    };
+  },
+});
