@@ -66,6 +66,16 @@ describe("the OpenAPI document", () => {
     expect(checkErrors({ kind: "contains", value: "x" })).toBe(false);
     expect(checkErrors({ id: "c1", kind: "equals", value: "x" })).toBe(false);
     expect(checkErrors({ id: "c1", kind: "latency" })).toBe(false);
+    // Stop when settled: the question and its confidence, typed.
+    const settle = {
+      ...(document.components.schemas as Record<string, Schema>).StopWhenSettled,
+      components: document.components,
+    };
+    const settleValid = (value: unknown) => new JsonSchema(settle as Schema, "2020-12", false).validate(value).valid;
+    expect(settleValid({ question: "best", confidence: 0.95 })).toBe(true);
+    expect(settleValid({ question: "withinDelta", modelId: MODELS[0], delta: 0.5 })).toBe(true);
+    expect(settleValid({ question: "soonest" })).toBe(false);
+    expect(settleValid({ question: "best", confidence: 1.5 })).toBe(false);
     // 413 is documented where a body is taken.
     expect(Object.keys(document.paths["/tests"].post.responses)).toContain("413");
   });
@@ -94,7 +104,9 @@ describe("the OpenAPI document", () => {
     expect(conforms(document, "/tests", "post", 201, {})).not.toEqual([]);
     await call("GET", "/models", "/models");
     await call("POST", "/quote", "/quote", CONFIGURATION);
-    const created = await call("POST", "/tests", "/tests", { configuration: CONFIGURATION });
+    const created = await call("POST", "/tests", "/tests", {
+      configuration: { ...CONFIGURATION, stopWhenSettled: { question: "best", confidence: 0.95 } },
+    });
     const testId = created.testId as Id<"tests">;
     await call("GET", "/tests", "/tests");
     await call("GET", `/tests/${testId}`, "/tests/{testId}");

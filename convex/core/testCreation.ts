@@ -2,6 +2,7 @@
 // and the HTTP API's create (publicApi.ts). The caller has already checked who may create a test
 // in the space; this validates, prices from the cached catalog and stores the test with its job.
 import { internal } from "../_generated/api";
+import { settleProblems } from "../lib/settle";
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
@@ -26,7 +27,10 @@ export async function priceConfiguration(
   configuration: TestConfiguration,
   parts: QuoteParts = "all",
 ) {
-  const problems = validateTestConfig(configuration);
+  const problems = [
+    ...validateTestConfig(configuration),
+    ...settleProblems(configuration.stopWhenSettled, configuration.generatorModels),
+  ];
   if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: problems[0].field });
   const calls = countCalls(configuration);
   if (calls.total > LIMITS.maxCallsPerTest) {
@@ -59,6 +63,13 @@ export async function priceConfiguration(
   return { withNames, calls, estimate, priceCents, usesOwnKey, paymentRequired };
 }
 
+/** "Stop when settled" draws the pairs in an order seeded at creation (kept, so a look can be replayed). */
+function withSettleSeed<Config extends TestConfiguration>(configuration: Config): Config {
+  const setting = configuration.stopWhenSettled;
+  if (setting === undefined || setting.seed !== undefined) return configuration;
+  return { ...configuration, stopWhenSettled: { ...setting, seed: Math.random().toString(36).slice(2, 12) } };
+}
+
 export async function createTest(
   ctx: MutationCtx,
   userId: Id<"users">,
@@ -81,7 +92,7 @@ export async function createTest(
     ...(teamId === undefined ? {} : { teamId }),
     name: withNames.name,
     taskType: withNames.taskType || "general",
-    configuration: withNames,
+    configuration: withSettleSeed(withNames),
     status: "pending",
     progress: { currentPhase: initialProgress(withNames).phase, percentage: 0 },
     estimate,

@@ -6,6 +6,7 @@
 // to the setup page's own validation (validateTestConfig), whose paths apiFieldPath rewrites.
 import { CHECK_KINDS } from "./checks";
 import { DEFAULT_RANKING_PROMPT } from "./prompts";
+import { DEFAULT_SETTLE_CONFIDENCE, type SettleQuestion } from "./settle";
 import { DEFAULT_EVALUATION_CRITERIA, type Problem } from "./types";
 
 /** A configuration as the setup page stores it (validators.ts testConfiguration), structurally. */
@@ -23,6 +24,7 @@ export interface ApiTestConfiguration {
   scoringParameters: { scale: "ranking" | "rating"; includeExplanations: boolean; bothOrders?: boolean };
   checks?: Record<string, unknown>[];
   failedChecksRankLast?: boolean;
+  stopWhenSettled?: SettleQuestion;
 }
 
 export const API_DEFAULT_RESPONSES_PER_TOPIC = 2;
@@ -203,6 +205,7 @@ export function apiConfigurationOf(input: unknown): { configuration: ApiTestConf
     return false;
   }) as Record<string, unknown>[];
   const failedChecksRankLast = flag("failedChecksRankLast");
+  const stopWhenSettled = settleSettingOf(problems, body.stopWhenSettled);
 
   const configuration: ApiTestConfiguration = {
     name: text(problems, "name", body.name, ""),
@@ -222,6 +225,57 @@ export function apiConfigurationOf(input: unknown): { configuration: ApiTestConf
     },
     ...(checks.length > 0 ? { checks } : {}),
     ...(failedChecksRankLast === undefined ? {} : { failedChecksRankLast }),
+    ...(stopWhenSettled === undefined ? {} : { stopWhenSettled }),
   };
   return { configuration, problems };
+}
+
+const SETTLE_QUESTIONS = ["best", "withinDelta", "passRate"] as const;
+const SETTLE_FIELDS: Record<string, "string" | "number"> = {
+  question: "string",
+  confidence: "number",
+  modelId: "string",
+  delta: "number",
+  minPassRate: "number",
+  seed: "string",
+};
+
+/** "Stop when settled": its shape, each problem under its field; its ranges are checked at creation. */
+function settleSettingOf(problems: Problem[], value: unknown): SettleQuestion | undefined {
+  if (value === undefined || value === null || value === false) return undefined;
+  const field = "stopWhenSettled";
+  if (!isObject(value)) {
+    problems.push({ field, message: `${field} must be an object such as { "question": "best", "confidence": 0.95 }.` });
+    return undefined;
+  }
+  for (const [key, entry] of Object.entries(value)) {
+    const type = SETTLE_FIELDS[key];
+    if (type === undefined)
+      problems.push({
+        field: `${field}.${key}`,
+        message: `${field}.${key} is not a field of ${field} (${Object.keys(SETTLE_FIELDS).join(", ")}).`,
+      });
+    else if (typeof entry !== type)
+      problems.push({
+        field: `${field}.${key}`,
+        message: `${field}.${key} must be ${type === "string" ? "text" : "a number"}.`,
+      });
+  }
+  const question = value.question ?? "best";
+  if (!(SETTLE_QUESTIONS as readonly unknown[]).includes(question)) {
+    problems.push({
+      field: `${field}.question`,
+      message: `${field}.question must be one of: ${SETTLE_QUESTIONS.join(", ")}.`,
+    });
+    return undefined;
+  }
+  const number = (key: string) => (typeof value[key] === "number" ? { [key]: value[key] as number } : {});
+  return {
+    question: question as SettleQuestion["question"],
+    confidence: typeof value.confidence === "number" ? value.confidence : DEFAULT_SETTLE_CONFIDENCE,
+    ...(typeof value.modelId === "string" ? { modelId: value.modelId.trim() } : {}),
+    ...number("delta"),
+    ...number("minPassRate"),
+    ...(typeof value.seed === "string" ? { seed: value.seed } : {}),
+  };
 }

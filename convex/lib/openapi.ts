@@ -355,7 +355,29 @@ export function openApiDocument(serverUrl: string) {
               items: ref("Check"),
             },
             failedChecksRankLast: { type: "boolean" },
+            stopWhenSettled: ref("StopWhenSettled"),
           },
+        },
+        StopWhenSettled: {
+          type: "object",
+          description:
+            "Stop when settled: the pairs run in a seeded random order and the test ends, completed, once the question " +
+            "is settled at the confidence (anytime-valid confidence sequences); the calls not made are refunded.",
+          required: ["question"],
+          properties: {
+            question: { enum: ["best", "withinDelta", "passRate"], default: "best" },
+            confidence: { type: "number", minimum: 0.8, maximum: 0.999, default: 0.95 },
+            modelId: { type: "string", description: "withinDelta: the model compared with the best." },
+            delta: { type: "number", minimum: 0, maximum: 10, description: "withinDelta: δ in points on 10." },
+            minPassRate: {
+              type: "number",
+              exclusiveMinimum: 0,
+              exclusiveMaximum: 1,
+              description: "passRate: the lowest share of answers passing every check.",
+            },
+            seed: { type: "string", description: "Orders the pairs; set at creation when absent." },
+          },
+          additionalProperties: false,
         },
         Check: {
           oneOf: [

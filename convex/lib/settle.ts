@@ -216,3 +216,27 @@ export function settleStatus(
     interval: decisive?.interval ?? null,
   };
 }
+
+/** Everything wrong with a "stop when settled" setting, under its field (empty when it can run). */
+export function settleProblems(
+  setting: SettleQuestion | undefined,
+  generatorModels: readonly { readonly id: string }[],
+): { field: string; message: string }[] {
+  if (setting === undefined) return [];
+  const problems: { field: string; message: string }[] = [];
+  const field = (name: string) => `stopWhenSettled.${name}`;
+  if (!(setting.confidence >= 0.8 && setting.confidence <= 0.999))
+    problems.push({ field: field("confidence"), message: "The confidence must be between 80% and 99.9%." });
+  if (setting.question === "withinDelta") {
+    if (!generatorModels.some((model) => model.id === setting.modelId))
+      problems.push({ field: field("modelId"), message: "Choose one of the test's models to compare with the best." });
+    if (setting.delta === undefined || !(setting.delta >= 0 && setting.delta <= 10))
+      problems.push({ field: field("delta"), message: "δ must be between 0 and 10 points." });
+  }
+  if (
+    setting.question === "passRate" &&
+    (setting.minPassRate === undefined || !(setting.minPassRate > 0 && setting.minPassRate < 1))
+  )
+    problems.push({ field: field("minPassRate"), message: "The pass rate must be between 0% and 100%." });
+  return problems;
+}
