@@ -7,15 +7,15 @@
 // Two sequences, each where it fits:
 // - Score gaps (a difference of two models' per-pair scores, anywhere in [−10, 10] but in practice
 //   within a few points): the normal-mixture boundary of Robbins (1970), as Howard, Ramdas,
-//   McAuliffe & Sekhon (2021, Ann. Statist. 49(2), eq. (3.7)) give it, with the running sample
+//   McAuliffe & Sekhon (2021, Ann. Statist. 49(2)) give it, with the running sample
 //   variance plugged in: the asymptotic confidence sequence of Waudby-Smith, Arbour, Sinha,
 //   Kennedy & Ramdas (2024, "Time-uniform central limit theory and asymptotic confidence
-//   sequences", Ann. Statist. 52(6), Theorem 2.2). It adapts to the gaps' spread; a bounded-range
+//   sequences", Ann. Statist. 52(6)). It adapts to the gaps' spread; a bounded-range
 //   sequence pays for the whole 20-point range and needs ~90 pairs to see a 1-point gap that
 //   varies by 1.5 points, this one ~30. Its validity is asymptotic, and bench/adaptive.ts
 //   measures the false winners it allows at the sizes a test has.
 // - Pass rates (a share in [0, 1], where the range is the values' own): the hedged betting
-//   sequence of Waudby-Smith & Ramdas (2023, JRSS B 86(1), 1–27, §4.3), valid at every size.
+//   sequence of Waudby-Smith & Ramdas (2023, JRSS B 86(1), 1–27), valid at every size.
 import { t95, type Interval } from "./basics";
 
 /** Candidate means, in equal steps over the bounds: the interval is widened by one step outwards. */
@@ -62,7 +62,7 @@ export function bettingSequence(alpha: number, bounds: Interval, grid = SEQUENCE
 }
 
 /**
- * The predictable plug-in bet size before the t-th value (WSR 2023 eq. (26)):
+ * The predictable plug-in bet size before the t-th value (WSR 2023's "PrPl" bets):
  * λ̇ₜ = √(2 log(2/α) / (σ̂²ₜ₋₁ · t · log(1 + t))), σ̂²ₜ₋₁ = (1/4 + Σᵢ<ₜ (xᵢ − μ̂ᵢ)²) / t,
  * with μ̂ᵢ = (1/2 + Σⱼ≤ᵢ xⱼ) / (i + 1). Uses only values before t, as a bet must.
  */
@@ -120,8 +120,10 @@ export function bettingInterval(values: readonly number[], alpha: number, bounds
 }
 
 /**
- * The mixture's precision ρ² that makes the boundary narrowest at `pairs` values (Waudby-Smith et
- * al. 2024, §B.2): ρ² = (−2 log α + log(1 − 2 log α)) / t*.
+ * The mixture's precision ρ² that makes the boundary narrowest at `pairs` values: the Lambert-W
+ * optimum (−W₋₁(−α²e^(α²−1)) − 1) / t* of Waudby-Smith et al. (2024) in its first-order form, as
+ * their code's best_rho2_approx without the α² terms: ρ² = (−2 log α + log(1 − 2 log α)) / t*.
+ * (Any ρ² gives a valid sequence; this one only decides where it is narrowest.)
  */
 export function mixturePrecision(alpha: number, pairs: number): number {
   return (-2 * Math.log(alpha) + Math.log(1 - 2 * Math.log(alpha))) / pairs;

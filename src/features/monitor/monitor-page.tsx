@@ -1,4 +1,5 @@
 import { Link, useNavigate } from "@tanstack/react-router";
+import { SettleNotice } from "@/components/settle-notice";
 import { useMutation, useQuery } from "convex/react";
 import { ActivityIcon, CreditCardIcon, FlaskConicalIcon } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
@@ -132,6 +133,7 @@ function MonitorScreen({ testId, sessionId }: MonitorPageProps) {
   return (
     <div className="space-y-6">
       {paymentNotice}
+      <SettleNotice testId={data.test._id} />
       <MonitorView
         data={data}
         now={now}

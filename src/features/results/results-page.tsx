@@ -1,4 +1,5 @@
 import { Link, useNavigate } from "@tanstack/react-router";
+import { SettleNotice } from "@/components/settle-notice";
 import { useQuery } from "convex/react";
 import { FileWarningIcon } from "lucide-react";
 import { useState } from "react";
@@ -119,6 +120,7 @@ function ResultsScreen({
           chargedCents={chargeBehindShortfall(results.test)}
         />
       )}
+      <SettleNotice testId={results.test._id} />
       <VerdictPanel testId={testId} results={results} />
       <StatCards metrics={results.metrics} />
       <EndedMoneyNotice test={{ ...results.test, totalCostUsd: results.metrics.totalCostUsd }} />

@@ -12,6 +12,7 @@ import { DEFAULT_RANKING_PROMPT } from "../../../convex/lib/prompts";
 import type { EvaluationScale } from "../../../convex/lib/types";
 import type { TestConfiguration } from "../../../convex/validators";
 import { SetupSection } from "./setup-section";
+import { StopWhenSettledField } from "./settle-setup";
 import type { SetupState } from "./setup-state";
 import type { SetupActions } from "./use-setup-state";
 
@@ -85,6 +86,7 @@ export function EvaluationSection({ state, actions }: { state: SetupState; actio
       </div>
 
       <JudgingSettings criteria={criteria} scoring={scoring} onChange={(change) => actions.update(change)} />
+      <StopWhenSettledField state={state} actions={actions} />
     </SetupSection>
   );
 }

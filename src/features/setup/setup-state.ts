@@ -1,6 +1,7 @@
 // The Test Setup draft: its shape, defaults, local-storage format, and the pure steps that fill
 // it (apply a template, prefill a rerun) or turn it into the configuration tests.create takes.
 import { z } from "zod";
+import type { SettleQuestion } from "../../../convex/lib/settle";
 
 import type { TestConfiguration, TemplateData } from "../../../convex/validators";
 import { DEFAULT_RANKING_PROMPT } from "../../../convex/lib/prompts";
@@ -68,6 +69,8 @@ export interface SetupState {
   checks: AnswerCheck[];
   /** "An answer that fails a check ranks last". */
   failedChecksRankLast: boolean;
+  /** "Stop when settled" (convex/lib/settle.ts): absent when off; its seed is set at creation. */
+  stopWhenSettled?: Omit<SettleQuestion, "seed">;
   /** The template the draft started from; section 1 hides while one is applied. */
   appliedTemplate: AppliedTemplate | null;
   /** Sections 2-7 show once a template is applied, Custom is chosen, or a rerun is loaded. */
@@ -197,6 +200,7 @@ export function rerunState(config: TestConfiguration, catalogIds: ReadonlySet<st
     topics,
     checks,
     failedChecksRankLast: config.failedChecksRankLast === true,
+    ...(config.stopWhenSettled === undefined ? {} : { stopWhenSettled: settleWithoutSeed(config.stopWhenSettled) }),
     generatorModelIds: inCatalog(
       config.generatorModels.map((model) => model.id),
       catalogIds,
@@ -268,7 +272,12 @@ export function buildTestConfiguration(
     scoringParameters: { ...state.scoringParameters },
     ...(state.checks.length === 0 ? {} : { checks: state.checks.map((check) => ({ ...check })) }),
     ...(state.failedChecksRankLast ? { failedChecksRankLast: true } : {}),
+    ...(state.stopWhenSettled === undefined ? {} : { stopWhenSettled: { ...state.stopWhenSettled } }),
   };
+}
+
+function settleWithoutSeed({ seed: _seed, ...setting }: SettleQuestion): Omit<SettleQuestion, "seed"> {
+  return setting;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,6 +352,16 @@ const stateSchema = z.object({
     )
     .catch([]),
   failedChecksRankLast: z.boolean().catch(false),
+  stopWhenSettled: z
+    .object({
+      question: z.enum(["best", "withinDelta", "passRate"]),
+      confidence: z.number(),
+      modelId: z.string().optional(),
+      delta: z.number().optional(),
+      minPassRate: z.number().optional(),
+    })
+    .optional()
+    .catch(undefined),
   appliedTemplate: z
     .object({ kind: z.enum(["builtin", "saved"]), id: z.string(), name: z.string() })
     .nullable()

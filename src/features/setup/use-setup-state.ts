@@ -28,6 +28,7 @@ type Editable = Pick<
   | "scoringParameters"
   | "checks"
   | "failedChecksRankLast"
+  | "stopWhenSettled"
 >;
 
 export interface SetupActions {
