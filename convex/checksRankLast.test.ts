@@ -54,7 +54,7 @@ async function runTest(t: TestBackend, rankLast: boolean, scale: "ranking" | "ra
     (status) => status === "completed" || status === "failed",
   );
   await t.finishInProgressScheduledFunctions();
-  await t.action(internal.core.juryStats.recompute, { testId });
+  await t.action(internal.juryStats.recompute, { testId });
   const stats = await t.run(async (ctx) =>
     ctx.db
       .query("testStats")
