@@ -6,7 +6,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { failedChecksLast } from "./lib/checks";
-import type { JuryRanking, JuryRating } from "./lib/stats";
+import type { JuryRanking, JuryRating } from "./lib/stats/types";
 import {
   createBackend,
   createUser,

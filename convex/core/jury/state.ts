@@ -2,7 +2,7 @@
 // juryStateChunks (core/jury/keep.ts), and the statistics' input built from them (pure).
 import { isReverseRankingKey, shownOrder } from "../../lib/prompts";
 import { RANKING_SCORE_KEY } from "../../lib/scoring";
-import type { JuryRanking, JuryRating, JuryResponse } from "../../lib/stats";
+import type { JuryRanking, JuryRating, JuryResponse } from "../../lib/stats/types";
 
 /** Characters of kept rows per juryStateChunks document. */
 export const JURY_STATE_CHUNK_CHARS = 200_000;
