@@ -110,6 +110,8 @@ import type * as lib_limits from "../lib/limits.js";
 import type * as lib_metrics from "../lib/metrics.js";
 import type * as lib_moneyWords from "../lib/moneyWords.js";
 import type * as lib_openapi from "../lib/openapi.js";
+import type * as lib_openapiPaths from "../lib/openapiPaths.js";
+import type * as lib_openapiSchemas from "../lib/openapiSchemas.js";
 import type * as lib_passwordStrength from "../lib/passwordStrength.js";
 import type * as lib_presence from "../lib/presence.js";
 import type * as lib_pricing from "../lib/pricing.js";
@@ -290,6 +292,8 @@ declare const fullApi: ApiFromModules<{
   "lib/metrics": typeof lib_metrics;
   "lib/moneyWords": typeof lib_moneyWords;
   "lib/openapi": typeof lib_openapi;
+  "lib/openapiPaths": typeof lib_openapiPaths;
+  "lib/openapiSchemas": typeof lib_openapiSchemas;
   "lib/passwordStrength": typeof lib_passwordStrength;
   "lib/presence": typeof lib_presence;
   "lib/pricing": typeof lib_pricing;
