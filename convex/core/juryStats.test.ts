@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findCatalogModel } from "../../dev/gateway/catalog";
 import { generateAnswers, rankingContent } from "../../dev/gateway/replies";
-import { judgeProfileFor } from "../../dev/gateway/server";
+import { judgeProfileFor } from "../../dev/gateway/settings";
 import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import { labelFor, reverseRankingKey, seededShuffle } from "../lib/prompts";

@@ -10,7 +10,7 @@ import type { JuryRanking, JuryRating, JuryResponse, JuryStatsInput } from "../.
 import { findCatalogModel, modelFamily, type CatalogModel } from "./catalog";
 import { createRandom, hashStrings } from "./random";
 import { generateAnswers, rankingContent, ratingContent, type Criterion, type PromptParts } from "./replies";
-import { judgeProfileFor, type GatewaySettings } from "./server";
+import { judgeProfileFor, type GatewaySettings } from "./settings";
 
 export interface SimulatedTestOptions {
   readonly generators: readonly string[];
