@@ -9,7 +9,7 @@ import type { ActionCtx, MutationCtx } from "../_generated/server";
 import { settleStatusOf } from "../lib/settleInput";
 import type { SettleStatus } from "../lib/settle";
 import { stoppedReasonText } from "../lib/settleWords";
-import type { JuryStatsInput } from "../lib/stats";
+import type { JuryStatsInput } from "../lib/stats/types";
 import { jobOfTest } from "./jobs";
 import { statsRow } from "./jury/poll";
 import { MAX_STATS_ROWS } from "./results";

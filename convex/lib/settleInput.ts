@@ -9,7 +9,8 @@ import {
   type SettleQuestion,
   type SettleStatus,
 } from "./settle";
-import { modelFamily, type JuryStatsInput } from "./stats";
+import { modelFamily } from "./stats/judgeScores";
+import type { JuryStatsInput } from "./stats/types";
 
 /** What of a test's configuration the check needs (validators.ts testConfiguration). */
 export interface SettleConfiguration {
