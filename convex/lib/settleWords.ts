@@ -66,6 +66,9 @@ function openReason(status: SettleStatus, names: Names): string {
 /** The monitor's line: "Settled at 95%: GPT-4.1 is best" or "Not settled yet: …". */
 export function settleLine(status: SettleStatus, names: Names): string {
   if (status.settled) return `Settled at ${percent(status.confidence)}: ${settledAnswer(status, names)}`;
+  // Every pair judged and still open: the test ran to the end, and the jury's verdict is the full run's.
+  if (status.pairsDone === status.pairsTotal)
+    return `Not settled after all ${pairsText(status.pairsTotal)}: ${openReason(status, names)}`;
   return `Not settled yet: ${openReason(status, names)}`;
 }
 

@@ -1,0 +1,68 @@
+// @vitest-environment node
+// "Stop when settled" through the real pipeline: convex-test runs the functions and the scheduler,
+// the dev gateway answers (no latency) with its hidden qualities, one generator far better than
+// the other. With calls kept two at a time, the test settles "which model is best" long before its
+// last pair and ends completed, with the reason and the pairs done; the judge calls not yet made
+// are never made.
+import { describe, expect, test } from "vitest";
+import { api } from "../_generated/api";
+import { backendWithUser, sampleConfiguration, useDevGateway, waitFor } from "../test.helpers";
+
+const STRONG = "anthropic/claude-opus-4";
+const WEAK = "meta-llama/llama-3.2-3b-instruct:free";
+const JUDGES = ["openai/gpt-4o", "anthropic/claude-sonnet-4", "deepseek/deepseek-chat"];
+/** 6 personas × 10 topics. */
+const PAIRS = 60;
+useDevGateway();
+
+describe("stop when settled, end to end", () => {
+  test("a clear winner ends the test early, completed, with the reason and the pairs done", async () => {
+    const { t, user } = await backendWithUser([STRONG, WEAK, ...JUDGES], { email: "settle@example.com" });
+    // Two calls at a time, so the statistics look while most pairs are still to come.
+    await t.run((ctx) => ctx.db.insert("settings", { key: "maxGatewayConcurrency", value: 2 }));
+    const configuration = sampleConfiguration([STRONG, WEAK], JUDGES, {
+      personas: Array.from({ length: 6 }, (_, index) => ({
+        id: `p${index}`,
+        name: `Reader ${index}`,
+        description: `Reader ${index}`,
+        systemPrompt: `You are reader number ${index}.`,
+      })),
+      topics: Array.from({ length: 10 }, (_, index) => ({
+        id: `t${index}`,
+        title: `Topic ${index}`,
+        description: `Product line ${index}`,
+        prompt: `Write a short launch email for product line ${index}.`,
+      })),
+      responsesPerTopic: 1,
+      stopWhenSettled: { question: "best", confidence: 0.95 },
+    });
+    const { testId } = await user.as.mutation(api.tests.create, { configuration });
+    const ended = await waitFor(
+      () => t.run(async (ctx) => (await ctx.db.get("tests", testId))!),
+      (test) => test.status !== "pending" && test.status !== "running",
+      120_000,
+    );
+    await t.finishInProgressScheduledFunctions();
+    expect(ended.status).toBe("completed");
+    expect(ended.stopped?.reason).toBe("settled");
+    expect(ended.stopped?.pairsTotal).toBe(PAIRS);
+    expect(ended.stopped!.pairsDone).toBeGreaterThanOrEqual(12);
+    expect(ended.stopped!.pairsDone).toBeLessThan(PAIRS);
+    // The judge calls of the pairs after the settling look are never made. (The worker claims
+    // pending calls oldest first, so at two calls at a time every generation call went out
+    // before most judging: generation is not saved here.)
+    const judged = await t.run(
+      async (ctx) =>
+        (
+          await ctx.db
+            .query("calls")
+            .withIndex("by_test_status", (q) => q.eq("testId", testId))
+            .collect()
+        ).filter((call) => call.kind === "evaluate" && call.status !== "pending" && call.status !== "leased").length,
+    );
+    expect(judged).toBeLessThan(PAIRS * JUDGES.length);
+    const words = await user.as.query(api.settle.status, { testId });
+    expect(words?.settledAfter).toBe(`Settled after ${ended.stopped!.pairsDone} of ${PAIRS} pairs`);
+    expect(words?.line).toMatch(/^Settled at 95%: .+ is best$/);
+  }, 180_000);
+});
