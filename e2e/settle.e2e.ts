@@ -1,0 +1,80 @@
+// Stop when settled, in the browser (issue 35): the setup page's switch goes with the paid test to
+// the monitor, which says what question the test is settling; a test with a clear winner (one
+// generator far better than the other, 60 pairs, calls two at a time so the looks come while pairs
+// are left) stops on its own, and the monitor and the results say why and after how many pairs.
+import { describe, expect, test } from "vitest";
+import { overrideSetting, queuedDemoTest, runAndPay, setUpSmallTest, signedInDemo, useE2E } from "./harness";
+import { internal } from "../convex/_generated/api";
+
+const e2e = useE2E();
+const RUN_TIMEOUT_MS = 120_000;
+const STRONG = "anthropic/claude-opus-4";
+const WEAK = "meta-llama/llama-3.2-3b-instruct:free";
+const JUDGES = ["openai/gpt-4o", "anthropic/claude-sonnet-4", "deepseek/deepseek-chat"];
+
+describe("stop when settled", () => {
+  test(
+    "set on the setup page and paid; a clear winner stops the test early, and the monitor and results say why",
+    async () => {
+      const page = await signedInDemo(e2e);
+      await setUpSmallTest(page, "Settling taglines", 1);
+      const evaluation = page.getByTestId("setup-section-evaluation");
+      await evaluation.getByLabel("Stop when settled").click();
+      await evaluation.getByLabel("Question").selectOption("best");
+      await evaluation.getByLabel("Confidence").selectOption("0.95");
+      await runAndPay(page, e2e.stack.stripeUrl);
+      const notice = page.getByTestId("settle-notice");
+      await notice.getByText("Stop when settled: Which model is best?").waitFor({ timeout: RUN_TIMEOUT_MS });
+      // Two pairs cannot settle anything: it runs to the end and says so.
+      await notice.getByText(/^Not settled (yet|after all 2 pairs)/).waitFor({ timeout: RUN_TIMEOUT_MS });
+
+      // 35-money adds here: Billing shows the partial refund of a stopped test.
+
+      // A test with a clear winner, queued as paid, two calls at a time.
+      const restore = await overrideSetting(e2e, "maxGatewayConcurrency", 2);
+      try {
+        const testId = await queuedDemoTest(e2e, {
+          name: "Settling launch emails",
+          taskType: "general",
+          userPrompt: "Write a short launch email.",
+          personas: Array.from({ length: 6 }, (_, index) => ({
+            id: `p${index}`,
+            name: `Reader ${index}`,
+            description: `Reader ${index}`,
+            systemPrompt: `You are reader number ${index}.`,
+          })),
+          topics: Array.from({ length: 10 }, (_, index) => ({
+            id: `t${index}`,
+            title: `Topic ${index}`,
+            description: `Product line ${index}`,
+            prompt: `Write a short launch email for product line ${index}.`,
+          })),
+          generatorModels: [STRONG, WEAK].map((id) => ({ id, name: id })),
+          evaluatorModels: JUDGES.map((id) => ({ id, name: id })),
+          responsesPerTopic: 1,
+          rankingPrompt: "",
+          evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
+          scoringParameters: { scale: "ranking", includeExplanations: false },
+          stopWhenSettled: { question: "best", confidence: 0.95 },
+        });
+        await page.goto(`/dashboard/monitor?testId=${testId}`);
+        await e2e.stack.backend.t.mutation(internal.runner.dispatch, {});
+        const monitor = page.getByTestId("settle-notice");
+        const stopped = monitor.getByText(/^Settled after (\d+) of 60 pairs: the question was settled/);
+        await stopped.waitFor({ timeout: RUN_TIMEOUT_MS });
+        const done = Number(/Settled after (\d+) of 60/.exec((await stopped.textContent()) ?? "")![1]);
+        expect(done).toBeLessThan(60);
+        await monitor.getByText(/^Settled at 95%: .+ is best$/).waitFor();
+
+        await page.goto(`/dashboard/results/${testId}`);
+        await page
+          .getByTestId("settle-notice")
+          .getByText(`Settled after ${done} of 60 pairs`, { exact: false })
+          .waitFor({ timeout: RUN_TIMEOUT_MS });
+      } finally {
+        await restore();
+      }
+    },
+    RUN_TIMEOUT_MS * 3,
+  );
+});
