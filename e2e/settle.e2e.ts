@@ -9,7 +9,7 @@ import { internal } from "../convex/_generated/api";
 const e2e = useE2E();
 const RUN_TIMEOUT_MS = 120_000;
 const STRONG = "anthropic/claude-opus-4";
-const WEAK = "meta-llama/llama-3.2-3b-instruct:free";
+const WEAK = "meta-llama/llama-3.1-8b-instruct";
 const JUDGES = ["openai/gpt-4o", "anthropic/claude-sonnet-4", "deepseek/deepseek-chat"];
 
 describe("stop when settled", () => {

@@ -18,7 +18,7 @@ import { runSummary } from "./pipeline/statistics";
 import { endTest } from "./testEnding";
 
 /** Answers read per page of the failing ones (a pass-rate question). */
-export const SETTLE_FAILING_PAGE = 1000;
+const SETTLE_FAILING_PAGE = 1000;
 
 /** Looks whether a "stop when settled" test's question is settled, from the statistics' input. */
 export async function settleCheck(ctx: ActionCtx, testId: Id<"tests">, input: JuryStatsInput): Promise<void> {

@@ -97,7 +97,7 @@ function gapInterval(pairs: readonly SettlePair[], a: string, b: string, alpha: 
 }
 
 /** The pairs the normal mixture is tuned for: a quarter of the test (where a clear gap settles). */
-export function tunedPairs(total: number): number {
+function tunedPairs(total: number): number {
   return Math.max(10, Math.round(total / 4));
 }
 

@@ -19,7 +19,7 @@
 import { t95, type Interval } from "./basics";
 
 /** Candidate means, in equal steps over the bounds: the interval is widened by one step outwards. */
-export const SEQUENCE_GRID = 1000;
+const SEQUENCE_GRID = 1000;
 /** The bets' cap c (WSR 2023 use 1/2 or 3/4): a single value can at most halve a bettor's wealth. */
 const BET_CAP = 0.5;
 /**
@@ -28,7 +28,7 @@ const BET_CAP = 0.5;
  */
 const HEDGE = 0.5;
 
-export interface ConfidenceSequenceState {
+interface ConfidenceSequenceState {
   readonly alpha: number;
   readonly bounds: Interval;
   /** Values seen (in [0, 1] after scaling). */
@@ -45,7 +45,7 @@ export interface ConfidenceSequenceState {
 }
 
 /** An empty sequence for values in `bounds` at level 1 − alpha. */
-export function bettingSequence(alpha: number, bounds: Interval, grid = SEQUENCE_GRID): ConfidenceSequenceState {
+function bettingSequence(alpha: number, bounds: Interval, grid = SEQUENCE_GRID): ConfidenceSequenceState {
   if (!(alpha > 0 && alpha < 1)) throw new Error(`alpha must be in (0, 1), got ${alpha}`);
   if (!(bounds.high > bounds.low)) throw new Error("bounds must have high > low");
   return {
@@ -73,7 +73,7 @@ export function plugInBet(state: Pick<ConfidenceSequenceState, "alpha" | "count"
 }
 
 /** Adds one value (in the sequence's bounds) and narrows the interval. */
-export function observeBet(state: ConfidenceSequenceState, value: number): void {
+function observeBet(state: ConfidenceSequenceState, value: number): void {
   const { low, high } = state.bounds;
   const x = Math.min(1, Math.max(0, (value - low) / (high - low)));
   const bet = plugInBet(state);
