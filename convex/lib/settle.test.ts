@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { judgedPrefix, pairOrder, settleStatus, type SettlePair } from "./settle";
+import { settledAfterText, settleLine, settleQuestionText, stoppedReasonText } from "./settleWords";
 
 const pair = (a: number, b: number, passA = 1, passB = 1): SettlePair => ({
   means: new Map([
@@ -77,5 +78,42 @@ describe("the pairs' order", () => {
 
   it("reads only the judged start of the order", () => {
     expect(judgedPrefix([1, 2, 3, 4], (n) => n !== 3)).toEqual([1, 2]);
+  });
+});
+
+describe("the words (lib/settleWords.ts)", () => {
+  const names = new Map([
+    ["a", "GPT-4.1"],
+    ["b", "Claude"],
+  ]);
+  const steady = Array.from({ length: 12 }, (_, i) => pair(6 + (i % 2), 5));
+
+  it("says what settled, what is still open, and why a test stopped", () => {
+    const settled = settleStatus({ question: "best", confidence: 0.95 }, ["a", "b"], steady, 100);
+    expect(settleLine(settled, names)).toBe("Settled at 95%: GPT-4.1 is best");
+    const early = settleStatus({ question: "best", confidence: 0.95 }, ["a", "b"], steady.slice(0, 5), 100);
+    expect(settleLine(early, names)).toBe(
+      "Not settled yet: 5 of 100 pairs judged; its 95% sequences need at least 12 judged pairs",
+    );
+    expect(settledAfterText({ pairsDone: 38, pairsTotal: 100 })).toBe("Settled after 38 of 100 pairs");
+    expect(stoppedReasonText({ pairsDone: 38, pairsTotal: 100 })).toBe(
+      "Settled after 38 of 100 pairs: the question was settled, so the calls of the other 62 pairs were not made.",
+    );
+  });
+
+  it("words the δ and pass-rate questions", () => {
+    expect(settleQuestionText({ question: "withinDelta", modelId: "a", delta: 0.5 }, names)).toBe(
+      "Is GPT-4.1 within 0.5 points of the best?",
+    );
+    expect(settleQuestionText({ question: "passRate", minPassRate: 0.9 }, names)).toBe(
+      "Does each model pass its checks at 90% or more?",
+    );
+    const failing = settleStatus(
+      { question: "passRate", confidence: 0.95, minPassRate: 0.9 },
+      ["a", "b"],
+      Array.from({ length: 100 }, () => pair(5, 5, 1, 0)),
+      100,
+    );
+    expect(settleLine(failing, names)).toBe("Settled at 95%: Claude passes its checks less than 90% of the time");
   });
 });
