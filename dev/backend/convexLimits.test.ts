@@ -94,6 +94,9 @@ describe("the wait for a slot", () => {
       logLines: [],
     });
     expect(b.plan.mutations.timeouts).toBe(1);
+    // Benches in another process read it from the meter's route.
+    const served = (await (await fetch(`${b.url}/_dev/meter`)).json()) as { slots: Record<string, unknown> };
+    expect(served.slots.mutations).toEqual({ limit: 16, peak: 16, timeouts: 1 });
     openGate("m");
     for (const reply of await Promise.all(held)) expect(reply.status).toBe("success");
     expect((await call(b, "mutation", "limits:writeNote", { bytes: 1 })).status).toBe("success");

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { makeFunctionReference } from "convex/server";
 import type { GenericDataModel, UserIdentity } from "convex/server";
 import { convexToJson } from "convex/values";
-import type { JSONValue, Value } from "convex/values";
+import type { Value } from "convex/values";
 import type { TestConvexForDataModel } from "convex-test";
 import { backendStorage, journalStorage } from "./runtime.js";
 import type { BackendHooks } from "./runtime.js";
@@ -12,11 +12,12 @@ import type { FunctionDirectory, FunctionKind } from "./modules.js";
 import { canonicalUdfPath } from "./modules.js";
 import type { LocalScheduler } from "./scheduler.js";
 import { meter } from "./meter.js";
-import { ACTION_TIMEOUT_MESSAGE, ACTION_TIMEOUT_MS, PlanSlots, TooManyConcurrentRequestsError } from "./plan.js";
+import { PlanSlots, TooManyConcurrentRequestsError } from "./plan.js";
+import { describe, failure, withActionTimeout } from "./outcomes.js";
+import type { ClientAddress, FunctionOutcome } from "./outcomes.js";
 import type { Slots } from "./plan.js";
 import { scheduledMutationStorage } from "./database.js";
 import { CommitConflict, OCC_RETRIES, Transactions, WriteConflictError } from "./transactions.js";
-import { UserTimeoutError } from "./userCode.js";
 import { TooManyWritesError, WriteThroughput, argumentsError, resultError, valueSize } from "./valueLimits.js";
 
 /**
@@ -28,20 +29,6 @@ const servedStorage = new AsyncLocalStorage<true>();
 
 /** A convex-test accessor for whatever schema the functions have. */
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
-
-/** Who sent a request, as a deployment tells its functions (ctx.meta.getRequestMetadata). */
-export type ClientAddress = { ip: string | null; userAgent: string | null };
-
-/** The address and user agent of an HTTP request or WebSocket upgrade. */
-export function clientAddressOf(request: {
-  socket: { remoteAddress?: string | undefined };
-  headers: { "user-agent"?: string | undefined };
-}): ClientAddress {
-  return { ip: request.socket.remoteAddress ?? null, userAgent: request.headers["user-agent"] ?? null };
-}
-
-export type FunctionOutcome =
-  { success: true; value: Value } | { success: false; errorMessage: string; errorData?: JSONValue };
 
 /** Something that keeps query results for clients and re-runs them on demand. */
 export interface Subscriber {
@@ -499,44 +486,6 @@ export class Engine implements BackendHooks {
     this.awaiting.clear();
     this.commits = [];
   }
-}
-
-/** An action's outcome, or the deployment's time-out error once it has run ACTION_TIMEOUT_MS. */
-async function withActionTimeout(call: () => Promise<FunctionOutcome>): Promise<FunctionOutcome> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<FunctionOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ success: false, errorMessage: ACTION_TIMEOUT_MESSAGE }), ACTION_TIMEOUT_MS);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([call(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const CONVEX_ERROR = Symbol.for("ConvexError");
-
-/** How a thrown value reaches clients: message, plus data for a ConvexError. */
-export function failure(error: unknown): FunctionOutcome & { success: false } {
-  // The isolate's own error, not one the function threw: no "Uncaught".
-  if (error instanceof UserTimeoutError) return { success: false, errorMessage: error.message };
-  if (typeof error === "object" && error !== null && CONVEX_ERROR in error) {
-    const convexError = error as unknown as Error & { data: Value };
-    return {
-      success: false,
-      errorMessage: `Uncaught ConvexError: ${convexError.message}`,
-      errorData: convexToJson(convexError.data === undefined ? null : convexError.data),
-    };
-  }
-  if (error instanceof Error) {
-    return { success: false, errorMessage: `Uncaught ${error.name}: ${error.message}` };
-  }
-  return { success: false, errorMessage: `Uncaught ${String(error)}` };
-}
-
-export function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 function capitalize(word: string): string {

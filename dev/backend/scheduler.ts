@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Value } from "convex/values";
 import type { AnyTestConvex, Engine } from "./engine.js";
-import { describe } from "./engine.js";
+import { describe } from "./outcomes.js";
 import type { LocalDatabase } from "./database.js";
 import { scheduledMutationStorage } from "./database.js";
 import { untilCommitted } from "./transactions.js";

@@ -8,7 +8,8 @@ import type { SchemaDefinition } from "convex/server";
 import { CronRunner } from "./cronRunner.js";
 import { LocalDatabase, captureRootDatabase } from "./database.js";
 import type { CronJobSpec } from "./cronRunner.js";
-import { Engine, describe } from "./engine.js";
+import { Engine } from "./engine.js";
+import { describe } from "./outcomes.js";
 import type { AnyTestConvex } from "./engine.js";
 import { handleFunctionApi, handleHttpAction } from "./httpApi.js";
 import { TokenVerifier } from "./identity.js";
@@ -271,6 +272,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
                 plan: plan.plan,
                 functions: meter.read(),
                 conflictSources: meter.readConflictSources(),
+                // Calls refused after their wait for a slot (TooManyConcurrentRequests), and the most at once.
+                slots: Object.fromEntries(
+                  (["queries", "mutations", "actions", "scheduledJobs"] as const).map((kind) => [
+                    kind,
+                    { limit: plan[kind].limit, peak: plan[kind].peak, timeouts: plan[kind].timeouts },
+                  ]),
+                ),
               }),
             );
             return;

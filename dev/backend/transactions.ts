@@ -1,8 +1,6 @@
-import { AsyncLocalStorage, executionAsyncResource } from "node:async_hooks";
+import { AsyncLocalStorage } from "node:async_hooks";
 // Not the global: inside a transaction convex-test replaces it with one that throws.
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
-// convex-test has no exports map: its tracker class is reachable by path.
-import { TransactionMetricsTracker as UntypedTracker } from "convex-test/dist/transactionMetrics.js";
 import type { AnyTestConvex } from "./engine.js";
 import type { CommittedWrite, DatabaseFake, LocalDatabase } from "./database.js";
 import { scheduledMutationStorage } from "./database.js";
@@ -11,6 +9,8 @@ import { ReadSet, transactionReadSet, transactionSnapshots } from "./readSet.js"
 import { meter } from "./meter.js";
 import { handlerHooks } from "./modules.js";
 import { USER_CODE_LIMIT_MS } from "./plan.js";
+import { newTracker, resetPaginationCount, zeroUsage } from "./transactionMetrics.js";
+import type { Limits, Tracker, Usage } from "./transactionMetrics.js";
 import {
   UserTimeoutError,
   codeChecked,
@@ -54,20 +54,6 @@ const SCHEDULED_RETRY_MAX_BACKOFF_MS = 60_000;
 const OWN_CODE_EXACT_FROM_MS = 50;
 
 type Writes = Record<string, unknown>[];
-type Limits = unknown;
-
-type Tracker = {
-  startTransaction(limits: Limits): void;
-  commit(): void;
-  rollback(): void;
-  trackRead(bytes: number): void;
-  trackWrite(bytes: number): void;
-};
-type TrackerClass = new (config: unknown) => Tracker;
-const TransactionMetricsTracker = UntypedTracker as TrackerClass;
-
-/** What one attempt read and wrote, for the meter (documents and billed bytes). */
-export type Usage = { documentsRead: number; bytesRead: number; documentsWritten: number; bytesWritten: number };
 
 type TxState = {
   done: boolean;
@@ -493,60 +479,6 @@ export class Transactions {
   /** Whether an error is a commit refused for a conflict found after the handler's own check. */
   static isCommitConflict(error: unknown): error is CommitConflict {
     return error instanceof CommitConflict;
-  }
-}
-
-function zeroUsage(): Usage {
-  return { documentsRead: 0, bytesRead: 0, documentsWritten: 0, bytesWritten: 0 };
-}
-
-const KIB = 1024;
-const owners = new WeakMap<Tracker, TxState>();
-let trackerPatched = false;
-
-/** A metrics tracker whose reads and writes are also counted for the meter (per 1 KiB, as billed). */
-function newTracker(config: unknown, state: TxState, previous?: Tracker | null): Tracker {
-  if (!trackerPatched) {
-    trackerPatched = true;
-    const prototype = TransactionMetricsTracker.prototype;
-    const trackRead = prototype.trackRead;
-    const trackWrite = prototype.trackWrite;
-    prototype.trackRead = function (this: Tracker, bytes: number) {
-      const owner = owners.get(this);
-      if (owner) {
-        owner.usage.documentsRead++;
-        owner.usage.bytesRead += Math.max(1, Math.ceil(bytes / KIB)) * KIB;
-      }
-      trackRead.call(this, bytes);
-    };
-    prototype.trackWrite = function (this: Tracker, bytes: number) {
-      const owner = owners.get(this);
-      if (owner) {
-        owner.usage.documentsWritten++;
-        owner.usage.bytesWritten += Math.max(1, Math.ceil(bytes / KIB)) * KIB;
-      }
-      trackWrite.call(this, bytes);
-    };
-  }
-  const tracker = new TransactionMetricsTracker(
-    previous ? (previous as unknown as { _config: unknown })._config : config,
-  );
-  owners.set(tracker, state);
-  return tracker;
-}
-
-/**
- * convex-test allows one `.paginate()` per function execution and counts them on the execution
- * context it keeps in its own AsyncLocalStorage; a retry is a new execution. That storage is not
- * exported, so its store is found among the current async resource's symbol-keyed stores.
- */
-function resetPaginationCount(): void {
-  const resource = executionAsyncResource() as Record<symbol, unknown>;
-  for (const symbol of Object.getOwnPropertySymbols(resource)) {
-    const store = resource[symbol];
-    if (typeof store === "object" && store !== null && "paginatedQueries" in store && "udfType" in store) {
-      (store as { paginatedQueries: number }).paginatedQueries = 0;
-    }
   }
 }
 
