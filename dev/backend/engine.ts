@@ -114,7 +114,7 @@ export class Engine implements BackendHooks {
   /**
    * A call an action makes (`ctx.runQuery`, `ctx.runMutation`, `ctx.runAction`): it takes a slot
    * of its kind like a client's call, waits for it as long, and a mutation is refused while the
-   * last second's writes are over the limit (runtime.ts calls this around the syscall).
+   * last second's writes are over the limit (modules.ts wraps an action's context; runtime.ts routes here).
    */
   async nestedCall<T>(
     kind: FunctionKind,
