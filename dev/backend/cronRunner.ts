@@ -1,7 +1,7 @@
 import { jsonToConvex } from "convex/values";
 import type { JSONValue, Value } from "convex/values";
 import type { Engine } from "./engine.js";
-import { describe } from "./engine.js";
+import { describe } from "./outcomes.js";
 
 /** The shape of `Crons.crons` in convex/server/cron.ts. */
 export type CronJobSpec = {

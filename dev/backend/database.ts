@@ -7,6 +7,7 @@ import { Indexes } from "./indexes.js";
 import { matches } from "./returns.js";
 import type { ValidatorJson } from "./returns.js";
 import type { DocumentStore, DocumentWrite, StoredDocument } from "./store.js";
+import { checkDocument } from "./valueLimits.js";
 
 /**
  * The parts of convex-test's in-memory `DatabaseFake` (node_modules/convex-test/dist/index.js)
@@ -18,6 +19,8 @@ export type DatabaseFake = {
   _writes: Record<string, StoredDocument | null>[];
   _lastCreationTime: number;
   _generateId(table: string): string;
+  _addWrite(id: string, value: StoredDocument | null): void;
+  insert(table: string, value: Record<string, Value>): string;
   commit(commitTs: bigint | null): void;
   rollbackWrites(): void;
   get(table: string | undefined, id: string): StoredDocument | null;
@@ -161,6 +164,12 @@ export class LocalDatabase {
       const validator = fake._schema?.schemaValidation ? fake._schema.tables.get(table)?.documentType : undefined;
       if (validator !== undefined && matches(validator, doc, false)) return;
       validate(table, doc);
+    };
+    // Convex's limits on a written document (valueLimits.ts); system tables are the backend's own.
+    const addWrite = fake._addWrite.bind(fake);
+    fake._addWrite = (id, value) => {
+      if (value !== null && !tableOfId(id).startsWith("_")) checkDocument(value);
+      addWrite(id, value);
     };
     const commit = fake.commit.bind(fake);
     fake.commit = (commitTs) => {

@@ -2,36 +2,33 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { makeFunctionReference } from "convex/server";
 import type { GenericDataModel, UserIdentity } from "convex/server";
 import { convexToJson } from "convex/values";
-import type { JSONValue, Value } from "convex/values";
+import type { Value } from "convex/values";
 import type { TestConvexForDataModel } from "convex-test";
 import { backendStorage, journalStorage } from "./runtime.js";
 import type { BackendHooks } from "./runtime.js";
 import type { CommittedWrite } from "./database.js";
-import { ReadSet, readSetStorage } from "./indexes.js";
+import { ReadSet, readSetStorage } from "./readSet.js";
 import type { FunctionDirectory, FunctionKind } from "./modules.js";
 import { canonicalUdfPath } from "./modules.js";
 import type { LocalScheduler } from "./scheduler.js";
 import { meter } from "./meter.js";
-import { ACTION_TIMEOUT_MESSAGE, ACTION_TIMEOUT_MS, PlanSlots } from "./plan.js";
+import { PlanSlots, TooManyConcurrentRequestsError } from "./plan.js";
+import { describe, failure, withActionTimeout } from "./outcomes.js";
+import type { ClientAddress, FunctionOutcome } from "./outcomes.js";
+import type { Slots } from "./plan.js";
+import { scheduledMutationStorage } from "./database.js";
 import { CommitConflict, OCC_RETRIES, Transactions, WriteConflictError } from "./transactions.js";
-import { UserTimeoutError } from "./userCode.js";
+import { TooManyWritesError, WriteThroughput, argumentsError, resultError, valueSize } from "./valueLimits.js";
+
+/**
+ * Set while a function runs as a deployment would run it (a client's call, a scheduled job, a
+ * cron, and what their actions call): its commits count against the write throughput limit.
+ * Seeding through `RunningBackend.t` does not.
+ */
+const servedStorage = new AsyncLocalStorage<true>();
 
 /** A convex-test accessor for whatever schema the functions have. */
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
-
-/** Who sent a request, as a deployment tells its functions (ctx.meta.getRequestMetadata). */
-export type ClientAddress = { ip: string | null; userAgent: string | null };
-
-/** The address and user agent of an HTTP request or WebSocket upgrade. */
-export function clientAddressOf(request: {
-  socket: { remoteAddress?: string | undefined };
-  headers: { "user-agent"?: string | undefined };
-}): ClientAddress {
-  return { ip: request.socket.remoteAddress ?? null, userAgent: request.headers["user-agent"] ?? null };
-}
-
-export type FunctionOutcome =
-  { success: true; value: Value } | { success: false; errorMessage: string; errorData?: JSONValue };
 
 /** Something that keeps query results for clients and re-runs them on demand. */
 export interface Subscriber {
@@ -76,6 +73,8 @@ export class Engine implements BackendHooks {
   scheduler: LocalScheduler | null = null;
   /** The plan's caps on concurrently running functions. */
   readonly plan: PlanSlots;
+  /** The bytes mutations committed in the last second, against the plan's limit. */
+  readonly writes: WriteThroughput;
   /** Each subscriber and the commit timestamp its queries have been brought up to. */
   private readonly subscribers = new Map<Subscriber, bigint>();
   /** Subscribers whose client waits for a Transition (a mutation's answer): served first. */
@@ -109,6 +108,37 @@ export class Engine implements BackendHooks {
     private readonly options: EngineOptions,
   ) {
     this.plan = options.plan ?? new PlanSlots("professional");
+    this.writes = new WriteThroughput(this.plan.writeBytesPerSecond);
+  }
+
+  /**
+   * A call an action makes (`ctx.runQuery`, `ctx.runMutation`, `ctx.runAction`): it takes a slot
+   * of its kind like a client's call, waits for it as long, and a mutation is refused while the
+   * last second's writes are over the limit (modules.ts wraps an action's context; runtime.ts routes here).
+   */
+  async nestedCall<T>(
+    kind: FunctionKind,
+    path: string,
+    args: Record<string, Value>,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const tooLarge = argumentsError(canonicalUdfPath(path), args);
+    if (tooLarge !== null) throw new Error(tooLarge);
+    const slots: Slots =
+      kind === "query" ? this.plan.queries : kind === "mutation" ? this.plan.mutations : this.plan.actions;
+    return await slots.run(async () => {
+      if (kind === "mutation") this.writes.check();
+      return await work();
+    });
+  }
+
+  /** Counts a commit's bytes against the write throughput limit when a served function made it. */
+  private countWrittenBytes(writes: readonly CommittedWrite[]): void {
+    if (writes.length === 0 || !servedStorage.getStore()) return;
+    let bytes = 0;
+    // A deletion writes a tombstone: its id.
+    for (const write of writes) bytes += write.value === null ? write.id.length + 2 : valueSize(write.value as Value);
+    this.writes.record(bytes);
   }
 
   start(): void {
@@ -208,14 +238,34 @@ export class Engine implements BackendHooks {
         return failure(error);
       }
     };
+    const tooLarge = argumentsError(path, args);
+    if (tooLarge !== null) return { success: false, errorMessage: tooLarge, kind: actualKind };
     let outcome: FunctionOutcome;
-    if (actualKind === "mutation") {
-      const run = () => this.plan.mutations.run(() => this.untilCommitted(path, call));
-      outcome = this.options.serialMutations ? await this.enqueueMutation(run) : await run();
-    } else if (actualKind === "action") {
-      outcome = await this.plan.actions.run(() => withActionTimeout(call as () => Promise<FunctionOutcome>));
-    } else {
-      outcome = (await this.plan.queries.run(call)) as FunctionOutcome;
+    try {
+      outcome = await servedStorage.run(true, async () => {
+        if (actualKind === "mutation") {
+          const run = () =>
+            this.plan.mutations.run(async () => {
+              this.writes.check();
+              return await this.untilCommitted(path, call);
+            });
+          return this.options.serialMutations ? await this.enqueueMutation(run) : await run();
+        } else if (actualKind === "action") {
+          return await this.plan.actions.run(() => withActionTimeout(call as () => Promise<FunctionOutcome>));
+        }
+        return (await this.plan.queries.run(call)) as FunctionOutcome;
+      });
+    } catch (error) {
+      // Refused before it ran: no slot within the wait, or the writes of the last second.
+      if (error instanceof TooManyConcurrentRequestsError || error instanceof TooManyWritesError) {
+        meter.recordFailure(path);
+        return { success: false, errorMessage: error.message, kind: actualKind };
+      }
+      throw error;
+    }
+    if (outcome.success) {
+      const invalid = resultError(path, outcome.value);
+      if (invalid !== null) outcome = { success: false, errorMessage: invalid };
     }
     return { ...outcome, kind: actualKind };
   }
@@ -229,7 +279,8 @@ export class Engine implements BackendHooks {
       const outcome = await call();
       if (!(outcome instanceof CommitConflict)) return outcome;
       meter.recordConflict(path);
-      if (attempt >= OCC_RETRIES) {
+      // A scheduled mutation is retried until it commits (transactions.ts `runTopLevel`).
+      if (attempt >= OCC_RETRIES && scheduledMutationStorage.getStore() === undefined) {
         meter.recordFailure(path);
         return failure(new WriteConflictError(outcome.conflict, path));
       }
@@ -278,6 +329,7 @@ export class Engine implements BackendHooks {
 
   /** Called for each top-level commit with what it changed, possibly nothing (database.ts). */
   noteCommit(writes: readonly CommittedWrite[]): void {
+    this.countWrittenBytes(writes);
     const ts = this.commitClock?.();
     if (ts !== undefined && ts > this.latestTs) {
       this.latestTs = ts;
@@ -434,44 +486,6 @@ export class Engine implements BackendHooks {
     this.awaiting.clear();
     this.commits = [];
   }
-}
-
-/** An action's outcome, or the deployment's time-out error once it has run ACTION_TIMEOUT_MS. */
-async function withActionTimeout(call: () => Promise<FunctionOutcome>): Promise<FunctionOutcome> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<FunctionOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ success: false, errorMessage: ACTION_TIMEOUT_MESSAGE }), ACTION_TIMEOUT_MS);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([call(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const CONVEX_ERROR = Symbol.for("ConvexError");
-
-/** How a thrown value reaches clients: message, plus data for a ConvexError. */
-export function failure(error: unknown): FunctionOutcome & { success: false } {
-  // The isolate's own error, not one the function threw: no "Uncaught".
-  if (error instanceof UserTimeoutError) return { success: false, errorMessage: error.message };
-  if (typeof error === "object" && error !== null && CONVEX_ERROR in error) {
-    const convexError = error as unknown as Error & { data: Value };
-    return {
-      success: false,
-      errorMessage: `Uncaught ConvexError: ${convexError.message}`,
-      errorData: convexToJson(convexError.data === undefined ? null : convexError.data),
-    };
-  }
-  if (error instanceof Error) {
-    return { success: false, errorMessage: `Uncaught ${error.name}: ${error.message}` };
-  }
-  return { success: false, errorMessage: `Uncaught ${String(error)}` };
-}
-
-export function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 function capitalize(word: string): string {

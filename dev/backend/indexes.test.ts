@@ -11,7 +11,7 @@ import type { Id } from "../../convex/_generated/dataModel";
 import type { MutationCtx } from "../../convex/_generated/server";
 import { seedFinishedTest, type Runner } from "../../convex/finishedTests.fixture";
 import schema from "../../convex/schema";
-import { versionsRead } from "./indexes";
+import { versionsRead } from "./readSet";
 import { collectModules, invocationCounts } from "./modules";
 import { startBackend, type RunningBackend } from "./server";
 import { nodeClient } from "./testing";

@@ -13,7 +13,8 @@ let keysDir: string;
 beforeAll(async () => {
   keysDir = mkdtempSync(join(tmpdir(), "mj-limits-"));
   backend = await startBackend({ port: 0, sitePort: 0, quiet: true, keysFile: join(keysDir, "jwt-keys.json") });
-});
+  // Loading every module of convex/ takes longer than the default 10 s on a loaded machine.
+}, 120_000);
 afterAll(async () => {
   await backend.close();
   rmSync(keysDir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { getFunctionName } from "convex/server";
 import { convexToJson } from "convex/values";
 import type { Value } from "convex/values";
 import { meter } from "./meter.js";
@@ -143,10 +144,43 @@ export function canonicalUdfPath(udfPath: string): string {
 
 type Handler = (...args: unknown[]) => unknown;
 
-/** How a query's or mutation's handler runs in its transaction; the backend sets it (transactions.ts). */
+/**
+ * How a query's or mutation's handler runs in its transaction (transactions.ts sets it), and how an
+ * action's ctx.runQuery, ctx.runMutation and ctx.runAction run: through the backend, which gives
+ * each a slot of its kind (runtime.ts, engine.ts).
+ */
 export const handlerHooks: {
   transaction: (kind: "query" | "mutation", path: string, handler: Handler) => Handler;
-} = { transaction: (_kind, _path, handler) => handler };
+  nestedCall: <T>(kind: FunctionKind, path: string, args: Record<string, Value>, work: () => Promise<T>) => Promise<T>;
+} = { transaction: (_kind, _path, handler) => handler, nestedCall: (_kind, _path, _args, work) => work() };
+
+type ActionCtx = Record<string, unknown> & {
+  runQuery: (reference: unknown, args?: Record<string, Value>) => Promise<unknown>;
+  runMutation: (reference: unknown, args?: Record<string, Value>) => Promise<unknown>;
+  runAction: (reference: unknown, args?: Record<string, Value>) => Promise<unknown>;
+};
+
+/** An action's context whose calls of functions go through `handlerHooks.nestedCall`. */
+function withNestedCalls(ctx: ActionCtx): ActionCtx {
+  const through =
+    (kind: FunctionKind, run: ActionCtx["runQuery"]) => (reference: unknown, args?: Record<string, Value>) =>
+      handlerHooks.nestedCall(kind, referencePath(reference), args ?? {}, () => run(reference, args));
+  return {
+    ...ctx,
+    runQuery: through("query", ctx.runQuery),
+    runMutation: through("mutation", ctx.runMutation),
+    runAction: through("action", ctx.runAction),
+  };
+}
+
+/** "module:name" of a function reference (or of a function handle's string). */
+function referencePath(reference: unknown): string {
+  try {
+    return getFunctionName(reference as Parameters<typeof getFunctionName>[0]);
+  } catch {
+    return String(reference);
+  }
+}
 
 /** Function runs since start, by "module:name"; benchmarks read invocations from it. */
 export const invocationCounts = new Map<string, number>();
@@ -215,11 +249,11 @@ export function forConvexTest(moduleName: string, exports: Record<string, unknow
       copy._handler = (...args: unknown[]) => handlerHooks.transaction(kind, path, handler)(...args);
     } else if (fn.isAction) {
       const handler = copy._handler!;
-      copy._handler = async (...args: unknown[]) => {
+      copy._handler = async (ctx: unknown, ...args: unknown[]) => {
         meter.recordCall(path);
         const began = performance.now();
         try {
-          return await handler(...args);
+          return await handler(withNestedCalls(ctx as ActionCtx), ...args);
         } catch (error) {
           meter.recordFailure(path);
           throw error;

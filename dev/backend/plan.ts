@@ -60,14 +60,56 @@ export function planFromEnv(value: string | undefined): PlanName {
   throw new Error(`MJ_PLAN must be "starter" or "professional", not "${value}"`);
 }
 
-/** At most `limit` holders at once; the others wait in arrival order. */
+/**
+ * How long a query or mutation waits for a slot (APPLICATION_FUNCTION_RUNNER_SEMAPHORE_TIMEOUT,
+ * 5,000 ms) and an action or HTTP action (APPLICATION_FUNCTION_RUNNER_ACTION_SEMAPHORE_TIMEOUT,
+ * 10,000 ms) before it is refused: convex-backend's crates/common/src/knobs.rs, applied in
+ * crates/application/src/application_function_runner/mod.rs (`Limiter`). A scheduled job waits for
+ * its own slot without a limit (the scheduler starts no more than the cap).
+ */
+export const SLOT_WAIT_MS = { queries: 5_000, mutations: 5_000, actions: 10_000 } as const;
+
+/** The kind of function a slot is for, as the deployment's error names it. */
+type SlotKind = "query" | "mutation" | "action";
+
+/**
+ * The deployment's error for a call that waited its whole time for a slot (`Limiter::
+ * acquire_permit_with_timeout`: ErrorMetadata::rate_limited("TooManyConcurrentRequests", …)).
+ */
+export class TooManyConcurrentRequestsError extends Error {
+  constructor(limit: number, kind: SlotKind) {
+    super(
+      `Too many concurrent requests. Your backend is limited to ${limit} concurrent ${kind}s. ${
+        limit > PLANS.starter.queries
+          ? "If you need more resources, please contact support."
+          : "To get more resources, upgrade to Convex Pro. If you are already on Convex Pro, please contact support."
+      }`,
+    );
+  }
+}
+
+/** Whether a failed call's message is a slot time-out (the scheduler tries such a job again). */
+export function isSlotTimeout(message: string): boolean {
+  return message.startsWith("Too many concurrent requests.");
+}
+
+/**
+ * At most `limit` holders at once; the others wait in arrival order, each at most `waitMs`
+ * (then TooManyConcurrentRequestsError; Infinity: as long as it takes).
+ */
 export class Slots {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
   /** The most holders seen at once (for tests and benches). */
   peak = 0;
+  /** Calls refused after waiting `waitMs` for a slot. */
+  timeouts = 0;
 
-  constructor(readonly limit: number) {}
+  constructor(
+    readonly limit: number,
+    readonly waitMs = Infinity,
+    private readonly kind: SlotKind = "query",
+  ) {}
 
   get active(): number {
     return this.running;
@@ -81,7 +123,24 @@ export class Slots {
     if (this.running < this.limit) {
       this.running++;
     } else {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve, reject) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const granted = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        this.waiting.push(granted);
+        if (Number.isFinite(this.waitMs)) {
+          timer = setTimeout(() => {
+            const at = this.waiting.indexOf(granted);
+            if (at === -1) return;
+            this.waiting.splice(at, 1);
+            this.timeouts++;
+            reject(new TooManyConcurrentRequestsError(this.limit, this.kind));
+          }, this.waitMs);
+          timer.unref();
+        }
+      });
     }
     if (this.running > this.peak) this.peak = this.running;
   }
@@ -103,18 +162,36 @@ export class Slots {
   }
 }
 
+export type SlotWaits = { queries: number; mutations: number; actions: number };
+
 /** The slots of one backend, per kind of function. */
 export class PlanSlots {
   readonly queries: Slots;
   readonly mutations: Slots;
   readonly actions: Slots;
   readonly scheduledJobs: Slots;
+  /** Bytes a second mutations may write (WRITE_THROUGHPUT_BYTES). */
+  readonly writeBytesPerSecond: number;
 
-  constructor(readonly plan: PlanName) {
+  constructor(
+    readonly plan: PlanName,
+    waits: SlotWaits = SLOT_WAIT_MS,
+  ) {
     const limits = PLANS[plan];
-    this.queries = new Slots(limits.queries);
-    this.mutations = new Slots(limits.mutations);
-    this.actions = new Slots(limits.actions);
+    this.queries = new Slots(limits.queries, waits.queries, "query");
+    this.mutations = new Slots(limits.mutations, waits.mutations, "mutation");
+    this.actions = new Slots(limits.actions, waits.actions, "action");
     this.scheduledJobs = new Slots(limits.scheduledJobs);
+    this.writeBytesPerSecond = WRITE_THROUGHPUT_BYTES[plan];
   }
 }
+
+/**
+ * "Mutation write throughput limit" of the limits page's "Concurrent Function Executions" table:
+ * S16 4 MiB, S256 8 MiB (a second: knobs.rs MAX_BYTES_WRITTEN_PER_SECOND, 4 MiB by default, over
+ * WRITE_THROUGHPUT_WINDOW, 1,000 ms; the per-class figure is the page's).
+ */
+export const WRITE_THROUGHPUT_BYTES: Record<PlanName, number> = {
+  starter: 4 * 1024 * 1024,
+  professional: 8 * 1024 * 1024,
+};

@@ -1,7 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { promisify } from "node:util";
+import type { Value } from "convex/values";
 import { databaseCallStarts, transactionWantsTurn, turn } from "./transactions.js";
 import { databaseWork } from "./userCode.js";
+import { handlerHooks } from "./modules.js";
+import type { FunctionKind } from "./modules.js";
 
 /**
  * What one running backend needs to hear from inside convex-test: that a
@@ -11,8 +14,16 @@ export type BackendHooks = {
   noteWrite(): void;
   /** A function scheduled job `jobId` for `at` (epoch ms); the backend runs it (scheduler.ts). */
   scheduled?(jobId: string, at: number): void;
+  /** An action calls a query, mutation or action: it takes a slot like a client's call (engine.ts). */
+  nestedCall?<T>(kind: FunctionKind, path: string, args: Record<string, Value>, work: () => Promise<T>): Promise<T>;
   readonly closed: boolean;
   readonly timers: Set<ReturnType<typeof setTimeout>>;
+};
+
+// An action's ctx.runQuery, ctx.runMutation and ctx.runAction go through the backend that runs it.
+handlerHooks.nestedCall = (kind, path, args, work) => {
+  const backend = backendStorage.getStore();
+  return backend?.nestedCall ? backend.nestedCall(kind, path, args, work) : work();
 };
 
 /**

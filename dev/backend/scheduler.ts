@@ -1,11 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Value } from "convex/values";
 import type { AnyTestConvex, Engine } from "./engine.js";
-import { describe } from "./engine.js";
+import { describe } from "./outcomes.js";
 import type { LocalDatabase } from "./database.js";
 import { scheduledMutationStorage } from "./database.js";
 import { untilCommitted } from "./transactions.js";
 import type { StoredDocument } from "./store.js";
+import { isSlotTimeout } from "./plan.js";
+import { isTooManyWrites } from "./valueLimits.js";
 
 const JOBS = "_scheduled_functions";
 /** Convex keeps finished scheduled functions for 7 days. */
@@ -21,6 +24,14 @@ const UNCOMMITTED_JOB_MS = 60_000;
 const JOBS_PER_TURN = 10;
 /** How long due jobs are started for before the event loop reads and writes its sockets. */
 const TURN_MS = 10;
+
+/** A scheduled job refused before it ran is tried again after this, doubling (SCHEDULER_OCC_*_BACKOFF). */
+const REFUSED_BACKOFF_MS = 100;
+const REFUSED_MAX_BACKOFF_MS = 60_000;
+
+function refusedBeforeRunning(message: string): boolean {
+  return isSlotTimeout(message) || isTooManyWrites(message);
+}
 
 type JobState = { kind: "pending" | "inProgress" | "success" | "failed" | "canceled" };
 type JobDocument = StoredDocument & { name: string; args: Value[]; scheduledTime: number; state: JobState };
@@ -203,12 +214,23 @@ export class LocalScheduler {
     }
   }
 
+  /**
+   * Runs a scheduled mutation until it commits or fails for a reason of its own: write conflicts
+   * are retried without a count (transactions.ts), and so are a refusal for the write throughput
+   * and a wait for a mutation slot that ran out (both before it ran), after a back-off.
+   */
   private async runMutation(jobId: string, job: JobDocument, args: Record<string, Value>): Promise<void> {
     const marker = { jobId, marked: false };
-    const outcome = await scheduledMutationStorage.run(marker, () =>
-      this.engine.runFunction("mutation", job.name, args, null, { allowInternal: true }),
-    );
-    if (this.closed) return; // stopped meanwhile: the job stays pending for the next start
+    let outcome;
+    for (let attempt = 0; ; attempt++) {
+      outcome = await scheduledMutationStorage.run(marker, () =>
+        this.engine.runFunction("mutation", job.name, args, null, { allowInternal: true }),
+      );
+      if (this.closed) return; // stopped meanwhile: the job stays pending for the next start
+      if (outcome.success || !refusedBeforeRunning(outcome.errorMessage)) break;
+      await sleep(Math.random() * Math.min(REFUSED_MAX_BACKOFF_MS, REFUSED_BACKOFF_MS * 2 ** Math.min(attempt, 20)));
+      if (this.closed) return;
+    }
     if (!outcome.success) {
       this.log(`Error when running scheduled function ${job.name}: ${outcome.errorMessage}`);
       await this.finish(jobId, "failed");
@@ -218,9 +240,16 @@ export class LocalScheduler {
   }
 
   private async runAction(jobId: string, job: JobDocument, args: Record<string, Value>): Promise<void> {
-    const outcome = await this.engine.runFunction(undefined, job.name, args, null, { allowInternal: true });
-    // Stopped meanwhile: the next start marks the interrupted action failed.
-    if (this.closed) return;
+    let outcome;
+    for (let attempt = 0; ; attempt++) {
+      outcome = await this.engine.runFunction(undefined, job.name, args, null, { allowInternal: true });
+      // Stopped meanwhile: the next start marks the interrupted action failed.
+      if (this.closed) return;
+      // No action slot within the wait: it never ran, so it is started again (at most once still).
+      if (outcome.success || !isSlotTimeout(outcome.errorMessage)) break;
+      await sleep(Math.random() * Math.min(REFUSED_MAX_BACKOFF_MS, REFUSED_BACKOFF_MS * 2 ** Math.min(attempt, 20)));
+      if (this.closed) return;
+    }
     if (!outcome.success) this.log(`Error when running scheduled function ${job.name}: ${outcome.errorMessage}`);
     await this.finish(jobId, outcome.success ? "success" : "failed");
   }

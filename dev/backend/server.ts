@@ -8,7 +8,8 @@ import type { SchemaDefinition } from "convex/server";
 import { CronRunner } from "./cronRunner.js";
 import { LocalDatabase, captureRootDatabase } from "./database.js";
 import type { CronJobSpec } from "./cronRunner.js";
-import { Engine, describe } from "./engine.js";
+import { Engine } from "./engine.js";
+import { describe } from "./outcomes.js";
 import type { AnyTestConvex } from "./engine.js";
 import { handleFunctionApi, handleHttpAction } from "./httpApi.js";
 import { TokenVerifier } from "./identity.js";
@@ -19,11 +20,12 @@ import { backendStorage, installRuntimeHooks } from "./runtime.js";
 import { meter } from "./meter.js";
 import type { Meter } from "./meter.js";
 import { PlanSlots, planFromEnv, userCodeLimitFromEnv } from "./plan.js";
-import type { PlanName } from "./plan.js";
+import type { PlanName, SlotWaits } from "./plan.js";
 import { LocalScheduler } from "./scheduler.js";
 import { DocumentStore } from "./store.js";
 import { SyncServer } from "./sync.js";
 import { Transactions, untilCommitted } from "./transactions.js";
+import type { WriteThroughput } from "./valueLimits.js";
 
 export type BackendOptions = {
   /** Port of the deployment URL (sync WebSocket and HTTP function API); 0 picks a free one. */
@@ -49,6 +51,11 @@ export type BackendOptions = {
   fresh?: boolean;
   /** Whose concurrency caps apply (Convex's plans); defaults to MJ_PLAN, else professional. */
   plan?: PlanName;
+  /**
+   * How long a call waits for a slot before it fails with TooManyConcurrentRequests (milliseconds;
+   * default Convex's: 5 s for queries and mutations, 10 s for actions). Tests shorten them.
+   */
+  slotWaits?: SlotWaits;
   /**
    * One top-level transaction at a time instead of concurrent ones under optimistic concurrency
    * control, for debugging; defaults to MJ_SERIAL_MUTATIONS=1.
@@ -83,6 +90,8 @@ export type RunningBackend = {
   meter: Meter;
   /** The plan's caps and how many functions of each kind run or wait. */
   plan: PlanSlots;
+  /** The bytes mutations wrote in the last second, against the plan's write throughput limit. */
+  writes: WriteThroughput;
   close(): Promise<void>;
 };
 
@@ -221,7 +230,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
     const database = new LocalDatabase(captureRootDatabase(rawT), store);
     database.load();
     const serialMutations = options.serialMutations ?? process.env.MJ_SERIAL_MUTATIONS === "1";
-    const plan = new PlanSlots(options.plan ?? planFromEnv(process.env.MJ_PLAN));
+    const plan = new PlanSlots(options.plan ?? planFromEnv(process.env.MJ_PLAN), options.slotWaits);
     const userCodeLimitMs = options.userCodeLimitMs ?? userCodeLimitFromEnv(process.env.MJ_USER_CODE_LIMIT_MS);
     new Transactions(rawT, database, { serial: serialMutations, userCodeLimitMs });
     meter.reset();
@@ -263,6 +272,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
                 plan: plan.plan,
                 functions: meter.read(),
                 conflictSources: meter.readConflictSources(),
+                // Calls refused after their wait for a slot (TooManyConcurrentRequests), and the most at once.
+                slots: Object.fromEntries(
+                  (["queries", "mutations", "actions", "scheduledJobs"] as const).map((kind) => [
+                    kind,
+                    { limit: plan[kind].limit, peak: plan[kind].peak, timeouts: plan[kind].timeouts },
+                  ]),
+                ),
               }),
             );
             return;
@@ -310,6 +326,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       settle: () => engine.settle(),
       meter,
       plan,
+      writes: engine.writes,
       close: async () => {
         cronRunner.close();
         engine.close();

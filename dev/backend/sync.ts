@@ -5,9 +5,10 @@ import type { JSONValue, Value } from "convex/values";
 import { WebSocket, WebSocketServer } from "ws";
 import type { RawData } from "ws";
 import type { CommittedWrite } from "./database.js";
-import type { ClientAddress, Engine, FunctionOutcome, QueryEvaluator, QueryOutcome, Subscriber } from "./engine.js";
-import type { ReadSet } from "./indexes.js";
-import { clientAddressOf, describe } from "./engine.js";
+import type { Engine, QueryEvaluator, QueryOutcome, Subscriber } from "./engine.js";
+import type { ClientAddress, FunctionOutcome } from "./outcomes.js";
+import type { ReadSet } from "./readSet.js";
+import { clientAddressOf, describe } from "./outcomes.js";
 import { TokenRejected } from "./identity.js";
 import type { TokenVerifier, VerifiedIdentity } from "./identity.js";
 

@@ -1,14 +1,16 @@
-import { AsyncLocalStorage, executionAsyncResource } from "node:async_hooks";
+import { AsyncLocalStorage } from "node:async_hooks";
 // Not the global: inside a transaction convex-test replaces it with one that throws.
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
-// convex-test has no exports map: its tracker class is reachable by path.
-import { TransactionMetricsTracker as UntypedTracker } from "convex-test/dist/transactionMetrics.js";
 import type { AnyTestConvex } from "./engine.js";
 import type { CommittedWrite, DatabaseFake, LocalDatabase } from "./database.js";
-import { ReadSet, transactionReadSet, transactionSnapshots } from "./indexes.js";
+import { scheduledMutationStorage } from "./database.js";
+import { beginCreationTime, nextCreationTime } from "./creationTime.js";
+import { ReadSet, transactionReadSet, transactionSnapshots } from "./readSet.js";
 import { meter } from "./meter.js";
 import { handlerHooks } from "./modules.js";
 import { USER_CODE_LIMIT_MS } from "./plan.js";
+import { newTracker, resetPaginationCount, zeroUsage } from "./transactionMetrics.js";
+import type { Limits, Tracker, Usage } from "./transactionMetrics.js";
 import {
   UserTimeoutError,
   codeChecked,
@@ -42,24 +44,16 @@ import type { UserCodeClock } from "./userCode.js";
 export const OCC_RETRIES = 4;
 /** The first retry of a mutation waits up to this long; each further one twice as long. */
 const RETRY_BACKOFF_MS = 50;
+/**
+ * A scheduled mutation is retried until it commits, its back-off doubling up to this
+ * (knobs.rs SCHEDULER_OCC_MAX_BACKOFF, 60 s; crates/application/src/scheduled_jobs/mod.rs
+ * `handle_mutation` retries write conflicts and write-throughput refusals without a count).
+ */
+const SCHEDULED_RETRY_MAX_BACKOFF_MS = 60_000;
 /** Own code shorter than this (wall clock) goes to the meter as it is, without its CPU share. */
 const OWN_CODE_EXACT_FROM_MS = 50;
 
 type Writes = Record<string, unknown>[];
-type Limits = unknown;
-
-type Tracker = {
-  startTransaction(limits: Limits): void;
-  commit(): void;
-  rollback(): void;
-  trackRead(bytes: number): void;
-  trackWrite(bytes: number): void;
-};
-type TrackerClass = new (config: unknown) => Tracker;
-const TransactionMetricsTracker = UntypedTracker as TrackerClass;
-
-/** What one attempt read and wrote, for the meter (documents and billed bytes). */
-export type Usage = { documentsRead: number; bytesRead: number; documentsWritten: number; bytesWritten: number };
 
 type TxState = {
   done: boolean;
@@ -85,6 +79,8 @@ type TxState = {
   owner: Transactions;
   /** How long the attempt's own code has run (userCode.ts). */
   clock: UserCodeClock;
+  /** The `_creationTime` of the next document it inserts (creationTime.ts). */
+  creationTime: number;
 };
 
 /** How long a transaction runs before letting the event loop turn (its I/O, others' calls). */
@@ -256,6 +252,18 @@ export class Transactions {
         },
       });
     }
+    for (const db of databases) {
+      // A document's `_creationTime` is its transaction's begin time (creationTime.ts).
+      const insert = db.insert.bind(db);
+      db.insert = (table, value) => {
+        const state = liveState();
+        if (state === undefined) return insert(table, value);
+        db._validate(table, value);
+        const _id = db._generateId(table);
+        db._addWrite(_id, { ...value, _id, _creationTime: nextCreationTime(state) });
+        return _id;
+      };
+    }
     database.onCommit((writes) => {
       this.commitSeq++;
       if (writes.length > 0 && this.live.size > 0) {
@@ -280,6 +288,7 @@ export class Transactions {
           readSeq: database.snapshotSeq(),
           owner: this,
           clock: newUserCodeClock(),
+          creationTime: beginCreationTime(this.lastCommitTs),
         };
         state.tracker = newTracker(limitsConfig, state);
         // The rest of the caller (convex-test's runQuery/runMutation) continues in this context;
@@ -392,6 +401,7 @@ export class Transactions {
     state.snapshotTs = this.lastCommitTs;
     state.lastTurn = performance.now();
     state.readSeq = this.database.snapshotSeq();
+    state.creationTime = beginCreationTime(this.lastCommitTs);
     state.tracker = newTracker(undefined, state, state.tracker);
     state.tracker.startTransaction(state.limits);
     resetPaginationCount();
@@ -449,14 +459,19 @@ export class Transactions {
         return outcome.result;
       }
       meter.recordConflict(path, { table: conflict.write.table, by: conflict.path });
-      if (attempt >= OCC_RETRIES) {
+      // A scheduled mutation is retried until it commits; any other fails after OCC_RETRIES.
+      const scheduled = kind === "mutation" && scheduledMutationStorage.getStore() !== undefined;
+      if (attempt >= OCC_RETRIES && !scheduled) {
         meter.recordFailure(path);
         throw new WriteConflictError(conflict, kind === "mutation" ? path : null);
       }
       meter.recordRetry(path);
       // The engine backs off before a retry: randomly, longer each time, so the calls that lost
       // together do not all meet again.
-      if (kind === "mutation") await sleep(Math.random() * RETRY_BACKOFF_MS * 2 ** attempt);
+      if (kind === "mutation") {
+        const backoff = Math.min(SCHEDULED_RETRY_MAX_BACKOFF_MS, RETRY_BACKOFF_MS * 2 ** Math.min(attempt, 20));
+        await sleep(Math.random() * backoff);
+      }
       this.restart(state);
     }
   }
@@ -464,60 +479,6 @@ export class Transactions {
   /** Whether an error is a commit refused for a conflict found after the handler's own check. */
   static isCommitConflict(error: unknown): error is CommitConflict {
     return error instanceof CommitConflict;
-  }
-}
-
-function zeroUsage(): Usage {
-  return { documentsRead: 0, bytesRead: 0, documentsWritten: 0, bytesWritten: 0 };
-}
-
-const KIB = 1024;
-const owners = new WeakMap<Tracker, TxState>();
-let trackerPatched = false;
-
-/** A metrics tracker whose reads and writes are also counted for the meter (per 1 KiB, as billed). */
-function newTracker(config: unknown, state: TxState, previous?: Tracker | null): Tracker {
-  if (!trackerPatched) {
-    trackerPatched = true;
-    const prototype = TransactionMetricsTracker.prototype;
-    const trackRead = prototype.trackRead;
-    const trackWrite = prototype.trackWrite;
-    prototype.trackRead = function (this: Tracker, bytes: number) {
-      const owner = owners.get(this);
-      if (owner) {
-        owner.usage.documentsRead++;
-        owner.usage.bytesRead += Math.max(1, Math.ceil(bytes / KIB)) * KIB;
-      }
-      trackRead.call(this, bytes);
-    };
-    prototype.trackWrite = function (this: Tracker, bytes: number) {
-      const owner = owners.get(this);
-      if (owner) {
-        owner.usage.documentsWritten++;
-        owner.usage.bytesWritten += Math.max(1, Math.ceil(bytes / KIB)) * KIB;
-      }
-      trackWrite.call(this, bytes);
-    };
-  }
-  const tracker = new TransactionMetricsTracker(
-    previous ? (previous as unknown as { _config: unknown })._config : config,
-  );
-  owners.set(tracker, state);
-  return tracker;
-}
-
-/**
- * convex-test allows one `.paginate()` per function execution and counts them on the execution
- * context it keeps in its own AsyncLocalStorage; a retry is a new execution. That storage is not
- * exported, so its store is found among the current async resource's symbol-keyed stores.
- */
-function resetPaginationCount(): void {
-  const resource = executionAsyncResource() as Record<symbol, unknown>;
-  for (const symbol of Object.getOwnPropertySymbols(resource)) {
-    const store = resource[symbol];
-    if (typeof store === "object" && store !== null && "paginatedQueries" in store && "udfType" in store) {
-      (store as { paginatedQueries: number }).paginatedQueries = 0;
-    }
   }
 }
 
