@@ -1,14 +1,17 @@
 // Stripe-shaped API errors: the official client turns these bodies into its typed errors.
+/** The client turns each into its own error class (idempotency_error → StripeIdempotencyError). */
+type StripeErrorType = "invalid_request_error" | "api_error" | "idempotency_error";
+
 export class StripeApiError extends Error {
   readonly status: number;
-  readonly type: "invalid_request_error" | "api_error";
+  readonly type: StripeErrorType;
   readonly code: string | undefined;
   readonly param: string | undefined;
 
   constructor(
     status: number,
     message: string,
-    type: "invalid_request_error" | "api_error" = "invalid_request_error",
+    type: StripeErrorType = "invalid_request_error",
     code?: string,
     param?: string,
   ) {

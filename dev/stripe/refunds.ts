@@ -2,6 +2,7 @@
 import { missing, StripeApiError } from "./errors";
 import type { FormObject } from "./form";
 import { asString, integer, nowSeconds, optionalString, randomId, stringRecord } from "./params";
+import { paidSessionOf, refundsOf } from "./payments";
 import { formatAmount } from "./respond";
 import type { StripeMemory } from "./state";
 import type { Refund } from "./types";
@@ -14,11 +15,8 @@ export function createRefund(state: StripeMemory, params: FormObject): Refund {
   const charge = asString(params.charge);
   if (!paymentIntent && !charge) throw missing("payment_intent");
   const param = paymentIntent ? "payment_intent" : "charge";
-  const session = [...state.sessions.values()].find((candidate) =>
-    paymentIntent ? candidate.payment_intent === paymentIntent : state.charges.get(candidate.id) === charge,
-  );
-  const chargeId = session ? state.charges.get(session.id) : undefined;
-  if (!session || !session.payment_intent || !chargeId) {
+  const paid = paidSessionOf(state, paymentIntent ? { paymentIntent } : { charge: charge! });
+  if (!paid) {
     throw new StripeApiError(
       400,
       `No such ${param}: '${paymentIntent ?? charge ?? ""}'`,
@@ -37,9 +35,9 @@ export function createRefund(state: StripeMemory, params: FormObject): Refund {
       "reason",
     );
   }
-  const alreadyRefunded = [...state.refunds.values()]
-    .filter((refund) => refund.payment_intent === session.payment_intent)
-    .reduce((sum, refund) => sum + refund.amount, 0);
+  const { session, chargeId } = paid;
+  // Several refunds may be made on one payment intent, up to its amount (Stripe's partial refunds).
+  const alreadyRefunded = refundsOf(state, session.payment_intent!).reduce((sum, refund) => sum + refund.amount, 0);
   const remaining = session.amount_total - alreadyRefunded;
   if (remaining <= 0) {
     throw new StripeApiError(
@@ -69,7 +67,7 @@ export function createRefund(state: StripeMemory, params: FormObject): Refund {
     currency: session.currency,
     destination_details: { type: "card", card: { type: "refund", reference_status: "pending" } },
     metadata: stringRecord(params.metadata, "metadata"),
-    payment_intent: session.payment_intent,
+    payment_intent: session.payment_intent!,
     reason: reason as Refund["reason"],
     receipt_number: null,
     source_transfer_reversal: null,

@@ -7,14 +7,21 @@
  *   GET  /v1/checkout/sessions/:id             retrieve (`expand[]=line_items` works)
  *   GET  /v1/checkout/sessions/:id/line_items  list line items
  *   POST /v1/checkout/sessions/:id/expire      expire an open session
- *   POST /v1/refunds                           refund a paid session's payment intent
+ *   POST /v1/refunds                           refund a paid session's payment intent, in full or
+ *                                              in part (`amount`), several times up to its amount
+ *   GET  /v1/refunds[?payment_intent=|charge=] list refunds, newest first; GET /v1/refunds/:id
+ *   GET  /v1/charges/:id                       the charge, with amount_refunded and refunded
+ *   GET  /v1/payment_intents/:id               the payment intent, with latest_charge
  *   GET  /checkout/:id                         hosted checkout page (Pay / Cancel)
  *   POST /checkout/:id/pay                     mark paid, send the signed webhook, 303 → success_url
  *   POST /checkout/:id/cancel                  303 → cancel_url
  *   GET  /favicon.ico                          204 (the page names an empty icon inline)
  *
- * With `dataDir` (the stack's MJ_DATA_DIR) sessions, line items, refunds and charges are kept in
- * its stripe.json (./store.ts), so an open checkout still opens after a restart.
+ * POSTs honour Idempotency-Key as Stripe does (./idempotency.ts).
+ *
+ * With `dataDir` (the stack's MJ_DATA_DIR) sessions, line items, refunds, charges and idempotent
+ * replies are kept in its stripe.json (./store.ts), so an open checkout still opens after a
+ * restart and a retried refund is still answered with the first one.
  *
  * Run alone: `npx tsx dev/stripe/server.ts` (PORT, STRIPE_WEBHOOK_URL,
  * STRIPE_WEBHOOK_SECRET, STRIPE_SECRET_KEY, MJ_DATA_DIR from the environment).
@@ -31,6 +38,8 @@ import { listenTracked } from "../http";
 import { handleCheckout } from "./checkoutPage";
 import { StripeApiError } from "./errors";
 import { parseStripeForm } from "./form";
+import { keptReply, requestFingerprint } from "./idempotency";
+import { listRefunds, retrieveCharge, retrievePaymentIntent, retrieveRefund } from "./payments";
 import { expandList } from "./params";
 import { createRefund } from "./refunds";
 import { readRequestBody, sendHtml, sendJson } from "./respond";
@@ -92,16 +101,28 @@ export async function startStripe(options: StripeOptions): Promise<RunningStripe
     const method = req.method ?? "GET";
     const params = method === "GET" ? parseStripeForm(query.toString()) : parseStripeForm(await readRequestBody(req));
 
-    // Retried POSTs with the same Idempotency-Key get the first answer back.
+    // Retried POSTs with the same Idempotency-Key get the first answer back, also after a restart.
     const idempotencyKey = method === "POST" ? req.headers["idempotency-key"] : undefined;
-    const cacheKey = typeof idempotencyKey === "string" ? `${path} ${idempotencyKey}` : undefined;
-    const cached = cacheKey ? idempotentReplies.get(cacheKey) : undefined;
+    const key = typeof idempotencyKey === "string" ? idempotencyKey : undefined;
+    const request = requestFingerprint(method, path, params);
+    const cached = key === undefined ? undefined : keptReply(idempotentReplies.get(key), key, request);
     if (cached) return sendJson(res, cached.status, cached.body);
     const reply = (status: number, body: unknown) => {
-      if (cacheKey) idempotentReplies.set(cacheKey, { status, body });
+      if (key !== undefined) {
+        idempotentReplies.set(key, { status, body, request });
+        state.persist();
+      }
       sendJson(res, status, body);
     };
 
+    if (method === "GET" && path === "/v1/refunds") return reply(200, listRefunds(state, params, path));
+    const object = /^\/v1\/(refunds|charges|payment_intents)\/([^/]+)$/.exec(path);
+    if (method === "GET" && object) {
+      const id = decodeURIComponent(object[2] ?? "");
+      if (object[1] === "refunds") return reply(200, retrieveRefund(state, id));
+      if (object[1] === "charges") return reply(200, retrieveCharge(state, id));
+      return reply(200, retrievePaymentIntent(state, id));
+    }
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)(\/line_items|\/expire)?$/.exec(path);
     if (method === "POST" && path === "/v1/checkout/sessions") return reply(200, createSession(state, params));
     if (method === "POST" && path === "/v1/refunds") return reply(200, createRefund(state, params));

@@ -1,6 +1,7 @@
 // What the dev Stripe knows (sessions, line items, refunds, charges, events), kept in memory and,
 // with a data folder, in its stripe.json (./store.ts) after every change.
 import { noSuch } from "./errors";
+import type { KeptReply } from "./idempotency";
 import { nowSeconds } from "./params";
 import { StripeStateFile } from "./store";
 import type { CheckoutSession, LineItem, Refund, StripeEvent, StripeOptions, WebhookDelivery } from "./types";
@@ -13,7 +14,8 @@ export class StripeMemory {
   readonly charges = new Map<string, string>();
   readonly events: StripeEvent[] = [];
   readonly deliveries: WebhookDelivery[] = [];
-  readonly idempotentReplies = new Map<string, { status: number; body: unknown }>();
+  /** Idempotency key → the first answer to it (./idempotency.ts). */
+  readonly idempotentReplies = new Map<string, KeptReply>();
   /** The server's origin, known once it listens. */
   origin = "";
   private readonly stateFile: StripeStateFile<CheckoutSession, LineItem, Refund> | null;
@@ -31,6 +33,7 @@ export class StripeMemory {
       for (const [id, items] of Object.entries(saved.lineItems)) this.lineItems.set(id, items);
       for (const refund of saved.refunds) this.refunds.set(refund.id, refund);
       for (const [id, charge] of Object.entries(saved.charges)) this.charges.set(id, charge);
+      for (const [key, reply] of Object.entries(saved.idempotentReplies)) this.idempotentReplies.set(key, reply);
     }
   }
 
@@ -41,6 +44,7 @@ export class StripeMemory {
       lineItems: Object.fromEntries(this.lineItems),
       refunds: [...this.refunds.values()],
       charges: Object.fromEntries(this.charges),
+      idempotentReplies: Object.fromEntries(this.idempotentReplies),
     });
   }
 
