@@ -27,6 +27,10 @@ export const overview = userQuery({
         /** Why the money went (or goes) back, and when Stripe returned it. */
         refundReason: v.optional(v.string()),
         refundedAt: v.optional(v.number()),
+        /** What partial refunds returned (a test stopped early: the calls it did not make). */
+        refundedCents: v.optional(v.number()),
+        /** What stays charged: a paid payment less its partial refunds; 0 when not (or no longer) paid. */
+        netCents: v.number(),
       }),
     ),
     creditTransactions: v.array(
@@ -71,6 +75,11 @@ export const overview = userQuery({
         testName: payment.testName,
         ...(payment.refundReason !== undefined ? { refundReason: payment.refundReason } : {}),
         ...(payment.refundedAt !== undefined ? { refundedAt: payment.refundedAt } : {}),
+        ...(payment.refundedCents ? { refundedCents: payment.refundedCents } : {}),
+        netCents:
+          payment.status === "paid" || payment.status === "completed"
+            ? payment.amountCents - (payment.refundedCents ?? 0)
+            : 0,
       })),
       creditTransactions: transactions.map((entry) => ({
         _id: entry._id,
