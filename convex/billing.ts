@@ -27,10 +27,8 @@ export const overview = userQuery({
         /** Why the money went (or goes) back, and when Stripe returned it. */
         refundReason: v.optional(v.string()),
         refundedAt: v.optional(v.number()),
-        /** What partial refunds returned (a test stopped early: the calls it did not make). */
+        /** What partial refunds returned (a test stopped early: the calls it did not make); the net is the rest. */
         refundedCents: v.optional(v.number()),
-        /** What stays charged: a paid payment less its partial refunds; 0 when not (or no longer) paid. */
-        netCents: v.number(),
       }),
     ),
     creditTransactions: v.array(
@@ -76,10 +74,6 @@ export const overview = userQuery({
         ...(payment.refundReason !== undefined ? { refundReason: payment.refundReason } : {}),
         ...(payment.refundedAt !== undefined ? { refundedAt: payment.refundedAt } : {}),
         ...(payment.refundedCents ? { refundedCents: payment.refundedCents } : {}),
-        netCents:
-          payment.status === "paid" || payment.status === "completed"
-            ? payment.amountCents - (payment.refundedCents ?? 0)
-            : 0,
       })),
       creditTransactions: transactions.map((entry) => ({
         _id: entry._id,

@@ -151,10 +151,12 @@ describe("Stop Test refunds the calls not made", () => {
       keptCents: expected.keptCents,
       reason: REFUND_REASONS.stopped,
     });
-    // Billing: the payment's charge, refund and net.
+    // Billing: the payment's charge and refund (the page shows the net); History: the net.
+    const history = await user.as.query(api.history.list, {});
+    expect(history.tests).toMatchObject([{ priceCents, refundedCents: expected.refundCents }]);
     const billing = await user.as.query(api.billing.overview, {});
     expect(billing.payments).toMatchObject([
-      { status: "paid", amountCents: priceCents, refundedCents: expected.refundCents, netCents: expected.keptCents },
+      { status: "paid", amountCents: priceCents, refundedCents: expected.refundCents },
     ]);
   });
 

@@ -9,6 +9,7 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { unrunRefund, workDoneOf, type UnrunRefund } from "../lib/unrunRefund";
 import { incrementCounter } from "./counters";
 import { countTeamPartialRefund } from "./teamSpend";
+import { summaryRowOf } from "./testSummaries";
 
 /** Payments of one test looked at; a test has one paid payment, a few rows after races. */
 const TEST_PAYMENTS_SCANNED = 20;
@@ -89,8 +90,8 @@ export function partialRefundKey(paymentId: Id<"payments">, reason: string): str
 
 /**
  * Records a partial refund the provider made, once: the row becomes refunded, the payment's
- * refundedCents grows, the ledger gets its refund row, and Total Spent, the team's spend and
- * revenue drop by the amount returned. False when it was already recorded.
+ * refundedCents grows (and its test summary's, for History), the ledger gets its refund row, and
+ * Total Spent, the team's spend and revenue drop by the amount returned. False when it was already recorded.
  */
 export async function recordPartialRefund(
   ctx: MutationCtx,
@@ -122,6 +123,11 @@ export async function recordPartialRefund(
       totalSpentCents: Math.max(0, (user.totalSpentCents ?? 0) - made.amountCents),
     });
   await countTeamPartialRefund(ctx, payment, made.amountCents);
+  const summary = payment.testId ? await summaryRowOf(ctx, payment.testId) : null;
+  if (summary)
+    await ctx.db.patch("testSummaries", summary._id, {
+      refundedCents: (summary.refundedCents ?? 0) + made.amountCents,
+    });
   await incrementCounter(ctx, "revenueCents", -made.amountCents);
   return true;
 }
