@@ -47,16 +47,7 @@ import { createSession, withExpansions } from "./sessions";
 import { StripeMemory } from "./state";
 import type { RunningStripe, StripeOptions } from "./types";
 
-export type {
-  CheckoutSession,
-  LineItem,
-  Refund,
-  RunningStripe,
-  StripeEvent,
-  StripeOptions,
-  WebhookDelivery,
-} from "./types";
-export { formatAmount } from "./respond";
+export type { RunningStripe, StripeOptions } from "./types";
 
 export const DEFAULT_STRIPE_SECRET_KEY = "sk_test_dev";
 export const DEFAULT_WEBHOOK_SECRET = "whsec_dev";
