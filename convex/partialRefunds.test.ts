@@ -6,11 +6,19 @@ import Stripe from "stripe";
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { UNPAID_RUN_MESSAGES } from "./core/admin";
 import { REFUND_REASONS } from "./core/payments";
 import { requestUnrunRefund } from "./core/unrunRefunds";
 import { countCalls } from "./lib/pricing";
 import { unrunRefund, workDoneOf } from "./lib/unrunRefund";
-import { backendWithUser, sampleConfiguration, useDevStripe, type TestBackend } from "./test.helpers";
+import {
+  backendWithUser,
+  createUser,
+  errorOf,
+  sampleConfiguration,
+  useDevStripe,
+  type TestBackend,
+} from "./test.helpers";
 
 const WEBHOOK_SECRET = "whsec_test_partial_refunds";
 const stripeServer = useDevStripe(WEBHOOK_SECRET);
@@ -150,6 +158,18 @@ describe("Stop Test refunds the calls not made", () => {
       refundCents: expected.refundCents,
       keptCents: expected.keptCents,
       reason: REFUND_REASONS.stopped,
+    });
+    // An admin cannot run it again in full on what is left of the payment.
+    const admin = await createUser(t, "root@example.com", { isAdmin: true });
+    const jobId = (await t.run((ctx) =>
+      ctx.db
+        .query("jobs")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .unique(),
+    ))!._id;
+    expect(await errorOf(admin.as.mutation(api.admin.retryJob, { jobId }))).toMatchObject({
+      code: "PAYMENT_REQUIRED",
+      message: UNPAID_RUN_MESSAGES.refunded,
     });
     // Billing: the payment's charge and refund (the page shows the net); History: the net.
     const history = await user.as.query(api.history.list, {});
