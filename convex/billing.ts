@@ -27,6 +27,8 @@ export const overview = userQuery({
         /** Why the money went (or goes) back, and when Stripe returned it. */
         refundReason: v.optional(v.string()),
         refundedAt: v.optional(v.number()),
+        /** What partial refunds returned (a test stopped early: the calls it did not make); the net is the rest. */
+        refundedCents: v.optional(v.number()),
       }),
     ),
     creditTransactions: v.array(
@@ -71,6 +73,7 @@ export const overview = userQuery({
         testName: payment.testName,
         ...(payment.refundReason !== undefined ? { refundReason: payment.refundReason } : {}),
         ...(payment.refundedAt !== undefined ? { refundedAt: payment.refundedAt } : {}),
+        ...(payment.refundedCents ? { refundedCents: payment.refundedCents } : {}),
       })),
       creditTransactions: transactions.map((entry) => ({
         _id: entry._id,

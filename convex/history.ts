@@ -37,6 +37,8 @@ export const list = userQuery({
         /** An unpaid draft: offered 'Complete Payment' or discarding. */
         awaitingPayment: v.boolean(),
         priceCents: v.number(),
+        /** What a partial refund returned of the price (a test stopped early): History shows the net. */
+        refundedCents: v.optional(v.number()),
         missingWork: missingWorkValidator,
         /** A re-judging ("Judge again"): the test whose answers it judged again; name null once deleted. */
         rejudgeOf: v.optional(v.object({ testId: v.id("tests"), name: v.union(v.string(), v.null()) })),
@@ -72,6 +74,7 @@ export const list = userQuery({
         juryVerdict: summary.juryVerdict ?? null,
         awaitingPayment: isDraft(summary),
         priceCents: summary.priceCents,
+        ...(summary.refundedCents ? { refundedCents: summary.refundedCents } : {}),
         missingWork: {
           missingResponses: summary.missingResponses,
           missingEvaluations: summary.missingEvaluations,

@@ -13,6 +13,7 @@ import {
   QUOTE_CURRENCY,
   recordRefund as recordRefundOf,
   REFUND_REASONS,
+  REFUND_RETRY_DELAYS_MS,
   requestTestRefund,
   settlePayment,
 } from "./core/payments";
@@ -21,9 +22,6 @@ import { paymentProvider } from "./core/paymentProvider";
 import { HIDDEN_INPUT_LIMITS } from "./lib/limits";
 import { requireTest } from "./core/testAccess";
 import { paymentStatus } from "./validators";
-
-/** A refund Stripe could not make is tried again after these waits, then reported to admins. */
-const REFUND_RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
 
 const openCheckout = v.object({
   sessionId: v.string(),

@@ -11,6 +11,7 @@ import { runTables } from "./tables/runs";
 import { teamTables } from "./tables/teams";
 import { testSummaryTables } from "./tables/testSummaries";
 import { testProgressTables } from "./tables/testProgress";
+import { refundTables } from "./tables/refunds";
 import {
   alertKind,
   callKind,
@@ -47,6 +48,7 @@ export default defineSchema({
   ...testSummaryTables,
   ...testProgressTables,
   ...runTables,
+  ...refundTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({
@@ -420,6 +422,8 @@ export default defineSchema({
     refundReason: v.optional(v.string()),
     providerRefundId: v.optional(v.string()),
     refundedAt: v.optional(v.number()),
+    /** The part already returned by partial refunds (tables/refunds.ts); the payment stays paid. */
+    refundedCents: v.optional(v.number()),
     /**
      * The same three under their Stripe names, on rows written before the provider-neutral names:
      * read beside the new ones (core/payments.ts checkoutIdOf) until payments.migratePaymentFields

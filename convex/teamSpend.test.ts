@@ -80,7 +80,7 @@ async function ledgerSpend(t: TestBackend, teamId: Id<"teams">) {
   for (const payment of payments) {
     if (payment.status !== "paid" && payment.status !== "completed") continue;
     const row = byMember.get(payment.userId) ?? { spentCents: 0, tests: 0 };
-    row.spentCents += payment.amountCents;
+    row.spentCents += payment.amountCents - (payment.refundedCents ?? 0); // less partial refunds
     row.tests += 1;
     byMember.set(payment.userId, row);
   }
@@ -151,6 +151,40 @@ describe("team spend by member", () => {
     await owner.as.mutation(api.teams.remove, { teamId });
     expect(await t.run((ctx) => ctx.db.query("teamSpend").collect())).toEqual([]);
     expect((await member.as.query(api.billing.overview, {})).payments).toHaveLength(4);
+  });
+
+  test("a team test stopped early: its partial refund lowers its payer's spend, live and in the rebuild alike", async () => {
+    const t = createBackend();
+    const { teamId, owner, member } = await teamOf(t);
+    const stopped = await started(member, teamId, "Stopped");
+    await pay(t, member, stopped.testId, stopped.priceCents, "cs_stopped");
+    const payment = await paymentOf(t, "cs_stopped");
+    const refundId = await t.run((ctx) =>
+      ctx.db.insert("partialRefunds", {
+        paymentId: payment._id,
+        userId: member.userId,
+        reason: "The calls not made: the test was stopped",
+        amountCents: 40,
+        keptCents: stopped.priceCents - 40,
+        status: "pending",
+      }),
+    );
+    // Stripe's refund recorded, then reported again: counted once.
+    await t.mutation(internal.refunds.recordPartialRefund, { refundId, providerRefundId: "re_part", amountCents: 40 });
+    await t.mutation(internal.refunds.recordPartialRefund, { refundId, providerRefundId: "re_part", amountCents: 40 });
+    const live = await owner.as.query(api.billing.teamSpend, { teamId });
+    expect(live.members).toEqual([
+      { userId: member.userId, name: "Max Member", spentCents: stopped.priceCents - 40, tests: 1 },
+    ]);
+    expect(figuresOf(live)).toEqual(await ledgerSpend(t, teamId));
+
+    // The rebuild, from payments not yet counted, gives the same figures.
+    await t.run(async (ctx) => {
+      for (const row of await ctx.db.query("teamSpend").collect()) await ctx.db.delete("teamSpend", row._id);
+      await ctx.db.patch("payments", payment._id, { teamSpendCounted: undefined });
+    });
+    await t.mutation(internal.billing.rebuildTeamSpend, {});
+    expect(await owner.as.query(api.billing.teamSpend, { teamId })).toEqual(live);
   });
 
   test("the rebuild counts a deployment's earlier payments, more than 1,000 of them, beside live payments and refunds", async () => {

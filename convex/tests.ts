@@ -3,7 +3,7 @@ import type { Doc } from "./_generated/dataModel";
 import { fail, requireTeamRole, userMutation, userQuery } from "./functions";
 import { canStop } from "./lib/testStatus";
 import { jobOfTest } from "./core/jobs";
-import { paymentsEnabled } from "./core/payments";
+import { paymentsEnabled, REFUND_REASONS } from "./core/payments";
 import { namesOf, responseView, responseViewValidator, type Names } from "./core/results";
 import { requireAccess, requireTest, summariesOfSpaceByStatus, testAccessOf } from "./core/testAccess";
 import { deleteTest } from "./core/testDeletion";
@@ -44,7 +44,10 @@ export const paymentMode = userQuery({
   },
 });
 
-/** Stop Test: phase 'Cancelled', 0 percent; workers stop at their next claim. */
+/**
+ * Stop Test: phase 'Cancelled', 0 percent; workers stop at their next claim. The price of the
+ * calls not made is refunded above the $2.00 minimum (core/unrunRefunds.ts).
+ */
 export const cancel = userMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
@@ -57,6 +60,7 @@ export const cancel = userMutation({
       progress: { currentPhase: "Cancelled", percentage: 0 },
       jobError: "Cancelled by the user",
       checkouts: "end", // a payment that still lands is refunded
+      refundUnrun: REFUND_REASONS.stopped, // the price of the calls not made goes back, above the minimum
     });
     return null;
   },

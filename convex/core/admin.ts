@@ -55,7 +55,8 @@ async function reopenTest(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
 /** Why an admin may not run a job's test again (retry, force restart): it has no payment standing. */
 export const UNPAID_RUN_MESSAGES = {
   unpaid: "This test was never paid for, so it cannot run without a payment. The owner can start a new test.",
-  refunded: "This test's payment was returned to its owner, so it cannot run again without a new payment.",
+  refunded:
+    "This test's payment was returned to its owner, in full or in part, so it cannot run again without a new payment.",
 } as const;
 
 /** Payments read per test: a test has its payment and the odd second checkout. */
@@ -80,9 +81,12 @@ export async function unpaidRunReason(
     .take(TEST_PAYMENTS_READ);
   const returned = payments.some(
     (payment) =>
-      payment.refundReason !== REFUND_REASONS.duplicate &&
-      (payment.status === "refunded" ||
-        ((payment.status === "paid" || payment.status === "completed") && payment.refundReason !== undefined)),
+      // Part of it returned (a test stopped early: the calls it did not make) counts too: a full
+      // run again would be paid for only in part.
+      (payment.refundedCents ?? 0) > 0 ||
+      (payment.refundReason !== REFUND_REASONS.duplicate &&
+        (payment.status === "refunded" ||
+          ((payment.status === "paid" || payment.status === "completed") && payment.refundReason !== undefined))),
   );
   return returned ? UNPAID_RUN_MESSAGES.refunded : null;
 }

@@ -49,10 +49,12 @@ export interface PaymentProvider {
   getCheckout(id: string): Promise<CheckoutState | null>;
   /** Ends an open checkout; throws when the provider refuses (e.g. it is no longer open). */
   expireCheckout(id: string): Promise<void>;
-  /** Returns a paid checkout's money, once per idempotency key. */
+  /** Returns a paid checkout's money (all of what is left, or `amountCents` of it), once per idempotency key. */
   refund(input: {
     paymentIntentId?: string;
     sessionId?: string;
+    /** A partial refund's amount; absent: everything not yet refunded. */
+    amountCents?: number;
     duplicate: boolean;
     idempotencyKey: string;
     metadata: Record<string, string>;
@@ -157,6 +159,7 @@ export function stripeProvider(): PaymentProvider {
       const made = await stripe.refunds.create(
         {
           payment_intent: paymentIntent,
+          ...(input.amountCents === undefined ? {} : { amount: input.amountCents }),
           reason: input.duplicate ? "duplicate" : "requested_by_customer",
           metadata: input.metadata,
         },

@@ -58,7 +58,13 @@ export type SettleOutcome = "paid" | "refund" | "amount_mismatch" | "unchanged";
 export const REFUND_REASONS = {
   duplicate: "A second payment for a test that was already paid",
   cancelled: "The test was stopped or deleted before it ran",
+  /** Partial refunds of the calls not made (core/unrunRefunds.ts): the owner's Stop, a settled test. */
+  stopped: "The calls not made: the test was stopped",
+  settled: "The calls not made: the verdict settled early",
 } as const;
+
+/** A refund the provider could not make is tried again after these waits, then reported to admins. */
+export const REFUND_RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
 
 async function testAndJob(ctx: MutationCtx, testId: Id<"tests"> | undefined) {
   const test = testId ? await ctx.db.get("tests", testId) : null;
@@ -241,13 +247,15 @@ export async function recordRefund(
     description: `Refund for Test: ${payment.testName} (${reason})`,
   });
   if (wasPaid) {
+    // What still counted as spent: the payment less any partial refund already returned.
+    const stillSpent = payment.amountCents - (payment.refundedCents ?? 0);
     const user = await ctx.db.get("users", payment.userId);
     if (user)
       await ctx.db.patch("users", user._id, {
-        totalSpentCents: Math.max(0, (user.totalSpentCents ?? 0) - payment.amountCents),
+        totalSpentCents: Math.max(0, (user.totalSpentCents ?? 0) - stillSpent),
       });
-    await addTeamSpend(ctx, payment, -payment.amountCents);
-    await incrementCounter(ctx, "revenueCents", -payment.amountCents);
+    await addTeamSpend(ctx, payment, -stillSpent);
+    await incrementCounter(ctx, "revenueCents", -stillSpent);
   }
   return true;
 }

@@ -50,17 +50,41 @@ export async function countTeamPayment(ctx: MutationCtx, payment: Doc<"payments"
   if (target === payment.teamSpendCounted) return false;
   if ((await ctx.db.get("teams", teamId)) === null) return false;
   const step = { paidCents: 0, refundedCents: 0, tests: 0 };
+  // Partial refunds (payment.refundedCents) count with the paid step; a full refund, the rest.
+  const partlyRefunded = payment.refundedCents ?? 0;
   if (payment.teamSpendCounted === undefined) {
     step.paidCents = payment.amountCents;
+    step.refundedCents = partlyRefunded;
     step.tests = 1;
   }
   if (target === "refunded") {
-    step.refundedCents = payment.amountCents;
+    step.refundedCents += payment.amountCents - partlyRefunded;
     step.tests -= 1;
   }
-  const row = await teamSpendRow(ctx, teamId, payment.userId);
+  await moveTeamSpend(ctx, teamId, payment.userId, step);
+  await ctx.db.patch("payments", payment._id, { teamSpendCounted: target });
+  return true;
+}
+
+/**
+ * A partial refund of a team test's payment already counted as paid: its payer's row and part of
+ * Total Spent drop by the amount. (One not yet counted carries it in refundedCents when counted.)
+ */
+export async function countTeamPartialRefund(ctx: MutationCtx, payment: Doc<"payments">, cents: number) {
+  if (payment.teamId === undefined || payment.teamSpendCounted !== "paid") return;
+  if ((await ctx.db.get("teams", payment.teamId)) === null) return;
+  await moveTeamSpend(ctx, payment.teamId, payment.userId, { paidCents: 0, refundedCents: cents, tests: 0 });
+}
+
+async function moveTeamSpend(
+  ctx: MutationCtx,
+  teamId: Id<"teams">,
+  userId: Id<"users">,
+  step: { paidCents: number; refundedCents: number; tests: number },
+): Promise<void> {
+  const row = await teamSpendRow(ctx, teamId, userId);
   if (row === null) {
-    await ctx.db.insert("teamSpend", { teamId, userId: payment.userId, ...step });
+    await ctx.db.insert("teamSpend", { teamId, userId, ...step });
   } else {
     await ctx.db.patch("teamSpend", row._id, {
       paidCents: row.paidCents + step.paidCents,
@@ -69,13 +93,11 @@ export async function countTeamPayment(ctx: MutationCtx, payment: Doc<"payments"
     });
   }
   // The payer's team part of Total Spent: their personal space's home shows their spend less it.
-  const payer = await ctx.db.get("users", payment.userId);
+  const payer = await ctx.db.get("users", userId);
   if (payer)
     await ctx.db.patch("users", payer._id, {
       teamSpentCents: Math.max(0, (payer.teamSpentCents ?? 0) + step.paidCents - step.refundedCents),
     });
-  await ctx.db.patch("payments", payment._id, { teamSpendCounted: target });
-  return true;
 }
 
 /** Payments the rebuild looks at per transaction: each may read its team and its payer's row. */

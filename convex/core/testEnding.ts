@@ -1,6 +1,6 @@
 // The one way a test ends: the owner's Stop Test, the stale-test cron, the admin's cancel and the
 // pipeline's finish all close the test, its owner's figures, its job, its checkouts and its refund
-// through endTest, so an ending can never forget one of them.
+// (in full, or of the calls not made) through endTest, so an ending can never forget one of them.
 import { internal } from "../_generated/api";
 import type { Doc } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
@@ -9,6 +9,7 @@ import { setJobStatus } from "./jobs";
 import { finishJuryStats } from "./jury/poll";
 import { endOpenCheckouts } from "./payments";
 import { endRun } from "./run/lifecycle";
+import { requestUnrunRefund } from "./unrunRefunds";
 import { syncTestSummary } from "./testSummaries";
 import { recordTestEnded } from "./userStats";
 
@@ -28,8 +29,9 @@ export type TestEnding = {
   /** Refunds the test's payment, if it has one, with this reason. */
   refundReason?: string;
   /**
-   * Refunds the price of the calls not made, above the $2.00 minimum, with this reason (a test
-   * stopped early: the owner's Stop, or settled). What it does is 35-money's part of issue 35.
+   * Refunds the price of the calls not made, above the $2.00 minimum, with this reason (a partial
+   * refund of the test's payment, if it has one: core/unrunRefunds.ts): the owner's Stop passes
+   * REFUND_REASONS.stopped, a settled test REFUND_REASONS.settled.
    */
   refundUnrun?: string;
   /** Schedules the dispatcher for the freed slot (default); a batch of endings schedules it once. */
@@ -69,6 +71,7 @@ export async function endTest(
     if (ending.checkouts === "end") await endOpenCheckouts(ctx, test._id);
     if (ending.checkouts === "expire")
       await ctx.scheduler.runAfter(0, internal.payments.expireTestCheckouts, { testId: test._id });
+    if (ending.refundUnrun !== undefined) await requestUnrunRefund(ctx, counted, ending.refundUnrun);
     if (ending.refundReason !== undefined) {
       await ctx.scheduler.runAfter(0, internal.payments.refundTest, { testId: test._id, reason: ending.refundReason });
     }

@@ -21,6 +21,11 @@ export const testSummaryFields = {
   /** tests.awaitingPayment: with status pending, an unpaid draft (core/userStats.ts isDraft). */
   awaitingPayment: v.boolean(),
   priceCents: v.number(),
+  /**
+   * What a partial refund returned of the price (a test stopped early: the calls it did not make),
+   * set when the refund is recorded (core/unrunRefunds.ts), not by summaryOf: History shows the net.
+   */
+  refundedCents: v.optional(v.number()),
   /** Generator models of the configuration (the dashboard's model count). */
   modelCount: v.number(),
   startedAt: v.optional(v.number()),

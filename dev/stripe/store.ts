@@ -1,9 +1,10 @@
-// The dev Stripe's sessions, line items, refunds and charges, kept in the stack's data folder
+// The dev Stripe's sessions, line items, refunds, charges and idempotent replies, kept in the stack's data folder
 // (MJ_DATA_DIR, beside the backend's store) so an open checkout still opens after a restart.
 // One JSON file, written whole to a temporary file and renamed over the old one: a crash
 // mid-write leaves the previous state, never half a file.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { KeptReply } from "./idempotency";
 
 export const STRIPE_STATE_FILE = "stripe.json";
 
@@ -12,6 +13,8 @@ export interface StripeState<Session, Item, Refund> {
   lineItems: Record<string, Item[]>;
   refunds: Refund[];
   charges: Record<string, string>;
+  /** Idempotency key → the first answer (./idempotency.ts), so a retry after a restart gets it too. */
+  idempotentReplies: Record<string, KeptReply>;
 }
 
 export class StripeStateFile<Session, Item, Refund> {
@@ -38,6 +41,7 @@ export class StripeStateFile<Session, Item, Refund> {
         lineItems: state.lineItems ?? {},
         refunds: state.refunds ?? [],
         charges: state.charges ?? {},
+        idempotentReplies: state.idempotentReplies ?? {},
       };
     } catch (error) {
       console.warn(`[dev/stripe] ignoring unreadable ${this.file}: ${String(error)}`);

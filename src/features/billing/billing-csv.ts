@@ -3,7 +3,7 @@
 // markup_multiplier (internal pricing figures).
 import Papa from "papaparse";
 
-import type { BillingData } from "./billing-model";
+import { netCentsOf, type BillingData } from "./billing-model";
 
 export const PAYMENT_HISTORY_FILE = "payment-history.csv";
 export const CREDIT_TRANSACTIONS_FILE = "credit-transactions.csv";
@@ -36,6 +36,8 @@ export function paymentRows(payments: BillingData["payments"]): Row[] {
       status: payment.status,
       refunded_at: iso(payment.refundedAt),
       refund_reason: payment.refundReason ?? null,
+      partly_refunded_cents: payment.refundedCents ?? 0,
+      net_cents: netCentsOf(payment),
     }),
   );
 }

@@ -7,11 +7,15 @@ import type { api } from "../../../convex/_generated/api";
 export type BillingData = FunctionReturnType<typeof api.billing.overview>;
 export type CreditTransaction = BillingData["creditTransactions"][number];
 
-/** Spec part 2 §9: the sum of paid payments among the 20 loaded. */
+/** What stays charged of a payment: a paid one less its partial refunds (a test stopped early); else 0. */
+export function netCentsOf(payment: Pick<BillingData["payments"][number], "status" | "amountCents" | "refundedCents">) {
+  if (payment.status !== "paid" && payment.status !== "completed") return 0;
+  return payment.amountCents - (payment.refundedCents ?? 0);
+}
+
+/** Spec part 2 §9: the sum of paid payments among the 20 loaded, less what partial refunds returned. */
 export function totalSpentCents(payments: BillingData["payments"]): number {
-  return payments
-    .filter((payment) => payment.status === "paid" || payment.status === "completed")
-    .reduce((sum, payment) => sum + payment.amountCents, 0);
+  return payments.reduce((sum, payment) => sum + netCentsOf(payment), 0);
 }
 
 /** Spec part 2 §4: purchase +, green; test_cost −, red; refund blue; bonus purple. */

@@ -107,6 +107,8 @@ describe("billing csv", () => {
       "status",
       "refunded_at",
       "refund_reason",
+      "partly_refunded_cents",
+      "net_cents",
     ]);
     expect(payments.data[0]).toMatchObject({
       id: "pay1",
@@ -167,7 +169,7 @@ describe("billing page", () => {
     ).toEqual(["Date", "Amount", "Status", "Test Details"]);
     // Which figure is which: the amount is the price; the calls' cost is elsewhere, and included.
     expect(screen.getByTestId("billing-price-note")).toHaveTextContent(
-      "Each amount is a test's price, charged once; what its model calls cost the gateway is shown on History and its results, and is included in the price. A stopped test's price is not refunded; a failed test's is.",
+      "Each amount is a test's price, charged once; what its model calls cost the gateway is shown on History and its results, and is included in the price. A test stopped early is refunded the price of the calls it did not make, above the $2.00 minimum; a failed test's price is refunded in full.",
     );
     expect(within(table).getAllByRole("row")).toHaveLength(4);
     expect(within(table).getByRole("link", { name: "Coffee taglines" })).toHaveAttribute(
@@ -195,7 +197,7 @@ describe("billing page", () => {
     await user.click(screen.getByRole("button", { name: "Export CSV: credit transactions" }));
     expect(downloads.map((download) => download.name)).toEqual(["payment-history.csv", "credit-transactions.csv"]);
     expect((await downloads[0]!.text).split(/\r?\n/)[0]).toBe(
-      "id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status,refunded_at,refund_reason",
+      "id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status,refunded_at,refund_reason,partly_refunded_cents,net_cents",
     );
     expect((await downloads[1]!.text).split(/\r?\n/)[0]).toBe(
       "id,created_at,transaction_type,amount_cents,amount,description,test_id",
@@ -274,6 +276,47 @@ describe("billing page", () => {
       refunded_at: "2025-05-06T00:00:00.000Z",
       refund_reason: "No responses were generated: 401 Unauthorized",
     });
+  });
+
+  it("shows a test stopped early with its charge, its refund of the calls not made and the net, counted net in Total Spent", async () => {
+    const user = userEvent.setup();
+    await renderBilling({
+      payments: [
+        {
+          _id: "pay6" as Payment["_id"],
+          createdAt: Date.UTC(2025, 4, 5),
+          completedAt: Date.UTC(2025, 4, 5),
+          amountCents: 540,
+          currency: "usd",
+          status: "paid",
+          testId: "test6" as Payment["testId"],
+          testName: "Stopped run",
+          refundedCents: 340,
+        },
+        {
+          _id: "pay5" as Payment["_id"],
+          createdAt: Date.UTC(2025, 4, 4),
+          completedAt: Date.UTC(2025, 4, 4),
+          amountCents: 300,
+          currency: "usd",
+          status: "paid",
+          testId: undefined,
+          testName: "Good run",
+        },
+      ],
+      creditTransactions: [],
+      testsCompleted: 1,
+    });
+    expect(within(tile("Total Spent")).getByText("$5.00")).toBeInTheDocument();
+    const row = within(screen.getByRole("table", { name: "Payment history" }))
+      .getAllByRole("row")
+      .find((candidate) => within(candidate).queryByText("Stopped run"))!;
+    expect(within(row).getByText("$5.40")).toBeInTheDocument();
+    expect(within(row).getByTestId("payment-refund")).toHaveTextContent("Refunded$3.40");
+    expect(within(row).getByTestId("payment-net")).toHaveTextContent("Net$2.00");
+    await user.click(screen.getByRole("button", { name: "Export CSV: payment history" }));
+    const csv = Papa.parse<Record<string, string>>(await downloads[0]!.text, { header: true });
+    expect(csv.data[0]).toMatchObject({ amount_cents: "540", partly_refunded_cents: "340", net_cents: "200" });
   });
 
   it("has the empty states, with export disabled", async () => {

@@ -25,7 +25,15 @@ import {
   toCsv,
 } from "./billing-csv";
 import { MONEY_LABELS } from "../../../convex/lib/moneyWords";
-import { paymentNote, signedAmount, totalSpentCents, TRANSACTION_STYLES, type BillingData } from "./billing-model";
+import {
+  netCentsOf,
+  paymentNote,
+  signedAmount,
+  totalSpentCents,
+  TRANSACTION_STYLES,
+  type BillingData,
+} from "./billing-model";
+import { formatCents } from "../../../convex/lib/format";
 
 const EMPTY: BillingData = { payments: [], creditTransactions: [], testsCompleted: 0 };
 
@@ -147,6 +155,7 @@ function PaymentHistory({ payments }: { payments: BillingData["payments"] | unde
                   <TableCell>
                     <Money cents={payment.amountCents} />{" "}
                     <span className="text-xs text-muted-foreground uppercase">{payment.currency}</span>
+                    {payment.refundedCents ? <PartlyRefunded payment={payment} /> : null}
                   </TableCell>
                   <TableCell className="max-w-72 whitespace-normal">
                     <StatusBadge status={payment.status} />
@@ -176,6 +185,22 @@ function PaymentHistory({ payments }: { payments: BillingData["payments"] | unde
         )}
       </CardContent>
     </Card>
+  );
+}
+
+/** A payment partly refunded (a test stopped early): the charge above, then the refund and the net. */
+function PartlyRefunded({ payment }: { payment: BillingData["payments"][number] }) {
+  return (
+    <dl className="mt-1 space-y-0.5 text-xs text-muted-foreground">
+      <div className="flex gap-1" data-testid="payment-refund">
+        <dt>Refunded</dt>
+        <dd className="text-blue-700 tabular-nums dark:text-blue-400">{formatCents(payment.refundedCents ?? 0)}</dd>
+      </div>
+      <div className="flex gap-1 font-medium text-foreground" data-testid="payment-net">
+        <dt>Net</dt>
+        <dd className="tabular-nums">{formatCents(netCentsOf(payment))}</dd>
+      </div>
+    </dl>
   );
 }
 

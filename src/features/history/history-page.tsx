@@ -208,7 +208,19 @@ function HistoryItem({
                 {row.priceCents > 0 && (
                   <div className="flex gap-1" data-testid="history-price">
                     <dt>{row.awaitingPayment ? "Price (not paid yet)" : MONEY_LABELS.price}</dt>
-                    <dd className="text-foreground tabular-nums">{formatCents(row.priceCents)}</dd>
+                    <dd className="text-foreground tabular-nums">
+                      {row.refundedCents ? (
+                        // Stopped early: what stays charged, and the charge and refund it comes from.
+                        <>
+                          {formatCents(row.priceCents - row.refundedCents)}{" "}
+                          <span className="text-muted-foreground" data-testid="history-refund">
+                            ({formatCents(row.priceCents)} charged, {formatCents(row.refundedCents)} refunded)
+                          </span>
+                        </>
+                      ) : (
+                        formatCents(row.priceCents)
+                      )}
+                    </dd>
                   </div>
                 )}
                 <div className="flex gap-1" data-testid="history-calls-cost" title={MONEY_LABELS.callsCostNote}>

@@ -154,29 +154,44 @@ describe("monitor of a running test", () => {
     expect(readCurrentTestId()).toBeNull();
   });
 
-  it("says before the click that a paid test's price stays charged, and after it on the cancelled page", async () => {
-    showTest(makeMonitorData({ test: { chargedCents: 200 } }));
+  it("says before the click what stopping refunds for the calls not yet made, live, and after it what was refunded", async () => {
+    showTest(makeMonitorData({ test: { chargedCents: 540 } }));
+    setQueryResult("refunds:stopPreview", { paidCents: 540, refundCents: 310, keptCents: 230 });
     const user = userEvent.setup();
     renderApp("/dashboard/monitor");
     await user.click(await screen.findByRole("button", { name: "Stop Test" }));
     const dialog = await screen.findByRole("alertdialog", { name: "Stop this test?" });
     expect(within(dialog).getByTestId("stop-money")).toHaveTextContent(
-      "You paid $2.00 for this test. Stopping does not refund it: the price stays charged, including for the part not yet run.",
+      "Stopping now refunds about $3.10 for the calls not yet made; $2.30 stays charged.",
     );
+    // More calls land while the dialog is open: the figure follows.
+    setQueryResult("refunds:stopPreview", { paidCents: 540, refundCents: 250, keptCents: 290 });
+    expect(
+      await within(dialog).findByText(
+        "Stopping now refunds about $2.50 for the calls not yet made; $2.90 stays charged.",
+      ),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Keep Running" }));
 
+    setQueryResult("refunds:ofTest", {
+      paidCents: 540,
+      refundCents: 250,
+      keptCents: 290,
+      state: "refunded",
+      reason: "The calls not made: the test was stopped",
+    });
     showTest(
       makeMonitorData({
         test: {
           status: "cancelled",
-          chargedCents: 200,
+          chargedCents: 540,
           totalCostUsd: 0.0123,
           progress: { currentPhase: "Cancelled", percentage: 0 },
         },
       }),
     );
     expect(await screen.findByTestId("money-notice")).toHaveTextContent(
-      "You stopped this test. Its price, $2.00, was charged and stays charged: the part not run is not refunded; the model calls it made cost $0.0123, which the price covers.",
+      "You stopped this test: $2.50 was refunded for the calls not made; $2.90 of its $5.40 price stays charged; the model calls it made cost $0.0123, which the price covers.",
     );
   });
 

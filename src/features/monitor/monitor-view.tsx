@@ -123,7 +123,7 @@ function TestHeader({ test, now, onStop }: { test: MonitorTest; now: number; onS
           </dd>
         </dl>
         {canStop(test.status) && (
-          <StopTestButton testName={test.name} chargedCents={test.chargedCents} onStop={onStop} />
+          <StopTestButton testId={test._id} testName={test.name} chargedCents={test.chargedCents} onStop={onStop} />
         )}
       </div>
     </div>

@@ -5,6 +5,7 @@ import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { formatCents, formatTestCost } from "../../../convex/lib/format";
+import { formatPriceRange } from "../../../convex/lib/pricing";
 import { evaluationPromptPreview, generationPromptPreview } from "../../../convex/lib/prompts";
 import type { SetupState } from "./setup-state";
 import type { PaymentMode } from "./use-run-test";
@@ -67,6 +68,15 @@ export function SetupBar({ state, price, starting, ready, paymentMode, onSaveTem
               {formatCents(chargedCents(price.quote.priceCents, paymentMode))}
             </p>
           </div>
+          {price.settledRange && chargedCents(price.quote.priceCents, paymentMode) > 0 && (
+            // Stop when settled: paid in full now, the calls not made refunded when it settles.
+            <div className="text-sm">
+              <p className="text-xs text-muted-foreground">If it settles early</p>
+              <p className="font-medium tabular-nums" data-testid="setup-settled-range">
+                {formatPriceRange(price.settledRange)}
+              </p>
+            </div>
+          )}
           {paymentMode === "ownKey" && (
             <div className="text-sm">
               <p className="text-xs text-muted-foreground">Gateway cost on your key</p>

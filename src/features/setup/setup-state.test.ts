@@ -106,6 +106,26 @@ describe("price", () => {
     expect(page.queries).toBe(2 * 2 * 1);
   });
 
+  it("gives a test set to stop when settled its price range, from the fewest pairs that could settle to all of them", () => {
+    expect(setupPriceOf(completeState(), { byId, prices }).settledRange).toBeNull();
+    // A costly catalog, so the price is above the $2.00 minimum: 2 personas × 1 topic = 2 pairs.
+    const costly: PriceCatalog = Object.fromEntries(
+      CATALOG.map((model) => [model.id, { prompt: 1e-3, completion: 1e-3 }]),
+    );
+    const page = setupPriceOf(completeState(), { byId, prices: costly }, undefined, 1);
+    const { priceCents, estimate } = page.quote;
+    expect(priceCents).toBeGreaterThan(400);
+    // One pair of two: half of each kind of call, marked up and rounded up (lib/unrunRefund.test.ts works it by hand).
+    expect(page.settledRange).toEqual({
+      minCents: Math.max(200, Math.ceil(Math.round((estimate.totalCost / 2) * 4.4 * 1e6) / 1e4)),
+      maxCents: priceCents,
+    });
+    expect(setupPriceOf(completeState(), { byId, prices: costly }, undefined, 2).settledRange).toEqual({
+      minCents: priceCents,
+      maxCents: priceCents,
+    });
+  });
+
   it("estimates the time from the models' catalog latencies and the concurrency, as a range", () => {
     // 4 answers (2 generators × 2 personas × 1 topic) then 2 ranking calls (2 pairs × 1 judge), 2 at a time.
     const timing = {

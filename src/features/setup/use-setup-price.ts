@@ -4,7 +4,8 @@
 import { useQuery } from "convex/react";
 import { useMemo } from "react";
 
-import { quote, validateTestConfig } from "../../../convex/lib/pricing";
+import { quote, validateTestConfig, type PriceRange } from "../../../convex/lib/pricing";
+import { settledPriceRange } from "../../../convex/lib/unrunRefund";
 import { api } from "../../../convex/_generated/api";
 import { durationRangeLabel, setupTimeRange } from "../../../convex/lib/timeEstimates";
 import type { Problem, Quote } from "../../../convex/lib/types";
@@ -18,6 +19,11 @@ export interface SetupPrice {
   /** Generation queries: models × personas × topics. */
   queries: number;
   timeLabel: string;
+  /**
+   * A test set to stop when settled: what it comes to, from the fewest pairs that could settle
+   * (the rest refunded) to all of them (the price paid up front); null otherwise.
+   */
+  settledRange: PriceRange | null;
   /** validateTestConfig's messages; the test can run when there are none. */
   problems: Problem[];
   canRun: boolean;
@@ -32,10 +38,16 @@ export interface SetupTiming {
 /** Before models.timing answers: every model at its kind's default latency, 64 calls at once. */
 const UNKNOWN_TIMING: SetupTiming = { concurrency: 64, latencies: [] };
 
+/**
+ * `fewestSettlingPairs`: for a test set to stop when settled, the fewest persona × topic pairs
+ * after which its question could settle (lib/settle, stopWhenSettled); null for a test that runs
+ * every pair.
+ */
 export function setupPriceOf(
   state: SetupState,
   catalog: Pick<Catalog, "byId" | "prices">,
   timing: SetupTiming = UNKNOWN_TIMING,
+  fewestSettlingPairs: number | null = null,
 ): SetupPrice {
   const configuration = buildTestConfiguration(state, catalog.byId);
   const priced = quote(configuration, catalog.prices);
@@ -47,6 +59,10 @@ export function setupPriceOf(
     quote: priced,
     queries,
     timeLabel: durationRangeLabel(setupTimeRange(configuration, latencies, timing.concurrency)),
+    settledRange:
+      fewestSettlingPairs === null || priced.priceCents === 0
+        ? null
+        : settledPriceRange(configuration, priced.estimate, priced.priceCents, fewestSettlingPairs),
     problems,
     canRun: problems.length === 0,
   };
