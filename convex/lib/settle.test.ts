@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { judgedPrefix, pairOrder, settleStatus, type SettlePair } from "./settle";
+import { fewestSettlingPairs, judgedPrefix, pairOrder, settleStatus, type SettlePair } from "./settle";
+import { bettingInterval } from "./stats/sequential";
 import { settledAfterText, settleLine, settleQuestionText, stoppedReasonText } from "./settleWords";
 
 const pair = (a: number, b: number, passA = 1, passB = 1): SettlePair => ({

@@ -4,7 +4,7 @@
 // docs/statistics.md "Stopping when settled"). Pure: the pipeline gives it the pairs in order and
 // ends the test when it says settled; the words are lib/settleWords.ts.
 import type { Interval } from "./stats/basics";
-import { bettingInterval, mixtureInterval } from "./stats/sequential";
+import { bettingInterval, MIXTURE_MIN_VALUES, mixtureInterval } from "./stats/sequential";
 import { seededRandom } from "./stats/random";
 
 /** Which model is best; is one model within δ points of the best; does each model pass its checks at a rate ≥ p. */
@@ -215,6 +215,23 @@ export function settleStatus(
     otherModelId: decisive?.modelId ?? null,
     interval: decisive?.interval ?? null,
   };
+}
+
+/**
+ * The fewest persona × topic pairs after which the question could settle (the low end of the
+ * price range shown before paying): a score gap has no sequence before MIXTURE_MIN_VALUES pairs; a
+ * pass rate settles soonest when every answer passes (or every one fails), at α/K per model.
+ */
+export function fewestSettlingPairs(question: SettleQuestion, modelCount: number, pairsTotal: number): number {
+  if (question.question !== "passRate") return Math.min(pairsTotal, MIXTURE_MIN_VALUES);
+  const threshold = question.minPassRate ?? DEFAULT_SETTLE_PASS_RATE;
+  const each = (1 - question.confidence) / Math.max(1, modelCount);
+  for (let pairs = 1; pairs < pairsTotal; pairs += 1) {
+    const allPass = bettingInterval(Array<number>(pairs).fill(1), each, SHARE_BOUNDS);
+    const allFail = bettingInterval(Array<number>(pairs).fill(0), each, SHARE_BOUNDS);
+    if (allPass.low >= threshold || allFail.high < threshold) return pairs;
+  }
+  return pairsTotal;
 }
 
 /** Everything wrong with a "stop when settled" setting, under its field (empty when it can run). */

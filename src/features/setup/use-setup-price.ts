@@ -5,6 +5,7 @@ import { useQuery } from "convex/react";
 import { useMemo } from "react";
 
 import { quote, validateTestConfig, type PriceRange } from "../../../convex/lib/pricing";
+import { fewestSettlingPairs } from "../../../convex/lib/settle";
 import { settledPriceRange } from "../../../convex/lib/unrunRefund";
 import { api } from "../../../convex/_generated/api";
 import { durationRangeLabel, setupTimeRange } from "../../../convex/lib/timeEstimates";
@@ -75,5 +76,11 @@ export function useSetupPrice(state: SetupState, catalog: Catalog): SetupPrice {
     generators: [...state.generatorModelIds],
     judges: [...state.evaluatorModelIds],
   });
-  return useMemo(() => setupPriceOf(state, { byId, prices }, timing), [state, byId, prices, timing]);
+  return useMemo(() => {
+    const settle = state.stopWhenSettled;
+    const pairsTotal = state.personas.length * state.topics.length;
+    const fewest =
+      settle === undefined ? null : fewestSettlingPairs(settle, state.generatorModelIds.length, pairsTotal);
+    return setupPriceOf(state, { byId, prices }, timing, fewest);
+  }, [state, byId, prices, timing]);
 }
