@@ -24,7 +24,7 @@ import { distinctFailureReasons } from "../../../convex/lib/checkReasons";
 import { formatScore } from "../../../convex/lib/format";
 import { hasEnded } from "../../../convex/lib/testStatus";
 import { TOO_LITTLE_EVIDENCE, verdictLine } from "../../../convex/lib/verdict";
-import { PassRateCell } from "../checks/check-pass-rates";
+import { PassRateCell } from "@/components/results/check-pass-rates";
 import { CompareExportMenu } from "./compare-export-menu";
 import { ALL_CHECKS } from "../../../convex/lib/checkCompare";
 import {

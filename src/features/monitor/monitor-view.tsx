@@ -52,8 +52,8 @@ import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";
 import { EndedMoneyNotice } from "@/components/money-notice";
 import { JuryMonitorPanel } from "./jury-monitor-panel";
-import { MonitorChecks } from "../checks/check-pass-rates";
-import { refundLine } from "@/features/results/failure-notice";
+import { MonitorChecks } from "@/components/results/check-pass-rates";
+import { refundLine } from "@/components/failure-notice";
 import { useQuery } from "convex/react";
 import { api } from "../../../convex/_generated/api";
 

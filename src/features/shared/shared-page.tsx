@@ -14,12 +14,12 @@ import { useNow } from "@/hooks/use-now";
 import { Button } from "@/components/ui/button";
 import { MarketingHeader } from "@/features/marketing/marketing-header";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
-import { RankingsList } from "@/features/results/rankings";
-import { JuryRankings, JurySection, JurySummary } from "@/features/results/jury-stats";
+import { RankingsList } from "@/components/results/rankings";
+import { JuryRankings, JurySection, JurySummary } from "@/components/results/jury-stats";
 import { TestTimes } from "@/components/test-times";
 import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
 import { ResultsSection } from "@/components/results-section";
-import { SharedChecksSection } from "@/features/checks/check-pass-rates";
+import { SharedChecksSection } from "@/components/results/check-pass-rates";
 import { StatCards } from "@/components/results-stat-cards";
 import { errorMessage } from "@/lib/errors";
 
