@@ -108,7 +108,7 @@ describe("src/ import graph", () => {
   test("reads the modules and their imports", () => {
     expect(graph.get("features/results/results-page")).toContain("features/results/team-review");
     expect(graph.get("components/layout/nav-bar")).toContain("components/layout/space-switcher");
-    expect(graph.get("features/shared/shared-page")).toContain("components/results/rankings");
+    expect(graph.get("features/shared/shared-page")).toContain("components/results/rankings-section");
   });
 
   test("app-wide code (components/, lib/, hooks/) imports no feature", () => {
