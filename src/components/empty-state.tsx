@@ -1,6 +1,8 @@
+import { Link, type LinkProps } from "@tanstack/react-router";
 import type { LucideIcon } from "lucide-react";
 import type * as React from "react";
 
+import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 
 interface EmptyStateProps {
@@ -32,5 +34,14 @@ export function EmptyState({ title, description, icon: Icon, action, className }
       </div>
       {action}
     </div>
+  );
+}
+
+/** An empty state's way out to another page, as its `action`. */
+export function EmptyStateLink({ to, children }: { to: LinkProps["to"]; children: React.ReactNode }) {
+  return (
+    <Button asChild variant="outline">
+      <Link to={to}>{children}</Link>
+    </Button>
   );
 }

@@ -3,7 +3,7 @@ import type { FieldValues, UseFormReturn } from "react-hook-form";
 
 import { SubmitButton } from "@/components/form-fields";
 import { Form } from "@/components/ui/form";
-import { FormError } from "@/features/auth/form-error";
+import { FormError } from "@/components/form-error";
 
 /**
  * An auth form as useAuthForm drives it: its fields (`children`), the submit button with its

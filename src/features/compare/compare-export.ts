@@ -7,7 +7,7 @@
 import Papa from "papaparse";
 
 import { verdictLine } from "../../../convex/lib/verdict";
-import { fileSlug } from "../results/results-model";
+import { fileSlug } from "@/components/results/results-model";
 import type { Comparison } from "./compare-page";
 
 type Cell = string | number;

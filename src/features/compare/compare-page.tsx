@@ -1,18 +1,17 @@
 // /compare?a={testId}&b={testId}: two tests the user may read side by side (issue 22 step 2),
-// live while either runs. Uses the checks feature's pass-rate cell (features/checks).
+// live while either runs. Uses the check pass-rate cell (components/results/check-pass-rates).
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { GitCompareIcon, ScaleIcon } from "lucide-react";
 import { useState } from "react";
 
-import { EmptyState } from "@/components/empty-state";
+import { EmptyState, EmptyStateLink } from "@/components/empty-state";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { Markdown } from "@/components/markdown";
 import { Spinner } from "@/components/spinner";
 import { StatusBadge } from "@/components/status-badge";
 import { TestLoadError } from "@/components/test-access-lost";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -24,7 +23,7 @@ import { distinctFailureReasons } from "../../../convex/lib/checkReasons";
 import { formatScore } from "../../../convex/lib/format";
 import { hasEnded } from "../../../convex/lib/testStatus";
 import { TOO_LITTLE_EVIDENCE, verdictLine } from "../../../convex/lib/verdict";
-import { PassRateCell } from "../checks/check-pass-rates";
+import { PassRateCell } from "@/components/results/check-pass-rates";
 import { CompareExportMenu } from "./compare-export-menu";
 import { ALL_CHECKS } from "../../../convex/lib/checkCompare";
 import {
@@ -60,11 +59,7 @@ export function ComparePage({ a, b }: { a?: string; b?: string }) {
           icon={GitCompareIcon}
           title={PICK_TWO_TITLE}
           description={a && a === b ? SAME_TEST_TEXT : PICK_TWO_TEXT}
-          action={
-            <Button asChild variant="outline">
-              <Link to="/dashboard/history">Go to History</Link>
-            </Button>
-          }
+          action={<EmptyStateLink to="/dashboard/history">Go to History</EmptyStateLink>}
         />
       </div>
     );

@@ -2,12 +2,12 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 
-import { redirectToCheckout } from "@/features/setup/checkout-redirect";
+import { redirectToCheckout } from "@/lib/checkout-redirect";
 import { callMock, makeViewer, mockCall, QueryFailure, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 import type { DashboardHomeData } from "./dashboard-model";
 
-vi.mock("@/features/setup/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
+vi.mock("@/lib/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
 
 const NOW = Date.now();
 const MINUTE = 60_000;

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { DialogHeading } from "@/components/dialog-heading";
 import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
 import { errorMessage } from "@/lib/errors";
-import { redirectToCheckout } from "@/features/setup/checkout-redirect";
+import { redirectToCheckout } from "@/lib/checkout-redirect";
 
 import { api } from "../../../convex/_generated/api";
 import { formatCents } from "../../../convex/lib/format";

@@ -4,7 +4,7 @@ import { ScaleIcon } from "lucide-react";
 
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { AgreementBadge, useJuryView } from "@/features/results/jury-stats";
+import { AgreementBadge, useJuryView } from "@/components/results/jury-stats";
 import {
   decisionSentence,
   formatInterval,
@@ -14,7 +14,7 @@ import {
   judgeFlags,
   rankLabel,
   scorePercent,
-} from "@/features/results/jury-model";
+} from "@/components/results/jury-model";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 
 import type { Id } from "../../../convex/_generated/dataModel";

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 
+import { testFigures } from "../../../convex/lib/metrics";
+
 import {
-  averageLatencyMs,
   elapsedSpan,
   hiddenRankedModels,
   juryCountText,
+  monitorCounters,
   monitorStage,
   previewOf,
   scoreBarPercent,
@@ -19,9 +21,11 @@ describe("monitor derivations", () => {
     expect(monitorStage({ status: "completed", jobStatus: "completed" })).toBe("completed");
   });
 
-  it("averages latency over the answers received", () => {
-    expect(averageLatencyMs({ totalLatencyMs: 4500, responsesCount: 3 })).toBe(1500);
-    expect(averageLatencyMs({ totalLatencyMs: 0, responsesCount: 0 })).toBe(0);
+  it("averages latency over the answers received, with the figures' formula", () => {
+    const averageOf = (totalLatencyMs: number, responsesCount: number) =>
+      testFigures(monitorCounters({ totalLatencyMs, responsesCount, expectedResponses: 6 })).averageResponseTimeMs;
+    expect(averageOf(4500, 3)).toBe(1500);
+    expect(averageOf(0, 0)).toBe(0);
   });
 
   it("counts the ranked models beyond the top five", () => {

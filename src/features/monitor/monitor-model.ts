@@ -3,6 +3,7 @@ import type { FunctionReturnType } from "convex/server";
 
 import type { api } from "../../../convex/_generated/api";
 import { formatCount } from "../../../convex/lib/format";
+import type { TestCounters } from "../../../convex/lib/metrics";
 
 export type MonitorData = FunctionReturnType<typeof api.tests.monitor>;
 export type MonitorTest = MonitorData["test"];
@@ -20,9 +21,15 @@ export function monitorStage(test: Pick<MonitorTest, "status" | "jobStatus">): M
   return test.status;
 }
 
-/** Mean latency of the answers received so far, in milliseconds (0 before the first). */
-export function averageLatencyMs(test: Pick<MonitorTest, "totalLatencyMs" | "responsesCount">): number {
-  return test.responsesCount > 0 ? test.totalLatencyMs / test.responsesCount : 0;
+/** The running test's counters as lib/metrics' FIGURES compute from them (the monitor's live figures). */
+export function monitorCounters(
+  test: Pick<MonitorTest, "totalLatencyMs" | "responsesCount" | "expectedResponses">,
+): TestCounters {
+  return {
+    responses: test.responsesCount,
+    expectedResponses: test.expectedResponses,
+    latencyMsSum: test.totalLatencyMs,
+  };
 }
 
 /** How many ranked models the top five leave out ('+N more'). */

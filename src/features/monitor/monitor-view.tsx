@@ -20,7 +20,6 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 
 import {
-  formatLatency,
   formatRelativeTime,
   formatScore,
   formatTestCost,
@@ -31,10 +30,10 @@ import {
 import { CompareJuriesLink } from "@/features/rejudge/rejudge-links";
 import { canStop, hasEnded } from "../../../convex/lib/testStatus";
 import {
-  averageLatencyMs,
   elapsedSpan,
   hiddenRankedModels,
   modelCounts,
+  monitorCounters,
   monitorStage,
   plural,
   previewOf,
@@ -51,9 +50,11 @@ import { missingWorkSummary } from "../../../convex/lib/progress";
 import { ResponseDialog } from "./response-dialog";
 import { StopTestButton } from "./stop-test-button";
 import { EndedMoneyNotice } from "@/components/money-notice";
+import { shownFigure } from "@/components/results-stat-cards";
+import { testFigures } from "../../../convex/lib/metrics";
 import { JuryMonitorPanel } from "./jury-monitor-panel";
-import { MonitorChecks } from "../checks/check-pass-rates";
-import { refundLine } from "@/features/results/failure-notice";
+import { MonitorChecks } from "@/components/results/check-pass-rates";
+import { refundLine } from "@/components/failure-notice";
 import { useQuery } from "convex/react";
 import { api } from "../../../convex/_generated/api";
 
@@ -260,11 +261,12 @@ function ProgressPanel({ test, now }: { test: MonitorTest; now: number }) {
 }
 
 function Counters({ test }: { test: MonitorTest }) {
+  const averageTime = shownFigure("averageResponseTimeMs", testFigures(monitorCounters(test)));
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       <Counter label="Responses Generated" value={`${test.responsesCount} / ${test.expectedResponses}`} />
       <Counter label="Evaluations Completed" value={`${test.evaluationsCount} / ${test.expectedEvaluations}`} />
-      <Counter label="Average Response Time" value={formatLatency(averageLatencyMs(test))} />
+      <Counter label={averageTime.label} value={averageTime.value} />
       <Counter label="Estimated Cost" value={formatTestCost(test.totalCostUsd)} hint="so far" />
     </div>
   );

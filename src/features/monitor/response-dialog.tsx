@@ -1,4 +1,4 @@
-import { Detail, ResponseDialog as ResponseDetailsDialog } from "@/features/results/responses-section";
+import { Detail, ResponseDialog as ResponseDetailsDialog } from "@/components/results/response-dialog";
 
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { MonitorResponse } from "./monitor-model";

@@ -19,7 +19,7 @@ import {
   DialogTitle,
 } from "@/components/ui/dialog";
 import { JudgingSettings, type JudgingChoice } from "@/features/setup/evaluation-section";
-import { redirectToCheckout } from "@/features/setup/checkout-redirect";
+import { redirectToCheckout } from "@/lib/checkout-redirect";
 import { ModelPickerSection } from "@/features/setup/model-picker-section";
 import { SetupSection } from "@/features/setup/setup-section";
 import { useCatalog } from "@/features/setup/use-catalog";

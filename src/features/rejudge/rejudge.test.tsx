@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { redirectToCheckout } from "@/features/setup/checkout-redirect";
+import { redirectToCheckout } from "@/lib/checkout-redirect";
 import { callMock, makeViewer, mockCall, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { makeMonitorData, NOW, TEST_ID as MONITOR_TEST_ID } from "@/test/fixtures/monitor";
 import { makeResults, TEST_ID } from "@/test/fixtures/results";
@@ -12,7 +12,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { markedUpCents, quote } from "../../../convex/lib/pricing";
 import { formatCents } from "../../../convex/lib/format";
 
-vi.mock("@/features/setup/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
+vi.mock("@/lib/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
 
 const ORIGINAL_ID = "k57testid0000000000000000000009" as Id<"tests">;
 const NEW_ID = "k57testid0000000000000000000002" as Id<"tests">;

@@ -1,6 +1,6 @@
 import { formatTestCost } from "../../../convex/lib/format";
 import { MONEY_LABELS } from "../../../convex/lib/moneyWords";
-import type { ResultsData } from "./results-model";
+import type { ResultsData } from "@/components/results/results-model";
 
 type CostMetrics = Pick<ResultsData["metrics"], "totalCostUsd" | "generationCostUsd" | "judgingCostUsd">;
 

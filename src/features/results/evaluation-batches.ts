@@ -1,7 +1,7 @@
 // The evaluations list by judge call: a ranking call scores every answer of a persona × topic pair
 // with one explanation that names the answers by their neutral labels, so the explanation and
 // the label → answer mapping are shown once per call, not on every row.
-import type { EvaluationRow } from "./results-model";
+import type { EvaluationRow } from "@/components/results/results-model";
 
 export type BatchLabel = NonNullable<EvaluationRow["batchLabels"]>[number];
 

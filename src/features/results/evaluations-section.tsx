@@ -15,8 +15,9 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { criterionLabel } from "../../../convex/lib/criteria";
 import { formatCostPerResponse, formatScore } from "../../../convex/lib/format";
 import { groupEvaluations, type BatchLabel, type EvaluationBatch } from "./evaluation-batches";
-import { Detail, LoadMore } from "./responses-section";
-import { EVALUATIONS_PAGE, preview, type EvaluationRow } from "./results-model";
+import { Detail } from "@/components/results/response-dialog";
+import { LoadMore } from "./responses-section";
+import { EVALUATIONS_PAGE, preview, type EvaluationRow } from "@/components/results/results-model";
 
 export const NO_EVALUATIONS = "No evaluations available";
 

@@ -23,7 +23,7 @@ import {
   EXPORT_RESPONSES_PAGE,
   exportFileName,
 } from "./export";
-import type { ResultsData } from "./results-model";
+import type { ResultsData } from "@/components/results/results-model";
 
 /** Export as CSV (one row per response) or JSON (configuration and results), page by page. */
 export function ExportMenu({ results }: { results: ResultsData }) {

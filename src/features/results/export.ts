@@ -10,9 +10,9 @@ import type { api } from "../../../convex/_generated/api";
 import { criterionLabel } from "../../../convex/lib/criteria";
 import { summaryTestFigures } from "../../../convex/lib/metrics";
 import type { AnswerCheck, JuryStatsDoc } from "../../../convex/validators";
-import { checkCsvColumns, checkJson } from "../checks/check-export";
-import type { ResultsData } from "./results-model";
-import { fileSlug } from "./results-model";
+import { checkCsvColumns, checkJson } from "@/components/results/check-export";
+import type { ResultsData } from "@/components/results/results-model";
+import { fileSlug } from "@/components/results/results-model";
 
 export type ExportResponse = FunctionReturnType<typeof api.results.exportResponses>["page"][number];
 export type ExportEvaluation = FunctionReturnType<typeof api.results.exportEvaluations>["page"][number];

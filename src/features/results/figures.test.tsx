@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { makeViewer, setPaginated, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
 
-import type { EvaluationRow, ResponseRow } from "./results-model";
+import type { EvaluationRow, ResponseRow } from "@/components/results/results-model";
 import { makeEvaluation, makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
 
 const PATH = `/dashboard/results/${TEST_ID}`;

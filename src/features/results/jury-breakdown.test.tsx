@@ -15,8 +15,8 @@ import type { JuryStatsInput } from "../../../convex/lib/stats/types";
 import { FAIR, simulate, type Judge } from "../../../convex/lib/stats/simulated.helpers";
 import type { JuryStatsDoc } from "../../../convex/validators";
 import { buildCsv, CSV_ROW_TYPES, type ExportEvaluation, type ExportResponse } from "./export";
-import { formatInterval, type JuryStats, type JuryView } from "./jury-model";
-import { JuryDetails, JurySection } from "./jury-stats";
+import { formatInterval, type JuryStats, type JuryView } from "@/components/results/jury-model";
+import { JuryDetails, JurySection } from "@/components/results/jury-stats";
 
 const BIASED: Judge = { id: "mistral/first-lover", position: 0.5 };
 const PANEL = [...FAIR.slice(0, 2), BIASED];

@@ -17,7 +17,7 @@ import { renderApp } from "@/test/render-app";
 
 import { computeJuryStats } from "../../../convex/lib/stats";
 import { FAIR, simulate, type Judge } from "../../../convex/lib/stats/simulated.helpers";
-import type { JuryView } from "./jury-model";
+import type { JuryView } from "@/components/results/jury-model";
 import { makeResults, TEST_ID } from "@/test/fixtures/results";
 
 /** The first render of the whole app loads its routes lazily. */

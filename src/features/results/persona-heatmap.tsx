@@ -1,6 +1,6 @@
 import { formatScore } from "../../../convex/lib/format";
 import { MAX_SCORE } from "../../../convex/lib/scoring";
-import type { ResultsData } from "./results-model";
+import type { ResultsData } from "@/components/results/results-model";
 
 /** Persona × model average scores as a table whose cells are shaded by score. */
 export function PersonaHeatmap({ heatmap }: { heatmap: ResultsData["heatmap"] }) {

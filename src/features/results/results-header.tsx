@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 
 import { DeleteTestDialog } from "@/components/delete-test-dialog";
 import { ExportMenu } from "./export-menu";
-import { isLive, type ResultsData } from "./results-model";
+import { isLive, type ResultsData } from "@/components/results/results-model";
 import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
 import { ShareDialog } from "./share-dialog";
 import { templateCategoryOf, templateDataOf } from "./template-data";

@@ -1,12 +1,11 @@
-import { Link, useNavigate } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
 import { SettleNotice } from "@/components/settle-notice";
 import { useQuery } from "convex/react";
 import { FileWarningIcon } from "lucide-react";
 import { useState } from "react";
 
-import { EmptyState } from "@/components/empty-state";
+import { EmptyState, EmptyStateLink } from "@/components/empty-state";
 import { FullPageSpinner } from "@/components/spinner";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TestLoadError } from "@/components/test-access-lost";
@@ -16,29 +15,28 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCount } from "../../../convex/lib/format";
 import { hasEnded } from "../../../convex/lib/testStatus";
 import { EvaluationsList } from "./evaluations-section";
-import { CostQualityChart, LatencyChart } from "./model-charts";
+import { CostQualityChart, LatencyChart } from "@/components/results/model-charts";
 import { PersonaHeatmap } from "./persona-heatmap";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
-import { RankingsChart, RankingsList } from "./rankings";
-import { JuryRankings, JurySection, JurySummary } from "./jury-stats";
+import { RankingsList } from "@/components/results/rankings";
+import { RankingsSection } from "@/components/results/rankings-section";
+import { JurySection } from "@/components/results/jury-stats";
 import { ResponsesList } from "./responses-section";
-import { ResultsChecksSection } from "../checks/check-pass-rates";
+import { ResultsChecksSection } from "@/components/results/check-pass-rates";
 import { ResultsHeader } from "./results-header";
-import { type ResultsData } from "./results-model";
+import { type ResultsData } from "@/components/results/results-model";
 import { ResultsSection } from "@/components/results-section";
 import { StatCards } from "@/components/results-stat-cards";
 import { CostSummary } from "./cost-summary";
 import { EndedMoneyNotice } from "@/components/money-notice";
 import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-work";
 import { TestTimes } from "@/components/test-times";
-import { FailureNotice } from "./failure-notice";
+import { FailureNotice } from "@/components/failure-notice";
 import { VerdictPanel } from "./verdict";
 import { ReviewButton, TeamReviewSection } from "./team-review";
 import { RejudgeActions, RejudgeNotice } from "@/features/rejudge/rejudge-links";
 
 export const ERROR_TITLE = "Error Loading Results";
-/** A team test's page when the caller is not (or no longer) in its team: no retry, it will not come back. */
-export { TEST_ACCESS_LOST_TITLE as ACCESS_LOST_TITLE } from "@/components/test-access-lost";
 export const INVALID_TITLE = "Invalid Test Data";
 export const INVALID_MESSAGE = "This test has corrupted or incomplete data.";
 
@@ -125,13 +123,7 @@ function ResultsScreen({
       <StatCards metrics={results.metrics} />
       <EndedMoneyNotice test={{ ...results.test, totalCostUsd: results.metrics.totalCostUsd }} />
       <CostSummary metrics={results.metrics} />
-      <ResultsSection title="Overall Model Rankings" description="Average score per model, out of 10" defaultOpen>
-        <JurySummary source={{ testId }} />
-        <div className="mt-4 grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
-          <JuryRankings source={{ testId }} fallback={<RankingsList rankings={results.rankings} />} />
-          <RankingsChart rankings={results.rankings} />
-        </div>
-      </ResultsSection>
+      <RankingsSection title="Overall Model Rankings" source={{ testId }} rankings={results.rankings} detailed />
       <ResultsChecksSection testId={testId} />
       <JurySection source={{ testId }} defaultOpen={false} />
       {answered && results.test.teamId !== undefined && <TeamReviewSection testId={testId} />}
@@ -200,11 +192,7 @@ function InvalidTestData() {
       title={INVALID_TITLE}
       description={INVALID_MESSAGE}
       icon={FileWarningIcon}
-      action={
-        <Button asChild variant="outline">
-          <Link to="/dashboard/history">Back to History</Link>
-        </Button>
-      }
+      action={<EmptyStateLink to="/dashboard/history">Back to History</EmptyStateLink>}
     />
   );
 }

@@ -13,8 +13,8 @@ import { computeJuryStats } from "../../../convex/lib/stats";
 import { computeHumanStats, type HumanStatsInput, type HumanVerdict } from "../../../convex/lib/stats/human";
 import type { JuryRanking } from "../../../convex/lib/stats/types";
 import { makeResults, TEST_ID } from "@/test/fixtures/results";
-import type { JuryView } from "./jury-model";
-import { REVIEW_BUTTON, TEAM_REVIEW_EMPTY, type TeamReview } from "./team-review-model";
+import type { JuryView } from "@/components/results/jury-model";
+import { REVIEW_BUTTON, TEAM_REVIEW_EMPTY, type TeamReview } from "@/components/results/team-review-model";
 
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));

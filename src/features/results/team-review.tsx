@@ -18,16 +18,17 @@ import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCount } from "../../../convex/lib/format";
-import { formatCorrelation, formatInterval } from "./jury-model";
-import { BandBadge, JuryRankings } from "./jury-stats";
-import { ConfidenceRankings } from "./rankings";
+import { formatCorrelation, formatInterval } from "@/components/results/jury-model";
+import { BandBadge, JuryRankings } from "@/components/results/jury-stats";
+import { ConfidenceRankings } from "@/components/results/rankings";
+import { ResultsTable, type ResultsColumn } from "@/components/results/results-table";
 import {
   reviewedText,
   REVIEW_BUTTON,
   TEAM_REVIEW_EMPTY,
   TEAM_REVIEW_TITLE,
   type TeamReview,
-} from "./team-review-model";
+} from "@/components/results/team-review-model";
 
 export const TEAM_REVIEW_LOAD_FAILED = "Could not load the team review";
 export const JUDGES_TITLE = "Which judge agrees with your team";
@@ -202,6 +203,43 @@ function methodName(method: string): string {
   return method;
 }
 
+/** `closest`: the first judge (the server orders them by agreement) once it has a figure. */
+type JudgeAgreement = TeamReview["judges"][number] & { closest: boolean };
+
+const JUDGE_COLUMNS: ResultsColumn<JudgeAgreement>[] = [
+  {
+    id: "Judge",
+    cell: (judge) => (
+      <>
+        {judge.judgeName}
+        {judge.closest && (
+          <span className="ml-2 rounded-md bg-green-500/15 px-1.5 py-0.5 text-xs font-normal text-green-800 dark:text-green-300">
+            closest to your team
+          </span>
+        )}
+      </>
+    ),
+  },
+  {
+    id: "Kendall's tau",
+    help: "Kendall's tau-b between the judge's order of the models and your team's (1: same order, 0: unrelated, −1: reversed)",
+    numeric: true,
+    className: "font-semibold",
+    cell: (judge) => formatCorrelation(judge.tau),
+  },
+  {
+    id: "95% interval",
+    numeric: true,
+    cell: (judge) => formatInterval(judge.interval, (value) => value.toFixed(2)),
+  },
+  {
+    id: "Pairs",
+    help: "Persona × topic pairs both the judge and your team ranked (the bootstrap resamples them)",
+    numeric: true,
+    cell: (judge) => formatCount(judge.units),
+  },
+];
+
 function JudgesAgreement({ summary }: { summary: TeamReview }) {
   return (
     <div className="space-y-3">
@@ -211,53 +249,13 @@ function JudgesAgreement({ summary }: { summary: TeamReview }) {
           Appears once the judges and your team have ranked the same pairs.
         </p>
       ) : (
-        <div tabIndex={0} className="overflow-x-auto rounded-lg border">
-          <table className="w-full text-sm" aria-label={JUDGES_TITLE}>
-            <thead className="text-left text-muted-foreground">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Judge
-                </th>
-                <th
-                  scope="col"
-                  className="px-3 py-2 text-right font-medium"
-                  title="Kendall's tau-b between the judge's order of the models and your team's (1: same order, 0: unrelated, −1: reversed)"
-                >
-                  Kendall's tau
-                </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  95% interval
-                </th>
-                <th
-                  scope="col"
-                  className="px-3 py-2 text-right font-medium"
-                  title="Persona × topic pairs both the judge and your team ranked (the bootstrap resamples them)"
-                >
-                  Pairs
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.judges.map((judge, index) => (
-                <tr key={judge.judgeModelId} className="border-t" data-testid="judge-agreement-row">
-                  <th scope="row" className="px-3 py-2 text-left font-medium">
-                    {judge.judgeName}
-                    {index === 0 && judge.tau !== null && (
-                      <span className="ml-2 rounded-md bg-green-500/15 px-1.5 py-0.5 text-xs font-normal text-green-800 dark:text-green-300">
-                        closest to your team
-                      </span>
-                    )}
-                  </th>
-                  <td className="px-3 py-2 text-right font-semibold tabular-nums">{formatCorrelation(judge.tau)}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">
-                    {formatInterval(judge.interval, (value) => value.toFixed(2))}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{formatCount(judge.units)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ResultsTable
+          label={JUDGES_TITLE}
+          columns={JUDGE_COLUMNS}
+          rows={summary.judges.map((judge, index) => ({ ...judge, closest: index === 0 && judge.tau !== null }))}
+          rowKey={(judge) => judge.judgeModelId}
+          rowProps={() => ({ "data-testid": "judge-agreement-row" })}
+        />
       )}
       {summary.judges.some((judge) => judge.tau === null) && (
         <p className="text-xs text-muted-foreground">

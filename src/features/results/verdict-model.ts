@@ -15,7 +15,7 @@ import {
   type TopicsRange,
   type VerdictKind,
 } from "../../../convex/lib/verdict";
-import { formatInterval } from "./jury-model";
+import { formatInterval } from "@/components/results/jury-model";
 
 export { joinNames } from "../../../convex/lib/verdict";
 

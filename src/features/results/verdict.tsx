@@ -11,9 +11,10 @@ import { cn } from "@/lib/utils";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCostPerResponse, formatLatency, formatScore } from "../../../convex/lib/format";
 import { MAX_SCORE } from "../../../convex/lib/scoring";
-import { formatInterval, hasDecision, type JuryView } from "./jury-model";
-import { useJuryView } from "./jury-stats";
-import { isLive, type ResultsData } from "./results-model";
+import { formatInterval, hasDecision, type JuryView } from "@/components/results/jury-model";
+import { useJuryView } from "@/components/results/jury-stats";
+import { isLive, type ResultsData } from "@/components/results/results-model";
+import { ResultsTable, type ResultsColumn } from "@/components/results/results-table";
 import { plainVerdict, type PlainVerdict } from "./verdict-model";
 
 export const VERDICT_TITLE = "The verdict";
@@ -121,61 +122,68 @@ function CompareTable({
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-medium">Compare the models</h3>
-      <div tabIndex={0} className="overflow-x-auto rounded-lg border">
-        <table className="w-full text-sm" aria-label="Compare the models">
-          <thead className="text-left text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Model
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Score / {MAX_SCORE}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Cost per answer
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Median time
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => {
-              const picked = verdict?.pickId === row.modelId;
-              return (
-                <tr
-                  key={row.modelId}
-                  className={cn("border-t", picked && "shadow-[inset_3px_0_0_var(--color-primary)]")}
-                  data-testid="compare-row"
-                  aria-current={picked ? "true" : undefined}
-                >
-                  <th scope="row" className="max-w-[14rem] px-3 py-2 text-left font-medium break-words">
-                    {row.modelName}
-                    {picked && <span className="block text-xs font-normal text-primary">Our pick</span>}
-                  </th>
-                  <td className="px-3 py-2 text-right tabular-nums">
-                    {row.score === null ? "—" : formatScore(row.score)}
-                    {row.interval && (
-                      <span
-                        className="block text-xs whitespace-nowrap text-muted-foreground"
-                        title="95% range: where the score would likely land on a rerun"
-                      >
-                        {formatInterval(row.interval)}
-                      </span>
-                    )}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">
-                    {row.costPerResponseUsd === null ? "—" : formatCostPerResponse(row.costPerResponseUsd)}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">
-                    {row.medianLatencyMs === null ? "—" : formatLatency(row.medianLatencyMs)}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <ResultsTable
+        label="Compare the models"
+        columns={compareColumns(verdict)}
+        rows={rows}
+        rowKey={(row) => row.modelId}
+        rowProps={(row) => {
+          const picked = verdict?.pickId === row.modelId;
+          return {
+            className: cn(picked && "shadow-[inset_3px_0_0_var(--color-primary)]"),
+            "data-testid": "compare-row",
+            "aria-current": picked ? "true" : undefined,
+          };
+        }}
+      />
     </div>
   );
+}
+
+type CompareRow = ResultsData["models"][number] & {
+  score: number | null;
+  interval: { low: number; high: number } | null;
+};
+
+function compareColumns(verdict: PlainVerdict | null): ResultsColumn<CompareRow>[] {
+  return [
+    {
+      id: "Model",
+      className: "max-w-[14rem] break-words",
+      cell: (row) => (
+        <>
+          {row.modelName}
+          {verdict?.pickId === row.modelId && <span className="block text-xs font-normal text-primary">Our pick</span>}
+        </>
+      ),
+    },
+    {
+      id: "Score",
+      header: `Score / ${MAX_SCORE}`,
+      numeric: true,
+      cell: (row) => (
+        <>
+          {row.score === null ? "—" : formatScore(row.score)}
+          {row.interval && (
+            <span
+              className="block text-xs whitespace-nowrap text-muted-foreground"
+              title="95% range: where the score would likely land on a rerun"
+            >
+              {formatInterval(row.interval)}
+            </span>
+          )}
+        </>
+      ),
+    },
+    {
+      id: "Cost per answer",
+      numeric: true,
+      cell: (row) => (row.costPerResponseUsd === null ? "—" : formatCostPerResponse(row.costPerResponseUsd)),
+    },
+    {
+      id: "Median time",
+      numeric: true,
+      cell: (row) => (row.medianLatencyMs === null ? "—" : formatLatency(row.medianLatencyMs)),
+    },
+  ];
 }

@@ -3,7 +3,7 @@
 // Nothing here knows a model's name: the server sends the answers under neutral labels only.
 import type { FunctionReturnType } from "convex/server";
 
-import { reviewedText } from "@/features/results/team-review-model";
+import { reviewedText } from "@/components/results/team-review-model";
 
 import type { api } from "../../../convex/_generated/api";
 

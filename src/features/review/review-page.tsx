@@ -17,7 +17,7 @@ import {
 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 
-import { EmptyState } from "@/components/empty-state";
+import { EmptyState, EmptyStateLink } from "@/components/empty-state";
 import { ViewerAvatars } from "@/components/presence";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { TestLoadError } from "@/components/test-access-lost";
@@ -90,11 +90,7 @@ function ReviewScreen({ testId }: { testId: Id<"tests"> }) {
       <EmptyState
         title="Test not found"
         description="It may have been deleted."
-        action={
-          <Button asChild variant="outline">
-            <Link to="/dashboard/history">Back to History</Link>
-          </Button>
-        }
+        action={<EmptyStateLink to="/dashboard/history">Back to History</EmptyStateLink>}
       />
     );
   }

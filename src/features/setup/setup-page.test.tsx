@@ -8,7 +8,7 @@ import { renderApp } from "@/test/render-app";
 import { builtinTemplateById } from "../../../convex/lib/builtins";
 import { formatCents, formatTestCost } from "../../../convex/lib/format";
 import { quote } from "../../../convex/lib/pricing";
-import { redirectToCheckout } from "./checkout-redirect";
+import { redirectToCheckout } from "@/lib/checkout-redirect";
 import { CATALOG, catalogResult, completeState } from "@/test/fixtures/setup";
 import {
   SETUP_STORAGE_KEY,
@@ -23,7 +23,7 @@ import type { SavedTemplate } from "./template-sources";
 // Rendering the whole app in jsdom is slow on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
 
-vi.mock("./checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
+vi.mock("@/lib/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
 
 const viewer = makeViewer();
 const byId = new Map(CATALOG.map((model) => [model.id, model]));

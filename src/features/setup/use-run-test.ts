@@ -10,7 +10,7 @@ import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { TestConfiguration } from "../../../convex/validators";
-import { redirectToCheckout } from "./checkout-redirect";
+import { redirectToCheckout } from "@/lib/checkout-redirect";
 
 export type PaymentMode = "stripe" | "free" | "ownKey";
 

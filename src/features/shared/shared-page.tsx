@@ -2,7 +2,7 @@ import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
 import { FileWarningIcon, LinkIcon } from "lucide-react";
 
-import { EmptyState } from "@/components/empty-state";
+import { EmptyState, EmptyStateLink } from "@/components/empty-state";
 import { ErrorState } from "@/components/error-state";
 import { Markdown } from "@/components/markdown";
 import { ViewerAvatars } from "@/components/presence";
@@ -11,15 +11,14 @@ import { TestTitle } from "@/components/status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Progress } from "@/components/ui/progress";
 import { useNow } from "@/hooks/use-now";
-import { Button } from "@/components/ui/button";
 import { MarketingHeader } from "@/features/marketing/marketing-header";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
-import { RankingsList } from "@/features/results/rankings";
-import { JuryRankings, JurySection, JurySummary } from "@/features/results/jury-stats";
+import { RankingsSection } from "@/components/results/rankings-section";
+import { JurySection, JurySummary } from "@/components/results/jury-stats";
 import { TestTimes } from "@/components/test-times";
 import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
 import { ResultsSection } from "@/components/results-section";
-import { SharedChecksSection } from "@/features/checks/check-pass-rates";
+import { SharedChecksSection } from "@/components/results/check-pass-rates";
 import { StatCards } from "@/components/results-stat-cards";
 import { errorMessage } from "@/lib/errors";
 
@@ -61,11 +60,7 @@ function SharedScreen({ shareId }: { shareId: string }) {
         title={NOT_FOUND_TITLE}
         description={NOT_FOUND_MESSAGE}
         icon={LinkIcon}
-        action={
-          <Button asChild variant="outline">
-            <Link to="/">Go to ModelJury</Link>
-          </Button>
-        }
+        action={<EmptyStateLink to="/">Go to ModelJury</EmptyStateLink>}
       />
     );
   }
@@ -100,9 +95,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
       <MissingWorkNotice work={shared.missingWork} />
       <JurySummary source={{ shareId }} />
       <StatCards metrics={shared.metrics} />
-      <ResultsSection title="Model Rankings" description="Average score per model, out of 10" defaultOpen>
-        <JuryRankings source={{ shareId }} fallback={<RankingsList rankings={shared.rankings} />} />
-      </ResultsSection>
+      <RankingsSection title="Model Rankings" source={{ shareId }} rankings={shared.rankings} />
       <SharedChecksSection shareId={shareId} />
       <JurySection source={{ shareId }} />
       <ResultsSection title="Sample Responses" aside={`first ${shared.sampleResponses.length}`}>

@@ -9,7 +9,7 @@ import { FullPageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { CenteredFrame } from "@/features/auth/auth-layout";
-import { FormError } from "@/features/auth/form-error";
+import { FormError } from "@/components/form-error";
 import { useNow } from "@/hooks/use-now";
 import { useViewer } from "@/hooks/use-viewer";
 import { errorMessage } from "@/lib/errors";

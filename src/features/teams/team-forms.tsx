@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { FormError } from "@/features/auth/form-error";
+import { FormError } from "@/components/form-error";
 import { emailField } from "@/features/auth/schemas";
 import { errorMessage } from "@/lib/errors";
 import { cn } from "@/lib/utils";

@@ -5,19 +5,17 @@
 import { criterionLabel } from "../../../convex/lib/criteria";
 import { formatScore } from "../../../convex/lib/format";
 import { formatInterval, nameOf, type JuryModel, type JuryStats, type JuryView } from "./jury-model";
-import { HeaderCell, NumberCell } from "./table-cells";
+import { ResultsTable, type ResultsColumn } from "./results-table";
 
 type SeriesMean = { mean: number | null; interval: { low: number; high: number } | null };
 
 function MeanCell({ figure }: { figure: SeriesMean | undefined }) {
-  if (!figure || figure.mean === null) {
-    return <NumberCell className="text-muted-foreground">—</NumberCell>;
-  }
+  if (!figure || figure.mean === null) return <span className="text-muted-foreground">—</span>;
   return (
-    <NumberCell data-testid="mean-cell">
+    <>
       <span className="font-semibold">{formatScore(figure.mean)}</span>
       <span className="block text-xs text-muted-foreground">{formatInterval(figure.interval)}</span>
-    </NumberCell>
+    </>
   );
 }
 
@@ -33,32 +31,22 @@ function MeansTable({
   figureOf: (model: JuryModel, columnId: string) => SeriesMean | undefined;
 }) {
   return (
-    <div tabIndex={0} className="overflow-x-auto rounded-lg border">
-      <table className="w-full text-sm" aria-label={label}>
-        <thead className="text-left text-muted-foreground">
-          <tr>
-            <HeaderCell>Model</HeaderCell>
-            {columns.map((column) => (
-              <HeaderCell key={column.id} numeric>
-                {column.name}
-              </HeaderCell>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {models.map((model) => (
-            <tr key={model.modelId} className="border-t align-top">
-              <th scope="row" className="px-3 py-1.5 text-left font-medium">
-                {model.modelName}
-              </th>
-              {columns.map((column) => (
-                <MeanCell key={column.id} figure={figureOf(model, column.id)} />
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ResultsTable
+      label={label}
+      dense
+      alignTop
+      columns={[
+        { id: "Model", cell: (model) => model.modelName },
+        ...columns.map((column): ResultsColumn<JuryModel> => ({
+          id: column.id,
+          header: column.name,
+          numeric: true,
+          cell: (model) => <MeanCell figure={figureOf(model, column.id)} />,
+        })),
+      ]}
+      rows={models}
+      rowKey={(model) => model.modelId}
+    />
   );
 }
 

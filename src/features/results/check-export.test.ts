@@ -6,8 +6,8 @@ import { describe, expect, test } from "vitest";
 import { checkFigures, tallyOf } from "../../../convex/lib/checkFigures";
 import { checkAnswers, type AnswerCheck } from "../../../convex/lib/checks";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { buildCsv, type ExportResponse } from "../results/export";
-import { CHECK_FAILURES_COLUMN, rebuildCheckFigures } from "./check-export";
+import { buildCsv, type ExportResponse } from "./export";
+import { CHECK_FAILURES_COLUMN, rebuildCheckFigures } from "@/components/results/check-export";
 
 const CHECKS: AnswerCheck[] = [
   { id: "json", kind: "json" },

@@ -105,10 +105,6 @@ export function agreementMethodHelp(stats: JuryStats): string {
   return stats.agreement.method;
 }
 
-export function formatAgreement(figure: JuryAgreement): string {
-  return figure.value === null ? "—" : `${agreementMethodName(figure.method)} ${figure.value.toFixed(2)}`;
-}
-
 /** Each flagged bias of a judge, with the figure that made it significant. */
 export function judgeFlags(judge: JuryJudge): string[] {
   const flags: string[] = [];

@@ -2,12 +2,12 @@ import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 
-import { ResponsesList } from "@/features/results/responses-section";
+import { ResponsesList } from "./responses-section";
 import { makeResponse, TEST_ID } from "@/test/fixtures/results";
 import { callMock, mockCall, setPaginated, setQueryResult } from "@/test/convex-mock";
 
 import type { Id } from "../../../convex/_generated/dataModel";
-import { AnswerNotes, type NoteView } from "./answer-notes";
+import { AnswerNotes, type NoteView } from "@/components/results/answer-notes";
 
 const ANSWER = makeResponse(1)._id;
 const OTHER_ANSWER = makeResponse(2)._id;

@@ -10,9 +10,9 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { formatDate } from "@/lib/dates";
 
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { formatCents } from "../../../convex/lib/format";
+import { api } from "../../convex/_generated/api";
+import type { Id } from "../../convex/_generated/dataModel";
+import { formatCents } from "../../convex/lib/format";
 
 export const FAILURE_TITLE = "This test failed";
 const FALLBACK_REASON = "No usable answers came back from the models.";

@@ -44,7 +44,7 @@ import {
 } from "./jury-model";
 import { JuryCostSplit } from "./jury-costs";
 import { JuryScoreBreakdown } from "./jury-ratings";
-import { HeaderCell, NumberCell } from "./table-cells";
+import { ResultsTable, type ResultsColumn } from "./results-table";
 import { ConfidenceRankings } from "./rankings";
 import { ResultsSection } from "@/components/results-section";
 
@@ -230,150 +230,49 @@ function AgreementPanel({ view, stats }: { view: JuryView; stats: JuryStats }) {
         </span>
       </div>
       {byUnit.length > 0 && (
-        <div tabIndex={0} className="max-h-72 overflow-auto rounded-lg border">
-          <table className="w-full text-sm" aria-label="Agreement per persona and topic">
-            <thead className="sticky top-0 bg-card text-left text-muted-foreground">
-              <tr>
-                <HeaderCell>Persona</HeaderCell>
-                <HeaderCell>Topic</HeaderCell>
-                <HeaderCell numeric>{agreementMethodName(overall.method)}</HeaderCell>
-                <HeaderCell>Agreement</HeaderCell>
-              </tr>
-            </thead>
-            <tbody>
-              {byUnit.map((unit) => (
-                <tr key={`${unit.personaId}\u0000${unit.topicId}`} className="border-t">
-                  <td className="px-3 py-1.5">{nameOf(view.personas, unit.personaId)}</td>
-                  <td className="px-3 py-1.5">{nameOf(view.topics, unit.topicId)}</td>
-                  <NumberCell>{unit.value === null ? "—" : unit.value.toFixed(2)}</NumberCell>
-                  <td className="px-3 py-1.5">
-                    <BandBadge figure={unit} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ResultsTable
+          label="Agreement per persona and topic"
+          frame="tall"
+          dense
+          columns={unitColumns(view, overall.method)}
+          rows={byUnit}
+          rowKey={(unit) => `${unit.personaId}\u0000${unit.topicId}`}
+        />
       )}
     </div>
   );
 }
 
+type UnitAgreement = JuryStats["agreement"]["byUnit"][number];
+
+function unitColumns(view: JuryView, method: JuryAgreement["method"]): ResultsColumn<UnitAgreement>[] {
+  return [
+    { id: "Persona", className: "font-normal", cell: (unit) => nameOf(view.personas, unit.personaId) },
+    { id: "Topic", cell: (unit) => nameOf(view.topics, unit.topicId) },
+    {
+      id: "value",
+      header: agreementMethodName(method),
+      numeric: true,
+      cell: (unit) => (unit.value === null ? "—" : unit.value.toFixed(2)),
+    },
+    { id: "Agreement", cell: (unit) => <BandBadge figure={unit} /> },
+  ];
+}
+
+type JudgeStats = JuryStats["judges"][number];
+
 function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
-  const ranking = stats.scale === "ranking";
-  // A shared link's viewers get no cost figures.
-  const costs = stats.costs !== undefined;
-  const agreementName = ranking ? "Kendall's tau" : "Spearman";
   return (
     <div className="space-y-3">
       <h3 className="font-medium">Each judge examined</h3>
-      <div tabIndex={0} className="overflow-x-auto rounded-lg border">
-        <table className="w-full text-sm" aria-label="Judges">
-          <thead className="text-left text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Judge
-              </th>
-              <th
-                scope="col"
-                className="px-3 py-2 text-right font-medium"
-                title={`Leave-one-out ${agreementName} with the rest of the panel`}
-              >
-                Agreement with panel
-              </th>
-              {ranking && (
-                <th
-                  scope="col"
-                  className="px-3 py-2 text-right font-medium"
-                  title="How often it ranks the first-shown answer first, against chance"
-                >
-                  First-shown first
-                </th>
-              )}
-              {ranking && (
-                <th
-                  scope="col"
-                  className="px-3 py-2 text-right font-medium"
-                  title="Share of answer pairs kept in the same order when shown in reverse"
-                >
-                  Position consistency
-                </th>
-              )}
-              <th
-                scope="col"
-                className="px-3 py-2 text-right font-medium"
-                title="Correlation of its scores with answer length"
-              >
-                Length correlation
-              </th>
-              <th
-                scope="col"
-                className="px-3 py-2 text-right font-medium"
-                title="Its score for its own family's answers minus what the other judges give them"
-              >
-                Self-preference
-              </th>
-              {costs && (
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Cost
-                </th>
-              )}
-              <th scope="col" className="px-3 py-2 font-medium">
-                Flags
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {stats.judges.map((judge) => {
-              const flags = judgeFlags(judge);
-              return (
-                <tr key={judge.judgeModelId} className="border-t align-top" data-testid="judge-row">
-                  <th scope="row" className="px-3 py-2 text-left font-medium">
-                    {nameOf(view.judges, judge.judgeModelId)}
-                    <span className="block text-xs font-normal text-muted-foreground">
-                      {formatCount(judge.calls)} calls
-                    </span>
-                  </th>
-                  <td className="px-3 py-2 text-right tabular-nums">{formatCorrelation(judge.agreement.value)}</td>
-                  {ranking && (
-                    <td className="px-3 py-2 text-right tabular-nums">
-                      {judge.position
-                        ? `${formatShare(judge.position.firstRate)} vs ${formatShare(judge.position.chance)}`
-                        : "—"}
-                    </td>
-                  )}
-                  {ranking && (
-                    <td className="px-3 py-2 text-right tabular-nums">
-                      {judge.positionConsistency === null ? "—" : formatShare(judge.positionConsistency)}
-                    </td>
-                  )}
-                  <td className="px-3 py-2 text-right tabular-nums">{formatCorrelation(judge.length.correlation)}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">
-                    {formatSelfPreference(judge.selfPreference.value)}
-                  </td>
-                  {costs && (
-                    <td className="px-3 py-2 text-right tabular-nums">{formatJudgeCost(judge.costUsd ?? 0)}</td>
-                  )}
-                  <td className="px-3 py-2">
-                    {flags.length === 0 ? (
-                      <span className="text-muted-foreground">None</span>
-                    ) : (
-                      <ul className="space-y-1" aria-label={`Flags of ${nameOf(view.judges, judge.judgeModelId)}`}>
-                        {flags.map((flag) => (
-                          <li key={flag} className="flex gap-1.5 text-destructive">
-                            <FlagIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
-                            <span>{flag}</span>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <ResultsTable
+        label="Judges"
+        alignTop
+        columns={judgeColumns(view, stats)}
+        rows={stats.judges}
+        rowKey={(judge) => judge.judgeModelId}
+        rowProps={() => ({ "data-testid": "judge-row" })}
+      />
       <p className="text-xs text-muted-foreground">
         A flag means the bias is significant (false-alarm budget {formatShare(stats.alpha)} per judge, shared by its
         checks); p-values from one-sided tests.
@@ -382,36 +281,100 @@ function JudgeTable({ view, stats }: { view: JuryView; stats: JuryStats }) {
   );
 }
 
+function judgeColumns(view: JuryView, stats: JuryStats): ResultsColumn<JudgeStats>[] {
+  const ranking = stats.scale === "ranking";
+  // A shared link's viewers get no cost figures.
+  const costs = stats.costs !== undefined;
+  const agreementName = ranking ? "Kendall's tau" : "Spearman";
+  const columns: (ResultsColumn<JudgeStats> | false)[] = [
+    {
+      id: "Judge",
+      cell: (judge) => (
+        <>
+          {nameOf(view.judges, judge.judgeModelId)}
+          <span className="block text-xs font-normal text-muted-foreground">{formatCount(judge.calls)} calls</span>
+        </>
+      ),
+    },
+    {
+      id: "Agreement with panel",
+      help: `Leave-one-out ${agreementName} with the rest of the panel`,
+      numeric: true,
+      cell: (judge) => formatCorrelation(judge.agreement.value),
+    },
+    ranking && {
+      id: "First-shown first",
+      help: "How often it ranks the first-shown answer first, against chance",
+      numeric: true,
+      cell: (judge) =>
+        judge.position ? `${formatShare(judge.position.firstRate)} vs ${formatShare(judge.position.chance)}` : "—",
+    },
+    ranking && {
+      id: "Position consistency",
+      help: "Share of answer pairs kept in the same order when shown in reverse",
+      numeric: true,
+      cell: (judge) => (judge.positionConsistency === null ? "—" : formatShare(judge.positionConsistency)),
+    },
+    {
+      id: "Length correlation",
+      help: "Correlation of its scores with answer length",
+      numeric: true,
+      cell: (judge) => formatCorrelation(judge.length.correlation),
+    },
+    {
+      id: "Self-preference",
+      help: "Its score for its own family's answers minus what the other judges give them",
+      numeric: true,
+      cell: (judge) => formatSelfPreference(judge.selfPreference.value),
+    },
+    costs && { id: "Cost", numeric: true, cell: (judge) => formatJudgeCost(judge.costUsd ?? 0) },
+    {
+      id: "Flags",
+      cell: (judge) => <JudgeFlags name={nameOf(view.judges, judge.judgeModelId)} flags={judgeFlags(judge)} />,
+    },
+  ];
+  return columns.filter((column) => column !== false);
+}
+
+function JudgeFlags({ name, flags }: { name: string; flags: string[] }) {
+  if (flags.length === 0) return <span className="text-muted-foreground">None</span>;
+  return (
+    <ul className="space-y-1" aria-label={`Flags of ${name}`}>
+      {flags.map((flag) => (
+        <li key={flag} className="flex gap-1.5 text-destructive">
+          <FlagIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+          <span>{flag}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const RATING_COLUMNS: ResultsColumn<JuryStats["models"][number]>[] = [
+  { id: "Model", className: "font-normal", cell: (model) => model.modelName },
+  { id: "Rating", numeric: true, className: "font-semibold", cell: (model) => formatRating(model.rating!) },
+  {
+    id: "95% interval",
+    numeric: true,
+    cell: (model) => formatInterval(model.ratingInterval, formatRating),
+  },
+];
+
 function RatingsTable({ stats }: { stats: JuryStats }) {
   const rated = stats.models.filter((model) => model.rating !== null).sort((a, b) => (b.rating ?? 0) - (a.rating ?? 0));
   return (
     <div className="space-y-3">
       <h3 className="font-medium">Bradley–Terry ratings</h3>
       {/* A scroll box of its own: long names or intervals never widen the page. */}
-      <div tabIndex={0} className="overflow-x-auto" data-testid="ratings-scroll">
-        <table className="w-full text-sm" aria-label="Bradley–Terry ratings">
-          <thead className="text-left text-muted-foreground">
-            <tr>
-              <HeaderCell className="px-0 py-1.5">Model</HeaderCell>
-              <HeaderCell numeric className="px-0 py-1.5">
-                Rating
-              </HeaderCell>
-              <HeaderCell numeric className="px-0 py-1.5">
-                95% interval
-              </HeaderCell>
-            </tr>
-          </thead>
-          <tbody>
-            {rated.map((model) => (
-              <tr key={model.modelId} className="border-t">
-                <td className="py-1.5">{model.modelName}</td>
-                <NumberCell className="px-0 font-semibold">{formatRating(model.rating!)}</NumberCell>
-                <NumberCell className="px-0">{formatInterval(model.ratingInterval, formatRating)}</NumberCell>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ResultsTable
+        label="Bradley–Terry ratings"
+        frame="plain"
+        dense
+        data-testid="ratings-scroll"
+        columns={RATING_COLUMNS}
+        rows={rated}
+        rowKey={(model) => model.modelId}
+      />
       <p className="text-xs text-muted-foreground">
         Elo scale as Chatbot Arena uses it (400 points = 10:1 odds; the average model at 1000).
       </p>

@@ -5,7 +5,6 @@ import type { api } from "../../../convex/_generated/api";
 import { preview as previewText } from "../../../convex/lib/text";
 
 export type ResultsData = FunctionReturnType<typeof api.results.get>;
-export type ResultsTest = ResultsData["test"];
 export type ResponseRow = FunctionReturnType<typeof api.results.responses>["page"][number];
 export type EvaluationRow = FunctionReturnType<typeof api.results.evaluations>["page"][number];
 
