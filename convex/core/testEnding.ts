@@ -11,6 +11,7 @@ import { endOpenCheckouts } from "./payments";
 import { endRun } from "./run/lifecycle";
 import { syncTestSummary } from "./testSummaries";
 import { recordTestEnded } from "./userStats";
+import { dispatchSoon } from "./pipeline/dispatchSoon";
 
 export type TestEnding = {
   status: EndedTestStatus;
@@ -75,5 +76,5 @@ export async function endTest(
       ...(ending.jobProgress === undefined ? {} : { progressData: ending.jobProgress }),
     });
   }
-  if (ending.dispatch !== false) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  if (ending.dispatch !== false) await dispatchSoon(ctx);
 }
