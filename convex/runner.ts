@@ -68,6 +68,25 @@ export const record = internalMutation({
 });
 
 /**
+ * Records the calls a worker saw land within a few tens of milliseconds, in one transaction
+ * (core/pipeline/recordBatcher.ts bounds it in rows and bytes), each as `record` would. Sent
+ * again after a failure it changes nothing already recorded (idempotent by lease).
+ */
+export const recordBatch = internalMutation({
+  args: {
+    results: v.array(v.object({ callId: v.id("calls"), leaseId: v.string(), outcome: callOutcome })),
+    concurrency: v.optional(v.number()),
+  },
+  returns: v.array(v.boolean()),
+  handler: async (ctx, { results, concurrency }) => {
+    const recorded: boolean[] = [];
+    for (const { callId, leaseId, outcome } of results)
+      recorded.push(await recordOutcome(ctx, callId, leaseId, outcome, concurrency));
+    return recorded;
+  },
+});
+
+/**
  * A pool worker's report, about once a second: its controller's state is stored for the admin
  * and its next chunk (with a count of its reports of judge results, which the jury statistics'
  * poll compares against: the report never reads or writes the statistics' row), the test's

@@ -218,6 +218,8 @@ export default defineSchema({
     attempts: v.number(),
     leaseExpiresAt: v.optional(v.number()),
     leaseId: v.optional(v.string()),
+    /** The lease whose result was recorded: the same result sent again (a batch retried) changes nothing. */
+    recordedLeaseId: v.optional(v.string()),
     modelId: v.string(),
     personaId: v.string(),
     topicId: v.string(),

@@ -15,6 +15,7 @@ import { meter } from "./meter.js";
 import { ACTION_TIMEOUT_MESSAGE, ACTION_TIMEOUT_MS, PlanSlots } from "./plan.js";
 import { CommitConflict, OCC_RETRIES, Transactions, WriteConflictError } from "./transactions.js";
 import { UserTimeoutError } from "./userCode.js";
+import { KILLED_MESSAGE, withActionFaults } from "./faults.js";
 
 /** A convex-test accessor for whatever schema the functions have. */
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
@@ -213,7 +214,12 @@ export class Engine implements BackendHooks {
       const run = () => this.plan.mutations.run(() => this.untilCommitted(path, call));
       outcome = this.options.serialMutations ? await this.enqueueMutation(run) : await run();
     } else if (actualKind === "action") {
-      outcome = await this.plan.actions.run(() => withActionTimeout(call as () => Promise<FunctionOutcome>));
+      outcome = await this.plan.actions.run(() =>
+        withActionFaults(
+          () => withActionTimeout(call as () => Promise<FunctionOutcome>),
+          () => ({ success: false, errorMessage: KILLED_MESSAGE }),
+        ),
+      );
     } else {
       outcome = (await this.plan.queries.run(call)) as FunctionOutcome;
     }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { promisify } from "node:util";
+import { assertActionAlive } from "./faults.js";
 import { databaseCallStarts, transactionWantsTurn, turn } from "./transactions.js";
 import { databaseWork } from "./userCode.js";
 
@@ -115,6 +116,7 @@ export function installRuntimeHooks(): void {
     get asyncSyscall() {
       const asyncSyscall = original.asyncSyscall;
       return async (op: string, jsonArgs: string) => {
+        assertActionAlive(op);
         const clock = databaseCallStarts();
         if (transactionWantsTurn()) await turn();
         const backend = backendStorage.getStore();

@@ -18,6 +18,7 @@ import {
   type GatewayConfig,
 } from "../gateway";
 import { gatewayConfigForTest } from "../testGateway";
+import { RECORD_ATTEMPTS, RecordBatcher } from "./recordBatcher";
 
 function costOf(item: WorkItem, result: ChatResult): number {
   return result.promptTokens * item.promptPrice + result.completionTokens * item.completionPrice;
@@ -140,8 +141,7 @@ async function perform(
 
 /** Most calls leased in one claim. */
 export const CLAIM_BATCH = 32;
-/** Times a worker sends a recording that failed (a deployment's conflict error after its own retries). */
-const RECORD_ATTEMPTS = 4;
+type RecordEntry = { callId: Id<"calls">; leaseId: string; outcome: Outcome };
 /** How often a worker reports its concurrency (and the test's progress is folded). */
 const BEAT_MS = 1_000;
 /** How soon at most a worker reports a pair whose answers are all in (for its judge calls). */
@@ -220,18 +220,9 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
         return;
       }
       const sentAt = Date.now();
-      const args = { callId: item.callId, leaseId: item.leaseId, outcome, concurrency: Math.max(1, calling.size) };
-      // A recording that lost its conflict retries is sent again (it records once: the lease decides).
-      const attempt = async (left: number): Promise<unknown> => {
-        try {
-          return await ctx.runMutation(internal.runner.record, args);
-        } catch (error) {
-          if (left <= 0) throw error;
-          await sleep(100 + Math.random() * 400);
-          return await attempt(left - 1);
-        }
-      };
-      const recorded: Promise<void> = attempt(RECORD_ATTEMPTS - 1)
+      // Recorded with what else lands within a few tens of milliseconds (recordBatcher.ts).
+      const recorded: Promise<void> = batcher
+        .add({ callId: item.callId, leaseId: item.leaseId, outcome })
         .then(() => {
           if (item.kind === "evaluate") judged = true;
           else generated.push(item); // a report gives its pair judge calls once none of the pair is out
@@ -255,6 +246,12 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
     calling.add(call);
     outCalls.set(call, { key, sentAt: Date.now() });
   };
+  const batcher = new RecordBatcher<RecordEntry>(
+    async (results) =>
+      await ctx.runMutation(internal.runner.recordBatch, { results, concurrency: Math.max(1, calling.size) }),
+    (entry) => JSON.stringify(entry.outcome).length,
+    () => sleep(100 + Math.random() * 400),
+  );
   let running = true;
   let lastBeat = 0;
   /** Reports the controller's state and the exchanges since the last report. */
