@@ -142,6 +142,16 @@ async function perform(
 /** Most calls leased in one claim. */
 export const CLAIM_BATCH = 32;
 type RecordEntry = { callId: Id<"calls">; leaseId: string; outcome: Outcome };
+
+/** What a pool worker asks its host (core/pipeline/hostLoop.ts). */
+export type HostControl = {
+  /** It may claim calls (the host's time is not up and it was not replaced). */
+  claiming(): boolean;
+  /** The host was not replaced. */
+  alive(): boolean;
+  /** It starts after a worker died: its first report sweeps the pairs. */
+  recovering: boolean;
+};
 /** How often a worker reports its concurrency (and the test's progress is folded). */
 const BEAT_MS = 1_000;
 /** How soon at most a worker reports a pair whose answers are all in (for its judge calls). */
@@ -157,8 +167,7 @@ const MAX_REFUSALS = 8;
  * inside the 10-minute action limit. One worker per test by default, so ten tests need ten
  * scheduled jobs at most.
  */
-export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<void> {
-  const began = Date.now();
+export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostControl): Promise<void> {
   const settings = await ctx.runQuery(internal.runner.workerSettings, { testId });
   const limits = { start: Math.max(1, settings.start), max: settings.share };
   const priors = Object.fromEntries((settings.latencyPriors ?? []).map(({ key, latencyMs }) => [key, latencyMs]));
@@ -253,6 +262,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
     () => sleep(100 + Math.random() * 400),
   );
   let running = true;
+  /** The first report gives finished pairs their judge calls (a worker before may have died). */
+  let sweep = host.recovering;
   let lastBeat = 0;
   /** Reports the controller's state and the exchanges since the last report. */
   let judged = false;
@@ -276,6 +287,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
     judged = false;
     const args = {
       testId,
+      ...(sweep ? { sweep } : {}),
       level: state.level,
       ...(state.ceiling === null ? {} : { ceiling: state.ceiling }),
       backedOff: state.backedOff,
@@ -296,7 +308,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
       }
     };
     const beat = await send(RECORD_ATTEMPTS - 1);
-    running = beat.running;
+    sweep = false;
+    running = beat.running && host.alive();
     if (beat.running) limits.max = await ctx.runQuery(internal.runner.gatewayShare, {});
   };
   /**
@@ -325,7 +338,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
           wake(); // judge calls may have appeared; the test may have ended
         });
     }
-    const claiming = running && Date.now() - began < settings.chunkMs;
+    if (!host.alive()) running = false; // replaced: its calls were handed back
+    const claiming = running && host.claiming();
     let free = running ? allowedInFlight(state, limits, Date.now()) - calling.size : 0;
     // Refused calls go first (they are leased already), also after the chunk's claims ended.
     for (; free > 0 && refused.length > 0; free--) start(refused.shift()!, false);
@@ -374,10 +388,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
   await Promise.all(calling);
   await Promise.all(recording.keys());
   await reportNow(); // the last exchanges, and whether the test still runs
-  if (running && Date.now() - began >= settings.chunkMs) {
-    await ctx.runMutation(internal.runner.continueWork, { testId });
-  } else {
-    const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
-    await ctx.runMutation(internal.runner.endWork, { testId, latencies });
-  }
+  // Replaced, or the host's time is up while the test runs: the next host carries on.
+  if (!host.alive() || (running && !host.claiming())) return;
+  const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
+  await ctx.runMutation(internal.runner.endWork, { testId, latencies });
 }
