@@ -11,8 +11,6 @@ import { runWorker, type HostControl } from "./worker";
 
 /** How often the host looks for tests to serve. */
 const HOST_POLL_MS = 500;
-/** A host with nothing to serve for this long ends (the next test starts a new one). */
-const HOST_IDLE_MS = 3_000;
 /** A worker that failed waits this long before it is restarted. */
 const RESTART_PAUSE_MS = 1_000;
 
@@ -41,10 +39,13 @@ export async function runHost(ctx: ActionCtx, epoch: number, recovering: boolean
         await sleep(RESTART_PAUSE_MS);
         await ctx.runMutation(internal.runner.handBack, { testId }).catch(() => undefined);
       })
-      .finally(() => serving.delete(testId));
+      .finally(() => {
+        serving.delete(testId);
+        wake(); // the host may have nothing left to serve, or the test a worker to restart
+      });
     serving.set(testId, worker);
   };
-  let idleSince = Date.now();
+  let wake = () => {};
   while (alive && timeLeft()) {
     if (Date.now() - lastBeat >= HOST_BEAT_MS) {
       alive = await ctx.runMutation(internal.runner.hostBeat, { epoch });
@@ -52,10 +53,9 @@ export async function runHost(ctx: ActionCtx, epoch: number, recovering: boolean
       if (!alive) break;
     }
     for (const testId of await ctx.runQuery(internal.runner.servedTests, {})) if (!serving.has(testId)) serve(testId);
-    if (serving.size > 0) idleSince = Date.now();
-    else if (Date.now() - idleSince >= HOST_IDLE_MS && (await ctx.runMutation(internal.runner.endHost, { epoch })))
-      return;
-    await sleep(HOST_POLL_MS);
+    // Nothing to serve: it ends (the next test that needs a worker starts a new host).
+    if (serving.size === 0 && (await ctx.runMutation(internal.runner.endHost, { epoch }))) return;
+    await Promise.race([new Promise<void>((resolve) => (wake = resolve)), sleep(HOST_POLL_MS)]);
   }
   // Replaced, or time is up: the workers stop claiming and their calls land.
   while (serving.size > 0) {
