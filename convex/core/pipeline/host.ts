@@ -132,8 +132,10 @@ export async function sweepPairs(ctx: MutationCtx, testId: Id<"tests">): Promise
  * calls are handed back and a new host starts (which sweeps their pairs). True when it did.
  */
 export async function superviseWorkers(ctx: MutationCtx, now: number): Promise<boolean> {
+  // The host's row first: a live host's tests are not read (their rows change every report).
+  if (hostAlive(await hostRow(ctx), now)) return false;
   const served = await servedTests(ctx);
-  if (served.length === 0 || hostAlive(await hostRow(ctx), now)) return false;
+  if (served.length === 0) return false;
   for (const testId of served) await handBackLeases(ctx, testId);
   await startHost(ctx, true);
   return true;
