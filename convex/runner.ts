@@ -17,6 +17,7 @@ import {
   beatHost,
   continueHost as continueHost_,
   endHost as endHost_,
+  ensureHost as ensureHost_,
   handBackLeases,
   servedTests as servedTests_,
   superviseWorkers as superviseWorkers_,
@@ -214,6 +215,16 @@ export const hostSettings = internalQuery({
   args: {},
   returns: v.object({ chunkMs: v.number() }),
   handler: async (ctx) => ({ chunkMs: await readSetting(ctx, "workerChunkMs") }),
+});
+
+/** A test wants serving: a host is started unless one is alive. */
+export const ensureHost = internalMutation({
+  args: {},
+  returns: v.null(),
+  handler: async (ctx) => {
+    await ensureHost_(ctx);
+    return null;
+  },
 });
 
 /** The host's heartbeat; false when another host replaced it. */

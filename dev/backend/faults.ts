@@ -1,7 +1,7 @@
 /**
  * Faults the local backend injects on request, to show the product survives what a deployment
  * does to it. `MJ_FAULTS=kill-actions:0.05` kills that share of actions, each chosen at random,
- * at a random moment of its first `KILL_WITHIN_MS` (a deploy, a restart or an out-of-memory kill
+ * at a random moment of its first `KILL_WITHIN_MS` (20 s) (a deploy, a restart or an out-of-memory kill
  * ends an action wherever it is): from then on every call it makes into the deployment
  * (`ctx.runQuery`, `ctx.runMutation`, `ctx.runAction`, scheduling) throws, and its caller (a
  * scheduled job: failed, not retried, as Convex runs a scheduled action at most once) hears it
@@ -9,14 +9,18 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
-export type Faults = { killActions: number };
+export type Faults = {
+  killActions: number;
+  /** A killed action dies within this long of its start (uniformly). */
+  killWithinMs: number;
+};
 
 /** A killed action dies within this long of its start (uniformly). */
 export const KILL_WITHIN_MS = 20_000;
 export const KILLED_MESSAGE = "The action was killed (MJ_FAULTS kill-actions).";
 
 export function faultsFromEnv(value: string | undefined): Faults {
-  const faults: Faults = { killActions: 0 };
+  const faults: Faults = { killActions: 0, killWithinMs: KILL_WITHIN_MS };
   for (const part of (value ?? "").split(",").filter((text) => text.trim() !== "")) {
     const [name, share] = part.trim().split(":");
     const number = Number(share);
@@ -50,7 +54,7 @@ export async function withActionFaults<T>(call: () => Promise<T>, killed: () => 
       life.killed = true;
       faultCounts.killedActions++;
       resolve(killed());
-    }, Math.random() * KILL_WITHIN_MS);
+    }, Math.random() * faults.killWithinMs);
     timer.unref();
   });
   try {

@@ -55,6 +55,13 @@ export async function serveTest(ctx: MutationCtx, testId: Id<"tests">): Promise<
       updatedAt: Date.now(),
     });
   else if (row.served !== true) await ctx.db.patch("testConcurrency", row._id, { served: true });
+  // In a transaction of its own: the host's row changes with every heartbeat, and the large
+  // transactions that start a test (a batch of its calls) would conflict with it.
+  await ctx.scheduler.runAfter(0, internal.runner.ensureHost, {});
+}
+
+/** Starts a host unless one is alive. */
+export async function ensureHost(ctx: MutationCtx): Promise<void> {
   if (!hostAlive(await hostRow(ctx), Date.now())) await startHost(ctx, false);
 }
 
