@@ -1,6 +1,6 @@
-// The pool worker (docs/pipeline.md): one action per test keeps many gateway calls in
-// flight, records each as it lands, and reports about once a second. Registered as
-// runner.work; the bookkeeping it calls lives beside it in core/pipeline/.
+// The pool worker (docs/pipeline.md): one per running test, run by the worker host
+// (hostLoop.ts), keeps many gateway calls in flight, records them in batches as they land, and
+// reports about once a second; the bookkeeping it calls lives beside it in core/pipeline/.
 import { internal } from "../../_generated/api";
 import type { Id } from "../../_generated/dataModel";
 import type { ActionCtx } from "../../_generated/server";
@@ -162,10 +162,10 @@ const MAX_REFUSALS = 8;
 /**
  * A worker: a bounded pool of gateway calls in flight, as many as the test's adaptive
  * controller allows (lib/concurrency.ts) within its share of the deployment's cap. Each call is
- * recorded by its own mutation as it lands; free slots are filled by batch claims. After
- * `workerChunkMs` it stops claiming, lets its calls land and continues in a new action, well
- * inside the 10-minute action limit. One worker per test by default, so ten tests need ten
- * scheduled jobs at most.
+ * recorded in a batch with what lands beside it (recordBatcher.ts); free slots are filled by
+ * batch claims. When its host's time is up, or the host was replaced, it stops claiming, lets its
+ * calls land and returns with the test still served (the next host carries on); when the test
+ * has nothing left, it ends through endWork.
  */
 export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostControl): Promise<void> {
   const settings = await ctx.runQuery(internal.runner.workerSettings, { testId });
