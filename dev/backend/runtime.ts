@@ -107,6 +107,7 @@ export function installRuntimeHooks(): void {
     get syscall() {
       const syscall = original.syscall;
       return (op: string, jsonArgs: string) => {
+        assertActionAlive();
         const clock = databaseCallStarts();
         const result = databaseWork(clock, () => syscall(op, jsonArgs));
         noteIfWrite(op);
@@ -116,7 +117,7 @@ export function installRuntimeHooks(): void {
     get asyncSyscall() {
       const asyncSyscall = original.asyncSyscall;
       return async (op: string, jsonArgs: string) => {
-        assertActionAlive(op);
+        assertActionAlive();
         const clock = databaseCallStarts();
         if (transactionWantsTurn()) await turn();
         const backend = backendStorage.getStore();
