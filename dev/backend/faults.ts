@@ -16,7 +16,7 @@ export type Faults = {
 };
 
 /** A killed action dies within this long of its start (uniformly). */
-export const KILL_WITHIN_MS = 20_000;
+const KILL_WITHIN_MS = 20_000;
 export const KILLED_MESSAGE = "The action was killed (MJ_FAULTS kill-actions).";
 
 export function faultsFromEnv(value: string | undefined): Faults {

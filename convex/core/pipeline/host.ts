@@ -14,22 +14,22 @@ import { workViewOf } from "./runView";
 /** How often the host writes its heartbeat. */
 export const HOST_BEAT_MS = 2_000;
 /** A host not heard of (nor scheduled) for this long is dead: the supervisor replaces it. */
-export const HOST_DEAD_MS = 20_000;
+const HOST_DEAD_MS = 20_000;
 /** Calls handed back per test in one transaction (a test's share of the gateway is at most 256). */
 const HAND_BACK_BATCH = 512;
 
-export async function hostRow(ctx: QueryCtx) {
+async function hostRow(ctx: QueryCtx) {
   return await ctx.db.query("workerHosts").first();
 }
 
 type HostRow = NonNullable<Awaited<ReturnType<typeof hostRow>>>;
 
-export function hostAlive(row: HostRow | null, now: number): boolean {
+function hostAlive(row: HostRow | null, now: number): boolean {
   return row !== null && row.ended !== true && now - Math.max(row.seenAt, row.startedAt) < HOST_DEAD_MS;
 }
 
 /** Schedules a new host (a new epoch: the one before, if still running, stops at its next beat). */
-export async function startHost(ctx: MutationCtx, recovering: boolean): Promise<void> {
+async function startHost(ctx: MutationCtx, recovering: boolean): Promise<void> {
   const row = await hostRow(ctx);
   const fields = { epoch: (row?.epoch ?? 0) + 1, startedAt: Date.now(), seenAt: 0, ended: false };
   if (row) await ctx.db.patch("workerHosts", row._id, fields);

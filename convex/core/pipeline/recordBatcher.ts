@@ -5,7 +5,7 @@
 // lease (core/pipeline/record.ts), so a batch sent again never counts a result twice.
 
 /** How long the first result of a batch waits for others, and a batch's bounds. */
-export const RECORD_BATCH = {
+const RECORD_BATCH = {
   windowMs: 25,
   /** A ranking writes up to 100 evaluations: 32 of them stay far below Convex's 16,000 writes. */
   maxRows: 32,
