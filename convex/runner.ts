@@ -2,7 +2,6 @@
 // its claims, recordings and reports, and the crons that keep it healthy. What each does lives in
 // core/pipeline/ (the worker itself in core/pipeline/worker.ts).
 import { v } from "convex/values";
-import { internal } from "./_generated/api";
 import { internalAction, internalMutation, internalQuery } from "./functions";
 import { copyAnswerBatch } from "./core/pipeline/answerCopy";
 import { createGenerationCallBatch, createJudgeCallsIfPairDone } from "./core/pipeline/calls";
@@ -13,7 +12,18 @@ import { recordOutcome } from "./core/pipeline/record";
 import { foldIfDue } from "./core/pipeline/runCounters";
 import { finishIfDone } from "./core/pipeline/finish";
 import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./core/pipeline/recovery";
-import { CLAIM_BATCH, runWorker } from "./core/pipeline/worker";
+import { CLAIM_BATCH } from "./core/pipeline/worker";
+import {
+  beatHost,
+  continueHost as continueHost_,
+  endHost as endHost_,
+  ensureHost as ensureHost_,
+  handBackLeases,
+  servedTests as servedTests_,
+  superviseWorkers as superviseWorkers_,
+  sweepPairs,
+} from "./core/pipeline/host";
+import { runHost } from "./core/pipeline/hostLoop";
 import { readSetting } from "./core/settings";
 import { catalogLatencies, recordModelLatencies } from "./core/modelLatencies";
 import { callOutcome, callsInSight, workerReport, workItem } from "./validators";
@@ -68,6 +78,25 @@ export const record = internalMutation({
 });
 
 /**
+ * Records the calls a worker saw land within a few tens of milliseconds, in one transaction
+ * (core/pipeline/recordBatcher.ts bounds it in rows and bytes), each as `record` would. Sent
+ * again after a failure it changes nothing already recorded (idempotent by lease).
+ */
+export const recordBatch = internalMutation({
+  args: {
+    results: v.array(v.object({ callId: v.id("calls"), leaseId: v.string(), outcome: callOutcome })),
+    concurrency: v.optional(v.number()),
+  },
+  returns: v.array(v.boolean()),
+  handler: async (ctx, { results, concurrency }) => {
+    const recorded: boolean[] = [];
+    for (const { callId, leaseId, outcome } of results)
+      recorded.push(await recordOutcome(ctx, callId, leaseId, outcome, concurrency));
+    return recorded;
+  },
+});
+
+/**
  * A pool worker's report, about once a second: its controller's state is stored for the admin
  * and its next chunk (with a count of its reports of judge results, which the jury statistics'
  * poll compares against: the report never reads or writes the statistics' row), the test's
@@ -93,14 +122,17 @@ export const beat = internalMutation({
     settledBefore: v.optional(v.number()),
     /** Its calls in flight and the gateway's observed latencies, for the time left. */
     sight: v.optional(callsInSight),
+    /** The worker starts after one died: every pair whose answers are in gets its judge calls. */
+    sweep: v.optional(v.boolean()),
   },
   returns: v.object({ running: v.boolean() }),
-  handler: async (ctx, { testId, judged, generated, settledBefore, sight, ...report }) => {
+  handler: async (ctx, { testId, judged, generated, settledBefore, sight, sweep, ...report }) => {
     const test = await ctx.db.get("tests", testId);
     if (!test) return { running: false };
     // Judge results are counted on the worker's own row; the statistics' poll reads the count.
     await storeConcurrency(ctx, testId, report, judged);
     if (test.status !== "running") return { running: false };
+    if (sweep) await sweepPairs(ctx, testId);
     // Pairs whose answers are all in get their judge calls here, not in the recordings (which
     // would each read the other calls of their pair while those are recorded too).
     const pairs = new Set<string>();
@@ -139,22 +171,9 @@ export const endWork = internalMutation({
   },
 });
 
-/** A pool worker's chunk ended by time: the same worker continues in a new action. */
-export const continueWork = internalMutation({
-  args: { testId: v.id("tests") },
-  returns: v.null(),
-  handler: async (ctx, { testId }) => {
-    const test = await ctx.db.get("tests", testId);
-    if (test?.status === "running") await ctx.scheduler.runAfter(0, internal.runner.work, { testId });
-    else await endWorker(ctx, testId);
-    return null;
-  },
-});
-
 export const workerSettings = internalQuery({
   args: { testId: v.id("tests") },
   returns: v.object({
-    chunkMs: v.number(),
     start: v.number(),
     share: v.number(),
     resume: v.optional(v.object({ level: v.number(), backedOff: v.boolean(), ceiling: v.optional(v.number()) })),
@@ -164,7 +183,6 @@ export const workerSettings = internalQuery({
   handler: async (ctx, { testId }) => {
     const test = await ctx.db.get("tests", testId);
     return {
-      chunkMs: await readSetting(ctx, "workerChunkMs"),
       ...(await startingConcurrency(ctx, testId)),
       ...(test
         ? {
@@ -181,16 +199,70 @@ export const workerSettings = internalQuery({
 });
 
 /**
- * A test's pool worker (core/pipeline/worker.ts): many gateway calls in flight, each recorded as
- * it lands, until the test has nothing pending or its chunk of time is over.
+ * The worker host (core/pipeline/hostLoop.ts): one action serving every running test's pool
+ * worker, each with many gateway calls in flight, recorded in batches as they land.
  */
-export const work = internalAction({
-  args: { testId: v.id("tests") },
+export const host = internalAction({
+  args: { epoch: v.number(), recovering: v.boolean() },
   returns: v.null(),
-  handler: async (ctx, { testId }) => {
-    await runWorker(ctx, testId);
+  handler: async (ctx, { epoch, recovering }) => {
+    await runHost(ctx, epoch, recovering);
     return null;
   },
+});
+
+export const hostSettings = internalQuery({
+  args: {},
+  returns: v.object({ chunkMs: v.number() }),
+  handler: async (ctx) => ({ chunkMs: await readSetting(ctx, "workerChunkMs") }),
+});
+
+/** A test wants serving: a host is started unless one is alive. */
+export const ensureHost = internalMutation({
+  args: {},
+  returns: v.null(),
+  handler: async (ctx) => {
+    await ensureHost_(ctx);
+    return null;
+  },
+});
+
+/** The host's heartbeat; false when another host replaced it. */
+export const hostBeat = internalMutation({
+  args: { epoch: v.number() },
+  returns: v.boolean(),
+  handler: async (ctx, { epoch }) => await beatHost(ctx, epoch),
+});
+
+/** The tests the host serves (those marked when they needed a worker). */
+export const servedTests = internalQuery({
+  args: {},
+  returns: v.array(v.id("tests")),
+  handler: async (ctx) => await servedTests_(ctx),
+});
+
+/** The host had nothing to serve: true when it ends (no test asked meanwhile). */
+export const endHost = internalMutation({
+  args: { epoch: v.number() },
+  returns: v.boolean(),
+  handler: async (ctx, { epoch }) => await endHost_(ctx, epoch),
+});
+
+/** The host's time is up: it continues in a new action. */
+export const continueHost = internalMutation({
+  args: { epoch: v.number() },
+  returns: v.null(),
+  handler: async (ctx, { epoch }) => {
+    await continueHost_(ctx, epoch);
+    return null;
+  },
+});
+
+/** A test's worker failed for good: its leased calls go back to pending for the next one. */
+export const handBack = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.number(),
+  handler: async (ctx, { testId }) => await handBackLeases(ctx, testId),
 });
 
 // ---------------------------------------------------------------- crons
@@ -206,6 +278,13 @@ export const cancelStaleTests = internalMutation({
   args: {},
   returns: v.number(),
   handler: async (ctx) => await cancelTestsWithoutProgress(ctx, Date.now()),
+});
+
+/** A dead worker host (no heartbeat for HOST_DEAD_MS) is replaced and its tests' calls handed back. */
+export const superviseWorkers = internalMutation({
+  args: {},
+  returns: v.boolean(),
+  handler: async (ctx) => await superviseWorkers_(ctx, Date.now()),
 });
 
 /** Jobs processing for over an hour are reported once each as stuck, for the admin page. */

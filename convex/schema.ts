@@ -8,6 +8,7 @@ import { checkTables } from "./tables/checks";
 import { noteTables } from "./tables/notes";
 import { presenceTables } from "./tables/presence";
 import { runTables } from "./tables/runs";
+import { workerTables } from "./tables/workers";
 import { teamTables } from "./tables/teams";
 import { testSummaryTables } from "./tables/testSummaries";
 import { testProgressTables } from "./tables/testProgress";
@@ -38,6 +39,7 @@ import {
 
 export default defineSchema({
   ...authTables,
+  ...workerTables,
   ...authThrottleTables,
   ...modelLatencyTables,
   ...teamTables,
@@ -224,6 +226,8 @@ export default defineSchema({
     attempts: v.number(),
     leaseExpiresAt: v.optional(v.number()),
     leaseId: v.optional(v.string()),
+    /** The lease whose result was recorded: the same result sent again (a batch retried) changes nothing. */
+    recordedLeaseId: v.optional(v.string()),
     modelId: v.string(),
     personaId: v.string(),
     topicId: v.string(),
@@ -334,7 +338,11 @@ export default defineSchema({
      * foldIfDue): the calls that ended since, counted without reading their deltas each report.
      */
     foldedExchanges: v.optional(v.number()),
-  }).index("by_test", ["testId"]),
+    /** The worker host serves the test (core/pipeline/host.ts): set when it needs a worker, cleared when done. */
+    served: v.optional(v.boolean()),
+  })
+    .index("by_test", ["testId"])
+    .index("by_served", ["served"]),
 
   // The jury statistics of a test, recomputed off the write path by
   // juryStats.ts: one row per test, read by the monitor, results, shared page and exports.

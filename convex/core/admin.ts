@@ -23,6 +23,7 @@ import { endTest } from "./testEnding";
 import { syncTestSummaryOf } from "./testSummaries";
 import { forgetTestStats, recordTestRun } from "./userStats";
 import { dropMonitorRow } from "./monitorProgress";
+import { dispatchSoon } from "./pipeline/dispatchSoon";
 
 /** Rows deleted per transaction by the restart and account cleanups. */
 export const CLEANUP_BATCH_SIZE = 1000;
@@ -175,7 +176,7 @@ export async function retryJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void
     completedAt: undefined,
   });
   await resolveAlertsOf(ctx, job._id);
-  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  await dispatchSoon(ctx);
 }
 
 // ---------------------------------------------------------------- cancel
@@ -211,7 +212,7 @@ async function queueRestartedJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<vo
     completedAt: undefined,
     progressData: {},
   });
-  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  await dispatchSoon(ctx);
 }
 
 /**
@@ -293,7 +294,7 @@ export async function setJobPriority(ctx: MutationCtx, job: Doc<"jobs">, priorit
   if (problems.length > 0) fail("INVALID_INPUT", problems[0].message, { field: "priority" });
   await ctx.db.patch("jobs", job._id, { priority });
   // A higher priority may now win a free slot.
-  if (job.status === "queued") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  if (job.status === "queued") await dispatchSoon(ctx);
 }
 
 // ---------------------------------------------------------------- delete
@@ -312,7 +313,7 @@ export async function deleteJobWithTest(ctx: MutationCtx, job: Doc<"jobs">): Pro
     .take(100);
   for (const alert of alerts) await ctx.db.delete("alerts", alert._id);
   await deleteJob(ctx, job);
-  if (job.status === "processing") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  if (job.status === "processing") await dispatchSoon(ctx);
 }
 
 // ---------------------------------------------------------------- admin rights

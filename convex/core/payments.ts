@@ -9,6 +9,7 @@ import { incrementCounter } from "./counters";
 import { jobOfTest, setJobStatus } from "./jobs";
 import { countTeamPayment } from "./teamSpend";
 import { recordTestPaid } from "./userStats";
+import { dispatchSoon } from "./pipeline/dispatchSoon";
 
 /** Without a Stripe key the deployment runs in free mode (and the UI says so). */
 export function paymentsEnabled(): boolean {
@@ -171,7 +172,7 @@ export async function recordPurchase(
       paymentData: { paymentId: payment._id, checkoutId: checkoutIdOf(payment), amountCents },
     });
     await recordTestPaid(ctx, test._id);
-    await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+    await dispatchSoon(ctx);
   }
 }
 

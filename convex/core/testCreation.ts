@@ -1,7 +1,6 @@
 // Creating a test from a configuration: the one path of the setup page's Run Test (tests.create)
 // and the HTTP API's create (publicApi.ts). The caller has already checked who may create a test
 // in the space; this validates, prices from the cached catalog and stores the test with its job.
-import { internal } from "../_generated/api";
 import { settleProblems } from "../lib/settle";
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
@@ -15,6 +14,7 @@ import { paymentsEnabled } from "./payments";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 import { syncTestSummaryOf } from "./testSummaries";
 import { recordTestRun } from "./userStats";
+import { dispatchSoon } from "./pipeline/dispatchSoon";
 
 /**
  * The configuration validated, with the catalog's model names, its quote, and whether the user
@@ -116,7 +116,7 @@ export async function createTest(
   });
   // An unpaid draft is counted when its payment settles (recordTestPaid).
   if (!paymentRequired) await recordTestRun(ctx, { userId, teamId });
-  if (!paymentRequired) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  if (!paymentRequired) await dispatchSoon(ctx);
   return { testId, priceCents, paymentRequired };
 }
 

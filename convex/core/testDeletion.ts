@@ -14,6 +14,7 @@ import { deleteRun } from "./pipeline/runView";
 import { deleteTestSummary } from "./testSummaries";
 import { forgetTestStats } from "./userStats";
 import { dropMonitorRow } from "./monitorProgress";
+import { dispatchSoon } from "./pipeline/dispatchSoon";
 
 /** One table's rows to delete: the table and a read of up to `limit` of them. */
 export function rowsOf<Table extends TableNames>(table: Table, take: (limit: number) => Promise<Doc<Table>[]>) {
@@ -60,7 +61,7 @@ export async function deleteTest(ctx: MutationCtx, test: Doc<"tests">): Promise<
   await deleteRun(ctx, test._id); // results still landing for it are thrown away
   await dropMonitorRow(ctx, test._id); // its monitor shows it gone at once
   // Workers still running for it find no test and stop; a freed processing slot starts the next job.
-  if (job?.status === "processing") await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  if (job?.status === "processing") await dispatchSoon(ctx);
   await ctx.scheduler.runAfter(0, internal.testDeletion.deleteChildren, { testId: test._id });
 }
 

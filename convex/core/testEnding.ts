@@ -12,6 +12,7 @@ import { endRun } from "./run/lifecycle";
 import { requestUnrunRefund } from "./unrunRefunds";
 import { syncTestSummary } from "./testSummaries";
 import { recordTestEnded } from "./userStats";
+import { dispatchSoon } from "./pipeline/dispatchSoon";
 
 export type TestEnding = {
   status: EndedTestStatus;
@@ -83,5 +84,5 @@ export async function endTest(
       ...(ending.jobProgress === undefined ? {} : { progressData: ending.jobProgress }),
     });
   }
-  if (ending.dispatch !== false) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  if (ending.dispatch !== false) await dispatchSoon(ctx);
 }

@@ -26,6 +26,7 @@ import { TooManyWritesError, WriteThroughput, argumentsError, resultError, value
  * Seeding through `RunningBackend.t` does not.
  */
 const servedStorage = new AsyncLocalStorage<true>();
+import { KILLED_MESSAGE, withActionFaults } from "./faults.js";
 
 /** A convex-test accessor for whatever schema the functions have. */
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
@@ -251,7 +252,12 @@ export class Engine implements BackendHooks {
             });
           return this.options.serialMutations ? await this.enqueueMutation(run) : await run();
         } else if (actualKind === "action") {
-          return await this.plan.actions.run(() => withActionTimeout(call as () => Promise<FunctionOutcome>));
+          return await this.plan.actions.run(() =>
+            withActionFaults(
+              () => withActionTimeout(call as () => Promise<FunctionOutcome>),
+              () => ({ success: false, errorMessage: KILLED_MESSAGE }),
+            ),
+          );
         }
         return (await this.plan.queries.run(call)) as FunctionOutcome;
       });

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { promisify } from "node:util";
 import type { Value } from "convex/values";
+import { assertActionAlive } from "./faults.js";
 import { databaseCallStarts, transactionWantsTurn, turn } from "./transactions.js";
 import { databaseWork } from "./userCode.js";
 import { handlerHooks } from "./modules.js";
@@ -117,6 +118,7 @@ export function installRuntimeHooks(): void {
     get syscall() {
       const syscall = original.syscall;
       return (op: string, jsonArgs: string) => {
+        assertActionAlive();
         const clock = databaseCallStarts();
         const result = databaseWork(clock, () => syscall(op, jsonArgs));
         noteIfWrite(op);
@@ -126,6 +128,7 @@ export function installRuntimeHooks(): void {
     get asyncSyscall() {
       const asyncSyscall = original.asyncSyscall;
       return async (op: string, jsonArgs: string) => {
+        assertActionAlive();
         const clock = databaseCallStarts();
         if (transactionWantsTurn()) await turn();
         const backend = backendStorage.getStore();

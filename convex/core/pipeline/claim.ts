@@ -1,36 +1,34 @@
-// Workers and leases (ARCHITECTURE §4 step 4): a test keeps `workersPerTest` worker actions
-// scheduled (one by default), each keeping many calls in flight; calls are leased in batches.
+// Workers and leases (ARCHITECTURE §4 step 4): a running test has one pool worker, served by the
+// worker host (core/pipeline/host.ts), keeping many calls in flight; calls are leased in batches.
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
-import { internal } from "../../_generated/api";
 import type { WorkItem } from "../../validators";
 import { startJuryStatsPoll } from "../jury/poll";
 import { readSetting } from "../settings";
 import { finishIfDone } from "./finish";
 import { foldCounters } from "./runCounters";
+import { serveTest, unserveTest } from "./host";
 import { workViewOf, type WorkConfiguration } from "./runView";
 import { buildWorkItem } from "./workItem";
 
 /**
- * Schedules workers until the running test has `workersPerTest` of them, when it has a pending
- * call. Reads the call index only when a worker is missing, so recordings can call it freely.
- * With `perTestConcurrency` 0 no worker runs (tests that play the worker themselves).
+ * Gives the running test a pool worker when it has none and a pending call: the worker host
+ * (core/pipeline/host.ts) serves it. Reads the call index only when a worker is missing, so
+ * recordings can call it freely. With `perTestConcurrency` 0 no worker runs (tests that play the
+ * worker themselves).
  */
 export async function ensureWorkers(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
   const test = await ctx.db.get("tests", testId);
   if (!test || test.status !== "running") return;
   if ((await readSetting(ctx, "perTestConcurrency")) <= 0) return;
-  const wanted = (await readSetting(ctx, "workersPerTest")) - test.activeWorkers;
-  if (wanted <= 0) return;
+  if (test.activeWorkers > 0) return;
   const pending = await ctx.db
     .query("calls")
     .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
     .first();
   if (!pending) return;
-  await ctx.db.patch("tests", testId, { activeWorkers: test.activeWorkers + wanted });
-  for (let index = 0; index < wanted; index++) {
-    await ctx.scheduler.runAfter(0, internal.runner.work, { testId });
-  }
+  await ctx.db.patch("tests", testId, { activeWorkers: 1 });
+  await serveTest(ctx, testId);
   // Its jury statistics poll while the worker reports (the reports never ask for them).
   await startJuryStatsPoll(ctx, testId);
 }
@@ -52,6 +50,7 @@ export async function endWorker(ctx: MutationCtx, testId: Id<"tests">): Promise<
   const test = await ctx.db.get("tests", testId);
   if (!test) return;
   await ctx.db.patch("tests", testId, { activeWorkers: Math.max(0, test.activeWorkers - 1) });
+  await unserveTest(ctx, testId);
   // Its last results are shown at once (between folds the row lags by up to a second).
   await foldCounters(ctx, testId);
   await finishIfDone(ctx, testId);

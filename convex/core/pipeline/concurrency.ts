@@ -68,7 +68,8 @@ export async function startingConcurrency(ctx: QueryCtx, testId: Id<"tests">) {
   return {
     start,
     share: await concurrencyShare(ctx),
-    ...(row
+    // A row the host made before any report (level 0) has nothing to resume from.
+    ...(row && row.level > 0
       ? {
           resume: {
             level: row.level,

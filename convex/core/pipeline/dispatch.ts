@@ -2,12 +2,12 @@
 // of processing jobs; a started job's test runs and its first calls are created.
 import type { Doc } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
-import { internal } from "../../_generated/api";
 import { setJobStatus } from "../jobs";
 import { syncTestSummary } from "../testSummaries";
 import { readSetting } from "../settings";
 import { copyAnswerBatch } from "./answerCopy";
 import { createGenerationCallBatch } from "./calls";
+import { dispatchSoon } from "./dispatchSoon";
 
 /**
  * Starts the next queued job by priority (highest first), then age, while fewer than the global
@@ -37,7 +37,7 @@ export async function dispatchQueued(ctx: MutationCtx): Promise<number> {
     .first();
   if (!job) return 0;
   // Scheduled first, so the next job starts before this one's workers and batches run.
-  await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  await dispatchSoon(ctx);
   await startJob(ctx, job);
   return 1;
 }

@@ -155,6 +155,8 @@ export async function recordOutcome(
   concurrency?: number,
 ): Promise<boolean> {
   const call = await ctx.db.get("calls", callId);
+  // Sent again after its first recording committed unseen (a batch whose answer was lost): done.
+  if (call?.recordedLeaseId === leaseId) return true;
   if (!call || call.status !== "leased" || call.leaseId !== leaseId) {
     if (call) await countThrownAwaySpend(ctx, call, outcome);
     return false;
@@ -168,6 +170,7 @@ export async function recordOutcome(
     return false;
   }
   const { counters, ended } = await recordByKind(ctx, run.test, call, outcome);
+  await ctx.db.patch("calls", call._id, { recordedLeaseId: leaseId });
   await addCounters(ctx, call.testId, counters, outcome.kind === "failed" ? outcome.error : undefined);
   // A larger test's recordings stop here: two recordings of one pair would each read the other's
   // call (a conflict on every pair's last answers), and each fold would meet the next recording.

@@ -12,6 +12,7 @@ import { ensureWorkers } from "./claim";
 import { deliveredNothing, finishIfDone } from "./finish";
 import { recordFailure } from "./record";
 import { addCounters, foldCounters } from "./runCounters";
+import { dispatchSoon } from "./dispatchSoon";
 
 /**
  * Expired leases handled per transaction: a generation call given up on can create its pair's
@@ -93,7 +94,7 @@ export async function cancelTestsWithoutProgress(ctx: MutationCtx, now: number):
       cancelled++;
     }
   }
-  if (cancelled > 0) await ctx.scheduler.runAfter(0, internal.runner.dispatch, {});
+  if (cancelled > 0) await dispatchSoon(ctx);
   return cancelled;
 }
 

@@ -1,6 +1,6 @@
-// The pool worker (docs/pipeline.md): one action per test keeps many gateway calls in
-// flight, records each as it lands, and reports about once a second. Registered as
-// runner.work; the bookkeeping it calls lives beside it in core/pipeline/.
+// The pool worker (docs/pipeline.md): one per running test, run by the worker host
+// (hostLoop.ts), keeps many gateway calls in flight, records them in batches as they land, and
+// reports about once a second; the bookkeeping it calls lives beside it in core/pipeline/.
 import { internal } from "../../_generated/api";
 import type { Id } from "../../_generated/dataModel";
 import type { ActionCtx } from "../../_generated/server";
@@ -18,6 +18,7 @@ import {
   type GatewayConfig,
 } from "../gateway";
 import { gatewayConfigForTest } from "../testGateway";
+import { RECORD_ATTEMPTS, RecordBatcher } from "./recordBatcher";
 
 function costOf(item: WorkItem, result: ChatResult): number {
   return result.promptTokens * item.promptPrice + result.completionTokens * item.completionPrice;
@@ -140,8 +141,17 @@ async function perform(
 
 /** Most calls leased in one claim. */
 export const CLAIM_BATCH = 32;
-/** Times a worker sends a recording that failed (a deployment's conflict error after its own retries). */
-const RECORD_ATTEMPTS = 4;
+type RecordEntry = { callId: Id<"calls">; leaseId: string; outcome: Outcome };
+
+/** What a pool worker asks its host (core/pipeline/hostLoop.ts). */
+export type HostControl = {
+  /** It may claim calls (the host's time is not up and it was not replaced). */
+  claiming(): boolean;
+  /** The host was not replaced. */
+  alive(): boolean;
+  /** It starts after a worker died: its first report sweeps the pairs. */
+  recovering: boolean;
+};
 /** How often a worker reports its concurrency (and the test's progress is folded). */
 const BEAT_MS = 1_000;
 /** How soon at most a worker reports a pair whose answers are all in (for its judge calls). */
@@ -152,13 +162,12 @@ const MAX_REFUSALS = 8;
 /**
  * A worker: a bounded pool of gateway calls in flight, as many as the test's adaptive
  * controller allows (lib/concurrency.ts) within its share of the deployment's cap. Each call is
- * recorded by its own mutation as it lands; free slots are filled by batch claims. After
- * `workerChunkMs` it stops claiming, lets its calls land and continues in a new action, well
- * inside the 10-minute action limit. One worker per test by default, so ten tests need ten
- * scheduled jobs at most.
+ * recorded in a batch with what lands beside it (recordBatcher.ts); free slots are filled by
+ * batch claims. When its host's time is up, or the host was replaced, it stops claiming, lets its
+ * calls land and returns with the test still served (the next host carries on); when the test
+ * has nothing left, it ends through endWork.
  */
-export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<void> {
-  const began = Date.now();
+export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostControl): Promise<void> {
   const settings = await ctx.runQuery(internal.runner.workerSettings, { testId });
   const limits = { start: Math.max(1, settings.start), max: settings.share };
   const priors = Object.fromEntries((settings.latencyPriors ?? []).map(({ key, latencyMs }) => [key, latencyMs]));
@@ -220,18 +229,9 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
         return;
       }
       const sentAt = Date.now();
-      const args = { callId: item.callId, leaseId: item.leaseId, outcome, concurrency: Math.max(1, calling.size) };
-      // A recording that lost its conflict retries is sent again (it records once: the lease decides).
-      const attempt = async (left: number): Promise<unknown> => {
-        try {
-          return await ctx.runMutation(internal.runner.record, args);
-        } catch (error) {
-          if (left <= 0) throw error;
-          await sleep(100 + Math.random() * 400);
-          return await attempt(left - 1);
-        }
-      };
-      const recorded: Promise<void> = attempt(RECORD_ATTEMPTS - 1)
+      // Recorded with what else lands within a few tens of milliseconds (recordBatcher.ts).
+      const recorded: Promise<void> = batcher
+        .add({ callId: item.callId, leaseId: item.leaseId, outcome })
         .then(() => {
           if (item.kind === "evaluate") judged = true;
           else generated.push(item); // a report gives its pair judge calls once none of the pair is out
@@ -255,7 +255,15 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
     calling.add(call);
     outCalls.set(call, { key, sentAt: Date.now() });
   };
+  const batcher = new RecordBatcher<RecordEntry>(
+    async (results) =>
+      await ctx.runMutation(internal.runner.recordBatch, { results, concurrency: Math.max(1, calling.size) }),
+    (entry) => JSON.stringify(entry.outcome).length,
+    () => sleep(100 + Math.random() * 400),
+  );
   let running = true;
+  /** The first report gives finished pairs their judge calls (a worker before may have died). */
+  let sweep = host.recovering;
   let lastBeat = 0;
   /** Reports the controller's state and the exchanges since the last report. */
   let judged = false;
@@ -279,6 +287,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
     judged = false;
     const args = {
       testId,
+      ...(sweep ? { sweep } : {}),
       level: state.level,
       ...(state.ceiling === null ? {} : { ceiling: state.ceiling }),
       backedOff: state.backedOff,
@@ -299,7 +308,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
       }
     };
     const beat = await send(RECORD_ATTEMPTS - 1);
-    running = beat.running;
+    sweep = false;
+    running = beat.running && host.alive();
     if (beat.running) limits.max = await ctx.runQuery(internal.runner.gatewayShare, {});
   };
   /**
@@ -328,7 +338,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
           wake(); // judge calls may have appeared; the test may have ended
         });
     }
-    const claiming = running && Date.now() - began < settings.chunkMs;
+    if (!host.alive()) running = false; // replaced: its calls were handed back
+    const claiming = running && host.claiming();
     let free = running ? allowedInFlight(state, limits, Date.now()) - calling.size : 0;
     // Refused calls go first (they are leased already), also after the chunk's claims ended.
     for (; free > 0 && refused.length > 0; free--) start(refused.shift()!, false);
@@ -377,10 +388,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">): Promise<vo
   await Promise.all(calling);
   await Promise.all(recording.keys());
   await reportNow(); // the last exchanges, and whether the test still runs
-  if (running && Date.now() - began >= settings.chunkMs) {
-    await ctx.runMutation(internal.runner.continueWork, { testId });
-  } else {
-    const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
-    await ctx.runMutation(internal.runner.endWork, { testId, latencies });
-  }
+  // Replaced, or the host's time is up while the test runs: the next host carries on.
+  if (!host.alive() || (running && !host.claiming())) return;
+  const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
+  await ctx.runMutation(internal.runner.endWork, { testId, latencies });
 }

@@ -1,0 +1,20 @@
+// The worker host (core/pipeline/host.ts): declarations only, imported by convex/schema.ts.
+import { defineTable } from "convex/server";
+import { v } from "convex/values";
+
+export const workerTables = {
+  /**
+   * The deployment's one worker host: the action serving every running test's calls (one
+   * scheduled-job slot whatever the number of tests). One row; `epoch` names the host that may
+   * run (a replaced host finds its epoch gone and stops), `seenAt` is its last heartbeat and
+   * `startedAt` when it was scheduled. A host not heard of for HOST_DEAD_MS is replaced by the
+   * supervisor (runner.superviseWorkers) or by the next test that needs it.
+   */
+  workerHosts: defineTable({
+    epoch: v.number(),
+    startedAt: v.number(),
+    seenAt: v.number(),
+    /** It ended with nothing to serve: the next test schedules a new one. */
+    ended: v.optional(v.boolean()),
+  }),
+};

@@ -1,0 +1,102 @@
+// @vitest-environment node
+// A worker host killed mid-run (dev/backend/faults.ts: its calls into the deployment fail from
+// then on, as after a deploy or an out-of-memory kill) is replaced by the supervisor within 60 s,
+// and the test completes with exact counts and costs: the calls it had leased are handed back
+// and made again, none is recorded twice. Without supervision the test waited for its leases'
+// 11 minutes.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { faultCounts, faults } from "../dev/backend/faults";
+import { startGateway } from "../dev/gateway/server";
+import { api } from "./_generated/api";
+import { createUser, sampleConfiguration, seedCatalog, startLocalBackend, waitFor } from "./test.helpers";
+
+const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
+const JUDGES = ["google/gemini-2.0-flash-001", "deepseek/deepseek-chat"];
+
+let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+beforeAll(async () => {
+  // Calls of a few hundred milliseconds: the host is killed with calls out.
+  gateway = await startGateway({ port: 0, latencyScale: 0.3 });
+  process.env.GATEWAY_BASE_URL = gateway.url;
+  process.env.OPENROUTER_API_KEY = "dev-gateway-key";
+  process.env.GATEWAY_BACKOFF_SCALE = "0";
+  delete process.env.STRIPE_SECRET_KEY;
+});
+afterAll(async () => {
+  await gateway?.close();
+  Object.assign(faults, { killActions: 0 });
+});
+
+describe("a worker host killed mid-run", () => {
+  test("is replaced within 60 s and the test completes with exact counts and costs", { timeout: 150_000 }, async () => {
+    const keysDir = mkdtempSync(join(tmpdir(), "mj-supervision-"));
+    const backend = await startLocalBackend(join(keysDir, "keys.json"));
+    try {
+      const { t } = backend;
+      await seedCatalog(t, [...GENERATORS, ...JUDGES]);
+      const user = await createUser(t, "ada@example.com");
+      const personas = ["p1", "p2", "p3"].map((id) => ({ id, name: id, description: id, systemPrompt: `Be ${id}.` }));
+      const topics = ["t1", "t2", "t3"].map((id) => ({ id, title: id, description: id, prompt: `About ${id}.` }));
+      // The first action started (the host) dies within its first second; none after it.
+      Object.assign(faults, { killActions: 1, killWithinMs: 1_000 });
+      const killedBefore = faultCounts.killedActions;
+      const { testId } = await user.as.mutation(api.tests.create, {
+        configuration: sampleConfiguration(GENERATORS, JUDGES, { personas, topics, responsesPerTopic: 2 }),
+      });
+      const firstHost = await waitFor(
+        () => t.run(async (ctx) => await ctx.db.query("workerHosts").first()),
+        (row) => row !== null,
+        30_000,
+      );
+      await waitFor(
+        async () => faultCounts.killedActions,
+        (killed) => killed > killedBefore,
+        30_000,
+      );
+      Object.assign(faults, { killActions: 0 });
+      const killedAt = Date.now();
+      // A new host (a new epoch) beats.
+      await waitFor(
+        () => t.run(async (ctx) => await ctx.db.query("workerHosts").first()),
+        (row) => row !== null && row.epoch > firstHost!.epoch && row.seenAt > killedAt,
+        90_000,
+      );
+      expect(Date.now() - killedAt).toBeLessThanOrEqual(60_000);
+
+      const done = await waitFor(
+        () => t.run(async (ctx) => (await ctx.db.get("tests", testId))!),
+        (row) => row.status === "completed" || row.status === "failed",
+        90_000,
+      );
+      const { calls, responses, evaluations } = await t.run(async (ctx) => ({
+        calls: await ctx.db
+          .query("calls")
+          .withIndex("by_test_status", (q) => q.eq("testId", testId))
+          .collect(),
+        responses: await ctx.db
+          .query("responses")
+          .withIndex("by_test_pair", (q) => q.eq("testId", testId))
+          .collect(),
+        evaluations: await ctx.db
+          .query("evaluations")
+          .withIndex("by_test", (q) => q.eq("testId", testId))
+          .collect(),
+      }));
+      // 36 generation calls (4 generators × 9 pairs, 2 answers each), 18 judge calls (2 judges × 9 pairs, 8 answers each).
+      expect(done).toMatchObject({ status: "completed", responsesCount: 72, evaluationsCount: 144, totalCalls: 54 });
+      expect(calls.every((call) => call.status === "succeeded")).toBe(true);
+      expect(new Set(calls.map((call) => call.key)).size).toBe(calls.length);
+      expect(responses).toHaveLength(72);
+      expect(evaluations).toHaveLength(144);
+      const rowsCost = [...responses, ...evaluations].reduce((sum, row) => sum + row.costUsd, 0);
+      expect(done.totalCostUsd).toBeCloseTo(rowsCost, 9);
+    } finally {
+      Object.assign(faults, { killActions: 0 });
+      await backend.close();
+      rmSync(keysDir, { recursive: true, force: true });
+    }
+  });
+});
