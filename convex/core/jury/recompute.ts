@@ -43,8 +43,7 @@ export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): P
     const idle =
       poll.reportedAt === undefined ? !poll.workerStarting : Date.now() - poll.reportedAt > JURY_STATS_POLL_IDLE_MS;
     // Stops only with nothing left to compute (results waiting are computed once stale).
-    if (idle && poll.judgedReports === poll.judgedSeen)
-      await ctx.runMutation(internal.juryStats.stopPoll, { testId });
+    if (idle && poll.judgedReports === poll.judgedSeen) await ctx.runMutation(internal.juryStats.stopPoll, { testId });
     else await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.juryStats.recompute, { testId });
     return;
   }
