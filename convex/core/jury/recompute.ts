@@ -6,7 +6,7 @@ import type { ActionCtx } from "../../_generated/server";
 import type { PaginationResult } from "convex/server";
 import { computeJuryStats } from "../../lib/stats";
 import { computeHumanStats, type HumanStats, type HumanVerdict } from "../../lib/stats/human";
-import type { HumanStatsDoc } from "../../validators";
+import type { HumanStatsDoc } from "../../tables/juryStats";
 import { withFailedChecksLast } from "../checks";
 import { JURY_STATS_POLL_IDLE_MS, JURY_STATS_POLL_MS, pollDue } from "./poll";
 import {
