@@ -15,7 +15,7 @@ import { summaryRowOf } from "./core/testSummaries";
 import { compareRuns, configurationDifferences, matchedPairs, stabilityReading } from "./lib/compare";
 import { compareCheckRates } from "./lib/checkCompare";
 import { TEST_LIMITS } from "./lib/limits";
-import { juryVerdictValidator } from "./validators";
+import { juryVerdictValidator } from "./tables/juryStats";
 
 export const SAME_TEST = "Pick two different tests to compare.";
 

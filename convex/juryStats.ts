@@ -29,7 +29,7 @@ import type { QueryCtx } from "./_generated/server";
 import { hasEnded } from "./lib/testStatus";
 import { internalAction, internalMutation, internalQuery } from "./functions";
 import { initialsOf } from "./lib/initials";
-import { humanStatsValidator, juryStatsValidator } from "./validators";
+import { humanStatsValidator, juryStatsValidator } from "./tables/juryStats";
 import { juryVerdictOf } from "./core/juryView";
 import { setSummaryVerdict } from "./core/testSummaries";
 import { JURY_STATS_DELAY_MS, JURY_STATS_POLL_MS, statsRow } from "./core/jury/poll";

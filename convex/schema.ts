@@ -20,14 +20,10 @@ import {
   checkFailure,
   costEstimate,
   creditTransactionType,
-  humanStatsValidator,
   jobStatus,
-  juryStatsValidator,
-  juryVerdictValidator,
   paymentStatus,
   progress,
   resultsSummary,
-  settleStatusValidator,
   stopReason,
   runCounters,
   templateCategory,
@@ -36,6 +32,7 @@ import {
   testStatus,
   workerReport,
 } from "./validators";
+import { juryStatsTables, juryVerdictValidator } from "./tables/juryStats";
 
 export default defineSchema({
   ...authTables,
@@ -48,6 +45,7 @@ export default defineSchema({
   ...presenceTables,
   ...apiTokenTables,
   ...testSummaryTables,
+  ...juryStatsTables,
   ...testProgressTables,
   ...runTables,
   ...refundTables,
@@ -344,30 +342,6 @@ export default defineSchema({
     .index("by_test", ["testId"])
     .index("by_served", ["served"]),
 
-  // The jury statistics of a test, recomputed off the write path by
-  // juryStats.ts: one row per test, read by the monitor, results, shared page and exports.
-  testStats: defineTable({
-    testId: v.id("tests"),
-    stats: v.optional(juryStatsValidator),
-    computedAt: v.optional(v.number()),
-    /** Judge scores the stored statistics were computed from. */
-    evaluationsSeen: v.number(),
-    /** The team's blind reviews summarised (core/reviews.ts), computed with the jury statistics. */
-    humans: v.optional(humanStatsValidator),
-    /** A recomputation is scheduled or running (at most one per test). */
-    pending: v.boolean(),
-    /** Results arrived after the running recomputation started reading: run once more. */
-    dirty: v.boolean(),
-    /** Creation time of the newest answer and judge score in the kept rows (juryStateChunks). */
-    cursor: v.optional(v.object({ responses: v.number(), evaluations: v.number() })),
-    /** The kept rows come from a full read after the test ended. */
-    exact: v.optional(v.boolean()),
-    /** The worker's judgedReports the stored statistics include (the poll compares against it). */
-    judgedSeen: v.optional(v.number()),
-    /** "Stop when settled": where the question stands after the last look (convex/settle.ts). */
-    settle: v.optional(settleStatusValidator),
-  }).index("by_test", ["testId"]),
-
   // A ranking call's explanation and labels, once (core/pipeline/evaluations.ts): its evaluation
   // rows, one per answer it ranked, leave the explanation empty and keep only their own label;
   // core/results.ts judgeCallReader puts them back.
@@ -380,14 +354,6 @@ export default defineSchema({
   })
     .index("by_call", ["callId"])
     .index("by_test", ["testId"]),
-
-  // The compact rows a test's jury statistics are computed from (juryStats.ts), kept
-  // between recomputations so that each reads only what arrived since: encoded chunks in order.
-  juryStateChunks: defineTable({
-    testId: v.id("tests"),
-    index: v.number(),
-    data: v.string(),
-  }).index("by_test_index", ["testId", "index"]),
 
   // A teammate's blind verdict on one persona × topic pair of a test (reviews.ts): the answers best
   // first (ranking scale) or each answer's 1–10 scores per criterion (rating scale).

@@ -5,7 +5,8 @@ import { v } from "convex/values";
 import { internalMutation, internalQuery, userQuery } from "./functions";
 import { recordSettle } from "./core/settle";
 import { requireTest } from "./core/testAccess";
-import { settleStatusValidator, stopReason, stopWhenSettled, testConfiguration } from "./validators";
+import { settleStatusValidator } from "./tables/juryStats";
+import { stopReason, stopWhenSettled, testConfiguration } from "./validators";
 import { settledAfterText, settleLine, settleQuestionText, stoppedReasonText } from "./lib/settleWords";
 
 /** The configuration the look reads; null when the test does not stop when settled, or has ended. */

@@ -3,7 +3,7 @@ import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { currentUser, fail, publicQuery, userMutation, userQuery } from "./functions";
 import { COLLECTION_LIMITS, formatBytes, storedBytes, templateDataLimitProblems } from "./lib/limits";
-import { templateCheckProblems } from "./lib/checks";
+import { templateCheckProblems } from "./lib/checkProblems";
 import { problemsOf, templateSchema } from "./lib/forms";
 import { validatePersona, validateTopic } from "./lib/templates";
 import { rejectProblems } from "./core/validation";

@@ -3,6 +3,7 @@ import { v, type Infer } from "convex/values";
 import { EVALUATION_CRITERIA, type EvaluationCriterion } from "./lib/criteria";
 import { summaryTestFigureFields } from "./lib/metrics";
 import { TEMPLATE_CATEGORIES } from "./lib/templateCategories";
+import { humanStatsValidator, nullableNumber, statsInterval } from "./tables/juryStats";
 
 export const testStatus = v.union(
   v.literal("pending"),
@@ -128,28 +129,6 @@ export const stopWhenSettled = v.object({
   delta: v.optional(v.number()),
   minPassRate: v.optional(v.number()),
   seed: v.optional(v.string()),
-});
-
-/** Where a "stop when settled" question stands (lib/settle.ts SettleStatus), kept on the test's stats row. */
-export const settleStatusValidator = v.object({
-  question: stopWhenSettled.fields.question,
-  confidence: v.number(),
-  pairsDone: v.number(),
-  pairsTotal: v.number(),
-  settled: v.boolean(),
-  outcome: v.union(
-    v.literal("best"),
-    v.literal("within"),
-    v.literal("outside"),
-    v.literal("pass"),
-    v.literal("fail"),
-    v.null(),
-  ),
-  modelId: v.union(v.string(), v.null()),
-  otherModelId: v.union(v.string(), v.null()),
-  interval: v.union(v.object({ low: v.number(), high: v.number() }), v.null()),
-  threshold: v.number(),
-  failing: v.array(v.string()),
 });
 
 /** Why a completed test stopped before its last pair: "settled", after pairsDone of pairsTotal. */
@@ -313,145 +292,6 @@ export const workItem = v.object({
   pair: v.optional(v.string()),
 });
 export type WorkItem = Infer<typeof workItem>;
-
-// ── Jury statistics: the stored outcome of computeJuryStats (convex/lib/stats) ──
-const statsInterval = v.object({ low: v.number(), high: v.number() });
-const nullableNumber = v.union(v.number(), v.null());
-const agreementFigureFields = {
-  method: v.union(v.literal("kendall-w"), v.literal("krippendorff-alpha-interval")),
-  value: nullableNumber,
-  band: v.union(
-    v.literal("none"),
-    v.literal("weak"),
-    v.literal("moderate"),
-    v.literal("strong"),
-    v.literal("very strong"),
-    v.null(),
-  ),
-  label: v.string(),
-};
-const biasCheck = { pValue: nullableNumber, flagged: v.boolean() };
-
-export const juryStatsValidator = v.object({
-  scale: v.union(v.literal("ranking"), v.literal("rating")),
-  resamples: v.number(),
-  alpha: v.number(),
-  units: v.number(),
-  personas: v.number(),
-  topics: v.number(),
-  models: v.array(
-    v.object({
-      modelId: v.string(),
-      modelName: v.string(),
-      meanScore: nullableNumber,
-      scoreInterval: v.union(statsInterval, v.null()),
-      rank: v.union(v.object({ best: v.number(), worst: v.number() }), v.null()),
-      rating: nullableNumber,
-      ratingInterval: v.union(statsInterval, v.null()),
-      units: v.number(),
-      scores: v.number(),
-      generationCostUsd: v.number(),
-      judgingCostUsd: v.number(),
-      criteria: v.array(
-        v.object({ criterion: v.string(), mean: nullableNumber, interval: v.union(statsInterval, v.null()) }),
-      ),
-      byJudge: v.array(
-        v.object({ judgeModelId: v.string(), mean: nullableNumber, interval: v.union(statsInterval, v.null()) }),
-      ),
-    }),
-  ),
-  winRates: v.object({ modelIds: v.array(v.string()), matrix: v.array(v.array(nullableNumber)) }),
-  agreement: v.object({
-    method: v.string(),
-    overall: v.object(agreementFigureFields),
-    byUnit: v.array(v.object({ personaId: v.string(), topicId: v.string(), ...agreementFigureFields })),
-  }),
-  judges: v.array(
-    v.object({
-      judgeModelId: v.string(),
-      family: v.string(),
-      calls: v.number(),
-      scores: v.number(),
-      costUsd: v.number(),
-      agreement: v.object({
-        method: v.union(v.literal("kendall-tau-b"), v.literal("spearman")),
-        value: nullableNumber,
-      }),
-      position: v.union(
-        v.object({
-          calls: v.number(),
-          firstRate: v.number(),
-          chance: v.number(),
-          pValue: v.number(),
-          flagged: v.boolean(),
-        }),
-        v.null(),
-      ),
-      positionConsistency: nullableNumber,
-      length: v.object({ correlation: nullableNumber, excess: nullableNumber, ...biasCheck }),
-      selfPreference: v.object({ value: nullableNumber, answers: v.number(), ...biasCheck }),
-      flagged: v.boolean(),
-    }),
-  ),
-  summary: v.object({
-    kind: v.union(v.literal("best"), v.literal("tied"), v.literal("thin"), v.literal("none")),
-    text: v.string(),
-    leaders: v.array(v.string()),
-    /** Absent on statistics stored before the estimate became a range (they kept extraTopicsNeeded). */
-    extraTopicsRange: v.optional(v.union(v.object({ low: v.number(), high: v.number() }), v.null())),
-    extraTopicsNeeded: v.optional(nullableNumber),
-  }),
-  costs: v.object({ generationUsd: v.number(), judgingUsd: v.number() }),
-  /** Rating tests: the criteria of the per-criterion figures, in their order; [] for ranking. */
-  criteria: v.array(v.string()),
-});
-export type JuryStatsDoc = Infer<typeof juryStatsValidator>;
-
-/**
- * The winner (kind "best", one leader), the models statistically tied for first, or too little
- * evidence to say (kind "thin", no leaders), by name (testSummaries.juryVerdict; lib/verdict.ts words it).
- */
-export const juryVerdictValidator = v.object({
-  kind: v.union(v.literal("best"), v.literal("tied"), v.literal("thin")),
-  leaders: v.array(v.string()),
-});
-
-// ── Blind human review (reviews.ts): the team's verdicts summarised beside the jury's ──
-const humanAgreementFields = {
-  method: v.string(),
-  value: nullableNumber,
-  band: agreementFigureFields.band,
-  label: v.string(),
-  /** Persona × topic pairs reviewed by at least two teammates. */
-  units: v.number(),
-};
-
-/** The team's figures as stored in testStats.humans (lib/stats/human.ts computeHumanStats). */
-export const humanStatsValidator = v.object({
-  reviewers: v.array(v.object({ userId: v.id("users"), initials: v.string(), pairs: v.number() })),
-  /** Pairs with at least one verdict. */
-  pairsReviewed: v.number(),
-  models: v.array(
-    v.object({
-      modelId: v.string(),
-      modelName: v.string(),
-      meanScore: nullableNumber,
-      interval: v.union(statsInterval, v.null()),
-      rank: v.union(v.object({ best: v.number(), worst: v.number() }), v.null()),
-      units: v.number(),
-    }),
-  ),
-  reviewerAgreement: v.union(v.object(humanAgreementFields), v.null()),
-  judges: v.array(
-    v.object({
-      judgeModelId: v.string(),
-      tau: nullableNumber,
-      interval: v.union(statsInterval, v.null()),
-      units: v.number(),
-    }),
-  ),
-});
-export type HumanStatsDoc = Infer<typeof humanStatsValidator>;
 
 /** reviews.pair: one persona × topic pair to review blind (labels only; no model or response ids). */
 export const reviewPairValidator = v.union(

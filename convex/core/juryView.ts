@@ -5,7 +5,7 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
-import { juryStatsValidator, juryVerdictValidator, type JuryStatsDoc } from "../validators";
+import { juryStatsValidator, juryVerdictValidator, type JuryStatsDoc } from "../tables/juryStats";
 
 export { juryVerdictValidator };
 

@@ -2,15 +2,8 @@
 // must work there without Node.
 import { describe, expect, test } from "vitest";
 import { checkFigures, checkColumnsOf, tallyOf, tallyOfExportedAnswer, wilsonInterval } from "./checkFigures";
-import {
-  checkAnswers,
-  checkLabel,
-  checkProblems,
-  checksFromTemplate,
-  checksToTemplate,
-  evaluateCheck,
-  type AnswerCheck,
-} from "./checks";
+import { checkAnswers, checkLabel, evaluateCheck, type AnswerCheck } from "./checks";
+import { checkProblems, checksFromTemplate, checksToTemplate } from "./checkProblems";
 
 const answer = (content: string, extra: Partial<{ latencyMs: number; costUsd: number; topicId: string }> = {}) => ({
   content,

@@ -1,6 +1,6 @@
 // Cost estimate, price and run limits of a test (spec part 1 §5, §9). The server recomputes the
 // quote with these functions from the cached catalog; the setup page uses them for its preview.
-import { checkProblems } from "./checks";
+import { checkProblems } from "./checkProblems";
 import { configurationLimitProblems, TEST_LIMITS } from "./limits";
 import { validatePersona, validateTopic } from "./templates";
 import {

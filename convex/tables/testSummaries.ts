@@ -5,7 +5,8 @@
 // keeps it current).
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
-import { juryVerdictValidator, runCounters, testStatus } from "../validators";
+import { juryVerdictValidator } from "./juryStats";
+import { runCounters, testStatus } from "../validators";
 
 /** The fields of a test's summary row (core/testSummaries.ts summaryOf derives them from the test). */
 export const testSummaryFields = {

@@ -6,7 +6,7 @@ import type { ActionCtx } from "../../_generated/server";
 import type { PaginationResult } from "convex/server";
 import { computeJuryStats } from "../../lib/stats";
 import { computeHumanStats, type HumanStats, type HumanVerdict } from "../../lib/stats/human";
-import type { HumanStatsDoc } from "../../validators";
+import type { HumanStatsDoc } from "../../tables/juryStats";
 import { withFailedChecksLast } from "../checks";
 import { settleCheck } from "../settle";
 import { JURY_STATS_POLL_IDLE_MS, JURY_STATS_POLL_MS, pollDue } from "./poll";
@@ -44,8 +44,7 @@ export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): P
     const idle =
       poll.reportedAt === undefined ? !poll.workerStarting : Date.now() - poll.reportedAt > JURY_STATS_POLL_IDLE_MS;
     // Stops only with nothing left to compute (results waiting are computed once stale).
-    if (idle && poll.judgedReports === poll.judgedSeen)
-      await ctx.runMutation(internal.juryStats.stopPoll, { testId });
+    if (idle && poll.judgedReports === poll.judgedSeen) await ctx.runMutation(internal.juryStats.stopPoll, { testId });
     else await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.juryStats.recompute, { testId });
     return;
   }

@@ -29,8 +29,6 @@ import type {
 import { compareMeans, judgeScores, modelFamily, modelsOf } from "./judgeScores";
 
 export type { Interval } from "./basics";
-export type { AgreementBand } from "./agreement";
-export type { RankRange } from "./ranks";
 
 export const DEFAULT_RESAMPLES = 1000;
 /** The score scale: every mean score and its interval lie within it. */

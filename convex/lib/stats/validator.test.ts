@@ -2,7 +2,7 @@
 // so a testStats row can hold it as is.
 import { validate } from "convex-helpers/validators";
 import { describe, expect, it } from "vitest";
-import { juryStatsValidator, type JuryStatsDoc } from "../../validators";
+import { juryStatsValidator, type JuryStatsDoc } from "../../tables/juryStats";
 import { computeJuryStats } from "./index";
 import type { JuryStats } from "./types";
 import { FAIR, simulate, TEN_MODELS } from "./simulated.helpers";

@@ -13,7 +13,7 @@ import { scoresFromRanking } from "../../../convex/lib/scoring";
 import { computeJuryStats } from "../../../convex/lib/stats";
 import type { JuryStatsInput } from "../../../convex/lib/stats/types";
 import { FAIR, simulate, type Judge } from "../../../convex/lib/stats/simulated.helpers";
-import type { JuryStatsDoc } from "../../../convex/validators";
+import type { JuryStatsDoc } from "../../../convex/tables/juryStats";
 import { buildCsv, CSV_ROW_TYPES, type ExportEvaluation, type ExportResponse } from "./export";
 import { formatInterval, type JuryStats, type JuryView } from "@/components/results/jury-model";
 import { JuryDetails, JurySection } from "@/components/results/jury-stats";

@@ -9,14 +9,8 @@ import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { cn } from "@/lib/utils";
-import {
-  CHECK_KINDS,
-  checkProblems,
-  takesCase,
-  takesValue,
-  type AnswerCheck,
-  type CheckKind,
-} from "../../../convex/lib/checks";
+import { CHECK_KINDS, takesCase, takesValue, type AnswerCheck, type CheckKind } from "../../../convex/lib/checks";
+import { checkProblems } from "../../../convex/lib/checkProblems";
 import { CHECK_LIMITS } from "../../../convex/lib/limits";
 import { SetupSection } from "./setup-section";
 import type { SetupState } from "./setup-state";

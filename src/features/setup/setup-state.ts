@@ -20,7 +20,8 @@ import {
   type EvaluationCriterion,
 } from "../../../convex/lib/types";
 import { LIMITS } from "../../../convex/lib/pricing";
-import { checksFromTemplate, checksToTemplate, type AnswerCheck } from "../../../convex/lib/checks";
+import { checksFromTemplate, checksToTemplate } from "../../../convex/lib/checkProblems";
+import type { AnswerCheck } from "../../../convex/lib/checks";
 
 export const SETUP_STORAGE_KEY = "modeljury.setup.v1";
 const STORAGE_VERSION = 1;
