@@ -29,9 +29,10 @@ const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const FAILURE_DIR = `${REPO_ROOT}test-results/e2e`;
 /**
  * The browser tests' own Vite dependency cache: a dev server started elsewhere (npm start,
- * npm run dev) with other dependencies cannot re-bundle it under a running test.
+ * npm run dev) with other dependencies cannot re-bundle it under a running test. One per Vitest
+ * worker: two journeys at once (npm test) would otherwise bundle into one folder together.
  */
-const VITE_CACHE_DIR = `${REPO_ROOT}node_modules/.vite/e2e`;
+export const VITE_CACHE_DIR = `${REPO_ROOT}node_modules/.vite/e2e${process.env.VITEST_POOL_ID && process.env.VITEST_POOL_ID !== "1" ? `-${process.env.VITEST_POOL_ID}` : ""}`;
 
 export const PASSWORD = "e2e-password-123";
 
