@@ -23,6 +23,7 @@ import type { MutationCtx } from "../convex/_generated/server";
 import { setJobStatus } from "../convex/core/jobs";
 import { syncTestSummaryOf } from "../convex/core/testSummaries";
 import { startStack, type RunningStack, type StackOptions } from "../dev/stack";
+import { trackSubscriptions } from "./subscriptions";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Screenshots of failed tests (git-ignored). */
@@ -106,7 +107,10 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
     const context = await browser.newContext({ baseURL: stack.appUrl });
     context.setDefaultTimeout(UI_TIMEOUT_MS);
     context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
-    context.on("page", (page) => recordBrowserLog(page, browserLog));
+    context.on("page", (page) => {
+      recordBrowserLog(page, browserLog);
+      trackSubscriptions(page);
+    });
     return context;
   };
   try {
