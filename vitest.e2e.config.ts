@@ -7,8 +7,10 @@ import { defineConfig, type ViteUserConfig } from "vitest/config";
 export const journeyOptions = {
   include: ["e2e/**/*.e2e.ts"],
   environment: "node",
-  testTimeout: 120_000,
-  hookTimeout: 120_000,
+  // A backstop for a hung journey, not a pace: each step has its own wait (e2e/harness.ts), and
+  // the longest journey (teams, 40 s alone) took over 120 s beside a busy loop at load average 28.
+  testTimeout: 300_000,
+  hookTimeout: 300_000,
 } satisfies ViteUserConfig["test"];
 
 export default defineConfig({
