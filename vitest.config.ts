@@ -1,11 +1,19 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./test/suite-order.ts";
+import { journeyOptions } from "./vitest.e2e.config.ts";
 
-// Unit and integration tests: convex/ runs in edge-runtime (as Convex does), src/ in jsdom,
-// dev/ (the offline stack) in node. Browser journeys live in vitest.e2e.config.ts.
+// `npm test`: unit and integration tests and the browser journeys in one run, on 2 workers.
+// convex/ runs in edge-runtime (as Convex does), src/ in jsdom, dev/ (the offline stack) in
+// node, e2e/ (browser journeys, each with its own stack on free ports) in node. Vitest's default
+// on a 2-core machine is one worker (cores − 1); most files wait on servers, a browser or each
+// other's CPU half the time, so two keep both cores busy. The longest files start first.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname, "src") } },
   test: {
+    maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
@@ -34,6 +42,7 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      { extends: true, test: { name: "e2e", ...journeyOptions } },
     ],
   },
 });

@@ -15,4 +15,8 @@ crons.interval("dispatch queued jobs", { minutes: 1 }, internal.runner.dispatch,
 // Presence rows of pages closed without a goodbye, in rooms nobody visits any more.
 crons.interval("sweep stale presence", { minutes: 1 }, internal.presence.sweep, {});
 
+// Client sign-in buckets that refilled, and model latencies older than the ones averaged.
+crons.interval("sweep idle client buckets", { hours: 1 }, internal.cleanup.sweepClientBuckets, {});
+crons.interval("prune old model latencies", { hours: 6 }, internal.cleanup.pruneModelLatencies, {});
+
 export default crons;

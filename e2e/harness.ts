@@ -23,15 +23,28 @@ import type { MutationCtx } from "../convex/_generated/server";
 import { setJobStatus } from "../convex/core/jobs";
 import { syncTestSummaryOf } from "../convex/core/testSummaries";
 import { startStack, type RunningStack, type StackOptions } from "../dev/stack";
+import { trackSubscriptions } from "./subscriptions";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Screenshots of failed tests (git-ignored). */
 const FAILURE_DIR = `${REPO_ROOT}test-results/e2e`;
 /**
- * The browser tests' own Vite dependency cache: a dev server started elsewhere (npm start,
- * npm run dev) with other dependencies cannot re-bundle it under a running test.
+ * The browser tests' own Vite dependency cache, in the checkout (not node_modules, which git
+ * worktrees may share through a link): a dev server started elsewhere (npm start, another
+ * checkout) with other dependencies or another root would re-bundle it under a running test, and
+ * the app's next lazy import fails. One per Vitest worker: npm test runs two journeys at once.
  */
-const VITE_CACHE_DIR = `${REPO_ROOT}node_modules/.vite/e2e`;
+const VITE_CACHE_DIR = `${REPO_ROOT}.vite/e2e-${process.env.VITEST_POOL_ID ?? "1"}`;
+/**
+ * Every dependency the app can import is bundled when the server starts, so none is found
+ * during a test (a late one makes Vite re-bundle and reload the page under the test).
+ */
+export const VITE_OPTIONS = {
+  cacheDir: VITE_CACHE_DIR,
+  optimizeDeps: {
+    entries: ["index.html", "landing.html", "src/**/*.{ts,tsx}", "!src/**/*.test.{ts,tsx}", "!src/test/**"],
+  },
+};
 
 export const PASSWORD = "e2e-password-123";
 
@@ -88,7 +101,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
       latencyScale: 0.05,
       quiet: true,
       watch: false,
-      vite: { cacheDir: VITE_CACHE_DIR },
+      vite: VITE_OPTIONS,
       ...options.stack,
     }),
     launchChromium(),
@@ -105,7 +118,10 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
     const context = await browser.newContext({ baseURL: stack.appUrl });
     context.setDefaultTimeout(UI_TIMEOUT_MS);
     context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
-    context.on("page", (page) => recordBrowserLog(page, browserLog));
+    context.on("page", (page) => {
+      recordBrowserLog(page, browserLog);
+      trackSubscriptions(page);
+    });
     return context;
   };
   try {

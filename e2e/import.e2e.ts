@@ -8,14 +8,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "../convex/_generated/api";
 import type { MutationCtx } from "../convex/_generated/server";
 import { startStack, type RunningStack } from "../dev/stack";
 import { runCli } from "./cli-runner";
+import { VITE_OPTIONS } from "./harness";
 
-const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUN_TIMEOUT_MS = 100_000;
 
 let stack: RunningStack;
@@ -27,7 +26,7 @@ beforeAll(async () => {
     latencyScale: 0.05,
     quiet: true,
     watch: false,
-    vite: { cacheDir: `${REPO_ROOT}node_modules/.vite/e2e` },
+    vite: VITE_OPTIONS,
   });
 });
 

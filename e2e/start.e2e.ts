@@ -130,14 +130,38 @@ function startCommand(
   return { child, output: () => output, exited };
 }
 
+/** Resolves when the command has printed `text`; fails when it exits first or after `timeoutMs`. */
 async function waitForOutput(started: Started, text: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!started.output().includes(text)) {
-    if (started.child.exitCode !== null)
-      throw new Error(`npm start exited ${started.child.exitCode}:\n${started.output()}`);
-    if (Date.now() > deadline) throw new Error(`No "${text}" within ${timeoutMs / 1000} s:\n${started.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const { child } = started;
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (!started.output().includes(text)) return false;
+      finish();
+      resolve();
+      return true;
+    };
+    const exited = () => {
+      if (check()) return;
+      finish();
+      reject(new Error(`npm start exited ${child.exitCode}:\n${started.output()}`));
+    };
+    const timer = setTimeout(() => {
+      finish();
+      reject(new Error(`No "${text}" within ${timeoutMs / 1000} s:\n${started.output()}`));
+    }, timeoutMs);
+    const finish = () => {
+      clearTimeout(timer);
+      child.stdout?.off("data", check);
+      child.stderr?.off("data", check);
+      child.off("exit", exited);
+    };
+    // Listeners added after startCommand's own: the output includes each chunk when these run.
+    child.stdout?.on("data", check);
+    child.stderr?.on("data", check);
+    child.once("exit", exited);
+    if (child.exitCode !== null) exited();
+    else check();
+  });
 }
 
 function interrupt(child: ChildProcess): void {

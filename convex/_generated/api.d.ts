@@ -19,6 +19,7 @@ import type * as apiTokens from "../apiTokens.js";
 import type * as auth from "../auth.js";
 import type * as billing from "../billing.js";
 import type * as checks from "../checks.js";
+import type * as cleanup from "../cleanup.js";
 import type * as compare from "../compare.js";
 import type * as contact from "../contact.js";
 import type * as core_admin from "../core/admin.js";
@@ -219,6 +220,7 @@ declare const fullApi: ApiFromModules<{
   auth: typeof auth;
   billing: typeof billing;
   checks: typeof checks;
+  cleanup: typeof cleanup;
   compare: typeof compare;
   contact: typeof contact;
   "core/admin": typeof core_admin;

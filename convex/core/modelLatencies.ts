@@ -4,8 +4,8 @@
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { DEFAULT_CALL_LATENCY_MS, latencyKey } from "../lib/timeEstimates";
 
-/** A model's latency is the mean of its last few runs'. */
-const RUNS_AVERAGED = 5;
+/** A model's latency is the mean of its last few runs' (older rows are pruned by convex/cleanup.ts). */
+export const RUNS_AVERAGED = 5;
 /** Far above any test's models; keeps the writes of one ending bounded. */
 const MAX_RECORDED = 100;
 

@@ -13,10 +13,10 @@ export const authThrottleTables = {
     ["email", "deviceHash"],
   ),
   /** Sign-in attempts per client address (SHA-256 of the address): a token bucket, core/authThrottle CLIENT_ATTEMPTS. */
-  authClientBuckets: defineTable({ clientHash: v.string(), tokens: v.number(), updatedAt: v.number() }).index(
-    "by_client",
-    ["clientHash"],
-  ),
+  authClientBuckets: defineTable({ clientHash: v.string(), tokens: v.number(), updatedAt: v.number() })
+    .index("by_client", ["clientHash"])
+    // The cleanup cron (convex/cleanup.ts) finds buckets untouched for a day, oldest first.
+    .index("by_updated", ["updatedAt"]),
   /** Deployment-wide counts per one-minute window. */
   authRateWindows: defineTable({ name: v.string(), windowStart: v.number(), count: v.number() }).index("by_name", [
     "name",

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { KNOWN_MODEL_IDS } from "../../convex/lib/builtins";
 import { blendedPerMillion, catalog } from "./catalog";
 import { answerTextScore } from "./replies";
@@ -485,7 +485,8 @@ describe("faults", () => {
       () => "answered",
       () => "failed",
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The request is held open once the gateway has taken it in.
+    await vi.waitFor(() => expect(faulty.stats.byStatus.timeout).toBe(1), { interval: 10, timeout: 10_000 });
     const started = performance.now();
     await faulty.close();
     expect(performance.now() - started).toBeLessThan(500);
