@@ -19,7 +19,7 @@ import {
 import { checkoutOf, expireSession } from "./core/checkout";
 import { paymentProvider } from "./core/paymentProvider";
 import { HIDDEN_INPUT_LIMITS } from "./lib/limits";
-import { requireTest } from "./core/testAccess";
+import { requireTestAccess } from "./core/testAccess";
 import { paymentStatus } from "./validators";
 
 /** A refund Stripe could not make is tried again after these waits, then reported to admins. */
@@ -447,7 +447,7 @@ export const testRefund = userQuery({
     refundedAt: v.optional(v.number()),
   }),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await requireTestAccess(ctx, ctx.user._id, testId, "read");
     const payments = await ctx.db
       .query("payments")
       .withIndex("by_test", (q) => q.eq("testId", testId))

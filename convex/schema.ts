@@ -10,6 +10,7 @@ import { presenceTables } from "./tables/presence";
 import { runTables } from "./tables/runs";
 import { teamTables } from "./tables/teams";
 import { testSummaryTables } from "./tables/testSummaries";
+import { testOwnerTables } from "./tables/testOwners";
 import { testProgressTables } from "./tables/testProgress";
 import {
   alertKind,
@@ -43,6 +44,7 @@ export default defineSchema({
   ...presenceTables,
   ...apiTokenTables,
   ...testSummaryTables,
+  ...testOwnerTables,
   ...testProgressTables,
   ...runTables,
 
