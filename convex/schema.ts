@@ -11,6 +11,7 @@ import { runTables } from "./tables/runs";
 import { teamTables } from "./tables/teams";
 import { testSummaryTables } from "./tables/testSummaries";
 import { testOwnerTables } from "./tables/testOwners";
+import { deletionTables } from "./tables/deletions";
 import { testProgressTables } from "./tables/testProgress";
 import {
   alertKind,
@@ -45,6 +46,7 @@ export default defineSchema({
   ...apiTokenTables,
   ...testSummaryTables,
   ...testOwnerTables,
+  ...deletionTables,
   ...testProgressTables,
   ...runTables,
 

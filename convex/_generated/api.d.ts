@@ -166,6 +166,7 @@ import type * as shares from "../shares.js";
 import type * as tables_apiTokens from "../tables/apiTokens.js";
 import type * as tables_authThrottle from "../tables/authThrottle.js";
 import type * as tables_checks from "../tables/checks.js";
+import type * as tables_deletions from "../tables/deletions.js";
 import type * as tables_modelLatencies from "../tables/modelLatencies.js";
 import type * as tables_notes from "../tables/notes.js";
 import type * as tables_presence from "../tables/presence.js";
@@ -344,6 +345,7 @@ declare const fullApi: ApiFromModules<{
   "tables/apiTokens": typeof tables_apiTokens;
   "tables/authThrottle": typeof tables_authThrottle;
   "tables/checks": typeof tables_checks;
+  "tables/deletions": typeof tables_deletions;
   "tables/modelLatencies": typeof tables_modelLatencies;
   "tables/notes": typeof tables_notes;
   "tables/presence": typeof tables_presence;
