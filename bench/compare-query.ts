@@ -49,7 +49,7 @@ async function seeded(responses: number): Promise<Id<"tests">> {
     chunk: 1000,
   });
   await t.run((ctx) => ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false }));
-  await t.action(internal.core.juryStats.recompute, { testId });
+  await t.action(internal.juryStats.recompute, { testId });
   return testId;
 }
 

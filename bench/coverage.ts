@@ -25,7 +25,8 @@
 //   npx tsx bench/coverage.ts [--quick] [--reps 300] [--pairs 4,6] [--scale rating] [--configuration "3 judges"]
 import { parseArgs } from "node:util";
 import { compareRuns, unitScoresOf, verdictsOfCalls, type RunScores } from "../convex/lib/compare";
-import { computeJuryStats, type JuryStatsInput } from "../convex/lib/stats";
+import { computeJuryStats } from "../convex/lib/stats";
+import type { JuryStatsInput } from "../convex/lib/stats/types";
 import { ratingAverage, spreadRankingScore } from "../convex/lib/scoring";
 import { probit } from "simple-statistics";
 import { compareScores } from "../convex/lib/stats/basics";

@@ -9,7 +9,8 @@
 // generators × 50 topics × 5 judges, after a warm-up; the machine may be shared).
 //   npx tsx bench/jury-calibration.ts [--tests 40] [--topics 50]
 import { parseArgs } from "node:util";
-import { computeJuryStats, type JudgeJuryStats } from "../convex/lib/stats";
+import { computeJuryStats } from "../convex/lib/stats";
+import type { JudgeJuryStats } from "../convex/lib/stats/types";
 import { catalog, findCatalogModel, modelFamily, PLANTED_JUDGES } from "../dev/gateway/catalog";
 import { simulateJuryTest } from "../dev/gateway/jury";
 import { createRandom } from "../dev/gateway/random";

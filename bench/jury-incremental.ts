@@ -3,7 +3,7 @@
 // judge scores) receives its results in batches; after each batch the statistics are
 // recomputed incrementally (the kept rows plus what arrived since), then in full (the whole
 // test read, as every recomputation did before), on the local backend. Prints the documents and
-// bytes each read (the backend's meter, every core/juryStats function), their ratio, and
+// bytes each read (the backend's meter, every juryStats function), their ratio, and
 // whether both gave identical figures.
 //   npx tsx bench/jury-incremental.ts [--pairs 100] [--batches 10] [--gap-ms 3500]
 import { parseArgs } from "node:util";
@@ -145,7 +145,7 @@ try {
         await ctx.db.patch("testStats", row._id as Id<"testStats">, { cursor: undefined });
       });
     backend.meter.reset();
-    await t.action(internal.core.juryStats.recompute, { testId });
+    await t.action(internal.juryStats.recompute, { testId });
     const reading = backend.meter.read();
     let documents = 0;
     let bytes = 0;

@@ -4,7 +4,7 @@
 // really happened next: the percentage stored (calls against every call, judge calls counted from
 // the start) with the spec's (answers, then 50 + 40% of the evaluations), and the time remaining
 // stored (the run's end forecast from the calls in flight and the gateway's observed latencies,
-// lib/progress forecastTimeRemaining, counted down to) with the averages-only estimate and the
+// lib/timeEstimates forecastTimeRemaining, counted down to) with the averages-only estimate and the
 // single pace before it (elapsed × work left / work done). Prints the largest fall of each
 // percentage, the estimates' median error while judging, and their error at 25, 50 and 75% of the run.
 //   npx tsx bench/monitor-estimate.ts [--scale 1] [--concurrency 8] [--topics 6] [--warm-up 1]

@@ -2,8 +2,8 @@
 // failed one (Raw Responses' "only answers that failed a check").
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
-import { publicQuery, userQuery } from "./functions";
-import { checkSummaryOfTest, checkSummaryValidator } from "./core/checks";
+import { internalQuery, publicQuery, userQuery } from "./functions";
+import { checkSummaryOfTest, checkSummaryValidator, FAILING_PAGE } from "./core/checks";
 import { namesOf, pageInArrivalOrder, responseView, responseViewValidator, withScores } from "./core/results";
 import { requireTest, requireTestAccess } from "./core/testAccess";
 import { sharedTestIdOf } from "./core/sharedTest";
@@ -45,5 +45,27 @@ export const failedResponses = userQuery({
       failedCheckOnly: true,
     });
     return { ...page, page: (await withScores(ctx, page.page)).map((response) => responseView(response, names)) };
+  },
+});
+
+/**
+ * One page of the test's answers that failed a check, or null when the test does not rank them
+ * last (then the statistics use the judges' verdicts as they are).
+ */
+export const failingAnswersPage = internalQuery({
+  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
+  returns: v.union(v.null(), v.object({ page: v.array(v.string()), isDone: v.boolean(), continueCursor: v.string() })),
+  handler: async (ctx, { testId, paginationOpts }) => {
+    const test = await ctx.db.get("tests", testId);
+    if (!test || test.configuration.failedChecksRankLast !== true) return null;
+    const result = await ctx.db
+      .query("responses")
+      .withIndex("by_test_failed", (q) => q.eq("testId", testId).eq("failedCheck", true))
+      .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, FAILING_PAGE) });
+    return {
+      page: result.page.map((response) => response._id as string),
+      isDone: result.isDone,
+      continueCursor: result.continueCursor,
+    };
   },
 });

@@ -6,7 +6,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { failedChecksLast } from "./lib/checks";
-import type { JuryRanking, JuryRating } from "./lib/stats";
+import type { JuryRanking, JuryRating } from "./lib/stats/types";
 import {
   createBackend,
   createUser,
@@ -54,7 +54,7 @@ async function runTest(t: TestBackend, rankLast: boolean, scale: "ranking" | "ra
     (status) => status === "completed" || status === "failed",
   );
   await t.finishInProgressScheduledFunctions();
-  await t.action(internal.core.juryStats.recompute, { testId });
+  await t.action(internal.juryStats.recompute, { testId });
   const stats = await t.run(async (ctx) =>
     ctx.db
       .query("testStats")

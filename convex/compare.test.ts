@@ -17,7 +17,7 @@ async function seed(t: TestBackend, userId: Id<"users">, name = "Coffee taglines
 async function computeJuryStats(t: TestBackend, testId: Id<"tests">) {
   // The row requestJuryStats makes when the first judgement lands.
   await t.run((ctx) => ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false }));
-  await t.action(internal.core.juryStats.recompute, { testId });
+  await t.action(internal.juryStats.recompute, { testId });
 }
 
 /** Every judge now gives the first model's answers 9 and 9 (score 9 instead of 6.5). */

@@ -38,7 +38,7 @@ describe("jury statistics queries", () => {
     await t.run(async (ctx) => {
       await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
     });
-    await t.action(internal.core.juryStats.recompute, { testId });
+    await t.action(internal.juryStats.recompute, { testId });
 
     const view = await owner.as.query(api.results.juryStats, { testId });
     const stats = view!.stats!;

@@ -55,7 +55,7 @@ export const list = publicQuery({
 const MAX_TIMED_MODELS = 50;
 
 /**
- * The setup page's time estimate (lib/progress setupTimeRange): each chosen model's catalog
+ * The setup page's time estimate (lib/timeEstimates setupTimeRange): each chosen model's catalog
  * latency for its kind of call (core/modelLatencies) and the calls a test has in flight at once
  * on this deployment (perTestConcurrency within maxGatewayConcurrency).
  */

@@ -39,7 +39,7 @@ describe("a completed test's final figures", () => {
     expect(early.topGroup).toEqual([]);
     expect(early.rankings.map((ranking) => ranking.rank)).toEqual([null, null]);
 
-    await t.action(internal.core.juryStats.recompute, { testId });
+    await t.action(internal.juryStats.recompute, { testId });
     const late = await client.request<ApiResults>("GET", `/tests/${testId}/results`);
     expect(late.final).toBe(true);
     expect(late.test.final).toBe(true);
@@ -56,7 +56,7 @@ describe("a completed test's final figures", () => {
       if (url.endsWith(`/tests/${testId}`)) {
         const body = (await response.clone().json()) as ApiStatus;
         seen.push({ status: body.status, final: body.final });
-        if (seen.length === 1) await t.action(internal.core.juryStats.recompute, { testId });
+        if (seen.length === 1) await t.action(internal.juryStats.recompute, { testId });
       }
       return response;
     });

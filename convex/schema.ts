@@ -323,7 +323,7 @@ export default defineSchema({
     updatedAt: v.number(),
     /**
      * Reports that said judge results were recorded (the worker's report owns this count): the
-     * jury statistics' poll recomputes when it moved (core/juryStats.ts), so no report reads or
+     * jury statistics' poll recomputes when it moved (juryStats.ts), so no report reads or
      * writes the statistics row.
      */
     judgedReports: v.optional(v.number()),
@@ -335,7 +335,7 @@ export default defineSchema({
   }).index("by_test", ["testId"]),
 
   // The jury statistics of a test, recomputed off the write path by
-  // core/juryStats.ts: one row per test, read by the monitor, results, shared page and exports.
+  // juryStats.ts: one row per test, read by the monitor, results, shared page and exports.
   testStats: defineTable({
     testId: v.id("tests"),
     stats: v.optional(juryStatsValidator),
@@ -369,7 +369,7 @@ export default defineSchema({
     .index("by_call", ["callId"])
     .index("by_test", ["testId"]),
 
-  // The compact rows a test's jury statistics are computed from (core/juryStats.ts), kept
+  // The compact rows a test's jury statistics are computed from (juryStats.ts), kept
   // between recomputations so that each reads only what arrived since: encoded chunks in order.
   juryStateChunks: defineTable({
     testId: v.id("tests"),

@@ -156,12 +156,12 @@ export const progress = v.object({
   percentage: v.number(),
   estimatedTimeRemaining: v.optional(v.string()),
   details: v.optional(v.string()),
-  /** While running: when the run is forecast to end (lib/progress forecastTimeRemaining), which the monitor counts down to. */
+  /** While running: when the run is forecast to end (lib/timeEstimates forecastTimeRemaining), which the monitor counts down to. */
   endsAt: v.optional(v.number()),
 });
 
 const outCalls = v.array(v.object({ outForMs: v.number(), expectedMs: v.union(v.number(), v.null()) }));
-/** A pool worker's view of its calls (lib/progress CallsInSight), sent with its report. */
+/** A pool worker's view of its calls (lib/timeEstimates CallsInSight), sent with its report. */
 export const callsInSight = v.object({
   out: v.object({ generation: outCalls, judging: outCalls }),
   latencyMs: v.object({ generation: v.array(v.number()), judging: v.array(v.number()) }),

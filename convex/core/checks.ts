@@ -1,16 +1,15 @@
 // Checks on every answer, as a run records them: each generation call's answers are checked in
 // the mutation that records them (the call's latency and cost at hand), each response keeps its
 // failures, and the call's tally goes into a row of its own — inserted once per recording, never
-// written by another call — which the pass-rate figures sum.
-import { paginationOptsValidator } from "convex/server";
+// written by another call — which the run's folds add into the test's checkTotals row
+// (core/checkTotals.ts), where the pass-rate figures are read.
 import { v } from "convex/values";
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { ActionCtx, MutationCtx, QueryCtx } from "../_generated/server";
-import { internalQuery } from "../functions";
 import { checkFigures, tallyOf, type CheckFigures, type CheckTally } from "../lib/checkFigures";
-import { checkLabelsOf, checkTotalsOf } from "./checkTotals";
 import { checkAnswers, failedChecksLast } from "../lib/checks";
+import { checkLabelsOf, checkTotalsOf } from "./checkTotals";
 import { TEST_LIMITS } from "../lib/limits";
 
 /** What a response row stores of its checks. */
@@ -142,29 +141,7 @@ export async function checkSummaryOfTest(ctx: QueryCtx, testId: Id<"tests">) {
 }
 
 /** Answers read per page when the jury statistics ask which ones failed a check. */
-const FAILING_PAGE = 1000;
-
-/**
- * One page of the test's answers that failed a check, or null when the test does not rank them
- * last (then the statistics use the judges' verdicts as they are).
- */
-export const failingAnswersPage = internalQuery({
-  args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
-  returns: v.union(v.null(), v.object({ page: v.array(v.string()), isDone: v.boolean(), continueCursor: v.string() })),
-  handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await ctx.db.get("tests", testId);
-    if (!test || test.configuration.failedChecksRankLast !== true) return null;
-    const result = await ctx.db
-      .query("responses")
-      .withIndex("by_test_failed", (q) => q.eq("testId", testId).eq("failedCheck", true))
-      .paginate({ ...paginationOpts, numItems: Math.min(paginationOpts.numItems, FAILING_PAGE) });
-    return {
-      page: result.page.map((response) => response._id as string),
-      isDone: result.isDone,
-      continueCursor: result.continueCursor,
-    };
-  },
-});
+export const FAILING_PAGE = 1000;
 
 /**
  * The jury statistics' input with "An answer that fails a check ranks last" applied when the test
@@ -180,7 +157,7 @@ export async function withFailedChecksLast<Input extends Parameters<typeof faile
   let cursor: string | null = null;
   for (;;) {
     const result: { page: string[]; isDone: boolean; continueCursor: string } | null = await ctx.runQuery(
-      internal.core.checks.failingAnswersPage,
+      internal.checks.failingAnswersPage,
       { testId, paginationOpts: { numItems: FAILING_PAGE, cursor } },
     );
     if (result === null) return input;

@@ -22,7 +22,7 @@ function keptRows(chunks: readonly JuryState[]): JuryState {
   };
 }
 
-/** The kept-rows documents a test has at most (core/juryStats.ts MAX_STATE_CHUNKS). */
+/** The kept-rows documents a test has at most (core/jury/state.ts MAX_STATE_CHUNKS). */
 const MAX_STATE_CHUNKS = 64;
 
 /**

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
-import { modelFamily } from "../lib/stats";
+import { modelFamily } from "../lib/stats/judgeScores";
 import { backendWithUser, readTestRows, sampleConfiguration, waitFor, useDevGateway } from "../test.helpers";
 import type { TestConfiguration } from "../validators";
 

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findCatalogModel } from "../../dev/gateway/catalog";
 import { generateAnswers, rankingContent } from "../../dev/gateway/replies";
-import { judgeProfileFor } from "../../dev/gateway/server";
+import { judgeProfileFor } from "../../dev/gateway/settings";
 import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";
 import { labelFor, reverseRankingKey, seededShuffle } from "../lib/prompts";
@@ -202,12 +202,12 @@ describe("jury statistics of a test", () => {
     const t = createBackend();
     const { testId } = await seedRankingTest(t, 2);
     await t.run((ctx) => requestJuryStats(ctx, testId));
-    await t.mutation(internal.core.juryStats.begin, { testId });
+    await t.mutation(internal.juryStats.begin, { testId });
     await t.run((ctx) => requestJuryStats(ctx, testId));
     await t.run((ctx) => requestJuryStats(ctx, testId));
     expect(await statsRow(t, testId)).toMatchObject({ pending: true, dirty: true });
     // The first run (scheduled above) ends: one more is scheduled for the late results.
-    await t.mutation(internal.core.juryStats.store, { testId, stats: null, evaluationsSeen: 0 });
+    await t.mutation(internal.juryStats.store, { testId, stats: null, evaluationsSeen: 0 });
     expect(await statsRow(t, testId)).toMatchObject({ pending: true, dirty: false });
     expect(await scheduledCount(t)).toBe(2);
     await t.finishAllScheduledFunctions(vi.runAllTimers);

@@ -2,7 +2,7 @@
 // (tables/modelLatencies.ts), written when its worker ends, read for the setup page's time
 // estimate and as a new run's forecast before its own calls have landed.
 import type { MutationCtx, QueryCtx } from "../_generated/server";
-import { DEFAULT_CALL_LATENCY_MS, latencyKey } from "../lib/progress";
+import { DEFAULT_CALL_LATENCY_MS, latencyKey } from "../lib/timeEstimates";
 
 /** A model's latency is the mean of its last few runs'. */
 const RUNS_AVERAGED = 5;

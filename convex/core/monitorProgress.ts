@@ -1,12 +1,12 @@
 // A running test's monitor row (tables/testProgress.ts): what the live monitor shows while the
-// test runs, written by the counter fold on the monitor's own cadence (lib/progress.ts
+// test runs, written by the counter fold on the monitor's own cadence (lib/progressWrites.ts
 // MONITOR_PROGRESS: about once per 10 ended calls, or after a slow fallback) instead of on every
 // write of the test's row or every new answer. Deleted when the run ends, restarts or the test is
 // deleted, after which the monitor reads the test.
 import type { Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
-import { monitorSizeOf, monitorWriteDue } from "../lib/progress";
+import { monitorSizeOf, monitorWriteDue } from "../lib/progressWrites";
 import type { runningHeader } from "../tables/testProgress";
 import { namesOf, namesOfResponse } from "./results";
 

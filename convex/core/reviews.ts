@@ -3,7 +3,7 @@
 // shuffled for them (lib/reviews.ts). Model names and response ids never leave the server: the
 // labels are mapped back to responses here, from the same shuffle. Each verdict is one
 // humanJudgements row per reviewer × pair; the team's figures are recomputed with the jury
-// statistics (core/juryStats.ts) and read from testStats.humans.
+// statistics (juryStats.ts) and read from testStats.humans.
 import type { Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";

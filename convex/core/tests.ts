@@ -3,7 +3,7 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import { pickFields } from "../lib/fields";
-import { monitorSizeOf } from "../lib/progress";
+import { monitorSizeOf } from "../lib/progressWrites";
 import schema from "../schema";
 import { monitorSize, type runningHeader } from "../tables/testProgress";
 import { isDraft } from "./userStats";

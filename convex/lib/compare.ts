@@ -17,7 +17,7 @@ import { checkLabel } from "./checks";
 import { criterionLabel } from "./criteria";
 import { ratingAverage, spreadRankingScore } from "./scoring";
 import { compareScores, sampleSd, spearman, t95, type Interval } from "./stats/basics";
-import type { JuryRanking, JuryRating } from "./stats";
+import type { JuryRanking, JuryRating } from "./stats/types";
 import { MIN_PAIRS, thinEvidence } from "./stats/ranks";
 import type { TestConfiguration } from "../validators";
 

@@ -90,7 +90,7 @@ export function formatTimeRemaining(ms: number | null): string {
 
 /**
  * A running test's time left as shown: counted down each second to its forecast end when the run
- * has one (lib/progress forecastTimeRemaining), else the words stored at its last fold.
+ * has one (lib/timeEstimates forecastTimeRemaining), else the words stored at its last fold.
  */
 export function timeLeftText(progress: { endsAt?: number; estimatedTimeRemaining?: string }, now: number): string {
   if (progress.endsAt !== undefined) return formatTimeRemaining(Math.max(0, progress.endsAt - now));

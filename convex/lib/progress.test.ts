@@ -7,24 +7,28 @@ import {
   steadyEndsAt,
   callsInSightOf,
   durationRangeLabel,
-  callsPerMonitorWrite,
-  callsPerProgressWrite,
-  computeProgress,
-  deliveredShare,
-  deliveryShortfall,
   estimateTimeRange,
   callRates,
   estimateTimeRemaining,
+  timeRangeLabel,
+} from "./timeEstimates";
+import {
+  callsPerMonitorWrite,
+  callsPerProgressWrite,
+  MONITOR_PROGRESS,
+  monitorSizeOf,
+  monitorWriteDue,
+  progressWriteDue,
+} from "./progressWrites";
+import {
+  computeProgress,
+  deliveredShare,
+  deliveryShortfall,
   expectedCallsOf,
   expectedEvaluationsOf,
   expectedResponsesOf,
   initialProgress,
   missingWorkSummary,
-  MONITOR_PROGRESS,
-  monitorSizeOf,
-  monitorWriteDue,
-  progressWriteDue,
-  timeRangeLabel,
 } from "./progress";
 import { formatTimeRemaining } from "./format";
 

@@ -2,7 +2,7 @@
 // monitor reads this small row (never the test's row with its configuration, nor a live query
 // over the answers) while the test runs, so it re-runs only when the row is written: by the
 // counter fold once about 10 calls landed since the last write, or after a slow time fallback
-// (core/monitorProgress.ts, lib/progress.ts MONITOR_PROGRESS). The row is deleted when the run
+// (core/monitorProgress.ts, lib/progressWrites.ts MONITOR_PROGRESS). The row is deleted when the run
 // ends (or restarts, or the test is deleted); the monitor then reads the test itself, which no
 // longer changes per call.
 import { defineTable } from "convex/server";

@@ -6,7 +6,8 @@ import { computeJuryStats } from "../../convex/lib/stats";
 import { findCatalogModel, PLANTED_JUDGES } from "./catalog";
 import { simulateJuryTest } from "./jury";
 import { answerTextScore, generateAnswers, rankingContent, ratingContent } from "./replies";
-import { judgeProfileFor, startGateway, type RunningGateway } from "./server";
+import { judgeProfileFor } from "./settings";
+import { startGateway, type RunningGateway } from "./server";
 
 const POSITION = "meta-llama/llama-3.1-8b-instruct";
 const SELF = "google/gemini-2.5-flash";

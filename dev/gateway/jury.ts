@@ -6,11 +6,11 @@
  * (generator quality, planted judges).
  */
 import { labelFor } from "../../convex/lib/prompts";
-import type { JuryRanking, JuryRating, JuryResponse, JuryStatsInput } from "../../convex/lib/stats";
+import type { JuryRanking, JuryRating, JuryResponse, JuryStatsInput } from "../../convex/lib/stats/types";
 import { findCatalogModel, modelFamily, type CatalogModel } from "./catalog";
 import { createRandom, hashStrings } from "./random";
 import { generateAnswers, rankingContent, ratingContent, type Criterion, type PromptParts } from "./replies";
-import { judgeProfileFor, type GatewaySettings } from "./server";
+import { judgeProfileFor, type GatewaySettings } from "./settings";
 
 export interface SimulatedTestOptions {
   readonly generators: readonly string[];

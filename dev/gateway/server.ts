@@ -13,70 +13,26 @@
  * GATEWAY_LATENCY_SCALE, GATEWAY_SEED, GATEWAY_MAX_CONCURRENT from the environment).
  * With maxConcurrent set, a chat call beyond that many at once is answered 429 with Retry-After.
  */
-
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
-import { listenTracked, readBody } from "../http";
+import { listenTracked } from "../http";
+import { catalog, findCatalogModel, toOpenRouterModel, type JudgeProfile } from "./catalog";
+import { createRandom, unitFromStrings } from "./random";
+import { malformedContent, messageText, promptParts, type ChatMessage } from "./replies";
+import { type GatewayFaults, type GatewaySettings, mergeSettings } from "./settings";
+import { HttpError, isRecord } from "./input";
 import {
-  catalog,
-  FAIR_JUDGE,
-  findCatalogModel,
-  PLANTED_JUDGES,
-  toOpenRouterModel,
-  type CatalogModel,
-  type JudgeProfile,
-} from "./catalog";
-import { createRandom, unitFromStrings, type Random } from "./random";
-import {
-  classifyConversation,
-  generateAnswers,
-  generationContent,
-  malformedContent,
-  messageText,
-  plainTextContent,
-  promptParts,
-  rankingContent,
-  ratingContent,
-  shouldFence,
-  type ChatMessage,
-  type ReplyKind,
-} from "./replies";
-
-export interface GatewayFaults {
-  /** Fraction of chat calls answered 429 with `Retry-After: 1`. */
-  rate429: number;
-  /** Fraction answered 500. */
-  rate500: number;
-  /** Fraction held open without a reply until the client gives up. */
-  rateTimeout: number;
-  /** Fraction answered 200 with content that does not parse as the requested JSON. */
-  rateMalformed: number;
-}
-
-export interface GatewaySettings {
-  apiKey: string;
-  /** Multiplies every model's latency; 0 replies at once. */
-  latencyScale: number;
-  /** When set, every reply takes exactly this long instead (benchmarks need a fixed L). */
-  fixedLatencyMs: number | null;
-  faults: GatewayFaults;
-  /** Generation replies hold this many answers fewer than asked (never below 0). */
-  answerShortfall: number;
-  /** Seeds reply content and the fault draws. */
-  seed: number;
-  /** Whether the catalog's planted judge imperfections apply (catalog.ts PLANTED_JUDGES). */
-  plantedJudges: boolean;
-  /** Per judge model id: imperfections that replace the planted ones, field by field. */
-  judgeProfiles: Record<string, Partial<JudgeProfile>>;
-  /**
-   * Chat calls answered at once; a call beyond it is answered 429 with `Retry-After`
-   * (retryAfterSeconds), as real gateways limit a key's concurrency. null: no limit.
-   */
-  maxConcurrent: number | null;
-  /** The Retry-After sent with a 429 for maxConcurrent, in seconds. */
-  retryAfterSeconds: number;
-}
+  bearerToken,
+  drawFault,
+  estimateTokens,
+  parseMessages,
+  readJson,
+  replyContent,
+  sendError,
+  sendJson,
+  type Fault,
+} from "./requests";
 
 export interface GatewayStats {
   /** Every POST to /chat/completions, whatever its outcome. */
@@ -120,16 +76,6 @@ export interface RunningGateway {
 }
 
 export const DEFAULT_GATEWAY_API_KEY = "dev-gateway-key";
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-class HttpError extends Error {
-  readonly status: number;
-
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
 
 function emptyStats(): GatewayStats {
   return { chatCalls: 0, byStatus: {}, byKind: {}, byModel: {}, inFlight: 0, maxInFlight: 0, overLimit: 0 };
@@ -137,230 +83,6 @@ function emptyStats(): GatewayStats {
 
 function increment(counter: Record<string, number>, key: string): void {
   counter[key] = (counter[key] ?? 0) + 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function fraction(value: unknown, name: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new HttpError(400, `${name} must be a number from 0 to 1`);
-  }
-  return value;
-}
-
-function nonNegative(value: unknown, name: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new HttpError(400, `${name} must be a non-negative number`);
-  }
-  return value;
-}
-
-const JUDGE_PROFILE_KEYS: readonly (keyof JudgeProfile)[] = ["noise", "positionBias", "selfPreference", "lengthBias"];
-
-function judgeProfilePatch(value: unknown, name: string): Partial<JudgeProfile> {
-  if (!isRecord(value)) throw new HttpError(400, `${name} must be an object`);
-  const profile: Partial<JudgeProfile> = {};
-  for (const [key, amount] of Object.entries(value)) {
-    if (!JUDGE_PROFILE_KEYS.includes(key as keyof JudgeProfile))
-      throw new HttpError(400, `unknown judge setting ${name}.${key}`);
-    if (typeof amount !== "number" || !Number.isFinite(amount))
-      throw new HttpError(400, `${name}.${key} must be a number`);
-    if (key === "noise" && amount < 0) throw new HttpError(400, `${name}.noise must be a non-negative number`);
-    profile[key as keyof JudgeProfile] = amount;
-  }
-  return profile;
-}
-
-/** How `modelId` judges under these settings: fair, planted (catalog.ts), or as configured. */
-export function judgeProfileFor(
-  modelId: string,
-  settings: Pick<GatewaySettings, "plantedJudges" | "judgeProfiles">,
-): JudgeProfile {
-  return {
-    ...FAIR_JUDGE,
-    ...(settings.plantedJudges ? PLANTED_JUDGES[modelId] : undefined),
-    ...settings.judgeProfiles[modelId],
-  };
-}
-
-/** Validates a partial settings object and merges it into `settings` (all or nothing). */
-export function mergeSettings(settings: GatewaySettings, patch: unknown): GatewaySettings {
-  if (!isRecord(patch)) throw new HttpError(400, "settings must be a JSON object");
-  const next: GatewaySettings = {
-    ...settings,
-    faults: { ...settings.faults },
-    judgeProfiles: { ...settings.judgeProfiles },
-  };
-  for (const [key, value] of Object.entries(patch)) {
-    switch (key) {
-      case "apiKey":
-        if (typeof value !== "string" || value === "") throw new HttpError(400, "apiKey must be a non-empty string");
-        next.apiKey = value;
-        break;
-      case "latencyScale":
-        next.latencyScale = nonNegative(value, key);
-        break;
-      case "fixedLatencyMs":
-        next.fixedLatencyMs = value === null ? null : nonNegative(value, key);
-        break;
-      case "answerShortfall":
-        next.answerShortfall = Math.floor(nonNegative(value, key));
-        break;
-      case "maxConcurrent":
-        next.maxConcurrent = value === null ? null : Math.max(1, Math.floor(nonNegative(value, key)));
-        break;
-      case "retryAfterSeconds":
-        next.retryAfterSeconds = nonNegative(value, key);
-        break;
-      case "seed":
-        next.seed = Math.floor(nonNegative(value, key));
-        break;
-      case "plantedJudges":
-        if (typeof value !== "boolean") throw new HttpError(400, "plantedJudges must be true or false");
-        next.plantedJudges = value;
-        break;
-      case "judgeProfiles":
-        // Merges per model; null for a model removes its override.
-        if (!isRecord(value)) throw new HttpError(400, "judgeProfiles must be an object");
-        for (const [modelId, profile] of Object.entries(value)) {
-          if (profile === null) delete next.judgeProfiles[modelId];
-          else
-            next.judgeProfiles[modelId] = {
-              ...next.judgeProfiles[modelId],
-              ...judgeProfilePatch(profile, `judgeProfiles.${modelId}`),
-            };
-        }
-        break;
-      case "faults":
-        if (!isRecord(value)) throw new HttpError(400, "faults must be an object");
-        for (const [faultKey, rate] of Object.entries(value)) {
-          if (!(faultKey in next.faults)) throw new HttpError(400, `unknown fault ${faultKey}`);
-          next.faults[faultKey as keyof GatewayFaults] = fraction(rate, `faults.${faultKey}`);
-        }
-        break;
-      default:
-        throw new HttpError(400, `unknown setting ${key}`);
-    }
-  }
-  const { rate429, rate500, rateTimeout, rateMalformed } = next.faults;
-  if (rate429 + rate500 + rateTimeout + rateMalformed > 1)
-    throw new HttpError(400, "fault rates add up to more than 1");
-  Object.assign(settings, next);
-  settings.faults = next.faults;
-  settings.judgeProfiles = next.judgeProfiles;
-  return settings;
-}
-
-type Fault = "none" | "429" | "500" | "timeout" | "malformed";
-
-function drawFault(random: Random, faults: GatewayFaults): Fault {
-  const roll = random();
-  let edge = faults.rate429;
-  if (roll < edge) return "429";
-  edge += faults.rate500;
-  if (roll < edge) return "500";
-  edge += faults.rateTimeout;
-  if (roll < edge) return "timeout";
-  edge += faults.rateMalformed;
-  if (roll < edge) return "malformed";
-  return "none";
-}
-
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-function readRequestBody(req: IncomingMessage): Promise<string> {
-  return readBody(req, MAX_BODY_BYTES, () => new HttpError(413, "Request body too large"));
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const body = await readRequestBody(req);
-  try {
-    return JSON.parse(body || "null") as unknown;
-  } catch {
-    throw new HttpError(400, "Request body is not valid JSON");
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-/** OpenRouter's error body: `{ error: { message, code } }`. */
-function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { error: { message, code: status } }, headers);
-}
-
-function bearerToken(req: IncomingMessage): string | undefined {
-  const header = req.headers.authorization;
-  const match = header ? /^Bearer\s+(.+)$/i.exec(header) : null;
-  return match?.[1]?.trim();
-}
-
-function parseMessages(value: unknown): ChatMessage[] {
-  if (!Array.isArray(value) || value.length === 0) throw new HttpError(400, "messages must be a non-empty array");
-  return value.map((message, index) => {
-    if (!isRecord(message) || typeof message.role !== "string") {
-      throw new HttpError(400, `messages[${index}] must have a role`);
-    }
-    const content = message.content;
-    if (typeof content === "string" || content === null || content === undefined) {
-      return { role: message.role, content: content ?? null };
-    }
-    if (Array.isArray(content)) {
-      return {
-        role: message.role,
-        content: content.filter(isRecord).map((part) => ({
-          type: typeof part.type === "string" ? part.type : "text",
-          ...(typeof part.text === "string" && { text: part.text }),
-        })),
-      };
-    }
-    throw new HttpError(400, `messages[${index}].content must be a string or an array of parts`);
-  });
-}
-
-function replyContent(
-  model: CatalogModel,
-  messages: readonly ChatMessage[],
-  settings: GatewaySettings,
-): { kind: ReplyKind; content: string } {
-  const { parts, request } = classifyConversation(messages);
-  switch (request.kind) {
-    case "generation": {
-      const count = Math.max(0, request.count - settings.answerShortfall);
-      const answers = generateAnswers(model, parts, count, settings.seed);
-      return { kind: request.kind, content: generationContent(answers, shouldFence(model.id, parts, settings.seed)) };
-    }
-    case "ranking":
-      return {
-        kind: request.kind,
-        content: rankingContent(model, request.answers, settings.seed, judgeProfileFor(model.id, settings)),
-      };
-    case "rating":
-      return {
-        kind: request.kind,
-        content: ratingContent(
-          model,
-          request.criteria,
-          request.answer,
-          settings.seed,
-          judgeProfileFor(model.id, settings),
-        ),
-      };
-    case "text":
-      return { kind: request.kind, content: plainTextContent(model, parts, settings.seed) };
-  }
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {

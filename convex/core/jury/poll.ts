@@ -1,4 +1,4 @@
-// When a test's jury statistics are recomputed (core/juryStats.ts has the whole story): a
+// When a test's jury statistics are recomputed (juryStats.ts has the whole story): a
 // running test's poll, started with its worker, recomputes when the worker reported enough new
 // judge results; other callers ask for a recomputation, coalesced per test; the end of a run asks
 // for the full one.
@@ -65,7 +65,7 @@ export async function requestJuryStats(ctx: MutationCtx, testId: Id<"tests">): P
   }
   if (row) await ctx.db.patch("testStats", row._id, { pending: true, dirty: true });
   else await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: true });
-  await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });
+  await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.juryStats.recompute, { testId });
 }
 
 /**
@@ -81,7 +81,7 @@ export async function startJuryStatsPoll(ctx: MutationCtx, testId: Id<"tests">):
   if (row?.pending) return;
   if (row) await ctx.db.patch("testStats", row._id, { pending: true });
   else await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
-  await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.core.juryStats.recompute, { testId });
+  await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.juryStats.recompute, { testId });
 }
 
 /**

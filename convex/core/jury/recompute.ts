@@ -1,4 +1,4 @@
-// One recomputation of a test's jury statistics (registered as core/juryStats.ts recompute):
+// One recomputation of a test's jury statistics (registered as juryStats.ts recompute):
 // from the kept rows and what arrived since, or from the whole test read in bounded pages.
 import { internal } from "../../_generated/api";
 import type { Id } from "../../_generated/dataModel";
@@ -38,28 +38,28 @@ const runOf = (poll: { run?: "running" | "closed" }) => (poll.run === undefined 
 export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): Promise<void> {
   // A running test's poll: nothing asked for, and too few judge results reported since the
   // last run (pollDue), or none.
-  const poll = await ctx.runQuery(internal.core.juryStats.pollInfo, { testId });
+  const poll = await ctx.runQuery(internal.juryStats.pollInfo, { testId });
   if (poll.running && !pollDue(poll, Date.now())) {
     const idle =
       poll.reportedAt === undefined ? !poll.workerStarting : Date.now() - poll.reportedAt > JURY_STATS_POLL_IDLE_MS;
     // Stops only with nothing left to compute (results waiting are computed once stale).
     if (idle && poll.judgedReports === poll.judgedSeen)
-      await ctx.runMutation(internal.core.juryStats.stopPoll, { testId });
-    else await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.core.juryStats.recompute, { testId });
+      await ctx.runMutation(internal.juryStats.stopPoll, { testId });
+    else await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.juryStats.recompute, { testId });
     return;
   }
-  await ctx.runMutation(internal.core.juryStats.begin, { testId });
-  const info = await ctx.runQuery(internal.core.juryStats.testInfo, { testId });
+  await ctx.runMutation(internal.juryStats.begin, { testId });
+  const info = await ctx.runQuery(internal.juryStats.testInfo, { testId });
   if (!info) {
-    await ctx.runMutation(internal.core.juryStats.store, { testId, stats: null, evaluationsSeen: 0, ...runOf(poll) });
+    await ctx.runMutation(internal.juryStats.store, { testId, stats: null, evaluationsSeen: 0, ...runOf(poll) });
     return;
   }
   const readAll = async <T>(
     query:
-      | typeof internal.core.juryStats.responsesPage
-      | typeof internal.core.juryStats.evaluationsPage
-      | typeof internal.core.juryStats.judgeCallsPage
-      | typeof internal.core.juryStats.verdictsPage,
+      | typeof internal.juryStats.responsesPage
+      | typeof internal.juryStats.evaluationsPage
+      | typeof internal.juryStats.judgeCallsPage
+      | typeof internal.juryStats.verdictsPage,
     after?: number,
     before?: number,
   ): Promise<T[]> => {
@@ -84,14 +84,14 @@ export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): P
   let readUpTo: number | undefined;
   if (full) {
     added = {
-      responses: await readAll(internal.core.juryStats.responsesPage),
-      evaluations: await readAll(internal.core.juryStats.evaluationsPage),
-      calls: info.scale === "ranking" ? await readAll(internal.core.juryStats.judgeCallsPage) : [],
+      responses: await readAll(internal.juryStats.responsesPage),
+      evaluations: await readAll(internal.juryStats.evaluationsPage),
+      calls: info.scale === "ranking" ? await readAll(internal.juryStats.judgeCallsPage) : [],
     };
   } else {
     state = EMPTY_JURY_STATE;
     for (let index = 0; ; index++) {
-      const data = await ctx.runQuery(internal.core.juryStats.stateChunk, { testId, index });
+      const data = await ctx.runQuery(internal.juryStats.stateChunk, { testId, index });
       if (data === null) break;
       state = mergeJuryStates(state, decodeJuryState(data));
     }
@@ -106,14 +106,14 @@ export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): P
     const knownEvaluations = new Set(state.evaluations.map((row) => row.id));
     const responses = (
       await readAll<JuryState["responses"][number]>(
-        internal.core.juryStats.responsesPage,
+        internal.juryStats.responsesPage,
         since(info.cursor!.responses),
         before,
       )
     ).filter((row) => !knownResponses.has(row.id));
     const evaluations = (
       await readAll<JuryState["evaluations"][number]>(
-        internal.core.juryStats.evaluationsPage,
+        internal.juryStats.evaluationsPage,
         since(info.cursor!.evaluations),
         before,
       )
@@ -131,11 +131,11 @@ export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): P
     // Scores from before they named their call are grouped by judge × pair, which needs the
     // test's calls: read them all (tests recorded before calls were named).
     if (info.scale === "ranking" && evaluations.some((row) => row.callId === undefined))
-      calls.push(...(await readAll<JuryJudgeCallRow>(internal.core.juryStats.judgeCallsPage)));
+      calls.push(...(await readAll<JuryJudgeCallRow>(internal.juryStats.judgeCallsPage)));
     else
       for (let start = 0; start < callIds.length; start += JURY_STATS_PAGE_SIZE)
         calls.push(
-          ...(await ctx.runQuery(internal.core.juryStats.judgeCallsByIds, {
+          ...(await ctx.runQuery(internal.juryStats.judgeCallsByIds, {
             callIds: callIds.slice(start, start + JURY_STATS_PAGE_SIZE),
           })),
         );
@@ -149,16 +149,16 @@ export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): P
     juryInput(testId, info, all.responses, all.evaluations, all.calls),
   );
   const stats = computeJuryStats(input);
-  const verdicts = await readAll<HumanVerdict>(internal.core.juryStats.verdictsPage);
+  const verdicts = await readAll<HumanVerdict>(internal.juryStats.verdictsPage);
   const humans =
     verdicts.length === 0
       ? null
       : await withInitials(computeHumanStats({ ...input, verdicts }), (userIds) =>
-          ctx.runQuery(internal.core.juryStats.reviewerInitials, { userIds }),
+          ctx.runQuery(internal.juryStats.reviewerInitials, { userIds }),
         );
   const latest = (rows: readonly { t: number }[], previous: number) =>
     rows.reduce((time, row) => Math.max(time, row.t), previous);
-  await ctx.runMutation(internal.core.juryStats.store, {
+  await ctx.runMutation(internal.juryStats.store, {
     testId,
     stats,
     evaluationsSeen: all.evaluations.length,

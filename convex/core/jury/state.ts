@@ -1,8 +1,8 @@
 // The compact rows a test's jury statistics are computed from, kept between recomputations in
-// juryStateChunks (core/juryStats.ts), and the statistics' input built from them (pure).
+// juryStateChunks (core/jury/keep.ts), and the statistics' input built from them (pure).
 import { isReverseRankingKey, shownOrder } from "../../lib/prompts";
 import { RANKING_SCORE_KEY } from "../../lib/scoring";
-import type { JuryRanking, JuryRating, JuryResponse } from "../../lib/stats";
+import type { JuryRanking, JuryRating, JuryResponse } from "../../lib/stats/types";
 
 /** Characters of kept rows per juryStateChunks document. */
 export const JURY_STATE_CHUNK_CHARS = 200_000;

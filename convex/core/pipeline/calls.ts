@@ -4,7 +4,7 @@ import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import { reverseRankingKey } from "../../lib/prompts";
-import { modelFamily } from "../../lib/stats";
+import { modelFamily } from "../../lib/stats/judgeScores";
 import { readSetting } from "../settings";
 import { ensureWorkers } from "./claim";
 import { finishIfDone } from "./finish";

@@ -175,7 +175,7 @@ export async function recordOutcome(
   if (ended) await createJudgeCallsIfPairDone(ctx, call, run);
   const test = await ctx.db.get("tests", call.testId);
   if (!test) return true;
-  // Judge results: the jury statistics are recomputed, coalesced per test (core/juryStats).
+  // Judge results: the jury statistics are recomputed, coalesced per test (juryStats.ts).
   if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
   const folded = await foldIfDue(ctx, test, concurrency);
   // Its counters say every call has ended: the test ends (else its worker finds it running dry).

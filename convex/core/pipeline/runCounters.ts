@@ -1,24 +1,21 @@
 // A test's run counters (answers, evaluations, missing work, calls, spend, time) and the
 // progress shown from them: each recorded call inserts what it adds as a delta row of its own
 // (runDeltas), and the deltas are folded into the test's row by the worker's report when enough
-// calls landed or at least every 10 s (lib/progress PROGRESS_FOLD); the row plus its deltas is the
+// calls landed or at least every 10 s (lib/progressWrites PROGRESS_FOLD); the row plus its deltas is the
 // whole count.
 import type { Infer } from "convex/values";
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { formatTimeRemaining } from "../../lib/format";
+import { PROGRESS_FOLD, progressWriteDue, callsPerProgressWrite } from "../../lib/progressWrites";
+import { computeProgress, expectedCallsOf } from "../../lib/progress";
 import {
-  PROGRESS_FOLD,
-  computeProgress,
   estimateTimeRemaining,
-  expectedCallsOf,
   forecastTimeRemaining,
-  progressWriteDue,
-  callsPerProgressWrite,
   steadyEndsAt,
   type CallPace,
   type CallsInSight,
-} from "../../lib/progress";
+} from "../../lib/timeEstimates";
 import type { runCounters, Usage } from "../../validators";
 import { foldCheckTallies } from "../checkTotals";
 import { writeMonitorRowIfDue } from "../monitorProgress";
@@ -51,7 +48,7 @@ export type Counters = Partial<Infer<typeof runCounters>>;
 
 /**
  * The time remaining for a test with these counters: each kind's calls left at that kind's
- * measured rate (lib/progress). The monitor's benchmark reads it the same way.
+ * measured rate (lib/timeEstimates.ts). The monitor's benchmark reads it the same way.
  */
 export function timeRemainingOf(test: PacedTest, now: number, concurrency?: number, sight?: CallsInSight) {
   const pace = callPaceOf(test, now, concurrency);
@@ -209,7 +206,7 @@ export async function foldCounters(
     createdCalls: next.totalCalls,
   });
   const remaining = timeRemainingOf(next, now, concurrency, sight);
-  // The end shown moves only on a real change (lib/progress steadyEndsAt); the monitor counts down to it.
+  // The end shown moves only on a real change (lib/timeEstimates steadyEndsAt); the monitor counts down to it.
   const endsAt = remaining === null ? undefined : steadyEndsAt(test.progress.endsAt, now + remaining, now);
   const progress = {
     currentPhase: info.phase,
@@ -246,7 +243,7 @@ function remainingCallsOf(test: Doc<"tests">): number {
 }
 
 /**
- * Folds the counters when its progress is worth writing again (lib/progress PROGRESS_FOLD: enough
+ * Folds the counters when its progress is worth writing again (lib/progressWrites PROGRESS_FOLD: enough
  * calls landed since the last fold, or its figures are 10 s old; at most once a second), or on
  * every call of a small test; returns the test as folded, or null when it was not due. The
  * calls that landed are counted on the settled deltas the fold would take (at most as many as

@@ -7,7 +7,7 @@ import type { ActionCtx } from "../../_generated/server";
 import { buildRetryMessages, type ChatMessage } from "../../lib/prompts";
 import { parseGenerationReply, parseRankingReply, parseRatingReply } from "../../lib/replies";
 import { allowedInFlight, initialConcurrency, nextConcurrency, type ConcurrencyState } from "../../lib/concurrency";
-import { callsInSightOf } from "../../lib/progress";
+import { callsInSightOf } from "../../lib/timeEstimates";
 import type { Outcome, Usage, WorkItem } from "../../validators";
 import {
   chatCompletion,

@@ -1,7 +1,7 @@
 // The team's figures from blind verdicts, worked by hand on a small case, and the degenerate ones.
 import { describe, expect, test } from "vitest";
 import { computeHumanStats, type HumanStatsInput, type HumanVerdict } from "./human";
-import type { JuryRanking } from "./index";
+import type { JuryRanking } from "./types";
 
 /*
  * Hand-worked case: 3 models X, Y, Z (one answer each per unit), 4 units u1 = (p, t1),

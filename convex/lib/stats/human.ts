@@ -5,7 +5,9 @@ import { ratingAverage, spreadRankingScore } from "../scoring";
 import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
 import { bootstrapTInterval, kendallCounts, mean, tauBOfCounts, type Interval, type KendallCounts } from "./basics";
 import { seriesMeans } from "./breakdown";
-import { compareMeans, DEFAULT_RESAMPLES, judgeScores, modelsOf, SCORE_BOUNDS, type JuryStatsInput } from "./index";
+import { compareMeans, judgeScores, modelsOf } from "./judgeScores";
+import { DEFAULT_RESAMPLES, SCORE_BOUNDS } from "./index";
+import type { JuryStatsInput } from "./types";
 import { seededRandom } from "./random";
 import { MIN_PAIRS, tieRanks, type RankRange } from "./ranks";
 

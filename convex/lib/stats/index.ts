@@ -1,7 +1,6 @@
 // The jury's evidence for one test: intervals, tie ranks, Bradley–Terry ratings,
 // agreement and each judge's record, from plain arrays. Pure: no Convex, no clock, seeded.
-import { ratingAverage, spreadRankingScore } from "../scoring";
-import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval, type AgreementBand } from "./agreement";
+import { AGREEMENT_WORDS, agreementBand, kendallW, krippendorffAlphaInterval } from "./agreement";
 import {
   bootstrapTInterval,
   compareScores,
@@ -15,9 +14,19 @@ import {
 import { median } from "simple-statistics";
 import { lengthBias, positionBias, positionConsistency, selfPreference, type JudgedAnswer } from "./bias";
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate, type WinMatrix } from "./bradleyTerry";
-import { evidenceSummary, MIN_PAIRS, thinEvidence, tieRanks, type EvidenceSummary, type RankRange } from "./ranks";
+import { evidenceSummary, MIN_PAIRS, thinEvidence, tieRanks } from "./ranks";
 import { seriesMeans } from "./breakdown";
 import { seededRandom } from "./random";
+import type {
+  AgreementFigure,
+  JudgeJuryStats,
+  JuryResponse,
+  JuryStats,
+  JuryStatsInput,
+  ModelJuryStats,
+  UnitAgreement,
+} from "./types";
+import { compareMeans, judgeScores, modelFamily, modelsOf } from "./judgeScores";
 
 export type { Interval } from "./basics";
 export type { AgreementBand } from "./agreement";
@@ -35,145 +44,6 @@ const BIAS_CHECKS = 3;
 /** Virtual tied games per pair of models in the Bradley–Terry fit (keeps unbeaten models finite). */
 const BT_PSEUDO_TIES = 0.1;
 
-export interface JuryResponse {
-  readonly id: string;
-  readonly modelId: string;
-  readonly personaId: string;
-  readonly topicId: string;
-  /** Answer length in characters. */
-  readonly length: number;
-  readonly costUsd?: number;
-}
-
-/** One ranking call: the answers in the order the judge was shown them, and its order, best first. */
-export interface JuryRanking {
-  readonly judgeModelId: string;
-  readonly shown: readonly string[];
-  readonly ranking: readonly string[];
-  /** "reverse" for the second call of "Judge in both orders". */
-  readonly order?: "forward" | "reverse";
-  /** Answers of its persona × topic when the judge ranked fewer (it skipped its own family's). */
-  readonly outOf?: number;
-  readonly costUsd?: number;
-}
-
-/** One rating call: a judge's 1–10 scores of one answer per criterion. */
-export interface JuryRating {
-  readonly judgeModelId: string;
-  readonly responseId: string;
-  readonly scores: Readonly<Record<string, number>>;
-  readonly costUsd?: number;
-}
-
-export interface JuryStatsInput {
-  /** Seeds the bootstrap, e.g. the test id: the same data always gives the same figures. */
-  readonly seed: string;
-  readonly scale: "ranking" | "rating";
-  /** Generator ids and names, in the test's order; models only seen in responses are appended. */
-  readonly models?: readonly { readonly id: string; readonly name: string }[];
-  readonly judges: readonly string[];
-  readonly responses: readonly JuryResponse[];
-  readonly rankings?: readonly JuryRanking[];
-  readonly ratings?: readonly JuryRating[];
-  readonly resamples?: number;
-  readonly alpha?: number;
-}
-
-export interface ModelJuryStats {
-  readonly modelId: string;
-  readonly modelName: string;
-  /** Mean over persona × topic units of the model's mean score there (0–10); null before any score. */
-  readonly meanScore: number | null;
-  readonly scoreInterval: Interval | null;
-  readonly rank: RankRange | null;
-  /** Bradley–Terry rating on the Elo scale (400, base 10, geometric-mean model at 1000). */
-  readonly rating: number | null;
-  readonly ratingInterval: Interval | null;
-  /** Units in which it was scored, and judge scores it received. */
-  readonly units: number;
-  readonly scores: number;
-  /** What generating its answers cost, and what judging them cost (its share of each judge call). */
-  readonly generationCostUsd: number;
-  readonly judgingCostUsd: number;
-  /** Rating tests: its mean per criterion (JuryStats.criteria order), with a bootstrap interval; [] for ranking. */
-  readonly criteria: { readonly criterion: string; readonly mean: number | null; readonly interval: Interval | null }[];
-  /** Its mean score from each judge (JuryStats.judges order), with a bootstrap interval. */
-  readonly byJudge: {
-    readonly judgeModelId: string;
-    readonly mean: number | null;
-    readonly interval: Interval | null;
-  }[];
-}
-
-export interface AgreementFigure {
-  readonly method: "kendall-w" | "krippendorff-alpha-interval";
-  readonly value: number | null;
-  readonly band: AgreementBand | null;
-  /** Plain words, e.g. "Strong agreement". */
-  readonly label: string;
-}
-
-export interface UnitAgreement extends AgreementFigure {
-  readonly personaId: string;
-  readonly topicId: string;
-}
-
-export interface JudgeJuryStats {
-  readonly judgeModelId: string;
-  /** The provider part of the model id. */
-  readonly family: string;
-  readonly calls: number;
-  readonly scores: number;
-  readonly costUsd: number;
-  /** Leave-one-out agreement with the rest of the panel, averaged over units. */
-  readonly agreement: { readonly method: "kendall-tau-b" | "spearman"; readonly value: number | null };
-  readonly position: {
-    readonly calls: number;
-    readonly firstRate: number;
-    readonly chance: number;
-    readonly pValue: number;
-    readonly flagged: boolean;
-  } | null;
-  /** Share of answer pairs kept in the same order when shown in reverse; null without both orders. */
-  readonly positionConsistency: number | null;
-  readonly length: {
-    readonly correlation: number | null;
-    readonly excess: number | null;
-    readonly pValue: number | null;
-    readonly flagged: boolean;
-  };
-  readonly selfPreference: {
-    readonly value: number | null;
-    readonly answers: number;
-    readonly pValue: number | null;
-    readonly flagged: boolean;
-  };
-  readonly flagged: boolean;
-}
-
-export interface JuryStats {
-  readonly scale: "ranking" | "rating";
-  readonly resamples: number;
-  readonly alpha: number;
-  readonly units: number;
-  readonly personas: number;
-  readonly topics: number;
-  /** Best mean score first. */
-  readonly models: ModelJuryStats[];
-  /** winRates.matrix[i][j]: share of comparisons models[i] won against models[j] (ties half). */
-  readonly winRates: { readonly modelIds: string[]; readonly matrix: (number | null)[][] };
-  readonly agreement: { readonly method: string; readonly overall: AgreementFigure; readonly byUnit: UnitAgreement[] };
-  readonly judges: JudgeJuryStats[];
-  /** Statistics stored before the topics estimate became a range hold extraTopicsNeeded instead. */
-  readonly summary: Omit<EvidenceSummary, "extraTopicsRange"> & {
-    readonly extraTopicsRange?: EvidenceSummary["extraTopicsRange"];
-    readonly extraTopicsNeeded?: number | null;
-  };
-  readonly costs: { readonly generationUsd: number; readonly judgingUsd: number };
-  /** Rating tests: the criteria scored, in the order the per-criterion figures use; [] for ranking. */
-  readonly criteria: string[];
-}
-
 export const AGREEMENT_METHODS = {
   "kendall-w":
     "Kendall's W with the tie correction: how similarly the judges order the same answers (0 = no agreement, 1 = identical orders), per persona × topic; the overall figure is their mean.",
@@ -181,112 +51,9 @@ export const AGREEMENT_METHODS = {
     "Krippendorff's alpha (interval): how much the judges' scores of the same answers agree beyond chance (1 = identical, 0 = chance, below 0 = systematic disagreement).",
 } as const;
 
-/** The provider part of a model id ("openai/gpt-4o" → "openai"). */
-export function modelFamily(modelId: string): string {
-  return modelId.split("/")[0] ?? modelId;
-}
-
 function figure(method: AgreementFigure["method"], value: number | null): AgreementFigure {
   const band = agreementBand(value);
   return { method, value, band, label: band === null ? "Not enough judges yet" : AGREEMENT_WORDS[band] };
-}
-
-/** Score of each (judge, response): mean of that judge's calls on it (both orders averaged). */
-export function judgeScores(input: JuryStatsInput, known: ReadonlyMap<string, JuryResponse>) {
-  const sums = new Map<string, Map<string, { sum: number; count: number }>>();
-  /** Judge verdicts on each answer (calls of every judge, both orders counted). */
-  const verdicts = new Map<string, number>();
-  const calls = new Map<string, { calls: number; costUsd: number }>();
-  /** Judging cost of each answer: its share of every judge call that showed it. */
-  const judgingCost = new Map<string, number>();
-  /** Rating: each judge's per-criterion sums per answer. */
-  const criterionSums = new Map<string, Map<string, Map<string, { sum: number; count: number }>>>();
-  const criteria: string[] = [];
-  const add = (judge: string, responseId: string, score: number) => {
-    let byResponse = sums.get(judge);
-    if (!byResponse) sums.set(judge, (byResponse = new Map()));
-    const entry = byResponse.get(responseId) ?? { sum: 0, count: 0 };
-    entry.sum += score;
-    entry.count += 1;
-    byResponse.set(responseId, entry);
-    verdicts.set(responseId, (verdicts.get(responseId) ?? 0) + 1);
-  };
-  const countCall = (judge: string, costUsd = 0) => {
-    const entry = calls.get(judge) ?? { calls: 0, costUsd: 0 };
-    entry.calls += 1;
-    entry.costUsd += costUsd;
-    calls.set(judge, entry);
-  };
-  if (input.scale === "ranking") {
-    for (const call of input.rankings ?? []) {
-      countCall(call.judgeModelId, call.costUsd);
-      const ranking = call.ranking.filter((id) => known.has(id));
-      for (const id of ranking) judgingCost.set(id, (judgingCost.get(id) ?? 0) + (call.costUsd ?? 0) / ranking.length);
-      const outOf = Math.max(call.outOf ?? ranking.length, ranking.length);
-      ranking.forEach((id, rank) => add(call.judgeModelId, id, spreadRankingScore(rank, ranking.length, outOf)));
-    }
-  } else {
-    for (const call of input.ratings ?? []) {
-      countCall(call.judgeModelId, call.costUsd);
-      if (!known.has(call.responseId)) continue;
-      judgingCost.set(call.responseId, (judgingCost.get(call.responseId) ?? 0) + (call.costUsd ?? 0));
-      const score = ratingAverage(call.scores);
-      if (score !== null) add(call.judgeModelId, call.responseId, score);
-      let byResponse = criterionSums.get(call.judgeModelId);
-      if (!byResponse) criterionSums.set(call.judgeModelId, (byResponse = new Map()));
-      const byCriterion = byResponse.get(call.responseId) ?? new Map<string, { sum: number; count: number }>();
-      for (const [criterion, value] of Object.entries(call.scores)) {
-        if (!Number.isFinite(value)) continue;
-        if (!criteria.includes(criterion)) criteria.push(criterion);
-        const entry = byCriterion.get(criterion) ?? { sum: 0, count: 0 };
-        entry.sum += value;
-        entry.count += 1;
-        byCriterion.set(criterion, entry);
-      }
-      byResponse.set(call.responseId, byCriterion);
-    }
-  }
-  const scores = new Map<string, Map<string, number>>();
-  for (const [judge, byResponse] of sums) {
-    scores.set(judge, new Map([...byResponse].map(([id, { sum, count }]) => [id, sum / count])));
-  }
-  /** criterionScores.get(responseId).get(criterion): each judge's mean score of that answer there. */
-  const criterionScores = new Map<string, Map<string, number[]>>();
-  for (const byResponse of criterionSums.values()) {
-    for (const [responseId, byCriterion] of byResponse) {
-      const entry = criterionScores.get(responseId) ?? new Map<string, number[]>();
-      for (const [criterion, { sum, count }] of byCriterion)
-        entry.set(criterion, [...(entry.get(criterion) ?? []), sum / count]);
-      criterionScores.set(responseId, entry);
-    }
-  }
-  return { scores, calls, judgingCost, criterionScores, criteria, verdicts };
-}
-
-/** The test's models in its order, then any seen only in responses (named by their id). */
-export function modelsOf(input: Pick<JuryStatsInput, "models" | "responses">): {
-  modelIds: string[];
-  names: Map<string, string>;
-} {
-  const modelIds: string[] = [];
-  const names = new Map<string, string>();
-  for (const model of input.models ?? []) {
-    if (!names.has(model.id)) modelIds.push(model.id);
-    names.set(model.id, model.name);
-  }
-  for (const response of input.responses) {
-    if (!names.has(response.modelId)) {
-      names.set(response.modelId, response.modelId);
-      modelIds.push(response.modelId);
-    }
-  }
-  return { modelIds, names };
-}
-
-/** Orders means (null last); equal means (compareScores) keep their order. */
-export function compareMeans(a: number | null, b: number | null): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
-  return compareScores(a, b);
 }
 
 export function computeJuryStats(input: JuryStatsInput): JuryStats {

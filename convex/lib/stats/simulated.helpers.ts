@@ -1,5 +1,6 @@
 // A simulated jury for tests: generators of known true quality, judges with planted biases.
-import { modelFamily, type JuryRanking, type JuryRating, type JuryResponse, type JuryStatsInput } from "./index";
+import { modelFamily } from "./judgeScores";
+import type { JuryRanking, JuryRating, JuryResponse, JuryStatsInput } from "./types";
 import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plusFromState } from "pure-rand/generator/xoroshiro128plus";

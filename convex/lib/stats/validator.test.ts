@@ -3,7 +3,8 @@
 import { validate } from "convex-helpers/validators";
 import { describe, expect, it } from "vitest";
 import { juryStatsValidator, type JuryStatsDoc } from "../../validators";
-import { computeJuryStats, type JuryStats } from "./index";
+import { computeJuryStats } from "./index";
+import type { JuryStats } from "./types";
 import { FAIR, simulate, TEN_MODELS } from "./simulated.helpers";
 
 // Compile-time: the computed shape and the stored shape are the same type.

@@ -11,7 +11,7 @@ import { renderApp } from "@/test/render-app";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { computeJuryStats } from "../../../convex/lib/stats";
 import { computeHumanStats, type HumanStatsInput, type HumanVerdict } from "../../../convex/lib/stats/human";
-import type { JuryRanking } from "../../../convex/lib/stats/index";
+import type { JuryRanking } from "../../../convex/lib/stats/types";
 import { makeResults, TEST_ID } from "@/test/fixtures/results";
 import type { JuryView } from "./jury-model";
 import { REVIEW_BUTTON, TEAM_REVIEW_EMPTY, type TeamReview } from "./team-review-model";

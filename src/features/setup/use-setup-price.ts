@@ -6,7 +6,7 @@ import { useMemo } from "react";
 
 import { quote, validateTestConfig } from "../../../convex/lib/pricing";
 import { api } from "../../../convex/_generated/api";
-import { durationRangeLabel, setupTimeRange } from "../../../convex/lib/progress";
+import { durationRangeLabel, setupTimeRange } from "../../../convex/lib/timeEstimates";
 import type { Problem, Quote } from "../../../convex/lib/types";
 import type { TestConfiguration } from "../../../convex/validators";
 import type { Catalog } from "./use-catalog";

@@ -22,25 +22,19 @@
 // judge result that arrive together make one recomputation, and later judge results refresh the
 // judges' agreement with the team.
 import { paginationOptsValidator } from "convex/server";
-import { v, type Infer } from "convex/values";
-import { internal } from "../_generated/api";
-import type { Doc, Id } from "../_generated/dataModel";
-import type { MutationCtx, QueryCtx } from "../_generated/server";
-import { hasEnded } from "../lib/testStatus";
-import { internalAction, internalMutation, internalQuery } from "../functions";
-import { initialsOf } from "../lib/initials";
-import { humanStatsValidator, juryStatsValidator } from "../validators";
-import { juryVerdictOf } from "./juryView";
-import { setSummaryVerdict } from "./testSummaries";
-import { JURY_STATS_DELAY_MS, JURY_STATS_POLL_MS, statsRow } from "./jury/poll";
-import { JURY_STATS_PAGE_SIZE, recomputeJuryStats } from "./jury/recompute";
-import {
-  decodeJuryState,
-  encodeJuryState,
-  JURY_STATE_CHUNK_CHARS,
-  MAX_STATE_CHUNKS,
-  mergeJuryStates,
-} from "./jury/state";
+import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import type { Doc, Id } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
+import { hasEnded } from "./lib/testStatus";
+import { internalAction, internalMutation, internalQuery } from "./functions";
+import { initialsOf } from "./lib/initials";
+import { humanStatsValidator, juryStatsValidator } from "./validators";
+import { juryVerdictOf } from "./core/juryView";
+import { setSummaryVerdict } from "./core/testSummaries";
+import { JURY_STATS_DELAY_MS, JURY_STATS_POLL_MS, statsRow } from "./core/jury/poll";
+import { JURY_STATS_PAGE_SIZE, recomputeJuryStats } from "./core/jury/recompute";
+import { cursorValidator, keepState, stateUpdateValidator } from "./core/jury/keep";
 
 /** The test's run row (core/pipeline/runView.ts): whether its run goes on. */
 async function runRowOf(ctx: QueryCtx, testId: Id<"tests">) {
@@ -101,7 +95,7 @@ export const stopPoll = internalMutation({
   handler: async (ctx, { testId }) => {
     const row = await statsRow(ctx, testId);
     if (!row?.pending) return null;
-    if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.core.juryStats.recompute, { testId });
+    if (row.dirty) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.juryStats.recompute, { testId });
     else await ctx.db.patch("testStats", row._id, { pending: false });
     return null;
   },
@@ -117,8 +111,6 @@ export const begin = internalMutation({
     return null;
   },
 });
-
-const cursorValidator = v.object({ responses: v.number(), evaluations: v.number() });
 
 const testInfoValidator = v.union(
   v.null(),
@@ -347,41 +339,6 @@ export const reviewerInitials = internalQuery({
   },
 });
 
-const stateUpdateValidator = v.object({
-  /** "replace": the full run's rows replace the kept ones; "append": new rows after them. */
-  mode: v.union(v.literal("replace"), v.literal("append")),
-  /** The rows, encoded (encodeJuryState), one string per chunk to write. */
-  chunks: v.array(v.string()),
-  cursor: cursorValidator,
-  /** A full run after the test ended made these rows. */
-  exact: v.boolean(),
-});
-
-/** Keeps the recomputation's rows: replaces them, or appends to the last chunk while it has room. */
-async function keepState(ctx: MutationCtx, testId: Id<"tests">, update: Infer<typeof stateUpdateValidator>) {
-  // Replacing deletes every chunk; appending reads only the last.
-  const kept = await ctx.db
-    .query("juryStateChunks")
-    .withIndex("by_test_index", (q) => q.eq("testId", testId))
-    .order("desc")
-    .take(update.mode === "replace" ? MAX_STATE_CHUNKS : 1);
-  let next = 0;
-  if (update.mode === "replace") {
-    for (const chunk of kept) await ctx.db.delete("juryStateChunks", chunk._id);
-  } else {
-    const last = kept[0];
-    next = last ? last.index + 1 : 0;
-    const first = update.chunks[0];
-    if (last && first !== undefined && last.data.length + first.length <= JURY_STATE_CHUNK_CHARS) {
-      await ctx.db.patch("juryStateChunks", last._id, {
-        data: encodeJuryState(mergeJuryStates(decodeJuryState(last.data), decodeJuryState(first))),
-      });
-      update = { ...update, chunks: update.chunks.slice(1) };
-    }
-  }
-  for (const data of update.chunks) await ctx.db.insert("juryStateChunks", { testId, index: next++, data });
-}
-
 export const store = internalMutation({
   args: {
     testId: v.id("tests"),
@@ -426,7 +383,7 @@ export const store = internalMutation({
     // report syncs that summary row, and the two would conflict.
     if (stats !== null && !polling) await setSummaryVerdict(ctx, testId, juryVerdictOf(stats));
     const delay = polling && !row.dirty ? JURY_STATS_POLL_MS : JURY_STATS_DELAY_MS;
-    if (again) await ctx.scheduler.runAfter(delay, internal.core.juryStats.recompute, { testId });
+    if (again) await ctx.scheduler.runAfter(delay, internal.juryStats.recompute, { testId });
     return null;
   },
 });
