@@ -231,13 +231,13 @@ describe("deleting a finished test", () => {
             await ctx.db.insert("juryStateChunks", { testId, index: 1000 + batch * 22 + index, data: chunk });
         });
       const before = await rowsEverywhere(t, testId);
-      // Every per-test table that a finished test keeps rows in has some (the deltas were folded, the monitor row dropped).
+      // Every per-test table that a finished test keeps rows in has some (the deltas and check tallies were folded, the monitor row dropped).
       expect(
         Object.entries(before)
           .filter(([, rows]) => rows === 0)
           .map(([table]) => table)
           .sort(),
-      ).toEqual(["creditTransactions", "payments", "runDeltas", "testProgress"]);
+      ).toEqual(["checkTallies", "creditTransactions", "payments", "runDeltas", "testProgress"]);
 
       await owner.as.mutation(api.tests.remove, { testId });
       await t.finishAllScheduledFunctions(vi.runAllTimers);
