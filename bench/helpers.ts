@@ -9,6 +9,7 @@ import { DEFAULT_RANKING_PROMPT } from "../convex/lib/prompts";
 import { startBackend } from "../dev/backend/server";
 import { signedInClient as signedInAs } from "../dev/backend/testing";
 import type { startGateway } from "../dev/gateway/server";
+import { syncTestSummaryOf } from "../convex/core/testSummaries";
 
 type Backend = Awaited<ReturnType<typeof startBackend>>;
 type TestBackend = Backend["t"];
@@ -171,6 +172,9 @@ export async function setMaxProcessing(t: TestBackend, value: number): Promise<v
 /** Cancels the tests, so no worker outlives the backend. */
 export async function cancelTests(t: TestBackend, testIds: readonly Id<"tests">[]): Promise<void> {
   await t.run(async (ctx) => {
-    for (const testId of testIds) await ctx.db.patch("tests", testId, { status: "cancelled" });
+    for (const testId of testIds) {
+      await ctx.db.patch("tests", testId, { status: "cancelled" });
+      await syncTestSummaryOf(ctx, testId);
+    }
   });
 }

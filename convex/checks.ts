@@ -3,10 +3,10 @@
 import { paginationOptsValidator, paginationResultValidator } from "convex/server";
 import { v } from "convex/values";
 import { internalQuery, publicQuery, userQuery } from "./functions";
-import { checkSummary, checkSummaryValidator, FAILING_PAGE } from "./core/checks";
+import { checkSummaryOfTest, checkSummaryValidator, FAILING_PAGE } from "./core/checks";
 import { namesOf, pageInArrivalOrder, responseView, responseViewValidator, withScores } from "./core/results";
-import { requireTest } from "./core/testAccess";
-import { sharedTestOf } from "./core/sharedTest";
+import { requireTest, requireTestAccess } from "./core/testAccess";
+import { sharedTestIdOf } from "./core/sharedTest";
 
 /** Largest page of failed answers a client may ask for. */
 const MAX_FAILED_PAGE = 100;
@@ -16,8 +16,8 @@ export const summary = userQuery({
   args: { testId: v.id("tests") },
   returns: checkSummaryValidator,
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
-    return await checkSummary(ctx, test);
+    await requireTestAccess(ctx, ctx.user._id, testId, "read");
+    return await checkSummaryOfTest(ctx, testId);
   },
 });
 
@@ -26,8 +26,8 @@ export const sharedSummary = publicQuery({
   args: { shareId: v.string() },
   returns: checkSummaryValidator,
   handler: async (ctx, { shareId }) => {
-    const test = await sharedTestOf(ctx, shareId);
-    return test ? await checkSummary(ctx, test) : null;
+    const testId = await sharedTestIdOf(ctx, shareId);
+    return testId ? await checkSummaryOfTest(ctx, testId) : null;
   },
 });
 

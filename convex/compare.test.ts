@@ -6,6 +6,7 @@ import type { Id } from "./_generated/dataModel";
 import { KEPT_ROWS_BUDGET } from "./core/compare";
 import { SEED_MODELS, seedFinishedTest } from "./finishedTests.fixture";
 import { createBackend, createUser, errorOf, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import { syncTestSummaryOf } from "./core/testSummaries";
 
 /** 16 answers (2 models × 2 personas × 2 topics × 2), each rated by 2 judges: model i scores 6.5 + i. */
 async function seed(t: TestBackend, userId: Id<"users">, name = "Coffee taglines") {
@@ -185,6 +186,7 @@ describe("compare.get", () => {
       await ctx.db.insert("memberships", { teamId, userId: owner.userId, role: "owner" });
       await ctx.db.insert("memberships", { teamId, userId: viewer.userId, role: "viewer" });
       await ctx.db.patch("tests", teamTest, { teamId });
+      await syncTestSummaryOf(ctx, teamTest); // its summary and access row, as a test created in the team has
     });
     const comparison = await viewer.as.query(api.compare.get, { a: teamTest, b: own });
     expect(comparison.models).toHaveLength(2);

@@ -12,6 +12,9 @@ crons.interval("report stuck jobs", { minutes: 5 }, internal.runner.reportStuckJ
 // Queued jobs also start when a slot frees; this catches any start that was missed.
 crons.interval("dispatch queued jobs", { minutes: 1 }, internal.runner.dispatch, {});
 
+// Deleted tests whose cleanup stopped between two batches: no row of theirs is left behind.
+crons.interval("resume stalled test deletions", { minutes: 5 }, internal.testDeletion.resumeStalled, {});
+
 // Presence rows of pages closed without a goodbye, in rooms nobody visits any more.
 crons.interval("sweep stale presence", { minutes: 1 }, internal.presence.sweep, {});
 

@@ -58,6 +58,15 @@ export interface SeedOptions {
   withPayment?: boolean;
   /** Rows inserted per transaction. */
   chunk?: number;
+  /** Each answer padded to this many characters, and each judge's explanation (real ones are long). */
+  answerChars?: number;
+  explanationChars?: number;
+}
+
+/** `text` padded with words to `length` characters (unchanged when it is as long already). */
+function padded(text: string, length: number | undefined): string {
+  if (length === undefined || text.length >= length) return text;
+  return (text + " bold as the sea,".repeat(Math.ceil((length - text.length) / 17))).slice(0, length);
 }
 
 /** Model i scores 6 + i (accuracy) and 7 + i (creativity); latency 800 ms + 400 ms × i. */
@@ -181,7 +190,10 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
           modelId: models[model].id,
           personaId: personas[persona].id,
           topicId: topics[topic].id,
-          content: `**Answer ${index + 1}** from ${models[model].name}: fresh cold brew, bold as the sea.`,
+          content: padded(
+            `**Answer ${index + 1}** from ${models[model].name}: fresh cold brew, bold as the sea.`,
+            options.answerChars,
+          ),
           promptTokens: 60,
           completionTokens: 40,
           tokens: 100,
@@ -196,7 +208,7 @@ export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise
             responseId,
             evaluatorModelId: SEED_EVALUATORS[judge % SEED_EVALUATORS.length].id,
             scores: { accuracy: 6 + model, creativity: 7 + model },
-            explanation: `Judge ${judge + 1}: clear and on topic.`,
+            explanation: padded(`Judge ${judge + 1}: clear and on topic.`, options.explanationChars),
             costUsd: 0.00001,
           });
         }

@@ -93,8 +93,8 @@ export const list = userQuery({
 export const SUMMARY_MIGRATION_BATCH = 20;
 
 /**
- * Builds the summary row (core/testSummaries.ts) of every test written before summaries existed,
- * and brings any stale one in line: a batch of tests per run, within the list byte budget,
+ * Builds the summary row (core/testSummaries.ts) and the access row (core/testOwners.ts) of
+ * every test written before they existed, and brings any stale one in line: a batch of tests per run, within the list byte budget,
  * rescheduling itself until every test is done. Idempotent (a summary that matches is left
  * alone), and safe beside live tests. Run once after deploying:
  *   npx convex run history:migrateTestSummaries

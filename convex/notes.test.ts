@@ -8,6 +8,7 @@ import { seedFinishedTest } from "./finishedTests.fixture";
 import { NOTE_LIMITS, NOTE_MESSAGES } from "./lib/limits";
 import { TEAM_MESSAGES } from "./lib/teams";
 import { createBackend, createUser, type TestBackend } from "./test.helpers";
+import { syncTestSummaryOf } from "./core/testSummaries";
 
 async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string } | undefined> {
   try {
@@ -42,6 +43,7 @@ async function teamTest() {
   const testId = await seedFinishedTest(t, { userId: member.userId, responses: 3 });
   await t.run(async (ctx) => {
     await ctx.db.patch("tests", testId, { teamId });
+    await syncTestSummaryOf(ctx, testId); // its summary and access row, as a test created in the team has
     await ctx.db.insert("memberships", { teamId, userId: member.userId, role: "member" });
     await ctx.db.insert("memberships", { teamId, userId: viewer.userId, role: "viewer" });
     await ctx.db.insert("memberships", { teamId, userId: removed.userId, role: "member" });

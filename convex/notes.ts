@@ -5,7 +5,7 @@ import { v } from "convex/values";
 import { fail, userMutation, userQuery } from "./functions";
 import { NOTE_MESSAGES } from "./lib/limits";
 import { authorsOf, notesOfTest, ownsTestTeam, validNoteBody } from "./core/notes";
-import { requireTest, testAccessOf } from "./core/testAccess";
+import { requireTestAccess, testAccessOf } from "./core/testAccess";
 
 const noteView = v.object({
   _id: v.id("notes"),
@@ -23,7 +23,7 @@ export const list = userQuery({
   args: { testId: v.id("tests") },
   returns: v.array(noteView),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await requireTestAccess(ctx, ctx.user._id, testId, "read");
     const notes = await notesOfTest(ctx, testId);
     const authors = await authorsOf(ctx, notes);
     const owner = await ownsTestTeam(ctx, test, ctx.user._id);
@@ -49,7 +49,7 @@ export const canAdd = userQuery({
   args: { testId: v.id("tests") },
   returns: v.boolean(),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await requireTestAccess(ctx, ctx.user._id, testId, "read");
     return (await testAccessOf(ctx, test, ctx.user._id)) === "act";
   },
 });
@@ -59,7 +59,7 @@ export const add = userMutation({
   args: { testId: v.id("tests"), responseId: v.id("responses"), body: v.string() },
   returns: v.id("notes"),
   handler: async (ctx, { testId, responseId, body }) => {
-    await requireTest(ctx, ctx.user._id, testId, "act");
+    await requireTestAccess(ctx, ctx.user._id, testId, "act");
     const response = await ctx.db.get("responses", responseId);
     if (response === null || response.testId !== testId) fail("NOT_FOUND", NOTE_MESSAGES.responseNotFound);
     return await ctx.db.insert("notes", {
@@ -80,7 +80,7 @@ export const remove = userMutation({
     const note = await ctx.db.get("notes", noteId);
     if (note === null) fail("NOT_FOUND", NOTE_MESSAGES.notFound);
     // Someone no longer in the team is refused like on every page of the test.
-    const test = await requireTest(ctx, ctx.user._id, note.testId, "read");
+    const test = await requireTestAccess(ctx, ctx.user._id, note.testId, "read");
     if (note.userId !== ctx.user._id && !(await ownsTestTeam(ctx, test, ctx.user._id))) {
       fail("FORBIDDEN", NOTE_MESSAGES.notYours);
     }

@@ -20,7 +20,7 @@ import {
 import { checkoutOf, expireSession } from "./core/checkout";
 import { paymentProvider } from "./core/paymentProvider";
 import { HIDDEN_INPUT_LIMITS } from "./lib/limits";
-import { requireTest } from "./core/testAccess";
+import { requireTestAccess } from "./core/testAccess";
 import { paymentStatus } from "./validators";
 
 const openCheckout = v.object({
@@ -445,7 +445,7 @@ export const testRefund = userQuery({
     refundedAt: v.optional(v.number()),
   }),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await requireTestAccess(ctx, ctx.user._id, testId, "read");
     const payments = await ctx.db
       .query("payments")
       .withIndex("by_test", (q) => q.eq("testId", testId))

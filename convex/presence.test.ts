@@ -3,6 +3,7 @@ import { api, internal } from "./_generated/api";
 import { initialsOf } from "./lib/initials";
 import { seedFinishedTest } from "./finishedTests.fixture";
 import { createUser, createBackend, codeOf } from "./test.helpers";
+import { syncTestSummaryOf } from "./core/testSummaries";
 
 async function setup() {
   const t = createBackend();
@@ -201,7 +202,10 @@ describe("presence", () => {
     const { teamId } = await owner.as.mutation(api.teams.create, { name: "Team" });
     await t.run((ctx) => ctx.db.insert("memberships", { teamId, userId: member.userId, role: "member" }));
     const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 2 });
-    await t.run((ctx) => ctx.db.patch("tests", testId, { teamId }));
+    await t.run(async (ctx) => {
+      await ctx.db.patch("tests", testId, { teamId });
+      await syncTestSummaryOf(ctx, testId); // its summary and access row, as a test created in the team has
+    });
     const room = `test:${testId}`;
 
     await owner.as.mutation(api.presence.heartbeat, { room, clientId: "ann-tab-00001", page: "monitor" });

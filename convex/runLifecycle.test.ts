@@ -5,15 +5,14 @@
 // convex-test enforces (16 MiB read and written, 16,000 documents written per transaction).
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
-import type { Id, TableNames } from "./_generated/dataModel";
-import type { QueryCtx } from "./_generated/server";
+import type { Id } from "./_generated/dataModel";
 import { testRoom } from "./core/run/tables";
 import { playPoolWorker, type Replies } from "./poolWorker.fixture";
-import schema from "./schema";
 import {
   createBackend,
   createUser,
   drainDispatch,
+  rowsEverywhere,
   sampleConfiguration,
   seedCatalog,
   type TestBackend,
@@ -164,40 +163,6 @@ function withoutComputedAt(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value, (key, field: unknown) => (key === "computedAt" ? undefined : field)));
 }
 
-/**
- * Every table with an index that begins with the test (or, for presence, its room): its rows of
- * the test, counted page by page (a test's rows may be more than one transaction can read).
- */
-async function rowsEverywhere(t: TestBackend, testId: Id<"tests">): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const [table, definition] of Object.entries(schema.tables)) {
-    const indexes = (definition as unknown as { " indexes": () => { indexDescriptor: string; fields: string[] }[] })[
-      " indexes"
-    ]();
-    const byTest = indexes.find((index) => index.fields[0] === "testId");
-    const index = byTest ?? indexes.find((index) => index.fields[0] === "room");
-    if (!index) continue;
-    counts[table] = 0;
-    for (let cursor: string | null = null, done = false; !done;) {
-      const page: { page: unknown[]; isDone: boolean; continueCursor: string } = await t.run((ctx: QueryCtx) =>
-        (
-          ctx.db.query(table as TableNames) as unknown as {
-            withIndex: (
-              name: string,
-              range: (q: { eq: (field: string, value: unknown) => unknown }) => unknown,
-            ) => { paginate: (options: { cursor: string | null; numItems: number }) => Promise<typeof page> };
-          }
-        )
-          .withIndex(index.indexDescriptor, (q) => q.eq(byTest ? "testId" : "room", byTest ? testId : testRoom(testId)))
-          .paginate({ cursor, numItems: 40 }),
-      );
-      counts[table] += page.page.length;
-      [cursor, done] = [page.continueCursor, page.isDone];
-    }
-  }
-  return counts;
-}
-
 describe("a force restart", () => {
   test("ends with exactly the figures of a fresh run of the same answers", { timeout: 240_000 }, async () => {
     const { t, admin, owner, testId, jobId } = await setup();
@@ -266,13 +231,13 @@ describe("deleting a finished test", () => {
             await ctx.db.insert("juryStateChunks", { testId, index: 1000 + batch * 22 + index, data: chunk });
         });
       const before = await rowsEverywhere(t, testId);
-      // Every per-test table that a finished test keeps rows in has some (the deltas were folded, the monitor row dropped).
+      // Every per-test table that a finished test keeps rows in has some (the deltas and check tallies were folded, the monitor row dropped).
       expect(
         Object.entries(before)
           .filter(([, rows]) => rows === 0)
           .map(([table]) => table)
           .sort(),
-      ).toEqual(["creditTransactions", "payments", "runDeltas", "testProgress"]);
+      ).toEqual(["checkTallies", "creditTransactions", "payments", "runDeltas", "testProgress"]);
 
       await owner.as.mutation(api.tests.remove, { testId });
       await t.finishAllScheduledFunctions(vi.runAllTimers);

@@ -11,6 +11,8 @@ import { runTables } from "./tables/runs";
 import { workerTables } from "./tables/workers";
 import { teamTables } from "./tables/teams";
 import { testSummaryTables } from "./tables/testSummaries";
+import { testOwnerTables } from "./tables/testOwners";
+import { deletionTables } from "./tables/deletions";
 import { testProgressTables } from "./tables/testProgress";
 import { refundTables } from "./tables/refunds";
 import {
@@ -46,6 +48,8 @@ export default defineSchema({
   ...apiTokenTables,
   ...testSummaryTables,
   ...juryStatsTables,
+  ...testOwnerTables,
+  ...deletionTables,
   ...testProgressTables,
   ...runTables,
   ...refundTables,

@@ -9,7 +9,8 @@ import type { Meter } from "../dev/backend/meter";
 import { startGateway } from "../dev/gateway/server";
 import { startStripe } from "../dev/stripe/server";
 import { internal } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
+import type { Id, TableNames } from "./_generated/dataModel";
+import { testRoom } from "./core/run/tables";
 import { recordPurchase } from "./core/payments";
 import type { QueryCtx } from "./_generated/server";
 import schema from "./schema";
@@ -338,4 +339,38 @@ export function withoutKeys(value: unknown, pattern: RegExp): unknown {
       .filter(([key]) => !pattern.test(key))
       .map(([key, inner]) => [key, withoutKeys(inner, pattern)]),
   );
+}
+
+/**
+ * Every table with an index that begins with the test (or, for presence, its room): its rows of
+ * the test, counted page by page (a test's rows may be more than one transaction can read).
+ */
+export async function rowsEverywhere(t: TestBackend, testId: Id<"tests">): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const [table, definition] of Object.entries(schema.tables)) {
+    const indexes = (definition as unknown as { " indexes": () => { indexDescriptor: string; fields: string[] }[] })[
+      " indexes"
+    ]();
+    const byTest = indexes.find((index) => index.fields[0] === "testId");
+    const index = byTest ?? indexes.find((index) => index.fields[0] === "room");
+    if (!index) continue;
+    counts[table] = 0;
+    for (let cursor: string | null = null, done = false; !done;) {
+      const page: { page: unknown[]; isDone: boolean; continueCursor: string } = await t.run((ctx: QueryCtx) =>
+        (
+          ctx.db.query(table as TableNames) as unknown as {
+            withIndex: (
+              name: string,
+              range: (q: { eq: (field: string, value: unknown) => unknown }) => unknown,
+            ) => { paginate: (options: { cursor: string | null; numItems: number }) => Promise<typeof page> };
+          }
+        )
+          .withIndex(index.indexDescriptor, (q) => q.eq(byTest ? "testId" : "room", byTest ? testId : testRoom(testId)))
+          .paginate({ cursor, numItems: 40 }),
+      );
+      counts[table] += page.page.length;
+      [cursor, done] = [page.continueCursor, page.isDone];
+    }
+  }
+  return counts;
 }

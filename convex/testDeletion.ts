@@ -1,16 +1,23 @@
 // The batched cleanup after a test is deleted (core/testDeletion.ts): each run removes a batch
-// of the test's rows per table and schedules the next run while any remain.
+// of the test's rows, within a budget of rows and bytes, and schedules the next run while any
+// remain; a cron resumes a cleanup whose batches stopped.
 import { v } from "convex/values";
-import { internal } from "./_generated/api";
 import { internalMutation } from "./functions";
-import { deleteChildrenBatch } from "./core/testDeletion";
+import { deleteChildrenBatch, resumeStalledDeletions } from "./core/testDeletion";
 
 export const deleteChildren = internalMutation({
-  args: { testId: v.id("tests") },
+  // deletionId: the test's deletion row (absent in batches scheduled before deletion rows existed).
+  args: { testId: v.id("tests"), deletionId: v.optional(v.id("testDeletions")) },
   returns: v.null(),
-  handler: async (ctx, { testId }) => {
-    const more = await deleteChildrenBatch(ctx, testId);
-    if (more) await ctx.scheduler.runAfter(0, internal.testDeletion.deleteChildren, { testId });
+  handler: async (ctx, { testId, deletionId }) => {
+    await deleteChildrenBatch(ctx, testId, deletionId);
     return null;
   },
+});
+
+/** The cron's sweep: cleanups of deleted tests whose batches stopped start again. */
+export const resumeStalled = internalMutation({
+  args: {},
+  returns: v.number(),
+  handler: async (ctx) => await resumeStalledDeletions(ctx),
 });

@@ -5,7 +5,14 @@ import { canStop } from "./lib/testStatus";
 import { jobOfTest } from "./core/jobs";
 import { paymentsEnabled, REFUND_REASONS } from "./core/payments";
 import { namesOf, responseView, responseViewValidator, type Names } from "./core/results";
-import { requireAccess, requireTest, summariesOfSpaceByStatus, testAccessOf } from "./core/testAccess";
+import {
+  accessRowOf,
+  ownersOfSpaceByStatus,
+  requireAccess,
+  requireTest,
+  requireTestAccess,
+  testAccessOf,
+} from "./core/testAccess";
 import { deleteTest } from "./core/testDeletion";
 import { endTest } from "./core/testEnding";
 import { createTest, hasOwnKey } from "./core/testCreation";
@@ -94,16 +101,16 @@ export const current = userQuery({
   args: { testId: v.optional(v.id("tests")), teamId: v.optional(v.id("teams")) },
   returns: v.union(v.null(), v.id("tests")),
   handler: async (ctx, { testId, teamId }) => {
+    // Access rows (core/testOwners.ts): never a test's configuration, nor a row its folds write.
     if (testId) {
-      const test = await ctx.db.get("tests", testId);
-      if (test === null) return null;
-      if (test.teamId !== undefined) return (await requireTest(ctx, ctx.user._id, testId, "read"))._id;
-      return (await testAccessOf(ctx, test, ctx.user._id)) !== null ? test._id : null;
+      const row = await accessRowOf(ctx, testId);
+      if (row === null) return null;
+      if (row.teamId !== undefined) return (await requireTestAccess(ctx, ctx.user._id, testId, "read")).testId;
+      return (await testAccessOf(ctx, row, ctx.user._id)) !== null ? testId : null;
     }
-    // Summary rows (core/testSummaries.ts): a running test's configuration is never read here.
-    const inSpace = (test: Doc<"testSummaries">) => test.teamId === teamId;
+    const inSpace = (test: Doc<"testOwners">) => test.teamId === teamId;
     const running = await (
-      await summariesOfSpaceByStatus(ctx, teamId, "running")
+      await ownersOfSpaceByStatus(ctx, teamId, "running")
     )
       .order("desc")
       .take(CURRENT_PENDING_SCANNED);
@@ -111,7 +118,7 @@ export const current = userQuery({
     if (shown) return shown.testId;
     // A pending test waiting for a worker, never an unpaid draft (it is paid from the dashboard).
     const pending = await (
-      await summariesOfSpaceByStatus(ctx, teamId, "pending")
+      await ownersOfSpaceByStatus(ctx, teamId, "pending")
     )
       .order("desc")
       .take(CURRENT_PENDING_SCANNED);

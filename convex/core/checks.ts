@@ -1,13 +1,15 @@
 // Checks on every answer, as a run records them: each generation call's answers are checked in
 // the mutation that records them (the call's latency and cost at hand), each response keeps its
 // failures, and the call's tally goes into a row of its own — inserted once per recording, never
-// written by another call — which the pass-rate figures sum.
+// written by another call — which the run's folds add into the test's checkTotals row
+// (core/checkTotals.ts), where the pass-rate figures are read.
 import { v } from "convex/values";
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { ActionCtx, MutationCtx, QueryCtx } from "../_generated/server";
-import { checkFigures, tallyOf, type CheckFigures } from "../lib/checkFigures";
-import { checkAnswers, checkLabel, failedChecksLast } from "../lib/checks";
+import { checkFigures, tallyOf, type CheckFigures, type CheckTally } from "../lib/checkFigures";
+import { checkAnswers, failedChecksLast } from "../lib/checks";
+import { checkLabelsOf, checkTotalsOf } from "./checkTotals";
 import { TEST_LIMITS } from "../lib/limits";
 
 /** What a response row stores of its checks. */
@@ -87,29 +89,55 @@ export const checkSummaryValidator = v.union(
   }),
 );
 
-/** The test's pass rates with their labels; null when the test has no checks. */
-export async function checkSummary(ctx: QueryCtx, test: Doc<"tests">) {
-  const config = test.configuration;
-  const checks = config.checks ?? [];
-  if (checks.length === 0) return null;
-  const topicName = (topicId: string) => config.topics.find((topic) => topic.id === topicId)?.title;
+/** The checks section of a test from its labels and its tallies by model × persona. */
+function summaryOf(
+  labels: Pick<Doc<"checkTotals">, "rankLast" | "checks" | "personas" | "models">,
+  tallies: readonly CheckTally[],
+) {
+  if (labels.checks.length === 0) return null;
   const figures: CheckFigures = checkFigures(
-    await talliesOf(ctx, test._id),
-    checks,
-    config.generatorModels.map((model) => model.id),
-    config.personas.map((persona) => persona.id),
+    tallies,
+    labels.checks,
+    labels.models.map((model) => model.id),
+    labels.personas.map((persona) => persona.id),
   );
   return {
-    rankLast: config.failedChecksRankLast === true,
-    checks: checks.map((check) => ({ id: check.id, label: checkLabel(check, topicName) })),
-    personas: config.personas.map((persona) => ({ id: persona.id, name: persona.name })),
+    rankLast: labels.rankLast,
+    checks: labels.checks,
+    personas: labels.personas,
     models: figures.models.map((model, index) => ({
       ...model,
-      modelName: config.generatorModels[index].name,
+      modelName: labels.models[index]!.name,
       byCheck: [...model.byCheck],
       byPersona: [...model.byPersona],
     })),
   };
+}
+
+/**
+ * The test's pass rates with their labels; null when the test has no checks. From the row its
+ * run's folds keep (core/checkTotals.ts); a test without one (its run not folded yet, or ended
+ * before the row existed) from its configuration: no answer counted yet while it waits for its
+ * first fold, else its tallies.
+ */
+export async function checkSummary(ctx: QueryCtx, test: Doc<"tests">) {
+  const totals = await checkTotalsOf(ctx, test._id);
+  if (totals !== null) return summaryOf(totals, totals.tallies);
+  const labels = checkLabelsOf(test);
+  const waiting = test.status === "running" || test.status === "pending";
+  return summaryOf(labels, waiting || labels.checks.length === 0 ? [] : await talliesOf(ctx, test._id));
+}
+
+/**
+ * checkSummary of the test `testId` read from its checkTotals row alone once its run has folded
+ * (the checks section subscribed while it runs: it re-runs with the folds, not with the
+ * recordings or the test's row).
+ */
+export async function checkSummaryOfTest(ctx: QueryCtx, testId: Id<"tests">) {
+  const totals = await checkTotalsOf(ctx, testId);
+  if (totals !== null) return summaryOf(totals, totals.tallies);
+  const test = await ctx.db.get("tests", testId);
+  return test === null ? null : await checkSummary(ctx, test);
 }
 
 /** Answers read per page when the jury statistics ask which ones failed a check. */

@@ -43,7 +43,11 @@ export async function authorsOf(
 }
 
 /** True when the user owns the test's team: owners may delete anyone's note. */
-export async function ownsTestTeam(ctx: QueryCtx, test: Doc<"tests">, userId: Id<"users">): Promise<boolean> {
+export async function ownsTestTeam(
+  ctx: QueryCtx,
+  test: Pick<Doc<"tests">, "teamId">,
+  userId: Id<"users">,
+): Promise<boolean> {
   if (test.teamId === undefined) return false;
   return (await membershipOf(ctx, test.teamId, userId))?.role === "owner";
 }

@@ -1,17 +1,25 @@
 // A share link resolved to its test, for the shared page's queries (shares.ts, checks.ts).
-import type { Doc } from "../_generated/dataModel";
+import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
+import { accessRowOf } from "./testAccess";
 
 /** Share ids are short random strings; anything longer is not one of ours. */
 const MAX_SHARE_ID_LENGTH = 64;
 
 /** The test an active share link points at, or null (no such link, switched off, or the test is gone). */
 export async function sharedTestOf(ctx: QueryCtx, shareId: string): Promise<Doc<"tests"> | null> {
+  const testId = await sharedTestIdOf(ctx, shareId);
+  return testId === null ? null : await ctx.db.get("tests", testId);
+}
+
+/** The id of the test an active share link points at (its link and access row, not the test), or null. */
+export async function sharedTestIdOf(ctx: QueryCtx, shareId: string): Promise<Id<"tests"> | null> {
   if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
   const share = await ctx.db
     .query("shares")
     .withIndex("by_share_id", (q) => q.eq("shareId", shareId))
     .unique();
   if (!share || !share.isActive) return null;
-  return await ctx.db.get("tests", share.testId);
+  // A deleted test's link goes with its other rows a batch later; its access row goes at once.
+  return (await accessRowOf(ctx, share.testId)) === null ? null : share.testId;
 }

@@ -8,6 +8,7 @@ import type { QueryCtx } from "../_generated/server";
 import { fail, requireTeamRole } from "../functions";
 import { hasRole, TEAM_MESSAGES } from "../lib/teams";
 import { membershipOf } from "./teams";
+import { ownerRowOf } from "./testOwners";
 
 /** read: results, monitor, exports, presence; act: cancel, delete, share. */
 export type TestAccess = "read" | "act";
@@ -40,6 +41,56 @@ export async function requireTest(
   const test = await ctx.db.get("tests", testId);
   await requireAccess(ctx, userId, test, need);
   return test!;
+}
+
+/** What an access check needs of a test: whose it is, and its status. */
+export type TestAccessRow = Pick<Doc<"tests">, "userId" | "teamId" | "status"> & { testId: Id<"tests"> };
+
+/**
+ * requireTest's check on the test's small access row (core/testOwners.ts), never the test with
+ * its configuration: a query that shows no figure of the test's row re-runs with neither its
+ * folds nor its configuration's size. A test written before access rows existed (until
+ * history:migrateTestSummaries ran) is checked on its own row.
+ */
+export async function requireTestAccess(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  testId: Id<"tests">,
+  need: TestAccess,
+): Promise<TestAccessRow> {
+  const row = await accessRowOf(ctx, testId);
+  await requireAccess(ctx, userId, row, need);
+  return row!;
+}
+
+/** The test's access row; null when there is no such test. */
+export async function accessRowOf(ctx: QueryCtx, testId: Id<"tests">): Promise<TestAccessRow | null> {
+  const row = await ownerRowOf(ctx, testId);
+  if (row !== null) return row;
+  const test = await ctx.db.get("tests", testId);
+  return test === null ? null : { testId: test._id, userId: test.userId, teamId: test.teamId, status: test.status };
+}
+
+/**
+ * The access rows of the chosen space's tests in one status, newest first (not their summaries,
+ * which the folds write): the personal range (by the starter) also holds the team tests the
+ * caller started: callers keep those whose teamId is the space's.
+ */
+export async function ownersOfSpaceByStatus(
+  ctx: QueryCtx & { user: Doc<"users"> },
+  teamId: Id<"teams"> | undefined,
+  status: Doc<"tests">["status"],
+) {
+  if (teamId === undefined) {
+    const userId = ctx.user._id;
+    return ctx.db
+      .query("testOwners")
+      .withIndex("by_user_status_created", (q) => q.eq("userId", userId).eq("status", status));
+  }
+  await requireTeamRole(ctx, teamId, "viewer");
+  return ctx.db
+    .query("testOwners")
+    .withIndex("by_team_status_created", (q) => q.eq("teamId", teamId).eq("status", status));
 }
 
 /**
@@ -76,26 +127,4 @@ export async function summariesOfSpace(ctx: QueryCtx & { user: Doc<"users"> }, t
   }
   await requireTeamRole(ctx, teamId, "viewer");
   return ctx.db.query("testSummaries").withIndex("by_team_created", (q) => q.eq("teamId", teamId));
-}
-
-/**
- * The summaries of the chosen space's tests in one status, newest first. The personal range (by
- * the starter) also holds the team tests the caller started: callers keep those whose teamId is
- * the space's.
- */
-export async function summariesOfSpaceByStatus(
-  ctx: QueryCtx & { user: Doc<"users"> },
-  teamId: Id<"teams"> | undefined,
-  status: Doc<"tests">["status"],
-) {
-  if (teamId === undefined) {
-    const userId = ctx.user._id;
-    return ctx.db
-      .query("testSummaries")
-      .withIndex("by_user_status_created", (q) => q.eq("userId", userId).eq("status", status));
-  }
-  await requireTeamRole(ctx, teamId, "viewer");
-  return ctx.db
-    .query("testSummaries")
-    .withIndex("by_team_status_created", (q) => q.eq("teamId", teamId).eq("status", status));
 }

@@ -62,13 +62,54 @@ export async function deleteTest(ctx: MutationCtx, test: Doc<"tests">): Promise<
   await dropMonitorRow(ctx, test._id); // its monitor shows it gone at once
   // Workers still running for it find no test and stop; a freed processing slot starts the next job.
   if (job?.status === "processing") await dispatchSoon(ctx);
-  await ctx.scheduler.runAfter(0, internal.testDeletion.deleteChildren, { testId: test._id });
+  // Kept until the last batch: a cleanup whose batches stopped is resumed by the cron.
+  const deletionId = await ctx.db.insert("testDeletions", { testId: test._id, lastBatchAt: Date.now() });
+  await ctx.scheduler.runAfter(0, internal.testDeletion.deleteChildren, { testId: test._id, deletionId });
 }
 
 /**
- * One batch of a deleted test's rows (every per-test table of core/run/tables.ts). Returns true
- * when another run is needed.
+ * One batch of a deleted test's rows (every per-test table of core/run/tables.ts, within the
+ * batch's budget of rows and bytes), then the next batch, or, when none are left, the end of its
+ * deletion row. Returns true when another batch was scheduled.
  */
-export async function deleteChildrenBatch(ctx: MutationCtx, testId: Id<"tests">): Promise<boolean> {
-  return !(await clearTestRows(ctx, testId, "delete"));
+export async function deleteChildrenBatch(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  deletionId?: Id<"testDeletions">,
+): Promise<boolean> {
+  const done = await clearTestRows(ctx, testId, "delete");
+  const deletion = deletionId === undefined ? null : await ctx.db.get("testDeletions", deletionId);
+  if (done) {
+    if (deletion !== null) await ctx.db.delete("testDeletions", deletion._id);
+    return false;
+  }
+  if (deletion !== null) await ctx.db.patch("testDeletions", deletion._id, { lastBatchAt: Date.now() });
+  await ctx.scheduler.runAfter(0, internal.testDeletion.deleteChildren, { testId, deletionId });
+  return true;
+}
+
+/** A cleanup is taken as stopped when its latest batch is this old (a batch takes seconds at most). */
+export const DELETION_STALLED_MS = 5 * 60 * 1000;
+/** Stopped cleanups resumed per run of the cron. */
+const RESUMED_PER_RUN = 20;
+
+/**
+ * Starts again the cleanups of deleted tests whose batches stopped (their latest batch is
+ * DELETION_STALLED_MS old): a scheduled batch that failed for good, or a restart of the
+ * deployment between two batches. Returns how many were resumed.
+ */
+export async function resumeStalledDeletions(ctx: MutationCtx): Promise<number> {
+  const now = Date.now();
+  const stalled = await ctx.db
+    .query("testDeletions")
+    .withIndex("by_last_batch", (q) => q.lt("lastBatchAt", now - DELETION_STALLED_MS))
+    .take(RESUMED_PER_RUN);
+  for (const deletion of stalled) {
+    await ctx.db.patch("testDeletions", deletion._id, { lastBatchAt: now });
+    await ctx.scheduler.runAfter(0, internal.testDeletion.deleteChildren, {
+      testId: deletion.testId,
+      deletionId: deletion._id,
+    });
+  }
+  return stalled.length;
 }

@@ -6,6 +6,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { juryVerdictOf, type JuryVerdict } from "./juryView";
+import { deleteTestOwner, syncTestOwner } from "./testOwners";
 
 /** The latest gateway error as a summary keeps it (History words it under the row). */
 export const SUMMARY_ERROR_LENGTH = 500;
@@ -73,6 +74,8 @@ function changedFields<T extends object>(row: Partial<T>, next: T): Partial<T> |
  * test has none yet (with the verdict its statistics hold).
  */
 export async function syncTestSummary(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
+  // The access row changes with the summary's owner, team and status fields (a fold changes none).
+  await syncTestOwner(ctx, test);
   const fields = summaryOf(test);
   const row = await summaryRowOf(ctx, test._id);
   if (row === null) {
@@ -113,8 +116,9 @@ export async function verdictOfTest(ctx: QueryCtx, testId: Id<"tests">): Promise
   return row?.stats ? juryVerdictOf(row.stats) : undefined;
 }
 
-/** Removes the test's summary (the test is deleted: it leaves every list at once). */
+/** Removes the test's summary and access row (the test is deleted: it leaves every list and page at once). */
 export async function deleteTestSummary(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  await deleteTestOwner(ctx, testId);
   const row = await summaryRowOf(ctx, testId);
   if (row !== null) await ctx.db.delete("testSummaries", row._id);
 }

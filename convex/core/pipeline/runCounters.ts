@@ -17,6 +17,7 @@ import {
   type CallsInSight,
 } from "../../lib/timeEstimates";
 import type { runCounters, Usage } from "../../validators";
+import { foldCheckTallies } from "../checkTotals";
 import { writeMonitorRowIfDue } from "../monitorProgress";
 import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
 import { applyAnswerScores, applyModelDeltas } from "./statistics";
@@ -182,6 +183,8 @@ export async function foldCounters(
     testId,
     rows.flatMap((row) => row.scores ?? []),
   );
+  // The checks' tallies, at the same bound as the deltas (core/checkTotals.ts).
+  await foldCheckTallies(ctx, test, settledBefore);
   const totals: Counters = {};
   for (const key of COUNTER_KEYS) totals[key] = (test[key] ?? 0) + sums[key];
   const next = { ...test, ...totals, lastCallError: latest?.error ?? test.lastCallError };

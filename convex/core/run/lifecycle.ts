@@ -17,10 +17,11 @@ export const CLEAR_ROWS_PER_TABLE = 500;
 export const CLEAR_ROWS_PER_BATCH = 4_000;
 /**
  * Bytes of rows read per batch. A row is read twice, by the query and by its delete, so a batch
- * reads about 12 MiB of the 16 MiB a transaction may (20 MB of jury state took one transaction
- * over the limit when only the rows were bounded).
+ * reads about 8 MiB of the 16 MiB a transaction may: half, for what the estimate of a row's size
+ * (its JSON) misses (20 MB of jury state took one transaction over the limit when only the rows
+ * were bounded; at 6 MiB a batch came to 12-13 MB).
  */
-export const CLEAR_BYTES_PER_BATCH = 6 * 1024 * 1024;
+export const CLEAR_BYTES_PER_BATCH = 4 * 1024 * 1024;
 
 /**
  * A running or pending test's run ends (finished, stopped, cancelled, timed out): its deltas are
@@ -54,11 +55,25 @@ export async function clearTestRows(
   step: "restart" | "delete",
   rows: number = CLEAR_ROWS_PER_BATCH,
 ): Promise<boolean> {
-  let rowsLeft = Math.min(rows, CLEAR_ROWS_PER_BATCH);
+  return (await clearTestRowsBatch(ctx, testId, step, rows)).done;
+}
+
+/** clearTestRows, with the rows it removed and their bytes (as lib/limits.ts storedBytes counts them). */
+export async function clearTestRowsBatch(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  step: "restart" | "delete",
+  rows: number = CLEAR_ROWS_PER_BATCH,
+): Promise<{ done: boolean; rows: number; bytes: number }> {
+  const rowsBudget = Math.min(rows, CLEAR_ROWS_PER_BATCH);
+  let rowsLeft = rowsBudget;
   let bytesLeft = CLEAR_BYTES_PER_BATCH;
   let done = true;
   for (const table of tablesFor(step)) {
-    if (rowsLeft <= 0 || bytesLeft <= 0) return false;
+    if (rowsLeft <= 0 || bytesLeft <= 0) {
+      done = false;
+      break;
+    }
     const limit = Math.min(rowsLeft, CLEAR_ROWS_PER_TABLE);
     const read = await takeWithinBytes(rowsOfTest(ctx, table, testId), limit, bytesLeft);
     const entry = PER_TEST_TABLES[table] as PerTestTable<typeof table>;
@@ -67,7 +82,7 @@ export async function clearTestRows(
     bytesLeft -= read.bytes;
     if (read.rows.length === limit || read.cutByBytes) done = false;
   }
-  return done;
+  return { done, rows: rowsBudget - rowsLeft, bytes: CLEAR_BYTES_PER_BATCH - bytesLeft };
 }
 
 async function removeRow<Table extends PerTestTableName>(

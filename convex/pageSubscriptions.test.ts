@@ -1,0 +1,178 @@
+// @vitest-environment node
+// The pages of a running test, subscribed as the pages subscribe them (the results page, the
+// monitor, the shared page: convex/pageSubscriptions.fixture.ts), on the local backend, whose
+// subscriptions re-run a query only when a commit touches what it read and whose meter counts
+// the re-runs. Once the first pages of answers are full, while 30 of its 64 answer calls are recorded, the
+// worker reporting after each, no query re-runs with every recorded call: each re-runs with the
+// folds of the counters (about once per 10 calls) at most, and those that show nothing the folds
+// write (notes, the refund, the monitor's choice of test) not at all.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConvexClient } from "convex/browser";
+import { expect, test } from "vitest";
+import { meterDifference } from "../dev/backend/meter";
+import { WebSocket } from "ws";
+import { api, internal } from "./_generated/api";
+import { PAGE_QUERIES, subscribePages } from "./pageSubscriptions.fixture";
+import {
+  createUserSession,
+  drainDispatch,
+  sampleConfiguration,
+  seedCatalog,
+  signedInClient,
+  startLocalBackend,
+} from "./test.helpers";
+import type { Outcome, WorkItem } from "./validators";
+
+const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
+const JUDGES = ["google/gemini-2.0-flash-001"];
+/** Answer calls recorded before the count: the first pages of answers (20) and samples (10) fill. */
+const WARM_UP = 22;
+/** Answer calls recorded while the re-runs are counted. */
+const CALLS = 30;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An answer that passes one check of two ("brew" is in it; it is short). */
+const ANSWERED: Outcome = {
+  kind: "generated",
+  answers: ["A cold brew answer."],
+  promptTokens: 10,
+  completionTokens: 20,
+  latencyMs: 2_000,
+  costUsd: 0.001,
+};
+
+test(
+  `${CALLS} recorded calls re-run no subscribed query of the test's pages with every call`,
+  { timeout: 120_000 },
+  async () => {
+    const keysDir = mkdtempSync(join(tmpdir(), "mj-page-subscriptions-"));
+    const backend = await startLocalBackend(join(keysDir, "keys.json"));
+    const clients: ConvexClient[] = [];
+    try {
+      const { t } = backend;
+      await seedCatalog(t, [...GENERATORS, ...JUDGES]);
+      await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the worker
+      const { userId, sessionId } = await createUserSession(t, "ada@example.com");
+      const as = t.withIdentity({ subject: `${userId}|${sessionId}` });
+      // 4 generators × 4 personas × 4 topics: 64 answer calls, each answer checked twice.
+      const personas = ["p1", "p2", "p3", "p4"].map((id) => ({
+        id,
+        name: id,
+        description: id,
+        systemPrompt: `Be ${id}.`,
+      }));
+      const topics = ["t1", "t2", "t3", "t4"].map((id) => ({ id, title: id, description: id, prompt: `About ${id}.` }));
+      const { testId } = await as.mutation(api.tests.create, {
+        configuration: sampleConfiguration(GENERATORS, JUDGES, {
+          personas,
+          topics,
+          responsesPerTopic: 1,
+          checks: [
+            { id: "brew", kind: "contains", value: "brew" },
+            { id: "short", kind: "length", unit: "words", max: 2 },
+          ],
+        }),
+      });
+      const { shareId } = await as.mutation(api.shares.enable, { testId });
+      await drainDispatch(t);
+      for (let waited = 0; waited < 100; waited++) {
+        const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+        if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 64) break;
+        await sleep(100);
+      }
+      const beat = () =>
+        t.mutation(internal.runner.beat, {
+          testId,
+          level: 2,
+          backedOff: false,
+          inFlight: 2,
+          exchanges: 0,
+          rateLimited: 0,
+          timeouts: 0,
+          serverErrors: 0,
+          judged: false,
+        });
+
+      const owner = await signedInClient(backend, `${userId}|${sessionId}`);
+      clients.push(owner);
+      const anonymous = new ConvexClient(backend.url, {
+        webSocketConstructor: WebSocket as unknown as typeof globalThis.WebSocket,
+        logger: false,
+        unsavedChangesWarning: false,
+      });
+      clients.push(anonymous);
+      const pages = subscribePages(owner, anonymous, testId, shareId);
+      for (let waited = 0; pages.updates.size < PAGE_QUERIES.length && waited < 400; waited++) await sleep(25);
+      expect([...pages.updates.keys()].sort()).toEqual(PAGE_QUERIES.map((entry) => entry.query).sort());
+      /** Answer calls land, one every 100 ms, the worker reporting after each: its reports fold the counters every 1-3 s. */
+      const answer = async (calls: number) => {
+        const items: WorkItem[] = [];
+        while (items.length < calls) {
+          const claimed: WorkItem[] = await t.mutation(internal.runner.claimBatch, {
+            testId,
+            max: calls - items.length,
+          });
+          expect(claimed.length).toBeGreaterThan(0);
+          items.push(...claimed);
+        }
+        for (const item of items) {
+          await t.mutation(internal.runner.record, {
+            callId: item.callId,
+            leaseId: item.leaseId,
+            outcome: ANSWERED,
+            concurrency: 2,
+          });
+          await beat();
+          await sleep(100);
+        }
+      };
+      // The first pages of answers fill (they show each answer until then); a fold (its figures
+      // 10 s old) writes the rows the folds keep.
+      await answer(WARM_UP);
+      await sleep(10_100);
+      await beat();
+      await sleep(500);
+      const before = backend.meter.read();
+
+      await answer(CALLS);
+      await sleep(3_200);
+      await beat(); // the last answers settle and are folded
+      await sleep(1_000);
+
+      const reading = meterDifference(backend.meter.read(), before);
+      const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+      console.log(
+        `bytes read per query over ${CALLS} recorded calls: ` +
+          PAGE_QUERIES.map(({ query }) => `${query} ${kib(reading[query]?.bytesRead ?? 0)}`).join(", "),
+      );
+      const reruns = Object.fromEntries(
+        PAGE_QUERIES.map(({ query, subscriptions }) => [
+          query,
+          (reading[query]?.subscriptionReruns ?? 0) / subscriptions,
+        ]),
+      );
+      console.log(`re-runs per subscription over ${CALLS} recorded calls: ${JSON.stringify(reruns)}`);
+      // With the folds at most (about one per 10 calls, and the tail's), never one per call.
+      for (const { query } of PAGE_QUERIES)
+        expect({ query, reruns: reruns[query]! <= CALLS / 10 + 1 }).toEqual({ query, reruns: true });
+      // Nothing they show is written by the folds: the access row, notes, payments.
+      for (const query of ["notes:list", "notes:canAdd", "payments:testRefund", "tests:current"])
+        expect({ query, reruns: reruns[query] }).toEqual({ query, reruns: 0 });
+      // The checks section moved with the folded tallies: every answer in, each passing "brew", none short enough.
+      const summary = (await as.query(api.checks.summary, { testId }))!;
+      const sum = (count: (model: (typeof summary.models)[number]) => number) =>
+        summary.models.reduce((total, model) => total + count(model), 0);
+      expect(sum((model) => model.overall.answers)).toBe(WARM_UP + CALLS);
+      expect(sum((model) => model.overall.passed)).toBe(0);
+      expect(sum((model) => model.byCheck.find((check) => check.checkId === "brew")!.passed)).toBe(WARM_UP + CALLS);
+      pages.unsubscribe();
+    } finally {
+      for (const client of clients) await client.close();
+      await backend.close();
+      rmSync(keysDir, { recursive: true, force: true });
+    }
+  },
+);
