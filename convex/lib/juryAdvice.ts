@@ -4,8 +4,18 @@
 // (lib/stats computeJuryStats) on each subset of the judges' calls and compares the decisions.
 import { computeJuryStats } from "./stats";
 import { judgeScores } from "./stats/judgeScores";
+import { seededRandom } from "./stats/random";
 import type { JuryStatsInput } from "./stats/types";
 import { joinNames, type VerdictKind } from "./verdict";
+
+/**
+ * Resamples of the test's persona × topic pairs on which a smaller jury must also reach the full
+ * jury's decision, in at least ADVICE_AGREEMENT of them: agreeing on the one sample the test drew
+ * can be luck (on bench/adaptive.ts's panel, the cheapest jury agreeing once reached the full jury's
+ * decision on fresh runs only 92% of the time).
+ */
+export const ADVICE_RESAMPLES = 20;
+export const ADVICE_AGREEMENT = 0.95;
 
 /** Juries larger than this are not searched (2^k − 2 subsets, each a full statistics run). */
 export const MAX_ADVICE_JUDGES = 8;
@@ -20,6 +30,8 @@ export interface SmallerJury {
   readonly judges: readonly string[];
   /** Its share of the full jury's judging cost, 0–1. */
   readonly costShare: number;
+  /** Share of resamples of the pairs on which it reached the full jury's decision there. */
+  readonly agreement: number;
 }
 
 export interface JuryAdvice {
@@ -46,6 +58,48 @@ function withJudges(input: JuryStatsInput, judges: ReadonlySet<string>): JurySta
     judges: [...judges],
     rankings: input.rankings?.filter((call) => judges.has(call.judgeModelId)),
     ratings: input.ratings?.filter((call) => judges.has(call.judgeModelId)),
+  };
+}
+
+/** The test with its persona × topic pairs drawn with replacement (a drawn twice pair is renamed). */
+function resamplePairs(input: JuryStatsInput, random: ReturnType<typeof seededRandom>): JuryStatsInput {
+  const unitKey = (response: { personaId: string; topicId: string }) =>
+    JSON.stringify([response.personaId, response.topicId]);
+  const units = [...new Set(input.responses.map(unitKey))];
+  const unitOf = new Map(input.responses.map((response) => [response.id, unitKey(response)]));
+  const draws = new Map<string, number>();
+  for (let k = 0; k < units.length; k++) {
+    const unit = units[random.index(units.length)]!;
+    draws.set(unit, (draws.get(unit) ?? 0) + 1);
+  }
+  const copies = <T>(
+    items: readonly T[] | undefined,
+    unit: (item: T) => string | undefined,
+    rename: (item: T, copy: number) => T,
+  ) =>
+    items?.flatMap((item) => Array.from({ length: draws.get(unit(item) ?? "") ?? 0 }, (_, copy) => rename(item, copy)));
+  const id = (responseId: string, copy: number) => `${responseId}#${copy}`;
+  return {
+    ...input,
+    responses: copies(input.responses, unitKey, (response, copy) => ({
+      ...response,
+      id: id(response.id, copy),
+      topicId: `${response.topicId}#${copy}`,
+    }))!,
+    rankings: copies(
+      input.rankings,
+      (call) => unitOf.get(call.ranking[0] ?? call.shown[0] ?? ""),
+      (call, copy) => ({
+        ...call,
+        shown: call.shown.map((r) => id(r, copy)),
+        ranking: call.ranking.map((r) => id(r, copy)),
+      }),
+    ),
+    ratings: copies(
+      input.ratings,
+      (call) => unitOf.get(call.responseId),
+      (call, copy) => ({ ...call, responseId: id(call.responseId, copy) }),
+    ),
   };
 }
 
@@ -102,7 +156,8 @@ export function independentVotes(input: JuryStatsInput): number | null {
 }
 
 /**
- * The advice for a finished test, or null when there is no decision to keep (too little evidence,
+ * The advice for a finished test: the smaller juries that reach its decision on its own pairs and
+ * on at least ADVICE_AGREEMENT of ADVICE_RESAMPLES resamples of them, or null when there is no decision to keep (too little evidence,
  * no scores), fewer than two judges, or more than MAX_ADVICE_JUDGES.
  */
 export function juryAdvice(input: JuryStatsInput): JuryAdvice | null {
@@ -114,13 +169,27 @@ export function juryAdvice(input: JuryStatsInput): JuryAdvice | null {
   if (decision.kind !== "best" && decision.kind !== "tied") return null;
   const { costs, basis } = judgeCosts(input);
   const total = [...costs.values()].reduce((sum, cost) => sum + cost, 0);
+  const same = (a: JuryDecision, b: JuryDecision) => a.kind === b.kind && a.leaders.join("\n") === b.leaders.join("\n");
+  const random = seededRandom(`jury-advice|${input.seed}`);
+  const resamples = Array.from({ length: ADVICE_RESAMPLES }, () => {
+    const sample = resamplePairs(input, random);
+    return { sample, decision: decisionOf(sample) };
+  });
   const sameDecision: SmallerJury[] = [];
   for (let mask = 1; mask < (1 << judges.length) - 1; mask++) {
     const subset = judges.filter((_, index) => (mask >> index) & 1);
-    const other = decisionOf(withJudges(input, new Set(subset)));
-    if (other.kind !== decision.kind || other.leaders.join("\n") !== decision.leaders.join("\n")) continue;
+    const only = new Set(subset);
+    if (!same(decisionOf(withJudges(input, only)), decision)) continue;
+    let agreed = 0;
+    for (const { sample, decision: full } of resamples) if (same(decisionOf(withJudges(sample, only)), full)) agreed++;
+    const agreement = agreed / ADVICE_RESAMPLES;
+    if (agreement < ADVICE_AGREEMENT) continue;
     const cost = subset.reduce((sum, judge) => sum + (costs.get(judge) ?? 0), 0);
-    sameDecision.push({ judges: subset, costShare: total > 0 ? cost / total : subset.length / judges.length });
+    sameDecision.push({
+      judges: subset,
+      costShare: total > 0 ? cost / total : subset.length / judges.length,
+      agreement,
+    });
   }
   sameDecision.sort((a, b) => a.costShare - b.costShare || a.judges.length - b.judges.length);
   return { judges, decision, costBasis: basis, sameDecision, independentVotes: independentVotes(input) };
