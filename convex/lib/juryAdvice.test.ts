@@ -149,4 +149,16 @@ describe("jury advice", () => {
       "No smaller jury reaches the same verdict: every judge counted",
     ]);
   });
+
+  it("gives no advice when the full jury's own decision is too little evidence", () => {
+    // Three persona × topic pairs: fewer than the 4 an interval needs, so no decision to keep.
+    const kept = new Set(input.responses.filter((response) => response.topicId < "t3").map((response) => response.id));
+    const thin = {
+      ...input,
+      responses: input.responses.filter((response) => kept.has(response.id)),
+      ratings: input.ratings!.filter((call) => kept.has(call.responseId)),
+    };
+    expect(juryAdvice(thin)).toBeNull();
+    expect(juryAdvice(input)).not.toBeNull();
+  });
 });
