@@ -11,8 +11,9 @@ import { joinNames, type VerdictKind } from "./verdict";
 /**
  * Resamples of the test's persona × topic pairs on which a smaller jury must also reach the full
  * jury's decision, in at least ADVICE_AGREEMENT of them: agreeing on the one sample the test drew
- * can be luck (on bench/adaptive.ts's panel, the cheapest jury agreeing once reached the full jury's
- * decision on fresh runs only 92% of the time).
+ * can be luck. (bench/adaptive.ts --target jury: with or without it, advice from a borderline
+ * decision, e.g. a 1-point gap over 40–60 pairs, holds on only 84–92% of fresh runs; from 100
+ * pairs ≥ 99.5%.)
  */
 export const ADVICE_RESAMPLES = 20;
 export const ADVICE_AGREEMENT = 0.95;
