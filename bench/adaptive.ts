@@ -15,14 +15,28 @@
 // in ≤ 5%, else it runs to the end (the full run's verdict then says "too close to call").
 // For contrast it also counts the naive rule this replaces: the fixed-size 95% t interval of
 // each gap, checked after every pair from the 4th.
-//   npx tsx bench/adaptive.ts [--reps 400] [--pairs 100]
+// Jury advice (bench/adaptiveJury.ts): on a mixed panel, the smaller jury advised from one
+// replication reaches the full jury's decision in ≥ 95% of fresh ones, at ≤ 50% of its cost.
+//   npx tsx bench/adaptive.ts [--reps 400] [--pairs 100] [--target settle|jury]
+//     [--advice-reps 10] [--held-out 10] [--jury-pairs 60,100]
 import { parseArgs } from "node:util";
 import { studentTQuantile } from "../convex/lib/stats/basics";
 import { unitScoresOf, verdictsOfCalls } from "../convex/lib/compare";
 import { pairOrder, settleStatus, type SettlePair } from "../convex/lib/settle";
 import { simulateRun, type RunJudge } from "../convex/lib/stats/simulated.helpers";
+import { juryAdviceBench } from "./adaptiveJury";
 
-const { values } = parseArgs({ options: { reps: { type: "string" }, pairs: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    reps: { type: "string" },
+    pairs: { type: "string" },
+    target: { type: "string" },
+    "advice-reps": { type: "string" },
+    "held-out": { type: "string" },
+    "jury-pairs": { type: "string" },
+  },
+});
+const TARGETS = values.target ? [values.target] : ["settle", "jury"];
 const REPS = Number(values.reps ?? 400);
 const SIZES = (values.pairs ?? "60,100,200").split(",").map(Number);
 const CONFIDENCE = 0.95;
@@ -107,7 +121,7 @@ const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 const rows: string[] = [];
 let failures = 0;
 const started = Date.now();
-for (const scale of ["rating", "ranking"] as const) {
+for (const scale of TARGETS.includes("settle") ? (["rating", "ranking"] as const) : []) {
   for (const pairs of SIZES) {
     for (const [scenario, qualities] of Object.entries(SCENARIOS)) {
       const best = Object.entries(qualities).sort((a, b) => b[1] - a[1]);
@@ -141,6 +155,25 @@ for (const scale of ["rating", "ranking"] as const) {
     }
   }
 }
+const juryRows: string[] = [];
+if (TARGETS.includes("jury")) {
+  const adviceReps = Number(values["advice-reps"] ?? 10);
+  const heldOut = Number(values["held-out"] ?? 10);
+  for (const pairs of (values["jury-pairs"] ?? "60,100").split(",").map(Number)) {
+    const outcome = juryAdviceBench(SCENARIOS.clear, pairs, adviceReps, heldOut);
+    const agreement = outcome.agreed / outcome.checked;
+    const targets = [
+      `same decision as the full jury ${pct(agreement)} ≥ 95% ${verdict(agreement >= 0.95)}`,
+      `judging cost ${pct(outcome.costShare)} ≤ 50% ${verdict(outcome.costShare <= 0.5)}`,
+    ];
+    failures += targets.filter((line) => line.endsWith("FAIL")).length;
+    const advised = [...outcome.juries].map(([jury, count]) => `${jury} ×${count}`).join("; ");
+    juryRows.push(
+      `| ${pairs} | ${outcome.advised}/${outcome.adviceReps} | ${outcome.checked} | ${targets.join(" · ")} | ${outcome.independentVotes.toFixed(2)} | ${advised} |`,
+    );
+    console.log(juryRows.at(-1));
+  }
+}
 console.log(
   [
     "",
@@ -148,6 +181,11 @@ console.log(
     "| scale | scenario | pairs | reps | targets (measured, target, PASS/FAIL) | settled | naive repeated t: winner declared |",
     "|---|---|---|---|---|---|---|",
     ...rows,
+    "",
+    "Jury advice (clear scenario, rating, 4-judge mixed panel of bench/adaptiveJury.ts): advised on one replication, checked on held-out ones.",
+    "| pairs | advised | held-out checks | targets (measured, target, PASS/FAIL) | independent votes (mean) | advised juries |",
+    "|---|---|---|---|---|---|",
+    ...juryRows,
     "",
     `${failures === 0 ? "Every target met" : `${failures} target(s) missed`}; ${((Date.now() - started) / 1000).toFixed(0)} s.`,
   ].join("\n"),

@@ -1,0 +1,129 @@
+// The jury-advice target of bench/adaptive.ts (issue 35): on a mixed panel with planted truth,
+// advise a smaller jury from one replication (lib/juryAdvice.ts), then check on fresh ones that
+// it reaches the full jury's decision (same kind, same top group) at a fraction of the cost.
+//
+// The panel: two cheap, accurate judges from different families, one expensive accurate judge,
+// and one noisy judge whose errors follow the expensive one's (it shares its mistakes, plus its
+// own noise). Answers as simulateRun's (pair difficulty, each model's fit, answer spread); a
+// rating judge gives round(1 + 9 × perceived quality), clamped to 1–10.
+import { juryAdvice } from "../convex/lib/juryAdvice";
+import { computeJuryStats } from "../convex/lib/stats";
+import { gaussian, streamRandom } from "../convex/lib/stats/simulated.helpers";
+import type { JuryRating, JuryResponse, JuryStatsInput } from "../convex/lib/stats/types";
+
+interface PanelJudge {
+  readonly id: string;
+  readonly noise: number;
+  readonly costUsd: number;
+  /** Shares this judge's error (the same draw) before adding its own noise. */
+  readonly follows?: string;
+}
+
+export const MIXED_PANEL: readonly PanelJudge[] = [
+  { id: "openai/gpt-4.1-mini", noise: 0.06, costUsd: 0.0004 },
+  { id: "anthropic/claude-haiku", noise: 0.06, costUsd: 0.0008 },
+  { id: "google/gemini-pro", noise: 0.05, costUsd: 0.005 },
+  { id: "meta/llama-noisy", noise: 0.12, costUsd: 0.0006, follows: "google/gemini-pro" },
+];
+
+const SPREADS = { pairSpread: 0.1, fitSpread: 0.08, answerSpread: 0.1 };
+
+export function simulatePanelRun(qualities: Record<string, number>, pairs: number, seed: string): JuryStatsInput {
+  const models = Object.keys(qualities);
+  const responses: JuryResponse[] = [];
+  const ratings: JuryRating[] = [];
+  const judgeRandom = streamRandom(`panel-judges:${seed}`);
+  for (let pair = 0; pair < pairs; pair++) {
+    const pairRandom = streamRandom(`panel-pair:${seed}:${pair}`);
+    const difficulty = SPREADS.pairSpread * gaussian(pairRandom);
+    for (const modelId of models) {
+      const value =
+        qualities[modelId]! +
+        difficulty +
+        SPREADS.fitSpread * gaussian(pairRandom) +
+        SPREADS.answerSpread * gaussian(pairRandom);
+      const id = `${modelId}|${pair}`;
+      responses.push({ id, modelId, personaId: "p0", topicId: `t${pair}`, length: 800 });
+      const errors = new Map<string, number>();
+      for (const judge of MIXED_PANEL) {
+        const error = (judge.follows ? errors.get(judge.follows)! : 0) + judge.noise * gaussian(judgeRandom);
+        errors.set(judge.id, error);
+        const overall = Math.min(10, Math.max(1, Math.round(1 + 9 * (value + error))));
+        ratings.push({ judgeModelId: judge.id, responseId: id, scores: { overall }, costUsd: judge.costUsd });
+      }
+    }
+  }
+  return {
+    seed,
+    scale: "rating",
+    judges: MIXED_PANEL.map((judge) => judge.id),
+    models: models.map((id) => ({ id, name: id })),
+    responses,
+    ratings,
+  };
+}
+
+function decision(input: JuryStatsInput, judges?: ReadonlySet<string>): string {
+  const only = judges
+    ? { judges: [...judges], ratings: input.ratings?.filter((call) => judges.has(call.judgeModelId)) }
+    : {};
+  const { summary } = computeJuryStats({ ...input, ...only, resamples: 1 });
+  return `${summary.kind}:${[...summary.leaders].sort().join(",")}`;
+}
+
+export interface JuryAdviceOutcome {
+  /** Advice replications that advised a smaller jury, of all. */
+  readonly advised: number;
+  readonly adviceReps: number;
+  /** Held-out replications where the advised jury reached the full jury's decision, of all checked. */
+  readonly agreed: number;
+  readonly checked: number;
+  /** Mean over checks of the advised jury's share of the full jury's judging cost. */
+  readonly costShare: number;
+  /** Advised juries by how often they were advised. */
+  readonly juries: Map<string, number>;
+  readonly independentVotes: number;
+}
+
+export function juryAdviceBench(
+  qualities: Record<string, number>,
+  pairs: number,
+  adviceReps: number,
+  heldOut: number,
+): JuryAdviceOutcome {
+  let advised = 0;
+  let agreed = 0;
+  let checked = 0;
+  let costShare = 0;
+  let votes = 0;
+  const juries = new Map<string, number>();
+  for (let rep = 0; rep < adviceReps; rep++) {
+    const advice = juryAdvice(simulatePanelRun(qualities, pairs, `advise|${rep}`));
+    votes += advice?.independentVotes ?? 0;
+    const cheapest = advice?.sameDecision[0];
+    if (!cheapest) continue;
+    advised++;
+    const key = cheapest.judges.join(" + ");
+    juries.set(key, (juries.get(key) ?? 0) + 1);
+    const subset = new Set(cheapest.judges);
+    for (let h = 0; h < heldOut; h++) {
+      const fresh = simulatePanelRun(qualities, pairs, `held-out|${rep}|${h}`);
+      checked++;
+      if (decision(fresh, subset) === decision(fresh)) agreed++;
+      const cost = (only?: ReadonlySet<string>) =>
+        (fresh.ratings ?? [])
+          .filter((call) => !only || only.has(call.judgeModelId))
+          .reduce((sum, call) => sum + (call.costUsd ?? 0), 0);
+      costShare += cost(subset) / cost();
+    }
+  }
+  return {
+    advised,
+    adviceReps,
+    agreed,
+    checked,
+    costShare: checked > 0 ? costShare / checked : NaN,
+    juries,
+    independentVotes: votes / adviceReps,
+  };
+}

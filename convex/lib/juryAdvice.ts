@@ -1,0 +1,214 @@
+// Jury advice (issue 35): from a finished test's own judge calls, which smaller juries would
+// have reached the same decision, the cheapest of them with its share of the judging cost, and
+// how many independent votes the jury carried. Pure: it reruns the jury statistics
+// (lib/stats computeJuryStats) on each subset of the judges' calls and compares the decisions.
+import { computeJuryStats } from "./stats";
+import { judgeScores } from "./stats/judgeScores";
+import { seededRandom } from "./stats/random";
+import type { JuryStatsInput } from "./stats/types";
+import { joinNames, type VerdictKind } from "./verdict";
+
+/**
+ * Resamples of the test's persona × topic pairs on which a smaller jury must also reach the full
+ * jury's decision, in at least ADVICE_AGREEMENT of them: agreeing on the one sample the test drew
+ * can be luck. (bench/adaptive.ts --target jury: with or without it, advice from a borderline
+ * decision, e.g. a 1-point gap over 40–60 pairs, holds on only 84–92% of fresh runs; from 100
+ * pairs ≥ 99.5%.)
+ */
+export const ADVICE_RESAMPLES = 20;
+export const ADVICE_AGREEMENT = 0.95;
+
+/** Juries larger than this are not searched (2^k − 2 subsets, each a full statistics run). */
+export const MAX_ADVICE_JUDGES = 8;
+
+export interface JuryDecision {
+  readonly kind: VerdictKind;
+  /** The best model, or the models tied for first, by id, sorted (the top group as a set). */
+  readonly leaders: readonly string[];
+}
+
+export interface SmallerJury {
+  readonly judges: readonly string[];
+  /** Its share of the full jury's judging cost, 0–1. */
+  readonly costShare: number;
+  /** Share of resamples of the pairs on which it reached the full jury's decision there. */
+  readonly agreement: number;
+}
+
+export interface JuryAdvice {
+  readonly judges: readonly string[];
+  readonly decision: JuryDecision;
+  /** "usd" when the calls carry costs, else each judge is weighed by its calls. */
+  readonly costBasis: "usd" | "calls";
+  /** Smaller juries with the same decision, cheapest first; [] when every judge was needed. */
+  readonly sameDecision: readonly SmallerJury[];
+  /** Null below 3 judges: with two, shared truth and shared error cannot be told apart. */
+  readonly independentVotes: number | null;
+}
+
+function decisionOf(input: JuryStatsInput): JuryDecision {
+  // The decision rests on the score t intervals, not on the rating bootstrap: one resample suffices.
+  const { summary } = computeJuryStats({ ...input, resamples: 1 });
+  return { kind: summary.kind, leaders: [...summary.leaders].sort() };
+}
+
+/** The test as if only these judges had sat: their calls alone. */
+function withJudges(input: JuryStatsInput, judges: ReadonlySet<string>): JuryStatsInput {
+  return {
+    ...input,
+    judges: [...judges],
+    rankings: input.rankings?.filter((call) => judges.has(call.judgeModelId)),
+    ratings: input.ratings?.filter((call) => judges.has(call.judgeModelId)),
+  };
+}
+
+/** The test with its persona × topic pairs drawn with replacement (a drawn twice pair is renamed). */
+function resamplePairs(input: JuryStatsInput, random: ReturnType<typeof seededRandom>): JuryStatsInput {
+  const unitKey = (response: { personaId: string; topicId: string }) =>
+    JSON.stringify([response.personaId, response.topicId]);
+  const units = [...new Set(input.responses.map(unitKey))];
+  const unitOf = new Map(input.responses.map((response) => [response.id, unitKey(response)]));
+  const draws = new Map<string, number>();
+  for (let k = 0; k < units.length; k++) {
+    const unit = units[random.index(units.length)]!;
+    draws.set(unit, (draws.get(unit) ?? 0) + 1);
+  }
+  const copies = <T>(
+    items: readonly T[] | undefined,
+    unit: (item: T) => string | undefined,
+    rename: (item: T, copy: number) => T,
+  ) =>
+    items?.flatMap((item) => Array.from({ length: draws.get(unit(item) ?? "") ?? 0 }, (_, copy) => rename(item, copy)));
+  const id = (responseId: string, copy: number) => `${responseId}#${copy}`;
+  return {
+    ...input,
+    responses: copies(input.responses, unitKey, (response, copy) => ({
+      ...response,
+      id: id(response.id, copy),
+      topicId: `${response.topicId}#${copy}`,
+    }))!,
+    rankings: copies(
+      input.rankings,
+      (call) => unitOf.get(call.ranking[0] ?? call.shown[0] ?? ""),
+      (call, copy) => ({
+        ...call,
+        shown: call.shown.map((r) => id(r, copy)),
+        ranking: call.ranking.map((r) => id(r, copy)),
+      }),
+    ),
+    ratings: copies(
+      input.ratings,
+      (call) => unitOf.get(call.responseId),
+      (call, copy) => ({ ...call, responseId: id(call.responseId, copy) }),
+    ),
+  };
+}
+
+/** Each judge's weight in the judging cost: its calls' costs when any call has one, else its calls. */
+function judgeCosts(input: JuryStatsInput): { costs: Map<string, number>; basis: "usd" | "calls" } {
+  const calls = [...(input.rankings ?? []), ...(input.ratings ?? [])];
+  const basis = calls.some((call) => (call.costUsd ?? 0) > 0) ? "usd" : "calls";
+  const costs = new Map<string, number>();
+  for (const call of calls) {
+    costs.set(call.judgeModelId, (costs.get(call.judgeModelId) ?? 0) + (basis === "usd" ? (call.costUsd ?? 0) : 1));
+  }
+  return { costs, basis };
+}
+
+/**
+ * Effective number of independent judges, k / (1 + (k − 1) ρ̄), clamped to [1, k], where ρ̄ is the
+ * judges' mean pairwise error correlation over the answers every judge scored. Without the true
+ * quality, each pair's covariance is shared truth plus shared error; the truth's variance is taken
+ * as the smallest pairwise covariance (at least one pair errs independently), the rest is error.
+ * Residuals from the jury's mean would not do: they sum to zero, so independent judges would look
+ * negatively correlated (−1/(k − 1)) and every jury would count as k votes. Null below 3 judges
+ * or 3 common answers.
+ */
+export function independentVotes(input: JuryStatsInput): number | null {
+  const known = new Map(input.responses.map((response) => [response.id, response]));
+  const { scores } = judgeScores(input, known);
+  const judges = [...new Set([...input.judges, ...scores.keys()])].filter((judge) => scores.has(judge));
+  const k = judges.length;
+  if (k < 3) return null;
+  const common = input.responses
+    .map((response) => response.id)
+    .filter((id) => judges.every((judge) => scores.get(judge)!.has(id)));
+  const n = common.length;
+  if (n < 3) return null;
+  const centred = judges.map((judge) => {
+    const values = common.map((id) => scores.get(judge)!.get(id)!);
+    const average = values.reduce((sum, value) => sum + value, 0) / n;
+    return values.map((value) => value - average);
+  });
+  const covariance = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0) / (n - 1);
+  const pairs: [number, number, number][] = [];
+  for (let a = 0; a < k; a++) {
+    for (let b = a + 1; b < k; b++) pairs.push([a, b, covariance(centred[a]!, centred[b]!)]);
+  }
+  const truth = Math.max(0, Math.min(...pairs.map(([, , value]) => value)));
+  const errorVariance = centred.map((values) => covariance(values, values) - truth);
+  const correlations = pairs.map(([a, b, value]) => {
+    const scale = Math.sqrt(errorVariance[a]! * errorVariance[b]!);
+    // A judge with no error of its own shares none.
+    return scale > 0 ? Math.min(1, Math.max(0, (value - truth) / scale)) : 0;
+  });
+  const meanCorrelation = correlations.reduce((sum, value) => sum + value, 0) / correlations.length;
+  return Math.min(k, Math.max(1, k / (1 + (k - 1) * meanCorrelation)));
+}
+
+/**
+ * The advice for a finished test: the smaller juries that reach its decision on its own pairs and
+ * on at least ADVICE_AGREEMENT of ADVICE_RESAMPLES resamples of them, or null when there is no decision to keep (too little evidence,
+ * no scores), fewer than two judges, or more than MAX_ADVICE_JUDGES.
+ */
+export function juryAdvice(input: JuryStatsInput): JuryAdvice | null {
+  // As the statistics do: a judge with calls sits on the jury even if the list missed it.
+  const calls = [...(input.rankings ?? []), ...(input.ratings ?? [])];
+  const judges = [...new Set([...input.judges, ...calls.map((call) => call.judgeModelId)])];
+  if (judges.length < 2 || judges.length > MAX_ADVICE_JUDGES) return null;
+  const decision = decisionOf(input);
+  if (decision.kind !== "best" && decision.kind !== "tied") return null;
+  const { costs, basis } = judgeCosts(input);
+  const total = [...costs.values()].reduce((sum, cost) => sum + cost, 0);
+  const same = (a: JuryDecision, b: JuryDecision) => a.kind === b.kind && a.leaders.join("\n") === b.leaders.join("\n");
+  const random = seededRandom(`jury-advice|${input.seed}`);
+  const resamples = Array.from({ length: ADVICE_RESAMPLES }, () => {
+    const sample = resamplePairs(input, random);
+    return { sample, decision: decisionOf(sample) };
+  });
+  const sameDecision: SmallerJury[] = [];
+  for (let mask = 1; mask < (1 << judges.length) - 1; mask++) {
+    const subset = judges.filter((_, index) => (mask >> index) & 1);
+    const only = new Set(subset);
+    if (!same(decisionOf(withJudges(input, only)), decision)) continue;
+    let agreed = 0;
+    for (const { sample, decision: full } of resamples) if (same(decisionOf(withJudges(sample, only)), full)) agreed++;
+    const agreement = agreed / ADVICE_RESAMPLES;
+    if (agreement < ADVICE_AGREEMENT) continue;
+    const cost = subset.reduce((sum, judge) => sum + (costs.get(judge) ?? 0), 0);
+    sameDecision.push({
+      judges: subset,
+      costShare: total > 0 ? cost / total : subset.length / judges.length,
+      agreement,
+    });
+  }
+  sameDecision.sort((a, b) => a.costShare - b.costShare || a.judges.length - b.judges.length);
+  return { judges, decision, costBasis: basis, sameDecision, independentVotes: independentVotes(input) };
+}
+
+/**
+ * The advice in words, one line each: "The same verdict with A and B alone: 38% of the judging
+ * cost" (or that every judge was needed), and "3 judges, worth 1.8 independent votes".
+ */
+export function juryAdviceLines(advice: JuryAdvice, judgeName: (judgeModelId: string) => string): string[] {
+  const cheapest = advice.sameDecision[0];
+  const lines = [
+    cheapest
+      ? `The same verdict with ${joinNames(cheapest.judges.map(judgeName))} alone: ${Math.round(100 * cheapest.costShare)}% of the judging ${advice.costBasis === "usd" ? "cost" : "calls"}`
+      : "No smaller jury reaches the same verdict: every judge counted",
+  ];
+  if (advice.independentVotes !== null) {
+    lines.push(`${advice.judges.length} judges, worth ${advice.independentVotes.toFixed(1)} independent votes`);
+  }
+  return lines;
+}
