@@ -118,3 +118,22 @@ describe("the words (lib/settleWords.ts)", () => {
     expect(settleLine(failing, names)).toBe("Settled at 95%: Claude passes its checks less than 90% of the time");
   });
 });
+
+describe("fewestSettlingPairs", () => {
+  it("a score gap cannot settle before the sequence has its 12 pairs, nor after every pair", () => {
+    expect(fewestSettlingPairs({ question: "best", confidence: 0.95 }, 3, 100)).toBe(12);
+    expect(fewestSettlingPairs({ question: "withinDelta", confidence: 0.95, modelId: "a", delta: 0.5 }, 3, 8)).toBe(8);
+  });
+
+  it("a pass rate settles soonest when every answer passes: the first n whose all-pass sequence clears p", () => {
+    const question = { question: "passRate", confidence: 0.95, minPassRate: 0.5 } as const;
+    const fewest = fewestSettlingPairs(question, 2, 200);
+    const each = 0.05 / 2;
+    const bounds = { low: 0, high: 1 };
+    expect(fewest).toBeGreaterThan(1);
+    expect(fewest).toBeLessThan(200);
+    expect(bettingInterval(Array<number>(fewest).fill(1), each, bounds).low).toBeGreaterThanOrEqual(0.5);
+    expect(bettingInterval(Array<number>(fewest - 1).fill(1), each, bounds).low).toBeLessThan(0.5);
+    expect(bettingInterval(Array<number>(fewest - 1).fill(0), each, bounds).high).toBeGreaterThanOrEqual(0.5);
+  });
+});
