@@ -3,7 +3,8 @@
 // planted position-biased judge in the panel.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findCatalogModel } from "../../dev/gateway/catalog";
-import { generateAnswers, rankingContent } from "../../dev/gateway/replies";
+import { generateAnswers } from "../../dev/gateway/answerWriting";
+import { rankingContent } from "../../dev/gateway/judgeReplies";
 import { judgeProfileFor } from "../../dev/gateway/settings";
 import { internal } from "../_generated/api";
 import type { Id } from "../_generated/dataModel";

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { KNOWN_MODEL_IDS } from "../../convex/lib/builtins";
 import { blendedPerMillion, catalog } from "./catalog";
-import { answerTextScore } from "./replies";
+import { answerTextScore } from "./judgeReplies";
 import { startGateway, type RunningGateway } from "./server";
 
 const KEY = "dev-gateway-key";

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeJuryStats } from "../../convex/lib/stats";
 import { findCatalogModel, PLANTED_JUDGES } from "./catalog";
 import { simulateJuryTest } from "./jury";
-import { answerTextScore, generateAnswers, rankingContent, ratingContent } from "./replies";
+import { generateAnswers } from "./answerWriting";
+import { answerTextScore, rankingContent, ratingContent } from "./judgeReplies";
 import { judgeProfileFor } from "./settings";
 import { startGateway, type RunningGateway } from "./server";
 

@@ -9,7 +9,9 @@ import { labelFor } from "../../convex/lib/prompts";
 import type { JuryRanking, JuryRating, JuryResponse, JuryStatsInput } from "../../convex/lib/stats/types";
 import { findCatalogModel, modelFamily, type CatalogModel } from "./catalog";
 import { createRandom, hashStrings } from "./random";
-import { generateAnswers, rankingContent, ratingContent, type Criterion, type PromptParts } from "./replies";
+import { generateAnswers } from "./answerWriting";
+import { rankingContent, ratingContent } from "./judgeReplies";
+import type { Criterion, PromptParts } from "./replies";
 import { judgeProfileFor, type GatewaySettings } from "./settings";
 
 export interface SimulatedTestOptions {

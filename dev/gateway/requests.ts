@@ -4,17 +4,9 @@ import { type IncomingMessage, type ServerResponse } from "node:http";
 import { readBody } from "../http";
 import { type CatalogModel } from "./catalog";
 import { type Random } from "./random";
-import {
-  classifyConversation,
-  generateAnswers,
-  generationContent,
-  plainTextContent,
-  rankingContent,
-  ratingContent,
-  shouldFence,
-  type ChatMessage,
-  type ReplyKind,
-} from "./replies";
+import { generateAnswers, generationContent, plainTextContent, shouldFence } from "./answerWriting";
+import { rankingContent, ratingContent } from "./judgeReplies";
+import { classifyConversation, type ChatMessage, type ReplyKind } from "./replies";
 import { HttpError, isRecord } from "./input";
 import { type GatewayFaults, type GatewaySettings, judgeProfileFor } from "./settings";
 

@@ -19,7 +19,8 @@ import { pathToFileURL } from "node:url";
 import { listenTracked } from "../http";
 import { catalog, findCatalogModel, toOpenRouterModel, type JudgeProfile } from "./catalog";
 import { createRandom, unitFromStrings } from "./random";
-import { malformedContent, messageText, promptParts, type ChatMessage } from "./replies";
+import { malformedContent } from "./answerWriting";
+import { messageText, promptParts, type ChatMessage } from "./replies";
 import { type GatewayFaults, type GatewaySettings, mergeSettings } from "./settings";
 import { HttpError, isRecord } from "./input";
 import {
