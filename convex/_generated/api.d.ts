@@ -117,6 +117,7 @@ import type * as lib_forms from "../lib/forms.js";
 import type * as lib_gates from "../lib/gates.js";
 import type * as lib_initials from "../lib/initials.js";
 import type * as lib_jobAnalysis from "../lib/jobAnalysis.js";
+import type * as lib_juryAdvice from "../lib/juryAdvice.js";
 import type * as lib_limits from "../lib/limits.js";
 import type * as lib_metrics from "../lib/metrics.js";
 import type * as lib_moneyWords from "../lib/moneyWords.js";
@@ -322,6 +323,7 @@ declare const fullApi: ApiFromModules<{
   "lib/gates": typeof lib_gates;
   "lib/initials": typeof lib_initials;
   "lib/jobAnalysis": typeof lib_jobAnalysis;
+  "lib/juryAdvice": typeof lib_juryAdvice;
   "lib/limits": typeof lib_limits;
   "lib/metrics": typeof lib_metrics;
   "lib/moneyWords": typeof lib_moneyWords;
