@@ -155,7 +155,7 @@ describe("account and billing", () => {
     }
     expect(Object.keys(files).sort()).toEqual(["credit-transactions.csv", "payment-history.csv"]);
     expect(files["payment-history.csv"]!.split(/\r?\n/)[0]).toBe(
-      "id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status,refunded_at,refund_reason",
+      "id,created_at,completed_at,test_id,test_name,amount_cents,amount,currency,status,refunded_at,refund_reason,partly_refunded_cents,net_cents",
     );
     expect(files["credit-transactions.csv"]!.split(/\r?\n/)[0]).toBe(
       "id,created_at,transaction_type,amount_cents,amount,description,test_id",

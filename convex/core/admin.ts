@@ -149,6 +149,8 @@ export async function retryJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void
         error: undefined,
         leaseId: undefined,
         leaseExpiresAt: undefined,
+        // Lease ids restart with the attempts: a kept one would refuse the retried call's result.
+        recordedLeaseId: undefined,
       });
     }
   }
