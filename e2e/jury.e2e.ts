@@ -50,11 +50,12 @@ async function openJury(page: Page): Promise<void> {
 }
 
 async function expectJuryFigures(page: Page): Promise<void> {
-  const summary = page.getByTestId("jury-summary");
-  await summary.waitFor({ timeout: RUN_TIMEOUT_MS });
-  expect(await summary.textContent()).toMatch(
-    / is best|are statistically tied; run more topics or judges to separate them/,
-  );
+  // Figures computed from the first judgements may still be too little evidence: wait for the
+  // jury to have judged enough for a verdict.
+  await page
+    .getByTestId("jury-summary")
+    .filter({ hasText: / is best|are statistically tied; run more topics or judges to separate them/ })
+    .waitFor({ timeout: RUN_TIMEOUT_MS });
   const rankings = page.getByRole("list", { name: "Model rankings with 95% intervals" });
   await rankings.getByTestId("confidence-row").nth(2).waitFor({ timeout: UI_TIMEOUT_MS });
   expect(await rankings.getByTestId("interval-bar").count()).toBe(3);
