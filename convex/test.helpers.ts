@@ -201,10 +201,10 @@ type DevGateway = Awaited<ReturnType<typeof startGateway>>;
  * deployment's gateway settings pointed at it and no Stripe key (tests run unpaid), closed after
  * them. Returns the running gateway, to read its stats or change its settings in a test.
  */
-export function useDevGateway(): () => DevGateway {
+export function useDevGateway(latencyScale = 0): () => DevGateway {
   let gateway: DevGateway | undefined;
   beforeAll(async () => {
-    gateway = await startGateway({ port: 0, latencyScale: 0 });
+    gateway = await startGateway({ port: 0, latencyScale });
     process.env.GATEWAY_BASE_URL = gateway.url;
     process.env.OPENROUTER_API_KEY = "dev-gateway-key";
     process.env.GATEWAY_BACKOFF_SCALE = "0";

@@ -1,6 +1,6 @@
 // @vitest-environment node
 // "Stop when settled" through the real pipeline: convex-test runs the functions and the scheduler,
-// the dev gateway answers (no latency) with its hidden qualities, one generator far better than
+// the dev gateway answers (at 5% of its latencies) with its hidden qualities, one generator far better than
 // the other. With calls kept two at a time, the test settles "which model is best" long before its
 // last pair and ends completed, with the reason and the pairs done; the judge calls not yet made
 // are never made.
@@ -13,7 +13,10 @@ const WEAK = "meta-llama/llama-3.2-3b-instruct:free";
 const JUDGES = ["openai/gpt-4o", "anthropic/claude-sonnet-4", "deepseek/deepseek-chat"];
 /** 6 personas × 10 topics. */
 const PAIRS = 60;
-useDevGateway();
+// At 5% of the catalog's latencies the run lasts long enough for the statistics poll (once a
+// second, as the worker reports judgements) to look many times before the last pair; without
+// latency the whole run could end between two looks on a loaded machine.
+useDevGateway(0.05);
 
 describe("stop when settled, end to end", () => {
   test("a clear winner ends the test early, completed, with the reason and the pairs done", async () => {
