@@ -27,6 +27,7 @@ import {
 } from "./test.helpers";
 import { formatTimeRemaining } from "./lib/format";
 import type { Outcome, WorkItem } from "./validators";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001"];
@@ -72,7 +73,7 @@ describe("the live monitor of a running test", () => {
         });
         await drainDispatch(t);
         for (let waited = 0; waited < 100; waited++) {
-          const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+          const test = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
           if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 48) break;
           await sleep(100);
         }

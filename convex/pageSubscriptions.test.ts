@@ -5,7 +5,9 @@
 // the re-runs. Once the first pages of answers are full, while 30 of its 64 answer calls are recorded, the
 // worker reporting after each, no query re-runs with every recorded call: each re-runs with the
 // folds of the counters (about once per 10 calls) at most, and those that show nothing the folds
-// write (notes, the refund, the monitor's choice of test) not at all.
+// write (notes, the refund, the monitor's choice of test, the test's configuration and status,
+// the full first pages of answers and judgements) not at all. Then a finished test's pages, open
+// while the first test runs on, do not re-run at all.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +16,7 @@ import { expect, test } from "vitest";
 import { meterDifference } from "../dev/backend/meter";
 import { WebSocket } from "ws";
 import { api, internal } from "./_generated/api";
+import { seedFinishedTest } from "./finishedTests.fixture";
 import { PAGE_QUERIES, subscribePages } from "./pageSubscriptions.fixture";
 import {
   createUserSession,
@@ -24,6 +27,7 @@ import {
   startLocalBackend,
 } from "./test.helpers";
 import type { Outcome, WorkItem } from "./validators";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001"];
@@ -31,6 +35,24 @@ const JUDGES = ["google/gemini-2.0-flash-001"];
 const WARM_UP = 22;
 /** Answer calls recorded while the re-runs are counted. */
 const CALLS = 30;
+/** Answer calls recorded while a finished test's pages are open (the test keeps running: 2 of its 64 stay out). */
+const LATER_CALLS = 10;
+
+/**
+ * What the folds never write, nor the recordings once the first pages are full: the access rows,
+ * notes, payments, the test's configuration and status (its counters have a row of their own),
+ * the first pages of answers and judgements, the jury statistics (no judge call lands here).
+ */
+const SHOWING_NO_COUNTER = [
+  "notes:list",
+  "notes:canAdd",
+  "payments:testRefund",
+  "tests:current",
+  "results:responses",
+  "results:evaluations",
+  "results:juryStats",
+  "shares:juryStats",
+];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -79,7 +101,7 @@ test(
       const { shareId } = await as.mutation(api.shares.enable, { testId });
       await drainDispatch(t);
       for (let waited = 0; waited < 100; waited++) {
-        const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+        const test = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
         if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 64) break;
         await sleep(100);
       }
@@ -158,9 +180,11 @@ test(
       // With the folds at most (about one per 10 calls, and the tail's), never one per call.
       for (const { query } of PAGE_QUERIES)
         expect({ query, reruns: reruns[query]! <= CALLS / 10 + 1 }).toEqual({ query, reruns: true });
-      // Nothing they show is written by the folds: the access row, notes, payments.
-      for (const query of ["notes:list", "notes:canAdd", "payments:testRefund", "tests:current"])
-        expect({ query, reruns: reruns[query] }).toEqual({ query, reruns: 0 });
+      // Nothing they show is written by the folds or the recordings: they do not re-run at all.
+      for (const query of SHOWING_NO_COUNTER) expect({ query, reruns: reruns[query] }).toEqual({ query, reruns: 0 });
+      // Those that show the counters re-run with the folds, which write them (not with each call).
+      for (const query of ["results:get", "shares:view", "checks:summary", "checks:sharedSummary", "tests:monitor"])
+        expect({ query, reruns: reruns[query]! > 0 }).toEqual({ query, reruns: true });
       // The checks section moved with the folded tallies: every answer in, each passing "brew", none short enough.
       const summary = (await as.query(api.checks.summary, { testId }))!;
       const sum = (count: (model: (typeof summary.models)[number]) => number) =>
@@ -169,6 +193,33 @@ test(
       expect(sum((model) => model.overall.passed)).toBe(0);
       expect(sum((model) => model.byCheck.find((check) => check.checkId === "brew")!.passed)).toBe(WARM_UP + CALLS);
       pages.unsubscribe();
+
+      // A finished test's pages (results, answers, judgements, notes, checks, the monitor, the
+      // shared page), open while this test runs on: nothing they show changes, none re-runs.
+      const finishedId = await seedFinishedTest(t, { userId, responses: 8, evaluationsPerResponse: 2 });
+      const finishedShare = "finished-test-share";
+      await t.run((ctx) =>
+        ctx.db.insert("shares", { testId: finishedId, userId, shareId: finishedShare, isActive: true }),
+      );
+      const finishedPages = subscribePages(owner, anonymous, finishedId, finishedShare);
+      for (let waited = 0; finishedPages.updates.size < PAGE_QUERIES.length && waited < 400; waited++) await sleep(25);
+      expect([...finishedPages.updates.keys()].sort()).toEqual(PAGE_QUERIES.map((entry) => entry.query).sort());
+      await sleep(500);
+      const quiet = backend.meter.read();
+      await answer(LATER_CALLS);
+      await sleep(3_200);
+      await beat(); // a fold of the running test
+      await sleep(1_000);
+      const later = meterDifference(backend.meter.read(), quiet);
+      const finishedReruns = Object.fromEntries(
+        PAGE_QUERIES.map(({ query }) => [query, later[query]?.subscriptionReruns ?? 0]),
+      );
+      console.log(
+        `re-runs of a finished test's pages over ${LATER_CALLS} calls of another: ${JSON.stringify(finishedReruns)}`,
+      );
+      expect(finishedReruns).toEqual(Object.fromEntries(PAGE_QUERIES.map(({ query }) => [query, 0])));
+      expect((await t.run((ctx) => countedTest(ctx, testId)))!.status).toBe("running");
+      finishedPages.unsubscribe();
     } finally {
       for (const client of clients) await client.close();
       await backend.close();

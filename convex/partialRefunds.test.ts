@@ -19,6 +19,7 @@ import {
   useDevStripe,
   type TestBackend,
 } from "./test.helpers";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const WEBHOOK_SECRET = "whsec_test_partial_refunds";
 const stripeServer = useDevStripe(WEBHOOK_SECRET);
@@ -79,7 +80,7 @@ async function setCallsMade(t: TestBackend, testId: Id<"tests">, share: number) 
 
 /** What the pure arithmetic says the test's calls not made are worth (lib/unrunRefund.test.ts works it by hand). */
 async function owed(t: TestBackend, testId: Id<"tests">, paidCents: number) {
-  const test = (await t.run((ctx) => ctx.db.get("tests", testId)))!;
+  const test = (await t.run((ctx) => countedTest(ctx, testId)))!;
   return unrunRefund(paidCents, workDoneOf(test.estimate, test.configuration, test));
 }
 

@@ -18,6 +18,7 @@ import { startGateway } from "../dev/gateway/server";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { createUser, sampleConfiguration, seedCatalog, startLocalBackend, waitFor } from "./test.helpers";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001", "deepseek/deepseek-chat"];
@@ -88,7 +89,7 @@ describe("ten tests running at once under concurrent transactions (OCC)", () => 
             t.run(async (ctx) =>
               Promise.all(
                 testIds.map(async (testId) => {
-                  const test = (await ctx.db.get("tests", testId))!;
+                  const test = (await countedTest(ctx, testId))!;
                   const stats = await ctx.db
                     .query("testStats")
                     .withIndex("by_test", (q) => q.eq("testId", testId))

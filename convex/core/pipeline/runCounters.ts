@@ -20,6 +20,7 @@ import type { runCounters, Usage } from "../../validators";
 import { foldCheckTallies } from "../checkTotals";
 import { writeMonitorRowIfDue } from "../monitorProgress";
 import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
+import { counterRowOf, countedTestOf, storeFold, withCounterRow } from "./counterRow";
 import { applyAnswerScores, applyModelDeltas } from "./statistics";
 
 /** The counter fields a delta may hold, all zero. */
@@ -146,8 +147,11 @@ export async function foldCounters(
   settledBefore?: number,
   sight?: CallsInSight,
 ) {
-  const test = await ctx.db.get("tests", testId);
-  if (!test) return null;
+  const stored = await ctx.db.get("tests", testId);
+  if (!stored) return null;
+  // The counters are the test's row plus its counter row (core/pipeline/counterRow.ts).
+  const counterRow = await counterRowOf(ctx, testId);
+  const test = withCounterRow(stored, counterRow);
   const now = Date.now();
   // A periodic fold takes one batch; the fold that ends a run takes every delta (a few batches
   // at most: the periodic folds keep up with the recordings).
@@ -191,7 +195,7 @@ export async function foldCounters(
   const errorField = latest ? { lastCallError: latest.error } : {};
   if (test.status !== "running") {
     if (rows.length > 0) {
-      await ctx.db.patch("tests", testId, { ...totals, ...errorField });
+      await storeFold(ctx, stored, counterRow, sums, errorField);
       await syncTestSummary(ctx, next);
     }
     return next;
@@ -215,7 +219,8 @@ export async function foldCounters(
     estimatedTimeRemaining: formatTimeRemaining(endsAt === undefined ? null : endsAt - now),
     ...(endsAt === undefined ? {} : { endsAt }),
   };
-  await ctx.db.patch("tests", testId, { ...totals, ...errorField, lastProgressAt: now, progress });
+  // On the counter row, not the test's: the queries that show none of the counters do not re-run.
+  await storeFold(ctx, stored, counterRow, sums, { ...errorField, lastProgressAt: now, progress });
   // History's cost and missing work: the summary is written only when one of them changed.
   await syncTestSummary(ctx, next);
   // The monitor's row, on its own slower cadence (about once per 10 ended calls).
@@ -250,14 +255,16 @@ function remainingCallsOf(test: Doc<"tests">): number {
  * are needed), a range no recording in flight writes: `settled` is the time the pool worker sent
  * its oldest recording still out (runner.beat), so every recording in flight inserts its deltas
  * after it, outside the range read; without it (a recording's own fold), deltas FOLD_SETTLE_MS old.
+ * `stored` is the test as stored (its counter row is added here).
  */
 export async function foldIfDue(
   ctx: MutationCtx,
-  test: Doc<"tests">,
+  stored: Doc<"tests">,
   concurrency?: number,
   settled?: number,
   sight?: CallsInSight,
 ) {
+  const test = await countedTestOf(ctx, stored);
   if (test.totalCalls <= FOLD_EVERY_CALL_UP_TO) return await foldCounters(ctx, test._id, concurrency, undefined, sight);
   const now = Date.now();
   const sinceLastWriteMs = now - test.lastProgressAt;

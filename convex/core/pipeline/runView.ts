@@ -5,6 +5,7 @@
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { expectedCallsOf } from "../../lib/progress";
+import { countedTest } from "./counterRow";
 import { FOLD_EVERY_CALL_UP_TO } from "./runCounters";
 
 /** The part of a test's configuration its recordings use. */
@@ -103,7 +104,7 @@ export async function runViewOf(ctx: MutationCtx, testId: Id<"tests">): Promise<
       running: row.running,
       foldEveryCall: row.foldEveryCall,
     };
-  const test = await ctx.db.get("tests", testId);
+  const test = await countedTest(ctx, testId);
   if (!test) return null;
   return { test, running: test.status === "running", foldEveryCall: test.totalCalls <= FOLD_EVERY_CALL_UP_TO };
 }
