@@ -15,7 +15,7 @@ type CounterKey = keyof Sums;
 const COUNTER_FIELDS = Object.keys(runCounters.fields) as CounterKey[];
 
 /** The fields of the test's row a fold writes besides the counters. */
-export type FoldFields = Partial<Pick<Doc<"tests">, "progress" | "lastProgressAt" | "lastCallError">>;
+type FoldFields = Partial<Pick<Doc<"tests">, "progress" | "lastProgressAt" | "lastCallError">>;
 
 /** The test's counter row, or null (not running, or no fold yet). */
 export async function counterRowOf(ctx: QueryCtx, testId: Id<"tests">): Promise<Doc<"testCounters"> | null> {
