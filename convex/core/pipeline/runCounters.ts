@@ -1,8 +1,9 @@
 // A test's run counters (answers, evaluations, missing work, calls, spend, time) and the
 // progress shown from them: each recorded call inserts what it adds as a delta row of its own
-// (runDeltas), and the deltas are folded into the test's row by the worker's report when enough
-// calls landed or at least every 10 s (lib/progressWrites PROGRESS_FOLD); the row plus its deltas is the
-// whole count.
+// (runDeltas), and the deltas are folded into the test's counter row (core/pipeline/counterRow.ts,
+// added into the test's row when the run ends) by the worker's report when enough calls landed or
+// at least every 10 s (lib/progressWrites PROGRESS_FOLD); the test's row plus its counter row plus
+// its deltas is the whole count.
 import type { Infer } from "convex/values";
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
@@ -131,14 +132,14 @@ export async function addCounters(
 }
 
 /**
- * Folds a test's deltas into its row and its modelStats (statistics.applyModelDeltas) and
- * deletes them (the row plus its deltas is always the whole count), with the latest error any of
+ * Folds a test's deltas into its counter row (its row once it has ended) and its modelStats (statistics.applyModelDeltas) and
+ * deletes them (the rows plus the deltas are always the whole count), with the latest error any of
  * them saw. `settledBefore` (a running test's periodic fold) takes only deltas created before
  * that time, so it reads nothing a recording in flight writes; without it every delta is folded
  * (the end of a run, a small test). While the test runs its progress (phase, percentage,
  * details, time remaining) is computed from the sums; the percentage never goes backwards while
  * the run goes on (a restart begins again at 0). `concurrency` is the test's calls in flight
- * now, which the time remaining follows. Returns the test as written.
+ * now, which the time remaining follows. Returns the test as counted (its row plus its counter row).
  */
 export async function foldCounters(
   ctx: MutationCtx,
