@@ -132,9 +132,9 @@ export async function addCounters(
 }
 
 /**
- * Folds a test's deltas into its counter row (its row once it has ended) and its modelStats (statistics.applyModelDeltas) and
- * deletes them (the rows plus the deltas are always the whole count), with the latest error any of
- * them saw. `settledBefore` (a running test's periodic fold) takes only deltas created before
+ * Folds a test's deltas into its counter row (its row once it has ended) and its modelStats
+ * (statistics.applyModelDeltas) and deletes them (the rows plus the deltas are always the whole
+ * count), with the latest error any of them saw. `settledBefore` (a running test's periodic fold) takes only deltas created before
  * that time, so it reads nothing a recording in flight writes; without it every delta is folded
  * (the end of a run, a small test). While the test runs its progress (phase, percentage,
  * details, time remaining) is computed from the sums; the percentage never goes backwards while
