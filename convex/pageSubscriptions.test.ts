@@ -18,6 +18,7 @@ import { WebSocket } from "ws";
 import { api, internal } from "./_generated/api";
 import { seedFinishedTest } from "./finishedTests.fixture";
 import { PAGE_QUERIES, subscribePages } from "./pageSubscriptions.fixture";
+import { foldCounters } from "./core/pipeline/runCounters";
 import {
   createUserSession,
   drainDispatch,
@@ -105,17 +106,23 @@ test(
         if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 64) break;
         await sleep(100);
       }
-      const beat = () =>
+      /**
+       * The worker's report, as the pool worker sends it: the gateway exchanges since the last and
+       * (no recording being out) now as the bound of the settled deltas; it folds the counters once
+       * about 10 exchanges came in since the last fold.
+       */
+      const beat = (exchanges = 0) =>
         t.mutation(internal.runner.beat, {
           testId,
           level: 2,
           backedOff: false,
           inFlight: 2,
-          exchanges: 0,
+          exchanges,
           rateLimited: 0,
           timeouts: 0,
           serverErrors: 0,
           judged: false,
+          settledBefore: Date.now(),
         });
 
       const owner = await signedInClient(backend, `${userId}|${sessionId}`);
@@ -129,7 +136,7 @@ test(
       const pages = subscribePages(owner, anonymous, testId, shareId);
       for (let waited = 0; pages.updates.size < PAGE_QUERIES.length && waited < 400; waited++) await sleep(25);
       expect([...pages.updates.keys()].sort()).toEqual(PAGE_QUERIES.map((entry) => entry.query).sort());
-      /** Answer calls land, one every 100 ms, the worker reporting after each: its reports fold the counters every 1-3 s. */
+      /** Answer calls land, one every 100 ms, the worker reporting after each: its reports fold the counters about once per 10. */
       const answer = async (calls: number) => {
         const items: WorkItem[] = [];
         while (items.length < calls) {
@@ -147,7 +154,7 @@ test(
             outcome: ANSWERED,
             concurrency: 2,
           });
-          await beat();
+          await beat(1);
           await sleep(100);
         }
       };
@@ -160,8 +167,8 @@ test(
       const before = backend.meter.read();
 
       await answer(CALLS);
-      await sleep(3_200);
-      await beat(); // the last answers settle and are folded
+      await sleep(1_000);
+      await beat(); // the last report: the folds took the calls by tens, the last few wait
       await sleep(1_000);
 
       const reading = meterDifference(backend.meter.read(), before);
@@ -185,7 +192,11 @@ test(
       // Those that show the counters re-run with the folds, which write them (not with each call).
       for (const query of ["results:get", "shares:view", "checks:summary", "checks:sharedSummary", "tests:monitor"])
         expect({ query, reruns: reruns[query]! > 0 }).toEqual({ query, reruns: true });
-      // The checks section moved with the folded tallies: every answer in, each passing "brew", none short enough.
+      // The checks section moves with the folded tallies: once the last few are folded (as the
+      // worker's next reports or the run's end would), every answer in, each passing "brew", none short enough.
+      await t.run(async (ctx) => {
+        await foldCounters(ctx, testId);
+      });
       const summary = (await as.query(api.checks.summary, { testId }))!;
       const sum = (count: (model: (typeof summary.models)[number]) => number) =>
         summary.models.reduce((total, model) => total + count(model), 0);
@@ -206,9 +217,7 @@ test(
       expect([...finishedPages.updates.keys()].sort()).toEqual(PAGE_QUERIES.map((entry) => entry.query).sort());
       await sleep(500);
       const quiet = backend.meter.read();
-      await answer(LATER_CALLS);
-      await sleep(3_200);
-      await beat(); // a fold of the running test
+      await answer(LATER_CALLS); // with its fold after the 10th
       await sleep(1_000);
       const later = meterDifference(backend.meter.read(), quiet);
       const finishedReruns = Object.fromEntries(
