@@ -24,6 +24,7 @@ import {
   sweepPairs,
 } from "./core/pipeline/host";
 import { runHost } from "./core/pipeline/hostLoop";
+import { cancelUnmadeCallBatch } from "./core/pipeline/unmadeCalls";
 import { readSetting } from "./core/settings";
 import { catalogLatencies, recordModelLatencies } from "./core/modelLatencies";
 import { callOutcome, callsInSight, workerReport, workItem } from "./validators";
@@ -149,6 +150,16 @@ export const beat = internalMutation({
   },
 });
 
+/** One batch of an ended test's pending calls marked cancelled (core/pipeline/unmadeCalls.ts). */
+export const cancelUnmadeCalls = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    await cancelUnmadeCallBatch(ctx, testId);
+    return null;
+  },
+});
+
 /** Each running test's share of the deployment's cap on gateway calls in flight (a worker's, after its report). */
 export const gatewayShare = internalQuery({
   args: {},
@@ -179,6 +190,8 @@ export const workerSettings = internalQuery({
     resume: v.optional(v.object({ level: v.number(), backedOff: v.boolean(), ceiling: v.optional(v.number()) })),
     /** The catalog's latency of each of the test's models by `kind:model` key, until the run sees its own. */
     latencyPriors: v.optional(v.array(v.object({ key: v.string(), latencyMs: v.number() }))),
+    /** The test stops when settled: its claims take judge calls first, its looks are every second. */
+    stopsWhenSettled: v.optional(v.boolean()),
   }),
   handler: async (ctx, { testId }) => {
     const test = await ctx.db.get("tests", testId);
@@ -186,6 +199,7 @@ export const workerSettings = internalQuery({
       ...(await startingConcurrency(ctx, testId)),
       ...(test
         ? {
+            stopsWhenSettled: test.configuration.stopWhenSettled !== undefined,
             latencyPriors: Object.entries(
               await catalogLatencies(ctx, {
                 generators: test.configuration.generatorModels.map((model) => model.id),

@@ -19,6 +19,7 @@ import {
 } from "../gateway";
 import { gatewayConfigForTest } from "../testGateway";
 import { RECORD_ATTEMPTS, RecordBatcher } from "./recordBatcher";
+import { workerLooks } from "./workerLook";
 
 function costOf(item: WorkItem, result: ChatResult): number {
   return result.promptTokens * item.promptPrice + result.completionTokens * item.completionPrice;
@@ -182,6 +183,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
       : {}),
   };
   const tally = { exchanges: 0, rateLimited: 0, timeouts: 0, serverErrors: 0 };
+  // Its jury statistics and settle look, after its reports (workerLook.ts).
+  const looks = workerLooks(ctx, testId, settings.stopsWhenSettled === true);
   /**
    * The controller hears each exchange: a success with its kind of call (model and call kind,
    * whose usual latency it is compared with), a 429 with the calls out when it came.
@@ -308,6 +311,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
       }
     };
     const beat = await send(RECORD_ATTEMPTS - 1);
+    if (beat.running) looks.reported(exchanges.judged, args.settledBefore);
     sweep = false;
     running = beat.running && host.alive();
     if (beat.running) limits.max = await ctx.runQuery(internal.runner.gatewayShare, {});
@@ -347,7 +351,9 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
     // A claim that empties the pending calls reads their index to its end, where the report in
     // flight inserts judge calls: the two would conflict (and the claim retry). Those judge
     // calls are what it would claim next anyway, so it waits for the report (which wakes it).
-    if (reporting && creatingJudgeCalls && pendingRanShort) free = 0;
+    // A test set to stop when settled reads its pending judge calls to their end at nearly every
+    // claim (it takes them first): it always waits for such a report.
+    if (reporting && creatingJudgeCalls && (pendingRanShort || settings.stopsWhenSettled === true)) free = 0;
     if (free > 0) {
       const wanted = Math.min(free, CLAIM_BATCH);
       const items = await ctx.runMutation(internal.runner.claimBatch, { testId, max: wanted });
@@ -388,6 +394,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
   await Promise.all(calling);
   await Promise.all(recording.keys());
   await reportNow(); // the last exchanges, and whether the test still runs
+  await looks.idle();
   // Replaced, or the host's time is up while the test runs: the next host carries on.
   if (!host.alive() || (running && !host.claiming())) return;
   const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
