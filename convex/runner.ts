@@ -25,6 +25,9 @@ import {
 } from "./core/pipeline/host";
 import { runHost } from "./core/pipeline/hostLoop";
 import { cancelUnmadeCallBatch } from "./core/pipeline/unmadeCalls";
+import type { Doc } from "./_generated/dataModel";
+import { settleInFlightCap } from "./lib/claimOrder";
+import { expectedCallsOf } from "./lib/progress";
 import { readSetting } from "./core/settings";
 import { catalogLatencies, recordModelLatencies } from "./core/modelLatencies";
 import { callOutcome, callsInSight, workerReport, workItem } from "./validators";
@@ -57,9 +60,15 @@ export const copyAnswers = internalMutation({
 
 /** Leases up to `max` pending calls to a pool worker (its free slots). */
 export const claimBatch = internalMutation({
-  args: { testId: v.id("tests"), max: v.number() },
+  args: {
+    testId: v.id("tests"),
+    max: v.number(),
+    /** At most this many generation calls (a test set to stop when settled: lib/claimOrder.ts). */
+    maxGenerate: v.optional(v.number()),
+  },
   returns: v.array(workItem),
-  handler: async (ctx, { testId, max }) => await claimBatch_(ctx, testId, Math.min(max, CLAIM_BATCH)),
+  handler: async (ctx, { testId, max, maxGenerate }) =>
+    await claimBatch_(ctx, testId, Math.min(max, CLAIM_BATCH), maxGenerate),
 });
 
 /**
@@ -182,6 +191,13 @@ export const endWork = internalMutation({
   },
 });
 
+/** A test set to stop when settled keeps few calls in flight: its share of its pairs' calls. */
+function settleCapOf(configuration: Doc<"tests">["configuration"]): number {
+  const pairs = Math.max(1, configuration.personas.length * configuration.topics.length);
+  const calls = expectedCallsOf(configuration);
+  return settleInFlightCap((calls.generation + calls.judging) / pairs, pairs);
+}
+
 export const workerSettings = internalQuery({
   args: { testId: v.id("tests") },
   returns: v.object({
@@ -192,6 +208,10 @@ export const workerSettings = internalQuery({
     latencyPriors: v.optional(v.array(v.object({ key: v.string(), latencyMs: v.number() }))),
     /** The test stops when settled: its claims take judge calls first, its looks are every second. */
     stopsWhenSettled: v.optional(v.boolean()),
+    /** Its generation calls per pair. */
+    generators: v.optional(v.number()),
+    /** Most calls in flight (a test set to stop when settled: lib/claimOrder.ts settleInFlightCap). */
+    inFlightCap: v.optional(v.number()),
   }),
   handler: async (ctx, { testId }) => {
     const test = await ctx.db.get("tests", testId);
@@ -200,6 +220,10 @@ export const workerSettings = internalQuery({
       ...(test
         ? {
             stopsWhenSettled: test.configuration.stopWhenSettled !== undefined,
+            generators: test.configuration.generatorModels.length,
+            ...(test.configuration.stopWhenSettled === undefined
+              ? {}
+              : { inFlightCap: settleCapOf(test.configuration) }),
             latencyPriors: Object.entries(
               await catalogLatencies(ctx, {
                 generators: test.configuration.generatorModels.map((model) => model.id),

@@ -13,3 +13,32 @@ export type ClaimKind = "generate" | "evaluate";
 export function claimKinds(stopsWhenSettled: boolean): readonly ClaimKind[] | null {
   return stopsWhenSettled ? ["evaluate", "generate"] : null;
 }
+
+/**
+ * The share of its pairs whose calls a test set to stop when settled keeps in flight at most.
+ * Calls out when a look settles still land and are paid for, as are those claimed while the look
+ * reads (about a second): the fewer out, the less a settled test overshoots the look that stopped
+ * it, and the slower a test that never settles runs. bench/adaptive.ts measures it.
+ */
+export const SETTLE_IN_FLIGHT_SHARE = 0.05;
+/**
+ * Pairs a test set to stop when settled works on at once: it claims a new pair's answers only
+ * while fewer of its pairs are in progress (an answer or a verdict out, or answers landed and not
+ * yet given their judge calls). Its looks read the judged start of the seeded order, so a pair
+ * far ahead of it only adds calls a settling look does not use (bench/adaptive.ts: 4 ahead cost
+ * ~2 points of calls more than 2 at 60 pairs).
+ */
+export const SETTLE_PAIRS_AHEAD = 2;
+
+/** The most calls a test set to stop when settled keeps in flight: its share of pairs' calls, at least one pair's. */
+export function settleInFlightCap(callsPerPair: number, pairsTotal: number): number {
+  return Math.max(callsPerPair, Math.round(SETTLE_IN_FLIGHT_SHARE * pairsTotal * callsPerPair));
+}
+
+/**
+ * How many generation calls a claim of a test set to stop when settled may take: one pair's
+ * (`generators` calls) while fewer than SETTLE_PAIRS_AHEAD pairs are in progress, else none.
+ */
+export function settleGenerateAllowance(pairsInProgress: number, generators: number): number {
+  return pairsInProgress < SETTLE_PAIRS_AHEAD ? generators : 0;
+}

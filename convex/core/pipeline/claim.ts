@@ -66,7 +66,13 @@ export async function endWorker(ctx: MutationCtx, testId: Id<"tests">): Promise<
  * Returns none when the test no longer runs or has nothing pending; the worker then lets its
  * calls land and ends through endWorker.
  */
-export async function claimBatch(ctx: MutationCtx, testId: Id<"tests">, max: number): Promise<WorkItem[]> {
+export async function claimBatch(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  max: number,
+  /** At most this many generation calls (a test set to stop when settled: its pairs in progress). */
+  maxGenerate = Infinity,
+): Promise<WorkItem[]> {
   if (max <= 0) return [];
   // The run and work rows, not the test's row, which the worker's report folds into meanwhile.
   const run = await workViewOf(ctx, testId);
@@ -82,12 +88,13 @@ export async function claimBatch(ctx: MutationCtx, testId: Id<"tests">, max: num
     );
   else
     for (const kind of kinds) {
-      if (calls.length >= max) break;
+      const wanted = Math.min(max - calls.length, kind === "generate" ? maxGenerate : Infinity);
+      if (wanted <= 0) continue;
       calls.push(
         ...(await ctx.db
           .query("calls")
           .withIndex("by_test_kind_status", (q) => q.eq("testId", testId).eq("kind", kind).eq("status", "pending"))
-          .take(max - calls.length)),
+          .take(wanted)),
       );
     }
   const leaseMs = await readSetting(ctx, "leaseMs");
