@@ -66,6 +66,7 @@ interface Outcome {
   /** The engine's run (bench/adaptiveEngine.ts): calls claimed by its end over all its calls. */
   callsUsed: number;
   looks: number;
+  wallMs: number;
   fullLeader: string;
   naiveWinner: string | null;
 }
@@ -118,6 +119,7 @@ function replicate(
     pairsUsed,
     callsUsed: engine.callsUsed,
     looks: engine.looks,
+    wallMs: engine.wallMs,
     fullLeader,
     naiveWinner: naiveWinner(ordered, models),
   };
@@ -159,6 +161,7 @@ for (const scale of TARGETS.includes("settle") ? (["rating", "ranking"] as const
       const callsUsed = outcomes.reduce((sum, o) => sum + o.callsUsed, 0) / REPS;
       const idealUsed = outcomes.reduce((sum, o) => sum + o.pairsUsed / pairs, 0) / REPS;
       const looks = outcomes.reduce((sum, o) => sum + o.looks, 0) / REPS;
+      const minutes = outcomes.reduce((sum, o) => sum + o.wallMs, 0) / REPS / 60_000;
       const falseWinner = share((o) => o.settledOn !== null && !trulyBest.has(o.settledOn));
       const declared = share((o) => o.settledOn !== null);
       const naiveDeclared = share((o) => o.naiveWinner !== null);
@@ -176,7 +179,7 @@ for (const scale of TARGETS.includes("settle") ? (["rating", "ranking"] as const
             ];
       failures += targets.filter((line) => line.endsWith("FAIL")).length;
       rows.push(
-        `| ${scale} | ${scenario} | ${pairs} | ${REPS} | ${targets.join(" · ")} | ${pct(declared)} | ${pct(idealUsed)} | ${looks.toFixed(1)} | ${pct(naiveDeclared)} |`,
+        `| ${scale} | ${scenario} | ${pairs} | ${REPS} | ${targets.join(" · ")} | ${pct(declared)} | ${pct(idealUsed)} | ${looks.toFixed(1)} | ${minutes.toFixed(1)} | ${pct(naiveDeclared)} |`,
       );
       console.log(rows.at(-1));
     }
@@ -205,8 +208,8 @@ console.log(
   [
     "",
     `Stop when settled ("which model is best", ${CONFIDENCE * 100}%), ${REPS} replications per row, 3 judges, ${ANSWERS} answers per model and pair; calls as the engine claims them (bench/adaptiveEngine.ts: judge calls first, at most ${SETTLE_IN_FLIGHT_SHARE * 100}% of the pairs' calls in flight, a look at most once a second after a report).`,
-    "| scale | scenario | pairs | reps | targets (measured, target, PASS/FAIL) | settled | a look after every pair, no calls beyond: calls | looks per test | naive repeated t: winner declared |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| scale | scenario | pairs | reps | targets (measured, target, PASS/FAIL) | settled | a look after every pair, no calls beyond: calls | looks per test | minutes (answer 4 s, verdict 2 s) | naive repeated t: winner declared |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     "Jury advice (clear scenario, rating, 4-judge mixed panel of bench/adaptiveJury.ts): advised on one replication, checked on held-out ones.",

@@ -33,6 +33,8 @@ export interface EngineRun {
   settled: SettleStatus | null;
   /** Looks taken. */
   looks: number;
+  /** When it ended (ms of simulated time). */
+  wallMs: number;
 }
 
 /**
@@ -108,7 +110,7 @@ export function engineRun(options: {
         status = settleStatus(options.question, options.models, ordered.slice(0, sees), pairs);
         statusOf.set(sees, status);
       }
-      if (status.settled) return { callsUsed: claimed / total, settled: status, looks };
+      if (status.settled) return { callsUsed: claimed / total, settled: status, looks, wallMs: now };
       continue;
     }
     if (now === landing) {
@@ -140,5 +142,5 @@ export function engineRun(options: {
       look = { end: now + LOOK_MS, sees: judgedPrefix(lastReport) };
     }
   }
-  return { callsUsed: 1, settled: null, looks };
+  return { callsUsed: 1, settled: null, looks, wallMs: now };
 }
