@@ -10,7 +10,7 @@ import type { MutationCtx } from "../../_generated/server";
 import { hasEnded } from "../../lib/testStatus";
 
 /** Pending calls cancelled per transaction. */
-export const CANCEL_CALLS_BATCH = 500;
+const CANCEL_CALLS_BATCH = 500;
 
 /** The ending asks for its pending calls to be cancelled (one scheduled batch, more if needed). */
 export async function cancelUnmadeCallsLater(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
