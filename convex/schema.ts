@@ -249,7 +249,9 @@ export default defineSchema({
     .index("by_test_pair", ["testId", "kind", "personaId", "topicId"])
     // Whether a pair's generation has ended, in two `.first()` reads rather than its 10 calls.
     .index("by_test_pair_status", ["testId", "kind", "personaId", "topicId", "status"])
-    .index("by_status_lease", ["status", "leaseExpiresAt"]),
+    .index("by_status_lease", ["status", "leaseExpiresAt"])
+    // A test set to stop when settled claims its pending judge calls before its generation calls.
+    .index("by_test_kind_status", ["testId", "kind", "status"]),
 
   responses: defineTable({
     testId: v.id("tests"),

@@ -195,6 +195,8 @@ export async function cancelJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<voi
     status: "cancelled",
     progress: { currentPhase: "Cancelled", percentage: 0 },
     jobError: "Cancelled by an admin",
+    // The price of the calls not made goes back above the minimum, as with the owner's Stop.
+    refundUnrun: REFUND_REASONS.cancelledByAdmin,
   });
 }
 

@@ -5,6 +5,7 @@ import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import { isStuckJob, processingSince } from "../../lib/jobAnalysis";
 import { jobOfTest } from "../jobs";
+import { REFUND_REASONS } from "../payments";
 import { readSetting } from "../settings";
 import { endTest } from "../testEnding";
 import { createJudgeCallsIfPairDone } from "./calls";
@@ -97,8 +98,13 @@ export async function cancelTestsWithoutProgress(ctx: MutationCtx, now: number):
         jobError: "Cancelled - Timeout",
         // An unpaid draft's checkout is expired too, so an abandoned payment cannot start it later.
         ...(unpaid ? { checkouts: "expire" as const } : {}),
-        // A paid test that delivered nothing in its hour is refunded, as a failed one is.
-        ...(!unpaid && deliveredNothing(test) ? { refundReason: STALE_REFUND_REASON } : {}),
+        // A paid test that delivered nothing in its hour is refunded, as a failed one is; one
+        // that delivered some gets the price of its calls not made back, as with the owner's Stop.
+        ...(unpaid
+          ? {}
+          : deliveredNothing(test)
+            ? { refundReason: STALE_REFUND_REASON }
+            : { refundUnrun: REFUND_REASONS.timedOut }),
         dispatch: false, // once for the batch, below
       });
       cancelled++;

@@ -41,9 +41,26 @@ async function workRowOf(ctx: MutationCtx, testId: Id<"tests">) {
 }
 
 function workConfigurationOf(test: Doc<"tests">): WorkConfiguration {
-  const { userPrompt, personas, topics, responsesPerTopic, rankingPrompt, evaluationCriteria, scoringParameters } =
-    test.configuration;
-  return { userPrompt, personas, topics, responsesPerTopic, rankingPrompt, evaluationCriteria, scoringParameters };
+  const {
+    userPrompt,
+    personas,
+    topics,
+    responsesPerTopic,
+    rankingPrompt,
+    evaluationCriteria,
+    scoringParameters,
+    stopWhenSettled,
+  } = test.configuration;
+  return {
+    userPrompt,
+    personas,
+    topics,
+    responsesPerTopic,
+    rankingPrompt,
+    evaluationCriteria,
+    scoringParameters,
+    ...(stopWhenSettled === undefined ? {} : { stopWhenSettled }),
+  };
 }
 
 /** The run starts (or starts again): its recordings read this from now on. */
