@@ -33,8 +33,11 @@ export function faultsFromEnv(value: string | undefined): Faults {
 
 /** Settable by tests and benches that start a backend in-process (main.ts reads MJ_FAULTS). */
 export const faults: Faults = faultsFromEnv(process.env.MJ_FAULTS);
-/** Actions killed since start (benches print it). */
-export const faultCounts = { killedActions: 0 };
+/**
+ * Actions killed since start, and the calls of killed actions refused (each fails the function it
+ * was made from: benches tell these failures from the product's).
+ */
+export const faultCounts = { killedActions: 0, refusedCalls: 0 };
 
 const actionLife = new AsyncLocalStorage<{ killed: boolean }>();
 
@@ -43,7 +46,10 @@ const actionLife = new AsyncLocalStorage<{ killed: boolean }>();
  * it runs (convex-test runs them in the action's own context), fails from then on.
  */
 export function assertActionAlive(): void {
-  if (actionLife.getStore()?.killed) throw new Error(KILLED_MESSAGE);
+  if (actionLife.getStore()?.killed) {
+    faultCounts.refusedCalls++;
+    throw new Error(KILLED_MESSAGE);
+  }
 }
 
 /** When an action started now dies (ms from its start), at `killActions` per second; Infinity: never. */

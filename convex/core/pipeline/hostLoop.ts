@@ -71,8 +71,10 @@ export async function runHost(ctx: ActionCtx, epoch: number, recovering: boolean
     throw error;
   }
   // Replaced, or time is up: the workers stop claiming and their calls land.
+  // It beats meanwhile: calls that take tens of seconds to land must not make it look dead.
   while (serving.size > 0) {
-    await Promise.all(serving.values());
+    await Promise.race([Promise.all(serving.values()), sleep(HOST_BEAT_MS)]);
+    if (alive && serving.size > 0) alive = await beat();
   }
   if (alive) await withSlotRetries(() => ctx.runMutation(internal.runner.continueHost, { epoch }));
 }
