@@ -265,8 +265,14 @@ export function useAuthKeys(): void {
 /** The local backend (dev/backend/server) as the tests of real subscriptions, OCC and the meter use it. */
 export type LocalBackend = { t: TestBackend; url: string; siteUrl: string; meter: Meter; close(): Promise<void> };
 
+/** A local backend's plan (dev/backend/plan.ts) and how long calls wait for a slot. */
+export type LocalBackendOptions = {
+  plan?: "starter" | "professional";
+  slotWaits?: { queries: number; mutations: number; actions: number };
+};
+
 type LocalTesting = {
-  startQuietBackend(keysFile: string): Promise<LocalBackend>;
+  startQuietBackend(keysFile: string, options?: LocalBackendOptions): Promise<LocalBackend>;
   signedInClient(backend: LocalBackend, subject: string): Promise<ConvexClient>;
 };
 /** dev/backend/testing, loaded at run time: imported, its code would be type-checked under convex/'s ES2022 lib. */
@@ -276,8 +282,8 @@ async function localTesting(): Promise<LocalTesting> {
 }
 
 /** The local backend over convex/ on free ports, quiet, its JWT keys kept in `keysFile` (dev/backend/testing's). */
-export async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
-  return (await localTesting()).startQuietBackend(keysFile);
+export async function startLocalBackend(keysFile: string, options: LocalBackendOptions = {}): Promise<LocalBackend> {
+  return (await localTesting()).startQuietBackend(keysFile, options);
 }
 
 /** A WebSocket client of the local backend signed in as `subject`, "userId|sessionId" (dev/backend/testing's). */

@@ -56,6 +56,7 @@ import type * as core_pipeline_dispatchSoon from "../core/pipeline/dispatchSoon.
 import type * as core_pipeline_evaluations from "../core/pipeline/evaluations.js";
 import type * as core_pipeline_finish from "../core/pipeline/finish.js";
 import type * as core_pipeline_host from "../core/pipeline/host.js";
+import type * as core_pipeline_hostCalls from "../core/pipeline/hostCalls.js";
 import type * as core_pipeline_hostLoop from "../core/pipeline/hostLoop.js";
 import type * as core_pipeline_record from "../core/pipeline/record.js";
 import type * as core_pipeline_recordBatcher from "../core/pipeline/recordBatcher.js";
@@ -267,6 +268,7 @@ declare const fullApi: ApiFromModules<{
   "core/pipeline/evaluations": typeof core_pipeline_evaluations;
   "core/pipeline/finish": typeof core_pipeline_finish;
   "core/pipeline/host": typeof core_pipeline_host;
+  "core/pipeline/hostCalls": typeof core_pipeline_hostCalls;
   "core/pipeline/hostLoop": typeof core_pipeline_hostLoop;
   "core/pipeline/record": typeof core_pipeline_record;
   "core/pipeline/recordBatcher": typeof core_pipeline_recordBatcher;
