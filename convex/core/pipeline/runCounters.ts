@@ -242,6 +242,17 @@ export async function foldCounters(
  */
 export const FOLD_EVERY_CALL_UP_TO = 32;
 
+/**
+ * Whether a test is small by the calls it will make, judge calls included. Not by its row's
+ * totalCalls: judge calls are counted once created, so a test of 32 answers and 8 judge calls
+ * counts 32 until its worker reports its pairs, and a full fold meanwhile found every call ended
+ * and completed it unjudged.
+ */
+export function foldsEveryCall(test: Pick<Doc<"tests">, "configuration">): boolean {
+  const expected = expectedCallsOf(test.configuration);
+  return expected.generation + expected.judging <= FOLD_EVERY_CALL_UP_TO;
+}
+
 /** The calls a running test has still to make, as its row counts them (the last fold). */
 function remainingCallsOf(test: Doc<"tests">): number {
   const expected = expectedCallsOf(test.configuration, test.missingResponses);
@@ -266,7 +277,7 @@ export async function foldIfDue(
   sight?: CallsInSight,
 ) {
   const test = await countedTestOf(ctx, stored);
-  if (test.totalCalls <= FOLD_EVERY_CALL_UP_TO) return await foldCounters(ctx, test._id, concurrency, undefined, sight);
+  if (foldsEveryCall(test)) return await foldCounters(ctx, test._id, concurrency, undefined, sight);
   const now = Date.now();
   const sinceLastWriteMs = now - test.lastProgressAt;
   if (sinceLastWriteMs < PROGRESS_FOLD.minIntervalMs) return null;

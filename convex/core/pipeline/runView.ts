@@ -4,9 +4,8 @@
 // every recording in flight).
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
-import { expectedCallsOf } from "../../lib/progress";
 import { countedTest } from "./counterRow";
-import { FOLD_EVERY_CALL_UP_TO } from "./runCounters";
+import { foldsEveryCall } from "./runCounters";
 
 /** The part of a test's configuration its recordings use. */
 export type RunConfiguration = Doc<"testRuns">["configuration"];
@@ -23,11 +22,6 @@ async function runRowOf(ctx: MutationCtx, testId: Id<"tests">) {
     .query("testRuns")
     .withIndex("by_test", (q) => q.eq("testId", testId))
     .unique();
-}
-
-function foldsEveryCall(test: Doc<"tests">): boolean {
-  const expected = expectedCallsOf(test.configuration);
-  return expected.generation + expected.judging <= FOLD_EVERY_CALL_UP_TO;
 }
 
 /** The part of a test's configuration its work items are built from (testWork). */
@@ -123,5 +117,5 @@ export async function runViewOf(ctx: MutationCtx, testId: Id<"tests">): Promise<
     };
   const test = await countedTest(ctx, testId);
   if (!test) return null;
-  return { test, running: test.status === "running", foldEveryCall: test.totalCalls <= FOLD_EVERY_CALL_UP_TO };
+  return { test, running: test.status === "running", foldEveryCall: foldsEveryCall(test) };
 }
