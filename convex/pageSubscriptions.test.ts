@@ -7,12 +7,14 @@
 // folds of the counters (about once per 10 calls) at most, and those that show nothing the folds
 // write (notes, the refund, the monitor's choice of test, the test's configuration and status,
 // the full first pages of answers and judgements) not at all. Then a finished test's pages, open
-// while the first test runs on, do not re-run at all.
+// while the first test runs on, do not re-run at all. The functions' clock is the test's (Date
+// faked; timers and sockets real): folds are due after so much time, and the test moves the clock
+// instead of waiting for it.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConvexClient } from "convex/browser";
-import { expect, test } from "vitest";
+import { expect, test, vi } from "vitest";
 import { meterDifference } from "../dev/backend/meter";
 import { WebSocket } from "ws";
 import { api, internal } from "./_generated/api";
@@ -56,6 +58,8 @@ const SHOWING_NO_COUNTER = [
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Moves the clock the backend's functions read (and date their rows by) `ms` on. */
+const advance = (ms: number) => vi.setSystemTime(Date.now() + ms);
 
 /** An answer that passes one check of two ("brew" is in it; it is short). */
 const ANSWERED: Outcome = {
@@ -71,6 +75,8 @@ test(
   `${CALLS} recorded calls re-run no subscribed query of the test's pages with every call`,
   { timeout: 120_000 },
   async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now());
     const keysDir = mkdtempSync(join(tmpdir(), "mj-page-subscriptions-"));
     const backend = await startLocalBackend(join(keysDir, "keys.json"));
     const clients: ConvexClient[] = [];
@@ -136,7 +142,11 @@ test(
       const pages = subscribePages(owner, anonymous, testId, shareId);
       for (let waited = 0; pages.updates.size < PAGE_QUERIES.length && waited < 400; waited++) await sleep(25);
       expect([...pages.updates.keys()].sort()).toEqual(PAGE_QUERIES.map((entry) => entry.query).sort());
-      /** Answer calls land, one every 100 ms, the worker reporting after each: its reports fold the counters about once per 10. */
+      /**
+       * Answer calls land, one every 100 ms, the worker reporting after each: its reports fold the
+       * counters about once per 10. Each call's query updates run before the next lands, so each
+       * could re-run the pages on its own.
+       */
       const answer = async (calls: number) => {
         const items: WorkItem[] = [];
         while (items.length < calls) {
@@ -155,21 +165,22 @@ test(
             concurrency: 2,
           });
           await beat(1);
-          await sleep(100);
+          await backend.settle();
+          advance(100);
         }
       };
       // The first pages of answers fill (they show each answer until then); a fold (its figures
       // 10 s old) writes the rows the folds keep.
       await answer(WARM_UP);
-      await sleep(10_100);
+      advance(10_100);
       await beat();
-      await sleep(500);
+      await backend.settle();
       const before = backend.meter.read();
 
       await answer(CALLS);
-      await sleep(1_000);
+      advance(3_200);
       await beat(); // the last report: the folds took the calls by tens, the last few wait
-      await sleep(1_000);
+      await backend.settle();
 
       const reading = meterDifference(backend.meter.read(), before);
       const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
@@ -215,10 +226,10 @@ test(
       const finishedPages = subscribePages(owner, anonymous, finishedId, finishedShare);
       for (let waited = 0; finishedPages.updates.size < PAGE_QUERIES.length && waited < 400; waited++) await sleep(25);
       expect([...finishedPages.updates.keys()].sort()).toEqual(PAGE_QUERIES.map((entry) => entry.query).sort());
-      await sleep(500);
+      await backend.settle();
       const quiet = backend.meter.read();
       await answer(LATER_CALLS); // with its fold after the 10th
-      await sleep(1_000);
+      await backend.settle();
       const later = meterDifference(backend.meter.read(), quiet);
       const finishedReruns = Object.fromEntries(
         PAGE_QUERIES.map(({ query }) => [query, later[query]?.subscriptionReruns ?? 0]),
@@ -233,6 +244,7 @@ test(
       for (const client of clients) await client.close();
       await backend.close();
       rmSync(keysDir, { recursive: true, force: true });
+      vi.useRealTimers();
     }
   },
 );

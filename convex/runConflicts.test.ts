@@ -69,8 +69,14 @@ describe("ten tests running at once under concurrent transactions (OCC)", () => 
           });
           testIds.push(testId);
         }
-        // The dispatches the creations scheduled find no free slot.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The dispatches the creations scheduled have run and found no free slot.
+        await waitFor(
+          () => t.run((ctx) => ctx.db.system.query("_scheduled_functions").collect()),
+          (jobs) =>
+            jobs
+              .filter((job) => job.name.includes("dispatch"))
+              .every((job) => job.state.kind !== "pending" && job.state.kind !== "inProgress"),
+        );
         await t.run(async (ctx) => {
           const row = await ctx.db
             .query("settings")

@@ -263,7 +263,15 @@ export function useAuthKeys(): void {
 }
 
 /** The local backend (dev/backend/server) as the tests of real subscriptions, OCC and the meter use it. */
-export type LocalBackend = { t: TestBackend; url: string; siteUrl: string; meter: Meter; close(): Promise<void> };
+export type LocalBackend = {
+  t: TestBackend;
+  url: string;
+  siteUrl: string;
+  meter: Meter;
+  /** Resolves once every query update of the commits so far has been pushed to its clients. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+};
 
 /** A local backend's plan (dev/backend/plan.ts) and how long calls wait for a slot. */
 export type LocalBackendOptions = {
