@@ -161,6 +161,8 @@ const responseRow = v.object({
   topicId: v.string(),
   length: v.number(),
   costUsd: v.number(),
+  /** The repeat of its cell (lib/repeats.ts), when the test repeats cells. */
+  repeat: v.optional(v.number()),
 });
 
 /** The test's answers, or those created after `after` (an incremental run). */
@@ -190,6 +192,7 @@ export const responsesPage = internalQuery({
         topicId: response.topicId,
         length: response.content.length,
         costUsd: response.costUsd,
+        ...(response.repeat === undefined ? {} : { repeat: response.repeat }),
       })),
       isDone: result.isDone,
       continueCursor: result.continueCursor,

@@ -242,6 +242,8 @@ export const exportResponses = userQuery({
       costUsd: v.number(),
       averageScore: v.union(v.number(), v.null()),
       checkFailures: v.optional(v.array(checkFailure)),
+      /** A repeated test's repeat of the answer's cell (0-based; lib/repeats.ts). */
+      repeat: v.optional(v.number()),
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
@@ -265,6 +267,7 @@ export const exportResponses = userQuery({
         costUsd: response.costUsd,
         averageScore: response.scoreCount > 0 ? response.scoreSum / response.scoreCount : null,
         ...(response.checkFailures === undefined ? {} : { checkFailures: response.checkFailures }),
+        ...(response.repeat === undefined ? {} : { repeat: response.repeat }),
       })),
     };
   },

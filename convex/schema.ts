@@ -240,6 +240,8 @@ export default defineSchema({
     missingRetried: v.optional(v.boolean()),
     responseIds: v.optional(v.array(v.id("responses"))),
     error: v.optional(v.string()),
+    /** Which run of its cell (0-based) when the test repeats cells (configuration.repeats > 1). */
+    repeat: v.optional(v.number()),
   })
     .index("by_key", ["key"])
     .index("by_test_status", ["testId", "status"])
@@ -271,6 +273,8 @@ export default defineSchema({
     checkFailures: v.optional(v.array(checkFailure)),
     /** True when it failed at least one check: "only answers that failed a check". */
     failedCheck: v.optional(v.boolean()),
+    /** Which run of its cell (0-based) it came from when the test repeats cells; absent = 0. */
+    repeat: v.optional(v.number()),
   })
     // Arrival order (latest responses on the monitor) needs creation order.
     // eslint-disable-next-line @convex-dev/no-duplicate-indexes

@@ -4,6 +4,7 @@ import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { UNKNOWN_MODEL_COST_PER_TOKEN } from "../../lib/pricing";
 import { buildGenerationMessages, buildRankingMessages, buildRatingMessages, combinePrompt } from "../../lib/prompts";
+import { repeatSeed } from "../../lib/repeats";
 import { selectedCriteria } from "../../lib/types";
 import type { WorkItem } from "../../validators";
 import type { WorkConfiguration } from "./runView";
@@ -52,6 +53,7 @@ export async function buildWorkItem(
     return {
       ...base,
       answersWanted: count,
+      ...(call.repeat === undefined ? {} : { seed: repeatSeed(call.repeat) }),
       maxTokens: count === 1 ? SINGLE_ANSWER_MAX_TOKENS : BATCH_MAX_TOKENS,
       messages: buildGenerationMessages({
         systemPrompt: persona?.systemPrompt ?? "",

@@ -88,7 +88,7 @@ type Completion = ChatResult | { refused: true };
  */
 async function complete(
   config: GatewayConfig,
-  request: { model: string; messages: ChatMessage[]; maxTokens: number },
+  request: { model: string; messages: ChatMessage[]; maxTokens: number; seed?: number },
   deferRefusal: boolean,
 ): Promise<Completion> {
   const once = { ...config, maxAttempts: 1 };
@@ -124,7 +124,12 @@ async function perform(
   let lastProblem = "";
   try {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const request = { model: item.modelId, messages, maxTokens: item.maxTokens };
+      const request = {
+        model: item.modelId,
+        messages,
+        maxTokens: item.maxTokens,
+        ...(item.seed === undefined ? {} : { seed: item.seed }),
+      };
       // Only the first request is handed back: a second one has a reply already paid for.
       const result = await complete(config, request, deferRefusal && attempt === 0);
       if ("refused" in result) return "refused";
