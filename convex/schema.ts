@@ -15,6 +15,7 @@ import { testOwnerTables } from "./tables/testOwners";
 import { deletionTables } from "./tables/deletions";
 import { testProgressTables } from "./tables/testProgress";
 import { refundTables } from "./tables/refunds";
+import { juryAdviceTables } from "./tables/juryAdvice";
 import {
   alertKind,
   callKind,
@@ -53,6 +54,7 @@ export default defineSchema({
   ...testProgressTables,
   ...runTables,
   ...refundTables,
+  ...juryAdviceTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({
