@@ -16,6 +16,7 @@ import { deletionTables } from "./tables/deletions";
 import { testProgressTables } from "./tables/testProgress";
 import { refundTables } from "./tables/refunds";
 import { testCounterTables } from "./tables/testCounters";
+import { juryAdviceTables } from "./tables/juryAdvice";
 import {
   alertKind,
   callKind,
@@ -55,6 +56,7 @@ export default defineSchema({
   ...runTables,
   ...refundTables,
   ...testCounterTables,
+  ...juryAdviceTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({

@@ -9,6 +9,7 @@ import { computeHumanStats, type HumanStats, type HumanVerdict } from "../../lib
 import type { HumanStatsDoc } from "../../tables/juryStats";
 import { withFailedChecksLast } from "../checks";
 import { settleCheck } from "../settle";
+import { keepJuryAdvice } from "../juryAdvice";
 import {
   chunkJuryState,
   decodeJuryState,
@@ -184,6 +185,8 @@ export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">, lo
   });
   // "Stop when settled": one look per statistics run (core/settle.ts).
   await settleCheck(ctx, testId, input);
+  // The jury advice comes from the full run after the end (its exact figures), once per ending.
+  if (full && info.ended) await keepJuryAdvice(ctx, testId, input);
 }
 
 /** Reviewers read per initials lookup. */

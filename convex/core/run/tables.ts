@@ -142,6 +142,14 @@ export const PER_TEST_TABLES = {
     restart: "delete",
     delete: "delete",
   },
+  juryAdvice: {
+    index: "by_test",
+    open: "none yet",
+    fold: "none",
+    end: "written by the full recomputation after the end (core/juryAdvice.ts)",
+    restart: "delete",
+    delete: "delete",
+  },
   testConcurrency: {
     index: "by_test",
     open: "none yet",
