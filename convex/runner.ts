@@ -139,7 +139,7 @@ export const beat = internalMutation({
   handler: async (ctx, { testId, judged, generated, settledBefore, sight, sweep, ...report }) => {
     const test = await ctx.db.get("tests", testId);
     if (!test) return { running: false };
-    // Judge results are counted on the worker's own row; the statistics' poll reads the count.
+    // Judge results are counted on the worker's own row; the worker's statistics look reads the count (core/pipeline/workerLook.ts).
     await storeConcurrency(ctx, testId, report, judged);
     if (test.status !== "running") return { running: false };
     if (sweep) await sweepPairs(ctx, testId);

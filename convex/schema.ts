@@ -341,7 +341,7 @@ export default defineSchema({
     updatedAt: v.number(),
     /**
      * Reports that said judge results were recorded (the worker's report owns this count): the
-     * jury statistics' poll recomputes when it moved (juryStats.ts), so no report reads or
+     * worker's statistics look recomputes when it moved (core/pipeline/workerLook.ts), so no report reads or
      * writes the statistics row.
      */
     judgedReports: v.optional(v.number()),
