@@ -31,6 +31,9 @@ export default defineConfig({
           include: ["src/**/*.test.{ts,tsx}"],
           environment: "jsdom",
           setupFiles: ["./src/test/setup.ts"],
+          // A backstop, not a pace: whole-app renders with typing took over 20 s a test beside
+          // other runs (load average 26), and a test ends as soon as its steps are seen.
+          testTimeout: 60_000,
         },
       },
       {
