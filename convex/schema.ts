@@ -15,6 +15,8 @@ import { testOwnerTables } from "./tables/testOwners";
 import { deletionTables } from "./tables/deletions";
 import { testProgressTables } from "./tables/testProgress";
 import { refundTables } from "./tables/refunds";
+import { testCounterTables } from "./tables/testCounters";
+import { juryAdviceTables } from "./tables/juryAdvice";
 import {
   alertKind,
   callKind,
@@ -53,6 +55,8 @@ export default defineSchema({
   ...testProgressTables,
   ...runTables,
   ...refundTables,
+  ...testCounterTables,
+  ...juryAdviceTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({
@@ -249,7 +253,9 @@ export default defineSchema({
     .index("by_test_pair", ["testId", "kind", "personaId", "topicId"])
     // Whether a pair's generation has ended, in two `.first()` reads rather than its 10 calls.
     .index("by_test_pair_status", ["testId", "kind", "personaId", "topicId", "status"])
-    .index("by_status_lease", ["status", "leaseExpiresAt"]),
+    .index("by_status_lease", ["status", "leaseExpiresAt"])
+    // A test set to stop when settled claims its pending judge calls before its generation calls.
+    .index("by_test_kind_status", ["testId", "kind", "status"]),
 
   responses: defineTable({
     testId: v.id("tests"),
@@ -335,7 +341,7 @@ export default defineSchema({
     updatedAt: v.number(),
     /**
      * Reports that said judge results were recorded (the worker's report owns this count): the
-     * jury statistics' poll recomputes when it moved (juryStats.ts), so no report reads or
+     * worker's statistics look recomputes when it moved (core/pipeline/workerLook.ts), so no report reads or
      * writes the statistics row.
      */
     judgedReports: v.optional(v.number()),

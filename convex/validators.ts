@@ -290,7 +290,10 @@ export const workItem = v.object({
   /** A judge call's answers (those that exist) with their generators, handed back with its verdict. */
   answerModels: v.optional(answerModels),
   criteria: v.array(v.string()),
-  /** A generation call's persona × topic pair: its worker reports the pair once none of its calls is out. */
+  /**
+   * The call's persona × topic pair: its worker reports a pair once none of its generation calls
+   * is out, and a test set to stop when settled counts the pairs it has in progress.
+   */
   pair: v.optional(v.string()),
   /** A repeated cell's generation call: sent as the request's `seed`, so no repeat reuses another's reply. */
   seed: v.optional(v.number()),

@@ -46,12 +46,12 @@ export async function buildWorkItem(
     labels: [] as WorkItem["labels"],
     criteria: [] as string[],
     answersWanted: 0,
+    pair: `${call.personaId}\u0000${call.topicId}`,
   };
   if (call.kind === "generate") {
     const count = call.answersWanted ?? config.responsesPerTopic;
     return {
       ...base,
-      pair: `${call.personaId}\u0000${call.topicId}`,
       answersWanted: count,
       ...(call.repeat === undefined ? {} : { seed: repeatSeed(call.repeat) }),
       maxTokens: count === 1 ? SINGLE_ANSWER_MAX_TOKENS : BATCH_MAX_TOKENS,
