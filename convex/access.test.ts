@@ -166,6 +166,8 @@ const ACCESS: Record<string, Access> = {
   // The author, or an owner of the test's team (notes.test.ts has the team axis).
   "notes:remove": { who: "user", ownerOnly: true, args: (fx) => ({ noteId: fx.noteId }) },
   "history:list": { who: "user" },
+  "juryAdvice:forTest": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "juryAdvice:ofSpace": { who: "user" },
   "shares:enable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "shares:disable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   // Anyone holding an active link; presence checks the room itself (presence.test.ts, shares.test.ts).
@@ -247,6 +249,7 @@ const TEAM_TEST_ACCESS: Record<string, TeamTestAccess> = {
   "tests:remove": { minimum: "member" },
   "rejudge:create": { minimum: "member" },
   "rejudge:about": { minimum: "viewer" },
+  "juryAdvice:forTest": { minimum: "viewer" },
   "tests:monitor": { minimum: "viewer" },
   "settle:status": { minimum: "viewer" },
   "payments:createCheckout": { starter: true },

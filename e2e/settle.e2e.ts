@@ -1,16 +1,20 @@
 // Stop when settled, in the browser (issue 35): the setup page's switch goes with the paid test to
 // the monitor, which says what question the test is settling; a test with a clear winner (one
 // generator far better than the other, 60 pairs, calls two at a time so the looks come while pairs
-// are left) stops on its own, and the monitor and the results say why and after how many pairs.
+// are left) stops on its own, and the monitor and the results say why and after how many pairs;
+// Billing shows the partial refund of the calls it did not make, and the results' jury advice
+// opens Judge Again with the advised judges.
 import { describe, expect, test } from "vitest";
-import { overrideSetting, queuedDemoTest, runAndPay, setUpSmallTest, signedInDemo, useE2E } from "./harness";
-import { internal } from "../convex/_generated/api";
+import { demoCaller, overrideSetting, runAndPay, setUpSmallTest, signedInDemo, useE2E } from "./harness";
+import { api, internal } from "../convex/_generated/api";
+import type { TestConfiguration } from "../convex/validators";
 
 const e2e = useE2E();
 const RUN_TIMEOUT_MS = 120_000;
 const STRONG = "anthropic/claude-opus-4";
 const WEAK = "meta-llama/llama-3.1-8b-instruct";
 const JUDGES = ["openai/gpt-4o", "anthropic/claude-sonnet-4", "deepseek/deepseek-chat"];
+const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 describe("stop when settled", () => {
   test(
@@ -28,12 +32,11 @@ describe("stop when settled", () => {
       // Two pairs cannot settle anything: it runs to the end and says so.
       await notice.getByText(/^Not settled (yet|after all 2 pairs)/).waitFor({ timeout: RUN_TIMEOUT_MS });
 
-      // 35-money adds here: Billing shows the partial refund of a stopped test.
-
-      // A test with a clear winner, queued as paid, two calls at a time.
+      // A test with a clear winner, paid at the dev Stripe, two calls at a time.
       const restore = await overrideSetting(e2e, "maxGatewayConcurrency", 2);
       try {
-        const testId = await queuedDemoTest(e2e, {
+        const demo = await demoCaller(e2e);
+        const configuration: TestConfiguration = {
           name: "Settling launch emails",
           taskType: "general",
           userPrompt: "Write a short launch email.",
@@ -56,7 +59,13 @@ describe("stop when settled", () => {
           evaluationCriteria: { accuracy: true, creativity: false, clarity: false, relevance: false, style: false },
           scoringParameters: { scale: "ranking", includeExplanations: false },
           stopWhenSettled: { question: "best", confidence: 0.95 },
-        });
+        };
+        const created = await demo.mutation(api.tests.create, { configuration });
+        const testId = created.testId;
+        const { url } = await demo.action(api.payments.createCheckout, { testId });
+        await page.goto(url);
+        await page.getByRole("button", { name: "Pay", exact: true }).click();
+        await page.waitForURL((next) => next.pathname === "/dashboard/monitor");
         await page.goto(`/dashboard/monitor?testId=${testId}`);
         await e2e.stack.backend.t.mutation(internal.runner.dispatch, {});
         const monitor = page.getByTestId("settle-notice");
@@ -71,6 +80,43 @@ describe("stop when settled", () => {
           .getByTestId("settle-notice")
           .getByText(`Settled after ${done} of 60 pairs`, { exact: false })
           .waitFor({ timeout: RUN_TIMEOUT_MS });
+
+        // The jury advice of the finished test, in words, and its jury taken to Judge Again.
+        const advice = page.getByTestId("jury-advice");
+        const advised = advice.getByText(/^The same verdict with (.+) alone: \d+% of the judging cost$/);
+        await advised.waitFor({ timeout: RUN_TIMEOUT_MS });
+        const named = /^The same verdict with (.+) alone/.exec((await advised.textContent())!)![1]!;
+        const advisedJudges = JUDGES.filter((id) => named.includes(id));
+        expect(advisedJudges.length).toBeGreaterThan(0);
+        expect(advisedJudges.length).toBeLessThan(JUDGES.length);
+        await advice.getByText(/^3 judges, worth \d\.\d independent votes$/).waitFor();
+        await advice.getByRole("button", { name: "Judge Again with this jury" }).click();
+        const dialog = page.getByRole("dialog", { name: "Judge Again" });
+        // The advised judges are the ones selected, and the judging is priced for them alone.
+        await expect
+          .poll(() => dialog.getByTestId("evaluator-selected-count").textContent())
+          .toMatch(new RegExp(`^${advisedJudges.length} of \\d+ selected$`));
+        await dialog.getByTestId("rejudge-price").getByText(/^Judging only:/).waitFor();
+        await dialog.getByRole("button", { name: "Cancel" }).click();
+
+        // Billing: the charge, the refund of the pairs not run, and the net.
+        await expect
+          .poll(async () => (await demo.query(api.refunds.ofTest, { testId }))?.state, { timeout: RUN_TIMEOUT_MS })
+          .toBe("refunded");
+        const refund = (await demo.query(api.refunds.ofTest, { testId }))!;
+        const refunded = refund.refundCents;
+        expect(refunded).toBeGreaterThan(0);
+        expect(refund.keptCents).toBeGreaterThanOrEqual(200);
+        await page.goto("/dashboard/billing");
+        const payment = page
+          .getByRole("table", { name: "Payment history" })
+          .getByRole("row")
+          .filter({ hasText: configuration.name });
+        await payment.getByTestId("payment-refund").waitFor({ timeout: RUN_TIMEOUT_MS });
+        expect(await payment.getByTestId("payment-refund").textContent()).toBe(`Refunded${money(refunded)}`);
+        expect(await payment.getByTestId("payment-net").textContent()).toBe(
+          `Net${money(created.priceCents - refunded)}`,
+        );
       } finally {
         await restore();
       }

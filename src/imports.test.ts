@@ -40,7 +40,13 @@ const FEATURE_IMPORTS: Record<string, Record<string, string>> = {
     setup:
       "Judge again picks judges and the evaluation with the setup page's sections and catalog (setup/*-section, use-catalog)",
   },
-  results: { rejudge: "the results page offers Judge again and links the tests judged again (rejudge/)" },
+  "jury-advice": {
+    rejudge: "the advised jury opens Judge Again with its judges selected (rejudge/judge-again-dialog)",
+  },
+  results: {
+    rejudge: "the results page offers Judge again and links the tests judged again (rejudge/)",
+    "jury-advice": "the results page shows the jury advice of a finished test (jury-advice/)",
+  },
   setup: { templates: "the template library filters by category with the templates page's filter" },
   shared: { marketing: "the shared page is public, under the marketing header" },
   teams: {

@@ -24,6 +24,7 @@ import { Route as SharedShareIdRouteImport } from './routes/shared/$shareId'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard/index'
 import { Route as AuthenticatedDashboardBillingRouteImport } from './routes/_authenticated/dashboard/billing'
 import { Route as AuthenticatedDashboardHistoryRouteImport } from './routes/_authenticated/dashboard/history'
+import { Route as AuthenticatedDashboardJudgesRouteImport } from './routes/_authenticated/dashboard/judges'
 import { Route as AuthenticatedDashboardMonitorRouteImport } from './routes/_authenticated/dashboard/monitor'
 import { Route as AuthenticatedDashboardSettingsRouteImport } from './routes/_authenticated/dashboard/settings'
 import { Route as AuthenticatedDashboardSetupRouteImport } from './routes/_authenticated/dashboard/setup'
@@ -111,6 +112,12 @@ const AuthenticatedDashboardHistoryRoute =
     path: '/dashboard/history',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedDashboardJudgesRoute =
+  AuthenticatedDashboardJudgesRouteImport.update({
+    id: '/dashboard/judges',
+    path: '/dashboard/judges',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedDashboardMonitorRoute =
   AuthenticatedDashboardMonitorRouteImport.update({
     id: '/dashboard/monitor',
@@ -180,6 +187,7 @@ export interface FileRoutesByFullPath {
   '/shared/$shareId': typeof SharedShareIdRoute
   '/dashboard/billing': typeof AuthenticatedDashboardBillingRoute
   '/dashboard/history': typeof AuthenticatedDashboardHistoryRoute
+  '/dashboard/judges': typeof AuthenticatedDashboardJudgesRoute
   '/dashboard/monitor': typeof AuthenticatedDashboardMonitorRoute
   '/dashboard/settings': typeof AuthenticatedDashboardSettingsRoute
   '/dashboard/setup': typeof AuthenticatedDashboardSetupRoute
@@ -205,6 +213,7 @@ export interface FileRoutesByTo {
   '/shared/$shareId': typeof SharedShareIdRoute
   '/dashboard/billing': typeof AuthenticatedDashboardBillingRoute
   '/dashboard/history': typeof AuthenticatedDashboardHistoryRoute
+  '/dashboard/judges': typeof AuthenticatedDashboardJudgesRoute
   '/dashboard/monitor': typeof AuthenticatedDashboardMonitorRoute
   '/dashboard/settings': typeof AuthenticatedDashboardSettingsRoute
   '/dashboard/setup': typeof AuthenticatedDashboardSetupRoute
@@ -232,6 +241,7 @@ export interface FileRoutesById {
   '/shared/$shareId': typeof SharedShareIdRoute
   '/_authenticated/dashboard/billing': typeof AuthenticatedDashboardBillingRoute
   '/_authenticated/dashboard/history': typeof AuthenticatedDashboardHistoryRoute
+  '/_authenticated/dashboard/judges': typeof AuthenticatedDashboardJudgesRoute
   '/_authenticated/dashboard/monitor': typeof AuthenticatedDashboardMonitorRoute
   '/_authenticated/dashboard/settings': typeof AuthenticatedDashboardSettingsRoute
   '/_authenticated/dashboard/setup': typeof AuthenticatedDashboardSetupRoute
@@ -259,6 +269,7 @@ export interface FileRouteTypes {
     | '/shared/$shareId'
     | '/dashboard/billing'
     | '/dashboard/history'
+    | '/dashboard/judges'
     | '/dashboard/monitor'
     | '/dashboard/settings'
     | '/dashboard/setup'
@@ -284,6 +295,7 @@ export interface FileRouteTypes {
     | '/shared/$shareId'
     | '/dashboard/billing'
     | '/dashboard/history'
+    | '/dashboard/judges'
     | '/dashboard/monitor'
     | '/dashboard/settings'
     | '/dashboard/setup'
@@ -310,6 +322,7 @@ export interface FileRouteTypes {
     | '/shared/$shareId'
     | '/_authenticated/dashboard/billing'
     | '/_authenticated/dashboard/history'
+    | '/_authenticated/dashboard/judges'
     | '/_authenticated/dashboard/monitor'
     | '/_authenticated/dashboard/settings'
     | '/_authenticated/dashboard/setup'
@@ -442,6 +455,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardHistoryRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/judges': {
+      id: '/_authenticated/dashboard/judges'
+      path: '/dashboard/judges'
+      fullPath: '/dashboard/judges'
+      preLoaderRoute: typeof AuthenticatedDashboardJudgesRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/dashboard/monitor': {
       id: '/_authenticated/dashboard/monitor'
       path: '/dashboard/monitor'
@@ -513,6 +533,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedCompareRoute: typeof AuthenticatedCompareRoute
   AuthenticatedDashboardBillingRoute: typeof AuthenticatedDashboardBillingRoute
   AuthenticatedDashboardHistoryRoute: typeof AuthenticatedDashboardHistoryRoute
+  AuthenticatedDashboardJudgesRoute: typeof AuthenticatedDashboardJudgesRoute
   AuthenticatedDashboardMonitorRoute: typeof AuthenticatedDashboardMonitorRoute
   AuthenticatedDashboardSettingsRoute: typeof AuthenticatedDashboardSettingsRoute
   AuthenticatedDashboardSetupRoute: typeof AuthenticatedDashboardSetupRoute
@@ -530,6 +551,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedCompareRoute: AuthenticatedCompareRoute,
   AuthenticatedDashboardBillingRoute: AuthenticatedDashboardBillingRoute,
   AuthenticatedDashboardHistoryRoute: AuthenticatedDashboardHistoryRoute,
+  AuthenticatedDashboardJudgesRoute: AuthenticatedDashboardJudgesRoute,
   AuthenticatedDashboardMonitorRoute: AuthenticatedDashboardMonitorRoute,
   AuthenticatedDashboardSettingsRoute: AuthenticatedDashboardSettingsRoute,
   AuthenticatedDashboardSetupRoute: AuthenticatedDashboardSetupRoute,

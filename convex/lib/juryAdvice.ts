@@ -156,18 +156,41 @@ export function independentVotes(input: JuryStatsInput): number | null {
   return Math.min(k, Math.max(1, k / (1 + (k - 1) * meanCorrelation)));
 }
 
+/** As the statistics do: a judge with calls sits on the jury even if the list missed it. */
+function juryOf(input: JuryStatsInput): string[] {
+  const calls = [...(input.rankings ?? []), ...(input.ratings ?? [])];
+  return [...new Set([...input.judges, ...calls.map((call) => call.judgeModelId)])];
+}
+
+/**
+ * Judge calls × statistics runs one advice may take (each smaller jury is decided on the test and
+ * on ADVICE_RESAMPLES resamples): about 2 µs each, so ~30 s of an action at most. Four judges and
+ * 40,000 judge calls fit (11.8 million); eight judges fit up to about 2,800 calls.
+ */
+export const ADVICE_WORK_BUDGET = 15_000_000;
+
+export type NoAdviceReason = "oneJudge" | "tooManyJudges" | "tooLarge" | "thin";
+
+/** Why a test gets no advice (its decision aside, checked first as the cheapest), or null. */
+export function whyNoAdvice(input: JuryStatsInput): NoAdviceReason | null {
+  const judges = juryOf(input);
+  if (judges.length < 2) return "oneJudge";
+  if (judges.length > MAX_ADVICE_JUDGES) return "tooManyJudges";
+  const calls = (input.rankings?.length ?? 0) + (input.ratings?.length ?? 0);
+  if ((2 ** judges.length - 1) * (1 + ADVICE_RESAMPLES) * calls > ADVICE_WORK_BUDGET) return "tooLarge";
+  const { kind } = decisionOf(input);
+  return kind === "best" || kind === "tied" ? null : "thin";
+}
+
 /**
  * The advice for a finished test: the smaller juries that reach its decision on its own pairs and
  * on at least ADVICE_AGREEMENT of ADVICE_RESAMPLES resamples of them, or null when there is no decision to keep (too little evidence,
  * no scores), fewer than two judges, or more than MAX_ADVICE_JUDGES.
  */
 export function juryAdvice(input: JuryStatsInput): JuryAdvice | null {
-  // As the statistics do: a judge with calls sits on the jury even if the list missed it.
-  const calls = [...(input.rankings ?? []), ...(input.ratings ?? [])];
-  const judges = [...new Set([...input.judges, ...calls.map((call) => call.judgeModelId)])];
-  if (judges.length < 2 || judges.length > MAX_ADVICE_JUDGES) return null;
+  if (whyNoAdvice(input) !== null) return null;
+  const judges = juryOf(input);
   const decision = decisionOf(input);
-  if (decision.kind !== "best" && decision.kind !== "tied") return null;
   const { costs, basis } = judgeCosts(input);
   const total = [...costs.values()].reduce((sum, cost) => sum + cost, 0);
   const same = (a: JuryDecision, b: JuryDecision) => a.kind === b.kind && a.leaders.join("\n") === b.leaders.join("\n");
@@ -205,10 +228,78 @@ export function juryAdviceLines(advice: JuryAdvice, judgeName: (judgeModelId: st
   const lines = [
     cheapest
       ? `The same verdict with ${joinNames(cheapest.judges.map(judgeName))} alone: ${Math.round(100 * cheapest.costShare)}% of the judging ${advice.costBasis === "usd" ? "cost" : "calls"}`
-      : "No smaller jury reaches the same verdict: every judge counted",
+      : NO_ADVICE_WORDS.allNeeded,
   ];
   if (advice.independentVotes !== null) {
     lines.push(`${advice.judges.length} judges, worth ${advice.independentVotes.toFixed(1)} independent votes`);
   }
+  return lines;
+}
+
+/** A test's advice as kept (tables/juryAdvice.ts): what the results and the space's Judges page show. */
+export interface JuryAdviceRecord {
+  readonly outcome: "advised" | "allNeeded" | NoAdviceReason;
+  readonly decision: { kind: "best" | "tied"; leaders: string[] } | null;
+  readonly costBasis: "usd" | "calls";
+  readonly judges: { judgeModelId: string; name: string; costUsd: number; calls: number; leftOut: boolean }[];
+  readonly advised: { judges: string[]; costShare: number; agreement: number } | null;
+  readonly independentVotes: number | null;
+}
+
+/** The advice for a finished test, with a reason when there is none, each judge named and costed. */
+export function juryAdviceRecord(input: JuryStatsInput, judgeName: (judgeModelId: string) => string): JuryAdviceRecord {
+  const reason = whyNoAdvice(input);
+  const advice = reason === null ? juryAdvice(input) : null;
+  const advised = advice?.sameDecision[0] ?? null;
+  const calls = [...(input.rankings ?? []), ...(input.ratings ?? [])];
+  const judges = juryOf(input).map((judgeModelId) => {
+    const own = calls.filter((call) => call.judgeModelId === judgeModelId);
+    return {
+      judgeModelId,
+      name: judgeName(judgeModelId),
+      costUsd: own.reduce((sum, call) => sum + (call.costUsd ?? 0), 0),
+      calls: own.length,
+      leftOut: advised !== null && !advised.judges.includes(judgeModelId),
+    };
+  });
+  return {
+    outcome: advice === null ? (reason ?? "thin") : advised ? "advised" : "allNeeded",
+    decision: advice ? { kind: advice.decision.kind as "best" | "tied", leaders: [...advice.decision.leaders] } : null,
+    costBasis: advice?.costBasis ?? (calls.some((call) => (call.costUsd ?? 0) > 0) ? "usd" : "calls"),
+    judges,
+    advised: advised
+      ? { judges: [...advised.judges], costShare: advised.costShare, agreement: advised.agreement }
+      : null,
+    // Too many judges or calls: the votes are not searched either (they read every judge pair).
+    independentVotes: reason === "tooManyJudges" || reason === "tooLarge" ? null : independentVotes(input),
+  };
+}
+
+/** Why there is no advice, in words (the results' Jury advice). */
+export const NO_ADVICE_WORDS: Record<NoAdviceReason | "allNeeded", string> = {
+  allNeeded: "No smaller jury reaches the same verdict: every judge counted",
+  thin: "Too little evidence to advise a smaller jury: the full jury's own verdict is not settled",
+  oneJudge: "One judge sat: there is no smaller jury to advise",
+  tooManyJudges: `More than ${MAX_ADVICE_JUDGES} judges sat: smaller juries are not searched`,
+  tooLarge: "Too many judge calls to search the smaller juries",
+};
+
+/** A kept advice in words: the smaller jury (or why none) and the independent votes. */
+export function adviceRecordLines(record: JuryAdviceRecord): string[] {
+  const names = new Map(record.judges.map((judge) => [judge.judgeModelId, judge.name]));
+  const advice: JuryAdvice | null =
+    record.decision === null
+      ? null
+      : {
+          judges: record.judges.map((judge) => judge.judgeModelId),
+          decision: record.decision,
+          costBasis: record.costBasis,
+          sameDecision: record.advised ? [record.advised] : [],
+          independentVotes: record.independentVotes,
+        };
+  if (advice) return juryAdviceLines(advice, (id) => names.get(id) ?? id);
+  const lines = [NO_ADVICE_WORDS[record.outcome === "advised" ? "thin" : record.outcome]];
+  if (record.independentVotes !== null)
+    lines.push(`${record.judges.length} judges, worth ${record.independentVotes.toFixed(1)} independent votes`);
   return lines;
 }

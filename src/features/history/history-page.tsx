@@ -50,11 +50,18 @@ export function HistoryPage() {
           <h1 className="text-3xl font-bold tracking-tight">Test History</h1>
           <p className="text-muted-foreground">Every test you have run, newest first.</p>
         </div>
-        <Button asChild>
-          <Link to="/dashboard/setup">
-            <PlusIcon /> New Test
-          </Link>
-        </Button>
+        <div className="flex gap-2">
+          <Button asChild variant="outline">
+            <Link to="/dashboard/judges">
+              <ScaleIcon /> Judges
+            </Link>
+          </Button>
+          <Button asChild>
+            <Link to="/dashboard/setup">
+              <PlusIcon /> New Test
+            </Link>
+          </Button>
+        </div>
       </div>
       <QueryErrorBoundary
         fallback={(error, reset) => (

@@ -45,15 +45,23 @@ interface JudgeAgainDialogProps {
   configuration: TestConfiguration;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** The judges selected on opening (the results' jury advice); none otherwise. */
+  initialEvaluatorIds?: readonly string[];
 }
 
-export function JudgeAgainDialog({ testId, configuration, open, onOpenChange }: JudgeAgainDialogProps) {
+export function JudgeAgainDialog({
+  testId,
+  configuration,
+  open,
+  onOpenChange,
+  initialEvaluatorIds = [],
+}: JudgeAgainDialogProps) {
   const catalog = useCatalog();
   const mode = useQuery(api.tests.paymentMode)?.mode;
   const create = useMutation(api.rejudge.create);
   const createCheckout = useAction(api.payments.createCheckout);
   const navigate = useNavigate();
-  const [evaluatorIds, setEvaluatorIds] = useState<string[]>([]);
+  const [evaluatorIds, setEvaluatorIds] = useState<string[]>([...initialEvaluatorIds]);
   const [judging, setJudging] = useState<JudgingChoice>({
     evaluationCriteria: configuration.evaluationCriteria,
     scoringParameters: configuration.scoringParameters,

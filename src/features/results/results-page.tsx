@@ -33,8 +33,10 @@ import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-w
 import { TestTimes } from "@/components/test-times";
 import { FailureNotice } from "@/components/failure-notice";
 import { VerdictPanel } from "./verdict";
+import { RepeatSpreadSection } from "./repeat-spread";
 import { ReviewButton, TeamReviewSection } from "./team-review";
 import { RejudgeActions, RejudgeNotice } from "@/features/rejudge/rejudge-links";
+import { JuryAdviceCard } from "@/features/jury-advice/jury-advice-card";
 
 export const ERROR_TITLE = "Error Loading Results";
 export const INVALID_TITLE = "Invalid Test Data";
@@ -126,6 +128,12 @@ function ResultsScreen({
       <RankingsSection title="Overall Model Rankings" source={{ testId }} rankings={results.rankings} detailed />
       <ResultsChecksSection testId={testId} />
       <JurySection source={{ testId }} defaultOpen={false} />
+      {(results.test.configuration.repeats ?? 1) > 1 && (
+        <RepeatSpreadSection testId={testId} repeats={results.test.configuration.repeats!} />
+      )}
+      {hasEnded(results.test.status) && answered && (
+        <JuryAdviceCard testId={testId} configuration={results.test.configuration} />
+      )}
       {answered && results.test.teamId !== undefined && <TeamReviewSection testId={testId} />}
       <ResultsSection
         title="Cost, Quality and Speed"

@@ -36,8 +36,8 @@ export function useStartFrom({ search, catalog, requestApply, prefillRerun }: St
     latest.current = { catalog, requestApply, prefillRerun };
   });
 
-  const { template, rerun, payment } = search;
-  const key = [template, rerun, payment].join("|");
+  const { template, rerun, judges, payment } = search;
+  const key = [template, rerun, judges, payment].join("|");
   const hasWork = Boolean(template || rerun || payment);
 
   useEffect(() => {
@@ -52,8 +52,8 @@ export function useStartFrom({ search, catalog, requestApply, prefillRerun }: St
         // The results' header carries the configuration (the monitor's does not while a test runs).
         .query(api.results.get, { testId: rerun })
         .then(({ test }) => {
-          latest.current.prefillRerun(test.configuration, latest.current.catalog.ids, test._id);
-          notify.success(`Loaded "${test.name}" for a rerun`);
+          latest.current.prefillRerun(withJudges(test.configuration, judges), latest.current.catalog.ids, test._id);
+          notify.success(`Loaded "${test.name}" for a rerun${judges ? " with the advised jury" : ""}`);
         })
         .catch(() => notify.error(RERUN_NOT_FOUND));
       return;
@@ -73,5 +73,13 @@ export function useStartFrom({ search, catalog, requestApply, prefillRerun }: St
         })
         .catch((error: unknown) => notify.error(errorMessage(error, TEMPLATE_NOT_FOUND)));
     }
-  }, [hasWork, key, catalog.isReady, template, rerun, payment, convex, navigate]);
+  }, [hasWork, key, catalog.isReady, template, rerun, judges, payment, convex, navigate]);
+}
+
+/** The configuration with only the listed judges (comma-separated ids) of its own; all when none match. */
+export function withJudges(configuration: TestConfiguration, judges: string | undefined): TestConfiguration {
+  if (!judges) return configuration;
+  const kept = new Set(judges.split(","));
+  const evaluatorModels = configuration.evaluatorModels.filter((model) => kept.has(model.id));
+  return evaluatorModels.length === 0 ? configuration : { ...configuration, evaluatorModels };
 }
