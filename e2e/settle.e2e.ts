@@ -96,7 +96,10 @@ describe("stop when settled", () => {
         await expect
           .poll(() => dialog.getByTestId("evaluator-selected-count").textContent())
           .toMatch(new RegExp(`^${advisedCount} of \\d+ selected$`));
-        await dialog.getByTestId("rejudge-price").getByText(/^Judging only:/).waitFor();
+        await dialog
+          .getByTestId("rejudge-price")
+          .getByText(/^Judging only:/)
+          .waitFor();
         await dialog.getByRole("button", { name: "Cancel" }).click();
 
         // Billing: the charge, the refund of the pairs not run, and the net.
