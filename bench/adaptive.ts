@@ -24,7 +24,9 @@ import { studentTQuantile } from "../convex/lib/stats/basics";
 import { unitScoresOf, verdictsOfCalls } from "../convex/lib/compare";
 import { pairOrder, settleStatus, type SettlePair } from "../convex/lib/settle";
 import { simulateRun, type RunJudge } from "../convex/lib/stats/simulated.helpers";
+import { SETTLE_IN_FLIGHT_SHARE, settleInFlightCap } from "../convex/lib/claimOrder";
 import { juryAdviceBench } from "./adaptiveJury";
+import { engineRun } from "./adaptiveEngine";
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +42,8 @@ const TARGETS = values.target ? [values.target] : ["settle", "jury"];
 const REPS = Number(values.reps ?? 400);
 const SIZES = (values.pairs ?? "60,100,200").split(",").map(Number);
 const CONFIDENCE = 0.95;
+/** Answers per model and pair (one generation call each). */
+const ANSWERS = 2;
 
 /** Quality q rates 1 + 9q: 1/9 of quality is 1 point on 10. */
 const POINT = 1 / 9;
@@ -55,9 +59,14 @@ const JUDGES: RunJudge[] = [
 ];
 
 interface Outcome {
-  /** The model settled best, or null when the run went to the end unsettled. */
+  /** The model settled best, or null when the run went to the end unsettled (the engine's run). */
   settledOn: string | null;
+  /** Pairs judged at the first settled look after every pair (no calls beyond them): the ideal. */
   pairsUsed: number;
+  /** The engine's run (bench/adaptiveEngine.ts): calls claimed by its end over all its calls. */
+  callsUsed: number;
+  looks: number;
+  wallMs: number;
   fullLeader: string;
   naiveWinner: string | null;
 }
@@ -72,7 +81,7 @@ function replicate(
     qualities,
     judges: JUDGES,
     pairs,
-    answers: 2,
+    answers: ANSWERS,
     scale,
     ...SPREADS,
     pairSeed: seed,
@@ -85,17 +94,35 @@ function replicate(
   const mean = (modelId: string, upTo: number) =>
     ordered.slice(0, upTo).reduce((sum, pair) => sum + (pair.means.get(modelId) ?? 0), 0) / upTo;
   const fullLeader = [...models].sort((a, b) => mean(b, pairs) - mean(a, pairs))[0]!;
-  let settledOn: string | null = null;
+  const question = { question: "best" as const, confidence: CONFIDENCE };
   let pairsUsed = pairs;
   for (let done = 1; done <= pairs; done++) {
-    const status = settleStatus({ question: "best", confidence: CONFIDENCE }, models, ordered.slice(0, done), pairs);
-    if (status.settled) {
-      settledOn = status.modelId;
+    if (settleStatus(question, models, ordered.slice(0, done), pairs).settled) {
       pairsUsed = done;
       break;
     }
   }
-  return { settledOn, pairsUsed, fullLeader, naiveWinner: naiveWinner(ordered, models) };
+  // Each generation call asks one model for the pair's answers; rating judges each answer.
+  const generateCalls = models.length;
+  const judgeCalls = scale === "rating" ? JUDGES.length * models.length * ANSWERS : JUDGES.length;
+  const engine = engineRun({
+    question,
+    models,
+    ordered,
+    generateCalls,
+    judgeCalls,
+    inFlight: settleInFlightCap(generateCalls + judgeCalls, pairs),
+    seed,
+  });
+  return {
+    settledOn: engine.settled?.modelId ?? null,
+    pairsUsed,
+    callsUsed: engine.callsUsed,
+    looks: engine.looks,
+    wallMs: engine.wallMs,
+    fullLeader,
+    naiveWinner: naiveWinner(ordered, models),
+  };
 }
 
 /** The rule this replaces: the leader's fixed-size 95% t interval above every gap at any look from the 4th. */
@@ -131,7 +158,10 @@ for (const scale of TARGETS.includes("settle") ? (["rating", "ranking"] as const
       );
       const share = (test: (o: Outcome) => boolean) => outcomes.filter(test).length / REPS;
       const sameAsFull = share((o) => o.settledOn === null || o.settledOn === o.fullLeader);
-      const callsUsed = outcomes.reduce((sum, o) => sum + o.pairsUsed / pairs, 0) / REPS;
+      const callsUsed = outcomes.reduce((sum, o) => sum + o.callsUsed, 0) / REPS;
+      const idealUsed = outcomes.reduce((sum, o) => sum + o.pairsUsed / pairs, 0) / REPS;
+      const looks = outcomes.reduce((sum, o) => sum + o.looks, 0) / REPS;
+      const minutes = outcomes.reduce((sum, o) => sum + o.wallMs, 0) / REPS / 60_000;
       const falseWinner = share((o) => o.settledOn !== null && !trulyBest.has(o.settledOn));
       const declared = share((o) => o.settledOn !== null);
       const naiveDeclared = share((o) => o.naiveWinner !== null);
@@ -149,7 +179,7 @@ for (const scale of TARGETS.includes("settle") ? (["rating", "ranking"] as const
             ];
       failures += targets.filter((line) => line.endsWith("FAIL")).length;
       rows.push(
-        `| ${scale} | ${scenario} | ${pairs} | ${REPS} | ${targets.join(" · ")} | ${pct(declared)} | ${pct(naiveDeclared)} |`,
+        `| ${scale} | ${scenario} | ${pairs} | ${REPS} | ${targets.join(" · ")} | ${pct(declared)} | ${pct(idealUsed)} | ${looks.toFixed(1)} | ${minutes.toFixed(1)} | ${pct(naiveDeclared)} |`,
       );
       console.log(rows.at(-1));
     }
@@ -177,9 +207,9 @@ if (TARGETS.includes("jury")) {
 console.log(
   [
     "",
-    `Stop when settled ("which model is best", ${CONFIDENCE * 100}%), ${REPS} replications per row, 3 judges, 2 answers per model and pair; calls counted as pairs.`,
-    "| scale | scenario | pairs | reps | targets (measured, target, PASS/FAIL) | settled | naive repeated t: winner declared |",
-    "|---|---|---|---|---|---|---|",
+    `Stop when settled ("which model is best", ${CONFIDENCE * 100}%), ${REPS} replications per row, 3 judges, ${ANSWERS} answers per model and pair; calls as the engine claims them (bench/adaptiveEngine.ts: judge calls first, at most ${SETTLE_IN_FLIGHT_SHARE * 100}% of the pairs' calls in flight, a look at most once a second after a report).`,
+    "| scale | scenario | pairs | reps | targets (measured, target, PASS/FAIL) | settled | a look after every pair, no calls beyond: calls | looks per test | minutes (answer 4 s, verdict 2 s) | naive repeated t: winner declared |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     "Jury advice (clear scenario, rating, 4-judge mixed panel of bench/adaptiveJury.ts): advised on one replication, checked on held-out ones.",

@@ -185,6 +185,7 @@ function preview(configuration: Json, prepared: Prepared): string[] {
   lines.push(`Generator models: ${generatorIdsOf(configuration).join(", ") || "none"}`);
   lines.push(`Evaluator models: ${evaluatorIdsOf(configuration).join(", ") || "none"}`);
   lines.push(`Responses per topic: ${String(configuration.responsesPerTopic ?? 2)}`);
+  if (configuration.repeats !== undefined) lines.push(`Repeats: ${String(configuration.repeats)}`);
   const personas = list(configuration.personas);
   lines.push(`Personas (${personas.length}):`);
   for (const persona of personas)

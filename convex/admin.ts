@@ -22,6 +22,7 @@ import schema from "./schema";
 import { pickFields } from "./lib/fields";
 import { takeWithinBytes } from "./lib/boundedList";
 import { summaryRowOf } from "./core/testSummaries";
+import { countedTestOf } from "./core/pipeline/counterRow";
 
 // ---------------------------------------------------------------- overview
 
@@ -349,7 +350,8 @@ export const jobDetails = adminQuery({
   handler: async (ctx, { jobId }) => {
     const job = await ctx.db.get("jobs", jobId);
     if (!job) return null;
-    const test = await ctx.db.get("tests", job.testId);
+    const stored = await ctx.db.get("tests", job.testId);
+    const test = stored && (await countedTestOf(ctx, stored));
     return {
       job: jobRow(job, await emailsOf(ctx, [job.userId]), await retryRefusalOf(ctx, job, test)),
       progressData: job.progressData ?? null,

@@ -16,6 +16,7 @@ import { compareRuns, configurationDifferences, matchedPairs, stabilityReading }
 import { compareCheckRates } from "./lib/checkCompare";
 import { TEST_LIMITS } from "./lib/limits";
 import { juryVerdictValidator } from "./tables/juryStats";
+import { countedTestOf } from "./core/pipeline/counterRow";
 
 export const SAME_TEST = "Pick two different tests to compare.";
 
@@ -87,7 +88,7 @@ const comparisonValidator = v.object({
 async function readableTest(ctx: QueryCtx & { user: Doc<"users"> }, raw: string): Promise<Doc<"tests">> {
   const testId = ctx.db.normalizeId("tests", raw);
   if (!testId) fail("NOT_FOUND", TEST_NOT_FOUND);
-  return await requireTest(ctx, ctx.user._id, testId, "read");
+  return await countedTestOf(ctx, await requireTest(ctx, ctx.user._id, testId, "read"));
 }
 
 async function headerOfTest(ctx: QueryCtx, test: Doc<"tests">) {

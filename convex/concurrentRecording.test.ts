@@ -19,6 +19,7 @@ import {
   startLocalBackend,
 } from "./test.helpers";
 import type { Outcome, WorkItem } from "./validators";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001", "deepseek/deepseek-chat"];
@@ -75,7 +76,7 @@ describe("ten workers recording into one test", () => {
         configuration: sampleConfiguration(GENERATORS, JUDGES, { personas, topics, responsesPerTopic: 2 }),
       });
       await drainDispatch(t);
-      const started = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+      const started = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
       expect(started).toMatchObject({ status: "running", totalCalls: 36 });
 
       let round = 0;
@@ -119,7 +120,7 @@ describe("ten workers recording into one test", () => {
       // Not one recording wrote the test's row or a row another call writes: its counters and
       // progress are as they started, and the counts sit in the recordings' own delta rows.
       const during = await t.run(async (ctx) => ({
-        test: (await ctx.db.get("tests", testId))!,
+        test: (await countedTest(ctx, testId))!,
         deltas: await ctx.db
           .query("runDeltas")
           .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -206,7 +207,7 @@ describe("ten workers recording into one test under concurrent transactions (OCC
         await drainDispatch(t);
         // The backend's scheduler creates the calls (a batch at a time).
         for (let waited = 0; waited < 100; waited++) {
-          const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+          const test = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
           if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 36) break;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }

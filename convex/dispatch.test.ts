@@ -17,6 +17,7 @@ import {
   type TestBackend,
 } from "./test.helpers";
 import type { Outcome, TestConfiguration } from "./validators";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const GENERATORS = Array.from({ length: LIMITS.maxGeneratorModels }, (_, i) => `vendor/generator-${i}`);
 const EVALUATORS = Array.from({ length: LIMITS.maxEvaluatorModels }, (_, i) => `vendor/judge-${i}`);
@@ -103,7 +104,7 @@ describe("dispatch within Convex's transaction limits", () => {
     const state = await t.run(async (ctx) =>
       Promise.all(
         testIds.map(async (testId) => {
-          const row = (await ctx.db.get("tests", testId))!;
+          const row = (await countedTest(ctx, testId))!;
           const job = await ctx.db
             .query("jobs")
             .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -165,7 +166,7 @@ describe("dispatch within Convex's transaction limits", () => {
         await recordOutcome(ctx, item.callId, item.leaseId, outcome);
         return true;
       });
-    const testRow = async () => await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+    const testRow = async () => await t.run(async (ctx) => (await countedTest(ctx, testId))!);
 
     // The first pair's two answers and its judge call all end before the second batch runs.
     while (await answerNext());

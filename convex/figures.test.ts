@@ -11,6 +11,7 @@ import { percentile } from "./lib/scoring";
 import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 import type { TestConfiguration } from "./validators";
 import { claimOne } from "./poolWorker.fixture";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const A = "openai/gpt-4o-mini";
 const B = "anthropic/claude-3.5-haiku";
@@ -76,7 +77,7 @@ async function runByHand(t: TestBackend, testId: Id<"tests">): Promise<number[]>
           };
     await t.mutation(internal.runner.record, { callId: item.callId, leaseId: item.leaseId, outcome });
     item = await claimOne(t, testId);
-    percentages.push(await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.progress.percentage));
+    percentages.push(await t.run(async (ctx) => (await countedTest(ctx, testId))!.progress.percentage));
   }
   return percentages;
 }
@@ -164,7 +165,7 @@ describe("figures that add up", () => {
       expect(percentages[index]).toBeGreaterThanOrEqual(percentages[index - 1]!);
     }
     expect(percentages.at(-1)).toBe(100);
-    const done = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+    const done = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
     // Each kind's calls and the gateway time they took: the rates the time remaining uses.
     expect(done.judgeCallsFinished).toBe(TOPICS);
     expect(done.judgeCallMs).toBe(TOPICS * 300);

@@ -13,6 +13,7 @@ import { missingWorkValidator } from "./core/tests";
 import { takeWithinBytes } from "./lib/boundedList";
 import { LIST_READ_BYTES } from "./lib/limits";
 import { testStatus } from "./validators";
+import { countedTestOf } from "./core/pipeline/counterRow";
 
 /** Newest tests listed; search and filters run over these in the browser. */
 export const HISTORY_LIMIT = 500;
@@ -106,7 +107,8 @@ export const migrateTestSummaries = internalMutation({
     const batch = await ctx.db
       .query("tests")
       .paginate({ cursor: cursor ?? null, numItems: SUMMARY_MIGRATION_BATCH, maximumBytesRead: LIST_READ_BYTES });
-    for (const test of batch.page) await syncTestSummary(ctx, test);
+    // A running test's figures: its row plus its counter row.
+    for (const test of batch.page) await syncTestSummary(ctx, await countedTestOf(ctx, test));
     if (!batch.isDone) {
       await ctx.scheduler.runAfter(0, internal.history.migrateTestSummaries, { cursor: batch.continueCursor });
     }

@@ -3,13 +3,12 @@
 //
 // A burst of judge results must not mean one computation per result, and no subscribed query may
 // read all evaluations of a test. One recomputation per test is scheduled or running at a time
-// (`pending`). While a test's pool worker reports, the statistics poll (startJuryStatsPoll, from
-// ensureWorkers): each poll is one query (pollInfo), and a recomputation runs when the worker's
-// count of reports with judge results (testConcurrency.judgedReports, its own row) moved past
-// the one the stored figures include (testStats.judgedSeen), so neither the report nor the store
-// reads a row the other writes (a conflict on a deployment). Other callers (reviews, tests
-// without a worker) use `requestJuryStats`: a request while one is pending marks it `dirty`,
-// which makes it run once more at the end.
+// (`pending`). While a test's pool worker reports, it looks after its reports, in its own action
+// (core/pipeline/workerLook.ts, no scheduled job): one query (pollInfo), and a recomputation when
+// its count of reports with judge results (testConcurrency.judgedReports, its own row) moved past
+// the one the stored figures include (testStats.judgedSeen), so the report never reads a row the
+// store writes. Other callers (reviews, tests without a worker, the end) use `requestJuryStats`:
+// a request while one is pending marks it `dirty`, which makes it run once more at the end.
 // The recomputation reads in proportion to what changed: it keeps the compact rows the
 // statistics need (each answer's model, pair, length and cost; each judge score; each ranking
 // call's answers) in a few `juryStateChunks` documents, and reads only the answers and judge
@@ -32,7 +31,7 @@ import { initialsOf } from "./lib/initials";
 import { humanStatsValidator, juryStatsValidator } from "./tables/juryStats";
 import { juryVerdictOf } from "./core/juryView";
 import { setSummaryVerdict } from "./core/testSummaries";
-import { JURY_STATS_DELAY_MS, JURY_STATS_POLL_MS, statsRow } from "./core/jury/poll";
+import { beginWorkerLook, JURY_STATS_DELAY_MS, statsRow } from "./core/jury/poll";
 import { JURY_STATS_PAGE_SIZE, recomputeJuryStats } from "./core/jury/recompute";
 import { cursorValidator, keepState, stateUpdateValidator } from "./core/jury/keep";
 
@@ -45,7 +44,7 @@ async function runRowOf(ctx: QueryCtx, testId: Id<"tests">) {
 }
 
 /**
- * What the poll needs (small rows, no configuration): whether a recomputation was asked for,
+ * What the worker's look needs (small rows, no configuration): whether a recomputation was asked for,
  * whether the run goes on, and the worker's judged reports against those the statistics include.
  */
 export const pollInfo = internalQuery({
@@ -57,10 +56,6 @@ export const pollInfo = internalQuery({
     judgedSeen: v.number(),
     /** When the stored figures were computed (absent: none yet). */
     computedAt: v.optional(v.number()),
-    /** When the worker last reported (absent: not yet). */
-    reportedAt: v.optional(v.number()),
-    /** Before its first report: a worker is scheduled (else none reports: no poll). */
-    workerStarting: v.boolean(),
     /** The run row's state (absent: the test has none). */
     run: v.optional(v.union(v.literal("running"), v.literal("closed"))),
   }),
@@ -81,14 +76,21 @@ export const pollInfo = internalQuery({
       judgedReports: reports?.judgedReports ?? 0,
       judgedSeen: row?.judgedSeen ?? 0,
       ...(row?.computedAt === undefined ? {} : { computedAt: row.computedAt }),
-      ...(reports ? { reportedAt: reports.updatedAt } : {}),
-      // The test's row only before the worker's first report (a query: nothing to conflict with).
-      workerStarting: reports === null && ((await ctx.db.get("tests", testId))?.activeWorkers ?? 0) > 0,
     };
   },
 });
 
-/** The poll ends (its test's worker stopped reporting), unless a recomputation was asked for meanwhile. */
+/**
+ * The running test's worker takes the statistics' turn for its look (core/pipeline/workerLook.ts):
+ * false when a recomputation is already scheduled or running.
+ */
+export const beginLook = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.boolean(),
+  handler: async (ctx, { testId }) => await beginWorkerLook(ctx, testId),
+});
+
+/** A turn ends without storing (nothing due, or the worker's look failed), unless a recomputation was asked for meanwhile. */
 export const stopPoll = internalMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
@@ -159,6 +161,8 @@ const responseRow = v.object({
   topicId: v.string(),
   length: v.number(),
   costUsd: v.number(),
+  /** The repeat of its cell (lib/repeats.ts), when the test repeats cells. */
+  repeat: v.optional(v.number()),
 });
 
 /** The test's answers, or those created after `after` (an incremental run). */
@@ -188,6 +192,7 @@ export const responsesPage = internalQuery({
         topicId: response.topicId,
         length: response.content.length,
         costUsd: response.costUsd,
+        ...(response.repeat === undefined ? {} : { repeat: response.repeat }),
       })),
       isDone: result.isDone,
       continueCursor: result.continueCursor,
@@ -365,9 +370,11 @@ export const store = internalMutation({
       return null;
     }
     const polling = run === "running";
-    // A run that ended before this one's full read: one more, the full one (the poll's last).
+    // A run that ended before this one's full read: one more, the full one.
     const closed = run === "closed";
-    const again = row.dirty || polling || (closed && !(state ? state.exact : row.exact === true));
+    // Asked for meanwhile, or the run closed under it. A running test's next run is its worker's
+    // look (core/pipeline/workerLook.ts): nothing is scheduled for it.
+    const again = row.dirty || (closed && !(state ? state.exact : row.exact === true));
     if (state) await keepState(ctx, testId, state);
     await ctx.db.patch("testStats", row._id, {
       ...(stats === null ? {} : { stats, computedAt: Date.now(), evaluationsSeen }),
@@ -382,8 +389,7 @@ export const store = internalMutation({
     // read. Written once the run has ended (by the full run then): while it runs the worker's
     // report syncs that summary row, and the two would conflict.
     if (stats !== null && !polling) await setSummaryVerdict(ctx, testId, juryVerdictOf(stats));
-    const delay = polling && !row.dirty ? JURY_STATS_POLL_MS : JURY_STATS_DELAY_MS;
-    if (again) await ctx.scheduler.runAfter(delay, internal.juryStats.recompute, { testId });
+    if (again) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.juryStats.recompute, { testId });
     return null;
   },
 });

@@ -7,6 +7,7 @@ import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
 import { claimOne } from "./poolWorker.fixture";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const GENERATOR = "openai/gpt-4o-mini";
 const EVALUATOR = "google/gemini-2.0-flash-001";
@@ -26,7 +27,7 @@ async function setup() {
 }
 
 async function testRow(t: TestBackend, testId: Id<"tests">) {
-  return await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+  return await t.run(async (ctx) => (await countedTest(ctx, testId))!);
 }
 
 describe("missing work", () => {

@@ -4,7 +4,8 @@
 // what it read, a meter that counts the re-runs). It reads the test's small monitor row, written
 // about once per 10 ended calls, so 30 recorded calls re-run it a few times, not once per answer
 // and per fold; its percentage never falls; and the time remaining follows the concurrency the
-// worker reports.
+// worker reports. The functions' clock is the test's (Date faked, timers and sockets real): a fold
+// is due after so much time, and the test moves the clock instead of waiting for it.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,11 +28,14 @@ import {
 } from "./test.helpers";
 import { formatTimeRemaining } from "./lib/format";
 import type { Outcome, WorkItem } from "./validators";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001"];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Moves the clock the backend's functions read (and date their rows by) `ms` on. */
+const advance = (ms: number) => vi.setSystemTime(Date.now() + ms);
 
 /** An answer whose call took a minute of gateway time (what the time remaining measures). */
 const ANSWERED: Outcome = {
@@ -50,6 +54,8 @@ describe("the live monitor of a running test", () => {
     "30 recorded calls re-run it at most 4 times (about once per 10), its percentage never falls, its time remaining follows the reported concurrency, and it ends at 100%",
     { timeout: 120_000 },
     async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now());
       const keysDir = mkdtempSync(join(tmpdir(), "mj-monitor-progress-"));
       const backend = await startLocalBackend(join(keysDir, "keys.json"));
       let client: ConvexClient | null = null;
@@ -72,7 +78,7 @@ describe("the live monitor of a running test", () => {
         });
         await drainDispatch(t);
         for (let waited = 0; waited < 100; waited++) {
-          const test = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
+          const test = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
           if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 48) break;
           await sleep(100);
         }
@@ -98,15 +104,24 @@ describe("the live monitor of a running test", () => {
             concurrency: 2,
           });
 
-        client = await signedInClient(backend, `${userId}|${sessionId}`);
+        const watcher = await signedInClient(backend, `${userId}|${sessionId}`);
+        client = watcher;
         const seen: Monitor[] = [];
-        client.onUpdate(api.tests.monitor, { testId }, (monitor) => seen.push(monitor));
+        watcher.onUpdate(api.tests.monitor, { testId }, (monitor) => seen.push(monitor));
+        /**
+         * Every update the backend pushed has reached the client: pushed (settle), then a one-shot
+         * query on the same socket, answered after them.
+         */
+        const delivered = async () => {
+          await backend.settle();
+          await watcher.query(api.users.viewer, {});
+        };
         for (let waited = 0; seen.length === 0 && waited < 200; waited++) await sleep(25);
         expect(seen[0]!.test).toMatchObject({ status: "running", responsesCount: 0 });
         // The first fold (its figures 10 s old) writes the monitor's row.
-        await sleep(10_100);
+        advance(10_100);
         await beat(2);
-        await sleep(300);
+        await delivered();
         const before = backend.meter.read();
         const updatesBefore = seen.length;
 
@@ -118,14 +133,16 @@ describe("the live monitor of a running test", () => {
         for (const item of answers) {
           await record(item, ANSWERED);
           await beat(2);
-          await sleep(100);
+          advance(100);
         }
         // The last answers settle (a fold takes deltas older than 3 s); a tail of fewer than 10
         // is shown after the slow fallback.
-        await sleep(3_200);
-        for (let waited = 0; seen.at(-1)!.test.responsesCount < 30 && waited < 15; waited++) {
+        advance(3_200);
+        for (let waited = 0; waited < 15; waited++) {
           await beat(2);
-          await sleep(1_000);
+          await delivered();
+          if (seen.at(-1)!.test.responsesCount === 30) break;
+          advance(1_000);
         }
 
         const reruns = meterDifference(backend.meter.read(), before)["tests:monitor"]?.subscriptionReruns ?? 0;
@@ -183,6 +200,7 @@ describe("the live monitor of a running test", () => {
         await client?.close();
         await backend.close();
         rmSync(keysDir, { recursive: true, force: true });
+        vi.useRealTimers();
       }
     },
   );

@@ -19,6 +19,7 @@ import {
   useDevStripe,
   type TestBackend,
 } from "./test.helpers";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const WEBHOOK_SECRET = "whsec_test_partial_refunds";
 const stripeServer = useDevStripe(WEBHOOK_SECRET);
@@ -79,7 +80,7 @@ async function setCallsMade(t: TestBackend, testId: Id<"tests">, share: number) 
 
 /** What the pure arithmetic says the test's calls not made are worth (lib/unrunRefund.test.ts works it by hand). */
 async function owed(t: TestBackend, testId: Id<"tests">, paidCents: number) {
-  const test = (await t.run((ctx) => ctx.db.get("tests", testId)))!;
+  const test = (await t.run((ctx) => countedTest(ctx, testId)))!;
   return unrunRefund(paidCents, workDoneOf(test.estimate, test.configuration, test));
 }
 
@@ -238,5 +239,94 @@ describe("Stop Test refunds the calls not made", () => {
     expect(money.credits.map(([type]) => type)).toEqual(["purchase", "test_cost"]);
     expect(stripeRefundsOf(paymentIntent)).toHaveLength(0);
     expect(await user.as.query(api.refunds.ofTest, { testId })).toBeNull();
+  });
+});
+
+describe("an admin's cancel and the stale-test cron refund the calls not made, as Stop does", () => {
+  /** A few of the test's calls still pending (not made), as a run stopped midway leaves them. */
+  async function withPendingCalls(t: TestBackend, testId: Id<"tests">) {
+    await t.run(async (ctx) => {
+      for (const topicId of ["t1", "t2", "t3"])
+        await ctx.db.insert("calls", {
+          testId,
+          kind: "generate",
+          key: `${testId}:generate:${MODELS[0]}:p1:${topicId}`,
+          modelId: MODELS[0]!,
+          personaId: "p1",
+          topicId,
+          status: "pending",
+          attempts: 0,
+        });
+    });
+  }
+
+  async function callStatuses(t: TestBackend, testId: Id<"tests">) {
+    return await t.run(async (ctx) =>
+      (
+        await ctx.db
+          .query("calls")
+          .withIndex("by_test_status", (q) => q.eq("testId", testId))
+          .collect()
+      ).map((call) => call.status),
+    );
+  }
+
+  test.each([
+    [
+      "an admin's cancel",
+      REFUND_REASONS.cancelledByAdmin,
+      async (t: TestBackend, testId: Id<"tests">) => {
+        const admin = await createUser(t, "root@example.com", { isAdmin: true });
+        const job = await t.run((ctx) =>
+          ctx.db
+            .query("jobs")
+            .withIndex("by_test", (q) => q.eq("testId", testId))
+            .unique(),
+        );
+        const cancel = () => admin.as.mutation(api.admin.cancelJob, { jobId: job!._id });
+        return { end: cancel, again: async () => expect((await errorOf(cancel()))?.code).toBe("CONFLICT") };
+      },
+    ],
+    [
+      "the stale-test cron",
+      REFUND_REASONS.timedOut,
+      async (t: TestBackend, testId: Id<"tests">) => {
+        // It delivered answers, then nothing for over an hour.
+        await t.run((ctx) =>
+          ctx.db.patch("tests", testId, { responsesCount: 4, lastProgressAt: Date.now() - 2 * 60 * 60 * 1000 }),
+        );
+        const sweep = () => t.mutation(internal.runner.cancelStaleTests, {});
+        return { end: sweep, again: async () => expect(await sweep()).toBe(0) };
+      },
+    ],
+  ])("%s: one partial refund of the calls not made, its unmade calls cancelled", async (_, reason, ending) => {
+    const { t, user, testId, priceCents, paymentIntent } = await paidRunningTest(0.4);
+    await withPendingCalls(t, testId);
+    const expected = await owed(t, testId, priceCents);
+    expect(expected.refundCents).toBeGreaterThan(0);
+    const { end, again } = await ending(t, testId);
+    await end();
+    const refund = await waitFor(
+      () => user.as.query(api.refunds.ofTest, { testId }),
+      (value) => value?.state === "refunded",
+    );
+    expect(refund).toMatchObject({ refundCents: expected.refundCents, keptCents: expected.keptCents, reason });
+    // Ended again (a replay): the same refund, no second one at the dev Stripe or in the ledger.
+    await again();
+    const replayed = await t.run(async (ctx) => requestUnrunRefund(ctx, (await ctx.db.get("tests", testId))!, reason));
+    const money = await moneyOf(t, testId);
+    expect(money.refunds).toMatchObject([{ _id: replayed, status: "refunded", amountCents: expected.refundCents }]);
+    expect(stripeRefundsOf(paymentIntent).map((made) => made.amount)).toEqual([expected.refundCents]);
+    expect(money.credits.filter(([type]) => type === "refund")).toEqual([
+      ["refund", expected.refundCents, `Refund for Test: Coffee taglines (${reason})`],
+    ]);
+    expect(money.payments[0]!.refundedCents).toBe(expected.refundCents);
+    // The calls it did not make are cancelled, not left pending.
+    expect(
+      await waitFor(
+        () => callStatuses(t, testId),
+        (statuses) => !statuses.includes("pending"),
+      ),
+    ).toEqual(["cancelled", "cancelled", "cancelled"]);
   });
 });

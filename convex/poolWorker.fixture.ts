@@ -4,7 +4,8 @@
 // worker is scheduled beside it. (Two dots in the name: Convex does not deploy this file.)
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { startJuryStatsPoll } from "./core/jury/poll";
+import type { ActionCtx } from "./_generated/server";
+import { workerLooks } from "./core/pipeline/workerLook";
 import type { TestBackend } from "./test.helpers";
 import type { Outcome, WorkItem } from "./validators";
 
@@ -17,11 +18,16 @@ const CLAIM_BATCH = 32;
 /**
  * Works the running test's pending calls until none is left: each claimed batch is recorded,
  * then reported (which gives finished pairs their judge calls and folds when due); the worker
- * ends as runner.work does, which finishes the test. Its jury statistics poll from the start, as
- * a real worker's (ensureWorkers); the caller runs the scheduled functions for their last run.
+ * ends as runner.work does, which finishes the test. It looks at its jury statistics after its
+ * reports as a real worker does (core/pipeline/workerLook.ts, through the backend's queries and
+ * mutations); the caller runs the scheduled functions for the end's full run.
  */
 export async function playPoolWorker(t: TestBackend, testId: Id<"tests">, replies: Replies): Promise<void> {
-  await t.run((ctx) => startJuryStatsPoll(ctx, testId));
+  const settles = await t.run(
+    async (ctx) => (await ctx.db.get("tests", testId))?.configuration.stopWhenSettled !== undefined,
+  );
+  const actions = { runQuery: t.query, runMutation: t.mutation } as unknown as ActionCtx;
+  const looks = workerLooks(actions, testId, settles);
   for (;;) {
     const items = await t.mutation(internal.runner.claimBatch, { testId, max: CLAIM_BATCH });
     const generated: Id<"calls">[] = [];
@@ -44,6 +50,8 @@ export async function playPoolWorker(t: TestBackend, testId: Id<"tests">, replie
       generated,
       settledBefore: Date.now(),
     });
+    if (running) looks.reported(judged, Date.now());
+    await looks.idle();
     if (!running || items.length === 0) break;
   }
   await t.mutation(internal.runner.endWork, { testId });

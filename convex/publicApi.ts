@@ -25,6 +25,7 @@ import { MAX_CATALOG_SIZE } from "./core/catalog";
 import { createTest, priceConfiguration } from "./core/testCreation";
 import { headerOf } from "./core/tests";
 import { testConfiguration, type TestConfiguration } from "./validators";
+import { countedTestOf } from "./core/pipeline/counterRow";
 
 async function principalFor(ctx: QueryCtx, tokenId: Doc<"apiTokens">["_id"], role: TeamRole): Promise<Principal> {
   const principal = await principalOf(ctx, tokenId);
@@ -38,7 +39,8 @@ async function testFor(ctx: QueryCtx, principal: Principal, rawId: string, need:
   const testId = ctx.db.normalizeId("tests", rawId);
   const test = testId === null ? null : await ctx.db.get("tests", testId);
   if (test === null || !inSpace(principal, test)) fail("NOT_FOUND", TEST_NOT_FOUND);
-  return await requireTest(ctx, principal.user._id, test._id, need);
+  // Its figures: the test's row plus, while it runs, its counter row.
+  return await countedTestOf(ctx, await requireTest(ctx, principal.user._id, test._id, need));
 }
 
 const tokenArgs = { tokenId: v.id("apiTokens") };

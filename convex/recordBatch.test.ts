@@ -5,6 +5,7 @@
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import { createBackend, createUser, drainDispatch, sampleConfiguration, seedCatalog } from "./test.helpers";
+import { countedTest } from "./core/pipeline/counterRow";
 import type { Outcome, WorkItem } from "./validators";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"];
@@ -45,7 +46,7 @@ describe("a batch of recordings", () => {
     await t.mutation(internal.runner.endWork, { testId }); // folds every delta
 
     const { test: row, responses } = await t.run(async (ctx) => ({
-      test: (await ctx.db.get("tests", testId))!,
+      test: (await countedTest(ctx, testId))!,
       responses: await ctx.db
         .query("responses")
         .withIndex("by_test_pair", (q) => q.eq("testId", testId))

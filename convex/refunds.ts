@@ -18,6 +18,7 @@ import {
   unrunRefundOfTest,
 } from "./core/unrunRefunds";
 import { jobOfTest } from "./core/jobs";
+import { countedTestOf } from "./core/pipeline/counterRow";
 
 /** Makes one partial refund at the provider (retried, then reported to admins) and records it once. */
 export const makePartialRefund = internalAction({
@@ -143,7 +144,8 @@ export const stopPreview = userQuery({
   args: { testId: v.id("tests") },
   returns: v.union(v.null(), refundFigures),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "act");
+    // The calls made so far: the test's row plus its counter row.
+    const test = await countedTestOf(ctx, await requireTest(ctx, ctx.user._id, testId, "act"));
     if (!canStop(test.status)) return null;
     const payment = await paidPaymentOf(ctx, testId);
     if (!payment) return null;

@@ -29,6 +29,7 @@ import {
   statsRowsOf,
   withScores,
 } from "./core/results";
+import { countedTestOf } from "./core/pipeline/counterRow";
 import { requireTest } from "./core/testAccess";
 import { headerOf, testHeader } from "./core/tests";
 import { checkFailure } from "./validators";
@@ -78,7 +79,8 @@ export const get = userQuery({
   handler: async (ctx, args) => {
     const testId = ctx.db.normalizeId("tests", args.testId);
     if (!testId) fail("NOT_FOUND", "Test not found.");
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    // Its figures: the test's row plus, while it runs, its counter row (the page's only read of them).
+    const test = await countedTestOf(ctx, await requireTest(ctx, ctx.user._id, testId, "read"));
     const job = await ctx.db
       .query("jobs")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -240,6 +242,8 @@ export const exportResponses = userQuery({
       costUsd: v.number(),
       averageScore: v.union(v.number(), v.null()),
       checkFailures: v.optional(v.array(checkFailure)),
+      /** A repeated test's repeat of the answer's cell (0-based; lib/repeats.ts). */
+      repeat: v.optional(v.number()),
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
@@ -263,6 +267,7 @@ export const exportResponses = userQuery({
         costUsd: response.costUsd,
         averageScore: response.scoreCount > 0 ? response.scoreSum / response.scoreCount : null,
         ...(response.checkFailures === undefined ? {} : { checkFailures: response.checkFailures }),
+        ...(response.repeat === undefined ? {} : { repeat: response.repeat }),
       })),
     };
   },

@@ -37,7 +37,7 @@ async function runningTestOfSignedInUser(backend: LocalBackend): Promise<Running
 
 /**
  * 200 answers of the test's first model, persona and topic landing while a page is open: ten per
- * recording, 30 ms apart; `fails(index)` (from 0) says whether answer index + 1 fails a check.
+ * recording, each pushed to the subscribers before the next; `fails(index)` (from 0) says whether answer index + 1 fails a check.
  */
 async function land200Answers(backend: LocalBackend, running: RunningTest, fails: (index: number) => boolean) {
   const { testId, configuration } = running;
@@ -63,7 +63,9 @@ async function land200Answers(backend: LocalBackend, running: RunningTest, fails
           ...(fails(index) ? { checkFailures: [{ checkId: "short", reason: "Too long" }], failedCheck: true } : {}),
         });
     });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Each recording's query updates are pushed before the next lands, so each could re-run the
+    // page on its own (a timed gap may merge several on a busy machine and hide re-runs).
+    await backend.settle();
   }
 }
 
@@ -94,7 +96,8 @@ describe("the results page's live responses list", () => {
         // 200 answers land, ten per recording, while the page is open.
         await land200Answers(backend, running, () => false);
         await until(() => latest?.isDone === false, "the first page to fill");
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Every update is pushed: any later re-run would be counted now.
+        await backend.settle();
 
         // What the user sees: the first 20 answers in arrival order, and more to load.
         const first = latest as Page | null;
@@ -165,7 +168,7 @@ describe("the results page's live responses list", () => {
         // 200 answers land, ten per recording; every second one fails a check.
         await land200Answers(backend, running, (index) => index % 2 === 1);
         await until(() => latest?.isDone === false, "the first page of failures to fill");
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await backend.settle();
 
         const first = latest as FunctionReturnType<typeof api.checks.failedResponses> | null;
         expect(first!.page.map((answer) => answer.content.split(":")[0])).toEqual(

@@ -18,6 +18,7 @@ import { startGateway } from "../dev/gateway/server";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { createUser, sampleConfiguration, seedCatalog, startLocalBackend, waitFor } from "./test.helpers";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001", "deepseek/deepseek-chat"];
@@ -68,8 +69,14 @@ describe("ten tests running at once under concurrent transactions (OCC)", () => 
           });
           testIds.push(testId);
         }
-        // The dispatches the creations scheduled find no free slot.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The dispatches the creations scheduled have run and found no free slot.
+        await waitFor(
+          () => t.run((ctx) => ctx.db.system.query("_scheduled_functions").collect()),
+          (jobs) =>
+            jobs
+              .filter((job) => job.name.includes("dispatch"))
+              .every((job) => job.state.kind !== "pending" && job.state.kind !== "inProgress"),
+        );
         await t.run(async (ctx) => {
           const row = await ctx.db
             .query("settings")
@@ -88,7 +95,7 @@ describe("ten tests running at once under concurrent transactions (OCC)", () => 
             t.run(async (ctx) =>
               Promise.all(
                 testIds.map(async (testId) => {
-                  const test = (await ctx.db.get("tests", testId))!;
+                  const test = (await countedTest(ctx, testId))!;
                   const stats = await ctx.db
                     .query("testStats")
                     .withIndex("by_test", (q) => q.eq("testId", testId))

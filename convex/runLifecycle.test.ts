@@ -231,13 +231,14 @@ describe("deleting a finished test", () => {
             await ctx.db.insert("juryStateChunks", { testId, index: 1000 + batch * 22 + index, data: chunk });
         });
       const before = await rowsEverywhere(t, testId);
-      // Every per-test table that a finished test keeps rows in has some (the deltas and check tallies were folded, the monitor row dropped).
+      // Every per-test table that a finished test keeps rows in has some (the deltas and check
+      // tallies were folded, the counter row added into the test's, the monitor row dropped).
       expect(
         Object.entries(before)
           .filter(([, rows]) => rows === 0)
           .map(([table]) => table)
           .sort(),
-      ).toEqual(["checkTallies", "creditTransactions", "payments", "runDeltas", "testProgress"]);
+      ).toEqual(["checkTallies", "creditTransactions", "payments", "runDeltas", "testCounters", "testProgress"]);
 
       await owner.as.mutation(api.tests.remove, { testId });
       await t.finishAllScheduledFunctions(vi.runAllTimers);

@@ -24,6 +24,10 @@ import {
   sweepPairs,
 } from "./core/pipeline/host";
 import { runHost } from "./core/pipeline/hostLoop";
+import { cancelUnmadeCallBatch } from "./core/pipeline/unmadeCalls";
+import type { Doc } from "./_generated/dataModel";
+import { settleInFlightCap } from "./lib/claimOrder";
+import { expectedCallsOf } from "./lib/progress";
 import { readSetting } from "./core/settings";
 import { catalogLatencies, recordModelLatencies } from "./core/modelLatencies";
 import { callOutcome, callsInSight, workerReport, workItem } from "./validators";
@@ -56,9 +60,15 @@ export const copyAnswers = internalMutation({
 
 /** Leases up to `max` pending calls to a pool worker (its free slots). */
 export const claimBatch = internalMutation({
-  args: { testId: v.id("tests"), max: v.number() },
+  args: {
+    testId: v.id("tests"),
+    max: v.number(),
+    /** At most this many generation calls (a test set to stop when settled: lib/claimOrder.ts). */
+    maxGenerate: v.optional(v.number()),
+  },
   returns: v.array(workItem),
-  handler: async (ctx, { testId, max }) => await claimBatch_(ctx, testId, Math.min(max, CLAIM_BATCH)),
+  handler: async (ctx, { testId, max, maxGenerate }) =>
+    await claimBatch_(ctx, testId, Math.min(max, CLAIM_BATCH), maxGenerate),
 });
 
 /**
@@ -129,7 +139,7 @@ export const beat = internalMutation({
   handler: async (ctx, { testId, judged, generated, settledBefore, sight, sweep, ...report }) => {
     const test = await ctx.db.get("tests", testId);
     if (!test) return { running: false };
-    // Judge results are counted on the worker's own row; the statistics' poll reads the count.
+    // Judge results are counted on the worker's own row; the worker's statistics look reads the count (core/pipeline/workerLook.ts).
     await storeConcurrency(ctx, testId, report, judged);
     if (test.status !== "running") return { running: false };
     if (sweep) await sweepPairs(ctx, testId);
@@ -146,6 +156,16 @@ export const beat = internalMutation({
     if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
       await finishIfDone(ctx, testId);
     return { running: true };
+  },
+});
+
+/** One batch of an ended test's pending calls marked cancelled (core/pipeline/unmadeCalls.ts). */
+export const cancelUnmadeCalls = internalMutation({
+  args: { testId: v.id("tests") },
+  returns: v.null(),
+  handler: async (ctx, { testId }) => {
+    await cancelUnmadeCallBatch(ctx, testId);
+    return null;
   },
 });
 
@@ -171,6 +191,13 @@ export const endWork = internalMutation({
   },
 });
 
+/** A test set to stop when settled keeps few calls in flight: its share of its pairs' calls. */
+function settleCapOf(configuration: Doc<"tests">["configuration"]): number {
+  const pairs = Math.max(1, configuration.personas.length * configuration.topics.length);
+  const calls = expectedCallsOf(configuration);
+  return settleInFlightCap((calls.generation + calls.judging) / pairs, pairs);
+}
+
 export const workerSettings = internalQuery({
   args: { testId: v.id("tests") },
   returns: v.object({
@@ -179,6 +206,12 @@ export const workerSettings = internalQuery({
     resume: v.optional(v.object({ level: v.number(), backedOff: v.boolean(), ceiling: v.optional(v.number()) })),
     /** The catalog's latency of each of the test's models by `kind:model` key, until the run sees its own. */
     latencyPriors: v.optional(v.array(v.object({ key: v.string(), latencyMs: v.number() }))),
+    /** The test stops when settled: its claims take judge calls first, its looks are every second. */
+    stopsWhenSettled: v.optional(v.boolean()),
+    /** Its generation calls per pair. */
+    generators: v.optional(v.number()),
+    /** Most calls in flight (a test set to stop when settled: lib/claimOrder.ts settleInFlightCap). */
+    inFlightCap: v.optional(v.number()),
   }),
   handler: async (ctx, { testId }) => {
     const test = await ctx.db.get("tests", testId);
@@ -186,6 +219,11 @@ export const workerSettings = internalQuery({
       ...(await startingConcurrency(ctx, testId)),
       ...(test
         ? {
+            stopsWhenSettled: test.configuration.stopWhenSettled !== undefined,
+            generators: test.configuration.generatorModels.length,
+            ...(test.configuration.stopWhenSettled === undefined
+              ? {}
+              : { inFlightCap: settleCapOf(test.configuration) }),
             latencyPriors: Object.entries(
               await catalogLatencies(ctx, {
                 generators: test.configuration.generatorModels.map((model) => model.id),

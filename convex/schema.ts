@@ -15,6 +15,7 @@ import { testOwnerTables } from "./tables/testOwners";
 import { deletionTables } from "./tables/deletions";
 import { testProgressTables } from "./tables/testProgress";
 import { refundTables } from "./tables/refunds";
+import { testCounterTables } from "./tables/testCounters";
 import { juryAdviceTables } from "./tables/juryAdvice";
 import {
   alertKind,
@@ -54,6 +55,7 @@ export default defineSchema({
   ...testProgressTables,
   ...runTables,
   ...refundTables,
+  ...testCounterTables,
   ...juryAdviceTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
@@ -240,6 +242,8 @@ export default defineSchema({
     missingRetried: v.optional(v.boolean()),
     responseIds: v.optional(v.array(v.id("responses"))),
     error: v.optional(v.string()),
+    /** Which run of its cell (0-based) when the test repeats cells (configuration.repeats > 1). */
+    repeat: v.optional(v.number()),
   })
     .index("by_key", ["key"])
     .index("by_test_status", ["testId", "status"])
@@ -249,7 +253,9 @@ export default defineSchema({
     .index("by_test_pair", ["testId", "kind", "personaId", "topicId"])
     // Whether a pair's generation has ended, in two `.first()` reads rather than its 10 calls.
     .index("by_test_pair_status", ["testId", "kind", "personaId", "topicId", "status"])
-    .index("by_status_lease", ["status", "leaseExpiresAt"]),
+    .index("by_status_lease", ["status", "leaseExpiresAt"])
+    // A test set to stop when settled claims its pending judge calls before its generation calls.
+    .index("by_test_kind_status", ["testId", "kind", "status"]),
 
   responses: defineTable({
     testId: v.id("tests"),
@@ -269,6 +275,8 @@ export default defineSchema({
     checkFailures: v.optional(v.array(checkFailure)),
     /** True when it failed at least one check: "only answers that failed a check". */
     failedCheck: v.optional(v.boolean()),
+    /** Which run of its cell (0-based) it came from when the test repeats cells; absent = 0. */
+    repeat: v.optional(v.number()),
   })
     // Arrival order (latest responses on the monitor) needs creation order.
     // eslint-disable-next-line @convex-dev/no-duplicate-indexes
@@ -333,7 +341,7 @@ export default defineSchema({
     updatedAt: v.number(),
     /**
      * Reports that said judge results were recorded (the worker's report owns this count): the
-     * jury statistics' poll recomputes when it moved (juryStats.ts), so no report reads or
+     * worker's statistics look recomputes when it moved (core/pipeline/workerLook.ts), so no report reads or
      * writes the statistics row.
      */
     judgedReports: v.optional(v.number()),

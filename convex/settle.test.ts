@@ -6,6 +6,7 @@ import type { Id } from "./_generated/dataModel";
 import { createTest } from "./core/testCreation";
 import type { SettleStatus } from "./lib/settle";
 import { backendWithUser, sampleConfiguration } from "./test.helpers";
+import { countedTest } from "./core/pipeline/counterRow";
 
 const MODELS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "google/gemini-2.0-flash-001"];
 
@@ -40,18 +41,18 @@ async function runningTest() {
 describe("stop when settled", () => {
   test("a settled look ends the running test, completed, with the reason and the pairs done", async () => {
     const { t, user, testId } = await runningTest();
-    const seed = await t.run(async (ctx) => (await ctx.db.get("tests", testId))!.configuration.stopWhenSettled?.seed);
+    const seed = await t.run(async (ctx) => (await countedTest(ctx, testId))!.configuration.stopWhenSettled?.seed);
     expect(seed).toBeTruthy(); // the pairs' order is seeded at creation
 
     await t.mutation(internal.settle.record, { testId, status: look(false) });
-    expect((await t.run((ctx) => ctx.db.get("tests", testId)))!.status).toBe("running");
+    expect((await t.run((ctx) => countedTest(ctx, testId)))!.status).toBe("running");
     const open = await user.as.query(api.settle.status, { testId });
     expect(open?.line).toBe(
       "Not settled yet: the gap between openai/gpt-4o-mini and anthropic/claude-3.5-haiku (−0.3 to 1.9 points, 95% sequence) still includes 0 (38 of 100 pairs judged)",
     );
 
     await t.mutation(internal.settle.record, { testId, status: look(true) });
-    const ended = (await t.run((ctx) => ctx.db.get("tests", testId)))!;
+    const ended = (await t.run((ctx) => countedTest(ctx, testId)))!;
     expect(ended.status).toBe("completed");
     expect(ended.stopped).toEqual({ reason: "settled", pairsDone: 38, pairsTotal: 100 });
     expect(ended.progress.details).toBe(

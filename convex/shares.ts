@@ -15,6 +15,7 @@ import {
   statsRowsOf,
 } from "./core/results";
 import { missingWorkOf, missingWorkValidator } from "./core/tests";
+import { countedTestOf } from "./core/pipeline/counterRow";
 import { requireTest } from "./core/testAccess";
 import { sharedTestOf } from "./core/sharedTest";
 import { newShareId } from "./lib/shareId";
@@ -110,8 +111,10 @@ export const view = publicQuery({
   args: { shareId: v.string() },
   returns: v.union(v.null(), sharedView),
   handler: async (ctx, { shareId }) => {
-    const test = await sharedTestOf(ctx, shareId);
-    if (!test) return null;
+    const stored = await sharedTestOf(ctx, shareId);
+    if (!stored) return null;
+    // Its figures: the test's row plus, while it runs, its counter row.
+    const test = await countedTestOf(ctx, stored);
     const rows = await statsRowsOf(ctx, test._id);
     const names = namesOf(test);
     const samples = await ctx.db

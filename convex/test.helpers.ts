@@ -15,6 +15,7 @@ import { recordPurchase } from "./core/payments";
 import type { QueryCtx } from "./_generated/server";
 import schema from "./schema";
 import type { TestConfiguration } from "./validators";
+import { countedTest } from "./core/pipeline/counterRow";
 
 export const modules = import.meta.glob(["./**/*.ts", "./_generated/*.js", "!./**/*.test.ts"]);
 
@@ -159,10 +160,13 @@ export async function drainDispatch(t: TestBackend): Promise<void> {
   while ((await t.mutation(internal.runner.dispatch, {})) > 0);
 }
 
-/** A test's row, its job, calls, answers and judgements, read in one transaction (inside `t.run`). */
+/**
+ * A test's row (with its counter row added while it runs: its figures as the pages show them),
+ * its job, calls, answers and judgements, read in one transaction (inside `t.run`).
+ */
 export async function readTestRows(ctx: QueryCtx, testId: Id<"tests">) {
   return {
-    test: (await ctx.db.get("tests", testId))!,
+    test: (await countedTest(ctx, testId))!,
     job: await ctx.db
       .query("jobs")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -259,10 +263,24 @@ export function useAuthKeys(): void {
 }
 
 /** The local backend (dev/backend/server) as the tests of real subscriptions, OCC and the meter use it. */
-export type LocalBackend = { t: TestBackend; url: string; siteUrl: string; meter: Meter; close(): Promise<void> };
+export type LocalBackend = {
+  t: TestBackend;
+  url: string;
+  siteUrl: string;
+  meter: Meter;
+  /** Resolves once every query update of the commits so far has been pushed to its clients. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** A local backend's plan (dev/backend/plan.ts) and how long calls wait for a slot. */
+export type LocalBackendOptions = {
+  plan?: "starter" | "professional";
+  slotWaits?: { queries: number; mutations: number; actions: number };
+};
 
 type LocalTesting = {
-  startQuietBackend(keysFile: string): Promise<LocalBackend>;
+  startQuietBackend(keysFile: string, options?: LocalBackendOptions): Promise<LocalBackend>;
   signedInClient(backend: LocalBackend, subject: string): Promise<ConvexClient>;
 };
 /** dev/backend/testing, loaded at run time: imported, its code would be type-checked under convex/'s ES2022 lib. */
@@ -272,8 +290,8 @@ async function localTesting(): Promise<LocalTesting> {
 }
 
 /** The local backend over convex/ on free ports, quiet, its JWT keys kept in `keysFile` (dev/backend/testing's). */
-export async function startLocalBackend(keysFile: string): Promise<LocalBackend> {
-  return (await localTesting()).startQuietBackend(keysFile);
+export async function startLocalBackend(keysFile: string, options: LocalBackendOptions = {}): Promise<LocalBackend> {
+  return (await localTesting()).startQuietBackend(keysFile, options);
 }
 
 /** A WebSocket client of the local backend signed in as `subject`, "userId|sessionId" (dev/backend/testing's). */

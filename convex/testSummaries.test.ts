@@ -23,6 +23,7 @@ import {
   useDevGateway,
   waitFor,
 } from "./test.helpers";
+import { countedTest } from "./core/pipeline/counterRow";
 
 useDevGateway();
 
@@ -139,7 +140,7 @@ describe("a run's summary", () => {
         configuration: sampleConfiguration(GENERATORS, EVALUATORS),
       });
       const ended = await waitFor(
-        () => t.run(async (ctx) => (await ctx.db.get("tests", testId))!),
+        () => t.run(async (ctx) => (await countedTest(ctx, testId))!),
         (test: Doc<"tests">) => test.status === "completed" || test.status === "failed",
         30_000,
       );
@@ -151,7 +152,7 @@ describe("a run's summary", () => {
       );
       await t.finishInProgressScheduledFunctions();
       const { test, summary, verdict } = await t.run(async (ctx) => ({
-        test: (await ctx.db.get("tests", testId))!,
+        test: (await countedTest(ctx, testId))!,
         summary: (await summaryRowOf(ctx, testId))!,
         verdict: await verdictOfTest(ctx, testId),
       }));
@@ -225,7 +226,7 @@ describe("the counter fold and the summary", () => {
     expect(row!.totalCostUsd).toBeCloseTo(costBefore + 0.25, 10);
     expect(row!.missingWork).toEqual({ missingResponses: 1, missingEvaluations: 0, lastCallError: "HTTP 429" });
     const { test, summary } = await t.run(async (ctx) => ({
-      test: (await ctx.db.get("tests", testId))!,
+      test: (await countedTest(ctx, testId))!,
       summary: (await summaryRowOf(ctx, testId))!,
     }));
     expect(summary.totalCostUsd).toBe(test.totalCostUsd);

@@ -16,6 +16,7 @@ import {
 import { deleteTest } from "./core/testDeletion";
 import { endTest } from "./core/testEnding";
 import { createTest, hasOwnKey } from "./core/testCreation";
+import { countedTestOf } from "./core/pipeline/counterRow";
 import { monitorHeader, monitorHeaderOf, monitorHeaderOfRow } from "./core/tests";
 import { MONITOR_RESPONSES, monitorRankingsOf, monitorRowOf } from "./core/monitorProgress";
 import { modelRanking, testConfiguration } from "./validators";
@@ -131,7 +132,8 @@ export const current = userQuery({
  * (core/monitorProgress.ts: figures, top rankings and the newest answers' ids, written about once
  * per 10 ended calls), the job and those answers, never the test's row or a live query over its
  * answers, so it re-runs with that row and not with every call. Otherwise (before the run's first
- * fold, and once it has ended) it reads the test, one stats row per model and the newest answers.
+ * monitor row, and once it has ended) it reads the test (with its counter row while it runs), one
+ * stats row per model and the newest answers.
  */
 export const monitor = userQuery({
   args: { testId: v.id("tests") },
@@ -162,7 +164,7 @@ export const monitor = userQuery({
         latestResponses: latest,
       };
     }
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
+    const test = await countedTestOf(ctx, await requireTest(ctx, ctx.user._id, testId, "read"));
     const latest = await ctx.db
       .query("responses")
       .withIndex("by_test", (q) => q.eq("testId", testId))

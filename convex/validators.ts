@@ -155,6 +155,8 @@ export const testConfiguration = v.object({
   /** "An answer that fails a check ranks last": the jury statistics treat a failing answer as the worst. */
   failedChecksRankLast: v.optional(v.boolean()),
   stopWhenSettled: v.optional(stopWhenSettled),
+  /** Runs of each model × persona × topic cell, each a fresh gateway call (lib/repeats.ts); absent = 1. */
+  repeats: v.optional(v.number()),
 });
 export type TestConfiguration = Infer<typeof testConfiguration>;
 
@@ -288,8 +290,13 @@ export const workItem = v.object({
   /** A judge call's answers (those that exist) with their generators, handed back with its verdict. */
   answerModels: v.optional(answerModels),
   criteria: v.array(v.string()),
-  /** A generation call's persona × topic pair: its worker reports the pair once none of its calls is out. */
+  /**
+   * The call's persona × topic pair: its worker reports a pair once none of its generation calls
+   * is out, and a test set to stop when settled counts the pairs it has in progress.
+   */
   pair: v.optional(v.string()),
+  /** A repeated cell's generation call: sent as the request's `seed`, so no repeat reuses another's reply. */
+  seed: v.optional(v.number()),
 });
 export type WorkItem = Infer<typeof workItem>;
 

@@ -73,7 +73,14 @@ describe("a paid test stopped while it runs", () => {
     try {
       await page.goto(url);
       await page.getByRole("button", { name: "Pay", exact: true }).click();
-      await page.waitForURL((next) => next.pathname === "/dashboard/monitor");
+      // The monitor's route has loaded once it has taken the payment's session id off the address
+      // (runAndPay waits for the same): a page load, which may take the harness's navigation time.
+      await page.waitForURL(
+        (next) =>
+          next.pathname === "/dashboard/monitor" &&
+          next.searchParams.has("testId") &&
+          !next.searchParams.has("session_id"),
+      );
       await page.getByRole("heading", { name }).waitFor({ timeout: UI_TIMEOUT_MS });
       await page.getByRole("button", { name: "Stop Test" }).click({ timeout: UI_TIMEOUT_MS });
       const dialog = page.getByRole("alertdialog", { name: "Stop this test?" });

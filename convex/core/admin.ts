@@ -14,6 +14,7 @@ import { hasEnded } from "../lib/testStatus";
 import { incrementCounter } from "./counters";
 import { deleteJob, setJobStatus } from "./jobs";
 import { REFUND_REASONS } from "./payments";
+import { dropCounterRow } from "./pipeline/counterRow";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
 import { deleteReviewsBatch } from "./reviews";
 import { leaveAllTeams } from "./teams";
@@ -46,8 +47,10 @@ async function requireTestOf(ctx: MutationCtx, job: Doc<"jobs">): Promise<Doc<"t
  * stays in.)
  */
 async function reopenTest(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
-  // A running test restarted keeps no monitor row of the old run (the monitor reads the test).
+  // A running test restarted keeps no monitor row nor counter row of the old run (the monitor
+  // reads the test, whose counters are zeroed).
   await dropMonitorRow(ctx, test._id);
+  await dropCounterRow(ctx, test._id);
   if (!hasEnded(test.status)) return;
   await forgetTestStats(ctx, test);
   if (test.awaitingPayment !== true) await recordTestRun(ctx, test);
@@ -192,6 +195,8 @@ export async function cancelJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<voi
     status: "cancelled",
     progress: { currentPhase: "Cancelled", percentage: 0 },
     jobError: "Cancelled by an admin",
+    // The price of the calls not made goes back above the minimum, as with the owner's Stop.
+    refundUnrun: REFUND_REASONS.cancelledByAdmin,
   });
 }
 

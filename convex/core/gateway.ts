@@ -179,7 +179,8 @@ async function withAttempts<T>(config: GatewayConfig, run: () => Promise<T>): Pr
 
 export async function chatCompletion(
   config: GatewayConfig,
-  request: { model: string; messages: ChatMessage[]; temperature?: number; maxTokens: number },
+  /** `seed`: a repeated cell's run (lib/repeats.ts), so no repeat is answered with another's reply. */
+  request: { model: string; messages: ChatMessage[]; temperature?: number; maxTokens: number; seed?: number },
 ): Promise<ChatResult> {
   return withAttempts(config, async () => {
     const started = Date.now();
@@ -193,6 +194,7 @@ export async function chatCompletion(
           messages: request.messages,
           temperature: request.temperature ?? DEFAULT_TEMPERATURE,
           max_tokens: request.maxTokens,
+          ...(request.seed === undefined ? {} : { seed: request.seed }),
         }),
       },
       request.maxTokens,

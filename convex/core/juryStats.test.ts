@@ -12,13 +12,9 @@ import { labelFor, reverseRankingKey, seededShuffle } from "../lib/prompts";
 import { rankingScore } from "../lib/scoring";
 import { seedConfiguration } from "../finishedTests.fixture";
 import { createUser, createBackend, type TestBackend } from "../test.helpers";
-import {
-  finishJuryStats,
-  JURY_STATS_POLL_MS,
-  JURY_STATS_STALE_MS,
-  requestJuryStats,
-  startJuryStatsPoll,
-} from "./jury/poll";
+import { finishJuryStats, JURY_STATS_POLL_MS, JURY_STATS_STALE_MS, requestJuryStats } from "./jury/poll";
+import type { ActionCtx } from "../_generated/server";
+import { workerLooks } from "./pipeline/workerLook";
 import { JURY_STATS_CURSOR_MARGIN_MS, JURY_STATS_PAGE_SIZE } from "./jury/recompute";
 import { decodeJuryState } from "./jury/state";
 import { EMPTY_RUN_COUNTERS } from "./pipeline/runCounters";
@@ -446,7 +442,7 @@ describe("incremental jury statistics", () => {
     expect(stats.units).toBe(12);
   });
 
-  it("a running test's poll recomputes in proportion to what arrived, catches up when stale, and ends exact", async () => {
+  it("a running test's worker looks after its reports: recomputes in proportion to what arrived, catches up when stale, schedules nothing, and the end is exact", async () => {
     const t = createBackend();
     const { testId, addResults } = await seedRunningRankingTest(t, 13);
     await t.run(async (ctx) => {
@@ -470,12 +466,18 @@ describe("incremental jury statistics", () => {
         updatedAt: Date.now(),
         judgedReports: 0,
       });
-      await startJuryStatsPoll(ctx, testId);
     });
+    // The worker's action, as its host runs it: queries and mutations of the backend.
+    const looks = workerLooks({ runQuery: t.query, runMutation: t.mutation } as unknown as ActionCtx, testId, false);
     const runs = new Set<number>();
+    let judged = false;
     const tick = async () => {
       vi.advanceTimersByTime(JURY_STATS_POLL_MS);
-      await t.finishInProgressScheduledFunctions();
+      looks.reported(judged, Date.now());
+      judged = false;
+      await looks.idle();
+      // Nothing is scheduled while the run goes on: the looks are the worker's.
+      expect(await scheduledCount(t)).toBe(0);
       const row = (await statsRow(t, testId))!;
       if (row.computedAt !== undefined) runs.add(row.computedAt);
       return row;
@@ -493,6 +495,7 @@ describe("incremental jury statistics", () => {
           updatedAt: Date.now(),
         });
       });
+      judged = true;
       await tick();
     }
     // Each run reads every kept row again: a run per report would be 13; in proportion, 6
@@ -506,7 +509,7 @@ describe("incremental jury statistics", () => {
       row = await tick();
     expect(row.judgedSeen).toBe(13);
     expect(row.evaluationsSeen).toBeGreaterThan(waiting.evaluationsSeen);
-    // The run ends: the poll's last run is the full one, with the same figures.
+    // The run ends: one full run, scheduled by the end, with the same figures.
     await t.run(async (ctx) => {
       const run = await ctx.db
         .query("testRuns")
@@ -514,6 +517,7 @@ describe("incremental jury statistics", () => {
         .unique();
       await ctx.db.patch("testRuns", run!._id, { running: false });
       await ctx.db.patch("tests", testId, { status: "completed" });
+      await finishJuryStats(ctx, testId);
     });
     await t.finishAllScheduledFunctions(vi.runAllTimers);
     const ended = (await statsRow(t, testId))!;

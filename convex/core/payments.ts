@@ -59,9 +59,14 @@ export type SettleOutcome = "paid" | "refund" | "amount_mismatch" | "unchanged";
 export const REFUND_REASONS = {
   duplicate: "A second payment for a test that was already paid",
   cancelled: "The test was stopped or deleted before it ran",
-  /** Partial refunds of the calls not made (core/unrunRefunds.ts): the owner's Stop, a settled test. */
+  /**
+   * Partial refunds of the calls not made (core/unrunRefunds.ts): the owner's Stop, a settled
+   * test, an admin's cancel, the stale-test cron.
+   */
   stopped: "The calls not made: the test was stopped",
   settled: "The calls not made: the verdict settled early",
+  cancelledByAdmin: "The calls not made: an admin cancelled the test",
+  timedOut: "The calls not made: the test made no progress for an hour",
 } as const;
 
 /** A refund the provider could not make is tried again after these waits, then reported to admins. */

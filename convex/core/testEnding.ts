@@ -13,6 +13,7 @@ import { requestUnrunRefund } from "./unrunRefunds";
 import { syncTestSummary } from "./testSummaries";
 import { recordTestEnded } from "./userStats";
 import { dispatchSoon } from "./pipeline/dispatchSoon";
+import { cancelUnmadeCallsLater } from "./pipeline/unmadeCalls";
 
 export type TestEnding = {
   status: EndedTestStatus;
@@ -31,8 +32,9 @@ export type TestEnding = {
   refundReason?: string;
   /**
    * Refunds the price of the calls not made, above the $2.00 minimum, with this reason (a partial
-   * refund of the test's payment, if it has one: core/unrunRefunds.ts): the owner's Stop passes
-   * REFUND_REASONS.stopped, a settled test REFUND_REASONS.settled.
+   * refund of the test's payment, if it has one: core/unrunRefunds.ts), once per payment and
+   * reason: the owner's Stop passes REFUND_REASONS.stopped, a settled test REFUND_REASONS.settled,
+   * an admin's cancel REFUND_REASONS.cancelledByAdmin, the stale-test cron REFUND_REASONS.timedOut.
    */
   refundUnrun?: string;
   /** Schedules the dispatcher for the freed slot (default); a batch of endings schedules it once. */
@@ -68,6 +70,10 @@ export async function endTest(
       progress: ending.progress,
     });
     await finishJuryStats(ctx, test._id);
+    // Its calls not made are cancelled, not left pending (a test that finished, or never got
+    // calls, has none).
+    const early = ending.status !== "completed" || ending.test?.stopped !== undefined;
+    if (early && (test.status === "running" || test.totalCalls > 0)) await cancelUnmadeCallsLater(ctx, test._id);
     await recordTestEnded(ctx, counted, ending.status);
     if (ending.checkouts === "end") await endOpenCheckouts(ctx, test._id);
     if (ending.checkouts === "expire")

@@ -6,6 +6,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { juryVerdictOf, type JuryVerdict } from "./juryView";
+import { countedTest } from "./pipeline/counterRow";
 import { deleteTestOwner, syncTestOwner } from "./testOwners";
 
 /** The latest gateway error as a summary keeps it (History words it under the row). */
@@ -87,9 +88,9 @@ export async function syncTestSummary(ctx: MutationCtx, test: Doc<"tests">): Pro
   if (changes !== null) await ctx.db.patch("testSummaries", row._id, changes);
 }
 
-/** Syncs the summary of the test `testId` as stored now (after the caller's patch). */
+/** Syncs the summary of the test `testId` as stored now (after the caller's patch), its counter row added. */
 export async function syncTestSummaryOf(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
-  const test = await ctx.db.get("tests", testId);
+  const test = await countedTest(ctx, testId);
   if (test !== null) await syncTestSummary(ctx, test);
 }
 

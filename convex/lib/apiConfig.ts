@@ -25,6 +25,8 @@ export interface ApiTestConfiguration {
   checks?: Record<string, unknown>[];
   failedChecksRankLast?: boolean;
   stopWhenSettled?: SettleQuestion;
+  /** Runs of each model × persona × topic cell (lib/repeats.ts); absent = 1. */
+  repeats?: number;
 }
 
 export const API_DEFAULT_RESPONSES_PER_TOPIC = 2;
@@ -206,6 +208,11 @@ export function apiConfigurationOf(input: unknown): { configuration: ApiTestConf
   }) as Record<string, unknown>[];
   const failedChecksRankLast = flag("failedChecksRankLast");
   const stopWhenSettled = settleSettingOf(problems, body.stopWhenSettled);
+  // Its range is validateTestConfig's (lib/repeats.ts), as on the setup page.
+  const repeats = body.repeats;
+  if (repeats !== undefined && typeof repeats !== "number") {
+    problems.push({ field: "repeats", message: "repeats must be a number." });
+  }
 
   const configuration: ApiTestConfiguration = {
     name: text(problems, "name", body.name, ""),
@@ -226,6 +233,7 @@ export function apiConfigurationOf(input: unknown): { configuration: ApiTestConf
     ...(checks.length > 0 ? { checks } : {}),
     ...(failedChecksRankLast === undefined ? {} : { failedChecksRankLast }),
     ...(stopWhenSettled === undefined ? {} : { stopWhenSettled }),
+    ...(typeof repeats === "number" ? { repeats } : {}),
   };
   return { configuration, problems };
 }

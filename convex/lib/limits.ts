@@ -52,6 +52,13 @@ export const TEST_LIMITS = {
   /** Gateway model ids ('provider/name', OpenRouter's longest are under 80). */
   maxModelIdLength: 200,
   maxModelNameLength: 200,
+  /**
+   * Repeats of every model × persona × topic cell (lib/repeats.ts): 1–10, the spec's bound on
+   * responses per topic (part 1 §5), the other per-cell multiplier; maxCallsPerTest binds first
+   * on any sizeable test.
+   */
+  minRepeats: 1,
+  maxRepeats: 10,
 } as const;
 
 /** Checks on every answer (lib/checks.ts). */

@@ -153,6 +153,15 @@ export function openApiSchemas() {
         },
         failedChecksRankLast: { type: "boolean" },
         stopWhenSettled: ref("StopWhenSettled"),
+        repeats: {
+          type: "integer",
+          minimum: TEST_LIMITS.minRepeats,
+          maximum: TEST_LIMITS.maxRepeats,
+          default: 1,
+          description:
+            "Runs of each model × persona × topic, each a fresh call judged on its own; every call and the price " +
+            "are multiplied by it. The results give each model's spread between repeats.",
+        },
       },
     },
     StopWhenSettled: {

@@ -2,6 +2,7 @@
 // quote with these functions from the cached catalog; the setup page uses them for its preview.
 import { checkProblems } from "./checkProblems";
 import { configurationLimitProblems, TEST_LIMITS } from "./limits";
+import { repeatProblems, repeatsOf } from "./repeats";
 import { validatePersona, validateTopic } from "./templates";
 import {
   EVALUATION_SCALES,
@@ -37,6 +38,8 @@ export interface EstimateInput {
   readonly topics: readonly Pick<TopicInput, "prompt">[];
   readonly userPrompt: string;
   readonly responsesPerTopic: number;
+  /** Runs of each cell (lib/repeats.ts): every call, generation and judging, is made this many times. */
+  readonly repeats?: number;
   readonly scoringParameters: {
     readonly scale: EvaluationScale;
     readonly bothOrders?: boolean;
@@ -103,7 +106,8 @@ export function priceOf(catalog: PriceCatalog, modelId: string): CatalogPrice {
  * reversed); "Judges skip answers from their own family" leaves out a judge's own family's
  * answers (see judgeWorkPerPair). Each call costs prompt tokens × the model's prompt price + completion tokens × its completion
  * price. estimatedTokens is every prompt and completion token of every call; totalQueries is
- * models × personas × topics (the generation calls).
+ * models × personas × topics (the generation calls). With repeats (lib/repeats.ts) every call is
+ * made once per repeat, so the cost, tokens and queries are the single run's × repeats.
  *
  * `parts` "judging" leaves the generation calls out (generationCost 0, no queries, only the judge
  * calls' tokens): a re-judging ("Judge again") reuses a finished test's answers and pays for its
@@ -144,12 +148,13 @@ export function estimateCost(config: EstimateInput, catalog: PriceCatalog, parts
       }
     }
   }
+  const repeats = repeatsOf(config.repeats);
   return {
-    generationCost,
-    evaluationCost,
-    totalCost: generationCost + evaluationCost,
-    totalQueries: generating ? generatorIds.length * config.personas.length * config.topics.length : 0,
-    estimatedTokens,
+    generationCost: generationCost * repeats,
+    evaluationCost: evaluationCost * repeats,
+    totalCost: (generationCost + evaluationCost) * repeats,
+    totalQueries: generating ? generatorIds.length * config.personas.length * config.topics.length * repeats : 0,
+    estimatedTokens: estimatedTokens * repeats,
   };
 }
 
@@ -257,10 +262,17 @@ export const LIMITS = TEST_LIMITS;
 export function countCalls(
   config: Pick<
     EstimateInput,
-    "generatorModels" | "evaluatorModels" | "personas" | "topics" | "responsesPerTopic" | "scoringParameters"
+    | "generatorModels"
+    | "evaluatorModels"
+    | "personas"
+    | "topics"
+    | "responsesPerTopic"
+    | "scoringParameters"
+    | "repeats"
   >,
 ): CallCounts {
-  const pairs = config.personas.length * config.topics.length;
+  // Each repeat runs every pair again (lib/repeats.ts): as many calls as that many more pairs.
+  const pairs = config.personas.length * config.topics.length * repeatsOf(config.repeats);
   const generators = config.generatorModels.length;
   const generationCalls = generators * pairs;
   const expectedResponses = generationCalls * responsesPerTopicOf(config.responsesPerTopic);
@@ -377,6 +389,7 @@ export function validateTestConfig(config: TestConfig): Problem[] {
     });
   }
 
+  problems.push(...repeatProblems(config.repeats));
   problems.push(...configurationLimitProblems(config));
   problems.push(
     ...checkProblems(
@@ -392,7 +405,7 @@ export function validateTestConfig(config: TestConfig): Problem[] {
       message:
         `This test needs ${calls.total.toLocaleString("en-US")} model calls (${calls.generationCalls.toLocaleString("en-US")} to generate, ` +
         `${calls.evaluationCalls.toLocaleString("en-US")} to evaluate); the limit is ${LIMITS.maxCallsPerTest.toLocaleString("en-US")}. ` +
-        "Use fewer models, personas, topics or responses per topic.",
+        `Use fewer models, personas, topics${repeatsOf(config.repeats) > 1 ? ", repeats" : ""} or responses per topic.`,
     });
   }
   return problems;

@@ -1,6 +1,7 @@
 // Progress of a running test from its counters (spec part 2 §4); how long it takes is in timeEstimates.ts.
 import { modelIdOf, type ModelRef, type ProgressInfo } from "./types";
 import { responsesPerTopicOf } from "./pricing";
+import { repeatsOf } from "./repeats";
 
 /** What progress needs from a test configuration; older records list generators as `models`. */
 export interface ProgressConfig {
@@ -11,6 +12,8 @@ export interface ProgressConfig {
   readonly personas: readonly unknown[];
   readonly topics: readonly unknown[];
   readonly responsesPerTopic?: number;
+  /** Runs of each cell (lib/repeats.ts): every call is made once per repeat. */
+  readonly repeats?: number;
   /** The judging scale; with `bothOrders` every ranking call is made twice (answers reversed). */
   readonly scoringParameters?: {
     readonly scale: "ranking" | "rating";
@@ -98,10 +101,16 @@ export const PROGRESS_DETAILS = {
   finalizing: "All responses and evaluations completed",
 } as const;
 
-/** Expected answers = generators × topics × personas × responses per topic (default 1). */
+/** Expected answers = generators × topics × personas × responses per topic (default 1) × repeats. */
 export function expectedResponsesOf(config: ProgressConfig): number {
   const generators = (config.generatorModels ?? config.models ?? []).length;
-  return generators * config.topics.length * config.personas.length * responsesPerTopicOf(config.responsesPerTopic);
+  return (
+    generators *
+    config.topics.length *
+    config.personas.length *
+    responsesPerTopicOf(config.responsesPerTopic) *
+    repeatsOf(config.repeats)
+  );
 }
 
 /**
@@ -124,7 +133,8 @@ export function expectedEvaluationsOf(config: ProgressConfig, missingResponses =
  */
 export function expectedCallsOf(config: ProgressConfig, missingResponses = 0): { generation: number; judging: number } {
   const generatorIds = (config.generatorModels ?? config.models ?? []).map(modelIdOf);
-  const pairs = config.personas.length * config.topics.length;
+  // Each repeat runs every pair again (lib/repeats.ts).
+  const pairs = config.personas.length * config.topics.length * repeatsOf(config.repeats);
   const evaluatorIds = config.generatorModels ? (config.evaluatorModels ?? []).map(modelIdOf) : [];
   const perTopic = responsesPerTopicOf(config.responsesPerTopic);
   const scoring = config.scoringParameters;

@@ -27,7 +27,11 @@ describe("which model is best", () => {
   it("settles on A at the 12th pair when the gap's sequence is above 0", () => {
     const status = settleStatus({ question: "best", confidence: 0.95 }, ["a", "b"], steady, 48);
     expect(status).toMatchObject({ settled: true, outcome: "best", modelId: "a", otherModelId: "b", pairsDone: 12 });
-    expect(status.interval!.low).toBeCloseTo(1.5 - 0.513844, 5);
+    // Only the lower bound decides "best": one-sided, at α / max(2, K − 1) = 0.025. ρ² tuned for
+    // 12 pairs at 0.025: (−2 ln 0.025 + ln(1 − 2 ln 0.025)) / 12 = 0.791945, g = 12ρ² + 1 =
+    // 10.503339; x solves exp(x²/2) · Φ(x) = √g / (2 · 0.025) = 64.817712: x = 2.889122;
+    // half = s · x · √g / (ρ · 12) with the studentized s = 0.586453: 0.514202.
+    expect(status.interval!.low).toBeCloseTo(1.5 - 0.514202, 5);
   });
 
   it("stays open while the gap's sequence includes 0", () => {

@@ -86,14 +86,21 @@ export function judgedPrefix<Pair>(ordered: readonly Pair[], judged: (pair: Pair
 }
 
 /** The confidence sequence of A's score minus B's over the pairs scoring both. */
-function gapInterval(pairs: readonly SettlePair[], a: string, b: string, alpha: number, total: number): Interval {
+function gapInterval(
+  pairs: readonly SettlePair[],
+  a: string,
+  b: string,
+  alpha: number,
+  total: number,
+  sides: 1 | 2 = 2,
+): Interval {
   const gaps: number[] = [];
   for (const pair of pairs) {
     const x = pair.means.get(a);
     const y = pair.means.get(b);
     if (x !== undefined && y !== undefined) gaps.push(x - y);
   }
-  return mixtureInterval(gaps, alpha, GAP_BOUNDS, tunedPairs(total));
+  return mixtureInterval(gaps, alpha, GAP_BOUNDS, tunedPairs(total), sides);
 }
 
 /** The pairs the normal mixture is tuned for: a quarter of the test (where a clear gap settles). */
@@ -175,10 +182,13 @@ export function settleStatus(
   const each = alpha / (ranked.length - 1);
   if (question.question === "best") {
     const leader = ranked[0]!;
+    // Only the gaps' lower bounds decide, each on its own side at α / (K − 1); at least α / 2, so
+    // that with two equal models neither side's miss names a winner more than α of the time.
+    const eachSide = alpha / Math.max(2, ranked.length - 1);
     // The rival whose gap to the leader is least surely positive decides.
     let closest: { modelId: string; interval: Interval } | null = null;
     for (const other of ranked.slice(1)) {
-      const interval = gapInterval(pairs, leader, other, each, pairsTotal);
+      const interval = gapInterval(pairs, leader, other, eachSide, pairsTotal, 1);
       if (!closest || interval.low < closest.interval.low) closest = { modelId: other, interval };
     }
     const settled = closest !== null && closest.interval.low > 0;

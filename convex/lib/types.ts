@@ -72,6 +72,8 @@ export interface TestConfig {
   readonly checks?: readonly AnswerCheck[];
   /** "An answer that fails a check ranks last". */
   readonly failedChecksRankLast?: boolean;
+  /** Runs of each model × persona × topic cell (lib/repeats.ts); absent = 1. */
+  readonly repeats?: number;
 }
 
 /** Gateway price of one model, in dollars per token. */

@@ -48,6 +48,16 @@ export const juryStatsValidator = v.object({
       byJudge: v.array(
         v.object({ judgeModelId: v.string(), mean: nullableNumber, interval: v.union(statsInterval, v.null()) }),
       ),
+      /** A repeated test's spread between repeats (lib/stats/repeats.ts). */
+      repeatSpread: v.optional(
+        v.object({
+          repeats: v.number(),
+          pairs: v.number(),
+          cellSd: nullableNumber,
+          byRepeat: v.array(nullableNumber),
+          scoreSd: nullableNumber,
+        }),
+      ),
     }),
   ),
   winRates: v.object({ modelIds: v.array(v.string()), matrix: v.array(v.array(nullableNumber)) }),

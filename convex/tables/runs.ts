@@ -82,6 +82,8 @@ export const runTables = {
       "rankingPrompt",
       "evaluationCriteria",
       "scoringParameters",
+      // A test set to stop when settled claims judge calls first (core/pipeline/claim.ts).
+      "stopWhenSettled",
     ),
   }).index("by_test", ["testId"]),
 };

@@ -16,5 +16,7 @@ export const workerTables = {
     seenAt: v.number(),
     /** It ended with nothing to serve: the next test schedules a new one. */
     ended: v.optional(v.boolean()),
+    /** The host's scheduled action: failed (killed, its deployment restarted) means dead at once. */
+    jobId: v.optional(v.id("_scheduled_functions")),
   }),
 };

@@ -466,6 +466,11 @@ export class Engine implements BackendHooks {
     this.commits = keep === -1 ? [] : this.commits.slice(keep);
   }
 
+  /** Runs the safety-net poll now, as its timer would (for tests: no waiting for the timer). */
+  pollNow(): Promise<void> {
+    return this.poll();
+  }
+
   private async poll(): Promise<void> {
     if (this.pollRunning || this.closed || this.subscribers.size === 0) return;
     this.pollRunning = true;

@@ -306,8 +306,8 @@ describe("query updates", () => {
     await backend.t.run(async (ctx) => {
       await ctx.db.query("presence").first();
     });
-    // The backend's safety-net poll (every second) has had time to look.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The backend's safety-net poll (every second by itself) looks now, and anything it asked for runs.
+    await backend.pollNow();
     await backend.settle();
     expect(runs("presence:viewers")).toBe(before);
     expect(room).toBeTruthy();

@@ -86,6 +86,8 @@ export type RunningBackend = {
   store: StoreInfo | null;
   /** Resolves when pending query updates have been pushed to clients. */
   settle(): Promise<void>;
+  /** Runs the safety-net poll of the commit timestamp now (it runs every second by itself). */
+  pollNow(): Promise<void>;
   /** Per function: calls, conflicts, retries, failures, documents and bytes read and written. */
   meter: Meter;
   /** The plan's caps and how many functions of each kind run or wait. */
@@ -324,6 +326,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       t: bindToBackend(rawT, engine),
       store: storeInfo,
       settle: () => engine.settle(),
+      pollNow: () => engine.pollNow(),
       meter,
       plan,
       writes: engine.writes,

@@ -9,6 +9,7 @@ import { rankingContent, ratingContent } from "./judgeReplies";
 import { classifyConversation, type ChatMessage, type ReplyKind } from "./replies";
 import { HttpError, isRecord } from "./input";
 import { type GatewayFaults, type GatewaySettings, judgeProfileFor } from "./settings";
+import { repeatedRun } from "./repeatVariance";
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -103,13 +104,16 @@ export function replyContent(
   model: CatalogModel,
   messages: readonly ChatMessage[],
   settings: GatewaySettings,
+  /** The request's `seed`: a repeated cell's run (repeatVariance.ts). */
+  requestSeed?: number,
 ): { kind: ReplyKind; content: string } {
   const { parts, request } = classifyConversation(messages);
   switch (request.kind) {
     case "generation": {
       const count = Math.max(0, request.count - settings.answerShortfall);
-      const answers = generateAnswers(model, parts, count, settings.seed);
-      return { kind: request.kind, content: generationContent(answers, shouldFence(model.id, parts, settings.seed)) };
+      const run = repeatedRun(model, parts.system + parts.user, settings, requestSeed);
+      const answers = generateAnswers(run.model, parts, count, run.seed);
+      return { kind: request.kind, content: generationContent(answers, shouldFence(model.id, parts, run.seed)) };
     }
     case "ranking":
       return {

@@ -22,6 +22,7 @@ import { createRandom, unitFromStrings } from "./random";
 import { malformedContent } from "./answerWriting";
 import { messageText, promptParts, type ChatMessage } from "./replies";
 import { type GatewayFaults, type GatewaySettings, mergeSettings } from "./settings";
+import { DEFAULT_REPEAT_VARIANCE, requestSeedOf } from "./repeatVariance";
 import { HttpError, isRecord } from "./input";
 import {
   bearerToken,
@@ -60,6 +61,8 @@ export interface GatewayOptions {
   faults?: Partial<GatewayFaults>;
   answerShortfall?: number;
   seed?: number;
+  /** Quality SD between repeated runs of a cell (repeatVariance.ts); default DEFAULT_REPEAT_VARIANCE. */
+  repeatVariance?: number;
   plantedJudges?: boolean;
   judgeProfiles?: Record<string, Partial<JudgeProfile>>;
   maxConcurrent?: number | null;
@@ -95,6 +98,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     faults: { rate429: 0, rate500: 0, rateTimeout: 0, rateMalformed: 0 },
     answerShortfall: 0,
     seed: 1,
+    repeatVariance: DEFAULT_REPEAT_VARIANCE,
     plantedJudges: true,
     judgeProfiles: {},
     maxConcurrent: null,
@@ -109,6 +113,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     ...(options.faults !== undefined && { faults: options.faults }),
     ...(options.answerShortfall !== undefined && { answerShortfall: options.answerShortfall }),
     ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.repeatVariance !== undefined && { repeatVariance: options.repeatVariance }),
     ...(options.plantedJudges !== undefined && { plantedJudges: options.plantedJudges }),
     ...(options.judgeProfiles !== undefined && { judgeProfiles: options.judgeProfiles }),
   });
@@ -213,7 +218,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     }
     if (fault === "500") return respond(500, "Internal Server Error: the upstream provider failed");
 
-    const { kind, content: wellFormed } = replyContent(model, messages, settings);
+    const { kind, content: wellFormed } = replyContent(model, messages, settings, requestSeedOf(body));
     let content = fault === "malformed" ? malformedContent(wellFormed) : wellFormed;
     let finishReason = "stop";
     const maxTokens =

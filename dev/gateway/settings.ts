@@ -25,6 +25,11 @@ export interface GatewaySettings {
   answerShortfall: number;
   /** Seeds reply content and the fault draws. */
   seed: number;
+  /**
+   * Quality SD (0..1 scale) between repeated runs of one cell: generation requests with a `seed`
+   * (repeats, convex/lib/repeats.ts) are written at N(quality, repeatVariance²) (repeatVariance.ts).
+   */
+  repeatVariance: number;
   /** Whether the catalog's planted judge imperfections apply (catalog.ts PLANTED_JUDGES). */
   plantedJudges: boolean;
   /** Per judge model id: imperfections that replace the planted ones, field by field. */
@@ -111,6 +116,9 @@ export function mergeSettings(settings: GatewaySettings, patch: unknown): Gatewa
         break;
       case "seed":
         next.seed = Math.floor(nonNegative(value, key));
+        break;
+      case "repeatVariance":
+        next.repeatVariance = nonNegative(value, key);
         break;
       case "plantedJudges":
         if (typeof value !== "boolean") throw new HttpError(400, "plantedJudges must be true or false");

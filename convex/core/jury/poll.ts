@@ -1,7 +1,7 @@
-// When a test's jury statistics are recomputed (juryStats.ts has the whole story): a
-// running test's poll, started with its worker, recomputes when the worker reported enough new
-// judge results; other callers ask for a recomputation, coalesced per test; the end of a run asks
-// for the full one.
+// When a test's jury statistics are recomputed (juryStats.ts has the whole story): a running
+// test's worker looks after its reports (core/pipeline/workerLook.ts) and recomputes when it
+// reported enough new judge results; other callers ask for a recomputation, coalesced per test;
+// the end of a run asks for the full one.
 import { internal } from "../../_generated/api";
 import type { Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
@@ -16,15 +16,12 @@ export async function statsRow(ctx: MutationCtx, testId: Id<"tests">) {
 }
 
 /**
- * How often a running test's statistics look whether its worker reported judge results since
- * their last run (testConcurrency.judgedReports against testStats.judgedSeen, read in a query).
+ * How often at most a running test's worker looks whether it reported judge results since the
+ * statistics' last run (testConcurrency.judgedReports against testStats.judgedSeen, read in a
+ * query), after a report: a test set to stop when settled recomputes (and looks whether it is
+ * settled) at every such look that finds new judge results.
  */
 export const JURY_STATS_POLL_MS = 1_000;
-/**
- * A running test whose worker has not reported for this long, or that has no worker (its
- * recordings ask for statistics themselves), stops polling; its next worker starts it again.
- */
-export const JURY_STATS_POLL_IDLE_MS = 60_000;
 /**
  * A running test's statistics are recomputed in proportion to what arrived: once the worker's
  * judged reports since the last run are at least this fraction of those the stored figures
@@ -52,10 +49,22 @@ export function pollDue(
 }
 
 /**
+ * Whether the worker's look recomputes now: a test set to stop when settled at every look with
+ * judge results the figures do not include yet (the settle look reads them), others as pollDue.
+ */
+export function lookDue(
+  poll: { dirty: boolean; judgedReports: number; judgedSeen: number; computedAt?: number },
+  now: number,
+  stopsWhenSettled: boolean,
+): boolean {
+  return stopsWhenSettled ? poll.dirty || poll.judgedReports > poll.judgedSeen : pollDue(poll, now);
+}
+
+/**
  * Asks for the test's jury statistics to be recomputed: schedules it unless a recomputation is
  * already scheduled or running, in which case that one runs again when it ends. (A running
- * test's worker does not ask: its reports count judge results on their own row, which the poll
- * started with the run reads; see startJuryStatsPoll.)
+ * test's worker does not ask: its reports count judge results on their own row, and it looks
+ * at them itself after its reports; see core/pipeline/workerLook.ts.)
  */
 export async function requestJuryStats(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
   const row = await statsRow(ctx, testId);
@@ -69,34 +78,37 @@ export async function requestJuryStats(ctx: MutationCtx, testId: Id<"tests">): P
 }
 
 /**
- * A running test's worker starts (core/pipeline/claim.ts ensureWorkers): its statistics poll
- * while the run goes on (recompute reschedules itself while the run row says running and the
- * worker reports) and recompute when the worker's reports counted judge results they have not
- * seen, so neither the worker's report nor the statistics' store reads a row the other writes.
- * The poll's last run, after the test ended, is the full one. Nothing when a recomputation is
- * already scheduled (it polls from its end on).
+ * A running test's worker starts (core/pipeline/claim.ts ensureWorkers): its statistics row
+ * exists from now on (the worker's looks and the end's full run store into it). Nothing is
+ * scheduled: the worker looks after its reports (core/pipeline/workerLook.ts).
  */
-export async function startJuryStatsPoll(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+export async function ensureJuryStatsRow(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+  if (!(await statsRow(ctx, testId)))
+    await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: false, dirty: false });
+}
+
+/**
+ * The worker's look takes the statistics' turn: false when a recomputation is already scheduled
+ * or running (requested by a review or the end; it reads what this look would have).
+ */
+export async function beginWorkerLook(ctx: MutationCtx, testId: Id<"tests">): Promise<boolean> {
   const row = await statsRow(ctx, testId);
-  if (row?.pending) return;
-  if (row) await ctx.db.patch("testStats", row._id, { pending: true });
-  else await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
-  await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.juryStats.recompute, { testId });
+  if (!row) {
+    await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
+    return true;
+  }
+  if (row.pending) return false;
+  await ctx.db.patch("testStats", row._id, { pending: true });
+  return true;
 }
 
 /**
  * When a test ends: its kept rows were read incrementally, so one full recomputation makes the
- * figures shown from now on a full recomputation's. Tests without jury statistics are left alone.
- * While its worker reports, the statistics poll: their next run sees the run row closed and is
- * that full one (store runs once more when the run closed under it), so the ending, often in
- * the worker's report, does not read the statistics' row their store writes.
+ * figures shown from now on a full recomputation's (one scheduled run at the end; while the
+ * run went on its worker looked in its own action). A look still running when the test ends is
+ * marked to run once more, the full one. Tests without jury statistics are left alone.
  */
 export async function finishJuryStats(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
-  const reports = await ctx.db
-    .query("testConcurrency")
-    .withIndex("by_test", (q) => q.eq("testId", testId))
-    .unique();
-  if (reports && Date.now() - reports.updatedAt <= JURY_STATS_POLL_IDLE_MS / 2) return;
   const row = await statsRow(ctx, testId);
   if (row && row.exact !== true) await requestJuryStats(ctx, testId);
 }

@@ -10,7 +10,6 @@ import type { HumanStatsDoc } from "../../tables/juryStats";
 import { withFailedChecksLast } from "../checks";
 import { settleCheck } from "../settle";
 import { keepJuryAdvice } from "../juryAdvice";
-import { JURY_STATS_POLL_IDLE_MS, JURY_STATS_POLL_MS, pollDue } from "./poll";
 import {
   chunkJuryState,
   decodeJuryState,
@@ -32,21 +31,22 @@ export const JURY_STATS_PAGE_SIZE = 500;
 export const JURY_STATS_CURSOR_MARGIN_MS = 3_000;
 const runOf = (poll: { run?: "running" | "closed" }) => (poll.run === undefined ? {} : { run: poll.run });
 
+/** A look from the running test's worker (core/pipeline/workerLook.ts), which took the statistics' turn. */
+export interface WorkerLook {
+  /** Every answer and judge score created before this (worker's clock) is committed. */
+  committedBefore: number;
+}
+
 /**
  * Computes the test's jury statistics and stores them: from the kept rows and what arrived since
  * (incremental), or, on the first run and once after the test ended, from the whole test read in
- * bounded pages (full).
+ * bounded pages (full). Scheduled (a request, the end) or from the worker's look (`look`).
  */
-export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): Promise<void> {
-  // A running test's poll: nothing asked for, and too few judge results reported since the
-  // last run (pollDue), or none.
+export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">, look?: WorkerLook): Promise<void> {
   const poll = await ctx.runQuery(internal.juryStats.pollInfo, { testId });
-  if (poll.running && !pollDue(poll, Date.now())) {
-    const idle =
-      poll.reportedAt === undefined ? !poll.workerStarting : Date.now() - poll.reportedAt > JURY_STATS_POLL_IDLE_MS;
-    // Stops only with nothing left to compute (results waiting are computed once stale).
-    if (idle && poll.judgedReports === poll.judgedSeen) await ctx.runMutation(internal.juryStats.stopPoll, { testId });
-    else await ctx.scheduler.runAfter(JURY_STATS_POLL_MS, internal.juryStats.recompute, { testId });
+  // A scheduled run nobody asked for while the test runs (its worker looks): the turn is given up.
+  if (look === undefined && poll.running && !poll.dirty) {
+    await ctx.runMutation(internal.juryStats.stopPoll, { testId });
     return;
   }
   await ctx.runMutation(internal.juryStats.begin, { testId });
@@ -101,8 +101,15 @@ export async function recomputeJuryStats(ctx: ActionCtx, testId: Id<"tests">): P
     // its cursor to now, so its next run starts where this one stopped: each row is read once
     // (reading the margin again each time read every judge score ~3 times). The rows it leaves
     // come with the next run, and the run's end is the full one.
-    readUpTo = poll.running ? Date.now() : undefined;
-    const before = readUpTo === undefined ? undefined : since(readUpTo);
+    // The worker's look knows when its recordings committed: it reads up to then, not a margin
+    // ago, and its next run from a millisecond before (a row created at that very time is read
+    // by one of the two; one read twice is skipped as known).
+    readUpTo = !poll.running
+      ? undefined
+      : look === undefined
+        ? Date.now()
+        : look.committedBefore - 1 + JURY_STATS_CURSOR_MARGIN_MS;
+    const before = readUpTo === undefined ? undefined : (look?.committedBefore ?? since(readUpTo));
     const knownResponses = new Set(state.responses.map((row) => row.id));
     const knownEvaluations = new Set(state.evaluations.map((row) => row.id));
     const responses = (

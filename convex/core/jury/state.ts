@@ -59,6 +59,8 @@ export function encodeJuryState(state: JuryState): string {
     row.topicId,
     row.length,
     row.costUsd,
+    // A repeated cell's answer carries its repeat last (older rows have none).
+    ...(row.repeat === undefined ? [] : [row.repeat]),
   ]);
   // Consecutive scores of one call by one judge at one cost: [call, judge, cost, rows].
   const g: [number | null, number, number, unknown[][]][] = [];
@@ -96,7 +98,7 @@ type EncodedState =
       v: 2;
       m: string[];
       s: string[];
-      r: [number, number, number, string, string, number, number][];
+      r: [number, number, number, string, string, number, number, number?][];
       g: [number | null, number, number, [string, number, number, Scores, number | null][]][];
       c: [number, string, number, string, string, number[]][];
     };
@@ -128,7 +130,7 @@ export function decodeJuryState(data: string): JuryState {
   if (raw.v === 2) {
     const id = (index: number) => raw.s[index]!;
     return {
-      responses: raw.r.map(([index, t, modelId, personaId, topicId, length, costUsd]) => ({
+      responses: raw.r.map(([index, t, modelId, personaId, topicId, length, costUsd, repeat]) => ({
         id: id(index),
         t,
         modelId: model(modelId),
@@ -136,6 +138,7 @@ export function decodeJuryState(data: string): JuryState {
         topicId,
         length,
         costUsd,
+        ...(repeat === undefined ? {} : { repeat }),
       })),
       evaluations: raw.g.flatMap(([call, judge, costUsd, rows]) =>
         rows.map(([rowId, t, responseId, scores, rank]) =>
@@ -276,10 +279,13 @@ export function juryInput(
       group.costUsd += evaluation.costUsd;
       groups.set(key, group);
     }
-    // Answers per persona × topic: the scale a ranking that skipped some (own family) is scored on.
+    // Answers per persona × topic (and repeat: each repeat's answers are ranked apart): the scale
+    // a ranking that skipped some (own family) is scored on.
+    const pairKey = (personaId: string, topicId: string, repeat: number | undefined) =>
+      JSON.stringify([personaId, topicId, repeat ?? 0]);
     const pairAnswers = new Map<string, number>();
     for (const response of responses) {
-      const key = JSON.stringify([response.personaId, response.topicId]);
+      const key = pairKey(response.personaId, response.topicId, response.repeat);
       pairAnswers.set(key, (pairAnswers.get(key) ?? 0) + 1);
     }
     const callOf = new Map<string, { shown: string[]; order: "forward" | "reverse"; outOf: number }>();
@@ -291,7 +297,14 @@ export function juryInput(
           call.key,
         ),
         order: isReverseRankingKey(call.key) ? ("reverse" as const) : ("forward" as const),
-        outOf: pairAnswers.get(JSON.stringify([call.personaId, call.topicId])) ?? 0,
+        outOf:
+          pairAnswers.get(
+            pairKey(
+              call.personaId,
+              call.topicId,
+              known.get(call.responseIds.find((id) => known.has(id)) ?? "")?.repeat,
+            ),
+          ) ?? 0,
       };
       if (call.id !== undefined) callOf.set(call.id, entry);
       if (entry.order === "forward") callOf.set(unitKey(call.judgeModelId, call.personaId, call.topicId), entry);

@@ -15,15 +15,16 @@ import { tallyOf } from "../../lib/checkFigures";
 import { appliesTo } from "../../lib/checks";
 import { TEST_LIMITS } from "../../lib/limits";
 import { responsesPerTopicOf } from "../../lib/pricing";
+import { repeatsOf } from "../../lib/repeats";
 import { readSetting } from "../settings";
-import { judgeCallsOfPair } from "./calls";
+import { judgeCallsOfPair, responsesByRepeat } from "./calls";
 import { ensureWorkers } from "./claim";
 import { finishIfDone } from "./finish";
 import { openRun } from "./runView";
 import { bumpModelStats } from "./statistics";
 
 /** Answers of one persona × topic pair at most: every generator's answers to it. */
-const MAX_ANSWERS_PER_PAIR = TEST_LIMITS.maxGeneratorModels * TEST_LIMITS.maxResponsesPerTopic;
+const MAX_ANSWERS_PER_PAIR = TEST_LIMITS.maxGeneratorModels * TEST_LIMITS.maxResponsesPerTopic * TEST_LIMITS.maxRepeats;
 
 async function answersOfPair(ctx: MutationCtx, testId: Id<"tests">, personaId: string, topicId: string) {
   return await ctx.db
@@ -79,6 +80,7 @@ async function copyPair(
         scoreCount: 0,
         ...(answer.checkFailures === undefined ? {} : { checkFailures: answer.checkFailures }),
         ...(answer.failedCheck === undefined ? {} : { failedCheck: answer.failedCheck }),
+        ...(answer.repeat === undefined ? {} : { repeat: answer.repeat }),
       });
       // The answer's own figures (tokens, cost and latency of the call that wrote it), so the
       // per-model figures of the two tests match; the test's spend counts its judge calls only.
@@ -114,11 +116,12 @@ async function copyPair(
     copy.responsesCount = source.length;
     copy.missingResponses = Math.max(
       0,
-      config.generatorModels.length * responsesPerTopicOf(config.responsesPerTopic) - source.length,
+      config.generatorModels.length * responsesPerTopicOf(config.responsesPerTopic) * repeatsOf(config.repeats) -
+        source.length,
     );
     // The original's generation calls of the pair, ended before this test began: counted as
     // ended calls so the progress and the time remaining measure the judge calls left.
-    copy.calls = config.generatorModels.length;
+    copy.calls = config.generatorModels.length * repeatsOf(config.repeats);
     answers = await answersOfPair(ctx, test._id, personaId, topicId);
   }
   if (answers.length === 0) return copy;
@@ -127,20 +130,24 @@ async function copyPair(
     .withIndex("by_test_pair", (q) =>
       q.eq("testId", test._id).eq("kind", "evaluate").eq("personaId", personaId).eq("topicId", topicId),
     )
-    .take(TEST_LIMITS.maxEvaluatorModels * MAX_ANSWERS_PER_PAIR);
+    .take(TEST_LIMITS.maxCallsPerTest);
   const keys = new Set(existing.map((call) => call.key));
-  for (const judgeCall of judgeCallsOfPair(test, personaId, topicId, answers)) {
-    if (keys.has(judgeCall.key)) continue;
-    await ctx.db.insert("calls", {
-      testId: test._id,
-      kind: "evaluate",
-      personaId,
-      topicId,
-      ...judgeCall,
-      status: "pending",
-      attempts: 0,
-    });
-    copy.judgeCalls++;
+  // A repeated test's answers are judged per repeat, as its run judged them (calls.ts).
+  for (const [repeat, ofRepeat] of responsesByRepeat(answers)) {
+    for (const judgeCall of judgeCallsOfPair(test, personaId, topicId, ofRepeat, repeat)) {
+      if (keys.has(judgeCall.key)) continue;
+      await ctx.db.insert("calls", {
+        testId: test._id,
+        kind: "evaluate",
+        personaId,
+        topicId,
+        ...judgeCall,
+        status: "pending",
+        attempts: 0,
+        ...(repeat === undefined ? {} : { repeat }),
+      });
+      copy.judgeCalls++;
+    }
   }
   return copy;
 }
@@ -161,7 +168,8 @@ export async function copyAnswerBatch(ctx: MutationCtx, testId: Id<"tests">, cur
   const pairs = config.personas.flatMap((persona) =>
     config.topics.map((topic) => ({ personaId: persona.id, topicId: topic.id })),
   );
-  const answersPerPair = config.generatorModels.length * responsesPerTopicOf(config.responsesPerTopic);
+  const answersPerPair =
+    config.generatorModels.length * responsesPerTopicOf(config.responsesPerTopic) * repeatsOf(config.repeats);
   const rowsPerPair = Math.max(1, answersPerPair * (1 + config.evaluatorModels.length));
   const batchSize = await readSetting(ctx, "callsPerBatch");
   const end = Math.min(pairs.length, cursor + Math.max(1, Math.floor(batchSize / rowsPerPair)));

@@ -4,6 +4,7 @@ import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import { reverseRankingKey } from "../../lib/prompts";
+import { repeatIndexes, repeatKeySuffix, repeatsCells } from "../../lib/repeats";
 import { orderedPairs } from "../../lib/settleInput";
 import { modelFamily } from "../../lib/stats/judgeScores";
 import { readSetting } from "../settings";
@@ -12,13 +13,19 @@ import { finishIfDone } from "./finish";
 import { addCounters } from "./runCounters";
 import { openRun, runViewOf, type RunView } from "./runView";
 
-export function generationKey(testId: Id<"tests">, modelId: string, personaId: string, topicId: string) {
-  return `${testId}:generate:${modelId}:${personaId}:${topicId}`;
+export function generationKey(
+  testId: Id<"tests">,
+  modelId: string,
+  personaId: string,
+  topicId: string,
+  repeat?: number,
+) {
+  return `${testId}:generate:${modelId}:${personaId}:${topicId}${repeatKeySuffix(repeat)}`;
 }
 
 /**
- * The calls of one kind of a persona × topic pair: at most one per generator model
- * (≤ LIMITS.maxGeneratorModels), or evaluators × answers (≤ 5 × 100) judge calls.
+ * The calls of one kind of a persona × topic pair: at most one per generator model and repeat
+ * (≤ LIMITS.maxGeneratorModels × maxRepeats), or its judge calls (bounded by maxCallsPerTest).
  */
 async function callsOfPair(
   ctx: MutationCtx,
@@ -58,29 +65,33 @@ export async function createGenerationCallBatch(
   // "Stop when settled" draws the pairs in the test's seeded order (lib/settle.ts); else in order.
   const pairs = orderedPairs(config);
   const batchSize = await readSetting(ctx, "callsPerBatch");
-  const end = Math.min(
-    pairs.length,
-    cursor + Math.max(1, Math.floor(batchSize / Math.max(1, config.generatorModels.length))),
-  );
+  // Repeats (lib/repeats.ts): each cell's calls once per repeat, the repeat on the call.
+  const repeats = repeatIndexes(config);
+  const repeated = repeatsCells(config);
+  const callsPerPair = Math.max(1, config.generatorModels.length * repeats.length);
+  const end = Math.min(pairs.length, cursor + Math.max(1, Math.floor(batchSize / callsPerPair)));
   let created = 0;
   for (const { personaId, topicId } of pairs.slice(cursor, end)) {
     const existing = fresh ? [] : await callsOfPair(ctx, testId, "generate", personaId, topicId);
     const keys = new Set(existing.map((call) => call.key));
-    for (const model of config.generatorModels) {
-      const key = generationKey(testId, model.id, personaId, topicId);
-      if (keys.has(key)) continue;
-      await ctx.db.insert("calls", {
-        testId,
-        kind: "generate",
-        key,
-        modelId: model.id,
-        personaId,
-        topicId,
-        answersWanted: config.responsesPerTopic,
-        status: "pending",
-        attempts: 0,
-      });
-      created++;
+    for (const repeat of repeats) {
+      for (const model of config.generatorModels) {
+        const key = generationKey(testId, model.id, personaId, topicId, repeat);
+        if (keys.has(key)) continue;
+        await ctx.db.insert("calls", {
+          testId,
+          kind: "generate",
+          key,
+          modelId: model.id,
+          personaId,
+          topicId,
+          answersWanted: config.responsesPerTopic,
+          status: "pending",
+          attempts: 0,
+          ...(repeated ? { repeat } : {}),
+        });
+        created++;
+      }
     }
   }
   const done = end >= pairs.length;
@@ -127,31 +138,45 @@ export async function createJudgeCallsIfPairDone(
   const responses = await ctx.db
     .query("responses")
     .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("personaId", personaId).eq("topicId", topicId))
-    .collect(); // bounded by LIMITS.maxAnswersPerRanking
+    .collect(); // bounded by LIMITS.maxAnswersPerRanking × maxRepeats
   if (responses.length === 0) return;
   // The pair's judge calls that already exist, in one lookup, so they always fit one transaction.
   const existing = await callsOfPair(ctx, testId, "evaluate", personaId, topicId);
   const keys = new Set(existing.map((judgeCall) => judgeCall.key));
   let created = 0;
-  for (const judgeCall of judgeCallsOfPair(test, personaId, topicId, responses)) {
-    if (keys.has(judgeCall.key)) continue;
-    await ctx.db.insert("calls", {
-      testId,
-      kind: "evaluate",
-      personaId,
-      topicId,
-      ...judgeCall,
-      status: "pending",
-      attempts: 0,
-    });
-    created++;
+  // With repeats each repeat's answers are judged apart, as a pair's are without them.
+  for (const [repeat, answers] of responsesByRepeat(responses)) {
+    for (const judgeCall of judgeCallsOfPair(test, personaId, topicId, answers, repeat)) {
+      if (keys.has(judgeCall.key)) continue;
+      await ctx.db.insert("calls", {
+        testId,
+        kind: "evaluate",
+        personaId,
+        topicId,
+        ...judgeCall,
+        status: "pending",
+        attempts: 0,
+        ...(repeat === undefined ? {} : { repeat }),
+      });
+      created++;
+    }
   }
   // Counted as a delta: the test's row is not written per pair.
   if (created > 0) await addCounters(ctx, testId, { totalCalls: created });
 }
 
+/** A pair's answers by the repeat they came from (undefined: a test without repeats), in repeat order. */
+export function responsesByRepeat<Row extends Pick<Doc<"responses">, "repeat">>(
+  responses: readonly Row[],
+): [number | undefined, Row[]][] {
+  const groups = new Map<number | undefined, Row[]>();
+  for (const response of responses) groups.set(response.repeat, [...(groups.get(response.repeat) ?? []), response]);
+  return [...groups].sort(([a], [b]) => (a ?? 0) - (b ?? 0));
+}
+
 /**
- * The judge calls of one persona × topic pair, each with its deterministic key. Ranking: one per
+ * The judge calls of one persona × topic pair (of one repeat: its key carries the repeat), each
+ * with its deterministic key. Ranking: one per
  * evaluator over the pair's answers, and with "Judge in both orders" a second one (key
  * reverseRankingKey) that shows them in reverse. Rating: one per evaluator per answer. With
  * "Judges skip answers from their own family" a judge gets no answer of its own provider's
@@ -165,6 +190,7 @@ export function judgeCallsOfPair(
   personaId: string,
   topicId: string,
   responses: readonly Pick<Doc<"responses">, "_id" | "modelId">[],
+  repeat?: number,
 ): { key: string; modelId: string; responseIds: Id<"responses">[] }[] {
   const { scale, bothOrders, skipOwnFamily } = test.configuration.scoringParameters;
   return test.configuration.evaluatorModels.flatMap((evaluator) => {
@@ -181,7 +207,7 @@ export function judgeCallsOfPair(
     }
     if (responseIds.length === 0 || (skipOwnFamily && responseIds.length < 2 && judged.length < responses.length))
       return [];
-    const key = `${test._id}:rank:${evaluator.id}:${personaId}:${topicId}`;
+    const key = `${test._id}:rank:${evaluator.id}:${personaId}:${topicId}${repeatKeySuffix(repeat)}`;
     const forward = { key, modelId: evaluator.id, responseIds };
     return bothOrders && responseIds.length > 1 ? [forward, { ...forward, key: reverseRankingKey(key) }] : [forward];
   });

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "../../_generated/api";
 import type { MutationCtx } from "../../_generated/server";
 import { createBackend, createUser, sampleConfiguration, seedCatalog } from "../../test.helpers";
+import { orderedPairs } from "../../lib/settleInput";
+import type { TestConfiguration, WorkItem } from "../../validators";
 import { claimBatch } from "./claim";
 import { recordOutcome } from "./record";
 
@@ -35,14 +37,14 @@ function noteReads(ctx: MutationCtx, tables: Set<string>, gets = new Set<string>
   return { ...ctx, db } as MutationCtx;
 }
 
-/** A started test of 2 generators, 1 persona, 1 topic and 1 judge whose worker the test plays. */
-async function startedTest() {
+/** A started test of 2 generators, 1 persona, 1 topic (unless given) and 1 judge whose worker the test plays. */
+async function startedTest(overrides: Partial<TestConfiguration> = {}) {
   const t = createBackend();
   await seedCatalog(t, [...GENERATORS, ...JUDGES]);
   await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 }));
   const user = await createUser(t, "ada@example.com");
   const { testId } = await user.as.mutation(api.tests.create, {
-    configuration: sampleConfiguration(GENERATORS, JUDGES, { responsesPerTopic: 1 }),
+    configuration: sampleConfiguration(GENERATORS, JUDGES, { responsesPerTopic: 1, ...overrides }),
   });
   await t.mutation(internal.runner.dispatch, {});
   await t.finishAllScheduledFunctions(vi.runAllTimers);
@@ -78,6 +80,41 @@ describe("a pool worker's claims", () => {
     });
     await user.as.mutation(api.tests.cancel, { testId });
     expect(await t.run((ctx) => claimBatch(ctx, testId, 8))).toEqual([]);
+  });
+
+  test.each([
+    [
+      "runs every call: the calls oldest first, every answer before the judging",
+      undefined,
+      ["generate", "generate", "generate"],
+    ],
+    [
+      "stops when settled: a pair's judge call before the next pairs' answers, pairs in the seeded order",
+      { question: "best" as const, confidence: 0.95 },
+      ["evaluate", "generate", "generate"],
+    ],
+  ])("a test that %s", async (_, stopWhenSettled, expectedKinds) => {
+    const topics = ["t1", "t2", "t3", "t4", "t5", "t6"].map((id) => ({ id, title: id, description: id, prompt: id }));
+    const { t, testId } = await startedTest({ topics, ...(stopWhenSettled ? { stopWhenSettled } : {}) });
+    const configuration = (await t.run((ctx) => ctx.db.get("tests", testId)))!.configuration;
+    const pairs = orderedPairs(configuration).map((pair) => pair.topicId);
+    if (stopWhenSettled) expect(pairs).not.toEqual(topics.map((topic) => topic.id)); // this seed reorders them
+    const usage = { promptTokens: 10, completionTokens: 10, latencyMs: 100, costUsd: 0.001 };
+    // The first pair's answers land: it gets its judge call.
+    const topicsOf = (items: WorkItem[]) =>
+      t.run(async (ctx) => Promise.all(items.map(async (item) => (await ctx.db.get("calls", item.callId))!.topicId)));
+    const first = await t.run((ctx) => claimBatch(ctx, testId, 2));
+    expect(first.map((item) => item.kind)).toEqual(["generate", "generate"]);
+    expect(await topicsOf(first)).toEqual([pairs[0], pairs[0]]);
+    for (const item of first)
+      await t.run((ctx) =>
+        recordOutcome(ctx, item.callId, item.leaseId, { kind: "generated", answers: [`By ${item.modelId}`], ...usage }),
+      );
+    const next = await t.run((ctx) => claimBatch(ctx, testId, 3));
+    expect(next.map((item) => item.kind)).toEqual(expectedKinds);
+    expect(await topicsOf(next)).toEqual(
+      stopWhenSettled ? [pairs[0], pairs[1], pairs[1]] : [pairs[1], pairs[1], pairs[2]],
+    );
   });
 
   test("hand a judge call its answers' generators, so recording its verdict reads no answer and scores each model", async () => {

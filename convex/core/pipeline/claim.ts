@@ -3,7 +3,8 @@
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import type { WorkItem } from "../../validators";
-import { startJuryStatsPoll } from "../jury/poll";
+import { claimKinds } from "../../lib/claimOrder";
+import { ensureJuryStatsRow } from "../jury/poll";
 import { readSetting } from "../settings";
 import { finishIfDone } from "./finish";
 import { foldCounters } from "./runCounters";
@@ -29,8 +30,8 @@ export async function ensureWorkers(ctx: MutationCtx, testId: Id<"tests">): Prom
   if (!pending) return;
   await ctx.db.patch("tests", testId, { activeWorkers: 1 });
   await serveTest(ctx, testId);
-  // Its jury statistics poll while the worker reports (the reports never ask for them).
-  await startJuryStatsPoll(ctx, testId);
+  // Its worker looks at its jury statistics after its reports (workerLook.ts): their row exists.
+  await ensureJuryStatsRow(ctx, testId);
 }
 
 async function lease(
@@ -61,18 +62,41 @@ export async function endWorker(ctx: MutationCtx, testId: Id<"tests">): Promise<
 
 /**
  * Leases up to `max` of the test's pending calls at once (a pool worker's free slots), oldest
- * first. Returns none when the test no longer runs or has nothing pending; the worker then lets
- * its calls land and ends through endWorker.
+ * first, or for a test set to stop when settled its judge calls first (lib/claimOrder.ts).
+ * Returns none when the test no longer runs or has nothing pending; the worker then lets its
+ * calls land and ends through endWorker.
  */
-export async function claimBatch(ctx: MutationCtx, testId: Id<"tests">, max: number): Promise<WorkItem[]> {
+export async function claimBatch(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  max: number,
+  /** At most this many generation calls (a test set to stop when settled: its pairs in progress). */
+  maxGenerate = Infinity,
+): Promise<WorkItem[]> {
   if (max <= 0) return [];
   // The run and work rows, not the test's row, which the worker's report folds into meanwhile.
   const run = await workViewOf(ctx, testId);
   if (!run?.running) return [];
-  const calls = await ctx.db
-    .query("calls")
-    .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
-    .take(max);
+  const kinds = claimKinds(run.configuration.stopWhenSettled !== undefined);
+  const calls: Doc<"calls">[] = [];
+  if (kinds === null)
+    calls.push(
+      ...(await ctx.db
+        .query("calls")
+        .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
+        .take(max)),
+    );
+  else
+    for (const kind of kinds) {
+      const wanted = Math.min(max - calls.length, kind === "generate" ? maxGenerate : Infinity);
+      if (wanted <= 0) continue;
+      calls.push(
+        ...(await ctx.db
+          .query("calls")
+          .withIndex("by_test_kind_status", (q) => q.eq("testId", testId).eq("kind", kind).eq("status", "pending"))
+          .take(wanted)),
+      );
+    }
   const leaseMs = await readSetting(ctx, "leaseMs");
   const items: WorkItem[] = [];
   for (const call of calls) items.push(await lease(ctx, run.configuration, call, leaseMs));

@@ -16,7 +16,7 @@ export async function concurrencyRowOf(ctx: QueryCtx, testId: Id<"tests">) {
 
 /**
  * Stores a worker's report: the state as it stands, the exchanges added to the test's tallies,
- * and (`judged`) one more report of judge results, which the jury statistics' poll compares
+ * and (`judged`) one more report of judge results, which the worker's statistics look compares
  * with what it computed (juryStats.ts): the report asks for statistics without reading or
  * writing their row. Only the test's worker writes this row.
  */

@@ -3,6 +3,7 @@
 import type { Doc } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { setJobStatus } from "../jobs";
+import { writeMonitorRowIfDue } from "../monitorProgress";
 import { syncTestSummary } from "../testSummaries";
 import { readSetting } from "../settings";
 import { copyAnswerBatch } from "./answerCopy";
@@ -50,8 +51,8 @@ async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
     return;
   }
   await setJobStatus(ctx, job, "processing", { startedAt: now });
-  await ctx.db.patch("tests", test._id, {
-    status: "running",
+  const opened = {
+    status: "running" as const,
     startedAt: test.startedAt ?? now,
     lastProgressAt: now,
     progress: {
@@ -60,8 +61,13 @@ async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
       details: `Expected ${test.expectedResponses} responses, found 0`,
     },
     callCursor: 0,
-  });
-  await syncTestSummary(ctx, { ...test, status: "running", startedAt: test.startedAt ?? now });
+  };
+  await ctx.db.patch("tests", test._id, opened);
+  const running = { ...test, ...opened };
+  await syncTestSummary(ctx, running);
+  // The monitor reads its row from the run's first moment: without it, it read the test's answers
+  // as they arrived and re-ran with each until the first fold wrote the row.
+  await writeMonitorRowIfDue(ctx, running, now, now);
   // A re-judging makes no generation call: it copies the original's answers (core/pipeline/answerCopy).
   if (test.rejudgeOf !== undefined) {
     await copyAnswerBatch(ctx, test._id, 0);

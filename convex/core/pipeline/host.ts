@@ -1,8 +1,8 @@
 // The worker host and its supervision (docs/pipeline.md "Workers"): one action serves every
 // running test's pool worker, so running tests take one scheduled-job slot however many they
 // are (Starter has 8). The host beats every HOST_BEAT_MS on its `workerHosts` row; one not heard
-// of for HOST_DEAD_MS (killed, its deployment restarted) is replaced by the supervisor cron or by
-// the next test that needs it, and the calls its tests had leased are handed back: a dead
+// of for HOST_DEAD_MS, or whose scheduled action failed (killed, its deployment restarted), is
+// replaced by the supervisor cron or by the next test that needs it, and the calls its tests had leased are handed back: a dead
 // host's results were never recorded, a slow one's are refused by their lease.
 import { internal } from "../../_generated/api";
 import type { Id } from "../../_generated/dataModel";
@@ -24,17 +24,22 @@ async function hostRow(ctx: QueryCtx) {
 
 type HostRow = NonNullable<Awaited<ReturnType<typeof hostRow>>>;
 
-function hostAlive(row: HostRow | null, now: number): boolean {
-  return row !== null && row.ended !== true && now - Math.max(row.seenAt, row.startedAt) < HOST_DEAD_MS;
+async function hostAlive(ctx: QueryCtx, row: HostRow | null, now: number): Promise<boolean> {
+  if (row === null || row.ended === true || now - Math.max(row.seenAt, row.startedAt) >= HOST_DEAD_MS) return false;
+  // A failed action is dead now, not after HOST_DEAD_MS of silence (Convex marks an action
+  // interrupted by a restart failed; it never runs it again).
+  const job = row.jobId === undefined ? null : await ctx.db.system.get("_scheduled_functions", row.jobId);
+  return job === null || (job.state.kind !== "failed" && job.state.kind !== "canceled");
 }
 
 /** Schedules a new host (a new epoch: the one before, if still running, stops at its next beat). */
 async function startHost(ctx: MutationCtx, recovering: boolean): Promise<void> {
   const row = await hostRow(ctx);
-  const fields = { epoch: (row?.epoch ?? 0) + 1, startedAt: Date.now(), seenAt: 0, ended: false };
+  const epoch = (row?.epoch ?? 0) + 1;
+  const jobId = await ctx.scheduler.runAfter(0, internal.runner.host, { epoch, recovering });
+  const fields = { epoch, startedAt: Date.now(), seenAt: 0, ended: false, jobId };
   if (row) await ctx.db.patch("workerHosts", row._id, fields);
   else await ctx.db.insert("workerHosts", fields);
-  await ctx.scheduler.runAfter(0, internal.runner.host, { epoch: fields.epoch, recovering });
 }
 
 /** The test is served by the host (started if none runs). */
@@ -62,7 +67,7 @@ export async function serveTest(ctx: MutationCtx, testId: Id<"tests">): Promise<
 
 /** Starts a host unless one is alive. */
 export async function ensureHost(ctx: MutationCtx): Promise<void> {
-  if (!hostAlive(await hostRow(ctx), Date.now())) await startHost(ctx, false);
+  if (!(await hostAlive(ctx, await hostRow(ctx), Date.now()))) await startHost(ctx, false);
 }
 
 export async function unserveTest(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
@@ -100,8 +105,8 @@ export async function endHost(ctx: MutationCtx, epoch: number): Promise<boolean>
 export async function continueHost(ctx: MutationCtx, epoch: number): Promise<void> {
   const row = await hostRow(ctx);
   if (!row || row.epoch !== epoch) return;
-  await ctx.db.patch("workerHosts", row._id, { startedAt: Date.now(), seenAt: 0 });
-  await ctx.scheduler.runAfter(0, internal.runner.host, { epoch, recovering: false });
+  const jobId = await ctx.scheduler.runAfter(0, internal.runner.host, { epoch, recovering: false });
+  await ctx.db.patch("workerHosts", row._id, { startedAt: Date.now(), seenAt: 0, jobId });
 }
 
 /** A dead worker's leased calls go back to pending (their attempts still count). */
@@ -140,7 +145,7 @@ export async function sweepPairs(ctx: MutationCtx, testId: Id<"tests">): Promise
  */
 export async function superviseWorkers(ctx: MutationCtx, now: number): Promise<boolean> {
   // The host's row first: a live host's tests are not read (their rows change every report).
-  if (hostAlive(await hostRow(ctx), now)) return false;
+  if (await hostAlive(ctx, await hostRow(ctx), now)) return false;
   const served = await servedTests(ctx);
   if (served.length === 0) return false;
   for (const testId of served) await handBackLeases(ctx, testId);

@@ -143,7 +143,7 @@ async function recordByKind(
  * (reclaimed, cancelled, deleted) changes nothing but the spend. Adds the call's counters as a
  * delta of its own and writes no row that another call of the test writes: the call, its answers
  * or evaluations, its delta. The pool worker's report (runner.beat) creates a finished pair's
- * judge calls, folds the counters and the jury statistics poll; a small test's recording does
+ * judge calls and folds the counters, and its worker looks at the jury statistics; a small test's recording does
  * all of that itself, so its figures and its end are exact at once. `concurrency` is the test's
  * calls in flight, for the time remaining.
  */

@@ -5,12 +5,14 @@ import type { MutationCtx } from "../../_generated/server";
 import { internal } from "../../_generated/api";
 import { isStuckJob, processingSince } from "../../lib/jobAnalysis";
 import { jobOfTest } from "../jobs";
+import { REFUND_REASONS } from "../payments";
 import { readSetting } from "../settings";
 import { endTest } from "../testEnding";
 import { createJudgeCallsIfPairDone } from "./calls";
 import { ensureWorkers } from "./claim";
 import { deliveredNothing, finishIfDone } from "./finish";
 import { recordFailure } from "./record";
+import { countedTestOf } from "./counterRow";
 import { addCounters, foldCounters } from "./runCounters";
 import { dispatchSoon } from "./dispatchSoon";
 
@@ -63,6 +65,12 @@ export async function reclaimExpiredLeases(ctx: MutationCtx, now: number): Promi
 }
 
 const STALE_TEST_MS = 60 * 60 * 1000;
+/**
+ * Tests looked at per cron run (the next run takes the rest): those whose row says an hour
+ * without progress, of which running ones may have progressed since on their counter row (running
+ * tests are few: the dispatch caps them).
+ */
+const STALE_CANDIDATES = 100;
 const STALE_REFUND_REASON = "The test made no progress for an hour and was stopped (Cancelled - Timeout).";
 
 /**
@@ -74,11 +82,14 @@ export async function cancelTestsWithoutProgress(ctx: MutationCtx, now: number):
   const cutoff = now - STALE_TEST_MS;
   let cancelled = 0;
   for (const status of ["running", "pending"] as const) {
-    const stale = await ctx.db
+    const candidates = await ctx.db
       .query("tests")
       .withIndex("by_status_progress", (q) => q.eq("status", status).lt("lastProgressAt", cutoff))
-      .take(100);
-    for (const test of stale) {
+      .take(STALE_CANDIDATES);
+    for (const stored of candidates) {
+      // A running test's progress time is on its counter row (core/pipeline/counterRow.ts).
+      const test = await countedTestOf(ctx, stored);
+      if (test.lastProgressAt >= cutoff) continue;
       const job = await jobOfTest(ctx, test._id);
       const unpaid = test.awaitingPayment === true || job?.status === "pending_payment";
       await endTest(ctx, test, job, {
@@ -87,8 +98,13 @@ export async function cancelTestsWithoutProgress(ctx: MutationCtx, now: number):
         jobError: "Cancelled - Timeout",
         // An unpaid draft's checkout is expired too, so an abandoned payment cannot start it later.
         ...(unpaid ? { checkouts: "expire" as const } : {}),
-        // A paid test that delivered nothing in its hour is refunded, as a failed one is.
-        ...(!unpaid && deliveredNothing(test) ? { refundReason: STALE_REFUND_REASON } : {}),
+        // A paid test that delivered nothing in its hour is refunded, as a failed one is; one
+        // that delivered some gets the price of its calls not made back, as with the owner's Stop.
+        ...(unpaid
+          ? {}
+          : deliveredNothing(test)
+            ? { refundReason: STALE_REFUND_REASON }
+            : { refundUnrun: REFUND_REASONS.timedOut }),
         dispatch: false, // once for the batch, below
       });
       cancelled++;

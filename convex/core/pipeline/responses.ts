@@ -38,6 +38,7 @@ export async function recordGeneration(
       scoreSum: 0,
       scoreCount: 0,
       ...checked[index],
+      ...(call.repeat === undefined ? {} : { repeat: call.repeat }),
     });
   }
   if (answers.length > 0) {

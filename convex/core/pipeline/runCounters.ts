@@ -1,8 +1,9 @@
 // A test's run counters (answers, evaluations, missing work, calls, spend, time) and the
 // progress shown from them: each recorded call inserts what it adds as a delta row of its own
-// (runDeltas), and the deltas are folded into the test's row by the worker's report when enough
-// calls landed or at least every 10 s (lib/progressWrites PROGRESS_FOLD); the row plus its deltas is the
-// whole count.
+// (runDeltas), and the deltas are folded into the test's counter row (core/pipeline/counterRow.ts,
+// added into the test's row when the run ends) by the worker's report when enough calls landed or
+// at least every 10 s (lib/progressWrites PROGRESS_FOLD); the test's row plus its counter row plus
+// its deltas is the whole count.
 import type { Infer } from "convex/values";
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
@@ -20,6 +21,7 @@ import type { runCounters, Usage } from "../../validators";
 import { foldCheckTallies } from "../checkTotals";
 import { writeMonitorRowIfDue } from "../monitorProgress";
 import { syncTestSummary, syncTestSummaryOf } from "../testSummaries";
+import { counterRowOf, countedTestOf, storeFold, withCounterRow } from "./counterRow";
 import { applyAnswerScores, applyModelDeltas } from "./statistics";
 
 /** The counter fields a delta may hold, all zero. */
@@ -130,14 +132,14 @@ export async function addCounters(
 }
 
 /**
- * Folds a test's deltas into its row and its modelStats (statistics.applyModelDeltas) and
- * deletes them (the row plus its deltas is always the whole count), with the latest error any of
- * them saw. `settledBefore` (a running test's periodic fold) takes only deltas created before
+ * Folds a test's deltas into its counter row (its row once it has ended) and its modelStats
+ * (statistics.applyModelDeltas) and deletes them (the rows plus the deltas are always the whole
+ * count), with the latest error any of them saw. `settledBefore` (a running test's periodic fold) takes only deltas created before
  * that time, so it reads nothing a recording in flight writes; without it every delta is folded
  * (the end of a run, a small test). While the test runs its progress (phase, percentage,
  * details, time remaining) is computed from the sums; the percentage never goes backwards while
  * the run goes on (a restart begins again at 0). `concurrency` is the test's calls in flight
- * now, which the time remaining follows. Returns the test as written.
+ * now, which the time remaining follows. Returns the test as counted (its row plus its counter row).
  */
 export async function foldCounters(
   ctx: MutationCtx,
@@ -146,8 +148,11 @@ export async function foldCounters(
   settledBefore?: number,
   sight?: CallsInSight,
 ) {
-  const test = await ctx.db.get("tests", testId);
-  if (!test) return null;
+  const stored = await ctx.db.get("tests", testId);
+  if (!stored) return null;
+  // The counters are the test's row plus its counter row (core/pipeline/counterRow.ts).
+  const counterRow = await counterRowOf(ctx, testId);
+  const test = withCounterRow(stored, counterRow);
   const now = Date.now();
   // A periodic fold takes one batch; the fold that ends a run takes every delta (a few batches
   // at most: the periodic folds keep up with the recordings).
@@ -191,7 +196,7 @@ export async function foldCounters(
   const errorField = latest ? { lastCallError: latest.error } : {};
   if (test.status !== "running") {
     if (rows.length > 0) {
-      await ctx.db.patch("tests", testId, { ...totals, ...errorField });
+      await storeFold(ctx, stored, counterRow, sums, errorField);
       await syncTestSummary(ctx, next);
     }
     return next;
@@ -215,7 +220,8 @@ export async function foldCounters(
     estimatedTimeRemaining: formatTimeRemaining(endsAt === undefined ? null : endsAt - now),
     ...(endsAt === undefined ? {} : { endsAt }),
   };
-  await ctx.db.patch("tests", testId, { ...totals, ...errorField, lastProgressAt: now, progress });
+  // On the counter row, not the test's: the queries that show none of the counters do not re-run.
+  await storeFold(ctx, stored, counterRow, sums, { ...errorField, lastProgressAt: now, progress });
   // History's cost and missing work: the summary is written only when one of them changed.
   await syncTestSummary(ctx, next);
   // The monitor's row, on its own slower cadence (about once per 10 ended calls).
@@ -236,6 +242,17 @@ export async function foldCounters(
  */
 export const FOLD_EVERY_CALL_UP_TO = 32;
 
+/**
+ * Whether a test is small by the calls it will make, judge calls included. Not by its row's
+ * totalCalls: judge calls are counted once created, so a test of 32 answers and 8 judge calls
+ * counts 32 until its worker reports its pairs, and a full fold meanwhile found every call ended
+ * and completed it unjudged.
+ */
+export function foldsEveryCall(test: Pick<Doc<"tests">, "configuration">): boolean {
+  const expected = expectedCallsOf(test.configuration);
+  return expected.generation + expected.judging <= FOLD_EVERY_CALL_UP_TO;
+}
+
 /** The calls a running test has still to make, as its row counts them (the last fold). */
 function remainingCallsOf(test: Doc<"tests">): number {
   const expected = expectedCallsOf(test.configuration, test.missingResponses);
@@ -250,15 +267,17 @@ function remainingCallsOf(test: Doc<"tests">): number {
  * are needed), a range no recording in flight writes: `settled` is the time the pool worker sent
  * its oldest recording still out (runner.beat), so every recording in flight inserts its deltas
  * after it, outside the range read; without it (a recording's own fold), deltas FOLD_SETTLE_MS old.
+ * `stored` is the test as stored (its counter row is added here).
  */
 export async function foldIfDue(
   ctx: MutationCtx,
-  test: Doc<"tests">,
+  stored: Doc<"tests">,
   concurrency?: number,
   settled?: number,
   sight?: CallsInSight,
 ) {
-  if (test.totalCalls <= FOLD_EVERY_CALL_UP_TO) return await foldCounters(ctx, test._id, concurrency, undefined, sight);
+  const test = await countedTestOf(ctx, stored);
+  if (foldsEveryCall(test)) return await foldCounters(ctx, test._id, concurrency, undefined, sight);
   const now = Date.now();
   const sinceLastWriteMs = now - test.lastProgressAt;
   if (sinceLastWriteMs < PROGRESS_FOLD.minIntervalMs) return null;

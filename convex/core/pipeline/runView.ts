@@ -4,8 +4,8 @@
 // every recording in flight).
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
-import { expectedCallsOf } from "../../lib/progress";
-import { FOLD_EVERY_CALL_UP_TO } from "./runCounters";
+import { countedTest } from "./counterRow";
+import { foldsEveryCall } from "./runCounters";
 
 /** The part of a test's configuration its recordings use. */
 export type RunConfiguration = Doc<"testRuns">["configuration"];
@@ -24,11 +24,6 @@ async function runRowOf(ctx: MutationCtx, testId: Id<"tests">) {
     .unique();
 }
 
-function foldsEveryCall(test: Doc<"tests">): boolean {
-  const expected = expectedCallsOf(test.configuration);
-  return expected.generation + expected.judging <= FOLD_EVERY_CALL_UP_TO;
-}
-
 /** The part of a test's configuration its work items are built from (testWork). */
 export type WorkConfiguration = Doc<"testWork">["configuration"];
 
@@ -40,9 +35,26 @@ async function workRowOf(ctx: MutationCtx, testId: Id<"tests">) {
 }
 
 function workConfigurationOf(test: Doc<"tests">): WorkConfiguration {
-  const { userPrompt, personas, topics, responsesPerTopic, rankingPrompt, evaluationCriteria, scoringParameters } =
-    test.configuration;
-  return { userPrompt, personas, topics, responsesPerTopic, rankingPrompt, evaluationCriteria, scoringParameters };
+  const {
+    userPrompt,
+    personas,
+    topics,
+    responsesPerTopic,
+    rankingPrompt,
+    evaluationCriteria,
+    scoringParameters,
+    stopWhenSettled,
+  } = test.configuration;
+  return {
+    userPrompt,
+    personas,
+    topics,
+    responsesPerTopic,
+    rankingPrompt,
+    evaluationCriteria,
+    scoringParameters,
+    ...(stopWhenSettled === undefined ? {} : { stopWhenSettled }),
+  };
 }
 
 /** The run starts (or starts again): its recordings read this from now on. */
@@ -103,7 +115,7 @@ export async function runViewOf(ctx: MutationCtx, testId: Id<"tests">): Promise<
       running: row.running,
       foldEveryCall: row.foldEveryCall,
     };
-  const test = await ctx.db.get("tests", testId);
+  const test = await countedTest(ctx, testId);
   if (!test) return null;
-  return { test, running: test.status === "running", foldEveryCall: test.totalCalls <= FOLD_EVERY_CALL_UP_TO };
+  return { test, running: test.status === "running", foldEveryCall: foldsEveryCall(test) };
 }

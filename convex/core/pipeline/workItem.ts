@@ -4,6 +4,7 @@ import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { UNKNOWN_MODEL_COST_PER_TOKEN } from "../../lib/pricing";
 import { buildGenerationMessages, buildRankingMessages, buildRatingMessages, combinePrompt } from "../../lib/prompts";
+import { repeatSeed } from "../../lib/repeats";
 import { selectedCriteria } from "../../lib/types";
 import type { WorkItem } from "../../validators";
 import type { WorkConfiguration } from "./runView";
@@ -45,13 +46,14 @@ export async function buildWorkItem(
     labels: [] as WorkItem["labels"],
     criteria: [] as string[],
     answersWanted: 0,
+    pair: `${call.personaId}\u0000${call.topicId}`,
   };
   if (call.kind === "generate") {
     const count = call.answersWanted ?? config.responsesPerTopic;
     return {
       ...base,
-      pair: `${call.personaId}\u0000${call.topicId}`,
       answersWanted: count,
+      ...(call.repeat === undefined ? {} : { seed: repeatSeed(call.repeat) }),
       maxTokens: count === 1 ? SINGLE_ANSWER_MAX_TOKENS : BATCH_MAX_TOKENS,
       messages: buildGenerationMessages({
         systemPrompt: persona?.systemPrompt ?? "",

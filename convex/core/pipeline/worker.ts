@@ -19,6 +19,8 @@ import {
 } from "../gateway";
 import { gatewayConfigForTest } from "../testGateway";
 import { RECORD_ATTEMPTS, RecordBatcher } from "./recordBatcher";
+import { workerLooks } from "./workerLook";
+import { settleGenerateAllowance } from "../../lib/claimOrder";
 
 function costOf(item: WorkItem, result: ChatResult): number {
   return result.promptTokens * item.promptPrice + result.completionTokens * item.completionPrice;
@@ -86,7 +88,7 @@ type Completion = ChatResult | { refused: true };
  */
 async function complete(
   config: GatewayConfig,
-  request: { model: string; messages: ChatMessage[]; maxTokens: number },
+  request: { model: string; messages: ChatMessage[]; maxTokens: number; seed?: number },
   deferRefusal: boolean,
 ): Promise<Completion> {
   const once = { ...config, maxAttempts: 1 };
@@ -122,7 +124,12 @@ async function perform(
   let lastProblem = "";
   try {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const request = { model: item.modelId, messages, maxTokens: item.maxTokens };
+      const request = {
+        model: item.modelId,
+        messages,
+        maxTokens: item.maxTokens,
+        ...(item.seed === undefined ? {} : { seed: item.seed }),
+      };
       // Only the first request is handed back: a second one has a reply already paid for.
       const result = await complete(config, request, deferRefusal && attempt === 0);
       if ("refused" in result) return "refused";
@@ -137,6 +144,27 @@ async function perform(
     const message = error instanceof GatewayError ? error.message : `Unexpected error: ${String(error)}`;
     return { kind: "failed", error: message, ...spent };
   }
+}
+
+/** A count of calls per pair, and how many distinct pairs have one (with some more pairs). */
+function pairCounter() {
+  const counts = new Map<string, number>();
+  return {
+    add(pair: string | undefined) {
+      if (pair !== undefined) counts.set(pair, (counts.get(pair) ?? 0) + 1);
+    },
+    remove(pair: string | undefined) {
+      if (pair === undefined) return;
+      const left = (counts.get(pair) ?? 1) - 1;
+      if (left > 0) counts.set(pair, left);
+      else counts.delete(pair);
+    },
+    pairsWith(more: readonly (string | undefined)[]): number {
+      const pairs = new Set(counts.keys());
+      for (const pair of more) if (pair !== undefined) pairs.add(pair);
+      return pairs.size;
+    },
+  };
 }
 
 /** Most calls leased in one claim. */
@@ -169,7 +197,9 @@ const MAX_REFUSALS = 8;
  */
 export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostControl): Promise<void> {
   const settings = await ctx.runQuery(internal.runner.workerSettings, { testId });
-  const limits = { start: Math.max(1, settings.start), max: settings.share };
+  // A test set to stop when settled keeps few calls out (lib/claimOrder.ts settleInFlightCap).
+  const capped = (share: number) => Math.min(share, settings.inFlightCap ?? share);
+  const limits = { start: Math.max(1, settings.start), max: capped(settings.share) };
   const priors = Object.fromEntries((settings.latencyPriors ?? []).map(({ key, latencyMs }) => [key, latencyMs]));
   let state: ConcurrencyState = {
     ...initialConcurrency(limits),
@@ -182,6 +212,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
       : {}),
   };
   const tally = { exchanges: 0, rateLimited: 0, timeouts: 0, serverErrors: 0 };
+  // Its jury statistics and settle look, after its reports (workerLook.ts).
+  const looks = workerLooks(ctx, testId, settings.stopsWhenSettled === true);
   /**
    * The controller hears each exchange: a success with its kind of call (model and call kind,
    * whose usual latency it is compared with), a 429 with the calls out when it came.
@@ -201,6 +233,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
     state = nextConcurrency(state, heard, limits, Date.now());
   };
   let gateway: { config: GatewayConfig } | { error: string } | null = null;
+  /** Calls out or being recorded per pair (a test set to stop when settled counts its pairs in progress). */
+  const busy = pairCounter();
   /** Gateway calls out (the pool's slots), and recordings of landed calls still running. */
   const calling = new Set<Promise<void>>();
   /** Each recording out, with when it was sent (a report folds only deltas created before the oldest). */
@@ -212,7 +246,9 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
   /** Each gateway call out: its kind of call (the controller's latency key) and when it was sent. */
   const outCalls = new Map<Promise<void>, { key: string; sentAt: number }>();
   const start = (item: WorkItem, claimed: boolean) => {
-    if (claimed && item.pair !== undefined) outByPair.set(item.pair, (outByPair.get(item.pair) ?? 0) + 1);
+    const answering = item.kind === "generate" && item.pair !== undefined;
+    if (claimed && answering) outByPair.set(item.pair!, (outByPair.get(item.pair!) ?? 0) + 1);
+    busy.add(item.pair);
     const key = `${item.kind}:${item.modelId}`;
     const found = gateway!;
     const own =
@@ -223,6 +259,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
       calling.delete(call);
       outCalls.delete(call);
       if (outcome === "refused") {
+        busy.remove(item.pair);
         refusals.set(item.callId, (refusals.get(item.callId) ?? 0) + 1);
         refused.push(item);
         wake();
@@ -241,9 +278,10 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
           console.error(`Recording call ${item.callId} failed: ${String(error)}`);
         })
         .finally(() => {
-          if (item.pair !== undefined) {
-            const out = (outByPair.get(item.pair) ?? 1) - 1;
-            outByPair.set(item.pair, out);
+          busy.remove(item.pair);
+          if (answering) {
+            const out = (outByPair.get(item.pair!) ?? 1) - 1;
+            outByPair.set(item.pair!, out);
             if (out === 0) pairDone = true; // reported soon: its judge calls are the critical path
           }
           recording.delete(recorded);
@@ -308,9 +346,10 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
       }
     };
     const beat = await send(RECORD_ATTEMPTS - 1);
+    if (beat.running) looks.reported(exchanges.judged, args.settledBefore);
     sweep = false;
     running = beat.running && host.alive();
-    if (beat.running) limits.max = await ctx.runQuery(internal.runner.gatewayShare, {});
+    if (beat.running) limits.max = capped(await ctx.runQuery(internal.runner.gatewayShare, {}));
   };
   /**
    * The report in flight: the pool goes on filling slots meanwhile (a report that folds the
@@ -347,10 +386,21 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
     // A claim that empties the pending calls reads their index to its end, where the report in
     // flight inserts judge calls: the two would conflict (and the claim retry). Those judge
     // calls are what it would claim next anyway, so it waits for the report (which wakes it).
-    if (reporting && creatingJudgeCalls && pendingRanShort) free = 0;
+    // A test set to stop when settled reads its pending judge calls to their end at nearly every
+    // claim (it takes them first): it always waits for such a report.
+    if (reporting && creatingJudgeCalls && (pendingRanShort || settings.stopsWhenSettled === true)) free = 0;
     if (free > 0) {
       const wanted = Math.min(free, CLAIM_BATCH);
-      const items = await ctx.runMutation(internal.runner.claimBatch, { testId, max: wanted });
+      // A test set to stop when settled takes a new pair's answers only while few pairs are in
+      // progress here (lib/claimOrder.ts): calls out, or answers landed and not yet reported.
+      const maxGenerate = settings.stopsWhenSettled
+        ? settleGenerateAllowance(busy.pairsWith(generated.map((item) => item.pair)), settings.generators ?? 1)
+        : undefined;
+      const items = await ctx.runMutation(internal.runner.claimBatch, {
+        testId,
+        max: wanted,
+        ...(maxGenerate === undefined ? {} : { maxGenerate }),
+      });
       pendingRanShort = items.length < wanted;
       // The deployment's key, or the owner's own key decrypted here (never in a query result).
       if (items.length > 0 && gateway === null) {
@@ -388,6 +438,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
   await Promise.all(calling);
   await Promise.all(recording.keys());
   await reportNow(); // the last exchanges, and whether the test still runs
+  await looks.idle();
   // Replaced, or the host's time is up while the test runs: the next host carries on.
   if (!host.alive() || (running && !host.claiming())) return;
   const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));

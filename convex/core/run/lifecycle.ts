@@ -7,6 +7,7 @@ import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
 import { takeWithinBytes } from "../../lib/boundedList";
 import { dropMonitorRow } from "../monitorProgress";
+import { closeCounterRow } from "../pipeline/counterRow";
 import { foldCounters } from "../pipeline/runCounters";
 import { closeRun } from "../pipeline/runView";
 import { PER_TEST_TABLES, rowsOfTest, type PerTestTable, type PerTestTableName } from "./tables";
@@ -25,12 +26,14 @@ export const CLEAR_BYTES_PER_BATCH = 4 * 1024 * 1024;
 
 /**
  * A running or pending test's run ends (finished, stopped, cancelled, timed out): its deltas are
- * folded into its row (the figures it ends with), its run row is closed, so results still
+ * folded into its row (the figures it ends with, its counter row added in), its run row is closed, so results still
  * landing are thrown away (their spend counted), and its monitor row goes (the monitor reads the
  * ended test from now on). Returns the test as counted.
  */
 export async function endRun(ctx: MutationCtx, test: Doc<"tests">): Promise<Doc<"tests">> {
   const counted = test.status === "running" ? ((await foldCounters(ctx, test._id)) ?? test) : test;
+  // The ended test is its row alone: the counter row is added into it.
+  await closeCounterRow(ctx, test._id);
   await closeRun(ctx, test._id);
   await dropMonitorRow(ctx, test._id);
   return counted;

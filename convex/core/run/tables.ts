@@ -182,6 +182,14 @@ export const PER_TEST_TABLES = {
     restart: "delete",
     delete: "delete",
   },
+  testCounters: {
+    index: "by_test",
+    open: "none yet (the first fold inserts it)",
+    fold: "added to by the folds: the counters, the progress and the latest error (core/pipeline/counterRow.ts)",
+    end: "added into the test's row, then deleted",
+    restart: "delete",
+    delete: "delete",
+  },
   humanJudgements: {
     index: "by_test_user",
     open: "none",

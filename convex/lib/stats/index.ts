@@ -16,6 +16,7 @@ import { lengthBias, positionBias, positionConsistency, selfPreference, type Jud
 import { addGame, bradleyTerryStrengths, eloRating, emptyWinMatrix, winRate, type WinMatrix } from "./bradleyTerry";
 import { evidenceSummary, MIN_PAIRS, thinEvidence, tieRanks } from "./ranks";
 import { seriesMeans } from "./breakdown";
+import { repeatSpread, type RepeatCell } from "./repeats";
 import { seededRandom } from "./random";
 import type {
   AgreementFigure,
@@ -97,8 +98,13 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
   const unitModelMean = new Float64Array(U * M).fill(NaN);
   const unitWins: WinMatrix[] = [];
   const scoreCounts = new Array<number>(M).fill(0);
+  // Repeats (lib/stats/repeats.ts): each model's mean in each repeat of each pair. The pair's
+  // value above averages its repeats, so a pair stays one cluster in every interval.
+  const repeated = input.responses.some((response) => response.repeat !== undefined);
+  const repeatCells: RepeatCell[][] = modelIds.map(() => []);
   for (let u = 0; u < U; u++) {
     const perModel = new Map<number, number[]>();
+    const perRepeat = new Map<string, { m: number; repeat: number; values: number[] }>();
     for (const response of unitResponses[u]!) {
       const values: number[] = [];
       for (const byResponse of unitJudgeScores[u]!.values()) {
@@ -108,17 +114,29 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
       const m = modelIndex.get(response.modelId)!;
       scoreCounts[m]! += values.length;
       const responseMean = mean(values);
-      if (responseMean !== null) perModel.set(m, [...(perModel.get(m) ?? []), responseMean]);
+      if (responseMean === null) continue;
+      perModel.set(m, [...(perModel.get(m) ?? []), responseMean]);
+      const repeat = response.repeat ?? 0;
+      const cell = perRepeat.get(`${m}:${repeat}`) ?? { m, repeat, values: [] };
+      cell.values.push(responseMean);
+      perRepeat.set(`${m}:${repeat}`, cell);
     }
     for (const [m, values] of perModel) unitModelMean[u * M + m] = mean(values)!;
+    for (const cell of perRepeat.values())
+      repeatCells[cell.m]!.push({ unit: u, repeat: cell.repeat, value: mean(cell.values)! });
     const wins = emptyWinMatrix(M);
     for (const byResponse of unitJudgeScores[u]!.values()) {
-      const entries = [...byResponse].map(([id, score]) => ({ m: modelIndex.get(known.get(id)!.modelId)!, score }));
+      const entries = [...byResponse].map(([id, score]) => {
+        const response = known.get(id)!;
+        return { m: modelIndex.get(response.modelId)!, repeat: response.repeat ?? 0, score };
+      });
       for (let a = 0; a < entries.length; a++) {
         for (let b = a + 1; b < entries.length; b++) {
           const x = entries[a]!;
           const y = entries[b]!;
-          if (x.m !== y.m) addGame(wins, M, x.m, y.m, (compareScores(x.score, y.score) + 1) / 2);
+          // Games only within one repeat: a judge compared those answers in one call.
+          if (x.m !== y.m && x.repeat === y.repeat)
+            addGame(wins, M, x.m, y.m, (compareScores(x.score, y.score) + 1) / 2);
         }
       }
     }
@@ -258,6 +276,7 @@ export function computeJuryStats(input: JuryStatsInput): JuryStats {
     judgingCostUsd: judgedCost[m]!,
     criteria: criteria.map((criterion, c) => ({ criterion, ...breakdownMeans[m * (C + J) + c]! })),
     byJudge: judges.map((judgeModelId, j) => ({ judgeModelId, ...breakdownMeans[m * (C + J) + C + j]! })),
+    ...(repeated ? { repeatSpread: repeatSpread(repeatCells[m]!) } : {}),
   }));
   models.sort((a, b) => compareMeans(b.meanScore, a.meanScore));
 

@@ -5,6 +5,7 @@ import {
   mixtureHalfWidth,
   mixtureInterval,
   mixturePrecision,
+  oneSidedMixtureHalfWidth,
   plugInBet,
 } from "./sequential";
 import { seededRandom } from "./random";
@@ -22,6 +23,23 @@ describe("the normal-mixture confidence sequence (score gaps)", () => {
     expect(mixtureHalfWidth(10, 1, 0.05, precision)).toBeCloseTo(0.959817, 5);
     // Wider than the fixed-size t interval's 2.262 / √10 = 0.715: the price of looking at every pair.
     expect(mixtureHalfWidth(10, 1, 0.05, precision)).toBeGreaterThan(0.715);
+  });
+
+  it("has the one-sided half-width worked by hand: between the two-sided ones at 2α and at α", () => {
+    // t = 10, α = 0.05, ρ² = 0.793615, g = tρ² + 1 = 8.936155, √g = 2.989340. The half-normal
+    // mixture 2/√g · exp(ρ²S²/(2g)) · Φ(ρS/√g) reaches 1/α where x = ρS/√g solves
+    // exp(x²/2) · Φ(x) = √g / (2α) = 29.893402: x = 2.608523 (exp(3.402199) = 30.029939,
+    // Φ(2.608523) = 0.995453, product 29.893402). Half-width S/t = x · √g / (ρ · t) =
+    // 2.608523 · 2.989340 / (0.890851 · 10) = 0.875316.
+    const precision = mixturePrecision(0.05, 10);
+    const oneSided = oneSidedMixtureHalfWidth(10, 1, 0.05, precision);
+    expect(oneSided).toBeCloseTo(0.875316, 5);
+    // Two-sided at 2α: √(0.225201 · ln(29.893402)) = 0.874730; at α: 0.959817 (above).
+    expect(oneSided).toBeGreaterThan(mixtureHalfWidth(10, 1, 0.1, precision));
+    expect(oneSided).toBeLessThan(mixtureHalfWidth(10, 1, 0.05, precision));
+    expect(mixtureHalfWidth(10, 1, 0.1, precision)).toBeCloseTo(0.87473, 5);
+    // It scales with σ.
+    expect(oneSidedMixtureHalfWidth(10, 2, 0.05, precision)).toBeCloseTo(2 * 0.875316, 5);
   });
 
   it("gives no interval before 12 values, then mean ± studentized half-width (worked by hand)", () => {

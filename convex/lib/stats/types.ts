@@ -1,5 +1,6 @@
 // What the jury statistics take (answers, judge calls) and give (per model and per judge figures).
 import { type AgreementBand } from "./agreement";
+import type { RepeatSpread } from "./repeats";
 import type { Interval } from "./basics";
 import { type EvidenceSummary, type RankRange } from "./ranks";
 
@@ -11,6 +12,8 @@ export interface JuryResponse {
   /** Answer length in characters. */
   readonly length: number;
   readonly costUsd?: number;
+  /** Which run of its cell it came from, when the test repeats cells (0-based). */
+  readonly repeat?: number;
 }
 
 /** One ranking call: the answers in the order the judge was shown them, and its order, best first. */
@@ -71,6 +74,8 @@ export interface ModelJuryStats {
     readonly mean: number | null;
     readonly interval: Interval | null;
   }[];
+  /** A repeated test's spread between repeats (lib/stats/repeats.ts); absent without repeats. */
+  readonly repeatSpread?: RepeatSpread;
 }
 
 export interface AgreementFigure {

@@ -147,6 +147,18 @@ export const FIXED_CSV_COLUMNS: readonly CsvColumn[] = [
   judgeFigure("Judge Cost (USD)", (judge) => fixed(judge.costUsd, 6)),
 ];
 
+/**
+ * A repeated test's columns (issue 35, item 4): which run of its cell a row's answer is (1 …
+ * repeats), so each repeat's scores and the spread between them can be rebuilt from the rows,
+ * and the model's spread as the results page shows it.
+ */
+export const REPEAT_CSV_COLUMNS: readonly CsvColumn[] = [
+  both("Repeat", ({ response }) => (response.repeat ?? 0) + 1),
+  both("Model Repeats", ({ model }) => model?.repeatSpread?.repeats ?? ""),
+  both("Model Between-Repeat SD (Pair)", ({ model }) => fixed(model?.repeatSpread?.cellSd, 4)),
+  both("Model Between-Repeat SD (Score)", ({ model }) => fixed(model?.repeatSpread?.scoreSd, 4)),
+];
+
 /** The fixed columns' headers, in order. */
 export const CSV_COLUMNS = FIXED_CSV_COLUMNS.map((column) => column.header);
 
@@ -186,8 +198,10 @@ export function csvColumns(
   stats: JuryStatsDoc | null = null,
   checks: readonly AnswerCheck[] = [],
 ): CsvColumn[] {
+  const repeated = responses.some((response) => response.repeat !== undefined);
   return [
     ...FIXED_CSV_COLUMNS,
+    ...(repeated ? REPEAT_CSV_COLUMNS : []),
     ...criteriaOf(evaluations, stats).map(criterionColumn),
     ...checkColumns(responses, checks),
   ];
@@ -261,6 +275,8 @@ export function buildJson(
         timestamp: new Date(response.timestamp).toISOString(),
         metadata: { tokens: response.tokens, latency: response.latencyMs, cost: response.costUsd },
         ...(response.checkFailures === undefined ? {} : { checkFailures: response.checkFailures }),
+        // A repeated test's repeat of the answer's cell, 1 … repeats as in the CSV.
+        ...(response.repeat === undefined ? {} : { repeat: response.repeat + 1 }),
       })),
       evaluationScores: evaluations.map((evaluation) => ({
         id: evaluation.id,

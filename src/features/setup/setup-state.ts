@@ -72,6 +72,8 @@ export interface SetupState {
   failedChecksRankLast: boolean;
   /** "Stop when settled" (convex/lib/settle.ts): absent when off; its seed is set at creation. */
   stopWhenSettled?: Omit<SettleQuestion, "seed">;
+  /** Runs of each model × persona × topic cell (convex/lib/repeats.ts): absent is 1; as typed, also out of range. */
+  repeats?: number;
   /** The template the draft started from; section 1 hides while one is applied. */
   appliedTemplate: AppliedTemplate | null;
   /** Sections 2-7 show once a template is applied, Custom is chosen, or a rerun is loaded. */
@@ -202,6 +204,7 @@ export function rerunState(config: TestConfiguration, catalogIds: ReadonlySet<st
     checks,
     failedChecksRankLast: config.failedChecksRankLast === true,
     ...(config.stopWhenSettled === undefined ? {} : { stopWhenSettled: settleWithoutSeed(config.stopWhenSettled) }),
+    ...(config.repeats === undefined || config.repeats === 1 ? {} : { repeats: config.repeats }),
     generatorModelIds: inCatalog(
       config.generatorModels.map((model) => model.id),
       catalogIds,
@@ -274,6 +277,8 @@ export function buildTestConfiguration(
     ...(state.checks.length === 0 ? {} : { checks: state.checks.map((check) => ({ ...check })) }),
     ...(state.failedChecksRankLast ? { failedChecksRankLast: true } : {}),
     ...(state.stopWhenSettled === undefined ? {} : { stopWhenSettled: { ...state.stopWhenSettled } }),
+    // One run per cell is the default and sends nothing; any other value (also a bad one) is checked.
+    ...(state.repeats === undefined || state.repeats === 1 ? {} : { repeats: state.repeats }),
   };
 }
 
@@ -363,6 +368,7 @@ const stateSchema = z.object({
     })
     .optional()
     .catch(undefined),
+  repeats: z.number().optional().catch(undefined),
   appliedTemplate: z
     .object({ kind: z.enum(["builtin", "saved"]), id: z.string(), name: z.string() })
     .nullable()

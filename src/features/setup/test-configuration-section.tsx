@@ -9,6 +9,7 @@ import { Label } from "@/components/ui/label";
 import { responsesPerTopicField } from "../../../convex/lib/forms";
 import { LIMITS } from "../../../convex/lib/pricing";
 import { templateCategoryLabel } from "../../../convex/lib/templates";
+import { RepeatsField } from "./repeats-field";
 import { SetupSection } from "./setup-section";
 import type { SetupState } from "./setup-state";
 import type { SetupActions } from "./use-setup-state";
@@ -18,7 +19,7 @@ interface TestConfigurationSectionProps {
   actions: SetupActions;
 }
 
-/** Section 2: name, responses per topic (1-10) and the template's category (read-only). */
+/** Section 2: name, responses per topic (1-10), repeats (1-10) and the template's category (read-only). */
 export function TestConfigurationSection({ state, actions }: TestConfigurationSectionProps) {
   return (
     <SetupSection id="configuration" number={2} title="Test Configuration">
@@ -34,6 +35,7 @@ export function TestConfigurationSection({ state, actions }: TestConfigurationSe
           />
         </div>
         <ResponsesPerTopicField value={state.responsesPerTopic} onChange={actions.setResponsesPerTopic} />
+        <RepeatsField state={state} actions={actions} />
         <div className="grid gap-2">
           <Label htmlFor="setup-category">Category</Label>
           <Input id="setup-category" value={templateCategoryLabel(state.category)} readOnly aria-readonly="true" />

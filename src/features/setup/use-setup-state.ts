@@ -29,6 +29,7 @@ type Editable = Pick<
   | "checks"
   | "failedChecksRankLast"
   | "stopWhenSettled"
+  | "repeats"
 >;
 
 export interface SetupActions {
