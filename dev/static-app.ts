@@ -29,7 +29,7 @@ export interface StaticApp {
 }
 
 /** The page's HTML with the settings set before any of its scripts run. */
-export function withRuntimeConfig(html: string, config: RuntimeConfig): string {
+function withRuntimeConfig(html: string, config: RuntimeConfig): string {
   // "<" escaped: a value can never close the script element.
   const json = JSON.stringify(config).replace(/</g, "\\u003c");
   return html.replace("<head>", `<head>\n    <script>window.${RUNTIME_CONFIG_GLOBAL} = ${json};</script>`);

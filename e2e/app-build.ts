@@ -39,7 +39,7 @@ function addInput(hash: ReturnType<typeof createHash>, file: string): void {
 }
 
 /** A digest of every file the build reads: a changed file means a new build. */
-export function appBuildKey(): string {
+function appBuildKey(): string {
   const hash = createHash("sha256");
   for (const input of INPUTS) addInput(hash, path.join(REPO_ROOT, input));
   return hash.digest("hex").slice(0, 16);
@@ -54,7 +54,7 @@ function removeStaleBuilds(keep: string): void {
 }
 
 /** The folder of an up-to-date build of the app, built now when there is none. */
-export async function ensureAppBuild(): Promise<string> {
+async function ensureAppBuild(): Promise<string> {
   const target = path.join(BUILDS_DIR, appBuildKey());
   if (existsSync(path.join(target, "index.html"))) {
     const now = new Date();
