@@ -30,7 +30,8 @@ function addInput(hash: ReturnType<typeof createHash>, file: string): void {
   if (!stats) return;
   if (stats.isDirectory()) {
     for (const entry of readdirSync(file).sort()) {
-      if (entry === "node_modules" || entry.startsWith(".")) continue;
+      // Tests are not part of the app: editing one needs no new build.
+      if (entry === "node_modules" || entry.startsWith(".") || /\.test\.tsx?$/.test(entry)) continue;
       addInput(hash, path.join(file, entry));
     }
     return;
