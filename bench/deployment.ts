@@ -396,8 +396,8 @@ try {
       const slowest = Math.max(...walls);
       target(
         `with faults: slowest wall ≤ 1.3 × the wall without faults`,
-        `${(slowest / COMPARE_WALL_MS).toFixed(2)} × (${(slowest / 1000).toFixed(1)} s against ${(COMPARE_WALL_MS / 1000).toFixed(1)} s)`,
-        slowest <= 1.3 * COMPARE_WALL_MS,
+        `${(slowest / COMPARE_WALL_MS).toFixed(2)} × (${(slowest / 1000).toFixed(1)} s against ${(COMPARE_WALL_MS / 1000).toFixed(1)} s)${endedAll ? "" : " (not finished)"}`,
+        endedAll && slowest <= 1.3 * COMPARE_WALL_MS,
       );
     }
   }

@@ -9,7 +9,7 @@ import { spaceJuryHistory } from "./lib/juryAdviceHistory";
 import { storedJuryAdvice } from "./tables/juryAdvice";
 
 /** Newest advice rows a space's Judges page sums. */
-export const JURY_HISTORY_LIMIT = 500;
+const JURY_HISTORY_LIMIT = 500;
 
 /** Stores (or replaces, after a test ends again) a test's advice, its judges named from the test. */
 export const store = internalMutation({

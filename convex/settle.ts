@@ -23,6 +23,7 @@ export const checkInfo = internalQuery({
         "responsesPerTopic",
         "scoringParameters",
         "stopWhenSettled",
+        "repeats",
       ),
     }),
   ),
@@ -40,6 +41,8 @@ export const checkInfo = internalQuery({
         responsesPerTopic,
         scoringParameters,
         stopWhenSettled: test.configuration.stopWhenSettled,
+        // A pair is judged once every repeat's answers are (lib/settleInput.ts).
+        ...(test.configuration.repeats === undefined ? {} : { repeats: test.configuration.repeats }),
       },
     };
   },

@@ -167,12 +167,12 @@ function juryOf(input: JuryStatsInput): string[] {
  * on ADVICE_RESAMPLES resamples): about 2 µs each, so ~30 s of an action at most. Four judges and
  * 40,000 judge calls fit (11.8 million); eight judges fit up to about 2,800 calls.
  */
-export const ADVICE_WORK_BUDGET = 15_000_000;
+const ADVICE_WORK_BUDGET = 15_000_000;
 
-export type NoAdviceReason = "oneJudge" | "tooManyJudges" | "tooLarge" | "thin";
+type NoAdviceReason = "oneJudge" | "tooManyJudges" | "tooLarge" | "thin";
 
 /** Why a test gets no advice (its decision aside, checked first as the cheapest), or null. */
-export function whyNoAdvice(input: JuryStatsInput): NoAdviceReason | null {
+function whyNoAdvice(input: JuryStatsInput): NoAdviceReason | null {
   const judges = juryOf(input);
   if (judges.length < 2) return "oneJudge";
   if (judges.length > MAX_ADVICE_JUDGES) return "tooManyJudges";
@@ -276,7 +276,7 @@ export function juryAdviceRecord(input: JuryStatsInput, judgeName: (judgeModelId
 }
 
 /** Why there is no advice, in words (the results' Jury advice). */
-export const NO_ADVICE_WORDS: Record<NoAdviceReason | "allNeeded", string> = {
+const NO_ADVICE_WORDS: Record<NoAdviceReason | "allNeeded", string> = {
   allNeeded: "No smaller jury reaches the same verdict: every judge counted",
   thin: "Too little evidence to advise a smaller jury: the full jury's own verdict is not settled",
   oneJudge: "One judge sat: there is no smaller jury to advise",

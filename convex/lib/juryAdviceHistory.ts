@@ -3,7 +3,7 @@
 // needed. Pure: from the kept advice rows (tables/juryAdvice.ts).
 import type { JuryAdviceRecord } from "./juryAdvice";
 
-export interface JudgeHistory {
+interface JudgeHistory {
   readonly judgeModelId: string;
   readonly name: string;
   /** Tests it judged, and of those the ones with a decision to advise on (advised or every judge needed). */
@@ -18,7 +18,7 @@ export interface JudgeHistory {
   readonly meanVotes: number | null;
 }
 
-export interface SpaceJuryHistory {
+interface SpaceJuryHistory {
   readonly tests: number;
   /** Tests where a smaller jury was advised, every judge was needed, or no advice could be given. */
   readonly advised: number;

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { countCalls, validateTestConfig } from "./pricing";
 import { expectedCallsOf, expectedResponsesOf } from "./progress";
 import { REPEATS_MESSAGE, repeatKeySuffix, repeatProblems, repeatsOf } from "./repeats";
+import { settleStatusOf } from "./settleInput";
 import type { TestConfig } from "./types";
 
 const config: TestConfig = {
@@ -56,5 +57,38 @@ describe("repeats", () => {
     expect(messages.some((message) => message.includes("the limit is 2,000") && message.includes("repeats"))).toBe(
       true,
     );
+  });
+
+  it("stop when settled counts a pair judged only once every repeat's answers are", () => {
+    const settling = {
+      personas: [{ id: "p0" }],
+      topics: [{ id: "t0" }],
+      generatorModels: [{ id: "a/one" }, { id: "b/two" }],
+      evaluatorModels: [{ id: "c/judge" }],
+      responsesPerTopic: 1,
+      scoringParameters: { scale: "rating" as const },
+      stopWhenSettled: { question: "best" as const, confidence: 0.95 },
+      repeats: 2,
+    };
+    const answer = (modelId: string, repeat: number) => ({
+      id: `${modelId}-${repeat}`,
+      modelId,
+      personaId: "p0",
+      topicId: "t0",
+      length: 10,
+      repeat,
+    });
+    const rated = (responses: ReturnType<typeof answer>[]) => ({
+      responses,
+      ratings: responses.map((response) => ({
+        judgeModelId: "c/judge",
+        responseId: response.id,
+        scores: { accuracy: 7 },
+      })),
+    });
+    const firstRepeat = [answer("a/one", 0), answer("b/two", 0)];
+    expect(settleStatusOf(settling, rated(firstRepeat), new Set())?.pairsDone).toBe(0);
+    const both = [...firstRepeat, answer("a/one", 1), answer("b/two", 1)];
+    expect(settleStatusOf(settling, rated(both), new Set())?.pairsDone).toBe(1);
   });
 });

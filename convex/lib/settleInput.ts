@@ -9,6 +9,7 @@ import {
   type SettleQuestion,
   type SettleStatus,
 } from "./settle";
+import { repeatsOf } from "./repeats";
 import { modelFamily } from "./stats/judgeScores";
 import type { JuryStatsInput } from "./stats/types";
 
@@ -25,6 +26,8 @@ export interface SettleConfiguration {
     readonly skipOwnFamily?: boolean;
   };
   readonly stopWhenSettled?: SettleQuestion;
+  /** Runs of each cell (lib/repeats.ts): a pair is judged once every repeat's answers are. */
+  readonly repeats?: number;
 }
 
 const pairKey = (personaId: string, topicId: string) => `${personaId}\u0000${topicId}`;
@@ -61,7 +64,7 @@ export function settleStatusOf(
   }
   const { scale, bothOrders, skipOwnFamily } = config.scoringParameters;
   const perJudge = scale === "ranking" && bothOrders ? 2 : 1;
-  const answersWanted = config.generatorModels.length * config.responsesPerTopic;
+  const answersWanted = config.generatorModels.length * config.responsesPerTopic * repeatsOf(config.repeats);
   const byPair = new Map<string, JuryStatsInput["responses"][number][]>();
   for (const response of input.responses) {
     const key = pairKey(response.personaId, response.topicId);

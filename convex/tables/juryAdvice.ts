@@ -2,10 +2,10 @@
 // page shows the test's, the space's Judges page sums many tests'. Declarations only, imported by
 // convex/schema.ts.
 import { defineTable } from "convex/server";
-import { v, type Infer } from "convex/values";
+import { v } from "convex/values";
 
 /** Why a test has advice or none: a smaller jury, every judge needed, or no decision to keep. */
-export const adviceOutcome = v.union(
+const adviceOutcome = v.union(
   v.literal("advised"),
   v.literal("allNeeded"),
   v.literal("thin"),
@@ -14,7 +14,7 @@ export const adviceOutcome = v.union(
   v.literal("tooLarge"),
 );
 
-export const juryAdviceFields = {
+const juryAdviceFields = {
   outcome: adviceOutcome,
   /** The full jury's decision kept ("best" or "tied", the leaders by id); null without one. */
   decision: v.union(
@@ -38,7 +38,6 @@ export const juryAdviceFields = {
   independentVotes: v.union(v.number(), v.null()),
 };
 export const storedJuryAdvice = v.object(juryAdviceFields);
-export type StoredJuryAdvice = Infer<typeof storedJuryAdvice>;
 
 export const juryAdviceTables = {
   juryAdvice: defineTable({

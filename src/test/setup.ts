@@ -17,9 +17,10 @@ beforeEach(() => {
   resetCalls();
 });
 
-// A page's first render loads its lazy chunks; on a busy 2-core runner that can take over the
-// default 1 s that findBy/waitFor wait, so a slow machine fails nothing a user would notice.
-configure({ asyncUtilTimeout: 5_000 });
+// A page's first render loads its lazy chunks, and a whole-app render in jsdom is slow: on a
+// 2-core machine shared with other runs a step took over 5 s (setup-page.test.tsx at load
+// average 26). findBy/waitFor end as soon as what they wait for shows; this is only the backstop.
+configure({ asyncUtilTimeout: 15_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

@@ -9,9 +9,6 @@ import { renderApp } from "@/test/render-app";
 import { cleanProfileField, type Profile } from "./profile-section";
 import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
 
-// These journeys type into several fields and submit; on a busy machine they pass 5 s.
-vi.setConfig({ testTimeout: 15_000 });
-
 // The forms load the common-password checker on first submit (about 200 KB gzipped): loaded and
 // ranked once here, so no test's clock pays for it.
 beforeAll(async () => {

@@ -1,15 +1,12 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { makeViewer, setQueryResult, setSignedIn, signIn } from "@/test/convex-mock";
 import { loadPasswordStrength } from "@/features/auth/password-strength";
 import { renderApp } from "@/test/render-app";
 import { GUESSABLE_PASSWORD_MESSAGE } from "../../../convex/lib/passwordStrength";
-
-// These journeys type into several fields and submit; on a busy machine they pass 5 s.
-vi.setConfig({ testTimeout: 15_000 });
 
 // The forms load the common-password checker on first submit (about 200 KB gzipped): loaded and
 // ranked once here, so no test's clock pays for it.

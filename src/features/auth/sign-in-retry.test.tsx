@@ -1,14 +1,11 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { loadPasswordStrength } from "@/features/auth/password-strength";
 import { makeViewer, setSignedIn, signIn } from "@/test/convex-mock";
 import { renderApp } from "@/test/render-app";
-
-// These journeys type into two fields and submit; on a busy machine they pass 5 s.
-vi.setConfig({ testTimeout: 15_000 });
 
 beforeAll(async () => {
   (await loadPasswordStrength()).guessablePasswordProblem("warm-up-password");

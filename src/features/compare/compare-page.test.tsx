@@ -12,8 +12,6 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import type { HistoryRow } from "../history/history-model";
 import type { Comparison } from "./compare-page";
 
-vi.setConfig({ testTimeout: 20_000 });
-
 const B_ID = "k57testid0000000000000000000002" as Id<"tests">;
 const PATH = `/compare?a=${TEST_ID}&b=${B_ID}`;
 

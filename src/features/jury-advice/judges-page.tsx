@@ -15,7 +15,7 @@ import { useSpace } from "@/lib/space-context";
 import { api } from "../../../convex/_generated/api";
 import { formatTestCost } from "../../../convex/lib/format";
 
-export const JUDGES_TEXTS = {
+const JUDGES_TEXTS = {
   title: "Judges",
   description:
     "Which judges earned their cost: over your finished tests, the judges a smaller jury reached the same verdict without.",
@@ -44,7 +44,7 @@ export function JudgesPage() {
 }
 
 /** "2 of 5 tests": how often a judge was left out of the advised jury. */
-export function leftOutText(leftOut: number, decided: number): string {
+function leftOutText(leftOut: number, decided: number): string {
   return `${leftOut} of ${decided} ${decided === 1 ? "test" : "tests"}`;
 }
 

@@ -15,7 +15,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { adviceRecordLines } from "../../../convex/lib/juryAdvice";
 import type { TestConfiguration } from "../../../convex/validators";
 
-export const JURY_ADVICE_TEXTS = {
+const JURY_ADVICE_TEXTS = {
   title: "Jury advice",
   computing: "Working out which judges the verdict needed…",
   nextRun: "Use this jury for the next run",
@@ -23,7 +23,7 @@ export const JURY_ADVICE_TEXTS = {
 } as const;
 
 /** The setup page's address for a rerun of the test with only these judges. */
-export function nextRunSearch(testId: Id<"tests">, judges: readonly string[]) {
+function nextRunSearch(testId: Id<"tests">, judges: readonly string[]) {
   return { rerun: testId, judges: judges.join(",") };
 }
 

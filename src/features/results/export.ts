@@ -152,7 +152,7 @@ export const FIXED_CSV_COLUMNS: readonly CsvColumn[] = [
  * repeats), so each repeat's scores and the spread between them can be rebuilt from the rows,
  * and the model's spread as the results page shows it.
  */
-export const REPEAT_CSV_COLUMNS: readonly CsvColumn[] = [
+const REPEAT_CSV_COLUMNS: readonly CsvColumn[] = [
   both("Repeat", ({ response }) => (response.repeat ?? 0) + 1),
   both("Model Repeats", ({ model }) => model?.repeatSpread?.repeats ?? ""),
   both("Model Between-Repeat SD (Pair)", ({ model }) => fixed(model?.repeatSpread?.cellSd, 4)),

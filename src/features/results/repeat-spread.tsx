@@ -10,8 +10,8 @@ import { ResultsTable, type ResultsColumn } from "@/components/results/results-t
 import { Skeleton } from "@/components/ui/skeleton";
 import type { Id } from "../../../convex/_generated/dataModel";
 
-export const REPEAT_SPREAD_TITLE = "Between-Repeat Spread";
-export const REPEAT_SPREAD_EMPTY = "The spread appears once a model has been judged in two repeats";
+const REPEAT_SPREAD_TITLE = "Between-Repeat Spread";
+const REPEAT_SPREAD_EMPTY = "The spread appears once a model has been judged in two repeats";
 
 type SpreadRow = JuryModel & { repeatSpread: NonNullable<JuryModel["repeatSpread"]> };
 

@@ -2,14 +2,12 @@
 // so its results can offer "Compare with the original" (issue 22 step 2).
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { callMock, makeViewer, oneShotQuery, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { CATALOG, catalogResult, completeState } from "@/test/fixtures/setup";
 import { renderApp } from "@/test/render-app";
 import { buildTestConfiguration, loadStoredSetup } from "./setup-state";
-
-vi.setConfig({ testTimeout: 20_000 });
 
 const byId = new Map(CATALOG.map((model) => [model.id, model]));
 

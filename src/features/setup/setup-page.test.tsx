@@ -20,9 +20,6 @@ import {
 } from "./setup-state";
 import type { SavedTemplate } from "./template-sources";
 
-// Rendering the whole app in jsdom is slow on a busy machine.
-vi.setConfig({ testTimeout: 20_000 });
-
 vi.mock("@/lib/checkout-redirect", () => ({ redirectToCheckout: vi.fn() }));
 
 const viewer = makeViewer();

@@ -1,7 +1,7 @@
 // The lists show the chosen space: History and the dashboard ask for the
 // team's tests when a team is chosen, and for the personal ones otherwise. The stand-in server
 // answers by the arguments the page sends, as Convex does.
-import { configure, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { getFunctionName, type FunctionReference } from "convex/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -38,9 +38,6 @@ vi.mock("convex/react", () =>
   })),
 );
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
-
-configure({ asyncUtilTimeout: 5_000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 function historyRow(name: string) {
   const created = Date.UTC(2026, 0, 10, 9, 0, 0);

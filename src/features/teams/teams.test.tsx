@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ConvexError } from "convex/values";
 import { describe, expect, it, vi } from "vitest";
@@ -15,10 +15,6 @@ import {
 import { renderApp } from "@/test/render-app";
 import { TEAM_MESSAGES } from "../../../convex/lib/teams";
 import { SPACE_STORAGE_KEY } from "@/lib/space-context";
-
-// Whole-app renders with lazily loaded routes are slow on a busy machine.
-configure({ asyncUtilTimeout: 5_000 });
-vi.setConfig({ testTimeout: 20_000 });
 
 const TEAM_ID = "k57teamteamteamteamteamteam01";
 const ME = makeViewer({ email: "ann@example.com" });
