@@ -79,7 +79,7 @@ export default defineConfig({
             // that imports React.
             {
               name: "plain",
-              test: /src[\\/](lib[\\/](theme|stored-session|navigation)\.ts|features[\\/]marketing[\\/]static-markup-attributes\.ts)/,
+              test: /src[\\/](lib[\\/](theme|stored-session|runtime-config|navigation)\.ts|features[\\/]marketing[\\/]static-markup-attributes\.ts)/,
               priority: 4,
             },
             // React itself, shared by the landing entry and the app.

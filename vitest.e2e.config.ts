@@ -7,6 +7,8 @@ import { defineConfig, type ViteUserConfig } from "vitest/config";
 export const journeyOptions = {
   include: ["e2e/**/*.e2e.ts"],
   environment: "node",
+  // The app is built once per run and served by every journey's stack (e2e/app-build.ts).
+  globalSetup: ["./e2e/app-build.ts"],
   // A backstop for a hung journey, not a pace: each step has its own wait (e2e/harness.ts), and
   // the longest journey (teams, 40 s alone) took over 120 s beside a busy loop at load average 28.
   testTimeout: 300_000,

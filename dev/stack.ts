@@ -15,6 +15,7 @@ import { loadOrCreateSecret } from "./backend/keys";
 import { startBackend, type RunningBackend, type StoreInfo } from "./backend/server";
 import { DEFAULT_GATEWAY_API_KEY, startGateway, type RunningGateway } from "./gateway/server";
 import { startMail, type RunningMail } from "./mail/server";
+import { startStaticApp, type StaticApp } from "./static-app";
 import { seedDemoData, ADMIN_ACCOUNT, DEMO_ACCOUNT, type Credentials } from "./seed";
 import { DEFAULT_STRIPE_SECRET_KEY, DEFAULT_WEBHOOK_SECRET, startStripe } from "./stripe/server";
 
@@ -53,6 +54,12 @@ export interface StackOptions {
   watch?: boolean;
   /** Merged into Vite's configuration (e.g. a cacheDir of its own). */
   vite?: InlineConfig;
+  /**
+   * Serve this built app (`vite build` output) instead of starting Vite: nothing is compiled per
+   * stack, and the page gets the backend's address at run time (dev/static-app.ts). The browser
+   * journeys build once per run (e2e/app-build.ts).
+   */
+  appBuild?: string;
   /** Keep the database in this folder and load it at start (`npm start`: dev/.data); without it, in memory. */
   dataDir?: string;
   /** Start from an empty store in `dataDir` (and new session keys). */
@@ -130,7 +137,8 @@ export interface RunningStack {
   modelGateway: { url: string; real: boolean };
   gateway: RunningGateway;
   stripe: RunningStripe;
-  vite: ViteDevServer;
+  /** The Vite dev server, or null when a built app is served (StackOptions.appBuild). */
+  vite: ViteDevServer | null;
   close(): Promise<void>;
 }
 
@@ -319,20 +327,23 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     await backend.t.mutation(internal.history.migrateTestSummaries, {});
     stripe.webhook.url = `${backend.siteUrl}/stripe/webhook`;
 
-    // Vite and the seed need nothing from each other: they run side by side.
+    // The app and the seed need nothing from each other: they run side by side.
+    const appBuild = options.appBuild;
     const starts = await Promise.allSettled([
-      starting("app", appPort, () => startVite(appPort, backend.url, options.watch ?? true, options.vite ?? {})).then(
-        (vite) => {
-          stops.push(() => vite.close());
-          return vite;
-        },
-      ),
+      starting<ViteDevServer | StaticApp>("app", appPort, () =>
+        appBuild
+          ? startStaticApp({ root: appBuild, port: appPort, host: LOOPBACK, config: { convexUrl: backend.url } })
+          : startVite(appPort, backend.url, options.watch ?? true, options.vite ?? {}),
+      ).then((app) => {
+        stops.push(() => app.close());
+        return app;
+      }),
       options.seed
         ? seedDemoData({ backend, gateway, stripe, runDemoTest: !options.realGateway, mail })
         : Promise.resolve(),
     ]);
     for (const start of starts) if (start.status === "rejected") throw start.reason;
-    const vite = (starts[0] as PromiseFulfilledResult<ViteDevServer>).value;
+    const app = (starts[0] as PromiseFulfilledResult<ViteDevServer | StaticApp>).value;
 
     await Promise.all([
       waitForHttp(`${gateway.url}/models`),
@@ -357,7 +368,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       modelGateway: { url: modelGateway.baseUrl, real: options.realGateway !== undefined },
       gateway,
       stripe,
-      vite,
+      vite: "listen" in app ? app : null,
       close: () => (closing ??= stopAll()),
     };
   } catch (error) {

@@ -14,7 +14,7 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from "vitest";
 import type { SettingKey } from "../convex/core/settings";
 import type { FunctionArgs } from "convex/server";
 import { api } from "../convex/_generated/api";
@@ -39,20 +39,30 @@ const VITE_CACHE_DIR = `${REPO_ROOT}.vite/e2e-${process.env.VITEST_POOL_ID ?? "1
  * Every dependency the app can import is bundled when the server starts, so none is found
  * during a test (a late one makes Vite re-bundle and reload the page under the test).
  */
-export const VITE_OPTIONS = {
+const VITE_OPTIONS = {
   cacheDir: VITE_CACHE_DIR,
   optimizeDeps: {
     entries: ["index.html", "landing.html", "src/**/*.{ts,tsx}", "!src/**/*.test.{ts,tsx}", "!src/test/**"],
   },
 };
 
+/**
+ * How a journey's stack serves the app: the run's one build (e2e/app-build.ts, a static server
+ * per stack, nothing to compile), or with `dev: true` a Vite dev server (a journey that checks
+ * what the dev server serves; also the fallback when no build was provided).
+ */
+export function appServerOptions(dev = false): Pick<StackOptions, "appBuild" | "vite"> {
+  const appBuild = dev ? undefined : inject("appBuild");
+  return appBuild ? { appBuild } : { vite: VITE_OPTIONS };
+}
+
 export const PASSWORD = "e2e-password-123";
 
 /** How long a step may take to show in the browser (the app talks to a local backend). */
 export const UI_TIMEOUT_MS = 15_000;
-/** Page loads: Vite serves the app's modules one by one, slower on a busy machine. */
+/** Page loads: slower on a busy machine (and with Vite, which serves the app's modules one by one). */
 const NAVIGATION_TIMEOUT_MS = 30_000;
-/** The first load compiles the app in Vite; done once per stack before any test. */
+/** The first load compiles the app in a Vite dev server; done once per such stack before any test. */
 const WARM_UP_TIMEOUT_MS = 90_000;
 
 const CHROMIUM_ARGS = [
@@ -78,6 +88,8 @@ export interface E2E {
 
 export interface E2EOptions {
   stack?: Omit<StackOptions, "ports">;
+  /** Serve the app from a Vite dev server instead of the run's build (see appServerOptions). */
+  viteDevServer?: boolean;
 }
 
 export async function launchChromium(): Promise<Browser> {
@@ -101,7 +113,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
       latencyScale: 0.05,
       quiet: true,
       watch: false,
-      vite: VITE_OPTIONS,
+      ...appServerOptions(options.viteDevServer),
       ...options.stack,
     }),
     launchChromium(),
@@ -125,7 +137,8 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
     return context;
   };
   try {
-    await warmUp(browser, stack);
+    // A built app has nothing to compile.
+    if (stack.vite) await warmUp(browser, stack);
   } catch (error) {
     await browser.close().catch(() => undefined);
     await stack.close();

@@ -8,7 +8,8 @@ import { describe, expect, test } from "vitest";
 import { api } from "../convex/_generated/api";
 import { PASSWORD, signedInDemo, signUp, uniqueEmail, useE2E } from "./harness";
 
-const e2e = useE2E();
+// A Vite dev server, not the run's build: the landing test names the entry modules it serves.
+const e2e = useE2E({ viteDevServer: true });
 
 async function statValue(page: Page, label: string): Promise<string> {
   const card = page.getByTestId("stat-card").filter({ hasText: label });

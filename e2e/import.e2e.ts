@@ -13,7 +13,7 @@ import { api } from "../convex/_generated/api";
 import type { MutationCtx } from "../convex/_generated/server";
 import { startStack, type RunningStack } from "../dev/stack";
 import { runCli } from "./cli-runner";
-import { VITE_OPTIONS } from "./harness";
+import { appServerOptions } from "./harness";
 
 const RUN_TIMEOUT_MS = 100_000;
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
     latencyScale: 0.05,
     quiet: true,
     watch: false,
-    vite: VITE_OPTIONS,
+    ...appServerOptions(),
   });
 });
 

@@ -1,9 +1,12 @@
 // The stored-token hint without React, for the landing page's script (src/landing-main.ts),
 // which must not load React; lib/session.ts re-exports it for the app.
 
-/** The Convex deployment address, as the client is created with. */
+import { runtimeConfig } from "@/lib/runtime-config";
+
+/** The Convex deployment address, as the client is created with: the served page's, else the built-in one. */
 export function convexUrl(): string | undefined {
-  return import.meta.env.VITE_CONVEX_URL?.trim() || undefined;
+  const served = runtimeConfig().convexUrl;
+  return (typeof served === "string" && served.trim()) || import.meta.env.VITE_CONVEX_URL?.trim() || undefined;
 }
 
 /**
