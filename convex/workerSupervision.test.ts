@@ -42,6 +42,9 @@ describe("a worker host killed mid-run", () => {
       const personas = ["p1", "p2", "p3"].map((id) => ({ id, name: id, description: id, systemPrompt: `Be ${id}.` }));
       const topics = ["t1", "t2", "t3"].map((id) => ({ id, title: id, description: id, prompt: `About ${id}.` }));
       // The first action started (the host) dies after about a second (a kill a second); none after it.
+      // Its lifetime is drawn when it starts, so the run must outlast it: at full latency the calls
+      // take over 6 s (at 0.3 a fast machine could end the run, and the host, first: e^-2 of runs).
+      gateway!.settings.latencyScale = 1;
       Object.assign(faults, { killActions: 1 });
       const killedBefore = faultCounts.killedActions;
       const { testId } = await user.as.mutation(api.tests.create, {
@@ -96,6 +99,7 @@ describe("a worker host killed mid-run", () => {
       expect(done.totalCostUsd).toBeCloseTo(rowsCost, 9);
     } finally {
       Object.assign(faults, { killActions: 0 });
+      gateway!.settings.latencyScale = 0.3;
       await backend.close();
       rmSync(keysDir, { recursive: true, force: true });
     }

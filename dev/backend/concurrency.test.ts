@@ -82,7 +82,9 @@ describe("optimistic concurrency control", () => {
     const seenMarks: string[][] = [];
     client.onUpdate(api.concurrency.marks, {}, (marks: string[]) => seenMarks.push(marks));
 
-    const slow = b.t.mutation(api.concurrency.slowIncrement, { name: "hot", awaits: 300 });
+    // 1,000 reads between its read and its write: a window wide enough that an increment commits in
+    // it on every retry also when the machine is busy (300 let one retry through once in CI).
+    const slow = b.t.mutation(api.concurrency.slowIncrement, { name: "hot", awaits: 1_000 });
     let settled = false;
     const outcome = slow.then(
       () => "succeeded",
