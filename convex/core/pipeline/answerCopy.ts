@@ -17,7 +17,7 @@ import { TEST_LIMITS } from "../../lib/limits";
 import { responsesPerTopicOf } from "../../lib/pricing";
 import { repeatsOf } from "../../lib/repeats";
 import { readSetting } from "../settings";
-import { judgeCallsOfPair, responsesByRepeat } from "./calls";
+import { insertMissingJudgeCalls } from "./calls";
 import { ensureWorkers } from "./claim";
 import { finishIfDone } from "./finish";
 import { openRun } from "./runView";
@@ -125,30 +125,8 @@ async function copyPair(
     answers = await answersOfPair(ctx, test._id, personaId, topicId);
   }
   if (answers.length === 0) return copy;
-  const existing = await ctx.db
-    .query("calls")
-    .withIndex("by_test_pair", (q) =>
-      q.eq("testId", test._id).eq("kind", "evaluate").eq("personaId", personaId).eq("topicId", topicId),
-    )
-    .take(TEST_LIMITS.maxCallsPerTest);
-  const keys = new Set(existing.map((call) => call.key));
   // A repeated test's answers are judged per repeat, as its run judged them (calls.ts).
-  for (const [repeat, ofRepeat] of responsesByRepeat(answers)) {
-    for (const judgeCall of judgeCallsOfPair(test, personaId, topicId, ofRepeat, repeat)) {
-      if (keys.has(judgeCall.key)) continue;
-      await ctx.db.insert("calls", {
-        testId: test._id,
-        kind: "evaluate",
-        personaId,
-        topicId,
-        ...judgeCall,
-        status: "pending",
-        attempts: 0,
-        ...(repeat === undefined ? {} : { repeat }),
-      });
-      copy.judgeCalls++;
-    }
-  }
+  copy.judgeCalls += await insertMissingJudgeCalls(ctx, test, personaId, topicId, answers);
   return copy;
 }
 

@@ -140,16 +140,31 @@ export async function createJudgeCallsIfPairDone(
     .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("personaId", personaId).eq("topicId", topicId))
     .collect(); // bounded by LIMITS.maxAnswersPerRanking × maxRepeats
   if (responses.length === 0) return;
-  // The pair's judge calls that already exist, in one lookup, so they always fit one transaction.
-  const existing = await callsOfPair(ctx, testId, "evaluate", personaId, topicId);
+  const created = await insertMissingJudgeCalls(ctx, test, personaId, topicId, responses);
+  // Counted as a delta: the test's row is not written per pair.
+  if (created > 0) await addCounters(ctx, testId, { totalCalls: created });
+}
+
+/**
+ * Inserts the pair's judge calls that do not exist yet (with repeats, each repeat's answers are
+ * judged apart, as a pair's are without them); returns how many. The existing ones are read in one
+ * lookup, so they always fit one transaction.
+ */
+export async function insertMissingJudgeCalls(
+  ctx: MutationCtx,
+  test: Parameters<typeof judgeCallsOfPair>[0],
+  personaId: string,
+  topicId: string,
+  responses: readonly Pick<Doc<"responses">, "_id" | "modelId" | "repeat">[],
+): Promise<number> {
+  const existing = await callsOfPair(ctx, test._id, "evaluate", personaId, topicId);
   const keys = new Set(existing.map((judgeCall) => judgeCall.key));
   let created = 0;
-  // With repeats each repeat's answers are judged apart, as a pair's are without them.
   for (const [repeat, answers] of responsesByRepeat(responses)) {
     for (const judgeCall of judgeCallsOfPair(test, personaId, topicId, answers, repeat)) {
       if (keys.has(judgeCall.key)) continue;
       await ctx.db.insert("calls", {
-        testId,
+        testId: test._id,
         kind: "evaluate",
         personaId,
         topicId,
@@ -161,8 +176,7 @@ export async function createJudgeCallsIfPairDone(
       created++;
     }
   }
-  // Counted as a delta: the test's row is not written per pair.
-  if (created > 0) await addCounters(ctx, testId, { totalCalls: created });
+  return created;
 }
 
 /** A pair's answers by the repeat they came from (undefined: a test without repeats), in repeat order. */
