@@ -56,7 +56,7 @@ export function engineRun(options: {
   const random = streamRandom(`engine:${options.seed}`);
   const latency = (kind: "generate" | "evaluate") =>
     (kind === "generate" ? GENERATE_MS : JUDGE_MS) * Math.exp(LATENCY_SPREAD * gaussian(random));
-  const kinds = claimKinds(true) ?? ["generate", "evaluate"];
+  const kinds = claimKinds();
   const pending = { generate: [] as number[], evaluate: [] as number[] };
   for (let pair = 0; pair < pairs; pair++) for (let call = 0; call < generateCalls; call++) pending.generate.push(pair);
   const answersLeft = Array<number>(pairs).fill(generateCalls);

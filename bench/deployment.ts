@@ -90,7 +90,7 @@ process.env.MJ_PLAN = PLAN;
 const gateway = await startGateway({ port: 0 });
 
 /** Each gateway call's test, kind (by model: the first ten are generators) and duration. */
-type CallTiming = { test: number; judge: boolean; ms: number; status: number };
+type CallTiming = { test: number; judge: boolean; ms: number; status: number; endedAt: number };
 const timings: CallTiming[] = [];
 let judgeModels = new Set<string>();
 
@@ -123,6 +123,7 @@ async function startTimingProxy(target: URL) {
                 judge: judgeModels.has(model),
                 ms: performance.now() - began,
                 status: reply.statusCode ?? 502,
+                endedAt: performance.now(),
               });
             }
           });
@@ -208,10 +209,38 @@ try {
               ),
             ),
           )) as number[];
+          const queue = (await t.run(async (ctx) => {
+            const open = { pendingJudge: 0, pendingAnswer: 0, leased: 0 };
+            for (const id of testIds) {
+              for (const kind of ["evaluate", "generate"] as const) {
+                const pending = await ctx.db
+                  .query("calls")
+                  .withIndex("by_test_kind_status", (q) => q.eq("testId", id).eq("kind", kind).eq("status", "pending"))
+                  .collect();
+                if (kind === "evaluate") open.pendingJudge += pending.length;
+                else open.pendingAnswer += pending.length;
+              }
+              open.leased += (
+                await ctx.db
+                  .query("calls")
+                  .withIndex("by_test_status", (q) => q.eq("testId", id).eq("status", "leased"))
+                  .collect()
+              ).length;
+            }
+            const jobs = new Map<string, number>();
+            for (const job of await ctx.db.system.query("_scheduled_functions").collect())
+              if (job.state.kind === "inProgress" || (job.state.kind === "pending" && job.scheduledTime <= Date.now()))
+                jobs.set(
+                  `${job.name}${job.state.kind === "pending" ? " (waiting)" : ""}`,
+                  (jobs.get(`${job.name}${job.state.kind === "pending" ? " (waiting)" : ""}`) ?? 0) + 1,
+                );
+            return { ...open, jobs: [...jobs].map(([name, n]) => `${name}×${n}`).join(" ") };
+          })) as { pendingJudge: number; pendingAnswer: number; leased: number; jobs: string };
           timeline.push(
             `  ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s: in flight ${String(gateway.stats.inFlight).padStart(3)}, ` +
               `answered ${String(timings.filter((x) => x.status === 200).length).padStart(4)}, refused ${gateway.stats.overLimit - refusedBefore}, ` +
-              `level ${levels.map((level) => level.toFixed(0)).join("/")}`,
+              `level ${levels.map((level) => level.toFixed(0)).join("/")}; pending answers ${queue.pendingAnswer}, judge calls ${queue.pendingJudge}, leased ${queue.leased}; ` +
+              `scheduled ${backend.plan.scheduledJobs.active} (+${backend.plan.scheduledJobs.queued} waiting): ${queue.jobs}`,
           );
         })();
       }, 2_000)
@@ -320,7 +349,7 @@ try {
     console.log(
       `  test ${index}: ${end.status}, wall ${end.status === "still running" ? "over " : ""}${(wall / 1000).toFixed(1)} s, ${own.length} gateway calls, critical path ${(critical / 1000).toFixed(2)} s ` +
         `(slowest generation ${(slowest(false) / 1000).toFixed(2)} s + slowest judge call ${(slowest(true) / 1000).toFixed(2)} s), ` +
-        `wall ÷ critical path ${(wall / critical).toFixed(1)}`,
+        `wall ÷ critical path ${(wall / critical).toFixed(1)}; last call answered at ${((Math.max(started, ...own.map((x) => x.endedAt)) - started) / 1000).toFixed(1)} s, ended ${((end.at - Math.max(started, ...own.map((x) => x.endedAt))) / 1000).toFixed(1)} s after it`,
     );
   });
   const cost = (functionCost + bandwidthCost + actionCost) / TESTS;

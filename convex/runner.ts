@@ -4,13 +4,12 @@
 import { v } from "convex/values";
 import { internalAction, internalMutation, internalQuery } from "./functions";
 import { copyAnswerBatch } from "./core/pipeline/answerCopy";
-import { createGenerationCallBatch, createJudgeCallsIfPairDone } from "./core/pipeline/calls";
+import { createGenerationCallBatch, createJudgeCallsOfPairsDone } from "./core/pipeline/calls";
 import { claimBatch as claimBatch_, endWorker } from "./core/pipeline/claim";
 import { concurrencyShare, startingConcurrency, storeConcurrency } from "./core/pipeline/concurrency";
 import { dispatchQueued } from "./core/pipeline/dispatch";
 import { recordOutcome } from "./core/pipeline/record";
 import { foldIfDue } from "./core/pipeline/runCounters";
-import { finishIfDone } from "./core/pipeline/finish";
 import { alertStuckJobs, cancelTestsWithoutProgress, reclaimExpiredLeases } from "./core/pipeline/recovery";
 import { CLAIM_BATCH } from "./core/pipeline/worker";
 import {
@@ -65,10 +64,15 @@ export const claimBatch = internalMutation({
     max: v.number(),
     /** At most this many generation calls (a test set to stop when settled: lib/claimOrder.ts). */
     maxGenerate: v.optional(v.number()),
+    /**
+     * Generation calls recorded whose pairs have no call out at the worker: their pairs get their
+     * judge calls in this claim, which leases them at once (judge calls are claimed first).
+     */
+    pairsDone: v.optional(v.array(v.id("calls"))),
   },
   returns: v.array(workItem),
-  handler: async (ctx, { testId, max, maxGenerate }) =>
-    await claimBatch_(ctx, testId, Math.min(max, CLAIM_BATCH), maxGenerate),
+  handler: async (ctx, { testId, max, maxGenerate, pairsDone }) =>
+    await claimBatch_(ctx, testId, Math.min(max, CLAIM_BATCH), maxGenerate, pairsDone),
 });
 
 /**
@@ -143,18 +147,14 @@ export const beat = internalMutation({
     await storeConcurrency(ctx, testId, report, judged);
     if (test.status !== "running") return { running: false };
     if (sweep) await sweepPairs(ctx, testId);
-    // Pairs whose answers are all in get their judge calls here, not in the recordings (which
-    // would each read the other calls of their pair while those are recorded too).
-    const pairs = new Set<string>();
-    for (const callId of generated ?? []) {
-      const call = await ctx.db.get("calls", callId);
-      if (!call || pairs.has(`${call.personaId}\u0000${call.topicId}`)) continue;
-      pairs.add(`${call.personaId}\u0000${call.topicId}`);
-      await createJudgeCallsIfPairDone(ctx, call);
-    }
-    const folded = await foldIfDue(ctx, test, Math.max(1, report.inFlight), settledBefore, sight);
-    if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)
-      await finishIfDone(ctx, testId);
+    // Pairs whose answers are all in get their judge calls here when the worker no longer claims
+    // (a claim gives them theirs as it leases: claimBatch), not in the recordings (which would each
+    // read the other calls of their pair while those are recorded too).
+    await createJudgeCallsOfPairsDone(ctx, generated ?? []);
+    // It never ends the test: an ending writes the owner's figures (core/userStats.ts), which every
+    // test's end writes too, so a report that ended its test conflicted with the other tests' ends
+    // (runner:beat ← users by runner:endWork). The worker ends it through endWork once nothing is left.
+    await foldIfDue(ctx, test, Math.max(1, report.inFlight), settledBefore, sight);
     return { running: true };
   },
 });

@@ -146,6 +146,25 @@ export async function createJudgeCallsIfPairDone(
 }
 
 /**
+ * Gives the pairs of these recorded generation calls their judge calls, each pair once, where all
+ * of a pair's answers are in (createJudgeCallsIfPairDone). The worker sends only pairs none of
+ * whose calls it holds is out, so no recording of the pair runs beside this.
+ */
+export async function createJudgeCallsOfPairsDone(
+  ctx: MutationCtx,
+  callIds: readonly Id<"calls">[],
+  run?: RunView | null,
+): Promise<void> {
+  const pairs = new Set<string>();
+  for (const callId of callIds) {
+    const call = await ctx.db.get("calls", callId);
+    if (!call || pairs.has(`${call.personaId}\u0000${call.topicId}`)) continue;
+    pairs.add(`${call.personaId}\u0000${call.topicId}`);
+    await createJudgeCallsIfPairDone(ctx, call, run);
+  }
+}
+
+/**
  * Inserts the pair's judge calls that do not exist yet (with repeats, each repeat's answers are
  * judged apart, as a pair's are without them); returns how many. The existing ones are read in one
  * lookup, so they always fit one transaction.

@@ -11,6 +11,7 @@ import { foldCounters } from "./runCounters";
 import { serveTest, unserveTest } from "./host";
 import { workViewOf, type WorkConfiguration } from "./runView";
 import { buildWorkItem } from "./workItem";
+import { createJudgeCallsOfPairsDone } from "./calls";
 
 /**
  * Gives the running test a pool worker when it has none and a pending call: the worker host
@@ -61,8 +62,8 @@ export async function endWorker(ctx: MutationCtx, testId: Id<"tests">): Promise<
 }
 
 /**
- * Leases up to `max` of the test's pending calls at once (a pool worker's free slots), oldest
- * first, or for a test set to stop when settled its judge calls first (lib/claimOrder.ts).
+ * Leases up to `max` of the test's pending calls at once (a pool worker's free slots): its judge
+ * calls first, then its answers, each oldest first (lib/claimOrder.ts).
  * Returns none when the test no longer runs or has nothing pending; the worker then lets its
  * calls land and ends through endWorker.
  */
@@ -72,31 +73,29 @@ export async function claimBatch(
   max: number,
   /** At most this many generation calls (a test set to stop when settled: its pairs in progress). */
   maxGenerate = Infinity,
+  /** Recorded generation calls whose pairs get their judge calls first (createJudgeCallsOfPairsDone). */
+  pairsDone: readonly Id<"calls">[] = [],
 ): Promise<WorkItem[]> {
-  if (max <= 0) return [];
   // The run and work rows, not the test's row, which the worker's report folds into meanwhile.
   const run = await workViewOf(ctx, testId);
   if (!run?.running) return [];
-  const kinds = claimKinds(run.configuration.stopWhenSettled !== undefined);
+  // The pairs' judge calls are made here rather than by a report the claims would wait for (a
+  // claim reads the pending judge calls to their end, where a report inserting them conflicted),
+  // and leased in the same transaction: judging starts as soon as a pair's answers are in.
+  if (pairsDone.length > 0) await createJudgeCallsOfPairsDone(ctx, pairsDone);
+  if (max <= 0) return [];
+  const kinds = claimKinds();
   const calls: Doc<"calls">[] = [];
-  if (kinds === null)
+  for (const kind of kinds) {
+    const wanted = Math.min(max - calls.length, kind === "generate" ? maxGenerate : Infinity);
+    if (wanted <= 0) continue;
     calls.push(
       ...(await ctx.db
         .query("calls")
-        .withIndex("by_test_status", (q) => q.eq("testId", testId).eq("status", "pending"))
-        .take(max)),
+        .withIndex("by_test_kind_status", (q) => q.eq("testId", testId).eq("kind", kind).eq("status", "pending"))
+        .take(wanted)),
     );
-  else
-    for (const kind of kinds) {
-      const wanted = Math.min(max - calls.length, kind === "generate" ? maxGenerate : Infinity);
-      if (wanted <= 0) continue;
-      calls.push(
-        ...(await ctx.db
-          .query("calls")
-          .withIndex("by_test_kind_status", (q) => q.eq("testId", testId).eq("kind", kind).eq("status", "pending"))
-          .take(wanted)),
-      );
-    }
+  }
   const leaseMs = await readSetting(ctx, "leaseMs");
   const items: WorkItem[] = [];
   for (const call of calls) items.push(await lease(ctx, run.configuration, call, leaseMs));

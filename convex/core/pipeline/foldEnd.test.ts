@@ -93,3 +93,50 @@ test("32 answers and 8 judge calls: a report folding before the last pairs are r
   expect(judgeCalls).toHaveLength(8);
   expect(await status()).toBe("running");
 });
+
+test("a claim gives finished pairs their judge calls and leases them at once; a report never ends the test, the worker's end does", async () => {
+  const t = createBackend();
+  await seedCatalog(t, [...GENERATORS, ...JUDGES]);
+  await t.run((ctx) => ctx.db.insert("settings", { key: "perTestConcurrency", value: 0 })); // the test plays the worker
+  const user = await createUser(t, "ada@example.com");
+  const { testId } = await user.as.mutation(api.tests.create, {
+    configuration: sampleConfiguration(GENERATORS, JUDGES, {
+      personas: ["p1", "p2"].map((id) => ({ id, name: id, description: id, systemPrompt: `Be ${id}.` })),
+      topics: ["t1", "t2", "t3", "t4"].map((id) => ({ id, title: id, description: id, prompt: `About ${id}.` })),
+      responsesPerTopic: 1,
+    }),
+  });
+  await t.mutation(internal.runner.dispatch, {});
+  await t.finishAllScheduledFunctions(vi.runAllTimers);
+  const generated = await answerAll(t, testId);
+
+  // No report came: the claim that names the finished pairs makes their 8 judge calls and leases them first.
+  const judging = await t.mutation(internal.runner.claimBatch, { testId, max: 32, pairsDone: generated });
+  expect(judging.map((item) => item.kind)).toEqual(Array(8).fill("evaluate"));
+  for (const item of judging)
+    await t.mutation(internal.runner.record, {
+      callId: item.callId,
+      leaseId: item.leaseId,
+      outcome: {
+        kind: "ranked",
+        ranking: item.kind === "evaluate" ? item.labels.map((entry) => entry.responseId) : [],
+        explanation: "",
+        ...(item.answerModels ? { answerModels: item.answerModels } : {}),
+        promptTokens: 10,
+        completionTokens: 20,
+        latencyMs: 5,
+        costUsd: 0.001,
+      },
+    });
+
+  // Every call has ended and the report folds them all: it still leaves the ending to the worker
+  // (an ending writes the owner's figures, which every test's end writes: reports conflicted with them).
+  vi.advanceTimersByTime(20_000);
+  expect(await beat(t, testId, Date.now(), [])).toEqual({ running: true });
+  const test_ = async () => (await t.run(async (ctx) => await ctx.db.get("tests", testId)))!;
+  expect((await test_()).status).toBe("running");
+  await t.mutation(internal.runner.endWork, { testId });
+  const ended = await test_();
+  expect(ended.status).toBe("completed");
+  expect(ended.evaluationsCount).toBe(32);
+});

@@ -142,8 +142,8 @@ async function recordByKind(
  * Records one call's outcome exactly once: a result for a lease that is no longer current
  * (reclaimed, cancelled, deleted) changes nothing but the spend. Adds the call's counters as a
  * delta of its own and writes no row that another call of the test writes: the call, its answers
- * or evaluations, its delta. The pool worker's report (runner.beat) creates a finished pair's
- * judge calls and folds the counters, and its worker looks at the jury statistics; a small test's recording does
+ * or evaluations, its delta. The pool worker's next claim creates a finished pair's judge calls,
+ * its report folds the counters, and its worker looks at the jury statistics; a small test's recording does
  * all of that itself, so its figures and its end are exact at once. `concurrency` is the test's
  * calls in flight, for the time remaining.
  */

@@ -314,11 +314,22 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
   let creatingJudgeCalls = false;
   /** The last claim found fewer pending calls than it asked for. */
   let pendingRanShort = false;
-  const report = async () => {
-    // A pair is reported once none of its calls held here is out, so the report that reads the
-    // pair's calls does not meet their recordings (a conflict); the rest wait for a later one.
+  /**
+   * The recorded answers whose pairs have no call held here out, taken for their judge calls: the
+   * transaction that reads a pair's calls then meets none of their recordings (a conflict); the
+   * rest wait for a later one.
+   */
+  const takePairsDone = () => {
     const ready = generated.filter((item) => (outByPair.get(item.pair ?? "") ?? 0) === 0);
     generated = generated.filter((item) => (outByPair.get(item.pair ?? "") ?? 0) > 0);
+    return ready;
+  };
+  /** The worker claims: its claims give finished pairs their judge calls, not its reports. */
+  const claimingNow = () => running && host.claiming();
+  const report = async () => {
+    // While the worker claims, its next claim gives finished pairs their judge calls and leases
+    // them at once; a report does only when no claim follows (the host's time is up, or the end).
+    const ready = claimingNow() ? [] : takePairsDone();
     creatingJudgeCalls = ready.length > 0;
     const exchanges = { ...tally, judged, generated: ready.map((item) => item.callId) };
     tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
@@ -364,7 +375,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
   };
   for (;;) {
     if (reportFailure.failed) throw reportFailure.error;
-    const dueNow = Date.now() - lastBeat >= BEAT_MS || (pairDone && Date.now() - lastBeat >= PAIR_REPORT_MS);
+    const dueNow =
+      Date.now() - lastBeat >= BEAT_MS || (pairDone && !claimingNow() && Date.now() - lastBeat >= PAIR_REPORT_MS);
     if (dueNow && reporting === null) {
       pairDone = false;
       lastBeat = Date.now();
@@ -396,10 +408,13 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
       const maxGenerate = settings.stopsWhenSettled
         ? settleGenerateAllowance(busy.pairsWith(generated.map((item) => item.pair)), settings.generators ?? 1)
         : undefined;
+      // Finished pairs get their judge calls in the claim, which leases them first.
+      const pairsDone = reporting && creatingJudgeCalls ? [] : takePairsDone().map((item) => item.callId);
       const items = await ctx.runMutation(internal.runner.claimBatch, {
         testId,
         max: wanted,
         ...(maxGenerate === undefined ? {} : { maxGenerate }),
+        ...(pairsDone.length === 0 ? {} : { pairsDone }),
       });
       pendingRanShort = items.length < wanted;
       // The deployment's key, or the owner's own key decrypted here (never in a query result).
@@ -429,7 +444,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
     // Until a call lands or is recorded (a slot frees, or judge calls appear), a report is due,
     // or a Retry-After pause ends.
     const woken = new Promise<void>((resolve) => (wake = resolve));
-    const due = pairDone ? PAIR_REPORT_MS : BEAT_MS;
+    const due = pairDone && !claimingNow() ? PAIR_REPORT_MS : BEAT_MS;
     const paused = state.pausedUntil > Date.now() ? state.pausedUntil - Date.now() : Infinity;
     // (A report in flight wakes the loop when it ends.)
     const untilDue = reporting ? BEAT_MS : due - (Date.now() - lastBeat);
@@ -438,9 +453,18 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
   await Promise.all(calling);
   await Promise.all(recording.keys());
   await reportNow(); // the last exchanges, and whether the test still runs
-  await looks.idle();
   // Replaced, or the host's time is up while the test runs: the next host carries on.
-  if (!host.alive() || (running && !host.claiming())) return;
+  if (!host.alive() || (running && !host.claiming())) {
+    await looks.idle();
+    return;
+  }
   const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
-  await ctx.runMutation(internal.runner.endWork, { testId, latencies });
+  // The test ends without waiting for a statistics look in flight (a recomputation takes seconds
+  // when ten tests judge at once): the end asks for the full run, which follows that look
+  // (core/jury/poll.ts finishJuryStats). The look still ends inside this action, so its turn is given back.
+  try {
+    await ctx.runMutation(internal.runner.endWork, { testId, latencies });
+  } finally {
+    await looks.idle();
+  }
 }
