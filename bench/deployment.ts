@@ -215,7 +215,9 @@ try {
               for (const kind of ["evaluate", "generate"] as const) {
                 const pending = await ctx.db
                   .query("calls")
-                  .withIndex("by_test_kind_status", (q) => q.eq("testId", id).eq("kind", kind).eq("status", "pending"))
+                  .withIndex("by_test_kind_status", (q) =>
+                    ((q.eq("testId", id) as typeof q).eq("kind", kind) as typeof q).eq("status", "pending"),
+                  )
                   .collect();
                 if (kind === "evaluate") open.pendingJudge += pending.length;
                 else open.pendingAnswer += pending.length;
@@ -223,7 +225,7 @@ try {
               open.leased += (
                 await ctx.db
                   .query("calls")
-                  .withIndex("by_test_status", (q) => q.eq("testId", id).eq("status", "leased"))
+                  .withIndex("by_test_status", (q) => (q.eq("testId", id) as typeof q).eq("status", "leased"))
                   .collect()
               ).length;
             }
@@ -245,6 +247,12 @@ try {
         })();
       }, 2_000)
     : undefined;
+  // When the scheduled jobs at once peaked (they take milliseconds: sampled often, without a read).
+  const jobPeaks: { active: number; at: number }[] = [];
+  const jobSampler = setInterval(() => {
+    const active = backend.plan.scheduledJobs.active;
+    if (active >= 4) jobPeaks.push({ active, at: (performance.now() - started) / 1000 });
+  }, 10);
   await setMaxProcessing(t, TESTS + 1);
   const ended = new Map<Id<"tests">, { status: string; at: number; priceCents: number }>();
   const hosts = hostReplacements();
@@ -262,6 +270,7 @@ try {
   }
   clearTimeout(warmUp);
   clearInterval(sampler);
+  clearInterval(jobSampler);
   await backend.settle();
   const reading = meterDifference(backend.meter.read(), before);
   delete reading["(inline)"]; // the bench's own polling and seeding, not the product's
@@ -360,6 +369,17 @@ try {
       `actions $${(actionCost / TESTS).toFixed(4)} for ${(total.actionMs / TESTS / 1000).toFixed(0)} s of action time) ` +
       `vs the test's price $${price.toFixed(2)} (${((cost / price) * 100).toFixed(2)}% of it)`,
   );
+  if (jobPeaks.length > 0)
+    console.log(
+      `  4 or more scheduled jobs at once (sampled every 10 ms): ${jobPeaks
+        .filter(
+          (peak, index) =>
+            index === 0 || peak.at - jobPeaks[index - 1]!.at > 1 || peak.active > jobPeaks[index - 1]!.active,
+        )
+        .slice(0, 20)
+        .map((peak) => `${peak.active} at ${peak.at.toFixed(1)} s`)
+        .join(", ")}`,
+    );
   console.log(
     `  plan caps: peak ${backend.plan.scheduledJobs.peak} scheduled jobs, ${backend.plan.actions.peak} actions, ${backend.plan.mutations.peak} mutations, ${backend.plan.queries.peak} queries at once`,
   );
