@@ -187,6 +187,8 @@ try {
   const callsBefore = gateway.stats.chatCalls;
   const refusedBefore = gateway.stats.overLimit;
   const started = performance.now();
+  // The backend runs in this process: its CPU time, unlike the wall, hardly depends on the load.
+  const cpuBefore = process.cpuUsage();
   // Calls and refusals once the first 10 s are over (the controller has found the limit).
   let afterWarmUp: { calls: number; refused: number } | null = null;
   const warmUp = setTimeout(() => {
@@ -283,9 +285,11 @@ try {
       `${LATENCY_SCALE === 8 ? "" : " (the issue's figures are at × 8; the targets are ratios to the critical path or ideal)"}; ` +
       `concurrent transactions (OCC); every page of test 0 open; ${faults.killActions > 0 ? `faults kill-actions:${faults.killActions}` : "no faults"}`,
   );
+  const cpu = process.cpuUsage(cpuBefore);
   const load = loadavg();
   console.log(
-    `load average (2 cores shared): ${loadAtStart.map((x) => x.toFixed(1)).join(" ")} at start, ${load.map((x) => x.toFixed(1)).join(" ")} at end`,
+    `load average (2 cores shared): ${loadAtStart.map((x) => x.toFixed(1)).join(" ")} at start, ${load.map((x) => x.toFixed(1)).join(" ")} at end; ` +
+      `CPU time of the backend's process (with the gateway and the bench): ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s`,
   );
   console.log(
     `gateway calls ${gatewayCalls}; tests ended: ${[...ended.values()].map((e) => e.status).join(", ") || "none"} ` +

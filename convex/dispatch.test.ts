@@ -247,4 +247,41 @@ describe("dispatch within Convex's transaction limits", () => {
     expect(statuses.deleted).toEqual(Array.from({ length: 10 }, () => "cancelled"));
     expect(await failedScheduledFunctions(t)).toEqual([]);
   });
+
+  test("queued tests start one batch chain at a time: a dispatch and one test's next batch take the scheduled-job slots, not every test's", async () => {
+    const t = createBackend();
+    await seedCatalog(t, [...GENERATORS, ...EVALUATORS]);
+    const user = await createUser(t, "ada@example.com");
+    await setSetting(t, "maxProcessingJobs", 0);
+    await setSetting(t, "perTestConcurrency", 0);
+    const testIds: Id<"tests">[] = [];
+    for (let i = 0; i < 3; i++)
+      testIds.push(
+        (await user.as.mutation(api.tests.create, { configuration: largestConfiguration(`Largest ${i}`) })).testId,
+      );
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    await setSetting(t, "maxProcessingJobs", 10);
+
+    const due = async () =>
+      await t.run(async (ctx) =>
+        (await ctx.db.system.query("_scheduled_functions").collect())
+          .filter((row) => row.state.kind === "pending" || row.state.kind === "inProgress")
+          .map((row) => row.name.replace(/^.*:/, "")),
+      );
+    await t.mutation(internal.runner.dispatch, {});
+    // Each step runs what is due; at no step do two tests' batches, or a batch and the next dispatch, wait together.
+    const seen: string[][] = [];
+    for (let step = 0; step < 100; step++) {
+      const waiting = await due();
+      if (waiting.length === 0) break;
+      seen.push(waiting.filter((name) => name === "createCalls" || name === "dispatch").sort());
+      vi.runOnlyPendingTimers();
+      await t.finishInProgressScheduledFunctions();
+    }
+    expect(Math.max(...seen.map((waiting) => waiting.length))).toBe(1);
+    const started = await t.run(async (ctx) =>
+      Promise.all(testIds.map(async (testId) => (await countedTest(ctx, testId))!.totalCalls)),
+    );
+    expect(started).toEqual([1000, 1000, 1000]);
+  });
 });

@@ -9,6 +9,7 @@ import { orderedPairs } from "../../lib/settleInput";
 import { modelFamily } from "../../lib/stats/judgeScores";
 import { readSetting } from "../settings";
 import { ensureWorkers } from "./claim";
+import { dispatchSoon } from "./dispatchSoon";
 import { finishIfDone } from "./finish";
 import { addCounters } from "./runCounters";
 import { openRun, runViewOf, type RunView } from "./runView";
@@ -50,15 +51,20 @@ async function callsOfPair(
  * A batch of an earlier start (its cursor is no longer the test's) or of a test that no longer
  * runs does nothing. A first start (`fresh`: the test had no calls) needs no lookups; a retried
  * job keeps the calls it has, found with one lookup per pair rather than one per call.
+ * The last batch of a chain asks for the dispatch of the next queued job (one chain at a time:
+ * dispatch.ts). True when a batch follows.
  */
 export async function createGenerationCallBatch(
   ctx: MutationCtx,
   testId: Id<"tests">,
   cursor: number,
   fresh: boolean,
-): Promise<void> {
+): Promise<boolean> {
   const test = await ctx.db.get("tests", testId);
-  if (!test || test.status !== "running" || test.callCursor !== cursor) return;
+  if (!test || test.status !== "running" || test.callCursor !== cursor) {
+    if (cursor > 0) await dispatchSoon(ctx); // a chain ends here: the next queued job starts
+    return false;
+  }
   const config = test.configuration;
   // The run's first batch: its recordings read the run row from now on, not the test's.
   if (cursor === 0) await openRun(ctx, test);
@@ -98,12 +104,14 @@ export async function createGenerationCallBatch(
   await ctx.db.patch("tests", testId, { totalCalls: test.totalCalls + created, callCursor: done ? undefined : end });
   if (!done) {
     await ctx.scheduler.runAfter(0, internal.runner.createCalls, { testId, cursor: end, fresh });
-    return;
+    return true;
   }
   await finishIfDone(ctx, testId); // a retried job whose calls had all ended
   // The worker starts once every generation call exists: its reports fold into the test's row,
   // which each batch writes, so the two never run at once (a batch takes milliseconds).
   await ensureWorkers(ctx, testId);
+  if (cursor > 0) await dispatchSoon(ctx); // a chain's last batch (a first batch's dispatch asks itself)
+  return false;
 }
 
 /**

@@ -37,18 +37,20 @@ export async function dispatchQueued(ctx: MutationCtx): Promise<number> {
     .withIndex("by_status_priority", (q) => q.eq("status", "queued").eq("priority", top.priority))
     .first();
   if (!job) return 0;
-  // Scheduled first, so the next job starts before this one's workers and batches run.
-  await dispatchSoon(ctx);
-  await startJob(ctx, job);
+  // The next job starts once this one's calls all exist: its last batch asks for the dispatch
+  // (createGenerationCallBatch). Ten tests queued at once had ten batch chains, the dispatches
+  // and their hosts' starts running together: 8 of Starter's 8 scheduled-job slots.
+  if (!(await startJob(ctx, job))) await dispatchSoon(ctx);
   return 1;
 }
 
-async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
+/** Starts the job; true when its calls are still being created (the last batch dispatches next). */
+async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<boolean> {
   const now = Date.now();
   const test = await ctx.db.get("tests", job.testId);
   if (!test || test.status === "cancelled") {
     await setJobStatus(ctx, job, "cancelled", { completedAt: now, errorMessage: "The test was cancelled or deleted." });
-    return;
+    return false;
   }
   await setJobStatus(ctx, job, "processing", { startedAt: now });
   const opened = {
@@ -71,8 +73,8 @@ async function startJob(ctx: MutationCtx, job: Doc<"jobs">): Promise<void> {
   // A re-judging makes no generation call: it copies the original's answers (core/pipeline/answerCopy).
   if (test.rejudgeOf !== undefined) {
     await copyAnswerBatch(ctx, test._id, 0);
-    return;
+    return false;
   }
   // Only a retried job's test has calls already (a restart deletes them before queueing).
-  await createGenerationCallBatch(ctx, test._id, 0, test.totalCalls === 0);
+  return await createGenerationCallBatch(ctx, test._id, 0, test.totalCalls === 0);
 }
