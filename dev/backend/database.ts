@@ -1,3 +1,4 @@
+import { noteWrite } from "./pendingWrites.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { CommitTsPlaceholder } from "convex/values";
@@ -168,8 +169,10 @@ export class LocalDatabase {
     // Convex's limits on a written document (valueLimits.ts); system tables are the backend's own.
     const addWrite = fake._addWrite.bind(fake);
     fake._addWrite = (id, value) => {
-      if (value !== null && !tableOfId(id).startsWith("_")) checkDocument(value);
+      const table = tableOfId(id);
+      if (value !== null && !table.startsWith("_")) checkDocument(value);
       addWrite(id, value);
+      noteWrite(fake._writes[fake._writes.length - 1]!, table, id);
     };
     const commit = fake.commit.bind(fake);
     fake.commit = (commitTs) => {

@@ -1,5 +1,6 @@
 import type { CommittedWrite, DatabaseFake } from "./database.js";
 import { tableOfId } from "./database.js";
+import { idsWrittenAt } from "./pendingWrites.js";
 import { boundsOf, compareKeys, inBounds, keyOf } from "./indexKeys.js";
 import type { Bounds, Query } from "./indexKeys.js";
 import { compileFilters, filtersOf } from "./queryFilters.js";
@@ -25,6 +26,14 @@ import type { StoredDocument } from "./store.js";
 type SchemaTables = Map<string, { indexes: { indexDescriptor: string; fields: string[] }[] }>;
 
 /** Attaches the indexes to convex-test's database; `apply` keeps them current after each commit. */
+
+/** Whether `id` (digits, then the table name: database.ts tableOfId) is a document of `table`. */
+function isIdOfTable(id: string, table: string): boolean {
+  const digitAt = id.length - table.length - 1;
+  if (digitAt < 0 || !id.endsWith(table)) return false;
+  const code = id.charCodeAt(digitAt);
+  return code >= 48 && code <= 57;
+}
 export class Indexes {
   /** Commits applied so far: a transaction's snapshot is the number it started at. */
   seq = 0;
@@ -174,11 +183,19 @@ export class Indexes {
     for (const index of this.indexesOf(tableOfId(doc._id)).values()) index.remove(doc);
   }
 
-  /** The current transaction's own writes to `table`, innermost level last. */
+  /**
+   * The current transaction's own writes to `table`, innermost level last. Asked at every query,
+   * so it reads only the ids noted for the table (pendingWrites.ts), not every write.
+   */
   private pendingOf(table: string): Map<string, StoredDocument | null> {
     const pending = new Map<string, StoredDocument | null>();
     for (const level of this.fake._writes) {
-      for (const [id, doc] of Object.entries(level)) if (tableOfId(id) === table) pending.set(id, doc);
+      // The backend's own tables are also written straight into a level (scheduler.ts): walked.
+      if (table.startsWith("_")) {
+        for (const id in level) if (isIdOfTable(id, table)) pending.set(id, level[id]!);
+        continue;
+      }
+      for (const id of idsWrittenAt(level, table) ?? []) pending.set(id, level[id]!);
     }
     return pending;
   }
