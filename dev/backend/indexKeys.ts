@@ -28,6 +28,9 @@ export function isSimpleObject(value: unknown): value is Record<string, unknown>
 }
 
 export function fieldValue(doc: StoredDocument, fieldPath: string): Value | undefined {
+  // A top-level field (most index fields), read without splitting its path: keys are built at every
+  // index lookup and sort, and the split was a twentieth of a bench run's CPU.
+  if (!fieldPath.includes(".")) return (doc as Record<string, Value | undefined>)[fieldPath];
   let result: unknown = doc;
   for (const part of fieldPath.split(".")) {
     result = result !== undefined && result !== null && isSimpleObject(result) ? result[part] : undefined;
