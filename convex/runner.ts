@@ -69,10 +69,17 @@ export const claimBatch = internalMutation({
      * judge calls in this claim, which leases them at once (judge calls are claimed first).
      */
     pairsDone: v.optional(v.array(v.id("calls"))),
+    /**
+     * The worker starts after one died: every pair whose answers are in gets its judge calls first
+     * (in the claim, not in a report beside the claims: it read every pair's calls as they leased them).
+     */
+    sweep: v.optional(v.boolean()),
   },
   returns: v.array(workItem),
-  handler: async (ctx, { testId, max, maxGenerate, pairsDone }) =>
-    await claimBatch_(ctx, testId, Math.min(max, CLAIM_BATCH), maxGenerate, pairsDone),
+  handler: async (ctx, { testId, max, maxGenerate, pairsDone, sweep }) => {
+    if (sweep) await sweepPairs(ctx, testId);
+    return await claimBatch_(ctx, testId, Math.min(max, CLAIM_BATCH), maxGenerate, pairsDone);
+  },
 });
 
 /**

@@ -177,7 +177,7 @@ export type HostControl = {
   claiming(): boolean;
   /** The host was not replaced. */
   alive(): boolean;
-  /** It starts after a worker died: its first report sweeps the pairs. */
+  /** It starts after a worker died: its first claim (or report, when it claims no more) sweeps the pairs. */
   recovering: boolean;
 };
 /** How often a worker reports its concurrency (and the test's progress is folded). */
@@ -334,9 +334,11 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
     const exchanges = { ...tally, judged, generated: ready.map((item) => item.callId) };
     tally.exchanges = tally.rateLimited = tally.timeouts = tally.serverErrors = 0;
     judged = false;
+    // A worker that claims sweeps in its first claim; one that does not, in its report.
+    const sweeping = sweep && !claimingNow();
     const args = {
       testId,
-      ...(sweep ? { sweep } : {}),
+      ...(sweeping ? { sweep: true } : {}),
       level: state.level,
       ...(state.ceiling === null ? {} : { ceiling: state.ceiling }),
       backedOff: state.backedOff,
@@ -358,7 +360,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
     };
     const beat = await send(RECORD_ATTEMPTS - 1);
     if (beat.running) looks.reported(exchanges.judged, args.settledBefore);
-    sweep = false;
+    if (sweeping) sweep = false;
     running = beat.running && host.alive();
     if (beat.running) limits.max = capped(await ctx.runQuery(internal.runner.gatewayShare, {}));
   };
@@ -415,7 +417,9 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
         max: wanted,
         ...(maxGenerate === undefined ? {} : { maxGenerate }),
         ...(pairsDone.length === 0 ? {} : { pairsDone }),
+        ...(sweep ? { sweep: true } : {}),
       });
+      sweep = false;
       pendingRanShort = items.length < wanted;
       // The deployment's key, or the owner's own key decrypted here (never in a query result).
       if (items.length > 0 && gateway === null) {
