@@ -457,18 +457,9 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
   await Promise.all(calling);
   await Promise.all(recording.keys());
   await reportNow(); // the last exchanges, and whether the test still runs
+  await looks.idle();
   // Replaced, or the host's time is up while the test runs: the next host carries on.
-  if (!host.alive() || (running && !host.claiming())) {
-    await looks.idle();
-    return;
-  }
+  if (!host.alive() || (running && !host.claiming())) return;
   const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
-  // The test ends without waiting for a statistics look in flight (a recomputation takes seconds
-  // when ten tests judge at once): the end asks for the full run, which follows that look
-  // (core/jury/poll.ts finishJuryStats). The look still ends inside this action, so its turn is given back.
-  try {
-    await ctx.runMutation(internal.runner.endWork, { testId, latencies });
-  } finally {
-    await looks.idle();
-  }
+  await ctx.runMutation(internal.runner.endWork, { testId, latencies });
 }
