@@ -156,6 +156,7 @@ import type * as lib_scoring from "../lib/scoring.js";
 import type * as lib_serverFailure from "../lib/serverFailure.js";
 import type * as lib_settle from "../lib/settle.js";
 import type * as lib_settleInput from "../lib/settleInput.js";
+import type * as lib_settleTimeEstimate from "../lib/settleTimeEstimate.js";
 import type * as lib_settleWords from "../lib/settleWords.js";
 import type * as lib_shareId from "../lib/shareId.js";
 import type * as lib_stats_agreement from "../lib/stats/agreement.js";
@@ -374,6 +375,7 @@ declare const fullApi: ApiFromModules<{
   "lib/serverFailure": typeof lib_serverFailure;
   "lib/settle": typeof lib_settle;
   "lib/settleInput": typeof lib_settleInput;
+  "lib/settleTimeEstimate": typeof lib_settleTimeEstimate;
   "lib/settleWords": typeof lib_settleWords;
   "lib/shareId": typeof lib_shareId;
   "lib/stats/agreement": typeof lib_stats_agreement;
