@@ -173,6 +173,7 @@ const ACCESS: Record<string, Access> = {
   // Anyone holding an active link; presence checks the room itself (presence.test.ts, shares.test.ts).
   "shares:view": { who: "anyone" },
   "shares:juryStats": { who: "anyone" },
+  "sharedExtras:juryAdvice": { who: "anyone" },
   "presence:heartbeat": { who: "anyone" },
   "presence:leave": { who: "anyone" },
   "presence:viewers": { who: "anyone" },

@@ -197,6 +197,7 @@ import type * as results from "../results.js";
 import type * as reviews from "../reviews.js";
 import type * as runner from "../runner.js";
 import type * as settle from "../settle.js";
+import type * as sharedExtras from "../sharedExtras.js";
 import type * as shares from "../shares.js";
 import type * as tables_apiTokens from "../tables/apiTokens.js";
 import type * as tables_authThrottle from "../tables/authThrottle.js";
@@ -416,6 +417,7 @@ declare const fullApi: ApiFromModules<{
   reviews: typeof reviews;
   runner: typeof runner;
   settle: typeof settle;
+  sharedExtras: typeof sharedExtras;
   shares: typeof shares;
   "tables/apiTokens": typeof tables_apiTokens;
   "tables/authThrottle": typeof tables_authThrottle;

@@ -284,8 +284,13 @@ const NO_ADVICE_WORDS: Record<NoAdviceReason | "allNeeded", string> = {
   tooLarge: "Too many judge calls to search the smaller juries",
 };
 
+/** What the advice's words read of a kept advice: no judge's cost (the shared page has none). */
+export type AdviceInWords = Omit<JuryAdviceRecord, "judges"> & {
+  readonly judges: readonly Pick<JuryAdviceRecord["judges"][number], "judgeModelId" | "name">[];
+};
+
 /** A kept advice in words: the smaller jury (or why none) and the independent votes. */
-export function adviceRecordLines(record: JuryAdviceRecord): string[] {
+export function adviceRecordLines(record: AdviceInWords): string[] {
   const names = new Map(record.judges.map((judge) => [judge.judgeModelId, judge.name]));
   const advice: JuryAdvice | null =
     record.decision === null

@@ -33,7 +33,7 @@ import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-w
 import { TestTimes } from "@/components/test-times";
 import { FailureNotice } from "@/components/failure-notice";
 import { VerdictPanel } from "./verdict";
-import { RepeatSpreadSection } from "./repeat-spread";
+import { RepeatSpreadSection } from "@/components/results/repeat-spread";
 import { ReviewButton, TeamReviewSection } from "./team-review";
 import { RejudgeActions, RejudgeNotice } from "@/features/rejudge/rejudge-links";
 import { JuryAdviceCard } from "@/features/jury-advice/jury-advice-card";
@@ -129,7 +129,7 @@ function ResultsScreen({
       <ResultsChecksSection testId={testId} />
       <JurySection source={{ testId }} defaultOpen={false} />
       {(results.test.configuration.repeats ?? 1) > 1 && (
-        <RepeatSpreadSection testId={testId} repeats={results.test.configuration.repeats!} />
+        <RepeatSpreadSection source={{ testId }} repeats={results.test.configuration.repeats!} />
       )}
       {hasEnded(results.test.status) && answered && (
         <JuryAdviceCard testId={testId} configuration={results.test.configuration} />

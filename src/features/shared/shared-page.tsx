@@ -15,6 +15,7 @@ import { MarketingHeader } from "@/features/marketing/marketing-header";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { RankingsSection } from "@/components/results/rankings-section";
 import { JurySection, JurySummary } from "@/components/results/jury-stats";
+import { RepeatSpreadSection } from "@/components/results/repeat-spread";
 import { TestTimes } from "@/components/test-times";
 import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
 import { ResultsSection } from "@/components/results-section";
@@ -27,6 +28,8 @@ import { formatCount, formatLatency, timeLeftText } from "../../../convex/lib/fo
 import { selectedCriteria } from "../../../convex/lib/types";
 import type { FunctionReturnType } from "convex/server";
 import { MissingWorkNotice } from "@/components/missing-work";
+import { hasEnded } from "../../../convex/lib/testStatus";
+import { SharedJuryAdvice } from "./shared-jury-advice";
 
 export const NOT_FOUND_TITLE = "Shared Test Not Found";
 export const NOT_FOUND_MESSAGE = "Shared test not found or no longer available";
@@ -98,6 +101,8 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
       <RankingsSection title="Model Rankings" source={{ shareId }} rankings={shared.rankings} />
       <SharedChecksSection shareId={shareId} />
       <JurySection source={{ shareId }} />
+      {(config.repeats ?? 1) > 1 && <RepeatSpreadSection source={{ shareId }} repeats={config.repeats!} />}
+      {hasEnded(shared.status) && shared.metrics.totalResponses > 0 && <SharedJuryAdvice shareId={shareId} />}
       <ResultsSection title="Sample Responses" aside={`first ${shared.sampleResponses.length}`}>
         <SampleResponses samples={shared.sampleResponses} />
       </ResultsSection>

@@ -1,0 +1,42 @@
+// The shared page's jury advice (sharedExtras.juryAdvice): the owner's advice to anyone holding an
+// active link, in the same words, without any judge's cost; nothing once the link is off.
+import { describe, expect, test } from "vitest";
+import { api, internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { seedFinishedTest } from "./finishedTests.fixture";
+import { adviceRecordLines } from "./lib/juryAdvice";
+import { createBackend, createUser, type TestBackend } from "./test.helpers";
+
+async function computeStats(t: TestBackend, testId: Id<"tests">) {
+  // As the pipeline leaves it when the test ends: one pending recomputation.
+  await t.run(async (ctx) => {
+    await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
+  });
+  await t.action(internal.juryStats.recompute, { testId });
+}
+
+describe("a shared test's jury advice", () => {
+  test("reads as the owner's, without the judges' costs, and goes with the link", async () => {
+    const t = createBackend();
+    const owner = await createUser(t, "shared.advice@example.com");
+    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 24, evaluationsPerResponse: 3 });
+    const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
+    // Not computed yet: nothing, as for the owner.
+    expect(await t.query(api.sharedExtras.juryAdvice, { shareId })).toBeNull();
+    await computeStats(t, testId);
+
+    const own = (await owner.as.query(api.juryAdvice.forTest, { testId }))!;
+    const shared = (await t.query(api.sharedExtras.juryAdvice, { shareId }))!;
+    expect(own.outcome).toBe("advised");
+    expect(shared).toEqual({
+      ...own,
+      judges: own.judges.map(({ costUsd: _cost, ...judge }) => judge),
+    });
+    expect(shared.judges.some((judge) => "costUsd" in judge)).toBe(false);
+    expect(adviceRecordLines(shared)).toEqual(adviceRecordLines(own));
+
+    await owner.as.mutation(api.shares.disable, { testId });
+    expect(await t.query(api.sharedExtras.juryAdvice, { shareId })).toBeNull();
+    expect(await t.query(api.sharedExtras.juryAdvice, { shareId: "no-such-link" })).toBeNull();
+  });
+});
