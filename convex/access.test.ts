@@ -174,6 +174,7 @@ const ACCESS: Record<string, Access> = {
   "shares:view": { who: "anyone" },
   "shares:juryStats": { who: "anyone" },
   "sharedExtras:juryAdvice": { who: "anyone" },
+  "sharedExtras:settleStatus": { who: "anyone" },
   "presence:heartbeat": { who: "anyone" },
   "presence:leave": { who: "anyone" },
   "presence:viewers": { who: "anyone" },

@@ -1,10 +1,12 @@
 // What the shared page shows beside shares.view for anyone holding an active link (issue 35): the
-// test's jury advice. The between-repeat spread comes with the jury figures (shares.juryStats).
+// test's jury advice and where its "stop when settled" question stands. The between-repeat spread
+// comes with the jury figures (shares.juryStats).
 // Like every shared figure, no money: the judges' costs stay with the owner (the advice's cost
 // share, a ratio, is kept).
 import { v } from "convex/values";
 import { publicQuery } from "./functions";
-import { sharedTestIdOf } from "./core/sharedTest";
+import { sharedTestIdOf, sharedTestOf } from "./core/sharedTest";
+import { settleWordsOf, settleWordsValidator } from "./core/settleView";
 import { storedJuryAdvice } from "./tables/juryAdvice";
 
 const sharedJuryAdvice = storedJuryAdvice.omit("judges").extend({
@@ -32,5 +34,15 @@ export const juryAdvice = publicQuery({
       advised,
       independentVotes,
     };
+  },
+});
+
+/** A shared test's "stop when settled" question in words (as on the owner's results), or null. */
+export const settleStatus = publicQuery({
+  args: { shareId: v.string() },
+  returns: v.union(v.null(), settleWordsValidator),
+  handler: async (ctx, { shareId }) => {
+    const test = await sharedTestOf(ctx, shareId);
+    return test === null ? null : await settleWordsOf(ctx, test);
   },
 });

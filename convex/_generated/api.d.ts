@@ -80,6 +80,7 @@ import type * as core_run_tables from "../core/run/tables.js";
 import type * as core_savedAssets from "../core/savedAssets.js";
 import type * as core_settings from "../core/settings.js";
 import type * as core_settle from "../core/settle.js";
+import type * as core_settleView from "../core/settleView.js";
 import type * as core_sharedTest from "../core/sharedTest.js";
 import type * as core_teamSpend from "../core/teamSpend.js";
 import type * as core_teams from "../core/teams.js";
@@ -300,6 +301,7 @@ declare const fullApi: ApiFromModules<{
   "core/savedAssets": typeof core_savedAssets;
   "core/settings": typeof core_settings;
   "core/settle": typeof core_settle;
+  "core/settleView": typeof core_settleView;
   "core/sharedTest": typeof core_sharedTest;
   "core/teamSpend": typeof core_teamSpend;
   "core/teams": typeof core_teams;

@@ -1,7 +1,8 @@
-// The shared page shows what the owner's results show of repeats and jury advice (issue 35): the
-// between-repeat spread (from shares.juryStats) and the jury advice in words (sharedExtras.juryAdvice),
-// without the owner's buttons.
-import { screen, within } from "@testing-library/react";
+// The shared page shows what the owner's results show of repeats, settling and jury advice (issue
+// 35): the between-repeat spread (from shares.juryStats), why a settled test stopped
+// (sharedExtras.settleStatus) and the jury advice in words (sharedExtras.juryAdvice), without the
+// owner's buttons.
+import { fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 
 import type { JuryView } from "@/components/results/jury-model";
@@ -13,7 +14,7 @@ import { FAIR, simulate } from "../../../convex/lib/stats/simulated.helpers";
 
 const SLOW = { timeout: 10_000 };
 
-function sharedOf(status: "completed" | "running", repeats?: number) {
+function sharedOf(status: "completed" | "running", repeats?: number, settles = false) {
   const results = makeResults();
   return {
     testName: "Coffee taglines",
@@ -23,7 +24,11 @@ function sharedOf(status: "completed" | "running", repeats?: number) {
     startedAt: results.test.startedAt,
     ...(status === "completed" ? { completedAt: results.test._creationTime + 60_000 } : {}),
     valid: true,
-    configuration: { ...results.test.configuration, ...(repeats === undefined ? {} : { repeats }) },
+    configuration: {
+      ...results.test.configuration,
+      ...(repeats === undefined ? {} : { repeats }),
+      ...(settles ? { stopWhenSettled: { question: "best" as const, confidence: 0.95 } } : {}),
+    },
     metrics: results.metrics,
     missingWork: { missingResponses: 0, missingEvaluations: 0 },
     rankings: results.rankings,
@@ -88,6 +93,8 @@ describe("shared page: repeats and jury advice", () => {
     expect(alpha).toHaveTextContent("±0.71");
     expect(within(spread).getByRole("row", { name: /^beta/ })).toHaveTextContent("4.25 · 4.75");
     expect(screen.getByText(/Each persona × topic ran 2 times in fresh calls/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: /Test Configuration/ }));
+    expect(await screen.findByText("Each persona × topic run 2 times")).toBeInTheDocument();
 
     const advice = screen.getByTestId("jury-advice");
     expect(advice).toHaveTextContent(
@@ -96,6 +103,29 @@ describe("shared page: repeats and jury advice", () => {
     expect(advice).toHaveTextContent("3 judges, worth 1.8 independent votes");
     expect(within(advice).queryByRole("button")).toBeNull();
     expect(within(advice).queryByRole("link")).toBeNull();
+  });
+
+  it("says why a test set to stop when settled stopped", async () => {
+    const stoppedReason =
+      "Settled after 38 of 100 pairs: the question was settled, so the calls of the other 62 pairs were not made.";
+    setQueryResult("shares:view", sharedOf("completed", undefined, true));
+    setQueryResult("shares:juryStats", repeatedJuryView());
+    setQueryResult("sharedExtras:juryAdvice", ADVICE);
+    setQueryResult("sharedExtras:settleStatus", {
+      question: "Which model is best?",
+      line: "Settled at 95%: alpha is best",
+      settled: true,
+      pairsDone: 38,
+      pairsTotal: 100,
+      stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 },
+      settledAfter: "Settled after 38 of 100 pairs",
+      stoppedReason,
+    });
+    renderApp("/shared/abc123");
+    const notice = await screen.findByTestId("settle-notice", {}, SLOW);
+    expect(notice).toHaveTextContent("Stop when settled: Which model is best?");
+    expect(notice).toHaveTextContent(stoppedReason);
+    expect(notice).toHaveTextContent("Settled at 95%: alpha is best");
   });
 
   it("shows neither for a test without repeats that is still running", async () => {

@@ -28,6 +28,7 @@ import { formatCount, formatLatency, timeLeftText } from "../../../convex/lib/fo
 import { selectedCriteria } from "../../../convex/lib/types";
 import type { FunctionReturnType } from "convex/server";
 import { MissingWorkNotice } from "@/components/missing-work";
+import { SettleNotice } from "@/components/settle-notice";
 import { hasEnded } from "../../../convex/lib/testStatus";
 import { SharedJuryAdvice } from "./shared-jury-advice";
 
@@ -96,6 +97,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
       />
       {shared.progress && <SharedProgress progress={shared.progress} />}
       <MissingWorkNotice work={shared.missingWork} />
+      {config.stopWhenSettled !== undefined && <SettleNotice shareId={shareId} />}
       <JurySummary source={{ shareId }} />
       <StatCards metrics={shared.metrics} />
       <RankingsSection title="Model Rankings" source={{ shareId }} rankings={shared.rankings} />
@@ -121,6 +123,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
               `${config.scoringParameters.scale === "ranking" ? "Ranking" : "Rating"} scale`,
               `Criteria: ${selectedCriteria(config.evaluationCriteria).join(", ") || "none"}`,
               `${config.responsesPerTopic} response${config.responsesPerTopic === 1 ? "" : "s"} per topic`,
+              ...((config.repeats ?? 1) > 1 ? [`Each persona × topic run ${config.repeats} times`] : []),
             ]}
           />
         </dl>
