@@ -18,7 +18,7 @@
 // Jury advice (bench/adaptiveJury.ts): on a mixed panel, the smaller jury advised from one
 // replication reaches the full jury's decision in ≥ 95% of fresh ones, at ≤ 50% of its cost.
 //   npx tsx bench/adaptive.ts [--reps 400] [--pairs 100] [--target settle|jury]
-//     [--advice-reps 10] [--held-out 10] [--jury-pairs 60,100]
+//     [--advice-reps 10] [--held-out 10] [--jury-pairs 60,100] [--jury-scenarios clear,equal,wide]
 import { parseArgs } from "node:util";
 import { studentTQuantile } from "../convex/lib/stats/basics";
 import { unitScoresOf, verdictsOfCalls } from "../convex/lib/compare";
@@ -36,6 +36,7 @@ const { values } = parseArgs({
     "advice-reps": { type: "string" },
     "held-out": { type: "string" },
     "jury-pairs": { type: "string" },
+    "jury-scenarios": { type: "string" },
   },
 });
 const TARGETS = values.target ? [values.target] : ["settle", "jury"];
@@ -186,22 +187,34 @@ for (const scale of TARGETS.includes("settle") ? (["rating", "ranking"] as const
   }
 }
 const juryRows: string[] = [];
+/** The jury target's scenarios: the settle bench's two, and a model best by 2 points on 10. */
+const JURY_SCENARIOS: Record<string, Record<string, number>> = {
+  ...SCENARIOS,
+  wide: { "openai/alpha": 0.6 + 2 * POINT, "anthropic/beta": 0.6, "meta/gamma": 0.6 - POINT },
+};
 if (TARGETS.includes("jury")) {
   const adviceReps = Number(values["advice-reps"] ?? 10);
   const heldOut = Number(values["held-out"] ?? 10);
-  for (const pairs of (values["jury-pairs"] ?? "60,100").split(",").map(Number)) {
-    const outcome = juryAdviceBench(SCENARIOS.clear, pairs, adviceReps, heldOut);
-    const agreement = outcome.agreed / outcome.checked;
-    const targets = [
-      `same decision as the full jury ${pct(agreement)} ≥ 95% ${verdict(agreement >= 0.95)}`,
-      `judging cost ${pct(outcome.costShare)} ≤ 50% ${verdict(outcome.costShare <= 0.5)}`,
-    ];
-    failures += targets.filter((line) => line.endsWith("FAIL")).length;
-    const advised = [...outcome.juries].map(([jury, count]) => `${jury} ×${count}`).join("; ");
-    juryRows.push(
-      `| ${pairs} | ${outcome.advised}/${outcome.adviceReps} | ${outcome.checked} | ${targets.join(" · ")} | ${outcome.independentVotes.toFixed(2)} | ${advised} |`,
-    );
-    console.log(juryRows.at(-1));
+  const scenarios = (values["jury-scenarios"] ?? "clear").split(",");
+  for (const scenario of scenarios) {
+    for (const pairs of (values["jury-pairs"] ?? "60,100").split(",").map(Number)) {
+      const outcome = juryAdviceBench(JURY_SCENARIOS[scenario]!, pairs, adviceReps, heldOut);
+      const agreement = outcome.agreed / outcome.checked;
+      // Advice withheld in every replication is the product declining, not a measured pass.
+      const targets =
+        outcome.checked === 0
+          ? ["no advice given (too little evidence in every replication): nothing to check"]
+          : [
+              `same decision as the full jury ${pct(agreement)} ≥ 95% ${verdict(agreement >= 0.95)}`,
+              `judging cost ${pct(outcome.costShare)} ≤ 50% ${verdict(outcome.costShare <= 0.5)}`,
+            ];
+      failures += targets.filter((line) => line.endsWith("FAIL")).length;
+      const advised = [...outcome.juries].map(([jury, count]) => `${jury} ×${count}`).join("; ");
+      juryRows.push(
+        `| ${scenario} | ${pairs} | ${outcome.advised}/${outcome.adviceReps} | ${outcome.tooLittleEvidence}/${outcome.adviceReps} | ${outcome.allNeeded} | ${outcome.checked} | ${targets.join(" · ")} | ${outcome.independentVotes.toFixed(2)} | ${advised || "—"} |`,
+      );
+      console.log(juryRows.at(-1));
+    }
   }
 }
 console.log(
@@ -212,9 +225,9 @@ console.log(
     "|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    "Jury advice (clear scenario, rating, 4-judge mixed panel of bench/adaptiveJury.ts): advised on one replication, checked on held-out ones.",
-    "| pairs | advised | held-out checks | targets (measured, target, PASS/FAIL) | independent votes (mean) | advised juries |",
-    "|---|---|---|---|---|---|",
+    "Jury advice (rating, 4-judge mixed panel of bench/adaptiveJury.ts): advised on one replication where its own evidence carries advice (lib/juryAdviceEvidence.ts), checked on held-out ones.",
+    "| scenario | pairs | advised N/M | no advice (too little evidence) | every judge counted | held-out checks | targets (measured, target, PASS/FAIL) | independent votes (mean) | advised juries |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...juryRows,
     "",
     `${failures === 0 ? "Every target met" : `${failures} target(s) missed`}; ${((Date.now() - started) / 1000).toFixed(0)} s.`,

@@ -6,7 +6,7 @@
 // and one noisy judge whose errors follow the expensive one's (it shares its mistakes, plus its
 // own noise). Answers as simulateRun's (pair difficulty, each model's fit, answer spread); a
 // rating judge gives round(1 + 9 × perceived quality), clamped to 1–10.
-import { juryAdvice } from "../convex/lib/juryAdvice";
+import { juryAdviceRecord } from "../convex/lib/juryAdvice";
 import { computeJuryStats } from "../convex/lib/stats";
 import { gaussian, streamRandom } from "../convex/lib/stats/simulated.helpers";
 import type { JuryRating, JuryResponse, JuryStatsInput } from "../convex/lib/stats/types";
@@ -75,6 +75,10 @@ export interface JuryAdviceOutcome {
   /** Advice replications that advised a smaller jury, of all. */
   readonly advised: number;
   readonly adviceReps: number;
+  /** Replications where advice was withheld: too little evidence (no decision, or one too close to repeat). */
+  readonly tooLittleEvidence: number;
+  /** Replications with a clear decision where no smaller jury held ("every judge counted"). */
+  readonly allNeeded: number;
   /** Held-out replications where the advised jury reached the full jury's decision, of all checked. */
   readonly agreed: number;
   readonly checked: number;
@@ -92,15 +96,19 @@ export function juryAdviceBench(
   heldOut: number,
 ): JuryAdviceOutcome {
   let advised = 0;
+  let tooLittleEvidence = 0;
+  let allNeeded = 0;
   let agreed = 0;
   let checked = 0;
   let costShare = 0;
   let votes = 0;
   const juries = new Map<string, number>();
   for (let rep = 0; rep < adviceReps; rep++) {
-    const advice = juryAdvice(simulatePanelRun(qualities, pairs, `advise|${rep}`));
-    votes += advice?.independentVotes ?? 0;
-    const cheapest = advice?.sameDecision[0];
+    const record = juryAdviceRecord(simulatePanelRun(qualities, pairs, `advise|${rep}`), (id) => id);
+    votes += record.independentVotes ?? 0;
+    if (record.outcome === "thin" || record.outcome === "close") tooLittleEvidence++;
+    if (record.outcome === "allNeeded") allNeeded++;
+    const cheapest = record.advised;
     if (!cheapest) continue;
     advised++;
     const key = cheapest.judges.join(" + ");
@@ -120,6 +128,8 @@ export function juryAdviceBench(
   return {
     advised,
     adviceReps,
+    tooLittleEvidence,
+    allNeeded,
     agreed,
     checked,
     costShare: checked > 0 ? costShare / checked : NaN,

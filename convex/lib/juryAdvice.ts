@@ -7,6 +7,7 @@ import { judgeScores } from "./stats/judgeScores";
 import { seededRandom } from "./stats/random";
 import type { JuryStatsInput } from "./stats/types";
 import { joinNames, type VerdictKind } from "./verdict";
+import { ADVICE_REPLICATION, decisionMargin, marginCarriesAdvice, type DecisionMargin } from "./juryAdviceEvidence";
 
 /**
  * Resamples of the test's persona × topic pairs on which a smaller jury must also reach the full
@@ -169,17 +170,24 @@ function juryOf(input: JuryStatsInput): string[] {
  */
 const ADVICE_WORK_BUDGET = 15_000_000;
 
-type NoAdviceReason = "oneJudge" | "tooManyJudges" | "tooLarge" | "thin";
+/**
+ * "thin": no decision to keep; "close": a decision too near its edge for a fresh run to repeat it
+ * reliably (lib/juryAdviceEvidence.ts), so no smaller jury can be trusted to reach it either.
+ */
+type NoAdviceReason = "oneJudge" | "tooManyJudges" | "tooLarge" | "thin" | "close";
 
-/** Why a test gets no advice (its decision aside, checked first as the cheapest), or null. */
-function whyNoAdvice(input: JuryStatsInput): NoAdviceReason | null {
+/** Why a test gets no advice (the cheapest checks first), or null; with the decision's margin when it has one. */
+function whyNoAdvice(input: JuryStatsInput): { reason: NoAdviceReason | null; margin: DecisionMargin | null } {
   const judges = juryOf(input);
-  if (judges.length < 2) return "oneJudge";
-  if (judges.length > MAX_ADVICE_JUDGES) return "tooManyJudges";
+  if (judges.length < 2) return { reason: "oneJudge", margin: null };
+  if (judges.length > MAX_ADVICE_JUDGES) return { reason: "tooManyJudges", margin: null };
   const calls = (input.rankings?.length ?? 0) + (input.ratings?.length ?? 0);
-  if ((2 ** judges.length - 1) * (1 + ADVICE_RESAMPLES) * calls > ADVICE_WORK_BUDGET) return "tooLarge";
-  const { kind } = decisionOf(input);
-  return kind === "best" || kind === "tied" ? null : "thin";
+  if ((2 ** judges.length - 1) * (1 + ADVICE_RESAMPLES) * calls > ADVICE_WORK_BUDGET) {
+    return { reason: "tooLarge", margin: null };
+  }
+  const margin = decisionMargin(input);
+  if (margin === null) return { reason: "thin", margin };
+  return { reason: marginCarriesAdvice(margin) ? null : "close", margin };
 }
 
 /**
@@ -188,7 +196,7 @@ function whyNoAdvice(input: JuryStatsInput): NoAdviceReason | null {
  * no scores), fewer than two judges, or more than MAX_ADVICE_JUDGES.
  */
 export function juryAdvice(input: JuryStatsInput): JuryAdvice | null {
-  if (whyNoAdvice(input) !== null) return null;
+  if (whyNoAdvice(input).reason !== null) return null;
   const judges = juryOf(input);
   const decision = decisionOf(input);
   const { costs, basis } = judgeCosts(input);
@@ -244,11 +252,13 @@ export interface JuryAdviceRecord {
   readonly judges: { judgeModelId: string; name: string; costUsd: number; calls: number; leftOut: boolean }[];
   readonly advised: { judges: string[]; costShare: number; agreement: number } | null;
   readonly independentVotes: number | null;
+  /** How clearly the full jury decided (lib/juryAdviceEvidence.ts); absent without a decision, and on rows kept before it. */
+  readonly evidence?: { replication: number; pairs: number; pairsNeeded: number | null };
 }
 
 /** The advice for a finished test, with a reason when there is none, each judge named and costed. */
 export function juryAdviceRecord(input: JuryStatsInput, judgeName: (judgeModelId: string) => string): JuryAdviceRecord {
-  const reason = whyNoAdvice(input);
+  const { reason, margin } = whyNoAdvice(input);
   const advice = reason === null ? juryAdvice(input) : null;
   const advised = advice?.sameDecision[0] ?? null;
   const calls = [...(input.rankings ?? []), ...(input.ratings ?? [])];
@@ -272,6 +282,9 @@ export function juryAdviceRecord(input: JuryStatsInput, judgeName: (judgeModelId
       : null,
     // Too many judges or calls: the votes are not searched either (they read every judge pair).
     independentVotes: reason === "tooManyJudges" || reason === "tooLarge" ? null : independentVotes(input),
+    ...(margin === null
+      ? {}
+      : { evidence: { replication: margin.replication, pairs: margin.pairs, pairsNeeded: margin.pairsNeeded } }),
   };
 }
 
@@ -279,10 +292,25 @@ export function juryAdviceRecord(input: JuryStatsInput, judgeName: (judgeModelId
 const NO_ADVICE_WORDS: Record<NoAdviceReason | "allNeeded", string> = {
   allNeeded: "No smaller jury reaches the same verdict: every judge counted",
   thin: "Too little evidence to advise a smaller jury: the full jury's own verdict is not settled",
+  close: "Too little evidence to advise a smaller jury: the full jury's own verdict is close",
   oneJudge: "One judge sat: there is no smaller jury to advise",
   tooManyJudges: `More than ${MAX_ADVICE_JUDGES} judges sat: smaller juries are not searched`,
   tooLarge: "Too many judge calls to search the smaller juries",
 };
+
+/**
+ * "Too little evidence to advise a smaller jury: the full jury's own verdict is close, and a fresh
+ * run of this test could reach another one (advice needs it to hold in 95% of fresh runs; about
+ * 140 persona × topic pairs would show that, this test judged 60)".
+ */
+function closeWords(evidence: JuryAdviceRecord["evidence"]): string {
+  const needs = `advice needs it to hold in ${Math.round(100 * ADVICE_REPLICATION)}% of fresh runs`;
+  const more =
+    evidence && evidence.pairsNeeded !== null && evidence.pairsNeeded > evidence.pairs
+      ? `; about ${evidence.pairsNeeded} persona × topic pairs would show that, this test judged ${evidence.pairs}`
+      : "";
+  return `${NO_ADVICE_WORDS.close}, and a fresh run of this test could reach another one (${needs}${more})`;
+}
 
 /** A kept advice in words: the smaller jury (or why none) and the independent votes. */
 export function adviceRecordLines(record: JuryAdviceRecord): string[] {
@@ -298,7 +326,11 @@ export function adviceRecordLines(record: JuryAdviceRecord): string[] {
           independentVotes: record.independentVotes,
         };
   if (advice) return juryAdviceLines(advice, (id) => names.get(id) ?? id);
-  const lines = [NO_ADVICE_WORDS[record.outcome === "advised" ? "thin" : record.outcome]];
+  const lines = [
+    record.outcome === "close"
+      ? closeWords(record.evidence)
+      : NO_ADVICE_WORDS[record.outcome === "advised" ? "thin" : record.outcome],
+  ];
   if (record.independentVotes !== null)
     lines.push(`${record.judges.length} judges, worth ${record.independentVotes.toFixed(1)} independent votes`);
   return lines;
