@@ -25,6 +25,7 @@ import { unitScoresOf, verdictsOfCalls } from "../convex/lib/compare";
 import { pairOrder, settleStatus, type SettlePair } from "../convex/lib/settle";
 import { simulateRun, type RunJudge } from "../convex/lib/stats/simulated.helpers";
 import { SETTLE_IN_FLIGHT_SHARE, settleInFlightCap } from "../convex/lib/claimOrder";
+import { wilsonInterval } from "../convex/lib/checkFigures";
 import { juryAdviceBench } from "./adaptiveJury";
 import { engineRun } from "./adaptiveEngine";
 
@@ -187,6 +188,9 @@ for (const scale of TARGETS.includes("settle") ? (["rating", "ranking"] as const
   }
 }
 const juryRows: string[] = [];
+/** A held-out share's Wilson interval: rows with few advised replications check few fresh runs. */
+const ciText = (interval: { low: number; high: number } | null) =>
+  interval ? `${(100 * interval.low).toFixed(1)}–${(100 * interval.high).toFixed(1)}%` : "—";
 /** The jury target's scenarios: the settle bench's two, and a model best by 2 points on 10. */
 const JURY_SCENARIOS: Record<string, Record<string, number>> = {
   ...SCENARIOS,
@@ -205,7 +209,7 @@ if (TARGETS.includes("jury")) {
         outcome.checked === 0
           ? ["no advice given (too little evidence in every replication): nothing to check"]
           : [
-              `same decision as the full jury ${pct(agreement)} ≥ 95% ${verdict(agreement >= 0.95)}`,
+              `same decision as the full jury ${pct(agreement)} (${outcome.agreed}/${outcome.checked}, 95% CI ${ciText(wilsonInterval(outcome.agreed, outcome.checked))}) ≥ 95% ${verdict(agreement >= 0.95)}`,
               `judging cost ${pct(outcome.costShare)} ≤ 50% ${verdict(outcome.costShare <= 0.5)}`,
             ];
       failures += targets.filter((line) => line.endsWith("FAIL")).length;
