@@ -12,9 +12,9 @@ import { ADVICE_REPLICATION, decisionMargin, marginCarriesAdvice, type DecisionM
 /**
  * Resamples of the test's persona × topic pairs on which a smaller jury must also reach the full
  * jury's decision, in at least ADVICE_AGREEMENT of them: agreeing on the one sample the test drew
- * can be luck. (bench/adaptive.ts --target jury: with or without it, advice from a borderline
- * decision, e.g. a 1-point gap over 40–60 pairs, holds on only 84–92% of fresh runs; from 100
- * pairs ≥ 99.5%.)
+ * can be luck. It does not make advice on a borderline decision reliable (bench/adaptive.ts
+ * --target jury: a 1-point gap over 40–60 pairs held on 84–92% of fresh runs with or without
+ * it): the decision's own margin does (lib/juryAdviceEvidence.ts).
  */
 export const ADVICE_RESAMPLES = 20;
 export const ADVICE_AGREEMENT = 0.95;
@@ -192,8 +192,10 @@ function whyNoAdvice(input: JuryStatsInput): { reason: NoAdviceReason | null; ma
 
 /**
  * The advice for a finished test: the smaller juries that reach its decision on its own pairs and
- * on at least ADVICE_AGREEMENT of ADVICE_RESAMPLES resamples of them, or null when there is no decision to keep (too little evidence,
- * no scores), fewer than two judges, or more than MAX_ADVICE_JUDGES.
+ * on at least ADVICE_AGREEMENT of ADVICE_RESAMPLES resamples of them, with a verdict of their own
+ * as clear as advice needs (lib/juryAdviceEvidence.ts), or null when there is no decision to keep
+ * (too little evidence, no scores), the decision is too close to repeat, fewer than two judges sat,
+ * or more than MAX_ADVICE_JUDGES.
  */
 export function juryAdvice(input: JuryStatsInput): JuryAdvice | null {
   if (whyNoAdvice(input).reason !== null) return null;
@@ -216,6 +218,10 @@ export function juryAdvice(input: JuryStatsInput): JuryAdvice | null {
     for (const { sample, decision: full } of resamples) if (same(decisionOf(withJudges(sample, only)), full)) agreed++;
     const agreement = agreed / ADVICE_RESAMPLES;
     if (agreement < ADVICE_AGREEMENT) continue;
+    // The smaller jury's own verdict must be as clear as the full jury's must be: with fewer
+    // judges its noise is larger, and a fresh run near the edge can split the two.
+    const own = decisionMargin(withJudges(input, only));
+    if (own === null || !marginCarriesAdvice(own)) continue;
     const cost = subset.reduce((sum, judge) => sum + (costs.get(judge) ?? 0), 0);
     sameDecision.push({
       judges: subset,
