@@ -18,7 +18,8 @@
 // Jury advice (bench/adaptiveJury.ts): on a mixed panel, the smaller jury advised from one
 // replication reaches the full jury's decision in ≥ 95% of fresh ones, at ≤ 50% of its cost.
 //   npx tsx bench/adaptive.ts [--reps 400] [--pairs 100] [--target settle|jury]
-//     [--advice-reps 10] [--held-out 10] [--jury-pairs 60,100] [--jury-scenarios clear,equal,wide]
+//     [--advice-reps 10] [--checks 200] [--jury-pairs 60,100] [--jury-scenarios clear,equal,wide]
+//   (--checks: fresh replications per row, shared among the advised ones)
 import { parseArgs } from "node:util";
 import { studentTQuantile } from "../convex/lib/stats/basics";
 import { unitScoresOf, verdictsOfCalls } from "../convex/lib/compare";
@@ -35,7 +36,7 @@ const { values } = parseArgs({
     pairs: { type: "string" },
     target: { type: "string" },
     "advice-reps": { type: "string" },
-    "held-out": { type: "string" },
+    checks: { type: "string" },
     "jury-pairs": { type: "string" },
     "jury-scenarios": { type: "string" },
   },
@@ -198,11 +199,11 @@ const JURY_SCENARIOS: Record<string, Record<string, number>> = {
 };
 if (TARGETS.includes("jury")) {
   const adviceReps = Number(values["advice-reps"] ?? 10);
-  const heldOut = Number(values["held-out"] ?? 10);
+  const checks = Number(values.checks ?? 200);
   const scenarios = (values["jury-scenarios"] ?? "clear").split(",");
   for (const scenario of scenarios) {
     for (const pairs of (values["jury-pairs"] ?? "60,100").split(",").map(Number)) {
-      const outcome = juryAdviceBench(JURY_SCENARIOS[scenario]!, pairs, adviceReps, heldOut);
+      const outcome = juryAdviceBench(JURY_SCENARIOS[scenario]!, pairs, adviceReps, checks);
       const agreement = outcome.agreed / outcome.checked;
       // Advice withheld in every replication is the product declining, not a measured pass.
       const targets =

@@ -89,13 +89,17 @@ export interface JuryAdviceOutcome {
   readonly independentVotes: number;
 }
 
+/**
+ * Advises on `adviceReps` replications, then checks the advised juries on `checks` fresh
+ * replications in all, shared out evenly among the advised ones (at least one each): a row where
+ * advice is rare is measured on as many fresh runs as one where it is common.
+ */
 export function juryAdviceBench(
   qualities: Record<string, number>,
   pairs: number,
   adviceReps: number,
-  heldOut: number,
+  checks: number,
 ): JuryAdviceOutcome {
-  let advised = 0;
   let tooLittleEvidence = 0;
   let allNeeded = 0;
   let agreed = 0;
@@ -103,6 +107,7 @@ export function juryAdviceBench(
   let costShare = 0;
   let votes = 0;
   const juries = new Map<string, number>();
+  const advisedJuries: { rep: number; subset: ReadonlySet<string> }[] = [];
   for (let rep = 0; rep < adviceReps; rep++) {
     const record = juryAdviceRecord(simulatePanelRun(qualities, pairs, `advise|${rep}`), (id) => id);
     votes += record.independentVotes ?? 0;
@@ -110,10 +115,13 @@ export function juryAdviceBench(
     if (record.outcome === "allNeeded") allNeeded++;
     const cheapest = record.advised;
     if (!cheapest) continue;
-    advised++;
     const key = cheapest.judges.join(" + ");
     juries.set(key, (juries.get(key) ?? 0) + 1);
-    const subset = new Set(cheapest.judges);
+    advisedJuries.push({ rep, subset: new Set(cheapest.judges) });
+  }
+  const advised = advisedJuries.length;
+  const heldOut = advised === 0 ? 0 : Math.max(1, Math.ceil(checks / advised));
+  for (const { rep, subset } of advisedJuries) {
     for (let h = 0; h < heldOut; h++) {
       const fresh = simulatePanelRun(qualities, pairs, `held-out|${rep}|${h}`);
       checked++;
