@@ -18,7 +18,8 @@ import type { JuryStatsInput } from "./stats/types";
  * on z₀, and advice needs Φ(z − z_{0.95}) ≥ 95%, i.e. z ≥ 2 · 1.645 ≈ 3.29 standard errors. The
  * plain estimate Φ(z / √2) (Goodman 1992's replication probability, z ≥ 2.33) was tried and is not
  * enough: among many borderline tests some look clear by luck, and advice from those missed the
- * full jury's decision on 10–17% of fresh runs at 40–60 pairs (bench/results/adaptive.md).
+ * full jury's decision on 10–17% of fresh runs at 40–60 pairs. With this rule every row of
+ * bench/adaptive.ts --target jury where advice is given meets ≥ 95% (bench/results/adaptive.md).
  */
 export const ADVICE_REPLICATION = 0.95;
 const Z_ADVICE = probit(ADVICE_REPLICATION);
@@ -31,9 +32,9 @@ export interface DecisionMargin {
   /** Persona × topic pairs judged. */
   readonly pairs: number;
   /**
-   * Pairs a test like this one would need for advice, when the closest edge is a model just short
-   * of leaving the top group (its z grows with the pairs); null when it is a model inside the top
-   * group (more pairs would bring it no nearer to settled) or with no interval.
+   * Pairs a test like this one would need for advice, when the closest edge is a model just
+   * outside the top group (its z grows with the pairs); null when it is a model inside the top
+   * group (a tie's z does not grow with the pairs) or one with no interval.
    */
   readonly pairsNeeded: number | null;
 }
