@@ -25,6 +25,9 @@ describe("jury advice", () => {
 
     const advice = (await owner.as.query(api.juryAdvice.forTest, { testId }))!;
     expect(advice.outcome).toBe("advised");
+    // Kept with how clearly the full jury decided: clear enough to repeat on a fresh run.
+    expect(advice.evidence!.replication).toBeGreaterThanOrEqual(0.95);
+    expect(advice.evidence!.pairsNeeded).toBe(advice.evidence!.pairs);
     expect(advice.decision).toEqual({ kind: "best", leaders: ["anthropic/claude-3.5-haiku"] });
     // The seeded judges score alike and cost alike: any two of them give the same verdict.
     expect(advice.advised!.judges).toHaveLength(2);
