@@ -25,7 +25,7 @@ export const juryAdvice = publicQuery({
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .unique();
     if (row === null) return null;
-    const { outcome, decision, costBasis, judges, advised, independentVotes } = row;
+    const { outcome, decision, costBasis, judges, advised, independentVotes, evidence } = row;
     return {
       outcome,
       decision,
@@ -33,6 +33,8 @@ export const juryAdvice = publicQuery({
       judges: judges.map(({ judgeModelId, name, calls, leftOut }) => ({ judgeModelId, name, calls, leftOut })),
       advised,
       independentVotes,
+      // How clearly the jury decided: the words of "too little evidence" (lib/juryAdvice.ts).
+      ...(evidence === undefined ? {} : { evidence }),
     };
   },
 });
