@@ -64,6 +64,10 @@ describe("a template's run settings", () => {
     await user.click(await screen.findByRole("button", { name: "Template Library" }, { timeout: 5000 }));
     const dialog = await screen.findByRole("dialog", { name: "Template Library" });
     await user.click(within(dialog).getByRole("tab", { name: "Public Library (1)" }));
+    await user.click(await within(dialog).findByRole("button", { name: "Preview Settled support check" }));
+    const preview = within(dialog).getByTestId("template-preview");
+    expect(preview).toHaveTextContent("Each persona × topic 4 times");
+    expect(preview).toHaveTextContent("Stop when settled: Which model is best?");
     await user.click(await within(dialog).findByRole("button", { name: "Apply Settled support check" }));
     await waitFor(() => expect(loadStoredSetup(window.localStorage).state.appliedTemplate?.id).toBe("tmpl9"));
     expect(loadStoredSetup(window.localStorage).state).toMatchObject({ repeats: 4, stopWhenSettled: settle });
