@@ -3,15 +3,13 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import { pickFields } from "../lib/fields";
-import { HEADER_FIELDS } from "../lib/resultsFigures";
+import { HEADER_FIELDS, MISSING_WORK_FIELDS } from "../lib/resultsFigures";
 import { monitorSizeOf } from "../lib/progressWrites";
 import schema from "../schema";
 import { monitorSize, type runningHeader } from "../tables/testProgress";
 import { isDraft } from "./userStats";
 
 const testFields = schema.tables.tests.validator;
-
-const MISSING_WORK_FIELDS = ["missingResponses", "missingEvaluations", "lastCallError"] as const;
 
 /** What a test gave up on and the last gateway error (lib/progress.ts missingWorkSummary words it). */
 export const missingWorkValidator = testFields.pick(...MISSING_WORK_FIELDS);
@@ -59,10 +57,6 @@ export function jobFiguresOf(job: Doc<"jobs"> | null): Infer<typeof jobFiguresVa
  * the test runs, only its small monitor row), with what the monitor says of its size instead.
  */
 export const monitorHeader = testHeader.omit("configuration").extend({ size: monitorSize });
-
-export function missingWorkOf(test: Doc<"tests">): Infer<typeof missingWorkValidator> {
-  return pickFields(test, MISSING_WORK_FIELDS);
-}
 
 export function headerOf(test: Doc<"tests">, job: Doc<"jobs"> | null): Infer<typeof testHeader> {
   return {

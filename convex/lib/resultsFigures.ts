@@ -42,7 +42,7 @@ const everyCounterListed: Exclude<CounterKey, (typeof COUNTER_FIELDS)[number]> e
 void everyCounterListed;
 
 /** What a running test's counter row holds (tables/testCounters.ts): what its folds added and set. */
-export type CounterFigures = {
+type CounterFigures = {
   sums: Partial<Counters>;
   progress: Infer<typeof progress>;
   lastProgressAt: number;
@@ -76,10 +76,10 @@ export function withCounters<Test extends CountedFields>(test: Test, row: Counte
 }
 
 /** A modelStats row's score tally: one model, for one persona or all of them (''). */
-export type StatsTally = ScoreTally & { personaId: string };
+type StatsTally = ScoreTally & { personaId: string };
 
 /** The latency figures of one model's stats row. */
-export type LatencyFigures = {
+type LatencyFigures = {
   medianLatencyMs: number | null;
   p95LatencyMs: number | null;
   maxLatencyMs: number | null;
@@ -87,7 +87,7 @@ export type LatencyFigures = {
 };
 
 /** What the results page shows of a stats row: its tally, spend and latency (summed up, not every answer's). */
-export type StatsFigures = StatsTally & { costUsd: number; latencyMsSum: number; latency: LatencyFigures };
+type StatsFigures = StatsTally & { costUsd: number; latencyMsSum: number; latency: LatencyFigures };
 
 type StatsRow = StatsTally & {
   costUsd: number;
@@ -97,7 +97,7 @@ type StatsRow = StatsTally & {
 };
 
 /** Median and p95 exactly from every answer's latency, or from the histogram of older tests. */
-export function latencyOf(row: StatsRow | undefined): LatencyFigures {
+function latencyOf(row: StatsRow | undefined): LatencyFigures {
   if (!row || row.responses === 0)
     return { medianLatencyMs: null, p95LatencyMs: null, maxLatencyMs: null, latencyExact: true };
   const sorted = row.latenciesMs;
@@ -146,7 +146,7 @@ type SpendCounters = Pick<Counters, "totalCostUsd" | "judgingCostUsd">;
  * The test's spend split into generation and judging. Tests recorded before the judges' spend
  * was counted apart: generation is what the models' rows recorded, judging the rest.
  */
-export function costSplitOf(test: SpendCounters, rows: readonly (StatsTally & { costUsd: number })[]) {
+function costSplitOf(test: SpendCounters, rows: readonly (StatsTally & { costUsd: number })[]) {
   const judgingCostUsd =
     test.judgingCostUsd ??
     Math.max(
@@ -157,13 +157,13 @@ export function costSplitOf(test: SpendCounters, rows: readonly (StatsTally & { 
 }
 
 /** What the figures are counted from: the test's counters and expected totals. */
-export type CountFigureFields = Pick<Counters, "responsesCount" | "evaluationsCount" | "totalLatencyMs"> & {
+type CountFigureFields = Pick<Counters, "responsesCount" | "evaluationsCount" | "totalLatencyMs"> & {
   expectedResponses: number;
   expectedEvaluations: number;
 };
 
 /** The results' metrics but for money: what the shared page shows too. */
-export function countFiguresOf(test: CountFigureFields) {
+function countFiguresOf(test: CountFigureFields) {
   return {
     totalResponses: test.responsesCount,
     evaluations: test.evaluationsCount,
@@ -192,7 +192,7 @@ export function rankingsOf(test: ModelsOf, rows: readonly StatsTally[]) {
   return rankModels(rows.filter((row) => row.personaId === "").map(tally), test.configuration.generatorModels);
 }
 
-export function breakdownOf(test: LayoutOf, rows: readonly StatsTally[]) {
+function breakdownOf(test: LayoutOf, rows: readonly StatsTally[]) {
   return personaBreakdown(
     rows.filter((row) => row.personaId !== "").map(tally),
     test.configuration.personas,
@@ -204,7 +204,7 @@ export function breakdownOf(test: LayoutOf, rows: readonly StatsTally[]) {
  * Per model: score, cost, latency (median and p95 exactly, from every answer's latency; from the
  * histogram for older tests), and the cost-quality frontier.
  */
-export function modelChartsOf(test: ModelsOf, rows: readonly StatsFigures[]) {
+function modelChartsOf(test: ModelsOf, rows: readonly StatsFigures[]) {
   const rankings = rankingsOf(test, rows);
   const overall = new Map(rows.filter((row) => row.personaId === "").map((row) => [row.modelId, row]));
   const points = rankings.flatMap((ranking) => {
@@ -232,7 +232,7 @@ export function modelChartsOf(test: ModelsOf, rows: readonly StatsFigures[]) {
 }
 
 /** Persona × model average scores, personas in the test's order, models in ranking order. */
-export function heatmapOf(test: LayoutOf, rows: readonly StatsTally[]) {
+function heatmapOf(test: LayoutOf, rows: readonly StatsTally[]) {
   const models = rankingsOf(test, rows).map((ranking) => ({ id: ranking.modelId, name: ranking.modelName }));
   const personas = test.configuration.personas.map((persona) => ({ id: persona.id, name: persona.name }));
   const byKey = new Map(
@@ -323,10 +323,10 @@ type StoredTestBase = CountFigureFields &
  * The results page's test as stored (results.test): its header fields with the judging spend
  * the metrics split by, and whether the pages can show it.
  */
-export type StoredResultsTest<Stored extends StoredTestBase> = { test: Stored; valid: boolean };
+type StoredResultsTest<Stored extends StoredTestBase> = { test: Stored; valid: boolean };
 
 /** What the results page's live half reads (results.live): the small rows the folds and owners write. */
-export type LiveResults = {
+type LiveResults = {
   counters: CounterFigures | null;
   rows: StatsFigures[];
   job: { status: string; chargedCents: number } | null;
@@ -355,6 +355,9 @@ export function resultsViewOf<Stored extends StoredTestBase>(stored: StoredResul
   };
 }
 
+/** What a test gave up on and the last gateway error (lib/progress.ts missingWorkSummary words it). */
+export const MISSING_WORK_FIELDS = ["missingResponses", "missingEvaluations", "lastCallError"] as const;
+
 /** The counters the shared page shows (no money: spec part 2's shared page shows none). */
 export const SHARED_COUNTERS = [
   "responsesCount",
@@ -379,7 +382,7 @@ type SharedTestBase = CountFigureFields &
   };
 
 /** What the shared page's live half reads (shares.live): the counter row's shown counters, the tallies, the first answers. */
-export type LiveShared = {
+type LiveShared = {
   counters: CounterFigures | null;
   rows: StatsTally[];
   samples: {
@@ -411,7 +414,7 @@ export function sharedViewOf<Stored extends SharedTestBase>(
     valid: stored.valid,
     configuration: test.configuration,
     metrics: countFiguresOf(test),
-    missingWork: pickFields(test, ["missingResponses", "missingEvaluations", "lastCallError"]),
+    missingWork: pickFields(test, MISSING_WORK_FIELDS),
     rankings: rankingsOf(test, live.rows),
     sampleResponses: live.samples.map((sample, index) => ({
       key: String(index),
