@@ -320,7 +320,8 @@ export const exportEvaluations = userQuery({
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
-    await requireTest(ctx, ctx.user._id, testId, "read");
+    // It shows no name or setting of the test: access on the small access row, not the configuration.
+    await requireTestAccess(ctx, ctx.user._id, testId, "read");
     const page = await pageByTest(ctx, "evaluations", testId, paginationOpts, MAX_EXPORT_EVALUATIONS_PAGE);
     const calls = judgeCallReader(ctx);
     return {
