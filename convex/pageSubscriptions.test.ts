@@ -59,6 +59,7 @@ const SHOWING_NO_COUNTER = [
   "results:evaluations",
   "results:juryStats",
   "shares:juryStats",
+  "settle:status",
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

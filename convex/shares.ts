@@ -7,7 +7,7 @@ import { publicQuery, userMutation } from "./functions";
 import { metricsValidator, rankingValidator, statsRowsOf } from "./core/results";
 import { missingWorkValidator } from "./core/tests";
 import { counterRowOf } from "./core/pipeline/counterRow";
-import { requireTest } from "./core/testAccess";
+import { requireTestAccess } from "./core/testAccess";
 import { sharedTestIdOf, sharedTestOf } from "./core/sharedTest";
 import { pickFields } from "./lib/fields";
 import { isValidTest, SHARED_COUNTERS, sharedViewOf } from "./lib/resultsFigures";
@@ -25,7 +25,7 @@ export const enable = userMutation({
   args: { testId: v.id("tests") },
   returns: v.object({ shareId: v.string() }),
   handler: async (ctx, { testId }) => {
-    await requireTest(ctx, ctx.user._id, testId, "act");
+    await requireTestAccess(ctx, ctx.user._id, testId, "act");
     const existing = await ctx.db
       .query("shares")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -43,7 +43,7 @@ export const disable = userMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    await requireTest(ctx, ctx.user._id, testId, "act");
+    await requireTestAccess(ctx, ctx.user._id, testId, "act");
     const rows = await ctx.db
       .query("shares")
       .withIndex("by_test", (q) => q.eq("testId", testId))
