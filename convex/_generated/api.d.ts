@@ -125,6 +125,7 @@ import type * as lib_gates from "../lib/gates.js";
 import type * as lib_initials from "../lib/initials.js";
 import type * as lib_jobAnalysis from "../lib/jobAnalysis.js";
 import type * as lib_juryAdvice from "../lib/juryAdvice.js";
+import type * as lib_juryAdviceEvidence from "../lib/juryAdviceEvidence.js";
 import type * as lib_juryAdviceHistory from "../lib/juryAdviceHistory.js";
 import type * as lib_limits from "../lib/limits.js";
 import type * as lib_metrics from "../lib/metrics.js";
@@ -344,6 +345,7 @@ declare const fullApi: ApiFromModules<{
   "lib/initials": typeof lib_initials;
   "lib/jobAnalysis": typeof lib_jobAnalysis;
   "lib/juryAdvice": typeof lib_juryAdvice;
+  "lib/juryAdviceEvidence": typeof lib_juryAdviceEvidence;
   "lib/juryAdviceHistory": typeof lib_juryAdviceHistory;
   "lib/limits": typeof lib_limits;
   "lib/metrics": typeof lib_metrics;
