@@ -118,6 +118,8 @@ const ACCESS: Record<string, Access> = {
   "rejudge:create": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId, ...sampleJury() }) },
   "rejudge:about": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "results:get": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "results:test": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
+  "results:live": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   "results:responses": {
     who: "user",
     ownerOnly: true,
@@ -172,6 +174,8 @@ const ACCESS: Record<string, Access> = {
   "shares:disable": { who: "user", ownerOnly: true, args: (fx) => ({ testId: fx.testId }) },
   // Anyone holding an active link; presence checks the room itself (presence.test.ts, shares.test.ts).
   "shares:view": { who: "anyone" },
+  "shares:test": { who: "anyone" },
+  "shares:live": { who: "anyone" },
   "shares:juryStats": { who: "anyone" },
   "sharedExtras:juryAdvice": { who: "anyone" },
   "sharedExtras:settleStatus": { who: "anyone" },
@@ -259,6 +263,8 @@ const TEAM_TEST_ACCESS: Record<string, TeamTestAccess> = {
   "refunds:stopPreview": { minimum: "member" },
   "refunds:ofTest": { minimum: "viewer" },
   "results:get": { minimum: "viewer" },
+  "results:test": { minimum: "viewer" },
+  "results:live": { minimum: "viewer" },
   "results:responses": { minimum: "viewer" },
   "results:evaluations": { minimum: "viewer" },
   "results:exportResponses": { minimum: "viewer" },

@@ -153,6 +153,7 @@ import type * as lib_promptfoo_types from "../lib/promptfoo/types.js";
 import type * as lib_prompts from "../lib/prompts.js";
 import type * as lib_repeats from "../lib/repeats.js";
 import type * as lib_replies from "../lib/replies.js";
+import type * as lib_resultsFigures from "../lib/resultsFigures.js";
 import type * as lib_reviews from "../lib/reviews.js";
 import type * as lib_scoring from "../lib/scoring.js";
 import type * as lib_serverFailure from "../lib/serverFailure.js";
@@ -375,6 +376,7 @@ declare const fullApi: ApiFromModules<{
   "lib/prompts": typeof lib_prompts;
   "lib/repeats": typeof lib_repeats;
   "lib/replies": typeof lib_replies;
+  "lib/resultsFigures": typeof lib_resultsFigures;
   "lib/reviews": typeof lib_reviews;
   "lib/scoring": typeof lib_scoring;
   "lib/serverFailure": typeof lib_serverFailure;

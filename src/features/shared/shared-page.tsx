@@ -1,5 +1,4 @@
 import { Link } from "@tanstack/react-router";
-import { useQuery } from "convex/react";
 import { FileWarningIcon, LinkIcon } from "lucide-react";
 
 import { EmptyState, EmptyStateLink } from "@/components/empty-state";
@@ -22,11 +21,10 @@ import { ResultsSection } from "@/components/results-section";
 import { SharedChecksSection } from "@/components/results/check-pass-rates";
 import { StatCards } from "@/components/results-stat-cards";
 import { errorMessage } from "@/lib/errors";
+import { useSharedView, type SharedView } from "@/lib/results-views";
 
-import { api } from "../../../convex/_generated/api";
 import { formatCount, formatLatency, timeLeftText } from "../../../convex/lib/format";
 import { selectedCriteria } from "../../../convex/lib/types";
-import type { FunctionReturnType } from "convex/server";
 import { MissingWorkNotice } from "@/components/missing-work";
 import { SettleNotice } from "@/components/settle-notice";
 import { hasEnded } from "../../../convex/lib/testStatus";
@@ -37,7 +35,7 @@ export const NOT_FOUND_MESSAGE = "Shared test not found or no longer available";
 export const LOAD_FAILED = "Failed to load shared test results";
 export const INVALID_SHARED = "Invalid test data";
 
-type Shared = NonNullable<FunctionReturnType<typeof api.shares.view>>;
+type Shared = NonNullable<SharedView>;
 
 /** /shared/{shareId}: the public, read-only results; live while the test runs (spec part 2 §2). */
 export function SharedResultsPage({ shareId }: { shareId: string }) {
@@ -56,7 +54,7 @@ export function SharedResultsPage({ shareId }: { shareId: string }) {
 }
 
 function SharedScreen({ shareId }: { shareId: string }) {
-  const shared = useQuery(api.shares.view, { shareId });
+  const shared = useSharedView(shareId);
   if (shared === undefined) return <FullPageSpinner label="Loading shared results" />;
   if (shared === null) {
     return (
