@@ -18,13 +18,15 @@
 // Jury advice (bench/adaptiveJury.ts): on a mixed panel, the smaller jury advised from one
 // replication reaches the full jury's decision in ≥ 95% of fresh ones, at ≤ 50% of its cost.
 //   npx tsx bench/adaptive.ts [--reps 400] [--pairs 100] [--target settle|jury]
-//     [--advice-reps 10] [--held-out 10] [--jury-pairs 60,100]
+//     [--advice-reps 10] [--checks 200] [--jury-pairs 60,100] [--jury-scenarios clear,equal,wide]
+//   (--checks: fresh replications per row, shared among the advised ones)
 import { parseArgs } from "node:util";
 import { studentTQuantile } from "../convex/lib/stats/basics";
 import { unitScoresOf, verdictsOfCalls } from "../convex/lib/compare";
 import { pairOrder, settleStatus, type SettlePair } from "../convex/lib/settle";
 import { simulateRun, type RunJudge } from "../convex/lib/stats/simulated.helpers";
 import { SETTLE_IN_FLIGHT_SHARE, settleInFlightCap } from "../convex/lib/claimOrder";
+import { wilsonInterval } from "../convex/lib/checkFigures";
 import { juryAdviceBench } from "./adaptiveJury";
 import { engineRun } from "./adaptiveEngine";
 
@@ -34,8 +36,9 @@ const { values } = parseArgs({
     pairs: { type: "string" },
     target: { type: "string" },
     "advice-reps": { type: "string" },
-    "held-out": { type: "string" },
+    checks: { type: "string" },
     "jury-pairs": { type: "string" },
+    "jury-scenarios": { type: "string" },
   },
 });
 const TARGETS = values.target ? [values.target] : ["settle", "jury"];
@@ -186,22 +189,37 @@ for (const scale of TARGETS.includes("settle") ? (["rating", "ranking"] as const
   }
 }
 const juryRows: string[] = [];
+/** A held-out share's Wilson interval: rows with few advised replications check few fresh runs. */
+const ciText = (interval: { low: number; high: number } | null) =>
+  interval ? `${(100 * interval.low).toFixed(1)}–${(100 * interval.high).toFixed(1)}%` : "—";
+/** The jury target's scenarios: the settle bench's two, and a model best by 2 points on 10. */
+const JURY_SCENARIOS: Record<string, Record<string, number>> = {
+  ...SCENARIOS,
+  wide: { "openai/alpha": 0.6 + 2 * POINT, "anthropic/beta": 0.6, "meta/gamma": 0.6 - POINT },
+};
 if (TARGETS.includes("jury")) {
   const adviceReps = Number(values["advice-reps"] ?? 10);
-  const heldOut = Number(values["held-out"] ?? 10);
-  for (const pairs of (values["jury-pairs"] ?? "60,100").split(",").map(Number)) {
-    const outcome = juryAdviceBench(SCENARIOS.clear, pairs, adviceReps, heldOut);
-    const agreement = outcome.agreed / outcome.checked;
-    const targets = [
-      `same decision as the full jury ${pct(agreement)} ≥ 95% ${verdict(agreement >= 0.95)}`,
-      `judging cost ${pct(outcome.costShare)} ≤ 50% ${verdict(outcome.costShare <= 0.5)}`,
-    ];
-    failures += targets.filter((line) => line.endsWith("FAIL")).length;
-    const advised = [...outcome.juries].map(([jury, count]) => `${jury} ×${count}`).join("; ");
-    juryRows.push(
-      `| ${pairs} | ${outcome.advised}/${outcome.adviceReps} | ${outcome.checked} | ${targets.join(" · ")} | ${outcome.independentVotes.toFixed(2)} | ${advised} |`,
-    );
-    console.log(juryRows.at(-1));
+  const checks = Number(values.checks ?? 200);
+  const scenarios = (values["jury-scenarios"] ?? "clear").split(",");
+  for (const scenario of scenarios) {
+    for (const pairs of (values["jury-pairs"] ?? "60,100").split(",").map(Number)) {
+      const outcome = juryAdviceBench(JURY_SCENARIOS[scenario]!, pairs, adviceReps, checks);
+      const agreement = outcome.agreed / outcome.checked;
+      // Advice withheld in every replication is the product declining, not a measured pass.
+      const targets =
+        outcome.checked === 0
+          ? ["no advice given (too little evidence in every replication): nothing to check"]
+          : [
+              `same decision as the full jury ${pct(agreement)} (${outcome.agreed}/${outcome.checked}, 95% CI ${ciText(wilsonInterval(outcome.agreed, outcome.checked))}) ≥ 95% ${verdict(agreement >= 0.95)}`,
+              `judging cost ${pct(outcome.costShare)} ≤ 50% ${verdict(outcome.costShare <= 0.5)}`,
+            ];
+      failures += targets.filter((line) => line.endsWith("FAIL")).length;
+      const advised = [...outcome.juries].map(([jury, count]) => `${jury} ×${count}`).join("; ");
+      juryRows.push(
+        `| ${scenario} | ${pairs} | ${outcome.advised}/${outcome.adviceReps} | ${outcome.tooLittleEvidence}/${outcome.adviceReps} | ${outcome.allNeeded} | ${outcome.checked} | ${targets.join(" · ")} | ${outcome.independentVotes.toFixed(2)} | ${advised || "—"} |`,
+      );
+      console.log(juryRows.at(-1));
+    }
   }
 }
 console.log(
@@ -212,9 +230,9 @@ console.log(
     "|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    "Jury advice (clear scenario, rating, 4-judge mixed panel of bench/adaptiveJury.ts): advised on one replication, checked on held-out ones.",
-    "| pairs | advised | held-out checks | targets (measured, target, PASS/FAIL) | independent votes (mean) | advised juries |",
-    "|---|---|---|---|---|---|",
+    "Jury advice (rating, 4-judge mixed panel of bench/adaptiveJury.ts): advised on one replication where its own evidence carries advice (lib/juryAdviceEvidence.ts), checked on held-out ones.",
+    "| scenario | pairs | advised N/M | no advice (too little evidence) | every judge counted | held-out checks | targets (measured, target, PASS/FAIL) | independent votes (mean) | advised juries |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...juryRows,
     "",
     `${failures === 0 ? "Every target met" : `${failures} target(s) missed`}; ${((Date.now() - started) / 1000).toFixed(0)} s.`,

@@ -6,7 +6,7 @@
 // and one noisy judge whose errors follow the expensive one's (it shares its mistakes, plus its
 // own noise). Answers as simulateRun's (pair difficulty, each model's fit, answer spread); a
 // rating judge gives round(1 + 9 × perceived quality), clamped to 1–10.
-import { juryAdvice } from "../convex/lib/juryAdvice";
+import { juryAdviceRecord } from "../convex/lib/juryAdvice";
 import { computeJuryStats } from "../convex/lib/stats";
 import { gaussian, streamRandom } from "../convex/lib/stats/simulated.helpers";
 import type { JuryRating, JuryResponse, JuryStatsInput } from "../convex/lib/stats/types";
@@ -75,6 +75,10 @@ export interface JuryAdviceOutcome {
   /** Advice replications that advised a smaller jury, of all. */
   readonly advised: number;
   readonly adviceReps: number;
+  /** Replications where advice was withheld: too little evidence (no decision, or one too close to repeat). */
+  readonly tooLittleEvidence: number;
+  /** Replications with a clear decision where no smaller jury held ("every judge counted"). */
+  readonly allNeeded: number;
   /** Held-out replications where the advised jury reached the full jury's decision, of all checked. */
   readonly agreed: number;
   readonly checked: number;
@@ -85,27 +89,39 @@ export interface JuryAdviceOutcome {
   readonly independentVotes: number;
 }
 
+/**
+ * Advises on `adviceReps` replications, then checks the advised juries on `checks` fresh
+ * replications in all, shared out evenly among the advised ones (at least one each): a row where
+ * advice is rare is measured on as many fresh runs as one where it is common.
+ */
 export function juryAdviceBench(
   qualities: Record<string, number>,
   pairs: number,
   adviceReps: number,
-  heldOut: number,
+  checks: number,
 ): JuryAdviceOutcome {
-  let advised = 0;
+  let tooLittleEvidence = 0;
+  let allNeeded = 0;
   let agreed = 0;
   let checked = 0;
   let costShare = 0;
   let votes = 0;
   const juries = new Map<string, number>();
+  const advisedJuries: { rep: number; subset: ReadonlySet<string> }[] = [];
   for (let rep = 0; rep < adviceReps; rep++) {
-    const advice = juryAdvice(simulatePanelRun(qualities, pairs, `advise|${rep}`));
-    votes += advice?.independentVotes ?? 0;
-    const cheapest = advice?.sameDecision[0];
+    const record = juryAdviceRecord(simulatePanelRun(qualities, pairs, `advise|${rep}`), (id) => id);
+    votes += record.independentVotes ?? 0;
+    if (record.outcome === "thin" || record.outcome === "close") tooLittleEvidence++;
+    if (record.outcome === "allNeeded") allNeeded++;
+    const cheapest = record.advised;
     if (!cheapest) continue;
-    advised++;
     const key = cheapest.judges.join(" + ");
     juries.set(key, (juries.get(key) ?? 0) + 1);
-    const subset = new Set(cheapest.judges);
+    advisedJuries.push({ rep, subset: new Set(cheapest.judges) });
+  }
+  const advised = advisedJuries.length;
+  const heldOut = advised === 0 ? 0 : Math.max(1, Math.ceil(checks / advised));
+  for (const { rep, subset } of advisedJuries) {
     for (let h = 0; h < heldOut; h++) {
       const fresh = simulatePanelRun(qualities, pairs, `held-out|${rep}|${h}`);
       checked++;
@@ -120,6 +136,8 @@ export function juryAdviceBench(
   return {
     advised,
     adviceReps,
+    tooLittleEvidence,
+    allNeeded,
     agreed,
     checked,
     costShare: checked > 0 ? costShare / checked : NaN,

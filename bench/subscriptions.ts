@@ -5,7 +5,9 @@
 // and print them with printPageSubscriptions; run alone, this file runs one test of 192 calls
 // (10 generators × 4 personas × 4 topics × 2 answers, 2 judges ranking, 2 checks) with the pages
 // open and prints the figures.
-//   npx tsx bench/subscriptions.ts [--latency-scale 0.05] [--max-seconds 300]
+// --topic-prompt-chars pads each topic's prompt (at most 10,000 characters): a configuration the
+// size of a real test's, which a page query reading the test's row reads on every re-run.
+//   npx tsx bench/subscriptions.ts [--latency-scale 0.05] [--max-seconds 300] [--topic-prompt-chars 0]
 import { parseArgs } from "node:util";
 import { ConvexClient } from "convex/browser";
 import { WebSocket } from "ws";
@@ -79,6 +81,7 @@ async function main() {
     options: {
       "latency-scale": { type: "string", default: "0.05" },
       "max-seconds": { type: "string", default: "300" },
+      "topic-prompt-chars": { type: "string", default: "0" },
     },
   });
   const gateway = await startGateway({ port: 0 });
@@ -93,7 +96,13 @@ async function main() {
     await setMaxProcessing(t, 0);
     const { testId } = await as.mutation(api.tests.create, {
       configuration: {
-        ...benchTestConfiguration(0, models, { topics: 4, responsesPerTopic: 2, personas: 4, judges: 2 }),
+        ...benchTestConfiguration(0, models, {
+          topics: 4,
+          responsesPerTopic: 2,
+          personas: 4,
+          judges: 2,
+          topicPrompt: (i) => `Scenario ${i}. ${"Some context. ".repeat(Number(values["topic-prompt-chars"]) / 14)}`,
+        }),
         checks: [
           { id: "short", kind: "length", unit: "words", max: 60 },
           { id: "names", kind: "contains", value: "item" },
@@ -126,6 +135,12 @@ async function main() {
         `(latency scale ${values["latency-scale"]}), every page of it open`,
     );
     const { worst } = printPageSubscriptions(reading, gatewayCalls);
+    console.log(
+      `bytes read per re-run: ${PAGE_QUERIES.map(({ query }) => {
+        const entry = reading[query];
+        return `${query} ${entry?.subscriptionReruns ? (entry.bytesRead / entry.subscriptionReruns / 1024).toFixed(1) : "-"} KiB`;
+      }).join(", ")}`,
+    );
     console.log(
       `target: no page query re-runs more than once per 10 calls: ${worst.per10 <= 1 ? "PASS" : "FAIL"} ` +
         `(worst ${worst.query || "none"} ${worst.per10.toFixed(2)})`,

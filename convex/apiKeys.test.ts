@@ -47,7 +47,7 @@ async function saveAccepted(user: { as: { action: TestBackend["action"] } }, key
   return await user.as.action(api.apiKeys.save, { key });
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 45_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await read();

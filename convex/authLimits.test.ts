@@ -1,6 +1,7 @@
 // Sign-in hardening: the password rule, bounded email checks, plain error sentences,
 // and limits that slow guessing down without locking the account's owner out.
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { threadCpuMs } from "../dev/backend/threadCpu";
 import { api } from "./_generated/api";
 import { CLIENT_ATTEMPTS, GLOBAL_LIMITS, THROTTLE_MESSAGES } from "./core/authThrottle";
 import { createBackend, type TestBackend, useAuthKeys, errorOf } from "./test.helpers";
@@ -32,16 +33,17 @@ describe("password rule (sign-up; reset and change use the same one)", () => {
 });
 
 describe("email check", () => {
-  test("a 100,000-character email is refused in under 50 ms, with a sentence", async () => {
+  test("a 100,000-character email is refused in under 50 ms of CPU, with a sentence", async () => {
     const t = createBackend();
     await signIn(t, { email: "warm@example.com", password: "correct horse", flow: "signUp" });
     // The old pattern's worst case (/^[^\s@]+@[^\s@]+\.[^\s@]+$/ took over 30 s on it): dots after the @, then no valid end.
     const huge = `a@${".".repeat(99_997)}@`;
     expect(huge).toHaveLength(100_000);
     for (const flow of ["signIn", "signUp"]) {
-      const started = performance.now();
+      // CPU time, not wall time: a busy machine makes the wait for a core longer, not the work.
+      const started = threadCpuMs();
       const error = await errorOf(signIn(t, { email: huge, password: "correct horse", flow }));
-      expect(performance.now() - started).toBeLessThan(50);
+      expect(threadCpuMs() - started).toBeLessThan(50);
       expect(error).toEqual({ code: "INVALID_INPUT", message: "Please enter a valid email address.", field: "email" });
     }
   });

@@ -206,11 +206,14 @@ describe("ten workers recording into one test under concurrent transactions (OCC
         });
         await drainDispatch(t);
         // The backend's scheduler creates the calls (a batch at a time).
-        for (let waited = 0; waited < 100; waited++) {
-          const test = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
-          if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 36) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        await vi.waitFor(
+          async () => {
+            const test = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
+            const { status, callCursor = null, totalCalls } = test;
+            expect({ status, callCursor, totalCalls }).toEqual({ status: "running", callCursor: null, totalCalls: 36 });
+          },
+          { timeout: 60_000, interval: 100 },
+        );
         const before = backend.meter.read();
         let recorded = 0;
         for (;;) {

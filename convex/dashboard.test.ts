@@ -27,7 +27,7 @@ async function waitForEnd(t: TestBackend, testId: Id<"tests">) {
       await t.finishInProgressScheduledFunctions();
       return await t.run(async (ctx) => (await ctx.db.get("tests", testId))!);
     }
-    if (Date.now() - started > 20_000) throw new Error(`test still ${test.status}`);
+    if (Date.now() - started > 45_000) throw new Error(`test still ${test.status}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -12,6 +12,7 @@ import { juryVerdictValidator } from "./core/juryView";
 import { missingWorkValidator } from "./core/tests";
 import { takeWithinBytes } from "./lib/boundedList";
 import { LIST_READ_BYTES } from "./lib/limits";
+import { settledAfterText } from "./lib/settleWords";
 import { testStatus } from "./validators";
 import { countedTestOf } from "./core/pipeline/counterRow";
 
@@ -43,6 +44,10 @@ export const list = userQuery({
         missingWork: missingWorkValidator,
         /** A re-judging ("Judge again"): the test whose answers it judged again; name null once deleted. */
         rejudgeOf: v.optional(v.object({ testId: v.id("tests"), name: v.union(v.string(), v.null()) })),
+        /** Stopped when settled: "Settled after 38 of 100 pairs". */
+        settledAfter: v.optional(v.string()),
+        /** Runs of each cell, when more than one. */
+        repeats: v.optional(v.number()),
       }),
     ),
     /** All of the space's tests, which may exceed the rows listed. */
@@ -84,6 +89,8 @@ export const list = userQuery({
         ...(summary.rejudgeOf === undefined
           ? {}
           : { rejudgeOf: { testId: summary.rejudgeOf, name: names.get(summary.rejudgeOf) ?? null } }),
+        ...(summary.stopped === undefined ? {} : { settledAfter: settledAfterText(summary.stopped) }),
+        ...(summary.repeats === undefined ? {} : { repeats: summary.repeats }),
       })),
       total: Math.max(rows.length, (team ?? personalFigures(ctx.user)).testCount ?? 0),
     };

@@ -25,6 +25,9 @@ describe("jury advice", () => {
 
     const advice = (await owner.as.query(api.juryAdvice.forTest, { testId }))!;
     expect(advice.outcome).toBe("advised");
+    // Kept with how clearly the full jury decided: clear enough to repeat on a fresh run.
+    expect(advice.evidence!.replication).toBeGreaterThanOrEqual(0.95);
+    expect(advice.evidence!.pairsNeeded).toBe(advice.evidence!.pairs);
     expect(advice.decision).toEqual({ kind: "best", leaders: ["anthropic/claude-3.5-haiku"] });
     // The seeded judges score alike and cost alike: any two of them give the same verdict.
     expect(advice.advised!.judges).toHaveLength(2);
@@ -38,7 +41,14 @@ describe("jury advice", () => {
     expect(lines[1]).toBe("3 judges, worth 3.0 independent votes");
 
     const space = await owner.as.query(api.juryAdvice.ofSpace, {});
-    expect(space).toMatchObject({ tests: 1, advised: 1, allNeeded: 0, noAdvice: 0, truncated: false });
+    expect(space).toMatchObject({
+      tests: 1,
+      advised: 1,
+      allNeeded: 0,
+      noAdvice: 0,
+      tooLittleEvidence: 0,
+      truncated: false,
+    });
     const leftOut = space.judges.find((judge) => judge.leftOut === 1)!;
     expect(advice.judges.find((judge) => judge.leftOut)!.name).toBe(leftOut.name);
     expect(space.savableUsd).toBeCloseTo(leftOut.costUsd, 9);
@@ -78,6 +88,6 @@ describe("jury advice", () => {
       "Too little evidence to advise a smaller jury: the full jury's own verdict is not settled",
     );
     const space = await owner.as.query(api.juryAdvice.ofSpace, {});
-    expect(space).toMatchObject({ tests: 1, advised: 0, noAdvice: 1, savableUsd: 0 });
+    expect(space).toMatchObject({ tests: 1, advised: 0, noAdvice: 1, tooLittleEvidence: 1, savableUsd: 0 });
   });
 });

@@ -49,8 +49,16 @@ export const forTest = userQuery({
       .withIndex("by_test", (q) => q.eq("testId", testId))
       .unique();
     if (row === null) return null;
-    const { outcome, decision, costBasis, judges, advised, independentVotes } = row;
-    return { outcome, decision, costBasis, judges, advised, independentVotes };
+    const { outcome, decision, costBasis, judges, advised, independentVotes, evidence } = row;
+    return {
+      outcome,
+      decision,
+      costBasis,
+      judges,
+      advised,
+      independentVotes,
+      ...(evidence === undefined ? {} : { evidence }),
+    };
   },
 });
 
@@ -76,6 +84,8 @@ export const ofSpace = userQuery({
     advised: v.number(),
     allNeeded: v.number(),
     noAdvice: v.number(),
+    /** Of noAdvice, the tests with too little evidence to advise on (lib/juryAdviceEvidence.ts). */
+    tooLittleEvidence: v.number(),
     savableUsd: v.number(),
     judges: v.array(judgeHistory),
     /** More tests have advice than were summed (the newest JURY_HISTORY_LIMIT, or a byte budget). */

@@ -33,7 +33,6 @@ import { countedTest } from "./core/pipeline/counterRow";
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001"];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Moves the clock the backend's functions read (and date their rows by) `ms` on. */
 const advance = (ms: number) => vi.setSystemTime(Date.now() + ms);
 
@@ -77,11 +76,15 @@ describe("the live monitor of a running test", () => {
           configuration: sampleConfiguration(GENERATORS, JUDGES, { personas, topics, responsesPerTopic: 1 }),
         });
         await drainDispatch(t);
-        for (let waited = 0; waited < 100; waited++) {
-          const test = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
-          if (test.status === "running" && test.callCursor === undefined && test.totalCalls === 48) break;
-          await sleep(100);
-        }
+        // The backend's scheduler creates the calls (a batch at a time), at its own pace.
+        await vi.waitFor(
+          async () => {
+            const test = await t.run(async (ctx) => (await countedTest(ctx, testId))!);
+            const { status, callCursor = null, totalCalls } = test;
+            expect({ status, callCursor, totalCalls }).toEqual({ status: "running", callCursor: null, totalCalls: 48 });
+          },
+          { timeout: 60_000, interval: 100 },
+        );
         /** The worker's report, which folds the counters when due (and writes the monitor's row when due). */
         const beat = (inFlight: number, generated: Id<"calls">[] = []) =>
           t.mutation(internal.runner.beat, {
@@ -116,7 +119,7 @@ describe("the live monitor of a running test", () => {
           await backend.settle();
           await watcher.query(api.users.viewer, {});
         };
-        for (let waited = 0; seen.length === 0 && waited < 200; waited++) await sleep(25);
+        await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 60_000, interval: 25 });
         expect(seen[0]!.test).toMatchObject({ status: "running", responsesCount: 0 });
         // The first fold (its figures 10 s old) writes the monitor's row.
         advance(10_100);
@@ -187,7 +190,7 @@ describe("the live monitor of a running test", () => {
           });
         }
         await t.mutation(internal.runner.endWork, { testId });
-        for (let waited = 0; seen.at(-1)!.test.status === "running" && waited < 200; waited++) await sleep(25);
+        await vi.waitFor(() => expect(seen.at(-1)!.test.status).not.toBe("running"), { timeout: 60_000, interval: 25 });
         expect(seen.at(-1)!.test).toMatchObject({
           status: "completed",
           responsesCount: 48,

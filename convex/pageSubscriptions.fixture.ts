@@ -11,10 +11,11 @@ export type PageQuery = { query: string; pages: string; subscriptions: number };
 
 /**
  * What the pages subscribe (src/features/results, monitor, shared, checks, notes,
- * results/failure-notice), by the meter's name of the query.
+ * results/failure-notice; src/lib/results-views.ts), by the meter's name of the query.
  */
 export const PAGE_QUERIES: readonly PageQuery[] = [
-  { query: "results:get", pages: "results", subscriptions: 1 },
+  { query: "results:test", pages: "results (the test as stored)", subscriptions: 1 },
+  { query: "results:live", pages: "results (what the folds write)", subscriptions: 1 },
   { query: "results:responses", pages: "results (first 20 answers)", subscriptions: 1 },
   { query: "results:evaluations", pages: "results (first 10 judgements)", subscriptions: 1 },
   { query: "results:juryStats", pages: "results", subscriptions: 1 },
@@ -22,9 +23,11 @@ export const PAGE_QUERIES: readonly PageQuery[] = [
   { query: "notes:canAdd", pages: "results", subscriptions: 1 },
   { query: "checks:summary", pages: "results, monitor", subscriptions: 1 },
   { query: "payments:testRefund", pages: "results, monitor", subscriptions: 1 },
+  { query: "settle:status", pages: "results, monitor (stop when settled)", subscriptions: 1 },
   { query: "tests:monitor", pages: "monitor", subscriptions: 1 },
   { query: "tests:current", pages: "monitor (with the test's id, and without: the space's)", subscriptions: 2 },
-  { query: "shares:view", pages: "shared", subscriptions: 1 },
+  { query: "shares:test", pages: "shared (the test as stored)", subscriptions: 1 },
+  { query: "shares:live", pages: "shared (what the folds write)", subscriptions: 1 },
   { query: "shares:juryStats", pages: "shared", subscriptions: 1 },
   { query: "checks:sharedSummary", pages: "shared", subscriptions: 1 },
 ];
@@ -44,7 +47,8 @@ export function subscribePages(
   const count = (query: string) => () => updates.set(query, (updates.get(query) ?? 0) + 1);
   const firstPage = (numItems: number) => ({ testId, paginationOpts: { numItems, cursor: null } });
   const handles = [
-    owner.onUpdate(api.results.get, { testId }, count("results:get")),
+    owner.onUpdate(api.results.test, { testId }, count("results:test")),
+    owner.onUpdate(api.results.live, { testId }, count("results:live")),
     owner.onUpdate(api.results.responses, firstPage(20), count("results:responses")),
     owner.onUpdate(api.results.evaluations, firstPage(10), count("results:evaluations")),
     owner.onUpdate(api.results.juryStats, { testId }, count("results:juryStats")),
@@ -52,10 +56,12 @@ export function subscribePages(
     owner.onUpdate(api.notes.list, { testId }, count("notes:list")),
     owner.onUpdate(api.notes.canAdd, { testId }, count("notes:canAdd")),
     owner.onUpdate(api.payments.testRefund, { testId }, count("payments:testRefund")),
+    owner.onUpdate(api.settle.status, { testId }, count("settle:status")),
     owner.onUpdate(api.tests.monitor, { testId }, count("tests:monitor")),
     owner.onUpdate(api.tests.current, { testId }, count("tests:current")),
     owner.onUpdate(api.tests.current, {}, count("tests:current")),
-    anonymous.onUpdate(api.shares.view, { shareId }, count("shares:view")),
+    anonymous.onUpdate(api.shares.test, { shareId }, count("shares:test")),
+    anonymous.onUpdate(api.shares.live, { shareId }, count("shares:live")),
     anonymous.onUpdate(api.shares.juryStats, { shareId }, count("shares:juryStats")),
     anonymous.onUpdate(api.checks.sharedSummary, { shareId }, count("checks:sharedSummary")),
   ];

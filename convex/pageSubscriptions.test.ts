@@ -30,7 +30,8 @@ import {
   startLocalBackend,
 } from "./test.helpers";
 import type { Outcome, WorkItem } from "./validators";
-import { countedTest } from "./core/pipeline/counterRow";
+import { countedTest, counterRowOf } from "./core/pipeline/counterRow";
+import { resultsViewOf, sharedViewOf } from "./lib/resultsFigures";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001"];
@@ -43,10 +44,13 @@ const LATER_CALLS = 10;
 
 /**
  * What the folds never write, nor the recordings once the first pages are full: the access rows,
- * notes, payments, the test's configuration and status (its counters have a row of their own),
+ * notes, payments, the test's configuration and status (its counters have a row of their own: the
+ * results and shared pages read the test as stored apart from it),
  * the first pages of answers and judgements, the jury statistics (no judge call lands here).
  */
 const SHOWING_NO_COUNTER = [
+  "results:test",
+  "shares:test",
   "notes:list",
   "notes:canAdd",
   "payments:testRefund",
@@ -55,6 +59,7 @@ const SHOWING_NO_COUNTER = [
   "results:evaluations",
   "results:juryStats",
   "shares:juryStats",
+  "settle:status",
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -91,11 +96,18 @@ test(
         id,
         name: id,
         description: id,
-        systemPrompt: `Be ${id}.`,
+        // Long prompts: the test's row (its configuration) is over 80 KB, as a real test's may be.
+        systemPrompt: `Be ${id}. ${"Speak plainly. ".repeat(650)}`,
       }));
-      const topics = ["t1", "t2", "t3", "t4"].map((id) => ({ id, title: id, description: id, prompt: `About ${id}.` }));
+      const topics = ["t1", "t2", "t3", "t4"].map((id) => ({
+        id,
+        title: id,
+        description: id,
+        prompt: `About ${id}. ${"Say why it matters. ".repeat(490)}`,
+      }));
       const { testId } = await as.mutation(api.tests.create, {
         configuration: sampleConfiguration(GENERATORS, JUDGES, {
+          userPrompt: `Write one answer. ${"Keep to the point. ".repeat(500)}`,
           personas,
           topics,
           responsesPerTopic: 1,
@@ -201,8 +213,29 @@ test(
       // Nothing they show is written by the folds or the recordings: they do not re-run at all.
       for (const query of SHOWING_NO_COUNTER) expect({ query, reruns: reruns[query] }).toEqual({ query, reruns: 0 });
       // Those that show the counters re-run with the folds, which write them (not with each call).
-      for (const query of ["results:get", "shares:view", "checks:summary", "checks:sharedSummary", "tests:monitor"])
-        expect({ query, reruns: reruns[query]! > 0 }).toEqual({ query, reruns: true });
+      const FOLDED = ["results:live", "shares:live", "checks:summary", "checks:sharedSummary", "tests:monitor"];
+      for (const query of FOLDED) expect({ query, reruns: reruns[query]! > 0 }).toEqual({ query, reruns: true });
+      // Re-running with every fold, they read small rows: each re-run reads less than the test's
+      // row alone (its configuration here over 80 KB), which only the queries above read.
+      const testRowBytes = await t.run(async (ctx) => JSON.stringify(await ctx.db.get("tests", testId)).length);
+      expect(testRowBytes).toBeGreaterThan(80_000);
+      const bytesPerRerun = Object.fromEntries(
+        FOLDED.map((query) => [
+          query,
+          Math.round((reading[query]?.bytesRead ?? 0) / (reading[query]?.subscriptionReruns ?? 1)),
+        ]),
+      );
+      console.log(`bytes read per re-run: ${JSON.stringify(bytesPerRerun)} (the test's row: ${testRowBytes})`);
+      for (const query of FOLDED)
+        expect({ query, small: bytesPerRerun[query]! < testRowBytes }).toEqual({ query, small: true });
+      // The pages add the two halves up to the one-call views, figure for figure, while counters are on the counter row.
+      expect(await t.run((ctx) => counterRowOf(ctx, testId))).not.toBeNull();
+      expect(
+        resultsViewOf(await as.query(api.results.test, { testId }), await as.query(api.results.live, { testId })),
+      ).toEqual(await as.query(api.results.get, { testId }));
+      expect(
+        sharedViewOf((await t.query(api.shares.test, { shareId }))!, (await t.query(api.shares.live, { shareId }))!),
+      ).toEqual(await t.query(api.shares.view, { shareId }));
       // The checks section moves with the folded tallies: once the last few are folded (as the
       // worker's next reports or the run's end would), every answer in, each passing "brew", none short enough.
       await t.run(async (ctx) => {

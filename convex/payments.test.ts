@@ -155,7 +155,7 @@ async function payOnStripe(sessionId: string) {
     .status;
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 45_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await read();

@@ -7,31 +7,24 @@ import {
   type PaginationOptions,
   type PaginationResult,
 } from "convex/server";
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 import { fail, userQuery } from "./functions";
 import {
-  breakdownOf,
-  heatmapOf,
-  heatmapValidator,
-  isValidTest,
-  metricsOf,
   judgeCallReader,
-  metricsValidator,
-  modelChartsOf,
-  modelChartValidator,
+  liveResultsValidator,
   namesOf,
   pageInArrivalOrder,
-  personaBreakdownValidator,
-  rankingsOf,
-  rankingValidator,
+  resultsViewValidator,
   responseView,
   responseViewValidator,
   statsRowsOf,
+  storedResultsValidator,
   withScores,
 } from "./core/results";
-import { countedTestOf } from "./core/pipeline/counterRow";
-import { requireTest } from "./core/testAccess";
-import { headerOf, testHeader } from "./core/tests";
+import { counterFiguresOf, counterRowOf } from "./core/pipeline/counterRow";
+import { requireTest, requireTestAccess } from "./core/testAccess";
+import { jobFiguresOf, storedHeaderOf } from "./core/tests";
+import { isValidTest, resultsViewOf, statsFiguresOf } from "./lib/resultsFigures";
 import { checkFailure } from "./validators";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
@@ -63,45 +56,77 @@ function pageByTest<Table extends "responses" | "evaluations">(
   return pageInArrivalOrder(ctx, table, testId, clampPage(paginationOpts, max));
 }
 
-/** The page's header, metrics, rankings and chart data. Takes the id from the address as typed. */
+/**
+ * The page's header, metrics, rankings and chart data in one call (the test as stored, then what
+ * its folds write). The page subscribes the two halves apart (`test`, `live`) and adds them up with
+ * the same code (lib/resultsFigures.ts resultsViewOf). Takes the id from the address as typed.
+ */
 export const get = userQuery({
   args: { testId: v.string() },
-  returns: v.object({
-    test: testHeader,
-    valid: v.boolean(),
-    metrics: metricsValidator,
-    rankings: v.array(rankingValidator),
-    personaBreakdown: personaBreakdownValidator,
-    models: v.array(modelChartValidator),
-    heatmap: heatmapValidator,
-    share: v.union(v.null(), v.object({ shareId: v.string(), isActive: v.boolean() })),
-  }),
+  returns: resultsViewValidator,
   handler: async (ctx, args) => {
-    const testId = ctx.db.normalizeId("tests", args.testId);
-    if (!testId) fail("NOT_FOUND", "Test not found.");
-    // Its figures: the test's row plus, while it runs, its counter row (the page's only read of them).
-    const test = await countedTestOf(ctx, await requireTest(ctx, ctx.user._id, testId, "read"));
-    const job = await ctx.db
-      .query("jobs")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .unique();
-    const share = await ctx.db
-      .query("shares")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .first(); // shares.ts keeps one row per test
-    const rows = await statsRowsOf(ctx, testId);
-    return {
-      test: headerOf(test, job),
-      valid: isValidTest(test),
-      metrics: metricsOf(test, rows),
-      rankings: rankingsOf(test, rows),
-      personaBreakdown: breakdownOf(test, rows),
-      models: modelChartsOf(test, rows),
-      heatmap: heatmapOf(test, rows),
-      share: share ? { shareId: share.shareId, isActive: share.isActive } : null,
-    };
+    const testId = normalizedTestId(ctx, args.testId);
+    const stored = storedResultsOf(await requireTest(ctx, ctx.user._id, testId, "read"));
+    return resultsViewOf(stored, await liveResultsOf(ctx, testId));
   },
 });
+
+/**
+ * The results page's test as stored: its configuration, names, status and counters as of its
+ * row. No fold writes the row (the counters go to the counter row), so this query re-runs with
+ * the test's status and rarely else; `live` carries what changes while it runs.
+ */
+export const test = userQuery({
+  args: { testId: v.string() },
+  returns: storedResultsValidator,
+  handler: async (ctx, args) => {
+    const testId = normalizedTestId(ctx, args.testId);
+    return storedResultsOf(await requireTest(ctx, ctx.user._id, testId, "read"));
+  },
+});
+
+/**
+ * What changes while the test runs: its counter row, its stats rows, its job and its share. Access
+ * is checked on the test's small access row: re-running with every fold, this query reads no
+ * configuration.
+ */
+export const live = userQuery({
+  args: { testId: v.string() },
+  returns: liveResultsValidator,
+  handler: async (ctx, args) => {
+    const testId = normalizedTestId(ctx, args.testId);
+    await requireTestAccess(ctx, ctx.user._id, testId, "read");
+    return await liveResultsOf(ctx, testId);
+  },
+});
+
+function normalizedTestId(ctx: QueryCtx, testId: string): Id<"tests"> {
+  const id = ctx.db.normalizeId("tests", testId);
+  if (!id) fail("NOT_FOUND", "Test not found.");
+  return id;
+}
+
+function storedResultsOf(test: Doc<"tests">): Infer<typeof storedResultsValidator> {
+  return { test: storedHeaderOf(test), valid: isValidTest(test) };
+}
+
+async function liveResultsOf(ctx: QueryCtx, testId: Id<"tests">): Promise<Infer<typeof liveResultsValidator>> {
+  const counters = await counterRowOf(ctx, testId);
+  const job = await ctx.db
+    .query("jobs")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .unique();
+  const share = await ctx.db
+    .query("shares")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .first(); // shares.ts keeps one row per test
+  return {
+    counters: counters === null ? null : counterFiguresOf(counters),
+    rows: (await statsRowsOf(ctx, testId)).map(statsFiguresOf),
+    job: jobFiguresOf(job),
+    share: share ? { shareId: share.shareId, isActive: share.isActive } : null,
+  };
+}
 
 /**
  * The jury's evidence: intervals, tie ranks, ratings, agreement and each judge's
@@ -295,7 +320,8 @@ export const exportEvaluations = userQuery({
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
-    await requireTest(ctx, ctx.user._id, testId, "read");
+    // It shows no name or setting of the test: access on the small access row, not the configuration.
+    await requireTestAccess(ctx, ctx.user._id, testId, "read");
     const page = await pageByTest(ctx, "evaluations", testId, paginationOpts, MAX_EXPORT_EVALUATIONS_PAGE);
     const calls = judgeCallReader(ctx);
     return {

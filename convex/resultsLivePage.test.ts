@@ -18,7 +18,7 @@ import { seedFinishedTest } from "./finishedTests.fixture";
 import { type LocalBackend, createUserSession, signedInClient, startLocalBackend } from "./test.helpers";
 
 const until = async (done: () => boolean, what: string) => {
-  for (let waited = 0; waited < 400; waited++) {
+  for (let waited = 0; waited < 1800; waited++) {
     if (done()) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -6,8 +6,8 @@ import { internalMutation, internalQuery, userQuery } from "./functions";
 import { recordSettle } from "./core/settle";
 import { requireTest } from "./core/testAccess";
 import { settleStatusValidator } from "./tables/juryStats";
-import { stopReason, stopWhenSettled, testConfiguration } from "./validators";
-import { settledAfterText, settleLine, settleQuestionText, stoppedReasonText } from "./lib/settleWords";
+import { settleWordsOf, settleWordsValidator } from "./core/settleView";
+import { stopWhenSettled, testConfiguration } from "./validators";
 
 /** The configuration the look reads; null when the test does not stop when settled, or has ended. */
 export const checkInfo = internalQuery({
@@ -82,41 +82,10 @@ export const record = internalMutation({
  */
 export const status = userQuery({
   args: { testId: v.id("tests") },
-  returns: v.union(
-    v.null(),
-    v.object({
-      question: v.string(),
-      line: v.union(v.string(), v.null()),
-      settled: v.boolean(),
-      pairsDone: v.union(v.number(), v.null()),
-      pairsTotal: v.union(v.number(), v.null()),
-      stopped: v.union(stopReason, v.null()),
-      settledAfter: v.union(v.string(), v.null()),
-      stoppedReason: v.union(v.string(), v.null()),
-      setting: stopWhenSettled,
-    }),
-  ),
+  returns: v.union(v.null(), settleWordsValidator.extend({ setting: stopWhenSettled })),
   handler: async (ctx, { testId }) => {
     const test = await requireTest(ctx, ctx.user._id, testId, "read");
-    const setting = test.configuration.stopWhenSettled;
-    if (setting === undefined) return null;
-    const row = await ctx.db
-      .query("testStats")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .unique();
-    const names = new Map(test.configuration.generatorModels.map((model) => [model.id, model.name]));
-    const look = row?.settle ?? null;
-    const stopped = test.stopped ?? null;
-    return {
-      question: settleQuestionText(setting, names),
-      line: look === null ? null : settleLine(look, names),
-      settled: look?.settled ?? false,
-      pairsDone: look?.pairsDone ?? null,
-      pairsTotal: look?.pairsTotal ?? null,
-      stopped,
-      settledAfter: stopped === null ? null : settledAfterText(stopped),
-      stoppedReason: stopped === null ? null : stoppedReasonText(stopped),
-      setting,
-    };
+    const words = await settleWordsOf(ctx, test);
+    return words === null ? null : { ...words, setting: test.configuration.stopWhenSettled! };
   },
 });

@@ -4,23 +4,18 @@
 // a new id, so a link that was once withdrawn never works again.
 import { v, type Infer } from "convex/values";
 import { publicQuery, userMutation } from "./functions";
-import {
-  isValidTest,
-  metricsOf,
-  metricsValidator,
-  namesOf,
-  namesOfResponse,
-  rankingsOf,
-  rankingValidator,
-  statsRowsOf,
-} from "./core/results";
-import { missingWorkOf, missingWorkValidator } from "./core/tests";
-import { countedTestOf } from "./core/pipeline/counterRow";
-import { requireTest } from "./core/testAccess";
-import { sharedTestOf } from "./core/sharedTest";
+import { metricsValidator, rankingValidator, statsRowsOf } from "./core/results";
+import { missingWorkValidator } from "./core/tests";
+import { counterRowOf } from "./core/pipeline/counterRow";
+import { requireTestAccess } from "./core/testAccess";
+import { sharedTestIdOf, sharedTestOf } from "./core/sharedTest";
+import { pickFields } from "./lib/fields";
+import { isValidTest, SHARED_COUNTERS, sharedViewOf } from "./lib/resultsFigures";
+import type { Doc, Id } from "./_generated/dataModel";
+import type { QueryCtx } from "./_generated/server";
 import { newShareId } from "./lib/shareId";
 import { juryViewOf, sharedJuryViewValidator, withoutCosts } from "./core/juryView";
-import { progress, testConfiguration, testStatus } from "./validators";
+import { progress, runCounters, testConfiguration, testStatus } from "./validators";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */
 export const SHARED_SAMPLE_RESPONSES = 10;
@@ -30,7 +25,7 @@ export const enable = userMutation({
   args: { testId: v.id("tests") },
   returns: v.object({ shareId: v.string() }),
   handler: async (ctx, { testId }) => {
-    await requireTest(ctx, ctx.user._id, testId, "act");
+    await requireTestAccess(ctx, ctx.user._id, testId, "act");
     const existing = await ctx.db
       .query("shares")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -48,7 +43,7 @@ export const disable = userMutation({
   args: { testId: v.id("tests") },
   returns: v.null(),
   handler: async (ctx, { testId }) => {
-    await requireTest(ctx, ctx.user._id, testId, "act");
+    await requireTestAccess(ctx, ctx.user._id, testId, "act");
     const rows = await ctx.db
       .query("shares")
       .withIndex("by_test", (q) => q.eq("testId", testId))
@@ -92,18 +87,62 @@ const sharedView = v.object({
   ),
 });
 
-function sharedMetricsOf(...args: Parameters<typeof metricsOf>): Infer<typeof sharedMetricsValidator> {
-  const {
-    totalCostUsd: _total,
-    generationCostUsd: _generation,
-    judgingCostUsd: _judging,
-    ...metrics
-  } = metricsOf(...args);
-  return metrics;
-}
+const sharedCounterFields = pickFields(runCounters.fields, SHARED_COUNTERS);
+
+const storedSharedValidator = v.object({
+  test: v.object({
+    name: v.string(),
+    taskType: v.string(),
+    status: testStatus,
+    _creationTime: v.number(),
+    startedAt: v.optional(v.number()),
+    completedAt: v.optional(v.number()),
+    progress,
+    lastCallError: v.optional(v.string()),
+    configuration: testConfiguration,
+    expectedResponses: v.number(),
+    expectedEvaluations: v.number(),
+    ...sharedCounterFields,
+  }),
+  valid: v.boolean(),
+});
+
+const liveSharedValidator = v.object({
+  counters: v.union(
+    v.null(),
+    v.object({
+      sums: v.object(sharedCounterFields).partial(),
+      progress,
+      lastProgressAt: v.number(),
+      lastCallError: v.optional(v.string()),
+    }),
+  ),
+  rows: v.array(
+    v.object({
+      modelId: v.string(),
+      personaId: v.string(),
+      responses: v.number(),
+      scoreSum: v.number(),
+      scoreCount: v.number(),
+    }),
+  ),
+  samples: v.array(
+    v.object({
+      modelId: v.string(),
+      personaId: v.string(),
+      topicId: v.string(),
+      content: v.string(),
+      tokens: v.number(),
+      latencyMs: v.number(),
+      timestamp: v.number(),
+    }),
+  ),
+});
 
 /**
- * The shared results for anyone holding an active link, or null. Holds the test's name,
+ * The shared results for anyone holding an active link, or null, in one call (the test as stored,
+ * then what its folds write): the page subscribes the two halves apart (`test`, `live`) and adds
+ * them up with the same code (lib/resultsFigures.ts sharedViewOf). Holds the test's name,
  * configuration, metrics, rankings and first responses — never the owner, their ids, payments or
  * what the test cost.
  */
@@ -111,40 +150,83 @@ export const view = publicQuery({
   args: { shareId: v.string() },
   returns: v.union(v.null(), sharedView),
   handler: async (ctx, { shareId }) => {
-    const stored = await sharedTestOf(ctx, shareId);
-    if (!stored) return null;
-    // Its figures: the test's row plus, while it runs, its counter row.
-    const test = await countedTestOf(ctx, stored);
-    const rows = await statsRowsOf(ctx, test._id);
-    const names = namesOf(test);
-    const samples = await ctx.db
-      .query("responses")
-      .withIndex("by_test", (q) => q.eq("testId", test._id))
-      .take(SHARED_SAMPLE_RESPONSES);
-    return {
-      testName: test.name,
-      taskType: test.taskType,
-      status: test.status,
-      createdAt: test._creationTime,
-      ...(test.startedAt === undefined ? {} : { startedAt: test.startedAt }),
-      ...(test.completedAt === undefined ? {} : { completedAt: test.completedAt }),
-      ...(test.status === "running" ? { progress: test.progress } : {}),
-      valid: isValidTest(test),
-      configuration: test.configuration,
-      metrics: sharedMetricsOf(test, rows),
-      missingWork: missingWorkOf(test),
-      rankings: rankingsOf(test, rows),
-      sampleResponses: samples.map((response, index) => ({
-        key: String(index),
-        ...namesOfResponse(response, names),
-        content: response.content,
-        tokens: response.tokens,
-        latencyMs: response.latencyMs,
-        timestamp: response._creationTime,
-      })),
-    };
+    const test = await sharedTestOf(ctx, shareId);
+    if (!test) return null;
+    return sharedViewOf(storedSharedOf(test), await liveSharedOf(ctx, test._id));
   },
 });
+
+/**
+ * The shared page's test as stored, or null: its name, configuration, status and shown counters
+ * as of its row, which no fold writes (this query re-runs with its status, rarely else).
+ */
+export const test = publicQuery({
+  args: { shareId: v.string() },
+  returns: v.union(v.null(), storedSharedValidator),
+  handler: async (ctx, { shareId }) => {
+    const test = await sharedTestOf(ctx, shareId);
+    return test ? storedSharedOf(test) : null;
+  },
+});
+
+/**
+ * What changes while the shared test runs, or null: its counter row's shown counters, its score
+ * tallies and its first answers. Reads the link and the test's access row, never the test's row:
+ * re-running with every fold, it reads no configuration.
+ */
+export const live = publicQuery({
+  args: { shareId: v.string() },
+  returns: v.union(v.null(), liveSharedValidator),
+  handler: async (ctx, { shareId }) => {
+    const testId = await sharedTestIdOf(ctx, shareId);
+    return testId ? await liveSharedOf(ctx, testId) : null;
+  },
+});
+
+function storedSharedOf(test: Doc<"tests">): Infer<typeof storedSharedValidator> {
+  return {
+    test: {
+      ...pickFields(test, [
+        "name",
+        "taskType",
+        "status",
+        "_creationTime",
+        "startedAt",
+        "completedAt",
+        "progress",
+        "lastCallError",
+        "configuration",
+        "expectedResponses",
+        "expectedEvaluations",
+        ...SHARED_COUNTERS,
+      ]),
+    },
+    valid: isValidTest(test),
+  };
+}
+
+async function liveSharedOf(ctx: QueryCtx, testId: Id<"tests">): Promise<Infer<typeof liveSharedValidator>> {
+  const counters = await counterRowOf(ctx, testId);
+  const rows = await statsRowsOf(ctx, testId);
+  const samples = await ctx.db
+    .query("responses")
+    .withIndex("by_test", (q) => q.eq("testId", testId))
+    .take(SHARED_SAMPLE_RESPONSES);
+  return {
+    counters:
+      counters === null
+        ? null
+        : {
+            ...pickFields(counters, ["progress", "lastProgressAt", "lastCallError"]),
+            sums: pickFields(counters.sums, SHARED_COUNTERS),
+          },
+    rows: rows.map((row) => pickFields(row, ["modelId", "personaId", "responses", "scoreSum", "scoreCount"])),
+    samples: samples.map((response) => ({
+      ...pickFields(response, ["modelId", "personaId", "topicId", "content", "tokens", "latencyMs"]),
+      timestamp: response._creationTime,
+    })),
+  };
+}
 
 /**
  * The jury's evidence of a shared test for anyone holding an active link, or null: the same

@@ -5,7 +5,7 @@ import { currentUser, fail, publicQuery, userMutation, userQuery } from "./funct
 import { COLLECTION_LIMITS, formatBytes, storedBytes, templateDataLimitProblems } from "./lib/limits";
 import { templateCheckProblems } from "./lib/checkProblems";
 import { problemsOf, templateSchema } from "./lib/forms";
-import { validatePersona, validateTopic } from "./lib/templates";
+import { templateRunProblems, validatePersona, validateTopic, withoutSettleSeed } from "./lib/templates";
 import { rejectProblems } from "./core/validation";
 import schema from "./schema";
 import { templateCategory, templateData } from "./validators";
@@ -122,6 +122,7 @@ export const create = userMutation({
     const { name, description, tags } = templateSchema.parse(args);
     rejectProblems(templateDataLimitProblems(args.templateData));
     rejectProblems(templateCheckProblems(args.templateData.checks, args.templateData.topics.length));
+    rejectProblems(templateRunProblems(args.templateData));
     args.templateData.personas.forEach((persona, index) =>
       rejectProblems(
         validatePersona(persona).map((p) => ({
@@ -147,7 +148,7 @@ export const create = userMutation({
       isPublic: args.isPublic,
       tags,
       usageCount: 0,
-      templateData: args.templateData,
+      templateData: withoutSettleSeed(args.templateData),
       updatedAt: Date.now(),
     });
   },

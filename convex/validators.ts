@@ -173,6 +173,10 @@ export const templateData = v.object({
   responsesPerTopic: v.optional(v.number()),
   checks: v.optional(v.array(templateCheck)),
   failedChecksRankLast: v.optional(v.boolean()),
+  /** The test's "stop when settled" setting, stored without its seed (each test draws its own). */
+  stopWhenSettled: v.optional(stopWhenSettled),
+  /** Runs of each cell (lib/repeats.ts); absent = 1. */
+  repeats: v.optional(v.number()),
 });
 export type TemplateData = Infer<typeof templateData>;
 

@@ -14,6 +14,7 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { ViteDevServer } from "vite";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from "vitest";
 import type { SettingKey } from "../convex/core/settings";
 import type { FunctionArgs } from "convex/server";
@@ -23,6 +24,7 @@ import type { MutationCtx } from "../convex/_generated/server";
 import { setJobStatus } from "../convex/core/jobs";
 import { syncTestSummaryOf } from "../convex/core/testSummaries";
 import { startStack, type RunningStack, type StackOptions } from "../dev/stack";
+import { loadRouteChunks } from "./route-chunks";
 import { trackSubscriptions } from "./subscriptions";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -138,7 +140,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E & { close(
   };
   try {
     // A built app has nothing to compile.
-    if (stack.vite) await warmUp(browser, stack);
+    if (stack.vite) await warmUp(browser, stack, stack.vite);
   } catch (error) {
     await browser.close().catch(() => undefined);
     await stack.close();
@@ -201,9 +203,10 @@ export function useE2E(options: E2EOptions = {}): E2E {
 
 /**
  * Signs the demo user in once in a throwaway context, so Vite has compiled the sign-in screens,
- * the shell and the dashboard before the first test's clock starts.
+ * the shell and the dashboard, then every route's chunk (route-chunks.ts), before the first
+ * test's clock starts.
  */
-async function warmUp(browser: Browser, stack: RunningStack): Promise<void> {
+async function warmUp(browser: Browser, stack: RunningStack, vite: ViteDevServer): Promise<void> {
   const context = await browser.newContext({ baseURL: stack.appUrl });
   context.setDefaultTimeout(WARM_UP_TIMEOUT_MS);
   try {
@@ -211,6 +214,7 @@ async function warmUp(browser: Browser, stack: RunningStack): Promise<void> {
     await page.goto("/login");
     await signIn(page, stack.demo.email, stack.demo.password);
     await page.getByRole("button", { name: "User menu" }).waitFor();
+    await loadRouteChunks(page, vite);
   } finally {
     await context.close();
   }

@@ -1,9 +1,12 @@
 // Repeats for variance in the browser (issue 35, item 4): the setup page's Repeats field
 // multiplies the queries and the price in the sticky bar; the paid test runs every cell three
 // times through the dev gateway, which answers each repeat anew (its planted repeatVariance), and
-// the results page shows each model's spread between the repeats with how many there were.
+// the results page shows each model's spread between the repeats with how many there were; a share
+// link's anonymous viewer sees the same spread and the same jury advice, without its buttons.
 import { describe, expect, test } from "vitest";
-import { runAndPay, setUpSmallTest, signedInDemo, useE2E, UI_TIMEOUT_MS } from "./harness";
+import { api } from "../convex/_generated/api";
+import type { Id } from "../convex/_generated/dataModel";
+import { demoCaller, runAndPay, setUpSmallTest, signedInDemo, useE2E, UI_TIMEOUT_MS } from "./harness";
 
 const e2e = useE2E();
 const RUN_TIMEOUT_MS = 120_000;
@@ -49,6 +52,24 @@ describe("repeats", () => {
         expect(cells[2]).toMatch(/^±\d+\.\d{2}$/);
         expect(cells[3]).toMatch(/^±\d+\.\d{2}$/);
       }
+
+      // The owner's jury advice, once the statistics after the end have kept it.
+      const ownAdvice = page.getByTestId("jury-advice").getByRole("list");
+      await ownAdvice.waitFor({ timeout: RUN_TIMEOUT_MS });
+      const adviceWords = await ownAdvice.getByRole("listitem").allTextContents();
+      const ownRows = await spread.getByRole("row").allTextContents();
+
+      const demo = await demoCaller(e2e);
+      const { shareId } = await demo.mutation(api.shares.enable, { testId: testId as Id<"tests"> });
+      const visitor = await (await e2e.newContext()).newPage();
+      await visitor.goto(`/shared/${shareId}`);
+      const sharedSpread = visitor.getByTestId("repeat-spread");
+      await expect.poll(() => sharedSpread.getByRole("row").count(), { timeout: UI_TIMEOUT_MS }).toBe(3);
+      expect(await sharedSpread.getByRole("row").allTextContents()).toEqual(ownRows);
+      const sharedAdvice = visitor.getByTestId("jury-advice");
+      await sharedAdvice.getByRole("list").waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await sharedAdvice.getByRole("listitem").allTextContents()).toEqual(adviceWords);
+      expect(await sharedAdvice.getByRole("button").count()).toBe(0);
     },
     RUN_TIMEOUT_MS * 3,
   );

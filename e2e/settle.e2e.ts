@@ -26,6 +26,11 @@ describe("stop when settled", () => {
       await evaluation.getByLabel("Stop when settled").click();
       await evaluation.getByLabel("Question").selectOption("best");
       await evaluation.getByLabel("Confidence").selectOption("0.95");
+      // The time estimate counts a pair at a time, and says so (lib/settleTimeEstimate.ts).
+      await page
+        .getByTestId("setup-time-note")
+        .getByText(/^Stop when settled runs pairs one after another to look between them: /)
+        .waitFor();
       await runAndPay(page, e2e.stack.stripeUrl);
       const notice = page.getByTestId("settle-notice");
       await notice.getByText("Stop when settled: Which model is best?").waitFor({ timeout: RUN_TIMEOUT_MS });

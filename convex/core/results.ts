@@ -1,20 +1,18 @@
 // What the results and shared pages show, built from a test's counters and its modelStats rows
 // (models × (personas + 1) at most) so that no query the UI subscribes to reads every response.
 import { v } from "convex/values";
-import { testFigureFields, testFigures } from "../lib/metrics";
+import { testFigureFields } from "../lib/metrics";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { LIMITS } from "../lib/pricing";
-import {
-  paretoFrontier,
-  percentile,
-  percentileFromBuckets,
-  personaBreakdown,
-  rankModels,
-  type ScoreTally,
-} from "../lib/scoring";
+import { namesOfResponse, type Names } from "../lib/resultsFigures";
+
+// The figures are pure (lib/resultsFigures.ts: the pages compute them too); the server's callers take them from here.
+export { metricsOf, namesOf, namesOfResponse, rankingsOf, type Names } from "../lib/resultsFigures";
 import { checkFailure, modelRanking } from "../validators";
 import { fail } from "../functions";
+import { counterFiguresValidator } from "./pipeline/counterRow";
+import { jobFiguresValidator, storedTestHeader, testHeader } from "./tests";
 
 /** Every stats row of one test: one per model for all personas ('') and one per model × persona. */
 export const MAX_STATS_ROWS = LIMITS.maxGeneratorModels * (LIMITS.maxPersonas + 1);
@@ -76,162 +74,54 @@ export const personaBreakdownValidator = v.array(
   v.object({ personaId: v.string(), personaName: v.string(), rankings: v.array(rankingValidator) }),
 );
 
+const latencyFiguresValidator = v.object({
+  medianLatencyMs: v.union(v.number(), v.null()),
+  p95LatencyMs: v.union(v.number(), v.null()),
+  maxLatencyMs: v.union(v.number(), v.null()),
+  latencyExact: v.boolean(),
+});
+
+/** A stats row as the results page's live half sends it (lib/resultsFigures.ts statsFiguresOf). */
+const statsFiguresValidator = v.object({
+  modelId: v.string(),
+  personaId: v.string(),
+  responses: v.number(),
+  scoreSum: v.number(),
+  scoreCount: v.number(),
+  costUsd: v.number(),
+  latencyMsSum: v.number(),
+  latency: latencyFiguresValidator,
+});
+
+/** The results page's test as stored (results.test). */
+export const storedResultsValidator = v.object({ test: storedTestHeader, valid: v.boolean() });
+
+/** What changes while the test runs (results.live). */
+export const liveResultsValidator = v.object({
+  counters: v.union(v.null(), counterFiguresValidator),
+  rows: v.array(statsFiguresValidator),
+  job: jobFiguresValidator,
+  share: v.union(v.null(), v.object({ shareId: v.string(), isActive: v.boolean() })),
+});
+
+/** Everything above the results page's lists (results.get, lib/resultsFigures.ts resultsViewOf). */
+export const resultsViewValidator = v.object({
+  test: testHeader,
+  valid: v.boolean(),
+  metrics: metricsValidator,
+  rankings: v.array(rankingValidator),
+  personaBreakdown: personaBreakdownValidator,
+  models: v.array(modelChartValidator),
+  heatmap: heatmapValidator,
+  share: v.union(v.null(), v.object({ shareId: v.string(), isActive: v.boolean() })),
+});
+
 /** A test's stats rows: one per model for all personas ('') and one per model × persona. */
 export async function statsRowsOf(ctx: QueryCtx, testId: Id<"tests">): Promise<Doc<"modelStats">[]> {
   return await ctx.db
     .query("modelStats")
     .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
     .take(MAX_STATS_ROWS);
-}
-
-function tally(row: Doc<"modelStats">): ScoreTally {
-  return {
-    modelId: row.modelId,
-    personaId: row.personaId,
-    responses: row.responses,
-    scoreSum: row.scoreSum,
-    scoreCount: row.scoreCount,
-  };
-}
-
-/**
- * The test's spend split into generation and judging. Tests recorded before the judges' spend
- * was counted apart: generation is what the models' rows recorded, judging the rest.
- */
-export function costSplitOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
-  const judgingCostUsd =
-    test.judgingCostUsd ??
-    Math.max(
-      0,
-      test.totalCostUsd - rows.filter((row) => row.personaId === "").reduce((sum, row) => sum + row.costUsd, 0),
-    );
-  return { totalCostUsd: test.totalCostUsd, generationCostUsd: test.totalCostUsd - judgingCostUsd, judgingCostUsd };
-}
-
-export function metricsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
-  return {
-    ...costSplitOf(test, rows),
-    totalResponses: test.responsesCount,
-    evaluations: test.evaluationsCount,
-    ...testFigures({
-      responses: test.responsesCount,
-      expectedResponses: test.expectedResponses,
-      latencyMsSum: test.totalLatencyMs,
-    }),
-    expectedResponses: test.expectedResponses,
-    expectedEvaluations: test.expectedEvaluations,
-  };
-}
-
-/** Overall rankings, live from the all-personas rows. */
-export function rankingsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
-  return rankModels(rows.filter((row) => row.personaId === "").map(tally), test.configuration.generatorModels);
-}
-
-export function breakdownOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
-  return personaBreakdown(
-    rows.filter((row) => row.personaId !== "").map(tally),
-    test.configuration.personas,
-    test.configuration.generatorModels,
-  );
-}
-
-/**
- * Per model: score, cost, latency (median and p95 exactly, from every answer's latency; from the
- * histogram for older tests), and the cost-quality frontier.
- */
-export function modelChartsOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
-  const rankings = rankingsOf(test, rows);
-  const overall = new Map(rows.filter((row) => row.personaId === "").map((row) => [row.modelId, row]));
-  const points = rankings.flatMap((ranking) => {
-    const row = overall.get(ranking.modelId);
-    if (!row || row.scoreCount === 0 || row.responses === 0) return [];
-    return [{ id: ranking.modelId, cost: row.costUsd / row.responses, score: ranking.averageScore }];
-  });
-  const frontier = new Set(paretoFrontier(points));
-  return rankings.map((ranking) => {
-    const row = overall.get(ranking.modelId);
-    const responses = row?.responses ?? 0;
-    return {
-      modelId: ranking.modelId,
-      modelName: ranking.modelName,
-      responses,
-      evaluationCount: ranking.evaluationCount,
-      averageScore: ranking.evaluationCount > 0 ? ranking.averageScore : null,
-      costUsd: row?.costUsd ?? 0,
-      costPerResponseUsd: row && responses > 0 ? row.costUsd / responses : null,
-      averageLatencyMs: row && responses > 0 ? row.latencyMsSum / responses : null,
-      ...latencyOf(row),
-      onFrontier: frontier.has(ranking.modelId),
-    };
-  });
-}
-
-function latencyOf(row: Doc<"modelStats"> | undefined) {
-  if (!row || row.responses === 0)
-    return { medianLatencyMs: null, p95LatencyMs: null, maxLatencyMs: null, latencyExact: true };
-  const sorted = row.latenciesMs;
-  if (sorted && sorted.length > 0) {
-    return {
-      medianLatencyMs: percentile(sorted, 50),
-      p95LatencyMs: percentile(sorted, 95),
-      maxLatencyMs: sorted[sorted.length - 1] ?? null,
-      latencyExact: true,
-    };
-  }
-  return {
-    medianLatencyMs: percentileFromBuckets(row.latencyBuckets, 50),
-    p95LatencyMs: percentileFromBuckets(row.latencyBuckets, 95),
-    maxLatencyMs: null,
-    latencyExact: false,
-  };
-}
-
-/** Persona × model average scores, personas in the test's order, models in ranking order. */
-export function heatmapOf(test: Doc<"tests">, rows: readonly Doc<"modelStats">[]) {
-  const models = rankingsOf(test, rows).map((ranking) => ({ id: ranking.modelId, name: ranking.modelName }));
-  const personas = test.configuration.personas.map((persona) => ({ id: persona.id, name: persona.name }));
-  const byKey = new Map(
-    rows.filter((row) => row.personaId !== "").map((row) => [`${row.personaId}\u0000${row.modelId}`, row]),
-  );
-  const cells = personas.flatMap((persona) =>
-    models.map((model) => {
-      const row = byKey.get(`${persona.id}\u0000${model.id}`);
-      return {
-        personaId: persona.id,
-        modelId: model.id,
-        averageScore: row && row.scoreCount > 0 ? row.scoreSum / row.scoreCount : null,
-        evaluationCount: row?.scoreCount ?? 0,
-      };
-    }),
-  );
-  return { personas, models, cells };
-}
-
-/** A test the pages can show: it has models, personas and topics to lay the results out by. */
-export function isValidTest(test: Doc<"tests">): boolean {
-  const config = test.configuration;
-  return config.generatorModels.length > 0 && config.personas.length > 0 && config.topics.length > 0;
-}
-
-export function namesOf(test: Doc<"tests">) {
-  const config = test.configuration;
-  return {
-    model: new Map([...config.generatorModels, ...config.evaluatorModels].map((model) => [model.id, model.name])),
-    persona: new Map(config.personas.map((persona) => [persona.id, persona.name])),
-    topic: new Map(config.topics.map((topic) => [topic.id, topic.title])),
-  };
-}
-
-export type Names = ReturnType<typeof namesOf>;
-
-/** The names an answer is shown under: its model's, persona's and topic's (or a stand-in). */
-export function namesOfResponse(response: Doc<"responses">, names: Names) {
-  return {
-    modelName: names.model.get(response.modelId) ?? response.modelId,
-    personaName: names.persona.get(response.personaId) ?? "Unknown persona",
-    topicTitle: names.topic.get(response.topicId) ?? "Unknown topic",
-  };
 }
 
 /**

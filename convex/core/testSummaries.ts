@@ -43,6 +43,8 @@ export function summaryOf(test: Doc<"tests">): SummaryFields {
     topPerformers: test.resultsSummary?.analysisSummary.topPerformers.slice(0, SUMMARY_TOP_PERFORMERS) ?? [],
     rerunOf: test.rerunOf,
     rejudgeOf: test.rejudgeOf,
+    stopped: test.stopped,
+    repeats: (test.configuration.repeats ?? 1) > 1 ? test.configuration.repeats : undefined,
   };
 }
 

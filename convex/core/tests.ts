@@ -3,44 +3,13 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import { pickFields } from "../lib/fields";
+import { HEADER_FIELDS, MISSING_WORK_FIELDS } from "../lib/resultsFigures";
 import { monitorSizeOf } from "../lib/progressWrites";
 import schema from "../schema";
 import { monitorSize, type runningHeader } from "../tables/testProgress";
 import { isDraft } from "./userStats";
 
 const testFields = schema.tables.tests.validator;
-
-const HEADER_FIELDS = [
-  "name",
-  "taskType",
-  "status",
-  "progress",
-  "configuration",
-  "estimate",
-  "priceCents",
-  "expectedResponses",
-  "expectedEvaluations",
-  "responsesCount",
-  "evaluationsCount",
-  "missingResponses",
-  "missingEvaluations",
-  // The latest gateway error: why answers or judgements are missing.
-  "lastCallError",
-  "failedCalls",
-  "totalCostUsd",
-  "totalLatencyMs",
-  "totalTokens",
-  "resultsSummary",
-  "errorMessage",
-  "startedAt",
-  "completedAt",
-  // A team's test (absent for a personal one): the results offer a team review only then.
-  "teamId",
-  // The test a rerun was started from: its results offer "Compare with the original".
-  "rerunOf",
-] as const;
-
-const MISSING_WORK_FIELDS = ["missingResponses", "missingEvaluations", "lastCallError"] as const;
 
 /** What a test gave up on and the last gateway error (lib/progress.ts missingWorkSummary words it). */
 export const missingWorkValidator = testFields.pick(...MISSING_WORK_FIELDS);
@@ -56,14 +25,38 @@ export const testHeader = testFields.pick(...HEADER_FIELDS).extend({
 });
 
 /**
+ * The results page's test as stored (results.test, which no fold re-runs): the header but for its
+ * job's fields, with the judging spend its metrics split by.
+ */
+export const storedTestHeader = testFields.pick(...HEADER_FIELDS, "judgingCostUsd").extend({
+  _id: v.id("tests"),
+  _creationTime: v.number(),
+  awaitingPayment: v.boolean(),
+});
+
+export function storedHeaderOf(test: Doc<"tests">): Infer<typeof storedTestHeader> {
+  return {
+    ...pickFields(test, [...HEADER_FIELDS, "judgingCostUsd"]),
+    _id: test._id,
+    _creationTime: test._creationTime,
+    awaitingPayment: isDraft(test),
+  };
+}
+
+/** What the results page shows of the test's job: its status and what the user was charged. */
+export const jobFiguresValidator = v.union(v.null(), v.object({ status: v.string(), chargedCents: v.number() }));
+
+export function jobFiguresOf(job: Doc<"jobs"> | null): Infer<typeof jobFiguresValidator> {
+  return job === null
+    ? null
+    : { status: job.status, chargedCents: job.paymentData === undefined ? 0 : job.amountCents };
+}
+
+/**
  * The live monitor's test: the header without the configuration (the monitor reads none while
  * the test runs, only its small monitor row), with what the monitor says of its size instead.
  */
 export const monitorHeader = testHeader.omit("configuration").extend({ size: monitorSize });
-
-export function missingWorkOf(test: Doc<"tests">): Infer<typeof missingWorkValidator> {
-  return pickFields(test, MISSING_WORK_FIELDS);
-}
 
 export function headerOf(test: Doc<"tests">, job: Doc<"jobs"> | null): Infer<typeof testHeader> {
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { independentVotes, juryAdvice, juryAdviceLines } from "./juryAdvice";
+import { adviceRecordLines, independentVotes, juryAdvice, juryAdviceLines, juryAdviceRecord } from "./juryAdvice";
+import { decisionMargin } from "./juryAdviceEvidence";
 import type { JuryRating, JuryResponse, JuryStatsInput } from "./stats/types";
 
 const names: Record<string, string> = {
@@ -160,5 +161,78 @@ describe("jury advice", () => {
     };
     expect(juryAdvice(thin)).toBeNull();
     expect(juryAdvice(input)).not.toBeNull();
+  });
+});
+
+describe("advice only where the test's own evidence carries it", () => {
+  // Hand-worked. Eight persona × topic pairs, models X and Y, one answer each, scored alike by
+  // three judges (so each pair's model mean is that score). With the ±1 rows h1 = (1,1,1,1,−1,−1,
+  // −1,−1) and h2 = (1,1,−1,−1,1,1,−1,−1) (mean 0, orthogonal, Σh² = 8): X = 6 + D + 0.3·h1 and
+  // Y = 6 + 0.3·h1 + 0.4·h2 (h1 a pair's difficulty, shared; h2 Y's own wobble). Then
+  // SD(X) = 0.3·√(8/7), SD(Y) = 0.5·√(8/7), SD(X − Y) = 0.4·√(8/7), so with t₇ = 2.364624 the
+  // intervals' half-widths are t·0.3/√7 and t·0.5/√7 and the gap's standard error 0.4/√7. X is
+  // best (its interval clears Y's) with an edge of D − 0.8·t/√7, in standard errors
+  // z = (D·√7 − 0.8·t) / 0.4. Advice needs z ≥ 2 · 1.644854 = 3.289707, i.e. D ≥ 1.21235:
+  // D = 1.22 gives z = (3.227816 − 1.891699)/0.4 = 3.340292 (just above), D = 1.20 gives
+  // z = (3.174901 − 1.891699)/0.4 = 3.208005 (just below). Pairs that would do at D = 1.20, with
+  // b = 0.8·t/0.4 = 4.729248 fixed: 8 · ((3.289707 + b)/(3.208005 + b))² = 8.17, so 9.
+  const h1 = [1, 1, 1, 1, -1, -1, -1, -1];
+  const h2 = [1, 1, -1, -1, 1, 1, -1, -1];
+  const judges = ["openai/mini", "anthropic/haiku", "google/pro"];
+  const cost: Record<string, number> = { "openai/mini": 0.001, "anthropic/haiku": 0.002, "google/pro": 0.007 };
+  function separated(gap: number): JuryStatsInput {
+    const responses: JuryResponse[] = [];
+    const ratings: JuryRating[] = [];
+    for (let pair = 0; pair < 8; pair++) {
+      const scores = { "x/X": 6 + gap + 0.3 * h1[pair]!, "y/Y": 6 + 0.3 * h1[pair]! + 0.4 * h2[pair]! };
+      for (const [model, overall] of Object.entries(scores)) {
+        const id = `${model}|${pair}`;
+        responses.push({ id, modelId: model, personaId: "p", topicId: `t${pair}`, length: 100 });
+        for (const judge of judges) {
+          ratings.push({ judgeModelId: judge, responseId: id, scores: { overall }, costUsd: cost[judge] });
+        }
+      }
+    }
+    return {
+      seed: "margin",
+      scale: "rating",
+      judges,
+      models: [
+        { id: "x/X", name: "X" },
+        { id: "y/Y", name: "Y" },
+      ],
+      responses,
+      ratings,
+    };
+  }
+
+  it("measures the decision's margin in standard errors of the paired gap", () => {
+    expect(decisionMargin(separated(1.22))!.standardErrors).toBeCloseTo(3.340292, 4);
+    expect(decisionMargin(separated(1.2))!.standardErrors).toBeCloseTo(3.208005, 4);
+    // Φ(3.340292 − 1.644854) = Φ(1.695438) ≈ 0.955; Φ(1.563151) ≈ 0.941.
+    expect(decisionMargin(separated(1.22))!.replication).toBeCloseTo(0.955, 3);
+    expect(decisionMargin(separated(1.2))!.replication).toBeCloseTo(0.941, 3);
+  });
+
+  it("advises a smaller jury just above the threshold", () => {
+    const record = juryAdviceRecord(separated(1.22), nameOf);
+    expect(record.outcome).toBe("advised");
+    expect(record.advised!.judges).toEqual(["openai/mini", "anthropic/haiku"]);
+    expect(adviceRecordLines(record)[0]).toBe(
+      "The same verdict with GPT-4.1 mini and Claude Haiku alone: 30% of the judging cost",
+    );
+  });
+
+  it("says there is too little evidence just below it, and how many pairs would do", () => {
+    const record = juryAdviceRecord(separated(1.2), nameOf);
+    expect(record.outcome).toBe("close");
+    expect(record.advised).toBeNull();
+    expect(record.judges.every((judge) => !judge.leftOut)).toBe(true);
+    expect(record.evidence).toMatchObject({ pairs: 8, pairsNeeded: 9 });
+    expect(adviceRecordLines(record)[0]).toBe(
+      "Too little evidence to advise a smaller jury: the full jury's own verdict is close, and a fresh run of this test could reach another one (advice needs it to hold in 95% of fresh runs; about 9 persona × topic pairs would show that, this test judged 8)",
+    );
+    // The same decision, yet no smaller jury is offered for it.
+    expect(juryAdvice(separated(1.2))).toBeNull();
   });
 });

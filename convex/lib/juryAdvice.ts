@@ -7,13 +7,14 @@ import { judgeScores } from "./stats/judgeScores";
 import { seededRandom } from "./stats/random";
 import type { JuryStatsInput } from "./stats/types";
 import { joinNames, type VerdictKind } from "./verdict";
+import { ADVICE_REPLICATION, decisionMargin, marginCarriesAdvice, type DecisionMargin } from "./juryAdviceEvidence";
 
 /**
  * Resamples of the test's persona × topic pairs on which a smaller jury must also reach the full
  * jury's decision, in at least ADVICE_AGREEMENT of them: agreeing on the one sample the test drew
- * can be luck. (bench/adaptive.ts --target jury: with or without it, advice from a borderline
- * decision, e.g. a 1-point gap over 40–60 pairs, holds on only 84–92% of fresh runs; from 100
- * pairs ≥ 99.5%.)
+ * can be luck. It does not make advice on a borderline decision reliable (bench/adaptive.ts
+ * --target jury: a 1-point gap over 40–60 pairs held on 84–92% of fresh runs with or without
+ * it): the decision's own margin does (lib/juryAdviceEvidence.ts).
  */
 export const ADVICE_RESAMPLES = 20;
 export const ADVICE_AGREEMENT = 0.95;
@@ -169,26 +170,35 @@ function juryOf(input: JuryStatsInput): string[] {
  */
 const ADVICE_WORK_BUDGET = 15_000_000;
 
-type NoAdviceReason = "oneJudge" | "tooManyJudges" | "tooLarge" | "thin";
+/**
+ * "thin": no decision to keep; "close": a decision too near its edge for a fresh run to repeat it
+ * reliably (lib/juryAdviceEvidence.ts), so no smaller jury can be trusted to reach it either.
+ */
+type NoAdviceReason = "oneJudge" | "tooManyJudges" | "tooLarge" | "thin" | "close";
 
-/** Why a test gets no advice (its decision aside, checked first as the cheapest), or null. */
-function whyNoAdvice(input: JuryStatsInput): NoAdviceReason | null {
+/** Why a test gets no advice (the cheapest checks first), or null; with the decision's margin when it has one. */
+function whyNoAdvice(input: JuryStatsInput): { reason: NoAdviceReason | null; margin: DecisionMargin | null } {
   const judges = juryOf(input);
-  if (judges.length < 2) return "oneJudge";
-  if (judges.length > MAX_ADVICE_JUDGES) return "tooManyJudges";
+  if (judges.length < 2) return { reason: "oneJudge", margin: null };
+  if (judges.length > MAX_ADVICE_JUDGES) return { reason: "tooManyJudges", margin: null };
   const calls = (input.rankings?.length ?? 0) + (input.ratings?.length ?? 0);
-  if ((2 ** judges.length - 1) * (1 + ADVICE_RESAMPLES) * calls > ADVICE_WORK_BUDGET) return "tooLarge";
-  const { kind } = decisionOf(input);
-  return kind === "best" || kind === "tied" ? null : "thin";
+  if ((2 ** judges.length - 1) * (1 + ADVICE_RESAMPLES) * calls > ADVICE_WORK_BUDGET) {
+    return { reason: "tooLarge", margin: null };
+  }
+  const margin = decisionMargin(input);
+  if (margin === null) return { reason: "thin", margin };
+  return { reason: marginCarriesAdvice(margin) ? null : "close", margin };
 }
 
 /**
  * The advice for a finished test: the smaller juries that reach its decision on its own pairs and
- * on at least ADVICE_AGREEMENT of ADVICE_RESAMPLES resamples of them, or null when there is no decision to keep (too little evidence,
- * no scores), fewer than two judges, or more than MAX_ADVICE_JUDGES.
+ * on at least ADVICE_AGREEMENT of ADVICE_RESAMPLES resamples of them, with a verdict of their own
+ * as clear as advice needs (lib/juryAdviceEvidence.ts), or null when there is no decision to keep
+ * (too little evidence, no scores), the decision is too close to repeat, fewer than two judges sat,
+ * or more than MAX_ADVICE_JUDGES.
  */
 export function juryAdvice(input: JuryStatsInput): JuryAdvice | null {
-  if (whyNoAdvice(input) !== null) return null;
+  if (whyNoAdvice(input).reason !== null) return null;
   const judges = juryOf(input);
   const decision = decisionOf(input);
   const { costs, basis } = judgeCosts(input);
@@ -208,6 +218,10 @@ export function juryAdvice(input: JuryStatsInput): JuryAdvice | null {
     for (const { sample, decision: full } of resamples) if (same(decisionOf(withJudges(sample, only)), full)) agreed++;
     const agreement = agreed / ADVICE_RESAMPLES;
     if (agreement < ADVICE_AGREEMENT) continue;
+    // The smaller jury's own verdict must be as clear as the full jury's must be: with fewer
+    // judges its noise is larger, and a fresh run near the edge can split the two.
+    const own = decisionMargin(withJudges(input, only));
+    if (own === null || !marginCarriesAdvice(own)) continue;
     const cost = subset.reduce((sum, judge) => sum + (costs.get(judge) ?? 0), 0);
     sameDecision.push({
       judges: subset,
@@ -244,11 +258,13 @@ export interface JuryAdviceRecord {
   readonly judges: { judgeModelId: string; name: string; costUsd: number; calls: number; leftOut: boolean }[];
   readonly advised: { judges: string[]; costShare: number; agreement: number } | null;
   readonly independentVotes: number | null;
+  /** How clearly the full jury decided (lib/juryAdviceEvidence.ts); absent without a decision, and on rows kept before it. */
+  readonly evidence?: { replication: number; pairs: number; pairsNeeded: number | null };
 }
 
 /** The advice for a finished test, with a reason when there is none, each judge named and costed. */
 export function juryAdviceRecord(input: JuryStatsInput, judgeName: (judgeModelId: string) => string): JuryAdviceRecord {
-  const reason = whyNoAdvice(input);
+  const { reason, margin } = whyNoAdvice(input);
   const advice = reason === null ? juryAdvice(input) : null;
   const advised = advice?.sameDecision[0] ?? null;
   const calls = [...(input.rankings ?? []), ...(input.ratings ?? [])];
@@ -272,6 +288,9 @@ export function juryAdviceRecord(input: JuryStatsInput, judgeName: (judgeModelId
       : null,
     // Too many judges or calls: the votes are not searched either (they read every judge pair).
     independentVotes: reason === "tooManyJudges" || reason === "tooLarge" ? null : independentVotes(input),
+    ...(margin === null
+      ? {}
+      : { evidence: { replication: margin.replication, pairs: margin.pairs, pairsNeeded: margin.pairsNeeded } }),
   };
 }
 
@@ -279,13 +298,33 @@ export function juryAdviceRecord(input: JuryStatsInput, judgeName: (judgeModelId
 const NO_ADVICE_WORDS: Record<NoAdviceReason | "allNeeded", string> = {
   allNeeded: "No smaller jury reaches the same verdict: every judge counted",
   thin: "Too little evidence to advise a smaller jury: the full jury's own verdict is not settled",
+  close: "Too little evidence to advise a smaller jury: the full jury's own verdict is close",
   oneJudge: "One judge sat: there is no smaller jury to advise",
   tooManyJudges: `More than ${MAX_ADVICE_JUDGES} judges sat: smaller juries are not searched`,
   tooLarge: "Too many judge calls to search the smaller juries",
 };
 
+/** What the advice's words read of a kept advice: no judge's cost (the shared page has none). */
+export type AdviceInWords = Omit<JuryAdviceRecord, "judges"> & {
+  readonly judges: readonly Pick<JuryAdviceRecord["judges"][number], "judgeModelId" | "name">[];
+};
+
+/**
+ * "Too little evidence to advise a smaller jury: the full jury's own verdict is close, and a fresh
+ * run of this test could reach another one (advice needs it to hold in 95% of fresh runs; about
+ * 140 persona × topic pairs would show that, this test judged 60)".
+ */
+function closeWords(evidence: JuryAdviceRecord["evidence"]): string {
+  const needs = `advice needs it to hold in ${Math.round(100 * ADVICE_REPLICATION)}% of fresh runs`;
+  const more =
+    evidence && evidence.pairsNeeded !== null && evidence.pairsNeeded > evidence.pairs
+      ? `; about ${evidence.pairsNeeded} persona × topic pairs would show that, this test judged ${evidence.pairs}`
+      : "";
+  return `${NO_ADVICE_WORDS.close}, and a fresh run of this test could reach another one (${needs}${more})`;
+}
+
 /** A kept advice in words: the smaller jury (or why none) and the independent votes. */
-export function adviceRecordLines(record: JuryAdviceRecord): string[] {
+export function adviceRecordLines(record: AdviceInWords): string[] {
   const names = new Map(record.judges.map((judge) => [judge.judgeModelId, judge.name]));
   const advice: JuryAdvice | null =
     record.decision === null
@@ -298,7 +337,11 @@ export function adviceRecordLines(record: JuryAdviceRecord): string[] {
           independentVotes: record.independentVotes,
         };
   if (advice) return juryAdviceLines(advice, (id) => names.get(id) ?? id);
-  const lines = [NO_ADVICE_WORDS[record.outcome === "advised" ? "thin" : record.outcome]];
+  const lines = [
+    record.outcome === "close"
+      ? closeWords(record.evidence)
+      : NO_ADVICE_WORDS[record.outcome === "advised" ? "thin" : record.outcome],
+  ];
   if (record.independentVotes !== null)
     lines.push(`${record.judges.length} judges, worth ${record.independentVotes.toFixed(1)} independent votes`);
   return lines;

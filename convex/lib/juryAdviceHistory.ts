@@ -24,6 +24,8 @@ interface SpaceJuryHistory {
   readonly advised: number;
   readonly allNeeded: number;
   readonly noAdvice: number;
+  /** Of noAdvice: the tests whose own evidence was too little to advise on (no decision, or one too close to repeat). */
+  readonly tooLittleEvidence: number;
   /** What the advised juries would have saved of the judging cost, USD. */
   readonly savableUsd: number;
   /** Most costly first. */
@@ -72,5 +74,13 @@ export function spaceJuryHistory(
   const count = (outcome: JuryAdviceRecord["outcome"]) => rows.filter((row) => row.outcome === outcome).length;
   const advised = count("advised");
   const allNeeded = count("allNeeded");
-  return { tests: rows.length, advised, allNeeded, noAdvice: rows.length - advised - allNeeded, savableUsd, judges };
+  return {
+    tests: rows.length,
+    advised,
+    allNeeded,
+    noAdvice: rows.length - advised - allNeeded,
+    tooLittleEvidence: count("thin") + count("close"),
+    savableUsd,
+    judges,
+  };
 }

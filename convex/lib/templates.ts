@@ -10,6 +10,8 @@ import {
   type TemplateCategory,
 } from "./forms";
 import { TEMPLATE_LIMITS } from "./limits";
+import { repeatProblems } from "./repeats";
+import { settleProblems, type SettleQuestion } from "./settle";
 import type { PersonaInput, Problem, TopicInput } from "./types";
 
 // The limits live with every other stored-field limit in ./limits; re-exported for the forms.
@@ -93,4 +95,30 @@ export function validatePersona(persona: Pick<PersonaInput, "name" | "descriptio
 /** Spec: title, description and topic content are all required (the editor's schema, ./forms). */
 export function validateTopic(topic: Pick<TopicInput, "title" | "description" | "prompt">): Problem[] {
   return problemsOf(topicSchema, topic);
+}
+
+/** What of a template's data its run settings are checked against. */
+export interface TemplateRunSettings {
+  readonly suggestedModels: { readonly generators: readonly string[] };
+  readonly stopWhenSettled?: SettleQuestion;
+  readonly repeats?: number;
+}
+
+/**
+ * A template's run settings checked as a test's are (lib/repeats, lib/settle), under
+ * templateData: "is one model within δ of the best" must name one of its suggested generators.
+ */
+export function templateRunProblems(data: TemplateRunSettings): Problem[] {
+  const generators = data.suggestedModels.generators.map((id) => ({ id }));
+  return [...repeatProblems(data.repeats), ...settleProblems(data.stopWhenSettled, generators)].map((problem) => ({
+    ...problem,
+    field: `templateData.${problem.field}`,
+  }));
+}
+
+/** The data as a template keeps it: its "stop when settled" without a seed (each test draws its own order). */
+export function withoutSettleSeed<Data extends { readonly stopWhenSettled?: SettleQuestion }>(data: Data): Data {
+  if (data.stopWhenSettled?.seed === undefined) return data;
+  const { seed: _seed, ...setting } = data.stopWhenSettled;
+  return { ...data, stopWhenSettled: setting };
 }

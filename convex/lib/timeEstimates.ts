@@ -25,10 +25,7 @@ export function setupTimeRange(
 ): { minMs: number; maxMs: number } {
   const calls = expectedCallsOf(config);
   if (calls.generation + calls.judging === 0) return { minMs: 0, maxMs: 0 };
-  const generators = (config.generatorModels ?? config.models ?? []).map(modelIdOf);
-  const judges = config.generatorModels ? (config.evaluatorModels ?? []).map(modelIdOf) : [];
-  const latencyOf = (kind: "generate" | "evaluate", modelId: string) =>
-    latencies[latencyKey(kind, modelId)] ?? DEFAULT_CALL_LATENCY_MS[kind];
+  const models = catalogLatenciesOf(config, latencies);
   const forecastAt = (scale: number) =>
     forecastTimeRemaining(
       {
@@ -40,13 +37,31 @@ export function setupTimeRange(
       {
         out: { generation: [], judging: [] },
         latencyMs: {
-          generation: generators.map((id) => latencyOf("generate", id) * scale),
-          judging: judges.map((id) => latencyOf("evaluate", id) * scale),
+          generation: models.generation.map((ms) => ms * scale),
+          judging: models.judging.map((ms) => ms * scale),
         },
         slots: Math.max(1, concurrency),
       },
     ) ?? 0;
   return { minMs: forecastAt(SETUP_ESTIMATE_SPREAD.fast), maxMs: forecastAt(SETUP_ESTIMATE_SPREAD.slow) };
+}
+
+/**
+ * Each chosen generator's and judge's catalog latency (ms), in the configuration's order: its
+ * last runs' observed latency (core/modelLatencies), else its kind's DEFAULT_CALL_LATENCY_MS.
+ */
+export function catalogLatenciesOf(
+  config: ProgressConfig,
+  latencies: Readonly<Record<string, number>>,
+): { generation: number[]; judging: number[] } {
+  const generators = (config.generatorModels ?? config.models ?? []).map(modelIdOf);
+  const judges = config.generatorModels ? (config.evaluatorModels ?? []).map(modelIdOf) : [];
+  const latencyOf = (kind: "generate" | "evaluate", modelId: string) =>
+    latencies[latencyKey(kind, modelId)] ?? DEFAULT_CALL_LATENCY_MS[kind];
+  return {
+    generation: generators.map((id) => latencyOf("generate", id)),
+    judging: judges.map((id) => latencyOf("evaluate", id)),
+  };
 }
 
 /** '5-10 seconds', '1-2 minutes', 'About 3 minutes', rounded outwards (never shorter than the estimate's low end). */

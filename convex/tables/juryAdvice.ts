@@ -12,6 +12,8 @@ const adviceOutcome = v.union(
   v.literal("oneJudge"),
   v.literal("tooManyJudges"),
   v.literal("tooLarge"),
+  // Added for the evidence rule (lib/juryAdviceEvidence.ts): a decision too close for advice.
+  v.literal("close"),
 );
 
 const juryAdviceFields = {
@@ -36,6 +38,14 @@ const juryAdviceFields = {
   /** The cheapest smaller jury with the same decision; null unless the outcome is "advised". */
   advised: v.union(v.null(), v.object({ judges: v.array(v.string()), costShare: v.number(), agreement: v.number() })),
   independentVotes: v.union(v.number(), v.null()),
+  /**
+   * How clearly the full jury decided: the chance a fresh run reaches its decision, the pairs
+   * judged and the pairs advice would need (null: more would not help). Absent without a
+   * decision, and on rows kept before the evidence rule.
+   */
+  evidence: v.optional(
+    v.object({ replication: v.number(), pairs: v.number(), pairsNeeded: v.union(v.number(), v.null()) }),
+  ),
 };
 export const storedJuryAdvice = v.object(juryAdviceFields);
 

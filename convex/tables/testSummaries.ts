@@ -6,7 +6,7 @@
 import { defineTable } from "convex/server";
 import { v } from "convex/values";
 import { juryVerdictValidator } from "./juryStats";
-import { runCounters, testStatus } from "../validators";
+import { runCounters, stopReason, testStatus } from "../validators";
 
 /** The fields of a test's summary row (core/testSummaries.ts summaryOf derives them from the test). */
 export const testSummaryFields = {
@@ -41,6 +41,10 @@ export const testSummaryFields = {
   /** The test this one reruns (tests.rerunOf), and the finished test it re-judges (tests.rejudgeOf). */
   rerunOf: v.optional(v.id("tests")),
   rejudgeOf: v.optional(v.id("tests")),
+  /** A test that stopped when settled: after how many of its pairs (tests.stopped). */
+  stopped: v.optional(stopReason),
+  /** Runs of each cell when more than one (configuration.repeats). */
+  repeats: v.optional(v.number()),
 };
 
 export const testSummaryTables = {

@@ -30,7 +30,7 @@ function nextValue<T>(
   query: unknown,
   args: Record<string, unknown>,
   predicate: (value: T) => boolean,
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -8,7 +8,7 @@ import type { ConvexClient } from "convex/browser";
 import { anyApi } from "convex/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BackendOptions, RunningBackend } from "./server";
-import { nodeClient, startFixtureBackend } from "./testing";
+import { nodeClient, openGate, releaseGates, startFixtureBackend, untilWaiting } from "./testing";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped fixture api
 const api = anyApi as any;
@@ -27,6 +27,7 @@ beforeAll(() => {
 });
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
+  releaseGates();
   await backend?.close();
   backend = null;
 });
@@ -152,32 +153,40 @@ describe("optimistic concurrency control", () => {
 
 // Convex's limits page: 8 scheduled jobs at once on Free/Starter (S16), 256 on Professional (S256).
 describe("plan caps", () => {
-  async function runNaps(plan: "starter" | "professional", slots: number) {
+  async function runHeldJobs(plan: "starter" | "professional", slots: number) {
     const b = await start({ plan });
-    await b.t.mutation(api.concurrency.scheduleNaps, { count: 9, ms: 1500 });
+    // Each job holds its slot until the gate opens: the slots fill however slow the machine is.
+    await b.t.mutation(api.limits.scheduleHeldJobs, { count: 9, gate: `jobs-${plan}` });
     const states = async () => (await b.t.query(api.concurrency.jobStates, {})) as string[];
-    const atOnceNow = async () => ({
-      running: (await states()).filter((state) => state === "inProgress").length,
-      queued: b.plan.scheduledJobs.queued,
+    const running = Math.min(9, slots);
+    await untilWaiting(`jobs-${plan}`, running);
+    // A 9th that may not start is in the queue; one that may has started too.
+    await vi.waitFor(
+      async () =>
+        expect({
+          running: (await states()).filter((state) => state === "inProgress").length,
+          queued: b.plan.scheduledJobs.queued,
+        }).toEqual({
+          running,
+          queued: 9 - running,
+        }),
+      { timeout: 60_000, interval: 20 },
+    );
+    const atOnce = { running, queued: b.plan.scheduledJobs.queued };
+    openGate(`jobs-${plan}`, true);
+    await vi.waitFor(async () => expect((await states()).filter((state) => state === "success")).toHaveLength(9), {
+      timeout: 60_000,
+      interval: 20,
     });
-    // However slow the machine: the plan's slots fill, and a 9th that may not start waits in the queue.
-    const filled = { running: Math.min(9, slots), queued: 9 - Math.min(9, slots) };
-    await vi.waitFor(async () => expect(await atOnceNow()).toEqual(filled), { timeout: 10_000, interval: 20 });
-    const atOnce = await atOnceNow();
-    let finished = await states();
-    while (!finished.every((state) => state === "success")) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      finished = await states();
-    }
-    return { ...atOnce, peak: b.plan.scheduledJobs.peak, finished: finished.length };
+    return { ...atOnce, peak: b.plan.scheduledJobs.peak, finished: (await states()).length };
   }
 
   it("lets the 9th scheduled job wait for a slot on starter, and runs all 9 at once on professional", async () => {
-    expect(await runNaps("starter", 8)).toEqual({ running: 8, queued: 1, peak: 8, finished: 9 });
+    expect(await runHeldJobs("starter", 8)).toEqual({ running: 8, queued: 1, peak: 8, finished: 9 });
     await backend?.close();
     backend = null;
-    expect(await runNaps("professional", 256)).toEqual({ running: 9, queued: 0, peak: 9, finished: 9 });
-  }, 20_000);
+    expect(await runHeldJobs("professional", 256)).toEqual({ running: 9, queued: 0, peak: 9, finished: 9 });
+  }, 150_000);
 });
 
 describe("the time limit on a query's or mutation's own code", () => {

@@ -12,33 +12,10 @@ import { anyApi } from "convex/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PlanSlots, SLOT_WAIT_MS } from "./plan";
 import type { BackendOptions, RunningBackend } from "./server";
-import { nodeClient, startFixtureBackend } from "./testing";
+import { nodeClient, openGate, releaseGates, startFixtureBackend, untilWaiting } from "./testing";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped fixture api
 const api = anyApi as any;
-
-type Gates = { waiting: Map<string, (() => void)[]>; arrived: Map<string, (() => void)[]>; open: Set<string> };
-/** The fixture's gates (fixture/convex/limits.ts), shared through the global object. */
-const gates = ((globalThis as unknown as Record<symbol, Gates | undefined>)[Symbol.for("modeljury.fixture.gates")] ??= {
-  waiting: new Map(),
-  arrived: new Map(),
-  open: new Set(),
-});
-
-/** Resolves once `count` calls wait at `gate`. */
-async function untilWaiting(gate: string, count: number): Promise<void> {
-  while ((gates.waiting.get(gate)?.length ?? 0) < count) {
-    await new Promise<void>((resolve) => gates.arrived.set(gate, [...(gates.arrived.get(gate) ?? []), resolve]));
-  }
-}
-
-/** Lets the calls waiting at `gate` go on (`forGood`: and every later one). */
-function openGate(gate: string, forGood = false): void {
-  if (forGood) gates.open.add(gate);
-  const waiting = gates.waiting.get(gate) ?? [];
-  gates.waiting.delete(gate);
-  for (const resolve of waiting) resolve();
-}
 
 type Reply = { status: "success"; value: unknown } | { status: "error"; errorMessage: string };
 
@@ -56,8 +33,12 @@ let keysDir: string;
 let backend: RunningBackend | null = null;
 const clients: ConvexClient[] = [];
 
+/**
+ * A fixture backend without its cron (a mutation every second): the tests here hold every slot for
+ * as long as a loaded machine takes, and count each refusal and each byte written.
+ */
 async function start(options: BackendOptions = {}): Promise<RunningBackend> {
-  backend = await startFixtureBackend(keysDir, options);
+  backend = await startFixtureBackend(keysDir, { crons: false, ...options });
   return backend;
 }
 
@@ -66,8 +47,7 @@ beforeAll(() => {
 });
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
-  for (const gate of gates.waiting.keys()) openGate(gate);
-  gates.open.clear();
+  releaseGates();
   await backend?.close();
   backend = null;
 });

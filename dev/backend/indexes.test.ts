@@ -219,7 +219,7 @@ describe("subscribed queries", () => {
       counts.push(viewers.count),
     );
     const until = async (check: () => boolean) => {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       while (!check()) {
         if (Date.now() > deadline) throw new Error("timed out");
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -250,7 +250,7 @@ describe("subscribed queries", () => {
 describe("query updates", () => {
   const runs = (name: string) => invocationCounts.get(name) ?? 0;
   const until = async (check: () => boolean) => {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (!check()) {
       if (Date.now() > deadline) throw new Error("timed out");
       await new Promise((resolve) => setTimeout(resolve, 20));

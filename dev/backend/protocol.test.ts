@@ -267,9 +267,27 @@ describe("local backend mechanics", () => {
 
   it("cancels pending scheduled functions on close", async () => {
     const other = await startFixtureBackend(keysDir);
-    await other.t.mutation(api.messages.sendLater, { body: "never", delayMs: 150 });
-    await other.close();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await other.t.query(api.messages.list, {})).not.toContain("never");
+    // Time moves only when the test says: a job's time passes without a real wait, however busy
+    // the machine. (Faked timers once let convex-test's own timer run a job after the close.)
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      // The fake clock drives the backend's scheduler: a job due in 50 ms runs once it has passed.
+      await other.t.mutation(api.messages.sendLater, { body: "soon", delayMs: 50 });
+      await vi.advanceTimersByTimeAsync(100);
+      await vi.waitFor(async () => expect(await other.t.query(api.messages.list, {})).toEqual(["soon"]), {
+        timeout: 30_000,
+      });
+      await other.t.mutation(api.messages.sendLater, { body: "never", delayMs: 150 });
+      await other.close();
+      await vi.advanceTimersByTimeAsync(300);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await other.t.query(api.messages.list, {})).toEqual(["soon"]);
+    // Kept pending for the next start of the same data, as a deployment's would be.
+    const states = await other.t.run(async (ctx) =>
+      (await ctx.db.system.query("_scheduled_functions").collect()).map((job) => job.state.kind),
+    );
+    expect(states).toEqual(["success", "pending"]);
   });
 });

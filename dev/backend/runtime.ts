@@ -164,8 +164,6 @@ export function installRuntimeHooks(): void {
   // convex-test's global proxy hands to its scheduler.
   const originalSetTimeout = globalThis.setTimeout;
   const trackedSetTimeout = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
-    // The timer convex-test arms for a job it has just written: the backend's scheduler runs it.
-    if (suppressSchedulerTimers.getStore()) return originalSetTimeout(() => {}, 0);
     const backend = backendStorage.getStore();
     if (!backend) return originalSetTimeout(callback, ms, ...args);
     if (backend.closed) {
@@ -188,5 +186,19 @@ export function installRuntimeHooks(): void {
   Object.defineProperty(trackedSetTimeout, promisify.custom, {
     value: (originalSetTimeout as unknown as Record<symbol, unknown>)[promisify.custom],
   });
-  globalThis.setTimeout = trackedSetTimeout;
+  // The timer convex-test arms for a job it has just written is never armed: the backend's
+  // scheduler runs the job. convex-test reads globalThis.setTimeout at that moment, so the
+  // property itself answers an inert timer then, whatever was assigned to it since: a test's fake
+  // timers replace the function, and a job would otherwise run on their clock through convex-test
+  // alone, after the backend closed or twice beside its scheduler.
+  const inertSetTimeout = (() => originalSetTimeout(() => {}, 0)) as unknown as typeof setTimeout;
+  let assignedSetTimeout = trackedSetTimeout;
+  Object.defineProperty(globalThis, "setTimeout", {
+    configurable: true,
+    enumerable: true,
+    get: () => (suppressSchedulerTimers.getStore() ? inertSetTimeout : assignedSetTimeout),
+    set: (value: typeof setTimeout) => {
+      assignedSetTimeout = value;
+    },
+  });
 }

@@ -67,6 +67,11 @@ export type BackendOptions = {
    * Defaults to MJ_USER_CODE_LIMIT_MS, else 1000 as on a deployment.
    */
   userCodeLimitMs?: number;
+  /**
+   * Run the jobs of convex/crons.ts (default true). Off for tests that count every call for a
+   * slot: a cron's mutation arriving while they hold every slot would wait and be refused too.
+   */
+  crons?: boolean;
 };
 
 /** What the data folder held at start, for the banner. */
@@ -306,7 +311,10 @@ export async function startBackend(options: BackendOptions = {}): Promise<Runnin
       );
     });
 
-    const crons = (loaded.get("crons")?.default as { crons?: Record<string, CronJobSpec> } | undefined)?.crons;
+    const crons =
+      options.crons === false
+        ? undefined
+        : (loaded.get("crons")?.default as { crons?: Record<string, CronJobSpec> } | undefined)?.crons;
     const cronRunner = new CronRunner(engine, crons ?? {}, log, Date.now, store ? cronRunsIn(store) : undefined);
     const resumed = await scheduler.resume();
     if (resumed.pending + resumed.interrupted > 0) {

@@ -52,3 +52,35 @@ export function startQuietBackend(keysFile: string, options: BackendOptions = {}
 export function startFixtureBackend(keysDir: string, options: BackendOptions = {}): Promise<RunningBackend> {
   return startQuietBackend(join(keysDir, "jwt-keys.json"), { convexDir: FIXTURE_CONVEX_DIR, ...options });
 }
+
+type Gates = { waiting: Map<string, (() => void)[]>; arrived: Map<string, (() => void)[]>; open: Set<string> };
+/**
+ * The fixture's gates (fixture/convex/limits.ts `waitAt`), shared through the global object: a
+ * fixture function held at a gate keeps its slot until the test opens it, however long that takes.
+ */
+const gates = ((globalThis as unknown as Record<symbol, Gates | undefined>)[Symbol.for("modeljury.fixture.gates")] ??= {
+  waiting: new Map(),
+  arrived: new Map(),
+  open: new Set(),
+});
+
+/** Resolves once `count` calls wait at `gate`. */
+export async function untilWaiting(gate: string, count: number): Promise<void> {
+  while ((gates.waiting.get(gate)?.length ?? 0) < count) {
+    await new Promise<void>((resolve) => gates.arrived.set(gate, [...(gates.arrived.get(gate) ?? []), resolve]));
+  }
+}
+
+/** Lets the calls waiting at `gate` go on (`forGood`: and every later one). */
+export function openGate(gate: string, forGood = false): void {
+  if (forGood) gates.open.add(gate);
+  const waiting = gates.waiting.get(gate) ?? [];
+  gates.waiting.delete(gate);
+  for (const resolve of waiting) resolve();
+}
+
+/** After a test: lets every held call go on and closes the gates opened for good. */
+export function releaseGates(): void {
+  for (const gate of gates.waiting.keys()) openGate(gate);
+  gates.open.clear();
+}

@@ -8,10 +8,12 @@ import type { Id } from "../../convex/_generated/dataModel";
  * "Stop when settled" on the monitor and the results page (issue 35): the question, how settled it
  * is ("Settled at 95%: A is best", "Not settled yet: …") and, once the test stopped early, why
  * ("Settled after 38 of 100 pairs: …"). Nothing for a test without the setting. The words are
- * convex/lib/settleWords.ts.
+ * convex/lib/settleWords.ts. A share link's viewers read the same words by the link.
  */
-export function SettleNotice({ testId }: { testId: Id<"tests"> }) {
-  const status = useQuery(api.settle.status, { testId });
+export function SettleNotice(source: { testId: Id<"tests"> } | { shareId: string }) {
+  const owner = useQuery(api.settle.status, "testId" in source ? { testId: source.testId } : "skip");
+  const shared = useQuery(api.sharedExtras.settleStatus, "shareId" in source ? { shareId: source.shareId } : "skip");
+  const status = "testId" in source ? owner : shared;
   if (!status) return null;
   return (
     <section

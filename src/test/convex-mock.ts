@@ -7,7 +7,7 @@
 // query throws), `setPaginated` for paginated ones, `oneShotQuery` for `useConvex().query`.
 // Mutations and actions: `callMock(name)` is the mock behind one by name ('shares:enable'),
 // resolving null until scripted (`mockCall(name, fn)`).
-import { getFunctionName, type FunctionReference } from "convex/server";
+import { getFunctionName, makeFunctionReference, type FunctionReference } from "convex/server";
 import { useSyncExternalStore } from "react";
 import { vi, type Mock } from "vitest";
 
@@ -160,6 +160,16 @@ export const convexReactModule = {
     query: (reference: FunctionReference<"query">, args: Record<string, unknown>) =>
       oneShotQuery(getFunctionName(reference), args),
   }),
+};
+
+/**
+ * src/lib/results-views.ts for component tests: each page view is answered as the one-call query
+ * it adds up to ('results:get', 'shares:view'), so a test scripts the view the page shows.
+ */
+export const resultsViewsModule = {
+  useResultsView: (testId: string, skip = false) =>
+    useScriptedQuery(makeFunctionReference<"query">("results:get"), skip ? "skip" : { testId }),
+  useSharedView: (shareId: string) => useScriptedQuery(makeFunctionReference<"query">("shares:view"), { shareId }),
 };
 
 export const convexAuthReactModule = {

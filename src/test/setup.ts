@@ -7,10 +7,12 @@ import { resetCalls, resetConvexMock } from "@/test/convex-mock";
 // The real backend provider creates a Convex client; every component test gets the one stand-in
 // for the Convex client boundary instead (src/test/convex-mock.ts), reset before each test: signed
 // out, no query answered but the viewer and the auth options, no mutation scripted. A test file
-// that needs another `convex/react` mocks it itself (its vi.mock replaces this one).
+// that needs another `convex/react` mocks it itself (its vi.mock replaces this one). The pages'
+// two-subscription views (src/lib/results-views.ts) answer as the one-call queries they add up to.
 vi.mock("@/components/backend-provider", () => import("@/test/backend-mock"));
 vi.mock("convex/react", () => import("@/test/convex-mock").then((m) => m.convexReactModule));
 vi.mock("@convex-dev/auth/react", () => import("@/test/convex-mock").then((m) => m.convexAuthReactModule));
+vi.mock("@/lib/results-views", () => import("@/test/convex-mock").then((m) => m.resultsViewsModule));
 
 beforeEach(() => {
   resetConvexMock();

@@ -8,6 +8,9 @@ import type { Infer } from "convex/values";
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../../_generated/server";
 import { runCounters } from "../../validators";
+import { pickFields } from "../../lib/fields";
+import { withCounters } from "../../lib/resultsFigures";
+import { testCounterTables } from "../../tables/testCounters";
 
 type Sums = Partial<Infer<typeof runCounters>>;
 type CounterKey = keyof Sums;
@@ -27,18 +30,14 @@ export async function counterRowOf(ctx: QueryCtx, testId: Id<"tests">): Promise<
 
 /** The test with its counter row added: its figures as the pages show them. Give it the test as stored. */
 export function withCounterRow<Test extends Doc<"tests">>(test: Test, row: Doc<"testCounters"> | null): Test {
-  if (row === null) return test;
-  const counted: Test = {
-    ...test,
-    progress: row.progress,
-    lastProgressAt: row.lastProgressAt,
-    lastCallError: row.lastCallError ?? test.lastCallError,
-  };
-  for (const key of COUNTER_FIELDS) {
-    const added = row.sums[key];
-    if (added !== undefined) (counted as Record<CounterKey, number | undefined>)[key] = (test[key] ?? 0) + added;
-  }
-  return counted;
+  return withCounters(test, row);
+}
+
+/** What a page is sent of the counter row: all of it but its ids. */
+export const counterFiguresValidator = testCounterTables.testCounters.validator.omit("testId");
+
+export function counterFiguresOf(row: Doc<"testCounters">): Infer<typeof counterFiguresValidator> {
+  return pickFields(row, ["sums", "progress", "lastProgressAt", "lastCallError"]);
 }
 
 /** The test as stored with its counter row added (null when there is no such test). */

@@ -7,7 +7,6 @@ import type { MutationCtx } from "../../_generated/server";
 import { labelFor, shownOrder } from "../../lib/prompts";
 import { scoresFromRanking } from "../../lib/scoring";
 import type { Outcome, Usage } from "../../validators";
-import { requestJuryStats } from "../jury/poll";
 import { createJudgeCallsIfPairDone } from "./calls";
 import { recordEvaluations, type JudgedAnswer } from "./evaluations";
 import { finishIfDone } from "./finish";
@@ -143,8 +142,9 @@ async function recordByKind(
  * (reclaimed, cancelled, deleted) changes nothing but the spend. Adds the call's counters as a
  * delta of its own and writes no row that another call of the test writes: the call, its answers
  * or evaluations, its delta. The pool worker's next claim creates a finished pair's judge calls,
- * its report folds the counters, and its worker looks at the jury statistics; a small test's recording does
- * all of that itself, so its figures and its end are exact at once. `concurrency` is the test's
+ * its report folds the counters, and its worker looks at the jury statistics; a small test's recording
+ * creates the judge calls and folds itself, so its figures and its end are exact at once (its
+ * worker still looks at its statistics). `concurrency` is the test's
  * calls in flight, for the time remaining.
  */
 export async function recordOutcome(
@@ -178,8 +178,8 @@ export async function recordOutcome(
   if (ended) await createJudgeCallsIfPairDone(ctx, call, run);
   const test = await ctx.db.get("tests", call.testId);
   if (!test) return true;
-  // Judge results: the jury statistics are recomputed, coalesced per test (juryStats.ts).
-  if (outcome.kind === "ranked" || outcome.kind === "rated") await requestJuryStats(ctx, test._id);
+  // Its jury statistics are not asked for here (a scheduled job per judge result): its worker
+  // looks after its reports as a larger test's does (workerLook.ts), and its end runs them in full.
   const folded = await foldIfDue(ctx, test, concurrency);
   // Its counters say every call has ended: the test ends (else its worker finds it running dry).
   if (folded && folded.callCursor === undefined && folded.finishedCalls >= folded.totalCalls)

@@ -27,9 +27,10 @@ describe("sign-up screen", () => {
     const email = await screen.findByLabelText("Email");
     await user.type(email, "early@example.com");
     // The session is checked again (the refused token is cleared, the connection comes up).
+    // act() has rendered each change before it returns: a form hidden meanwhile is gone by now.
     act(() => setAuthLoading());
+    expect(screen.queryByLabelText("Loading your session")).not.toBeInTheDocument();
     act(() => setSignedOut());
-    await new Promise((resolve) => setTimeout(resolve, 600));
 
     expect(screen.getByLabelText("Email")).toHaveValue("early@example.com");
     await user.type(screen.getByLabelText("Password"), "correct-horse-battery");

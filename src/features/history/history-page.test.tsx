@@ -123,6 +123,22 @@ describe("history page", () => {
     expect(within(clean!).queryByTestId("missing-work")).toBeNull();
   });
 
+  it("says when a test stopped settled and how many repeats it ran", async () => {
+    setQueryResult("history:list", {
+      tests: [
+        row({ name: "Settled run", settledAfter: "Settled after 38 of 100 pairs", repeats: 3 }),
+        row({ name: "Plain run" }),
+      ],
+      total: 2,
+    });
+    renderApp("/dashboard/history");
+    const [settled, plain] = await screen.findAllByTestId("history-row");
+    expect(within(settled!).getByTestId("history-settled")).toHaveTextContent("Settled after 38 of 100 pairs");
+    expect(within(settled!).getByTestId("history-repeats")).toHaveTextContent("Repeats×3");
+    expect(within(plain!).queryByTestId("history-settled")).toBeNull();
+    expect(within(plain!).queryByTestId("history-repeats")).toBeNull();
+  });
+
   it("offers an unpaid draft Complete Payment and Discard instead of View Results", async () => {
     const abandoned = row({
       name: "Abandoned checkout",

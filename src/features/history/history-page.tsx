@@ -211,6 +211,18 @@ function HistoryItem({
                   <dt>Task type</dt>
                   <dd className="text-foreground">{taskTypeLabel(row.taskType)}</dd>
                 </div>
+                {row.repeats !== undefined && (
+                  <div className="flex gap-1" data-testid="history-repeats">
+                    <dt>Repeats</dt>
+                    <dd className="text-foreground tabular-nums">×{row.repeats}</dd>
+                  </div>
+                )}
+                {row.settledAfter !== undefined && (
+                  <div className="flex gap-1" data-testid="history-settled">
+                    <dt className="sr-only">Stopped</dt>
+                    <dd className="text-foreground">{row.settledAfter}</dd>
+                  </div>
+                )}
                 {/* The price the user pays and what the model calls cost the gateway, never one unnamed figure. */}
                 {row.priceCents > 0 && (
                   <div className="flex gap-1" data-testid="history-price">

@@ -48,6 +48,18 @@ function leftOutText(leftOut: number, decided: number): string {
   return `${leftOut} of ${decided} ${decided === 1 ? "test" : "tests"}`;
 }
 
+/**
+ * The tests without advice, told apart: too little evidence is the test declining to advise (its
+ * verdict too close to repeat), not a jury that needed every judge.
+ */
+function noAdviceText(tooLittleEvidence: number, noAdvice: number): string {
+  const other = noAdvice - tooLittleEvidence;
+  return (
+    (tooLittleEvidence > 0 ? `, too little evidence to advise in ${tooLittleEvidence}` : "") +
+    (other > 0 ? `, no advice in ${other}` : "")
+  );
+}
+
 function JudgesTable() {
   const { teamId } = useSpace();
   const history = useQuery(api.juryAdvice.ofSpace, teamId === null ? {} : { teamId });
@@ -74,7 +86,7 @@ function JudgesTable() {
       <p data-testid="judges-summary">
         {history.tests} {history.tests === 1 ? "test" : "tests"} with advice: a smaller jury reached the same verdict in{" "}
         {history.advised}, every judge counted in {history.allNeeded}
-        {history.noAdvice > 0 ? `, no advice in ${history.noAdvice}` : ""}. The advised juries would have saved{" "}
+        {noAdviceText(history.tooLittleEvidence, history.noAdvice)}. The advised juries would have saved{" "}
         {formatTestCost(history.savableUsd)} of judging.
       </p>
       <Card className="overflow-x-auto p-0">

@@ -1,23 +1,20 @@
 // The results' Jury advice (issue 35 item 3): the smaller jury that reaches the same verdict and
-// the jury's independent votes, in words (lib/juryAdvice.ts adviceRecordLines), with buttons that
-// take the advised jury to the next run (setup, prefilled) or to Judge Again.
+// the jury's independent votes, in words (components/results/jury-advice-view.tsx, shared with
+// the shared page), with buttons that take the advised jury to the next run (setup, prefilled) or
+// to Judge Again.
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
-import { GavelIcon, RotateCcwIcon, ScaleIcon } from "lucide-react";
+import { GavelIcon, RotateCcwIcon } from "lucide-react";
 import { useState } from "react";
 
+import { JuryAdviceView } from "@/components/results/jury-advice-view";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { Skeleton } from "@/components/ui/skeleton";
 import { JudgeAgainDialog } from "@/features/rejudge/judge-again-dialog";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { adviceRecordLines } from "../../../convex/lib/juryAdvice";
 import type { TestConfiguration } from "../../../convex/validators";
 
 const JURY_ADVICE_TEXTS = {
-  title: "Jury advice",
-  computing: "Working out which judges the verdict needed…",
   nextRun: "Use this jury for the next run",
   judgeAgain: "Judge Again with this jury",
 } as const;
@@ -33,52 +30,35 @@ export function JuryAdviceCard({ testId, configuration }: { testId: Id<"tests">;
   const about = useQuery(api.rejudge.about, { testId });
   const [judgingAgain, setJudgingAgain] = useState(false);
   return (
-    <Card data-testid="jury-advice">
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <ScaleIcon className="size-5" aria-hidden="true" /> {JURY_ADVICE_TEXTS.title}
-        </CardTitle>
-      </CardHeader>
-      <CardContent className="space-y-3">
-        {advice === undefined ? (
-          <Skeleton className="h-10 w-full" aria-label="Loading jury advice" />
-        ) : advice === null ? (
-          <p className="text-sm text-muted-foreground" aria-busy="true">
-            {JURY_ADVICE_TEXTS.computing}
-          </p>
-        ) : (
-          <>
-            <ul className="space-y-1">
-              {adviceRecordLines(advice).map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-            {advice.advised && (
-              <div className="flex flex-wrap gap-2">
-                <Button asChild variant="outline">
-                  <Link to="/dashboard/setup" search={nextRunSearch(testId, advice.advised.judges)}>
-                    <RotateCcwIcon /> {JURY_ADVICE_TEXTS.nextRun}
-                  </Link>
-                </Button>
-                {about?.canJudgeAgain && (
-                  <Button variant="outline" onClick={() => setJudgingAgain(true)}>
-                    <GavelIcon /> {JURY_ADVICE_TEXTS.judgeAgain}
-                  </Button>
-                )}
-              </div>
-            )}
-          </>
-        )}
-      </CardContent>
-      {judgingAgain && advice?.advised && (
-        <JudgeAgainDialog
-          testId={testId}
-          configuration={configuration}
-          initialEvaluatorIds={advice.advised.judges}
-          open
-          onOpenChange={setJudgingAgain}
-        />
+    <JuryAdviceView
+      advice={advice}
+      footer={
+        judgingAgain &&
+        advice?.advised && (
+          <JudgeAgainDialog
+            testId={testId}
+            configuration={configuration}
+            initialEvaluatorIds={advice.advised.judges}
+            open
+            onOpenChange={setJudgingAgain}
+          />
+        )
+      }
+    >
+      {advice?.advised && (
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="outline">
+            <Link to="/dashboard/setup" search={nextRunSearch(testId, advice.advised.judges)}>
+              <RotateCcwIcon /> {JURY_ADVICE_TEXTS.nextRun}
+            </Link>
+          </Button>
+          {about?.canJudgeAgain && (
+            <Button variant="outline" onClick={() => setJudgingAgain(true)}>
+              <GavelIcon /> {JURY_ADVICE_TEXTS.judgeAgain}
+            </Button>
+          )}
+        </div>
       )}
-    </Card>
+    </JuryAdviceView>
   );
 }

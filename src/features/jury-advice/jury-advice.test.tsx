@@ -73,6 +73,28 @@ describe("jury advice on the results page", () => {
     expect(within(card).queryByRole("button", { name: /Judge Again with this jury/ })).not.toBeInTheDocument();
   });
 
+  it("says the evidence is too little when the full jury's own verdict is close, with the pairs that would do", async () => {
+    setQueryResult("juryAdvice:forTest", {
+      ...advised,
+      outcome: "close",
+      decision: null,
+      advised: null,
+      judges: advised.judges.map((judge) => ({ ...judge, leftOut: false })),
+      evidence: { replication: 0.71, pairs: 60, pairsNeeded: 140 },
+    });
+    renderApp(`/dashboard/results/${TEST_ID}`);
+    const card = await screen.findByTestId("jury-advice");
+    expect(
+      await within(card).findByText(
+        "Too little evidence to advise a smaller jury: the full jury's own verdict is close, and a fresh run of this test could reach another one (advice needs it to hold in 95% of fresh runs; about 140 persona × topic pairs would show that, this test judged 60)",
+      ),
+    ).toBeInTheDocument();
+    expect(within(card).getByText("3 judges, worth 1.8 independent votes")).toBeInTheDocument();
+    expect(within(card).queryByText(/every judge counted/)).not.toBeInTheDocument();
+    expect(within(card).queryByRole("link", { name: /Use this jury for the next run/ })).not.toBeInTheDocument();
+    expect(within(card).queryByRole("button", { name: /Judge Again with this jury/ })).not.toBeInTheDocument();
+  }, 30_000);
+
   it("prefills the next run with the advised judges of the test's own jury, all of them when none match", () => {
     const configuration = { ...makeResults().test.configuration, evaluatorModels: [GEMINI, MINI, HAIKU] };
     expect(withJudges(configuration, `${MINI.id},${HAIKU.id}`).evaluatorModels).toEqual([MINI, HAIKU]);
@@ -89,6 +111,7 @@ describe("the space's Judges page", () => {
       advised: 2,
       allNeeded: 1,
       noAdvice: 0,
+      tooLittleEvidence: 0,
       savableUsd: 1.24,
       truncated: false,
       judges: [
@@ -124,12 +147,44 @@ describe("the space's Judges page", () => {
     );
   });
 
+  it("counts the tests with too little evidence apart from those that needed every judge", async () => {
+    setQueryResult("juryAdvice:ofSpace", {
+      tests: 5,
+      advised: 1,
+      allNeeded: 1,
+      noAdvice: 3,
+      tooLittleEvidence: 2,
+      savableUsd: 0.5,
+      truncated: false,
+      judges: [
+        {
+          judgeModelId: GEMINI.id,
+          name: GEMINI.name,
+          tests: 5,
+          decided: 2,
+          leftOut: 1,
+          costUsd: 2.5,
+          leftOutCostUsd: 0.5,
+          meanVotes: null,
+        },
+      ],
+    });
+    renderApp("/dashboard/judges");
+    const row = (await screen.findByRole("rowheader", { name: GEMINI.name })).closest("tr")!;
+    // Left out of 1 of the 2 tests with a decision to advise on, not of all 5 it judged.
+    expect(within(row).getByText("1 of 2 tests")).toBeInTheDocument();
+    expect(screen.getByTestId("judges-summary")).toHaveTextContent(
+      "5 tests with advice: a smaller jury reached the same verdict in 1, every judge counted in 1, too little evidence to advise in 2, no advice in 1. The advised juries would have saved $0.5000 of judging.",
+    );
+  });
+
   it("has an empty state and an error state", async () => {
     setQueryResult("juryAdvice:ofSpace", {
       tests: 0,
       advised: 0,
       allNeeded: 0,
       noAdvice: 0,
+      tooLittleEvidence: 0,
       savableUsd: 0,
       truncated: false,
       judges: [],

@@ -1,6 +1,5 @@
 import { useNavigate } from "@tanstack/react-router";
 import { SettleNotice } from "@/components/settle-notice";
-import { useQuery } from "convex/react";
 import { FileWarningIcon } from "lucide-react";
 import { useState } from "react";
 
@@ -10,7 +9,6 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TestLoadError } from "@/components/test-access-lost";
 
-import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { formatCount } from "../../../convex/lib/format";
 import { hasEnded } from "../../../convex/lib/testStatus";
@@ -33,10 +31,11 @@ import { chargeBehindShortfall, MissingWorkNotice } from "@/components/missing-w
 import { TestTimes } from "@/components/test-times";
 import { FailureNotice } from "@/components/failure-notice";
 import { VerdictPanel } from "./verdict";
-import { RepeatSpreadSection } from "./repeat-spread";
+import { RepeatSpreadSection } from "@/components/results/repeat-spread";
 import { ReviewButton, TeamReviewSection } from "./team-review";
 import { RejudgeActions, RejudgeNotice } from "@/features/rejudge/rejudge-links";
 import { JuryAdviceCard } from "@/features/jury-advice/jury-advice-card";
+import { useResultsView } from "@/lib/results-views";
 
 export const ERROR_TITLE = "Error Loading Results";
 export const INVALID_TITLE = "Invalid Test Data";
@@ -72,7 +71,7 @@ function ResultsScreen({
 }) {
   // While this page deletes its test, nothing subscribes to it (a vanished test would answer
   // NOT_FOUND): the header keeps the last answer, with the dialog, until the app moves to History.
-  const live = useQuery(api.results.get, deleting ? "skip" : { testId });
+  const live = useResultsView(testId, deleting);
   const [held, setHeld] = useState(live);
   if (live !== undefined && live !== held) setHeld(live);
   const results = deleting ? held : live;
@@ -129,7 +128,7 @@ function ResultsScreen({
       <ResultsChecksSection testId={testId} />
       <JurySection source={{ testId }} defaultOpen={false} />
       {(results.test.configuration.repeats ?? 1) > 1 && (
-        <RepeatSpreadSection testId={testId} repeats={results.test.configuration.repeats!} />
+        <RepeatSpreadSection source={{ testId }} repeats={results.test.configuration.repeats!} />
       )}
       {hasEnded(results.test.status) && answered && (
         <JuryAdviceCard testId={testId} configuration={results.test.configuration} />

@@ -97,6 +97,11 @@ export function SetupBar({ state, price, starting, ready, paymentMode, onSaveTem
             <p className="font-medium" data-testid="setup-time-range">
               {price.timeLabel}
             </p>
+            {price.timeNote && (
+              <p className="max-w-xs text-xs text-muted-foreground" data-testid="setup-time-note">
+                {price.timeNote}
+              </p>
+            )}
           </div>
           {state.checks.length > 0 && (
             <div className="hidden text-sm sm:block">

@@ -169,6 +169,8 @@ export function applyTemplateToState(
       topics.map((topic) => topic.id),
     ),
     failedChecksRankLast: data.failedChecksRankLast === true,
+    ...(data.stopWhenSettled === undefined ? {} : { stopWhenSettled: settleWithoutSeed(data.stopWhenSettled) }),
+    ...(data.repeats === undefined || data.repeats === 1 ? {} : { repeats: data.repeats }),
     generatorModelIds: inCatalog(data.suggestedModels.generators, catalogIds),
     evaluatorModelIds: inCatalog(data.suggestedModels.evaluators, catalogIds),
     evaluationCriteria: { ...data.evaluationConfig.evaluationCriteria },
@@ -250,6 +252,8 @@ export function templateDataOfState(state: SetupState): TemplateData {
           ),
         }),
     ...(state.failedChecksRankLast ? { failedChecksRankLast: true } : {}),
+    ...(state.stopWhenSettled === undefined ? {} : { stopWhenSettled: { ...state.stopWhenSettled } }),
+    ...(state.repeats === undefined || state.repeats === 1 ? {} : { repeats: state.repeats }),
   };
 }
 

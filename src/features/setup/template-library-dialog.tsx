@@ -13,6 +13,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { errorMessage } from "@/lib/errors";
 import { api } from "../../../convex/_generated/api";
 import { templateCategoryLabel, type TemplateCategoryFilter } from "../../../convex/lib/templates";
+import { settleQuestionText } from "../../../convex/lib/settleWords";
 import { DestructiveConfirmDialog } from "@/components/confirm-dialog";
 import type { SavedTemplate } from "./template-sources";
 import { CategoryFilter } from "@/features/templates/category-filter";
@@ -221,6 +222,18 @@ function TemplateCard({ template, previewing, onPreview, onApply, onDelete, onTo
             <p className="text-xs font-medium text-muted-foreground">User Prompt</p>
             <p className="line-clamp-6 break-words whitespace-pre-wrap">{data.userPrompt.trim() || "(none)"}</p>
           </div>
+          {(data.repeats !== undefined || data.stopWhenSettled !== undefined) && (
+            // The run settings applying restores (a model is named by its id here).
+            <div>
+              <p className="text-xs font-medium text-muted-foreground">Run</p>
+              <ul className="list-inside list-disc">
+                {data.repeats !== undefined && <li>Each persona × topic {data.repeats} times</li>}
+                {data.stopWhenSettled !== undefined && (
+                  <li>Stop when settled: {settleQuestionText(data.stopWhenSettled, new Map())}</li>
+                )}
+              </ul>
+            </div>
+          )}
         </div>
       )}
       <div className="mt-auto flex flex-wrap items-center gap-2">

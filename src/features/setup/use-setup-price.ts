@@ -9,6 +9,7 @@ import { fewestSettlingPairs } from "../../../convex/lib/settle";
 import { settledPriceRange } from "../../../convex/lib/unrunRefund";
 import { api } from "../../../convex/_generated/api";
 import { durationRangeLabel, setupTimeRange } from "../../../convex/lib/timeEstimates";
+import { settleTimeRange, settleTimeWords } from "../../../convex/lib/settleTimeEstimate";
 import type { Problem, Quote } from "../../../convex/lib/types";
 import type { TestConfiguration } from "../../../convex/validators";
 import type { Catalog } from "./use-catalog";
@@ -20,6 +21,8 @@ export interface SetupPrice {
   /** Generation queries: models × personas × topics. */
   queries: number;
   timeLabel: string;
+  /** A test set to stop when settled: why its time is longer and what each end of it is; null otherwise. */
+  timeNote: string | null;
   /**
    * A test set to stop when settled: what it comes to, from the fewest pairs that could settle
    * (the rest refunded) to all of them (the price paid up front); null otherwise.
@@ -55,11 +58,17 @@ export function setupPriceOf(
   const queries = priced.estimate.totalQueries;
   const problems = validateTestConfig(configuration);
   const latencies = Object.fromEntries(timing.latencies.map(({ key, latencyMs }) => [key, latencyMs]));
+  // A test set to stop when settled runs a pair at a time (lib/settleTimeEstimate.ts).
+  const settleWords =
+    fewestSettlingPairs === null
+      ? null
+      : settleTimeWords(settleTimeRange(configuration, latencies, timing.concurrency, fewestSettlingPairs));
   return {
     configuration,
     quote: priced,
     queries,
-    timeLabel: durationRangeLabel(setupTimeRange(configuration, latencies, timing.concurrency)),
+    timeLabel: settleWords?.label ?? durationRangeLabel(setupTimeRange(configuration, latencies, timing.concurrency)),
+    timeNote: settleWords?.note ?? null,
     settledRange:
       fewestSettlingPairs === null || priced.priceCents === 0
         ? null

@@ -1,5 +1,4 @@
 import { Link } from "@tanstack/react-router";
-import { useQuery } from "convex/react";
 import { FileWarningIcon, LinkIcon } from "lucide-react";
 
 import { EmptyState, EmptyStateLink } from "@/components/empty-state";
@@ -15,25 +14,28 @@ import { MarketingHeader } from "@/features/marketing/marketing-header";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
 import { RankingsSection } from "@/components/results/rankings-section";
 import { JurySection, JurySummary } from "@/components/results/jury-stats";
+import { RepeatSpreadSection } from "@/components/results/repeat-spread";
 import { TestTimes } from "@/components/test-times";
 import { countsLabel, taskTypeLabel } from "@/lib/test-labels";
 import { ResultsSection } from "@/components/results-section";
 import { SharedChecksSection } from "@/components/results/check-pass-rates";
 import { StatCards } from "@/components/results-stat-cards";
 import { errorMessage } from "@/lib/errors";
+import { useSharedView, type SharedView } from "@/lib/results-views";
 
-import { api } from "../../../convex/_generated/api";
 import { formatCount, formatLatency, timeLeftText } from "../../../convex/lib/format";
 import { selectedCriteria } from "../../../convex/lib/types";
-import type { FunctionReturnType } from "convex/server";
 import { MissingWorkNotice } from "@/components/missing-work";
+import { SettleNotice } from "@/components/settle-notice";
+import { hasEnded } from "../../../convex/lib/testStatus";
+import { SharedJuryAdvice } from "./shared-jury-advice";
 
 export const NOT_FOUND_TITLE = "Shared Test Not Found";
 export const NOT_FOUND_MESSAGE = "Shared test not found or no longer available";
 export const LOAD_FAILED = "Failed to load shared test results";
 export const INVALID_SHARED = "Invalid test data";
 
-type Shared = NonNullable<FunctionReturnType<typeof api.shares.view>>;
+type Shared = NonNullable<SharedView>;
 
 /** /shared/{shareId}: the public, read-only results; live while the test runs (spec part 2 §2). */
 export function SharedResultsPage({ shareId }: { shareId: string }) {
@@ -52,7 +54,7 @@ export function SharedResultsPage({ shareId }: { shareId: string }) {
 }
 
 function SharedScreen({ shareId }: { shareId: string }) {
-  const shared = useQuery(api.shares.view, { shareId });
+  const shared = useSharedView(shareId);
   if (shared === undefined) return <FullPageSpinner label="Loading shared results" />;
   if (shared === null) {
     return (
@@ -93,11 +95,14 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
       />
       {shared.progress && <SharedProgress progress={shared.progress} />}
       <MissingWorkNotice work={shared.missingWork} />
+      {config.stopWhenSettled !== undefined && <SettleNotice shareId={shareId} />}
       <JurySummary source={{ shareId }} />
       <StatCards metrics={shared.metrics} />
       <RankingsSection title="Model Rankings" source={{ shareId }} rankings={shared.rankings} />
       <SharedChecksSection shareId={shareId} />
       <JurySection source={{ shareId }} />
+      {(config.repeats ?? 1) > 1 && <RepeatSpreadSection source={{ shareId }} repeats={config.repeats!} />}
+      {hasEnded(shared.status) && shared.metrics.totalResponses > 0 && <SharedJuryAdvice shareId={shareId} />}
       <ResultsSection title="Sample Responses" aside={`first ${shared.sampleResponses.length}`}>
         <SampleResponses samples={shared.sampleResponses} />
       </ResultsSection>
@@ -116,6 +121,7 @@ function SharedResults({ shared, shareId }: { shared: Shared; shareId: string })
               `${config.scoringParameters.scale === "ranking" ? "Ranking" : "Rating"} scale`,
               `Criteria: ${selectedCriteria(config.evaluationCriteria).join(", ") || "none"}`,
               `${config.responsesPerTopic} response${config.responsesPerTopic === 1 ? "" : "s"} per topic`,
+              ...((config.repeats ?? 1) > 1 ? [`Each persona × topic run ${config.repeats} times`] : []),
             ]}
           />
         </dl>

@@ -5,10 +5,9 @@ import { RepeatIcon } from "lucide-react";
 import { EmptyState } from "@/components/empty-state";
 import { ResultsSection } from "@/components/results-section";
 import type { JuryModel } from "@/components/results/jury-model";
-import { useJuryView } from "@/components/results/jury-stats";
+import { useJuryView, type JurySource } from "@/components/results/jury-stats";
 import { ResultsTable, type ResultsColumn } from "@/components/results/results-table";
 import { Skeleton } from "@/components/ui/skeleton";
-import type { Id } from "../../../convex/_generated/dataModel";
 
 const REPEAT_SPREAD_TITLE = "Between-Repeat Spread";
 const REPEAT_SPREAD_EMPTY = "The spread appears once a model has been judged in two repeats";
@@ -45,21 +44,24 @@ const COLUMNS: ResultsColumn<SpreadRow>[] = [
   },
 ];
 
-/** The spread table of a repeated test; its section shows only for one (configuration.repeats > 1). */
-export function RepeatSpreadSection({ testId, repeats }: { testId: Id<"tests">; repeats: number }) {
+/**
+ * The spread table of a repeated test; its section shows only for one (configuration.repeats > 1).
+ * The owner's results read it by test, the shared page by its link (shares.juryStats).
+ */
+export function RepeatSpreadSection({ source, repeats }: { source: JurySource; repeats: number }) {
   return (
     <ResultsSection
       title={REPEAT_SPREAD_TITLE}
       description={`Each persona × topic ran ${repeats} times in fresh calls. The score intervals already count this spread: a pair with all its runs is one sample.`}
       defaultOpen
     >
-      <RepeatSpreadTable testId={testId} />
+      <RepeatSpreadTable source={source} />
     </ResultsSection>
   );
 }
 
-function RepeatSpreadTable({ testId }: { testId: Id<"tests"> }) {
-  const view = useJuryView({ testId });
+function RepeatSpreadTable({ source }: { source: JurySource }) {
+  const view = useJuryView(source);
   if (view === undefined) return <Skeleton className="h-24 w-full" aria-label="Loading the spread between repeats" />;
   const rows = (view?.stats?.models ?? []).filter(
     (model): model is SpreadRow => model.repeatSpread !== undefined && model.repeatSpread.pairs > 0,
