@@ -9,7 +9,7 @@ import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { percentile } from "./lib/scoring";
 import { createUser, createBackend, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
-import type { TestConfiguration } from "./validators";
+import type { TestConfiguration, WorkItem } from "./validators";
 import { claimOne } from "./poolWorker.fixture";
 import { countedTest } from "./core/pipeline/counterRow";
 
@@ -179,36 +179,55 @@ describe("figures that add up", () => {
   test("the monitor's time remaining is the judge calls left at the judges' own rate", async () => {
     // Answers take 1 s a call, judge calls 20 s each: with 6 of 12 judge calls left after two
     // minutes of judging, about 2 minutes remain (a single pace for all work said 'Less than a minute').
+    // The answers are claimed all at once (before any pair is done, so before any judge call
+    // exists), then the judge calls one at a time: all answers end before the judging starts.
     vi.useFakeTimers({ toFake: ["Date"] });
     let clock = Date.UTC(2026, 0, 15, 12, 0, 0);
     vi.setSystemTime(clock);
     const { t, ada, testId } = await setup({ scoringParameters: { scale: "rating", includeExplanations: true } });
+    const answers: WorkItem[] = [];
+    for (;;) {
+      const batch = await t.mutation(internal.runner.claimBatch, { testId, max: 100 });
+      if (batch.length === 0) break;
+      answers.push(...batch);
+    }
+    expect(answers.map((item) => item.kind)).toEqual(Array(2 * TOPICS).fill("generate"));
+    for (const item of answers) {
+      clock += 1_000;
+      vi.setSystemTime(clock);
+      await t.mutation(internal.runner.record, {
+        callId: item.callId,
+        leaseId: item.leaseId,
+        outcome: {
+          kind: "generated" as const,
+          answers: ["An answer."],
+          promptTokens: 10,
+          completionTokens: 20,
+          latencyMs: 1_000,
+          costUsd: 0,
+        },
+      });
+    }
     let judged = 0;
     let item = await claimOne(t, testId);
     while (item && judged < 6) {
-      clock += item.kind === "generate" ? 1_000 : 20_000;
+      expect(item.kind).toBe("evaluate");
+      clock += 20_000;
       vi.setSystemTime(clock);
-      const outcome =
-        item.kind === "generate"
-          ? {
-              kind: "generated" as const,
-              answers: ["An answer."],
-              promptTokens: 10,
-              completionTokens: 20,
-              latencyMs: 1_000,
-              costUsd: 0,
-            }
-          : {
-              kind: "rated" as const,
-              scores: { accuracy: 7 },
-              explanation: "Fine.",
-              promptTokens: 10,
-              completionTokens: 20,
-              latencyMs: 20_000,
-              costUsd: 0,
-            };
-      if (item.kind === "evaluate") judged++;
-      await t.mutation(internal.runner.record, { callId: item.callId, leaseId: item.leaseId, outcome });
+      judged++;
+      await t.mutation(internal.runner.record, {
+        callId: item.callId,
+        leaseId: item.leaseId,
+        outcome: {
+          kind: "rated" as const,
+          scores: { accuracy: 7 },
+          explanation: "Fine.",
+          promptTokens: 10,
+          completionTokens: 20,
+          latencyMs: 20_000,
+          costUsd: 0,
+        },
+      });
       item = await claimOne(t, testId);
     }
     const { test: running } = await ada.as.query(api.tests.monitor, { testId });
