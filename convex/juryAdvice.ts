@@ -4,6 +4,7 @@
 import { v } from "convex/values";
 import { internalMutation, requireTeamRole, userQuery } from "./functions";
 import { requireTestAccess } from "./core/testAccess";
+import { storedAdviceOf } from "./core/juryAdvice";
 import { takeWithinBytes } from "./lib/boundedList";
 import { spaceJuryHistory } from "./lib/juryAdviceHistory";
 import { storedJuryAdvice } from "./tables/juryAdvice";
@@ -44,21 +45,7 @@ export const forTest = userQuery({
   returns: v.union(v.null(), storedJuryAdvice),
   handler: async (ctx, { testId }) => {
     await requireTestAccess(ctx, ctx.user._id, testId, "read");
-    const row = await ctx.db
-      .query("juryAdvice")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .unique();
-    if (row === null) return null;
-    const { outcome, decision, costBasis, judges, advised, independentVotes, evidence } = row;
-    return {
-      outcome,
-      decision,
-      costBasis,
-      judges,
-      advised,
-      independentVotes,
-      ...(evidence === undefined ? {} : { evidence }),
-    };
+    return await storedAdviceOf(ctx, testId);
   },
 });
 

@@ -6,6 +6,7 @@
 import { v } from "convex/values";
 import { publicQuery } from "./functions";
 import { sharedTestIdOf, sharedTestOf } from "./core/sharedTest";
+import { storedAdviceOf } from "./core/juryAdvice";
 import { settleWordsOf, settleWordsValidator } from "./core/settleView";
 import { storedJuryAdvice } from "./tables/juryAdvice";
 
@@ -20,21 +21,12 @@ export const juryAdvice = publicQuery({
   handler: async (ctx, { shareId }) => {
     const testId = await sharedTestIdOf(ctx, shareId);
     if (testId === null) return null;
-    const row = await ctx.db
-      .query("juryAdvice")
-      .withIndex("by_test", (q) => q.eq("testId", testId))
-      .unique();
-    if (row === null) return null;
-    const { outcome, decision, costBasis, judges, advised, independentVotes, evidence } = row;
+    const advice = await storedAdviceOf(ctx, testId);
+    if (advice === null) return null;
+    // The share shows no judge's cost.
     return {
-      outcome,
-      decision,
-      costBasis,
-      judges: judges.map(({ judgeModelId, name, calls, leftOut }) => ({ judgeModelId, name, calls, leftOut })),
-      advised,
-      independentVotes,
-      // How clearly the jury decided: the words of "too little evidence" (lib/juryAdvice.ts).
-      ...(evidence === undefined ? {} : { evidence }),
+      ...advice,
+      judges: advice.judges.map(({ judgeModelId, name, calls, leftOut }) => ({ judgeModelId, name, calls, leftOut })),
     };
   },
 });
