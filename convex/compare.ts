@@ -1,13 +1,14 @@
 // Compare two tests (issue 22 step 2): the page's figures in one subscribed query that reads
 // both tests' stored rows (header, jury statistics' kept rows or modelStats, check tallies), and
-// the answers of one persona × topic pair side by side in a second, bounded query. Either test
+// the answers of one persona × topic pair side by side in a second, bounded query. A repeated or
+// settled test's testStats row gives its repeat spread and settle words (core/compare.ts). Either test
 // may be the caller's own or their team's, exactly as the results page allows (requireTest).
 import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { fail, userQuery } from "./functions";
 import { checkSummary, passRateValidator } from "./core/checks";
-import { pairRefValidator, runScoresOf } from "./core/compare";
+import { pairRefValidator, runFactsOf, runFactsValidator, runScoresOf } from "./core/compare";
 import { namesOf, responseView, responseViewValidator, withScores } from "./core/results";
 import { requireTest, TEST_NOT_FOUND } from "./core/testAccess";
 import { headerOf, testHeader } from "./core/tests";
@@ -39,6 +40,8 @@ const comparisonValidator = v.object({
   b: testHeader,
   /** Each test's jury decision as History keeps it (null before its jury scored a model). */
   verdicts: v.object({ a: v.union(juryVerdictValidator, v.null()), b: v.union(juryVerdictValidator, v.null()) }),
+  /** How each test ran: its repeats and their spread, and why it stopped early (as its results page says). */
+  runs: v.object({ a: runFactsValidator, b: runFactsValidator }),
   models: v.array(
     v.object({
       modelId: v.string(),
@@ -121,6 +124,7 @@ export const get = userQuery({
         a: (await summaryRowOf(ctx, testA._id))?.juryVerdict ?? null,
         b: (await summaryRowOf(ctx, testB._id))?.juryVerdict ?? null,
       },
+      runs: { a: await runFactsOf(ctx, testA), b: await runFactsOf(ctx, testB) },
       models: comparison.models.map((model) => ({ ...model, a: { ...model.a }, b: { ...model.b } })),
       onlyInA: [...comparison.onlyInA],
       onlyInB: [...comparison.onlyInB],

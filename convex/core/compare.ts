@@ -3,12 +3,15 @@
 // second while the test runs), never its answers. A test whose statistics have not kept rows yet,
 // or one too large to decode within a query's time (more than KEPT_ROWS_BUDGET answers and
 // judgements), is scored per persona from its modelStats rows instead (coarser units).
-import { v } from "convex/values";
+import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { type RunScores, type UnitScores, unitScoresOf, verdictsOfCalls } from "../lib/compare";
+import { repeatsOf } from "../lib/repeats";
+import { juryStatsValidator } from "../tables/juryStats";
 import { decodeJuryState, juryInput, type JuryState } from "./jury/state";
 import { statsRowsOf } from "./results";
+import { settleWordsOfRow, settleWordsValidator } from "./settleView";
 
 /** The chunks' rows, each row once (a later chunk's copy of a row wins, as in mergeJuryStates). */
 function keptRows(chunks: readonly JuryState[]): JuryState {
@@ -89,4 +92,41 @@ export async function runScoresOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Ru
     units.set(row.personaId, unit);
   }
   return { models, unit: "persona", units: [...units.values()] };
+}
+
+/**
+ * How a test ran, beside its figures (issue 35 on the compare page): its repeats with each model's
+ * spread between them, and where its "stop when settled" question stands, both as its results
+ * page shows them, so a test that stopped early or was repeated reads as such next to the other.
+ */
+export const runFactsValidator = v.object({
+  /** Runs of each persona × topic (1: not repeated). */
+  repeats: v.number(),
+  /** A repeated test's models with their spread between repeats as last computed (empty otherwise). */
+  repeatSpread: v.array(juryStatsValidator.fields.models.element.pick("modelId", "modelName", "repeatSpread")),
+  /** The "stop when settled" question in words (core/settleView.ts); null without the setting. */
+  settle: v.union(settleWordsValidator, v.null()),
+});
+
+/** A test's run facts: one read of its testStats row, and only when it is repeated or stops when settled. */
+export async function runFactsOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Infer<typeof runFactsValidator>> {
+  const repeats = repeatsOf(test.configuration.repeats);
+  if (repeats === 1 && test.configuration.stopWhenSettled === undefined)
+    return { repeats, repeatSpread: [], settle: null };
+  const row = await ctx.db
+    .query("testStats")
+    .withIndex("by_test", (q) => q.eq("testId", test._id))
+    .unique();
+  return {
+    repeats,
+    repeatSpread:
+      repeats === 1
+        ? []
+        : (row?.stats?.models ?? []).map(({ modelId, modelName, repeatSpread }) => ({
+            modelId,
+            modelName,
+            ...(repeatSpread === undefined ? {} : { repeatSpread }),
+          })),
+    settle: settleWordsOfRow(test, row),
+  };
 }
