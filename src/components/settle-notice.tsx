@@ -1,4 +1,5 @@
 import { useQuery } from "convex/react";
+import type { FunctionReturnType } from "convex/server";
 import { GaugeIcon } from "lucide-react";
 
 import { api } from "../../convex/_generated/api";
@@ -15,9 +16,17 @@ export function SettleNotice(source: { testId: Id<"tests"> } | { shareId: string
   const shared = useQuery(api.sharedExtras.settleStatus, "shareId" in source ? { shareId: source.shareId } : "skip");
   const status = "testId" in source ? owner : shared;
   if (!status) return null;
+  return <SettleNoticeView status={status} />;
+}
+
+/** The notice's words as settle.status / sharedExtras.settleStatus / compare.get give them. */
+export type SettleWords = NonNullable<FunctionReturnType<typeof api.sharedExtras.settleStatus>>;
+
+/** The notice itself, for a page that read the words with its own query (the compare page, per test). */
+export function SettleNoticeView({ status, label = "Stop when settled" }: { status: SettleWords; label?: string }) {
   return (
     <section
-      aria-label="Stop when settled"
+      aria-label={label}
       data-testid="settle-notice"
       className="flex items-start gap-2 rounded-lg border px-4 py-3 text-sm"
     >

@@ -9,10 +9,15 @@ import { useJuryView, type JurySource } from "@/components/results/jury-stats";
 import { ResultsTable, type ResultsColumn } from "@/components/results/results-table";
 import { Skeleton } from "@/components/ui/skeleton";
 
-const REPEAT_SPREAD_TITLE = "Between-Repeat Spread";
+export const REPEAT_SPREAD_TITLE = "Between-Repeat Spread";
 const REPEAT_SPREAD_EMPTY = "The spread appears once a model has been judged in two repeats";
 
-type SpreadRow = JuryModel & { repeatSpread: NonNullable<JuryModel["repeatSpread"]> };
+/** What the spread rests on, under the section's title (results, shared and compare pages). */
+export function repeatSpreadDescription(repeats: number): string {
+  return `Each persona × topic ran ${repeats} times in fresh calls. The score intervals already count this spread: a pair with all its runs is one sample.`;
+}
+
+type SpreadRow = Pick<JuryModel, "modelId" | "modelName"> & { repeatSpread: NonNullable<JuryModel["repeatSpread"]> };
 
 const sd = (value: number | null) => (value === null ? "—" : `±${value.toFixed(2)}`);
 
@@ -50,11 +55,7 @@ const COLUMNS: ResultsColumn<SpreadRow>[] = [
  */
 export function RepeatSpreadSection({ source, repeats }: { source: JurySource; repeats: number }) {
   return (
-    <ResultsSection
-      title={REPEAT_SPREAD_TITLE}
-      description={`Each persona × topic ran ${repeats} times in fresh calls. The score intervals already count this spread: a pair with all its runs is one sample.`}
-      defaultOpen
-    >
+    <ResultsSection title={REPEAT_SPREAD_TITLE} description={repeatSpreadDescription(repeats)} defaultOpen>
       <RepeatSpreadTable source={source} />
     </ResultsSection>
   );
@@ -63,13 +64,27 @@ export function RepeatSpreadSection({ source, repeats }: { source: JurySource; r
 function RepeatSpreadTable({ source }: { source: JurySource }) {
   const view = useJuryView(source);
   if (view === undefined) return <Skeleton className="h-24 w-full" aria-label="Loading the spread between repeats" />;
-  const rows = (view?.stats?.models ?? []).filter(
+  return <RepeatSpreadRows models={view?.stats?.models ?? []} />;
+}
+
+/**
+ * The spread table from the jury statistics' models (those judged in two repeats), for a page that
+ * read them with its own query (the compare page, per test); the empty state before any is.
+ */
+export function RepeatSpreadRows({
+  models,
+  label = "Spread of each model's score between repeats",
+}: {
+  models: readonly Pick<JuryModel, "modelId" | "modelName" | "repeatSpread">[];
+  label?: string;
+}) {
+  const rows = models.filter(
     (model): model is SpreadRow => model.repeatSpread !== undefined && model.repeatSpread.pairs > 0,
   );
   if (rows.length === 0) return <EmptyState title={REPEAT_SPREAD_EMPTY} icon={RepeatIcon} className="py-6" />;
   return (
     <ResultsTable
-      label="Spread of each model's score between repeats"
+      label={label}
       columns={COLUMNS}
       rows={rows}
       rowKey={(row) => row.modelId}

@@ -5,6 +5,7 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 
+import { PLAIN_RUN } from "@/test/fixtures/compare";
 import { makeResults } from "@/test/fixtures/results";
 
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -78,6 +79,7 @@ function comparisonOf(a: RunScores, b: RunScores): Comparison {
     a: test,
     b: { ...test, _id: "k57testid0000000000000000000002" as Id<"tests">, name: "Coffee taglines (Rerun)" },
     verdicts: { a: { kind: "best", leaders: ["Model Three"] }, b: { kind: "thin", leaders: [] } },
+    runs: { a: PLAIN_RUN, b: PLAIN_RUN },
     models: worked.models.map((model) => ({ ...model, a: { ...model.a }, b: { ...model.b } })),
     onlyInA: [...worked.onlyInA],
     onlyInB: [...worked.onlyInB],

@@ -5,98 +5,14 @@ import Papa from "papaparse";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { makeViewer, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
+import { B_ID, comparison } from "@/test/fixtures/compare";
 import { makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
 import { renderApp } from "@/test/render-app";
 
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { HistoryRow } from "../history/history-model";
-import type { Comparison } from "./compare-page";
 
-const B_ID = "k57testid0000000000000000000002" as Id<"tests">;
 const PATH = `/compare?a=${TEST_ID}&b=${B_ID}`;
-
-function comparison(overrides: Partial<Comparison> = {}): Comparison {
-  const { test } = makeResults();
-  return {
-    a: test,
-    b: {
-      ...test,
-      _id: B_ID,
-      name: "Coffee taglines (Rerun)",
-      status: "running",
-      progress: { currentPhase: "Evaluating responses", percentage: 40 },
-      completedAt: undefined,
-    },
-    verdicts: { a: { kind: "best", leaders: ["Claude 3.5 Haiku"] }, b: null },
-    models: [
-      {
-        modelId: "openai/gpt-4o-mini",
-        modelName: "GPT-4o Mini",
-        a: { score: 6.5, rank: 2 },
-        b: { score: 9, rank: 1 },
-        difference: 2.5,
-        interval: { low: 1.25, high: 3.5 },
-        largerThanChance: true,
-      },
-      {
-        modelId: "anthropic/claude-3.5-haiku",
-        modelName: "Claude 3.5 Haiku",
-        a: { score: 7.5, rank: 1 },
-        b: { score: 7.25, rank: 2 },
-        difference: -0.25,
-        interval: { low: -1, high: 0.5 },
-        largerThanChance: false,
-      },
-    ],
-    onlyInA: [],
-    onlyInB: ["Gemini 2.0 Flash"],
-    rankCorrelation: {
-      method: "spearman",
-      value: -1,
-      reading: "Reversed: the second test orders the models nearly the other way round.",
-    },
-    checks: {
-      a: true,
-      b: false,
-      models: [
-        {
-          modelId: "openai/gpt-4o-mini",
-          modelName: "GPT-4o Mini",
-          a: { answers: 4, passed: 3, rate: 0.75, interval: { low: 0.3, high: 0.95 } },
-          b: null,
-        },
-      ],
-      byCheck: [
-        {
-          label: "All checks",
-          models: [
-            {
-              modelId: "openai/gpt-4o-mini",
-              modelName: "GPT-4o Mini",
-              a: { answers: 4, passed: 3, rate: 0.75, interval: { low: 0.3, high: 0.95 } },
-              b: null,
-              difference: null,
-              interval: null,
-              largerThanChance: false,
-            },
-          ],
-        },
-      ],
-    },
-    differences: ["The prompt differs.", "Models only in B: Gemini 2.0 Flash."],
-    resampled: "pair",
-    pairs: [
-      {
-        persona: "Pirate",
-        topic: "Coffee",
-        a: { personaId: "p1", topicId: "t1" },
-        b: { personaId: "q1", topicId: "u1" },
-      },
-      { persona: "Poet", topic: "Coffee", a: { personaId: "p2", topicId: "t1" }, b: null },
-    ],
-    ...overrides,
-  };
-}
 
 describe("compare page", () => {
   beforeEach(() => {

@@ -1,5 +1,6 @@
 // /compare?a={testId}&b={testId}: two tests the user may read side by side (issue 22 step 2),
-// live while either runs. Uses the check pass-rate cell (components/results/check-pass-rates).
+// live while either runs. Uses the check pass-rate cell (components/results/check-pass-rates);
+// how each test ran (repeats, stop when settled) is compare-runs.tsx.
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
@@ -25,6 +26,7 @@ import { hasEnded } from "../../../convex/lib/testStatus";
 import { TOO_LITTLE_EVIDENCE, verdictLine } from "../../../convex/lib/verdict";
 import { PassRateCell } from "@/components/results/check-pass-rates";
 import { CompareExportMenu } from "./compare-export-menu";
+import { FewerPairsNote, RepeatSpreadsSection, RunFactsOfTest } from "./compare-runs";
 import { ALL_CHECKS } from "../../../convex/lib/checkCompare";
 import {
   COMPARE_TITLE,
@@ -83,10 +85,11 @@ function CompareScreen({ a, b }: { a: string; b: string }) {
         <CompareExportMenu comparison={comparison} />
       </div>
       <div className="grid gap-4 md:grid-cols-2">
-        <TestCard side="A" test={comparison.a} verdict={comparison.verdicts.a} />
-        <TestCard side="B" test={comparison.b} verdict={comparison.verdicts.b} />
+        <TestCard side="A" test={comparison.a} verdict={comparison.verdicts.a} runs={comparison.runs.a} />
+        <TestCard side="B" test={comparison.b} verdict={comparison.verdicts.b} runs={comparison.runs.b} />
       </div>
       <ModelsSection comparison={comparison} />
+      <RepeatSpreadsSection runs={comparison.runs} />
       <StabilitySection comparison={comparison} />
       <ChecksSection comparison={comparison} />
       <DifferencesSection differences={comparison.differences} />
@@ -108,7 +111,17 @@ function CompareSkeleton() {
   );
 }
 
-function TestCard({ side, test, verdict }: { side: "A" | "B"; test: Header; verdict: Verdict | null }) {
+function TestCard({
+  side,
+  test,
+  verdict,
+  runs,
+}: {
+  side: "A" | "B";
+  test: Header;
+  verdict: Verdict | null;
+  runs: Comparison["runs"]["a"];
+}) {
   const running = !hasEnded(test.status);
   return (
     <Card role="region" aria-label={`Test ${side}`}>
@@ -129,6 +142,7 @@ function TestCard({ side, test, verdict }: { side: "A" | "B"; test: Header; verd
             {verdictLine(verdict)}
           </p>
         )}
+        <RunFactsOfTest side={side === "A" ? "a" : "b"} runs={runs} />
         {running && (
           <div className="space-y-1">
             <Progress value={test.progress.percentage} aria-label={`Test ${side} progress`} />
@@ -244,6 +258,7 @@ function ModelsSection({ comparison }: { comparison: Comparison }) {
         </>
       )}
       {others.length > 0 && <p className="text-sm text-muted-foreground">{others.join(" ")}</p>}
+      <FewerPairsNote runs={comparison.runs} />
       <p className="text-xs text-muted-foreground">
         Scores out of 10. The interval comes from resampling each test&apos;s{" "}
         {comparison.resampled === "pair" ? "persona × topic pairs" : "personas"}; a difference whose interval leaves out
