@@ -23,6 +23,7 @@ import {
   EXPORT_RESPONSES_PAGE,
   exportFileName,
 } from "./export";
+import { settleExportOf } from "./settle-export";
 import type { ResultsData } from "@/components/results/results-model";
 
 /** Export as CSV (one row per response) or JSON (configuration and results), page by page. */
@@ -52,17 +53,23 @@ export function ExportMenu({ results }: { results: ResultsData }) {
     try {
       // The jury's figures as last computed (one stored row), beside every answer and judge score.
       const stats = (await convex.query(api.results.juryStats, { testId }))?.stats ?? null;
+      // A test set to stop when settled: why it stopped and its pairs' drawn order, on every row.
+      const configuration = results.test.configuration;
+      const settle =
+        configuration.stopWhenSettled === undefined
+          ? null
+          : settleExportOf(configuration, await convex.query(api.settle.status, { testId }));
       if (format === "csv") {
         downloadFile(
           exportFileName(results.test.name, "csv"),
-          buildCsv(await responses(), await evaluations(), stats, results.test.configuration.checks ?? []),
+          buildCsv(await responses(), await evaluations(), stats, configuration.checks ?? [], settle),
           CSV_TYPE,
         );
       } else {
         const rows = await responses();
         downloadFile(
           exportFileName(results.test.name, "json"),
-          buildJson(results, rows, await evaluations(), stats),
+          buildJson(results, rows, await evaluations(), stats, settle),
           "application/json",
         );
       }

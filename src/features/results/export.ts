@@ -14,6 +14,7 @@ import type { JuryStatsDoc } from "../../../convex/tables/juryStats";
 import { checkCsvColumns, checkJson } from "@/components/results/check-export";
 import type { ResultsData } from "@/components/results/results-model";
 import { fileSlug } from "@/components/results/results-model";
+import { settleCsvCells, type SettleExport, settleJson } from "./settle-export";
 
 export type ExportResponse = FunctionReturnType<typeof api.results.exportResponses>["page"][number];
 export type ExportEvaluation = FunctionReturnType<typeof api.results.exportEvaluations>["page"][number];
@@ -191,12 +192,16 @@ function checkColumns(responses: readonly ExportResponse[], checks: readonly Ans
   return fields.map((header, index) => answerOnly(header, ({ response }) => cellsOf(response)[index] ?? ""));
 }
 
-/** Every column of a test's CSV: the fixed ones, one per rated criterion, then the checks'. */
+/**
+ * Every column of a test's CSV: the fixed ones, a repeated test's, one per rated criterion, the
+ * checks', then a settled test's (settle-export.ts), last so that every other keeps its place.
+ */
 export function csvColumns(
   responses: readonly ExportResponse[],
   evaluations: readonly ExportEvaluation[] = [],
   stats: JuryStatsDoc | null = null,
   checks: readonly AnswerCheck[] = [],
+  settle: SettleExport | null = null,
 ): CsvColumn[] {
   const repeated = responses.some((response) => response.repeat !== undefined);
   return [
@@ -204,6 +209,9 @@ export function csvColumns(
     ...(repeated ? REPEAT_CSV_COLUMNS : []),
     ...criteriaOf(evaluations, stats).map(criterionColumn),
     ...checkColumns(responses, checks),
+    ...(settle === null
+      ? []
+      : settleCsvCells(settle).map(({ header, value }) => both(header, ({ response }) => value(response)))),
   ];
 }
 
@@ -219,8 +227,9 @@ export function buildCsv(
   evaluations: readonly ExportEvaluation[] = [],
   stats: JuryStatsDoc | null = null,
   checks: readonly AnswerCheck[] = [],
+  settle: SettleExport | null = null,
 ): string {
-  const columns = csvColumns(responses, evaluations, stats, checks);
+  const columns = csvColumns(responses, evaluations, stats, checks, settle);
   const models = new Map((stats?.models ?? []).map((model) => [model.modelId, model]));
   const judges = new Map((stats?.judges ?? []).map((judge) => [judge.judgeModelId, judge]));
   const byResponse = new Map<string, ExportEvaluation[]>();
@@ -244,6 +253,7 @@ export function buildJson(
   responses: readonly ExportResponse[],
   evaluations: readonly ExportEvaluation[],
   stats: JuryStatsDoc | null = null,
+  settle: SettleExport | null = null,
 ): string {
   const { test, metrics } = results;
   const document = {
@@ -296,6 +306,8 @@ export function buildJson(
       juryStatistics: stats,
       /** The checks on every answer, their labels and pass rates (absent without checks). */
       checks: checkJson(responses, test.configuration.checks ?? [], test.configuration.failedChecksRankLast === true),
+      /** A test set to stop when settled: its question, the last look, why it stopped and the pairs' drawn order (absent otherwise). */
+      ...(settle === null ? {} : { stopWhenSettled: settleJson(settle) }),
       analysisSummary: {
         totalTests: metrics.totalResponses,
         totalCost: test.totalCostUsd,
