@@ -1,8 +1,8 @@
 // The compare page's export (issue 22: exports carry every new figure, each rebuildable from the
 // rows). A CSV with one row per model both tests tested, and a JSON with the same rows, the rank
 // correlation, the check pass rates of both tests (passed of total, so the Wilson intervals can
-// be worked again), each check side by side with its difference's interval, each test's verdict
-// and what differs in the configuration. Figures are written unrounded, so an
+// be worked again), each check side by side with its difference's interval, each test's verdict,
+// what differs in the configuration, and how each test ran (repeats, why it stopped early). Figures are written unrounded, so an
 // exported difference is exactly score B less score A, and the ranks give back the correlation.
 import Papa from "papaparse";
 
@@ -42,11 +42,47 @@ export const COMPARE_CSV_COLUMNS: readonly CompareColumn[] = [
   { header: "Units Resampled", value: (_model, comparison) => UNITS_RESAMPLED[comparison.resampled] },
 ];
 
+type Side = "a" | "b";
+const spreadOf = (comparison: Comparison, side: Side, model: ModelRow) =>
+  comparison.runs[side].repeatSpread.find((row) => row.modelId === model.modelId)?.repeatSpread;
+
+/** How one test ran (issue 35): its repeats with the model's spread between them, and why it stopped early. */
+function runColumns(side: Side): CompareColumn[] {
+  const name = side.toUpperCase();
+  return [
+    { header: `Repeats ${name}`, value: (_model, comparison) => comparison.runs[side].repeats },
+    {
+      header: `Between-Repeat SD ${name} (Score)`,
+      value: (model, comparison) => figure(spreadOf(comparison, side, model)?.scoreSd),
+    },
+    {
+      header: `Between-Repeat SD ${name} (Pair)`,
+      value: (model, comparison) => figure(spreadOf(comparison, side, model)?.cellSd),
+    },
+    {
+      header: `Stopped After Pairs ${name}`,
+      value: (_model, comparison) => figure(comparison.runs[side].settle?.stopped?.pairsDone),
+    },
+    {
+      header: `Pairs Planned ${name}`,
+      value: (_model, comparison) => figure(comparison.runs[side].settle?.stopped?.pairsTotal),
+    },
+    { header: `Stop Reason ${name}`, value: (_model, comparison) => comparison.runs[side].settle?.stoppedReason ?? "" },
+  ];
+}
+
+/** Appended after the columns every comparison has, when either test was repeated or set to stop when settled. */
+export const RUN_CSV_COLUMNS: readonly CompareColumn[] = [...runColumns("a"), ...runColumns("b")];
+
+const ranSpecially = (comparison: Comparison) =>
+  (["a", "b"] as const).some((side) => comparison.runs[side].repeats > 1 || comparison.runs[side].settle !== null);
+
 /** One row per model both tests tested. */
 export function buildCompareCsv(comparison: Comparison): string {
+  const columns = ranSpecially(comparison) ? [...COMPARE_CSV_COLUMNS, ...RUN_CSV_COLUMNS] : COMPARE_CSV_COLUMNS;
   return Papa.unparse({
-    fields: COMPARE_CSV_COLUMNS.map((column) => column.header),
-    data: comparison.models.map((model) => COMPARE_CSV_COLUMNS.map((column) => column.value(model, comparison))),
+    fields: columns.map((column) => column.header),
+    data: comparison.models.map((model) => columns.map((column) => column.value(model, comparison))),
   });
 }
 
@@ -123,6 +159,8 @@ export function buildCompareJson(comparison: Comparison): string {
       b: comparison.verdicts.b === null ? null : verdictLine(comparison.verdicts.b),
     },
     configurationDifferences: comparison.differences,
+    /** How each test ran: its repeats with each model's spread between them, and its stop-when-settled words. */
+    runs: comparison.runs,
   };
   return JSON.stringify(document, null, 2);
 }
