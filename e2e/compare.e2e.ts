@@ -1,8 +1,9 @@
 // Two tests compared, and a new jury over the same answers, in the browser (issue 22): set up a
 // test with two checks, run and pay, see the pass rates live on the monitor and on the results;
-// rerun it with a changed prompt and open the compare page from the rerun; then judge the first
-// test again with another evaluator (paid for its judging alone), see it named as a re-judging in
-// its results and History, and compare the two juries.
+// rerun it with a changed prompt, repeated twice, and open the compare page from the rerun (its
+// repeats and their spread beside the original); then judge the first test again with another
+// evaluator (paid for its judging alone), see it named as a re-judging in its results and History,
+// and compare the two juries.
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { runAndPay, setUpSmallTest, signedInDemo, UI_TIMEOUT_MS, useE2E } from "./harness";
@@ -65,6 +66,8 @@ describe("compare journey", () => {
       const prompt = page.getByLabel("User Prompt");
       await expect.poll(() => prompt.inputValue(), { timeout: UI_TIMEOUT_MS }).not.toBe("");
       await prompt.fill("Answer in one short sentence.");
+      // Repeated twice, so the compare page shows the rerun's repeats and spread beside the original.
+      await page.getByTestId("setup-section-configuration").getByLabel("Repeats").fill("2");
       await runAndPay(page, e2e.stack.stripeUrl);
       const rerun = await resultsWhenDone(page);
       await page.getByRole("link", { name: /Compare with the original/ }).click({ timeout: UI_TIMEOUT_MS });
@@ -74,6 +77,16 @@ describe("compare journey", () => {
       await page.getByRole("heading", { level: 1, name: "Compare two tests" }).waitFor();
       await page.getByRole("region", { name: "Test A" }).getByText(NAME).waitFor({ timeout: UI_TIMEOUT_MS });
       await page.getByRole("region", { name: "Test B" }).getByText(NAME).waitFor();
+      await page.getByTestId("compare-repeats-b").getByText("×2").waitFor();
+      expect(await page.getByTestId("compare-repeats-a").count()).toBe(0);
+      const spread = page.getByRole("region", { name: "Between-repeat spread in test B" });
+      await spread.getByText("Each persona × topic ran 2 times in fresh calls.", { exact: false }).waitFor();
+      // One row per generator, each judged in both repeats (the header row first).
+      await expect.poll(() => spread.getByRole("row").count(), { timeout: UI_TIMEOUT_MS }).toBe(3);
+      await page
+        .getByRole("region", { name: "Between-repeat spread in test A" })
+        .getByText("Not repeated: each persona × topic ran once.")
+        .waitFor();
 
       // 4. Judge the first test again with another evaluator: paid for its judging alone.
       await page.goto(`/dashboard/results/${first}`);
