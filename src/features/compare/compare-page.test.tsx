@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeViewer, setQueryError, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { B_ID, comparison } from "@/test/fixtures/compare";
 import { makeResponse, makeResults, TEST_ID } from "@/test/fixtures/results";
+import { captureDownloads } from "@/test/downloads";
 import { renderApp } from "@/test/render-app";
 
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -162,15 +163,7 @@ describe("compare page", () => {
   });
 
   it("Export downloads the comparison: a CSV row per shared model, a JSON with correlation, pass rates and differences", async () => {
-    const downloads: { name: string; text: Promise<string> }[] = [];
-    URL.createObjectURL = vi.fn((blob: Blob) => {
-      downloads.push({ name: "", text: blob.text() });
-      return "blob:test";
-    });
-    URL.revokeObjectURL = vi.fn();
-    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-      downloads.at(-1)!.name = this.download;
-    });
+    const downloads = captureDownloads();
     setQueryResult("compare:get", comparison());
     setQueryResult("compare:answers", { a: [], b: [] });
     renderApp(PATH);

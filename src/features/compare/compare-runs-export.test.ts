@@ -5,28 +5,14 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 
-import { comparison, PLAIN_RUN } from "@/test/fixtures/compare";
+import { comparison, PLAIN_RUN, SETTLED_RUN } from "@/test/fixtures/compare";
 
 import { buildCompareCsv, buildCompareJson, COMPARE_CSV_COLUMNS, RUN_CSV_COLUMNS } from "./compare-export";
 import type { Comparison } from "./compare-page";
 
-const STOPPED_REASON =
-  "Settled after 38 of 100 pairs: the question was settled, so the calls of the other 62 pairs were not made.";
+const STOPPED_REASON = SETTLED_RUN.settle!.stoppedReason;
 const runs: Comparison["runs"] = {
-  a: {
-    repeats: 1,
-    repeatSpread: [],
-    settle: {
-      question: "Which model is best?",
-      line: "Settled at 95%: Claude 3.5 Haiku is best",
-      settled: true,
-      pairsDone: 38,
-      pairsTotal: 100,
-      stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 },
-      settledAfter: "Settled after 38 of 100 pairs",
-      stoppedReason: STOPPED_REASON,
-    },
-  },
+  a: SETTLED_RUN,
   b: {
     repeats: 3,
     repeatSpread: [

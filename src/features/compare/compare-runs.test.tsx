@@ -5,29 +5,13 @@ import { screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { makeViewer, setQueryResult, setSignedIn } from "@/test/convex-mock";
-import { B_ID, comparison, PLAIN_RUN } from "@/test/fixtures/compare";
+import { B_ID, comparison, PLAIN_RUN, SETTLED_RUN } from "@/test/fixtures/compare";
 import { TEST_ID } from "@/test/fixtures/results";
 import { renderApp } from "@/test/render-app";
 
 import type { Comparison } from "./compare-page";
 
 const PATH = `/compare?a=${TEST_ID}&b=${B_ID}`;
-
-const SETTLED_RUN: Comparison["runs"]["a"] = {
-  repeats: 1,
-  repeatSpread: [],
-  settle: {
-    question: "Which model is best?",
-    line: "Settled at 95%: Claude 3.5 Haiku is best",
-    settled: true,
-    pairsDone: 38,
-    pairsTotal: 100,
-    stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 },
-    settledAfter: "Settled after 38 of 100 pairs",
-    stoppedReason:
-      "Settled after 38 of 100 pairs: the question was settled, so the calls of the other 62 pairs were not made.",
-  },
-};
 
 const spread = (byRepeat: number[], scoreSd: number, cellSd: number) => ({
   repeats: 3,

@@ -4,10 +4,11 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import Papa from "papaparse";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { makeViewer, oneShotQuery, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { makeResults, makeResultsOfTest, TEST_ID } from "@/test/fixtures/results";
+import { captureDownloads } from "@/test/downloads";
 import { renderApp } from "@/test/render-app";
 
 import type { SettleStatusView } from "./settle-export";
@@ -44,15 +45,7 @@ const ANSWER = {
 
 /** Clicks Export, then each format, and returns the files' texts by name. */
 async function exportBoth() {
-  const downloads: { name: string; text: Promise<string> }[] = [];
-  URL.createObjectURL = vi.fn((blob: Blob) => {
-    downloads.push({ name: "", text: blob.text() });
-    return "blob:test";
-  });
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.at(-1)!.name = this.download;
-  });
+  const downloads = captureDownloads();
   const user = userEvent.setup();
   for (const format of ["CSV", "JSON"]) {
     await user.click(await screen.findByRole("button", { name: "Export" }, { timeout: 10_000 }));
