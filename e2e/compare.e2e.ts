@@ -87,6 +87,10 @@ describe("compare journey", () => {
         .getByRole("region", { name: "Between-repeat spread in test A" })
         .getByText("Not repeated: each persona × topic ran once.")
         .waitFor();
+      await page
+        .getByRole("region", { name: "What differs in the configuration" })
+        .getByText("Repeats: 1 in A, 2 in B.")
+        .waitFor();
 
       // 4. Judge the first test again with another evaluator: paid for its judging alone.
       await page.goto(`/dashboard/results/${first}`);

@@ -380,3 +380,32 @@ describe("paired resampling", () => {
     expect(two).toMatchObject({ difference: 0, interval: { low: 0, high: 0 }, largerThanChance: false });
   });
 });
+
+describe("configurationDifferences: how the tests run (issue 35)", () => {
+  it("names the repeats and the stop-when-settled question in plain sentences", () => {
+    const b = {
+      ...configuration(),
+      repeats: 3,
+      stopWhenSettled: { question: "best" as const, confidence: 0.95, seed: "b" },
+    };
+    expect(configurationDifferences(configuration(), b)).toEqual([
+      "Repeats: 1 in A, 3 in B.",
+      "Stop when settled: off in A, Which model is best? at 95% in B.",
+    ]);
+    const within = {
+      ...b,
+      stopWhenSettled: { question: "withinDelta" as const, confidence: 0.9, modelId: "m2", delta: 0.5 },
+    };
+    expect(configurationDifferences(b, within)).toEqual([
+      "Stop when settled: Which model is best? at 95% in A, Is Model Two within 0.5 points of the best? at 90% in B.",
+    ]);
+  });
+
+  it("finds nothing between a test and its rerun, each with its own seed of the pairs' order", () => {
+    const setting = { question: "best" as const, confidence: 0.95 };
+    const a = { ...configuration(), repeats: 2, stopWhenSettled: { ...setting, seed: "a" } };
+    const rerun = { ...configuration(), repeats: 2, stopWhenSettled: { ...setting, seed: "b" } };
+    expect(configurationDifferences(a, rerun)).toEqual([]);
+    expect(configurationDifferences(configuration(), { ...configuration(), repeats: 1 })).toEqual([]);
+  });
+});

@@ -15,6 +15,7 @@
 // (stats/ranks.ts thinEvidence): no interval, so no "larger than chance".
 import { checkLabel } from "./checks";
 import { criterionLabel } from "./criteria";
+import { runSettingDifferences } from "./runSettingDifferences";
 import { ratingAverage, spreadRankingScore } from "./scoring";
 import { compareScores, sampleSd, spearman, t95, type Interval } from "./stats/basics";
 import type { JuryRanking, JuryRating } from "./stats/types";
@@ -423,6 +424,7 @@ export function configurationDifferences(a: TestConfiguration, b: TestConfigurat
       checkLabel(check, (topicId) => config.topics.find((topic) => topic.id === topicId)?.title),
     );
   setDifference("Checks", labelsOf(a), labelsOf(b), out);
+  out.push(...runSettingDifferences(a, b));
   return out;
 }
 
