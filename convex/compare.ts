@@ -21,8 +21,18 @@ import { countedTestOf } from "./core/pipeline/counterRow";
 
 export const SAME_TEST = "Pick two different tests to compare.";
 
-/** Answers of one persona × topic pair: every model's, at most the responses per topic each. */
-const MAX_PAIR_ANSWERS = TEST_LIMITS.maxGeneratorModels * TEST_LIMITS.maxResponsesPerTopic;
+/**
+ * Answers of one persona × topic pair: every model's, at most the responses per topic each, in
+ * every repeat; both tests' together at most the results export's page of whole answers (500),
+ * which stays inside a query's read limits. Only a repeated test of very few pairs has more.
+ */
+const MAX_PAIR_ANSWERS = Math.min(
+  TEST_LIMITS.maxGeneratorModels * TEST_LIMITS.maxResponsesPerTopic * TEST_LIMITS.maxRepeats,
+  250,
+);
+
+/** An answer side by side, with its repeat (0 …) in a repeated test. */
+const pairAnswerValidator = responseViewValidator.extend({ repeat: v.optional(v.number()) });
 
 const standingValidator = v.object({ score: v.union(v.number(), v.null()), rank: v.union(v.number(), v.null()) });
 const intervalValidator = v.object({ low: v.number(), high: v.number() });
@@ -171,12 +181,20 @@ async function pairAnswers(
       )
       .take(MAX_PAIR_ANSWERS),
   );
-  // The models in the test's order, each model's answers in the order they arrived.
+  // The models in the test's order, each model's answers by repeat, then in the order they arrived.
   const order = new Map(test.configuration.generatorModels.map((model, index) => [model.id, index]));
   return rows
     .map((row, index) => ({ row, index }))
-    .sort((x, y) => (order.get(x.row.modelId) ?? 0) - (order.get(y.row.modelId) ?? 0) || x.index - y.index)
-    .map(({ row }) => responseView(row, names));
+    .sort(
+      (x, y) =>
+        (order.get(x.row.modelId) ?? 0) - (order.get(y.row.modelId) ?? 0) ||
+        (x.row.repeat ?? 0) - (y.row.repeat ?? 0) ||
+        x.index - y.index,
+    )
+    .map(({ row }) => ({
+      ...responseView(row, names),
+      ...(row.repeat === undefined ? {} : { repeat: row.repeat }),
+    }));
 }
 
 /** One persona × topic pair's answers in both tests (a side absent when that test has no such pair). */
@@ -187,7 +205,7 @@ export const answers = userQuery({
     pairA: v.optional(pairRefValidator),
     pairB: v.optional(pairRefValidator),
   },
-  returns: v.object({ a: v.array(responseViewValidator), b: v.array(responseViewValidator) }),
+  returns: v.object({ a: v.array(pairAnswerValidator), b: v.array(pairAnswerValidator) }),
   handler: async (ctx, args) => {
     const testA = await requireTest(ctx, ctx.user._id, args.a, "read");
     const testB = await requireTest(ctx, ctx.user._id, args.b, "read");

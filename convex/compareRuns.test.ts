@@ -120,3 +120,32 @@ describe("compare.get: how each test ran", () => {
       });
   });
 });
+
+describe("compare.answers of a repeated test", () => {
+  test("each answer names its repeat, each model's answers in repeat order whatever order they arrived in", async () => {
+    const t = createBackend();
+    const { userId, as } = await createUser(t, "ada@example.com");
+    const plain = await seed(t, userId, "Once");
+    const repeated = await seed(t, userId, "Twice");
+    // The later answers are the first repeat here: arrival order and repeat order disagree.
+    const pair = await t.run(async (ctx) => {
+      const test = (await ctx.db.get("tests", repeated))!;
+      await ctx.db.patch("tests", repeated, { configuration: { ...test.configuration, repeats: 2 } });
+      const responses = await ctx.db
+        .query("responses")
+        .withIndex("by_test", (q) => q.eq("testId", repeated))
+        .take(16);
+      for (const [index, response] of responses.entries())
+        await ctx.db.patch("responses", response._id, { repeat: index < 8 ? 1 : 0 });
+      return { personaId: responses[0]!.personaId, topicId: responses[0]!.topicId };
+    });
+    const answers = await as.query(api.compare.answers, { a: plain, b: repeated, pairA: pair, pairB: pair });
+    expect(answers.b.map((answer) => [answer.modelName, answer.repeat])).toEqual([
+      [SEED_MODELS[0].name, 0],
+      [SEED_MODELS[0].name, 1],
+      [SEED_MODELS[1].name, 0],
+      [SEED_MODELS[1].name, 1],
+    ]);
+    expect(answers.a.every((answer) => answer.repeat === undefined)).toBe(true);
+  });
+});

@@ -1,16 +1,14 @@
 // /compare?a={testId}&b={testId}: two tests the user may read side by side (issue 22 step 2),
 // live while either runs. Uses the check pass-rate cell (components/results/check-pass-rates);
-// how each test ran (repeats, stop when settled) is compare-runs.tsx.
+// how each test ran (repeats, stop when settled) is compare-runs.tsx, the answers side by side
+// compare-answers.tsx.
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { GitCompareIcon, ScaleIcon } from "lucide-react";
-import { useState } from "react";
 
 import { EmptyState, EmptyStateLink } from "@/components/empty-state";
 import { QueryErrorBoundary } from "@/components/query-error-boundary";
-import { Markdown } from "@/components/markdown";
-import { Spinner } from "@/components/spinner";
 import { StatusBadge } from "@/components/status-badge";
 import { TestLoadError } from "@/components/test-access-lost";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -19,14 +17,14 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatDateTime } from "@/lib/dates";
 import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { distinctFailureReasons } from "../../../convex/lib/checkReasons";
 import { formatScore } from "../../../convex/lib/format";
 import { hasEnded } from "../../../convex/lib/testStatus";
 import { TOO_LITTLE_EVIDENCE, verdictLine } from "../../../convex/lib/verdict";
 import { PassRateCell } from "@/components/results/check-pass-rates";
+import { AnswersSection } from "./compare-answers";
 import { CompareExportMenu } from "./compare-export-menu";
 import { FewerPairsNote, RepeatSpreadsSection, RunFactsOfTest } from "./compare-runs";
+import { Section } from "./compare-section";
 import { ALL_CHECKS } from "../../../convex/lib/checkCompare";
 import {
   COMPARE_TITLE,
@@ -36,11 +34,9 @@ import {
   formatPoints,
   formatPointsInterval,
   LARGER_THAN_CHANCE,
-  NO_ANSWERS,
   NO_CHECKS,
   NO_DIFFERENCES,
   NO_SHARED_MODELS,
-  NOT_IN_TEST,
   PICK_TWO_TEXT,
   PICK_TWO_TITLE,
   SAME_TEST_TEXT,
@@ -49,7 +45,6 @@ import {
 
 export type Comparison = FunctionReturnType<typeof api.compare.get>;
 type Header = Comparison["a"];
-type Pair = Comparison["pairs"][number];
 type Verdict = NonNullable<Comparison["verdicts"]["a"]>;
 
 export function ComparePage({ a, b }: { a?: string; b?: string }) {
@@ -153,18 +148,6 @@ function TestCard({
         )}
       </CardContent>
     </Card>
-  );
-}
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = `compare-${title.toLowerCase().replace(/[^a-z]+/g, "-")}`;
-  return (
-    <section aria-labelledby={id} className="space-y-3">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
   );
 }
 
@@ -405,91 +388,5 @@ function DifferencesSection({ differences }: { differences: readonly string[] })
         </ul>
       )}
     </Section>
-  );
-}
-
-function pairLabel(pair: Pair): string {
-  return `${pair.persona} × ${pair.topic}`;
-}
-
-function AnswersSection({ a, b, pairs }: { a: Id<"tests">; b: Id<"tests">; pairs: Comparison["pairs"] }) {
-  const [selected, setSelected] = useState(0);
-  const pair = pairs[Math.min(selected, pairs.length - 1)];
-  return (
-    <Section title="Answers side by side">
-      {pair === undefined ? (
-        <p className="text-sm text-muted-foreground">Neither test has a persona × topic pair.</p>
-      ) : (
-        <>
-          <label className="flex flex-wrap items-center gap-2 text-sm">
-            <span className="font-medium">Persona × topic</span>
-            <select
-              className="max-w-full min-w-0 rounded-md border bg-background px-2 py-1"
-              value={Math.min(selected, pairs.length - 1)}
-              onChange={(event) => setSelected(Number(event.target.value))}
-            >
-              {pairs.map((item, index) => (
-                <option key={pairLabel(item)} value={index}>
-                  {pairLabel(item)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <PairAnswers a={a} b={b} pair={pair} />
-        </>
-      )}
-    </Section>
-  );
-}
-
-function PairAnswers({ a, b, pair }: { a: Id<"tests">; b: Id<"tests">; pair: Pair }) {
-  const answers = useQuery(api.compare.answers, {
-    a,
-    b,
-    ...(pair.a ? { pairA: pair.a } : {}),
-    ...(pair.b ? { pairB: pair.b } : {}),
-  });
-  if (answers === undefined) return <Spinner label="Loading answers" />;
-  return (
-    <div className="grid gap-4 md:grid-cols-2">
-      {(["a", "b"] as const).map((side) => (
-        <div
-          key={side}
-          className="min-w-0 space-y-3"
-          role="region"
-          aria-label={`Answers in test ${side.toUpperCase()}`}
-        >
-          <h3 className="font-semibold">Test {side.toUpperCase()}</h3>
-          {pair[side] === null ? (
-            <p className="text-sm text-muted-foreground">{NOT_IN_TEST}</p>
-          ) : answers[side].length === 0 ? (
-            <p className="text-sm text-muted-foreground">{NO_ANSWERS}</p>
-          ) : (
-            answers[side].map((answer) => (
-              <Card key={answer._id} className="gap-2 py-4">
-                <CardHeader className="px-4">
-                  <CardTitle className="flex flex-wrap items-center justify-between gap-2 text-sm">
-                    <span>{answer.modelName}</span>
-                    <span className="font-normal text-muted-foreground tabular-nums">
-                      {answer.averageScore === null ? "Not scored yet" : `Score ${formatScore(answer.averageScore)}`}
-                    </span>
-                  </CardTitle>
-                </CardHeader>
-                <CardContent className="space-y-2 px-4 text-sm">
-                  <Markdown>{answer.content}</Markdown>
-                  {answer.checkFailures && answer.checkFailures.length > 0 && (
-                    <ul className="text-xs text-destructive">
-                      {distinctFailureReasons(answer.checkFailures).map((reason) => (
-                        <li key={reason}>Failed a check: {reason}</li>
-                      ))}
-                    </ul>
-                  )}
-                </CardContent>
-              </Card>
-            ))
-          )}
-        </div>
-      ))}
-    </div>
   );
 }

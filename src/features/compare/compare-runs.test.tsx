@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { makeViewer, setQueryResult, setSignedIn } from "@/test/convex-mock";
 import { B_ID, comparison, PLAIN_RUN, SETTLED_RUN } from "@/test/fixtures/compare";
-import { TEST_ID } from "@/test/fixtures/results";
+import { makeResponse, TEST_ID } from "@/test/fixtures/results";
 import { renderApp } from "@/test/render-app";
 
 import type { Comparison } from "./compare-page";
@@ -29,9 +29,9 @@ const REPEATED_RUN: Comparison["runs"]["a"] = {
   settle: null,
 };
 
-async function renderWith(runs: Comparison["runs"]) {
+async function renderWith(runs: Comparison["runs"], answers: { a: unknown[]; b: unknown[] } = { a: [], b: [] }) {
   setQueryResult("compare:get", comparison({ runs }));
-  setQueryResult("compare:answers", { a: [], b: [] });
+  setQueryResult("compare:answers", answers);
   renderApp(PATH);
   await screen.findByRole("heading", { level: 1, name: "Compare two tests" }, { timeout: 10_000 });
 }
@@ -59,7 +59,8 @@ describe("compare page: how each test ran", () => {
   });
 
   it("a repeated test shows ×3 and each model's spread between repeats; the other says it was not repeated", async () => {
-    await renderWith({ a: PLAIN_RUN, b: REPEATED_RUN });
+    const repeats = [0, 1, 2].map((repeat) => ({ ...makeResponse(repeat + 1), repeat }));
+    await renderWith({ a: PLAIN_RUN, b: REPEATED_RUN }, { a: [makeResponse(9)], b: repeats });
     expect(within(screen.getByRole("region", { name: "Test B" })).getByTestId("compare-repeats-b")).toHaveTextContent(
       "Repeats ×3",
     );
@@ -80,6 +81,11 @@ describe("compare page: how each test ran", () => {
       ["Claude 3.5 Haiku", "3", "8.00 · 8.00 · 8.00", "±0.00", "±0.25"],
     ]);
     expect(screen.queryByTestId("compare-fewer-pairs")).toBeNull();
+    // Side by side, each of the repeated test's answers names its repeat; the other test's none.
+    const answersB = await screen.findByRole("region", { name: "Answers in test B" });
+    expect(within(answersB).getByText("· Repeat 1")).toBeInTheDocument();
+    expect(within(answersB).getByText("· Repeat 3")).toBeInTheDocument();
+    expect(within(screen.getByRole("region", { name: "Answers in test A" })).queryByText(/Repeat/)).toBeNull();
   });
 
   it("two plain tests show neither repeats nor a settle notice", async () => {

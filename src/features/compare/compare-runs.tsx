@@ -5,6 +5,7 @@ import { RepeatSpreadRows, repeatSpreadDescription, REPEAT_SPREAD_TITLE } from "
 import { SettleNoticeView } from "@/components/settle-notice";
 
 import type { Comparison } from "./compare-page";
+import { Section } from "./compare-section";
 
 type Side = "a" | "b";
 type RunFacts = Comparison["runs"][Side];
@@ -51,10 +52,7 @@ export function FewerPairsNote({ runs }: { runs: Comparison["runs"] }) {
 export function RepeatSpreadsSection({ runs }: { runs: Comparison["runs"] }) {
   if (SIDES.every((side) => runs[side].repeats === 1)) return null;
   return (
-    <section aria-labelledby="compare-repeat-spread" className="space-y-3">
-      <h2 id="compare-repeat-spread" className="text-lg font-semibold">
-        {REPEAT_SPREAD_TITLE}
-      </h2>
+    <Section title={REPEAT_SPREAD_TITLE}>
       <div className="grid gap-4 md:grid-cols-2">
         {SIDES.map((side) => (
           <div
@@ -78,6 +76,6 @@ export function RepeatSpreadsSection({ runs }: { runs: Comparison["runs"] }) {
           </div>
         ))}
       </div>
-    </section>
+    </Section>
   );
 }
