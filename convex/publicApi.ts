@@ -12,6 +12,7 @@ import { apiConfigurationOf, apiFieldPath } from "./lib/apiConfig";
 import { validateTestConfig } from "./lib/pricing";
 import { TEAM_MESSAGES, type TeamRole } from "./lib/teams";
 import type { Problem } from "./lib/types";
+import { settleWordsOf } from "./core/settleView";
 import { API_TOKEN_MESSAGES, inSpace, principalMay, principalOf, type Principal } from "./core/apiTokens";
 import { checkSummary } from "./core/checks";
 import { juryViewOf } from "./core/juryView";
@@ -278,8 +279,8 @@ export const quote = internalQuery({
 
 /**
  * GET /api/v1/tests/{id}/results: the rankings with the jury's intervals and tie ranks, the jury
- * statistics, the metrics, and each model's check pass rate when the test has checks. Reads the
- * test, its stats rows and its testStats row, as the results page does.
+ * statistics, the metrics, each model's check pass rate when the test has checks, and a settled
+ * test's stop. Reads the test, its stats rows and its testStats row, as the results page does.
  */
 export const results = internalQuery({
   args: { ...tokenArgs, testId: v.string() },
@@ -322,6 +323,8 @@ export const results = internalQuery({
       jury: jury.stats,
       /** Pass rates per model overall, per check and per persona with 95% Wilson intervals; null without checks. */
       checks: await checkSummary(ctx, test),
+      /** "Stop when settled" in the results page's words: where the question stands and why it stopped; null without the setting. */
+      settle: await settleWordsOf(ctx, test),
     };
   },
 });

@@ -329,7 +329,7 @@ export function openApiSchemas() {
     },
     Results: {
       type: "object",
-      required: ["test", "final", "metrics", "rankings", "topGroup", "verdict", "jury", "checks"],
+      required: ["test", "final", "metrics", "rankings", "topGroup", "verdict", "jury", "checks", "settle"],
       properties: {
         test: ref("TestStatus"),
         final: { type: "boolean", description: "As the test's `final`." },
@@ -395,6 +395,42 @@ export function openApiSchemas() {
         jury: {
           anyOf: [{ type: "object" }, { type: "null" }],
           description: "The jury statistics of the results page.",
+        },
+        settle: {
+          type: ["object", "null"],
+          description:
+            "Stop when settled, worded as on the results page: the question, the last look and, once the test stopped early, why; null for a test without the setting.",
+          required: [
+            "question",
+            "line",
+            "settled",
+            "pairsDone",
+            "pairsTotal",
+            "stopped",
+            "settledAfter",
+            "stoppedReason",
+          ],
+          properties: {
+            question: { type: "string", description: '"Which model is best?"' },
+            line: { type: ["string", "null"], description: '"Settled at 95%: X is best" or "Not settled yet: …".' },
+            settled: { type: "boolean" },
+            pairsDone: { type: ["integer", "null"], description: "Persona × topic pairs the last look read." },
+            pairsTotal: { type: ["integer", "null"] },
+            stopped: {
+              type: ["object", "null"],
+              description: "Set when the test stopped early: after pairsDone of pairsTotal pairs.",
+              properties: {
+                reason: { enum: ["settled"] },
+                pairsDone: { type: "integer" },
+                pairsTotal: { type: "integer" },
+              },
+            },
+            settledAfter: { type: ["string", "null"], description: '"Settled after 38 of 100 pairs".' },
+            stoppedReason: {
+              type: ["string", "null"],
+              description: "Why it stopped, and that the other pairs' calls were not made.",
+            },
+          },
         },
         checks: {
           description:
