@@ -154,6 +154,16 @@ describe("outputs", () => {
     );
   });
 
+  test("the Markdown summary says why a settled test stopped early; a test that ran every pair says nothing", () => {
+    const stoppedReason =
+      "Settled after 38 of 100 pairs: the question was settled, so the calls of the other 62 pairs were not made.";
+    expect(resultsMarkdown({ ...results, settle: { stoppedReason } }, [])).toContain(
+      `**Stopped early:** ${stoppedReason}`,
+    );
+    expect(resultsMarkdown({ ...results, settle: { stoppedReason: null } }, [])).not.toContain("Stopped early");
+    expect(resultsMarkdown(results, [])).not.toContain("Stopped early");
+  });
+
   test("the progress bar fills with the percentage", () => {
     expect(progressBar({ ...status, progress: { phase: "Generating responses", percentage: 50 } }, 10)).toBe(
       "[#####-----]  50% Generating responses (8/8 answers, 4/4 judgements)",

@@ -65,6 +65,8 @@ export interface ApiResults {
     checks: { id: string; label: string }[];
     models: { modelId: string; modelName: string; overall: PassRate; byCheck: ({ checkId: string } & PassRate)[] }[];
   } | null;
+  /** A test set to stop when settled: why it stopped, as the results page says it (absent from older servers). */
+  settle?: { stoppedReason: string | null } | null;
 }
 
 /** The gates a run is held to (the model gates' meanings are lib/gates.ts ModelGates'). */
@@ -177,6 +179,8 @@ export function resultsMarkdown(results: ApiResults, verdicts: GateVerdict[], re
       `**Judgements:** ${test.evaluations.done}/${test.evaluations.expected} · **Cost:** ${dollars(costOf(test))}`,
   ];
   if (results.verdict?.text) lines.push("", `> ${mdCell(results.verdict.text)}`);
+  // Its figures rest on the pairs run before it stopped: say so beside them.
+  if (results.settle?.stoppedReason) lines.push("", `**Stopped early:** ${mdCell(results.settle.stoppedReason)}`);
   if (test.error) lines.push("", `**Error:** ${mdCell(test.error)}`);
   lines.push(
     "",
