@@ -4,6 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { syncTestSummary } from "./core/testSummaries";
 import { SEED_MODELS, seedFinishedTest } from "./finishedTests.fixture";
 import { createBackend, createUser, errorOf, type TestBackend } from "./test.helpers";
 
@@ -26,6 +27,7 @@ async function settle(t: TestBackend, testId: Id<"tests">) {
       configuration: { ...test.configuration, stopWhenSettled: { question: "best", confidence: 0.95, seed: "s" } },
       stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 },
     });
+    await syncTestSummary(ctx, (await ctx.db.get("tests", testId))!); // as the test's end keeps its summary
   });
 }
 

@@ -6,6 +6,7 @@ import { Validator as JsonSchema, type Schema } from "@cfworker/json-schema";
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { syncTestSummary } from "./core/testSummaries";
 import { seedFinishedTest } from "./finishedTests.fixture";
 import { createBackend, createUser, type TestBackend } from "./test.helpers";
 
@@ -20,6 +21,7 @@ async function settle(t: TestBackend, testId: Id<"tests">) {
       configuration: { ...test.configuration, stopWhenSettled: { question: "best", confidence: 0.95, seed: "s" } },
       stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 },
     });
+    await syncTestSummary(ctx, (await ctx.db.get("tests", testId))!); // as the test's end keeps its summary
   });
 }
 
