@@ -1,7 +1,7 @@
 // Compare two tests (issue 22 step 2): the page's figures in one subscribed query that reads
 // both tests' stored rows (header, jury statistics' kept rows or modelStats, check tallies), and
 // the answers of one persona × topic pair side by side in a second, bounded query. A repeated or
-// settled test's testStats row gives its repeat spread or settle words (core/compare.ts). Either test
+// settled test's testStats row gives its repeat spread and settle words (core/compare.ts). Either test
 // may be the caller's own or their team's, exactly as the results page allows (requireTest).
 import { v } from "convex/values";
 import type { Doc } from "./_generated/dataModel";

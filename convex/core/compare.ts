@@ -11,7 +11,7 @@ import { repeatsOf } from "../lib/repeats";
 import { juryStatsValidator } from "../tables/juryStats";
 import { decodeJuryState, juryInput, type JuryState } from "./jury/state";
 import { statsRowsOf } from "./results";
-import { settleWordsOf, settleWordsValidator } from "./settleView";
+import { settleWordsOfRow, settleWordsValidator } from "./settleView";
 
 /** The chunks' rows, each row once (a later chunk's copy of a row wins, as in mergeJuryStates). */
 function keptRows(chunks: readonly JuryState[]): JuryState {
@@ -108,26 +108,25 @@ export const runFactsValidator = v.object({
   settle: v.union(settleWordsValidator, v.null()),
 });
 
-/**
- * A test's run facts: its testStats row is read only for a repeated test (the spread) and, in
- * settleWordsOf, for one set to stop when settled; a plain test reads nothing more.
- */
+/** A test's run facts: one read of its testStats row, and only when it is repeated or stops when settled. */
 export async function runFactsOf(ctx: QueryCtx, test: Doc<"tests">): Promise<Infer<typeof runFactsValidator>> {
   const repeats = repeatsOf(test.configuration.repeats);
-  const row =
-    repeats === 1
-      ? null
-      : await ctx.db
-          .query("testStats")
-          .withIndex("by_test", (q) => q.eq("testId", test._id))
-          .unique();
+  if (repeats === 1 && test.configuration.stopWhenSettled === undefined)
+    return { repeats, repeatSpread: [], settle: null };
+  const row = await ctx.db
+    .query("testStats")
+    .withIndex("by_test", (q) => q.eq("testId", test._id))
+    .unique();
   return {
     repeats,
-    repeatSpread: (row?.stats?.models ?? []).map(({ modelId, modelName, repeatSpread }) => ({
-      modelId,
-      modelName,
-      ...(repeatSpread === undefined ? {} : { repeatSpread }),
-    })),
-    settle: await settleWordsOf(ctx, test),
+    repeatSpread:
+      repeats === 1
+        ? []
+        : (row?.stats?.models ?? []).map(({ modelId, modelName, repeatSpread }) => ({
+            modelId,
+            modelName,
+            ...(repeatSpread === undefined ? {} : { repeatSpread }),
+          })),
+    settle: settleWordsOfRow(test, row),
   };
 }
