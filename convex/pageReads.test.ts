@@ -200,6 +200,7 @@ test("the results and shared pages' queries that show names read no configuratio
       });
     await dropNames(testId);
     const older = await readsOf(backend, pageQueries);
+    console.log(`bytes read per run without a names row (from the test's row): ${JSON.stringify(older.bytes)}`);
     expect(older.results).toEqual(ended.results);
     for (const [query, read] of Object.entries(older.bytes))
       expect({ query, read: read > testRowBytes }).toEqual({ query, read: true });

@@ -60,6 +60,8 @@ const SHOWING_NO_COUNTER = [
   "results:juryStats",
   "shares:juryStats",
   "settle:status",
+  "sharedExtras:settleStatus",
+  "sharedExtras:juryAdvice",
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
