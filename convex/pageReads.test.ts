@@ -1,6 +1,6 @@
 // @vitest-environment node
 // What each query of the results and shared pages that shows names (answers, judgements, failed
-// answers, the jury figures, the settle line) reads per run, on the local backend's meter: a run
+// answers, the jury figures, the settle line, the team's review figures) reads per run, on the local backend's meter: a run
 // is what each of its re-runs reads while the test runs (each new answer, judgement or
 // statistics run in its range). The test's configuration is ~150 KB here (personas' and topics'
 // long prompts, as a real test's may be): each run reads less than the test's row alone, so none
@@ -110,6 +110,7 @@ test("the results and shared pages' queries that show names read no configuratio
       "results:juryStats": () => as.query(api.results.juryStats, { testId }),
       "checks:failedResponses": () => as.query(api.checks.failedResponses, firstPage(20)),
       "settle:status": () => as.query(api.settle.status, { testId }),
+      "reviews:summary": () => as.query(api.reviews.summary, { testId }),
       "shares:juryStats": () => t.query(api.shares.juryStats, { shareId }),
       "sharedExtras:settleStatus": () => t.query(api.sharedExtras.settleStatus, { shareId }),
     };
@@ -143,6 +144,11 @@ test("the results and shared pages' queries that show names read no configuratio
       ],
     });
     expect((results["checks:failedResponses"] as { page: unknown[] }).page).toHaveLength(3);
+    expect(results["reviews:summary"]).toMatchObject({
+      totalPairs: 4,
+      models: generators.map((model) => ({ modelId: model.id, modelName: model.name })),
+      judges: configuration.evaluatorModels.map((model) => ({ judgeModelId: model.id, judgeName: model.name })),
+    });
     expect(results["settle:status"]).toMatchObject({
       question: "Is Claude 3.5 Haiku within 1 points of the best?",
       line: "Settled at 95%: Claude 3.5 Haiku is not within 1 points of the best (GPT-4o Mini is further ahead)",
@@ -159,6 +165,7 @@ test("the results and shared pages' queries that show names read no configuratio
       () => stranger.query(api.results.juryStats, { testId }),
       () => stranger.query(api.checks.failedResponses, firstPage(20)),
       () => stranger.query(api.settle.status, { testId }),
+      () => stranger.query(api.reviews.summary, { testId }),
     ])
       expect(await refusalOf(call())).toEqual({ code: "NOT_FOUND", message: TEST_NOT_FOUND });
     await as.mutation(api.shares.disable, { testId });
