@@ -65,7 +65,7 @@ export function printPageSubscriptions(reading: MeterReading, gatewayCalls: numb
     const per10 = ((entry?.subscriptionReruns ?? 0) / subscriptions / Math.max(1, gatewayCalls)) * 10;
     if (per10 > worst.per10) worst = { query, per10 };
     console.log(
-      `  ${query.padEnd(22)} ${per10.toFixed(2).padStart(6)}   ${((entry?.bytesRead ?? 0) / 1024).toFixed(0).padStart(7)} KiB   (${pages})`,
+      `  ${query.padEnd(26)} ${per10.toFixed(2).padStart(6)}   ${((entry?.bytesRead ?? 0) / 1024).toFixed(0).padStart(7)} KiB   (${pages})`,
     );
   }
   const total = meterTotal(reading);

@@ -4,8 +4,9 @@ import { paginationOptsValidator, paginationResultValidator } from "convex/serve
 import { v } from "convex/values";
 import { internalQuery, publicQuery, userQuery } from "./functions";
 import { checkSummaryOfTest, checkSummaryValidator, FAILING_PAGE } from "./core/checks";
-import { namesOf, pageInArrivalOrder, responseView, responseViewValidator, withScores } from "./core/results";
-import { requireTest, requireTestAccess } from "./core/testAccess";
+import { pageInArrivalOrder, responseView, responseViewValidator, withScores } from "./core/results";
+import { requireTestAccess, requireTestNames } from "./core/testAccess";
+import { nameMapsOf } from "./lib/testNames";
 import { sharedTestIdOf } from "./core/sharedTest";
 
 /** Largest page of failed answers a client may ask for. */
@@ -36,8 +37,7 @@ export const failedResponses = userQuery({
   args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(responseViewValidator),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
-    const names = namesOf(test);
+    const names = nameMapsOf((await requireTestNames(ctx, ctx.user._id, testId, "read")).names);
     // Bounded to what the page shows (pageInArrivalOrder): it does not grow while the test runs.
     const page = await pageInArrivalOrder(ctx, "responses", testId, {
       cursor: paginationOpts.cursor,

@@ -61,6 +61,8 @@ export interface SeedOptions {
   /** Each answer padded to this many characters, and each judge's explanation (real ones are long). */
   answerChars?: number;
   explanationChars?: number;
+  /** The test's configuration, in place of seedConfiguration()'s (the rows still use its two models, personas and topics). */
+  configuration?: TestConfiguration;
 }
 
 /** `text` padded with words to `length` characters (unchanged when it is as long already). */
@@ -71,7 +73,7 @@ function padded(text: string, length: number | undefined): string {
 
 /** Model i scores 6 + i (accuracy) and 7 + i (creativity); latency 800 ms + 400 ms × i. */
 export async function seedFinishedTest(t: Runner, options: SeedOptions): Promise<Id<"tests">> {
-  const configuration = { ...seedConfiguration(), name: options.name ?? "Coffee taglines" };
+  const configuration = { ...(options.configuration ?? seedConfiguration()), name: options.name ?? "Coffee taglines" };
   const perResponse = options.evaluationsPerResponse ?? 0;
   const chunk = options.chunk ?? 500;
   const models = configuration.generatorModels;

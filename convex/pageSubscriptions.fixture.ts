@@ -11,7 +11,7 @@ export type PageQuery = { query: string; pages: string; subscriptions: number };
 
 /**
  * What the pages subscribe (src/features/results, monitor, shared, checks, notes,
- * results/failure-notice; src/lib/results-views.ts), by the meter's name of the query.
+ * results/failure-notice, settle-notice; src/lib/results-views.ts), by the meter's name of the query.
  */
 export const PAGE_QUERIES: readonly PageQuery[] = [
   { query: "results:test", pages: "results (the test as stored)", subscriptions: 1 },
@@ -30,6 +30,8 @@ export const PAGE_QUERIES: readonly PageQuery[] = [
   { query: "shares:live", pages: "shared (what the folds write)", subscriptions: 1 },
   { query: "shares:juryStats", pages: "shared", subscriptions: 1 },
   { query: "checks:sharedSummary", pages: "shared", subscriptions: 1 },
+  { query: "sharedExtras:settleStatus", pages: "shared (stop when settled)", subscriptions: 1 },
+  { query: "sharedExtras:juryAdvice", pages: "shared", subscriptions: 1 },
 ];
 
 /**
@@ -64,6 +66,8 @@ export function subscribePages(
     anonymous.onUpdate(api.shares.live, { shareId }, count("shares:live")),
     anonymous.onUpdate(api.shares.juryStats, { shareId }, count("shares:juryStats")),
     anonymous.onUpdate(api.checks.sharedSummary, { shareId }, count("checks:sharedSummary")),
+    anonymous.onUpdate(api.sharedExtras.settleStatus, { shareId }, count("sharedExtras:settleStatus")),
+    anonymous.onUpdate(api.sharedExtras.juryAdvice, { shareId }, count("sharedExtras:juryAdvice")),
   ];
   return { updates, unsubscribe: () => handles.forEach((handle) => handle()) };
 }

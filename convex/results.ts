@@ -12,7 +12,6 @@ import { fail, userQuery } from "./functions";
 import {
   judgeCallReader,
   liveResultsValidator,
-  namesOf,
   pageInArrivalOrder,
   resultsViewValidator,
   responseView,
@@ -22,14 +21,15 @@ import {
   withScores,
 } from "./core/results";
 import { counterFiguresOf, counterRowOf } from "./core/pipeline/counterRow";
-import { requireTest, requireTestAccess } from "./core/testAccess";
+import { requireTest, requireTestAccess, requireTestNames } from "./core/testAccess";
+import { nameMapsOf } from "./lib/testNames";
 import { jobFiguresOf, storedHeaderOf } from "./core/tests";
 import { isValidTest, resultsViewOf, statsFiguresOf } from "./lib/resultsFigures";
 import { checkFailure } from "./validators";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { preview } from "./lib/text";
-import { juryViewOf, juryViewValidator } from "./core/juryView";
+import { juryViewOfNames, juryViewValidator } from "./core/juryView";
 
 /** Largest page a client may ask for; the UI asks for 20 responses and 10 evaluations. */
 const MAX_PAGE = 100;
@@ -130,14 +130,15 @@ async function liveResultsOf(ctx: QueryCtx, testId: Id<"tests">): Promise<Infer<
 
 /**
  * The jury's evidence: intervals, tie ranks, ratings, agreement and each judge's
- * record, as last computed. Reads the test and its one testStats row, never its evaluations.
+ * record, as last computed. Reads the test's access and names rows and its one testStats row,
+ * never its configuration or its evaluations: it re-runs with each statistics run.
  */
 export const juryStats = userQuery({
   args: { testId: v.id("tests") },
   returns: juryViewValidator,
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
-    return await juryViewOf(ctx, test);
+    const { access, names } = await requireTestNames(ctx, ctx.user._id, testId, "read");
+    return await juryViewOfNames(ctx, access, names);
   },
 });
 
@@ -146,8 +147,7 @@ export const responses = userQuery({
   args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(responseViewValidator),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
-    const names = namesOf(test);
+    const names = nameMapsOf((await requireTestNames(ctx, ctx.user._id, testId, "read")).names);
     const page = await pageByTest(ctx, "responses", testId, paginationOpts, MAX_PAGE);
     return { ...page, page: (await withScores(ctx, page.page)).map((response) => responseView(response, names)) };
   },
@@ -192,8 +192,7 @@ export const evaluations = userQuery({
   args: { testId: v.id("tests"), paginationOpts: paginationOptsValidator },
   returns: paginationResultValidator(evaluationView),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
-    const names = namesOf(test);
+    const names = nameMapsOf((await requireTestNames(ctx, ctx.user._id, testId, "read")).names);
     const page = await pageByTest(ctx, "evaluations", testId, paginationOpts, MAX_PAGE);
     const rows = [];
     // Answers read once per page: a ranking call's labels name the answers its rows judged.
@@ -272,8 +271,7 @@ export const exportResponses = userQuery({
     }),
   ),
   handler: async (ctx, { testId, paginationOpts }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
-    const names = namesOf(test);
+    const names = nameMapsOf((await requireTestNames(ctx, ctx.user._id, testId, "read")).names);
     const page = await pageByTest(ctx, "responses", testId, paginationOpts, MAX_EXPORT_RESPONSES_PAGE);
     return {
       ...page,

@@ -17,6 +17,7 @@ import { testProgressTables } from "./tables/testProgress";
 import { refundTables } from "./tables/refunds";
 import { testCounterTables } from "./tables/testCounters";
 import { juryAdviceTables } from "./tables/juryAdvice";
+import { testNameTables } from "./tables/testNames";
 import {
   alertKind,
   callKind,
@@ -57,6 +58,7 @@ export default defineSchema({
   ...refundTables,
   ...testCounterTables,
   ...juryAdviceTables,
+  ...testNameTables,
 
   // authTables.users plus the spec's profile fields (user_profiles).
   users: defineTable({

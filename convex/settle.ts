@@ -4,7 +4,7 @@ import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { internalMutation, internalQuery, userQuery } from "./functions";
 import { recordSettle } from "./core/settle";
-import { requireTest } from "./core/testAccess";
+import { requireTestNames } from "./core/testAccess";
 import { settleStatusValidator } from "./tables/juryStats";
 import { settleWordsOf, settleWordsValidator } from "./core/settleView";
 import { stopWhenSettled, testConfiguration } from "./validators";
@@ -78,14 +78,14 @@ export const record = internalMutation({
  * Where a "stop when settled" test's question stands, in words: the question, the monitor's line
  * ("Settled at 95%: A is best", "Not settled yet: …") and, once it stopped early, why ("Settled
  * after 38 of 100 pairs"). Null for a test that does not stop when settled. Reads the test's
- * test and its stats row.
+ * access, names and stats rows (its configuration's question, not the configuration).
  */
 export const status = userQuery({
   args: { testId: v.id("tests") },
   returns: v.union(v.null(), settleWordsValidator.extend({ setting: stopWhenSettled })),
   handler: async (ctx, { testId }) => {
-    const test = await requireTest(ctx, ctx.user._id, testId, "read");
-    const words = await settleWordsOf(ctx, test);
-    return words === null ? null : { ...words, setting: test.configuration.stopWhenSettled! };
+    const { access, names } = await requireTestNames(ctx, ctx.user._id, testId, "read");
+    const words = await settleWordsOf(ctx, access, names);
+    return words === null ? null : { ...words, setting: names.stopWhenSettled! };
   },
 });

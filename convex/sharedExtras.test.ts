@@ -4,7 +4,8 @@
 import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { seedFinishedTest } from "./finishedTests.fixture";
+import { seedConfiguration, seedFinishedTest } from "./finishedTests.fixture";
+import { syncTestSummaryOf } from "./core/testSummaries";
 import { adviceRecordLines } from "./lib/juryAdvice";
 import { createBackend, createUser, type TestBackend } from "./test.helpers";
 
@@ -46,17 +47,21 @@ describe("a shared test's stop-when-settled words", () => {
   test("say why it stopped, as the owner's results do, and go with the link", async () => {
     const t = createBackend();
     const owner = await createUser(t, "shared.settle@example.com");
-    const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 6 });
-    const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
     // A test without the setting has no such words.
-    expect(await t.query(api.sharedExtras.settleStatus, { shareId })).toBeNull();
+    const plainId = await seedFinishedTest(t, { userId: owner.userId, responses: 6 });
+    const plain = await owner.as.mutation(api.shares.enable, { testId: plainId });
+    expect(await t.query(api.sharedExtras.settleStatus, { shareId: plain.shareId })).toBeNull();
 
+    const testId = await seedFinishedTest(t, {
+      userId: owner.userId,
+      responses: 6,
+      configuration: { ...seedConfiguration(), stopWhenSettled: { question: "best", confidence: 0.95, seed: "s" } },
+    });
+    const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
+    // Stopped as it ended (core/testEnding.ts writes the reason with the test's summary).
     await t.run(async (ctx) => {
-      const test = (await ctx.db.get("tests", testId))!;
-      await ctx.db.patch("tests", testId, {
-        configuration: { ...test.configuration, stopWhenSettled: { question: "best", confidence: 0.95, seed: "s" } },
-        stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 },
-      });
+      await ctx.db.patch("tests", testId, { stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 } });
+      await syncTestSummaryOf(ctx, testId);
     });
     const shared = (await t.query(api.sharedExtras.settleStatus, { shareId }))!;
     expect(shared.stoppedReason).toBe(

@@ -5,7 +5,7 @@
 // share, a ratio, is kept).
 import { v } from "convex/values";
 import { publicQuery } from "./functions";
-import { sharedTestIdOf, sharedTestOf } from "./core/sharedTest";
+import { sharedTestIdOf, sharedTestNamesOf } from "./core/sharedTest";
 import { storedAdviceOf } from "./core/juryAdvice";
 import { settleWordsOf, settleWordsValidator } from "./core/settleView";
 import { storedJuryAdvice } from "./tables/juryAdvice";
@@ -36,7 +36,7 @@ export const settleStatus = publicQuery({
   args: { shareId: v.string() },
   returns: v.union(v.null(), settleWordsValidator),
   handler: async (ctx, { shareId }) => {
-    const test = await sharedTestOf(ctx, shareId);
-    return test === null ? null : await settleWordsOf(ctx, test);
+    const shared = await sharedTestNamesOf(ctx, shareId);
+    return shared === null ? null : await settleWordsOf(ctx, shared.access, shared.names);
   },
 });

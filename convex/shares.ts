@@ -8,13 +8,13 @@ import { metricsValidator, rankingValidator, statsRowsOf } from "./core/results"
 import { missingWorkValidator } from "./core/tests";
 import { counterRowOf } from "./core/pipeline/counterRow";
 import { requireTestAccess } from "./core/testAccess";
-import { sharedTestIdOf, sharedTestOf } from "./core/sharedTest";
+import { sharedTestIdOf, sharedTestNamesOf, sharedTestOf } from "./core/sharedTest";
 import { pickFields } from "./lib/fields";
 import { isValidTest, SHARED_COUNTERS, sharedViewOf } from "./lib/resultsFigures";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { newShareId } from "./lib/shareId";
-import { juryViewOf, sharedJuryViewValidator, withoutCosts } from "./core/juryView";
+import { juryViewOfNames, sharedJuryViewValidator, withoutCosts } from "./core/juryView";
 import { progress, runCounters, testConfiguration, testStatus } from "./validators";
 
 /** Spec part 2 §9: the shared view shows the first 10 responses. */
@@ -231,14 +231,15 @@ async function liveSharedOf(ctx: QueryCtx, testId: Id<"tests">): Promise<Infer<t
 /**
  * The jury's evidence of a shared test for anyone holding an active link, or null: the same
  * figures as the owner's results (models, judges, personas and topics by name) but for the cost
- * figures, no account data.
+ * figures, no account data. Reads the link, the access and names rows and the stats row, never
+ * the configuration: it re-runs with each statistics run.
  */
 export const juryStats = publicQuery({
   args: { shareId: v.string() },
   returns: sharedJuryViewValidator,
   handler: async (ctx, { shareId }) => {
-    const test = await sharedTestOf(ctx, shareId);
-    if (!test) return null;
-    return withoutCosts(await juryViewOf(ctx, test));
+    const shared = await sharedTestNamesOf(ctx, shareId);
+    if (!shared) return null;
+    return withoutCosts(await juryViewOfNames(ctx, shared.access, shared.names));
   },
 });

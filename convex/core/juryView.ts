@@ -1,10 +1,11 @@
 // What the results, monitor and shared pages show of a test's jury statistics:
 // the stored testStats row (one read) plus the names the statistics refer to by id, taken from
-// the test's configuration. History shows only the verdict, kept on the test itself so that its
+// the test's names row (its configuration's names). History shows only the verdict, kept on the test itself so that its
 // list stays one read per row.
 import { v, type Infer } from "convex/values";
-import type { Doc } from "../_generated/dataModel";
+import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
+import { testNamesOf, type TestNames } from "../lib/testNames";
 import { juryStatsValidator, juryVerdictValidator, type JuryStatsDoc } from "../tables/juryStats";
 
 export { juryVerdictValidator };
@@ -63,22 +64,34 @@ export type JuryVerdict = Infer<typeof juryVerdictValidator>;
 
 const LIVE = new Set<Doc<"tests">["status"]>(["pending", "running"]);
 
-/** The jury view of a test the caller may see: reads its testStats row only. */
+/** The jury view of a test the caller may see, from its row (the public API has it): reads its testStats row. */
 export async function juryViewOf(ctx: QueryCtx, test: Doc<"tests">): Promise<JuryView> {
+  return await juryViewOfNames(ctx, { testId: test._id, status: test.status }, testNamesOf(test.configuration));
+}
+
+/**
+ * The jury view of a test the caller may see, from its access row's status and its names
+ * (core/testNames.ts): reads its testStats row only. The pages' queries re-run with each
+ * statistics run while the test runs, and read no configuration.
+ */
+export async function juryViewOfNames(
+  ctx: QueryCtx,
+  test: { testId: Id<"tests">; status: Doc<"tests">["status"] },
+  names: TestNames,
+): Promise<JuryView> {
   const row = await ctx.db
     .query("testStats")
-    .withIndex("by_test", (q) => q.eq("testId", test._id))
+    .withIndex("by_test", (q) => q.eq("testId", test.testId))
     .unique();
-  const config = test.configuration;
   return {
     stats: row?.stats ?? null,
     computedAt: row?.computedAt ?? null,
     evaluationsSeen: row?.evaluationsSeen ?? 0,
     pending: row?.pending ?? false,
     live: LIVE.has(test.status),
-    judges: config.evaluatorModels.map((model) => ({ id: model.id, name: model.name })),
-    personas: config.personas.map((persona) => ({ id: persona.id, name: persona.name })),
-    topics: config.topics.map((topic) => ({ id: topic.id, name: topic.title })),
+    judges: names.judges.map((model) => ({ id: model.id, name: model.name })),
+    personas: names.personas.map((persona) => ({ id: persona.id, name: persona.name })),
+    topics: names.topics.map((topic) => ({ id: topic.id, name: topic.title })),
   };
 }
 

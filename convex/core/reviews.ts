@@ -10,6 +10,7 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { fail } from "../functions";
 import { blindOrder, checkVerdict, type ReviewVerdict } from "../lib/reviews";
 import { selectedCriteria } from "../lib/types";
+import type { TestNames } from "../lib/testNames";
 import type { reviewPairValidator, reviewSummaryValidator } from "../validators";
 import { requestJuryStats } from "./jury/poll";
 
@@ -201,17 +202,22 @@ export async function submitReview(
 }
 
 /**
- * The team's figures as last computed (testStats.humans): one read beside the test. Before any
+ * The team's figures as last computed (testStats.humans): one read beside the test's names row
+ * (core/testNames.ts), never its configuration, as it re-runs with each statistics run. Before any
  * review, every model and judge is listed without figures.
  */
-export async function reviewSummaryOf(ctx: QueryCtx, test: Doc<"tests">, userId: Id<"users">): Promise<SummaryView> {
-  const config = test.configuration;
+export async function reviewSummaryOf(
+  ctx: QueryCtx,
+  testId: Id<"tests">,
+  names: TestNames,
+  userId: Id<"users">,
+): Promise<SummaryView> {
   const row = await ctx.db
     .query("testStats")
-    .withIndex("by_test", (q) => q.eq("testId", test._id))
+    .withIndex("by_test", (q) => q.eq("testId", testId))
     .unique();
   const humans = row?.humans;
-  const judgeNames = new Map(config.evaluatorModels.map((model) => [model.id, model.name]));
+  const judgeNames = new Map(names.judges.map((model) => [model.id, model.name]));
   return {
     reviewers: (humans?.reviewers ?? []).map((reviewer) => ({
       initials: reviewer.initials,
@@ -219,10 +225,10 @@ export async function reviewSummaryOf(ctx: QueryCtx, test: Doc<"tests">, userId:
       isYou: reviewer.userId === userId,
     })),
     pairsReviewed: humans?.pairsReviewed ?? 0,
-    totalPairs: config.personas.length * config.topics.length,
+    totalPairs: names.personas.length * names.topics.length,
     models:
       humans?.models ??
-      config.generatorModels.map((model) => ({
+      names.generators.map((model) => ({
         modelId: model.id,
         modelName: model.name,
         meanScore: null,
@@ -232,8 +238,7 @@ export async function reviewSummaryOf(ctx: QueryCtx, test: Doc<"tests">, userId:
       })),
     reviewerAgreement: humans?.reviewerAgreement ?? null,
     judges: (
-      humans?.judges ??
-      config.evaluatorModels.map((model) => ({ judgeModelId: model.id, tau: null, interval: null, units: 0 }))
+      humans?.judges ?? names.judges.map((model) => ({ judgeModelId: model.id, tau: null, interval: null, units: 0 }))
     ).map((judge) => ({ ...judge, judgeName: judgeNames.get(judge.judgeModelId) ?? judge.judgeModelId })),
   };
 }

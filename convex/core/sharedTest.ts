@@ -1,7 +1,9 @@
 // A share link resolved to its test, for the shared page's queries (shares.ts, checks.ts).
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
-import { accessRowOf } from "./testAccess";
+import { accessRowOf, type TestAccessRow } from "./testAccess";
+import { readTestNames } from "./testNames";
+import type { TestNames } from "../lib/testNames";
 
 /** Share ids are short random strings; anything longer is not one of ours. */
 const MAX_SHARE_ID_LENGTH = 64;
@@ -14,6 +16,11 @@ export async function sharedTestOf(ctx: QueryCtx, shareId: string): Promise<Doc<
 
 /** The id of the test an active share link points at (its link and access row, not the test), or null. */
 export async function sharedTestIdOf(ctx: QueryCtx, shareId: string): Promise<Id<"tests"> | null> {
+  return (await sharedAccessRowOf(ctx, shareId))?.testId ?? null;
+}
+
+/** The access row (whose, and its status) of the test an active share link points at, or null. */
+export async function sharedAccessRowOf(ctx: QueryCtx, shareId: string): Promise<TestAccessRow | null> {
   if (shareId.length === 0 || shareId.length > MAX_SHARE_ID_LENGTH) return null;
   const share = await ctx.db
     .query("shares")
@@ -21,5 +28,19 @@ export async function sharedTestIdOf(ctx: QueryCtx, shareId: string): Promise<Id
     .unique();
   if (!share || !share.isActive) return null;
   // A deleted test's link goes with its other rows a batch later; its access row goes at once.
-  return (await accessRowOf(ctx, share.testId)) === null ? null : share.testId;
+  return await accessRowOf(ctx, share.testId);
+}
+
+/**
+ * What the pages of the test an active share link points at name things by, with its access row
+ * (core/testNames.ts), or null: the shared page's jury figures and settle line read no configuration.
+ */
+export async function sharedTestNamesOf(
+  ctx: QueryCtx,
+  shareId: string,
+): Promise<{ access: TestAccessRow; names: TestNames } | null> {
+  const access = await sharedAccessRowOf(ctx, shareId);
+  if (access === null) return null;
+  const names = await readTestNames(ctx, access.testId);
+  return names === null ? null : { access, names };
 }

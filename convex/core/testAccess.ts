@@ -9,6 +9,8 @@ import { fail, requireTeamRole } from "../functions";
 import { hasRole, TEAM_MESSAGES } from "../lib/teams";
 import { membershipOf } from "./teams";
 import { ownerRowOf } from "./testOwners";
+import { readTestNames } from "./testNames";
+import type { TestNames } from "../lib/testNames";
 
 /** read: results, monitor, exports, presence; act: cancel, delete, share. */
 export type TestAccess = "read" | "act";
@@ -61,6 +63,23 @@ export async function requireTestAccess(
   const row = await accessRowOf(ctx, testId);
   await requireAccess(ctx, userId, row, need);
   return row!;
+}
+
+/**
+ * requireTestAccess, and what the test's pages name things by (its names row, core/testNames.ts):
+ * the queries that show names (answers, judgements, jury figures) re-run while the test runs and
+ * read neither its configuration nor its folds.
+ */
+export async function requireTestNames(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  testId: Id<"tests">,
+  need: TestAccess,
+): Promise<{ access: TestAccessRow; names: TestNames }> {
+  const access = await requireTestAccess(ctx, userId, testId, need);
+  const names = await readTestNames(ctx, testId);
+  if (names === null) fail("NOT_FOUND", TEST_NOT_FOUND);
+  return { access, names };
 }
 
 /** The test's access row; null when there is no such test. */

@@ -3,6 +3,7 @@
 // those fields changed, so the run's folds, which sync the summary, leave it as it is.
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { insertTestNames } from "./testNames";
 
 export type TestOwner = Doc<"testOwners">;
 type OwnerFields = Omit<TestOwner, "_id" | "_creationTime">;
@@ -26,12 +27,16 @@ export async function ownerRowOf(ctx: QueryCtx, testId: Id<"tests">): Promise<Te
     .unique();
 }
 
-/** Creates the test's access row, or brings it in line with the test; writes nothing when nothing changed. */
+/**
+ * Creates the test's access row, with its names row (core/testNames.ts), or brings it in line with
+ * the test; writes nothing when nothing changed.
+ */
 export async function syncTestOwner(ctx: MutationCtx, test: Doc<"tests">): Promise<void> {
   const fields = ownerFieldsOf(test);
   const row = await ownerRowOf(ctx, test._id);
   if (row === null) {
     await ctx.db.insert("testOwners", fields);
+    await insertTestNames(ctx, test);
     return;
   }
   const changes: Partial<OwnerFields> = {};

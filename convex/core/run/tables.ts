@@ -222,6 +222,14 @@ export const PER_TEST_TABLES = {
     restart: "keep",
     delete: "delete",
   },
+  testNames: {
+    index: "by_test",
+    open: "none: written once with the access row, at creation",
+    fold: "none: what the pages name things by",
+    end: "kept",
+    restart: "keep",
+    delete: "delete",
+  },
   shares: {
     index: "by_test",
     open: "none",
