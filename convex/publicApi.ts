@@ -12,7 +12,7 @@ import { apiConfigurationOf, apiFieldPath } from "./lib/apiConfig";
 import { validateTestConfig } from "./lib/pricing";
 import { TEAM_MESSAGES, type TeamRole } from "./lib/teams";
 import type { Problem } from "./lib/types";
-import { settleWordsOf } from "./core/settleView";
+import { settleWordsOfTest } from "./core/settleView";
 import { API_TOKEN_MESSAGES, inSpace, principalMay, principalOf, type Principal } from "./core/apiTokens";
 import { checkSummary } from "./core/checks";
 import { juryViewOf } from "./core/juryView";
@@ -324,7 +324,7 @@ export const results = internalQuery({
       /** Pass rates per model overall, per check and per persona with 95% Wilson intervals; null without checks. */
       checks: await checkSummary(ctx, test),
       /** "Stop when settled" in the results page's words: where the question stands and why it stopped; null without the setting. */
-      settle: await settleWordsOf(ctx, test),
+      settle: await settleWordsOfTest(ctx, test),
     };
   },
 });
