@@ -7,14 +7,15 @@
 // (core/pipeline/workerLook.ts, no scheduled job): one query (pollInfo), and a recomputation when
 // its count of reports with judge results (testConcurrency.judgedReports, its own row) moved past
 // the one the stored figures include (testStats.judgedSeen), so the report never reads a row the
-// store writes. Other callers (reviews, tests without a worker, the end) use `requestJuryStats`:
+// store writes. Other callers (reviews, tests without a worker, an end outside the pipeline) use `requestJuryStats`:
 // a request while one is pending marks it `dirty`, which makes it run once more at the end.
 // The recomputation reads in proportion to what changed: it keeps the compact rows the
 // statistics need (each answer's model, pair, length and cost; each judge score; each ranking
 // call's answers) in a few `juryStateChunks` documents, and reads only the answers and judge
 // scores that arrived since its last run (by creation time, from a cursor kept on the stats row,
 // less a margin for transactions that committed late; rows it already holds are skipped). When
-// the test ends, one full computation reads the test page by page in bounded internal queries
+// the test ends, one full computation (run by the worker that finished it, else scheduled:
+// core/jury/finalRun.ts) reads the test page by page in bounded internal queries
 // and replaces the kept rows, so the figures shown at the end are a full recomputation's (the
 // kept rows are sorted the same way either way, so both give identical figures). The team's
 // blind reviews (core/reviews.ts) are read and computed in the same run, so a verdict and a
@@ -34,6 +35,7 @@ import { setSummaryVerdict } from "./core/testSummaries";
 import { beginWorkerLook, JURY_STATS_DELAY_MS, statsRow } from "./core/jury/poll";
 import { JURY_STATS_PAGE_SIZE, recomputeJuryStats } from "./core/jury/recompute";
 import { cursorValidator, keepState, stateUpdateValidator } from "./core/jury/keep";
+import { handOutOwedJuryStats } from "./core/jury/finalRun";
 
 /** The test's run row (core/pipeline/runView.ts): whether its run goes on. */
 async function runRowOf(ctx: QueryCtx, testId: Id<"tests">) {
@@ -381,6 +383,8 @@ export const store = internalMutation({
       ...(humans === undefined ? {} : { humans: humans ?? undefined }),
       ...(state ? { cursor: state.cursor, exact: state.exact } : {}),
       ...(judgedSeen === undefined ? {} : { judgedSeen }),
+      // The ended test's full run is done: nothing owed (core/jury/finalRun.ts).
+      ...(state?.exact ? { finalDueAt: undefined } : {}),
       pending: again,
       dirty: false,
     });
@@ -392,6 +396,13 @@ export const store = internalMutation({
     if (again) await ctx.scheduler.runAfter(JURY_STATS_DELAY_MS, internal.juryStats.recompute, { testId });
     return null;
   },
+});
+
+/** The cron: ended tests' full runs whose runner died are handed out again (core/jury/finalRun.ts). */
+export const handOutOwed = internalMutation({
+  args: {},
+  returns: v.number(),
+  handler: async (ctx) => await handOutOwedJuryStats(ctx, Date.now()),
 });
 
 /** Computes the test's jury statistics and stores them (core/jury/recompute.ts). */

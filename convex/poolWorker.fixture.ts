@@ -22,7 +22,13 @@ const CLAIM_BATCH = 32;
  * reports as a real worker does (core/pipeline/workerLook.ts, through the backend's queries and
  * mutations); the caller runs the scheduled functions for the end's full run.
  */
-export async function playPoolWorker(t: TestBackend, testId: Id<"tests">, replies: Replies): Promise<void> {
+export async function playPoolWorker(
+  t: TestBackend,
+  testId: Id<"tests">,
+  replies: Replies,
+  /** `endWork: false`: it stops before ending (the caller ends it, as a test of the end needs). */
+  options: { endWork?: boolean } = {},
+): Promise<void> {
   const settles = await t.run(
     async (ctx) => (await ctx.db.get("tests", testId))?.configuration.stopWhenSettled !== undefined,
   );
@@ -54,7 +60,7 @@ export async function playPoolWorker(t: TestBackend, testId: Id<"tests">, replie
     await looks.idle();
     if (!running || items.length === 0) break;
   }
-  await t.mutation(internal.runner.endWork, { testId });
+  if (options.endWork !== false) await t.mutation(internal.runner.endWork, { testId });
 }
 
 /** Leases the test's next pending call, as a worker with one free slot does; null when none is pending. */

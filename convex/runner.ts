@@ -183,18 +183,23 @@ export const gatewayShare = internalQuery({
   handler: async (ctx) => await concurrencyShare(ctx),
 });
 
-/** A pool worker has nothing left to do: it is no longer counted, and the test ends if it is done. */
+/**
+ * A pool worker has nothing left to do: it is no longer counted, and the test ends if it is done.
+ * `runsFinalStats`: the worker runs the ended test's full statistics itself (core/jury/finalRun.ts),
+ * not a scheduled job per ending test; `finalStats` says whether it owes them.
+ */
 export const endWork = internalMutation({
   args: {
     testId: v.id("tests"),
     /** The gateway latencies the worker observed, by `kind:model` key: the catalog's latencies. */
     latencies: v.optional(v.array(v.object({ key: v.string(), averageMs: v.number() }))),
+    runsFinalStats: v.optional(v.boolean()),
   },
-  returns: v.null(),
-  handler: async (ctx, { testId, latencies }) => {
-    await endWorker(ctx, testId);
+  returns: v.object({ finalStats: v.boolean() }),
+  handler: async (ctx, { testId, latencies, runsFinalStats }) => {
+    const finalStats = await endWorker(ctx, testId, runsFinalStats === true ? "caller" : "scheduled");
     if (latencies) await recordModelLatencies(ctx, latencies, Date.now());
-    return null;
+    return { finalStats };
   },
 });
 

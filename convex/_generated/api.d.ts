@@ -36,6 +36,7 @@ import type * as core_email from "../core/email.js";
 import type * as core_gateway from "../core/gateway.js";
 import type * as core_httpApi from "../core/httpApi.js";
 import type * as core_jobs from "../core/jobs.js";
+import type * as core_jury_finalRun from "../core/jury/finalRun.js";
 import type * as core_jury_keep from "../core/jury/keep.js";
 import type * as core_jury_poll from "../core/jury/poll.js";
 import type * as core_jury_recompute from "../core/jury/recompute.js";
@@ -262,6 +263,7 @@ declare const fullApi: ApiFromModules<{
   "core/gateway": typeof core_gateway;
   "core/httpApi": typeof core_httpApi;
   "core/jobs": typeof core_jobs;
+  "core/jury/finalRun": typeof core_jury_finalRun;
   "core/jury/keep": typeof core_jury_keep;
   "core/jury/poll": typeof core_jury_poll;
   "core/jury/recompute": typeof core_jury_recompute;

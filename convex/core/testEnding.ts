@@ -6,7 +6,7 @@ import type { Doc } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { hasEnded, hasJobEnded, type EndedTestStatus } from "../lib/testStatus";
 import { setJobStatus } from "./jobs";
-import { finishJuryStats } from "./jury/poll";
+import { finishJuryStats, type FinalStatsRunner } from "./jury/finalRun";
 import { endOpenCheckouts } from "./payments";
 import { endRun } from "./run/lifecycle";
 import { requestUnrunRefund } from "./unrunRefunds";
@@ -37,21 +37,28 @@ export type TestEnding = {
    * an admin's cancel REFUND_REASONS.cancelledByAdmin, the stale-test cron REFUND_REASONS.timedOut.
    */
   refundUnrun?: string;
-  /** Schedules the dispatcher for the freed slot (default); a batch of endings schedules it once. */
+  /** Schedules the dispatcher for the freed slot when a job is queued (default); a batch of endings schedules it once. */
   dispatch?: boolean;
+  /**
+   * Who runs the full jury statistics after the end: scheduled (default), or the caller in its
+   * own action (the worker that finished the test: no scheduled job per ending test).
+   */
+  finalStats?: FinalStatsRunner;
 };
 
 /**
  * Ends a test and its job. A test that has already ended (or is gone) is left as it is, and its
- * job is still closed; a job that has already ended is left as it is.
+ * job is still closed; a job that has already ended is left as it is. True when the caller now
+ * owes the test's full statistics run (`finalStats: "caller"`: core/jury/finalRun.ts).
  */
 export async function endTest(
   ctx: MutationCtx,
   test: Doc<"tests"> | null,
   job: Doc<"jobs"> | null,
   ending: TestEnding,
-): Promise<void> {
+): Promise<boolean> {
   const now = Date.now();
+  let statsOwed = false;
   if (test && !hasEnded(test.status)) {
     const counted = await endRun(ctx, test);
     await ctx.db.patch("tests", test._id, {
@@ -69,7 +76,7 @@ export async function endTest(
       activeWorkers: 0,
       progress: ending.progress,
     });
-    await finishJuryStats(ctx, test._id);
+    statsOwed = await finishJuryStats(ctx, test._id, ending.finalStats);
     // Its calls not made are cancelled, not left pending (a test that finished, or never got
     // calls, has none).
     const early = ending.status !== "completed" || ending.test?.stopped !== undefined;
@@ -90,5 +97,17 @@ export async function endTest(
       ...(ending.jobProgress === undefined ? {} : { progressData: ending.jobProgress }),
     });
   }
-  if (ending.dispatch !== false) await dispatchSoon(ctx);
+  // Only when a job waits for the slot: ten tests ending together with none queued scheduled ten
+  // dispatches that found nothing to start.
+  if (ending.dispatch !== false && (await jobQueued(ctx))) await dispatchSoon(ctx);
+  return statsOwed;
+}
+
+/** Whether a job is queued (reads the first only; one queued meanwhile schedules its own dispatch). */
+async function jobQueued(ctx: MutationCtx): Promise<boolean> {
+  const queued = await ctx.db
+    .query("jobs")
+    .withIndex("by_status_priority", (q) => q.eq("status", "queued"))
+    .first();
+  return queued !== null;
 }

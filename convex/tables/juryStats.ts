@@ -198,7 +198,15 @@ export const juryStatsTables = {
     judgedSeen: v.optional(v.number()),
     /** "Stop when settled": where the question stands after the last look (convex/settle.ts). */
     settle: v.optional(settleStatusValidator),
-  }).index("by_test", ["testId"]),
+    /**
+     * The test ended and its full statistics run is owed: when it was last handed out (to the
+     * ending worker, or scheduled). Cleared by the run that stores exact figures; one handed out
+     * long ago whose runner died is handed out again by a cron (core/jury/finalRun.ts).
+     */
+    finalDueAt: v.optional(v.number()),
+  })
+    .index("by_test", ["testId"])
+    .index("by_final_due", ["finalDueAt"]),
 
   // The compact rows a test's jury statistics are computed from (juryStats.ts), kept
   // between recomputations so that each reads only what arrived since: encoded chunks in order.

@@ -1,7 +1,7 @@
 // When a test's jury statistics are recomputed (juryStats.ts has the whole story): a running
 // test's worker looks after its reports (core/pipeline/workerLook.ts) and recomputes when it
 // reported enough new judge results; other callers ask for a recomputation, coalesced per test;
-// the end of a run asks for the full one.
+// the end of a run asks for the full one (finalRun.ts).
 import { internal } from "../../_generated/api";
 import type { Id } from "../../_generated/dataModel";
 import type { MutationCtx } from "../../_generated/server";
@@ -100,15 +100,4 @@ export async function beginWorkerLook(ctx: MutationCtx, testId: Id<"tests">): Pr
   if (row.pending) return false;
   await ctx.db.patch("testStats", row._id, { pending: true });
   return true;
-}
-
-/**
- * When a test ends: its kept rows were read incrementally, so one full recomputation makes the
- * figures shown from now on a full recomputation's (one scheduled run at the end; while the
- * run went on its worker looked in its own action). A look still running when the test ends is
- * marked to run once more, the full one. Tests without jury statistics are left alone.
- */
-export async function finishJuryStats(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
-  const row = await statsRow(ctx, testId);
-  if (row && row.exact !== true) await requestJuryStats(ctx, testId);
 }

@@ -5,6 +5,7 @@ import type { MutationCtx } from "../../_generated/server";
 import type { WorkItem } from "../../validators";
 import { claimKinds } from "../../lib/claimOrder";
 import { ensureJuryStatsRow } from "../jury/poll";
+import type { FinalStatsRunner } from "../jury/finalRun";
 import { readSetting } from "../settings";
 import { finishIfDone } from "./finish";
 import { foldCounters } from "./runCounters";
@@ -47,18 +48,26 @@ async function lease(
   return await buildWorkItem(ctx, config, call, leaseId);
 }
 
-/** A worker is done with the test: no longer counted; the test ends if nothing is left. */
-export async function endWorker(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+/**
+ * A worker is done with the test: no longer counted; the test ends if nothing is left. True when
+ * it ended and the worker runs its full statistics itself (`finalStats: "caller"`).
+ */
+export async function endWorker(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  finalStats: FinalStatsRunner = "scheduled",
+): Promise<boolean> {
   const test = await ctx.db.get("tests", testId);
-  if (!test) return;
+  if (!test) return false;
   await ctx.db.patch("tests", testId, { activeWorkers: Math.max(0, test.activeWorkers - 1) });
   await unserveTest(ctx, testId);
   // Its last results are shown at once (between folds the row lags by up to a second).
   await foldCounters(ctx, testId);
-  await finishIfDone(ctx, testId);
+  const statsOwed = await finishIfDone(ctx, testId, finalStats);
   // A call handed back (reclaimed, or its missing answers asked for again) after this worker
   // last looked still gets a worker.
   await ensureWorkers(ctx, testId);
+  return statsOwed;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { MutationCtx } from "../../_generated/server";
 import { missingWorkSummary, PROGRESS_DETAILS } from "../../lib/progress";
 import { jobOfTest } from "../jobs";
 import { endTest } from "../testEnding";
+import type { FinalStatsRunner } from "../jury/finalRun";
 import { MAX_STATS_ROWS } from "../results";
 import { foldCounters } from "./runCounters";
 import { runSummary } from "./statistics";
@@ -44,13 +45,18 @@ function nothingDelivered(test: Pick<Doc<"tests">, "rejudgeOf" | "lastCallError"
 /**
  * When every call has ended: the counters folded from their deltas, the summary, and the test
  * and its job closed the same way. Asked by a worker that finds nothing left to claim (and by
- * the lease reclaimer), never by every recording, so it reads the call index only then.
+ * the lease reclaimer), never by every recording, so it reads the call index only then. True when
+ * it ended the test and the caller owes its full statistics run (`finalStats: "caller"`).
  */
-export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
+export async function finishIfDone(
+  ctx: MutationCtx,
+  testId: Id<"tests">,
+  finalStats: FinalStatsRunner = "scheduled",
+): Promise<boolean> {
   const running = await ctx.db.get("tests", testId);
-  if (!running || running.status !== "running" || (await hasCallsLeft(ctx, running))) return;
+  if (!running || running.status !== "running" || (await hasCallsLeft(ctx, running))) return false;
   const test = await foldCounters(ctx, testId);
-  if (!test) return;
+  if (!test) return false;
   const rows = await ctx.db
     .query("modelStats")
     .withIndex("by_test_model_persona", (q) => q.eq("testId", testId))
@@ -65,7 +71,7 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
   const errorMessage = failed ? nothingDelivered(test) : undefined;
   // A test that lost calls says so, with the reason, instead of 'All responses and evaluations completed'.
   const missing = missingWorkSummary(test);
-  await endTest(ctx, test, await jobOfTest(ctx, testId), {
+  return await endTest(ctx, test, await jobOfTest(ctx, testId), {
     status: failed ? "failed" : "completed",
     test: { errorMessage, resultsSummary },
     progress: failed
@@ -75,5 +81,6 @@ export async function finishIfDone(ctx: MutationCtx, testId: Id<"tests">): Promi
     jobProgress: { responses: test.responsesCount, evaluations: test.evaluationsCount, failedCalls: test.failedCalls },
     // Nothing usable came back: the payment (if any; none in free mode) goes back to the owner.
     ...(failed ? { refundReason: errorMessage ?? "The test failed." } : {}),
+    finalStats,
   });
 }

@@ -60,6 +60,14 @@ export async function serveTest(ctx: MutationCtx, testId: Id<"tests">): Promise<
       updatedAt: Date.now(),
     });
   else if (row.served !== true) await ctx.db.patch("testConcurrency", row._id, { served: true });
+  // Another test served: the host serving it picks this one up at its next look (a dead one is
+  // replaced by the supervisor), so ten tests starting together do not schedule ten ensureHost
+  // jobs (6–9 scheduled jobs at once as ten tests started).
+  const others = await ctx.db
+    .query("testConcurrency")
+    .withIndex("by_served", (q) => q.eq("served", true))
+    .take(2);
+  if (others.some((other) => other.testId !== testId)) return;
   // In a transaction of its own: the host's row changes with every heartbeat, and the large
   // transactions that start a test (a batch of its calls) would conflict with it.
   await ctx.scheduler.runAfter(0, internal.runner.ensureHost, {});

@@ -20,6 +20,7 @@ import {
 import { gatewayConfigForTest } from "../testGateway";
 import { RECORD_ATTEMPTS, RecordBatcher } from "./recordBatcher";
 import { workerLooks } from "./workerLook";
+import { runFinalJuryStats } from "../jury/finalRun";
 import { settleGenerateAllowance } from "../../lib/claimOrder";
 
 function costOf(item: WorkItem, result: ChatResult): number {
@@ -461,5 +462,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
   // Replaced, or the host's time is up while the test runs: the next host carries on.
   if (!host.alive() || (running && !host.claiming())) return;
   const latencies = Object.entries(state.kinds).map(([key, kind]) => ({ key, averageMs: kind.averageMs }));
-  await ctx.runMutation(internal.runner.endWork, { testId, latencies });
+  const ended = await ctx.runMutation(internal.runner.endWork, { testId, latencies, runsFinalStats: true });
+  // The test it ended gets its full statistics here, in the host's action: ten tests ending
+  // together took ten scheduled-job slots with a statistics job each (core/jury/finalRun.ts).
+  if (ended.finalStats) await runFinalJuryStats(ctx, testId);
 }
