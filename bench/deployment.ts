@@ -43,6 +43,7 @@ import {
   startBenchBackend,
 } from "./helpers";
 import { exactness, hostReplacements } from "./deploymentChecks";
+import { billMark, billSince, callsOfTests } from "./deploymentPayments";
 import { runMatrix } from "./deploymentMatrix";
 import { printPageSubscriptions, watchTestPages } from "./subscriptions";
 
@@ -130,6 +131,10 @@ async function startTimingProxy(target: URL) {
         },
       );
       forwarded.on("error", () => outgoing.destroy());
+      // A client that leaves (a killed action) leaves the gateway too, which cancels its stream.
+      outgoing.on("close", () => {
+        if (!outgoing.writableFinished) forwarded.destroy();
+      });
       forwarded.end(body);
     });
   });
@@ -185,6 +190,7 @@ try {
   const before: MeterReading = backend.meter.read();
   const sourcesBefore = backend.meter.readConflictSources();
   const callsBefore = gateway.stats.chatCalls;
+  const billBefore = billMark(gateway.stats);
   const refusedBefore = gateway.stats.overLimit;
   const started = performance.now();
   // The backend runs in this process: its CPU time, unlike the wall, hardly depends on the load.
@@ -295,6 +301,12 @@ try {
     `gateway calls ${gatewayCalls}; tests ended: ${[...ended.values()].map((e) => e.status).join(", ") || "none"} ` +
       `(${testIds.length - ended.size} still running after ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
+  const bill = billSince(
+    gateway.stats,
+    billBefore,
+    ended.size === testIds.length ? await callsOfTests(t, testIds) : null,
+  );
+  console.log(bill.line);
   if (GATEWAY_LIMIT !== null || FIXED_CONCURRENCY !== null) {
     const refused = gateway.stats.overLimit - refusedBefore;
     const late = afterWarmUp as { calls: number; refused: number } | null;
@@ -496,6 +508,7 @@ try {
     `worst ${worstPage.query || "none"} ${worstPage.per10.toFixed(2)}`,
     worstPage.per10 <= 1,
   );
+  target(bill.target.name, bill.target.figure, bill.target.pass);
   target(`deployment cost ≤ 1% of the test's price`, `${((cost / price) * 100).toFixed(2)}%`, cost / price <= 0.01);
   console.log(`targets (issues 20 and 32; viewer-list re-runs per heartbeat are bench/viewers.ts's):`);
   for (const line of verdicts) console.log(line);
