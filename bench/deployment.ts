@@ -24,8 +24,6 @@
 // --timeline prints, every 2 s, the calls in flight at the gateway, answered so far and refused,
 // and each test's controller level (its testConcurrency row).
 import { loadavg } from "node:os";
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
@@ -44,6 +42,7 @@ import {
 } from "./helpers";
 import { exactness, hostReplacements } from "./deploymentChecks";
 import { billMark, billSince, callsOfTests } from "./deploymentPayments";
+import { startTimingProxy, type CallTiming } from "./deploymentProxy";
 import { runMatrix } from "./deploymentMatrix";
 import { printPageSubscriptions, watchTestPages } from "./subscriptions";
 
@@ -90,59 +89,8 @@ const GIB = 1024 ** 3;
 process.env.MJ_PLAN = PLAN;
 const gateway = await startGateway({ port: 0 });
 
-/** Each gateway call's test, kind (by model: the first ten are generators) and duration. */
-type CallTiming = { test: number; judge: boolean; ms: number; status: number; endedAt: number };
 const timings: CallTiming[] = [];
-let judgeModels = new Set<string>();
-
-/** A proxy in front of the gateway timing each call of a bench test ('Bench test N:' in its prompt). */
-async function startTimingProxy(target: URL) {
-  const proxy = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const text = body.toString("utf8");
-      const marker = /Bench test (\d+):/.exec(text);
-      const model = /"model"\s*:\s*"([^"]+)"/.exec(text)?.[1];
-      const began = performance.now();
-      const forwarded = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: incoming.url,
-          method: incoming.method,
-          headers: incoming.headers,
-        },
-        (reply) => {
-          outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
-          reply.pipe(outgoing);
-          reply.on("end", () => {
-            if (marker && model) {
-              timings.push({
-                test: Number(marker[1]),
-                judge: judgeModels.has(model),
-                ms: performance.now() - began,
-                status: reply.statusCode ?? 502,
-                endedAt: performance.now(),
-              });
-            }
-          });
-        },
-      );
-      forwarded.on("error", () => outgoing.destroy());
-      // A client that leaves (a killed action) leaves the gateway too, which cancels its stream.
-      outgoing.on("close", () => {
-        if (!outgoing.writableFinished) forwarded.destroy();
-      });
-      forwarded.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  const url = new URL(target.href);
-  url.port = String((proxy.address() as AddressInfo).port);
-  return { url: url.href.replace(/\/$/, ""), close: () => proxy.close() };
-}
+const judgeModels = new Set<string>();
 
 /** The 650-call test: 10 generators × 5 personas × 10 topics × 4 answers, 3 judges. */
 function configuration(index: number, models: readonly string[]) {
@@ -155,7 +103,7 @@ function configuration(index: number, models: readonly string[]) {
   });
 }
 
-const proxy = await startTimingProxy(new URL(gateway.url));
+const proxy = await startTimingProxy(new URL(gateway.url), timings, judgeModels);
 const backend = await startBenchBackend(proxy.url);
 const t = backend.t;
 const pages: { close: () => Promise<void> }[] = [];
@@ -163,7 +111,7 @@ const loadAtStart = loadavg();
 const testIds: Id<"tests">[] = [];
 try {
   const models = await refreshCatalog(t, gateway);
-  judgeModels = new Set(models.slice(10, 13));
+  for (const judge of models.slice(10, 13)) judgeModels.add(judge);
   gateway.settings.latencyScale = LATENCY_SCALE;
   gateway.settings.maxConcurrent = GATEWAY_LIMIT;
   if (FIXED_CONCURRENCY !== null)
