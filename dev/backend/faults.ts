@@ -7,7 +7,9 @@
  * of 50 ms dies 0.25% of the time at 0.05). From its death on, every call it makes into the
  * deployment (`ctx.runQuery`, `ctx.runMutation`, `ctx.runAction`, scheduling) throws, and its
  * caller (a scheduled job: failed, not retried, as Convex runs a scheduled action at most once)
- * hears it failed at once. What it had committed stays committed. Its connections close at the
+ * hears it failed at once. What it had committed stays committed, and a query or mutation it had
+ * sent before the kill runs to its end (it runs in the deployment, not in the action: a recording
+ * sent just before commits, and nobody hears it did). Its connections close at the
  * moment of the kill, as a process kill or an isolate's teardown closes them: every `fetch` it
  * has under way (the gateway's streamed completions among them) is aborted, and the other end
  * sees the client disconnect (a streamed generation stops there, dev/gateway/streaming.ts); one
@@ -73,6 +75,15 @@ export function assertActionAlive(): void {
     faultCounts.refusedCalls++;
     throw new Error(KILLED_MESSAGE);
   }
+}
+
+/**
+ * Runs a query or mutation an action has just sent (`ctx.runQuery`, `ctx.runMutation`) apart from
+ * the action's life: once sent, it runs in the deployment, not in the action, so the action's
+ * death does not stop it (a mutation sent just before a kill commits, and the action never hears).
+ */
+export function apartFromAction<T>(run: () => T): T {
+  return actionLife.exit(run);
 }
 
 /** When an action started now dies (ms from its start), at `killActions` per second; Infinity: never. */
