@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startGateway } from "../../dev/gateway/server";
 import { chatCompletion, GatewayError, MAX_RETRIES_MESSAGE, type ExchangeEvent, type GatewayConfig } from "./gateway";
+import { Utf8Lines } from "./gatewayStream";
 
 let gateway: Awaited<ReturnType<typeof startGateway>>;
 const config = (): GatewayConfig => ({ baseUrl: gateway.url, apiKey: gateway.settings.apiKey, backoffScale: 0 });
@@ -161,5 +162,21 @@ describe("a stream from another server", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("the stream's bytes", () => {
+  test("a character cut between two chunks is decoded whole, and lines come out only when ended", () => {
+    const bytes = new TextEncoder().encode('data: {"content":"Grüße, 東京 ☕"}\n\n');
+    const lines = new Utf8Lines();
+    // Every cut, including inside the two- and three-byte characters.
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const fresh = new Utf8Lines();
+      expect(fresh.decode(bytes.subarray(0, cut)) + fresh.decode(bytes.subarray(cut))).toBe(
+        'data: {"content":"Grüße, 東京 ☕"}\n\n',
+      );
+    }
+    expect(lines.decode(bytes.subarray(0, 10))).toBe("");
+    expect(lines.decode(bytes.subarray(10))).toBe('data: {"content":"Grüße, 東京 ☕"}\n\n');
   });
 });

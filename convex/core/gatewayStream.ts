@@ -68,15 +68,13 @@ export async function readCompletionStream(body: ReadableStream<Uint8Array>): Pr
     }
     if (chunk.usage) usage = chunk.usage;
   });
-  // TextDecoder with `stream` rather than TextDecoderStream: a character cut between two chunks
-  // is kept for the next, and Convex's runtime has TextDecoder.
-  const decoder = new TextDecoder();
+  const text = new Utf8Lines();
   const reader = body.getReader();
   try {
     for (;;) {
       const { value, done: ended } = await reader.read();
       if (ended) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+      parser.feed(text.decode(value));
       if (done || error) break;
     }
   } finally {
@@ -87,4 +85,29 @@ export async function readCompletionStream(body: ReadableStream<Uint8Array>): Pr
   if (error) return { kind: "error", ...error };
   if (!(done || finished) || !sawChoice) return { kind: "truncated" };
   return { kind: "answer", content: parts.join(""), usage };
+}
+
+/**
+ * Decodes a byte stream up to its last line end, keeping the rest for the next chunk: a character
+ * cut between two chunks is never decoded in halves, and a line end (ASCII) never falls inside a
+ * character. (Plain `TextDecoder.decode` calls, without relying on its `stream` option.)
+ */
+export class Utf8Lines {
+  private rest = new Uint8Array(0);
+  private readonly decoder = new TextDecoder();
+
+  decode(chunk: Uint8Array): string {
+    const bytes = this.rest.length === 0 ? chunk : concat(this.rest, chunk);
+    let end = bytes.length;
+    while (end > 0 && bytes[end - 1] !== 0x0a && bytes[end - 1] !== 0x0d) end--;
+    this.rest = bytes.slice(end);
+    return end === 0 ? "" : this.decoder.decode(bytes.subarray(0, end));
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
 }
