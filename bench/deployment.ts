@@ -24,6 +24,7 @@
 // --timeline prints, every 2 s, the calls in flight at the gateway, answered so far and refused,
 // and each test's controller level (its testConcurrency row).
 import { loadavg } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
@@ -143,6 +144,10 @@ try {
   const started = performance.now();
   // The backend runs in this process: its CPU time, unlike the wall, hardly depends on the load.
   const cpuBefore = process.cpuUsage();
+  // How late the process's event loop runs its callbacks: the backend, the gateway and the bench
+  // share it, so an answer the gateway has sent waits this long to be read (and recorded).
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   // Calls and refusals once the first 10 s are over (the controller has found the limit).
   let afterWarmUp: { calls: number; refused: number } | null = null;
   const warmUp = setTimeout(() => {
@@ -243,7 +248,9 @@ try {
   const load = loadavg();
   console.log(
     `load average (2 cores shared): ${loadAtStart.map((x) => x.toFixed(1)).join(" ")} at start, ${load.map((x) => x.toFixed(1)).join(" ")} at end; ` +
-      `CPU time of the backend's process (with the gateway and the bench): ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s`,
+      `CPU time of the backend's process (with the gateway and the bench): ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s; ` +
+      `event-loop delay p50 ${(loopDelay.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, ` +
+      `max ${(loopDelay.max / 1e6).toFixed(0)} ms`,
   );
   console.log(
     `gateway calls ${gatewayCalls}; tests ended: ${[...ended.values()].map((e) => e.status).join(", ") || "none"} ` +
