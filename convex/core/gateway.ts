@@ -188,7 +188,11 @@ async function exchange(
     const response = await send(config, path, init, controller.signal, tell);
     const eventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
     if (!(stream && response.ok && eventStream && response.body)) {
-      const text = await response.text().catch(() => "");
+      const text = await response.text().catch((error: unknown) => {
+        // The time-out covers the whole body too.
+        if (controller.signal.aborted) throw lostConnection(error, controller.signal, tell);
+        return "";
+      });
       return jsonBodyOf(response, text, started, tell);
     }
     let streamed: StreamedCompletion;
