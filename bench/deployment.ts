@@ -24,8 +24,7 @@
 // --timeline prints, every 2 s, the calls in flight at the gateway, answered so far and refused,
 // and each test's controller level (its testConcurrency row).
 import { loadavg } from "node:os";
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { api } from "../convex/_generated/api";
 import type { Id } from "../convex/_generated/dataModel";
@@ -43,6 +42,8 @@ import {
   startBenchBackend,
 } from "./helpers";
 import { exactness, hostReplacements } from "./deploymentChecks";
+import { billMark, billSince, callsOfTests } from "./deploymentPayments";
+import { startTimingProxy, type CallTiming } from "./deploymentProxy";
 import { runMatrix } from "./deploymentMatrix";
 import { printPageSubscriptions, watchTestPages } from "./subscriptions";
 
@@ -89,55 +90,8 @@ const GIB = 1024 ** 3;
 process.env.MJ_PLAN = PLAN;
 const gateway = await startGateway({ port: 0 });
 
-/** Each gateway call's test, kind (by model: the first ten are generators) and duration. */
-type CallTiming = { test: number; judge: boolean; ms: number; status: number; endedAt: number };
 const timings: CallTiming[] = [];
-let judgeModels = new Set<string>();
-
-/** A proxy in front of the gateway timing each call of a bench test ('Bench test N:' in its prompt). */
-async function startTimingProxy(target: URL) {
-  const proxy = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const text = body.toString("utf8");
-      const marker = /Bench test (\d+):/.exec(text);
-      const model = /"model"\s*:\s*"([^"]+)"/.exec(text)?.[1];
-      const began = performance.now();
-      const forwarded = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: incoming.url,
-          method: incoming.method,
-          headers: incoming.headers,
-        },
-        (reply) => {
-          outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
-          reply.pipe(outgoing);
-          reply.on("end", () => {
-            if (marker && model) {
-              timings.push({
-                test: Number(marker[1]),
-                judge: judgeModels.has(model),
-                ms: performance.now() - began,
-                status: reply.statusCode ?? 502,
-                endedAt: performance.now(),
-              });
-            }
-          });
-        },
-      );
-      forwarded.on("error", () => outgoing.destroy());
-      forwarded.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  const url = new URL(target.href);
-  url.port = String((proxy.address() as AddressInfo).port);
-  return { url: url.href.replace(/\/$/, ""), close: () => proxy.close() };
-}
+const judgeModels = new Set<string>();
 
 /** The 650-call test: 10 generators × 5 personas × 10 topics × 4 answers, 3 judges. */
 function configuration(index: number, models: readonly string[]) {
@@ -150,7 +104,7 @@ function configuration(index: number, models: readonly string[]) {
   });
 }
 
-const proxy = await startTimingProxy(new URL(gateway.url));
+const proxy = await startTimingProxy(new URL(gateway.url), timings, judgeModels);
 const backend = await startBenchBackend(proxy.url);
 const t = backend.t;
 const pages: { close: () => Promise<void> }[] = [];
@@ -158,7 +112,7 @@ const loadAtStart = loadavg();
 const testIds: Id<"tests">[] = [];
 try {
   const models = await refreshCatalog(t, gateway);
-  judgeModels = new Set(models.slice(10, 13));
+  for (const judge of models.slice(10, 13)) judgeModels.add(judge);
   gateway.settings.latencyScale = LATENCY_SCALE;
   gateway.settings.maxConcurrent = GATEWAY_LIMIT;
   if (FIXED_CONCURRENCY !== null)
@@ -185,12 +139,17 @@ try {
   const before: MeterReading = backend.meter.read();
   const sourcesBefore = backend.meter.readConflictSources();
   const callsBefore = gateway.stats.chatCalls;
+  const billBefore = billMark(gateway.stats);
   const refusedBefore = gateway.stats.overLimit;
   const started = performance.now();
   // The run's own peak: the seeding's ten tests.create each scheduled a dispatch before it.
   backend.plan.scheduledJobs.peak = backend.plan.scheduledJobs.active;
   // The backend runs in this process: its CPU time, unlike the wall, hardly depends on the load.
   const cpuBefore = process.cpuUsage();
+  // How late the process's event loop runs its callbacks: the backend, the gateway and the bench
+  // share it, so an answer the gateway has sent waits this long to be read (and recorded).
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   // Calls and refusals once the first 10 s are over (the controller has found the limit).
   let afterWarmUp: { calls: number; refused: number } | null = null;
   const warmUp = setTimeout(() => {
@@ -304,12 +263,20 @@ try {
   const load = loadavg();
   console.log(
     `load average (2 cores shared): ${loadAtStart.map((x) => x.toFixed(1)).join(" ")} at start, ${load.map((x) => x.toFixed(1)).join(" ")} at end; ` +
-      `CPU time of the backend's process (with the gateway and the bench): ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s`,
+      `CPU time of the backend's process (with the gateway and the bench): ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s; ` +
+      `event-loop delay p50 ${(loopDelay.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, ` +
+      `max ${(loopDelay.max / 1e6).toFixed(0)} ms`,
   );
   console.log(
     `gateway calls ${gatewayCalls}; tests ended: ${[...ended.values()].map((e) => e.status).join(", ") || "none"} ` +
       `(${testIds.length - ended.size} still running after ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
+  const bill = billSince(
+    gateway.stats,
+    billBefore,
+    ended.size === testIds.length ? await callsOfTests(t, testIds) : null,
+  );
+  console.log(bill.line);
   if (GATEWAY_LIMIT !== null || FIXED_CONCURRENCY !== null) {
     const refused = gateway.stats.overLimit - refusedBefore;
     const late = afterWarmUp as { calls: number; refused: number } | null;
@@ -511,6 +478,7 @@ try {
     `worst ${worstPage.query || "none"} ${worstPage.per10.toFixed(2)}`,
     worstPage.per10 <= 1,
   );
+  target(bill.target.name, bill.target.figure, bill.target.pass);
   target(`deployment cost ≤ 1% of the test's price`, `${((cost / price) * 100).toFixed(2)}%`, cost / price <= 0.01);
   console.log(`targets (issues 20 and 32; viewer-list re-runs per heartbeat are bench/viewers.ts's):`);
   for (const line of verdicts) console.log(line);

@@ -1,8 +1,11 @@
 // OpenAI-compatible gateway client (OpenRouter by default; Ollama, vLLM or the dev gateway
 // work the same). Time-out (growing with the output asked for), attempts, 429 back-off (at
-// least the gateway's Retry-After) and error texts follow spec part 1 §8-9.
+// least the gateway's Retry-After) and error texts follow spec part 1 §8-9. Chat completions
+// are streamed (gatewayStream.ts): the time-out covers the whole answer, and an error event in
+// the stream reads as the HTTP error it names.
 import { env } from "../env";
 import { withoutTrailingSlashes } from "../lib/text";
+import { readCompletionStream, type CompletionUsage, type StreamedCompletion } from "./gatewayStream";
 
 export const GATEWAY_TIMEOUT_MS = 30_000;
 /**
@@ -69,6 +72,8 @@ export type ChatResult = {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** What the gateway says it billed, in dollars (OpenRouter's `usage.cost`), where it says. */
+  billedUsd?: number;
   latencyMs: number;
 };
 
@@ -99,62 +104,113 @@ function errorMessageOf(body: unknown): string | undefined {
   return typeof error?.message === "string" ? error.message : undefined;
 }
 
-/** One HTTP exchange with a time-out; throws GatewayError with the spec's texts. */
-async function exchange(config: GatewayConfig, path: string, init: RequestInit, maxTokens?: number): Promise<unknown> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutFor(config, maxTokens));
-  const started = Date.now();
-  const tell = (event: ExchangeEvent) => config.onExchange?.(event);
-  let response: Response;
+type Tell = (event: ExchangeEvent) => void;
+
+/** The request sent, with the spec's texts for a time-out and a network error. */
+async function send(config: GatewayConfig, path: string, init: RequestInit, signal: AbortSignal, tell: Tell) {
   try {
-    response = await fetch(`${config.baseUrl}${path}`, {
-      ...init,
-      headers: headers(config),
-      signal: controller.signal,
-    });
+    return await fetch(`${config.baseUrl}${path}`, { ...init, headers: headers(config), signal });
   } catch (error) {
-    const timedOut = controller.signal.aborted;
-    tell(timedOut ? { kind: "timeout" } : { kind: "other" });
-    throw new GatewayError(
-      timedOut ? "Request timeout: the model gateway did not answer in time" : `Network error: ${String(error)}`,
-      undefined,
-      true,
-    );
-  } finally {
-    clearTimeout(timer);
+    throw lostConnection(error, signal, tell);
   }
-  const text = await response.text().catch(() => "");
-  if (response.status === 401) {
+}
+
+/** A request that ended without its answer: timed out (our signal), or the connection failed. */
+function lostConnection(error: unknown, signal: AbortSignal, tell: Tell): GatewayError {
+  const timedOut = signal.aborted && signal.reason === TIMED_OUT;
+  tell(timedOut ? { kind: "timeout" } : { kind: "other" });
+  return new GatewayError(
+    timedOut ? "Request timeout: the model gateway did not answer in time" : `Network error: ${String(error)}`,
+    undefined,
+    true,
+  );
+}
+
+const TIMED_OUT = "gateway time-out";
+
+/** The spec's error for an HTTP status that is not a success (and for a stream's error event carrying one). */
+function statusError(status: number, message: string, retryAfter: string | null, tell: Tell): GatewayError {
+  if (status === 401) {
     tell({ kind: "other" });
-    throw new GatewayError(INVALID_KEY_MESSAGE, 401, false);
+    return new GatewayError(INVALID_KEY_MESSAGE, 401, false);
   }
-  if (response.status === 429) {
-    const retryAfterMs = retryAfterMsOf(response.headers.get("retry-after"));
+  if (status === 429) {
+    const retryAfterMs = retryAfterMsOf(retryAfter);
     tell({ kind: "rateLimited", ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     const error = new GatewayError(`HTTP 429: rate limit exceeded`, 429, true);
     (error as GatewayError & { retryAfterSeconds?: number }).retryAfterSeconds =
       retryAfterMs === undefined ? undefined : retryAfterMs / 1000;
-    throw error;
+    return error;
   }
-  let body: unknown;
+  tell(status >= 500 ? { kind: "serverError" } : { kind: "other" });
+  return new GatewayError(`HTTP ${status}: ${message}`, status, status >= 500);
+}
+
+function parsedBody(text: string): unknown {
   try {
-    body = text ? JSON.parse(text) : null;
+    return text ? JSON.parse(text) : null;
   } catch {
-    body = null;
+    return null;
   }
+}
+
+/** A JSON body read whole: the error its status or its `error` field names, else the body. */
+function jsonBodyOf(response: Response, text: string, started: number, tell: Tell): unknown {
+  const body = parsedBody(text);
   if (!response.ok) {
-    tell(response.status >= 500 ? { kind: "serverError" } : { kind: "other" });
-    throw new GatewayError(
-      `HTTP ${response.status}: ${errorMessageOf(body) ?? (text.slice(0, 300) || response.statusText)}`,
-      response.status,
-      response.status >= 500,
-    );
+    const message = errorMessageOf(body) ?? (text.slice(0, 300) || response.statusText);
+    throw statusError(response.status, message, response.headers.get("retry-after"), tell);
   }
   tell({ kind: "success", latencyMs: Date.now() - started });
   if (body === null) throw new GatewayError("API request failed", response.status, true);
   const bodyError = errorMessageOf(body);
   if (bodyError !== undefined) throw new GatewayError(bodyError || "API request failed", response.status, true);
   return body;
+}
+
+/**
+ * One HTTP exchange, read whole within the time-out (growing with `maxTokens`); throws
+ * GatewayError with the spec's texts. `stream`: an event stream is read as it comes (a
+ * non-streaming gateway's JSON answer is read as before).
+ */
+async function exchange(
+  config: GatewayConfig,
+  path: string,
+  init: RequestInit,
+  maxTokens?: number,
+  stream = false,
+): Promise<unknown> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutFor(config, maxTokens));
+  const started = Date.now();
+  const tell = (event: ExchangeEvent) => config.onExchange?.(event);
+  try {
+    const response = await send(config, path, init, controller.signal, tell);
+    const eventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
+    if (!(stream && response.ok && eventStream && response.body)) {
+      const text = await response.text().catch((error: unknown) => {
+        // The time-out covers the whole body too.
+        if (controller.signal.aborted) throw lostConnection(error, controller.signal, tell);
+        return "";
+      });
+      return jsonBodyOf(response, text, started, tell);
+    }
+    let streamed: StreamedCompletion;
+    try {
+      streamed = await readCompletionStream(response.body);
+    } catch (error) {
+      throw lostConnection(error, controller.signal, tell);
+    }
+    if (streamed.kind === "error" && typeof streamed.code === "number" && streamed.code >= 400) {
+      throw statusError(streamed.code, streamed.message ?? "API request failed", null, tell);
+    }
+    tell({ kind: "success", latencyMs: Date.now() - started });
+    if (streamed.kind === "error") throw new GatewayError(streamed.message || "API request failed", 200, true);
+    if (streamed.kind === "truncated") throw new GatewayError("API request failed", 200, true);
+    return { choices: [{ message: { content: streamed.content } }], usage: streamed.usage };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Up to `maxAttempts` exchanges; 429 waits 2^attempt seconds or Retry-After if longer. */
@@ -195,13 +251,15 @@ export async function chatCompletion(
           temperature: request.temperature ?? DEFAULT_TEMPERATURE,
           max_tokens: request.maxTokens,
           ...(request.seed === undefined ? {} : { seed: request.seed }),
+          // Streamed, so that a caller gone away stops the generation and its billing
+          // (gatewayStream.ts); the usage comes in the last chunk.
+          stream: true,
+          stream_options: { include_usage: true },
         }),
       },
       request.maxTokens,
-    )) as {
-      choices?: { message?: { content?: unknown } }[];
-      usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
-    };
+      true,
+    )) as { choices?: { message?: { content?: unknown } }[]; usage?: CompletionUsage };
     const content = body.choices?.[0]?.message?.content;
     if (typeof content !== "string") throw new GatewayError("API request failed", 200, true);
     const promptTokens = body.usage?.prompt_tokens ?? 0;
@@ -211,6 +269,7 @@ export async function chatCompletion(
       promptTokens,
       completionTokens,
       totalTokens: body.usage?.total_tokens ?? promptTokens + completionTokens,
+      ...(typeof body.usage?.cost === "number" ? { billedUsd: body.usage.cost } : {}),
       latencyMs: Date.now() - started,
     };
   });

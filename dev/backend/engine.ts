@@ -26,7 +26,7 @@ import { TooManyWritesError, WriteThroughput, argumentsError, resultError, value
  * Seeding through `RunningBackend.t` does not.
  */
 const servedStorage = new AsyncLocalStorage<true>();
-import { KILLED_MESSAGE, withActionFaults } from "./faults.js";
+import { apartFromAction, assertActionAlive, KILLED_MESSAGE, withActionFaults } from "./faults.js";
 
 /** A convex-test accessor for whatever schema the functions have. */
 export type AnyTestConvex = TestConvexForDataModel<GenericDataModel>;
@@ -127,10 +127,14 @@ export class Engine implements BackendHooks {
     if (tooLarge !== null) throw new Error(tooLarge);
     const slots: Slots =
       kind === "query" ? this.plan.queries : kind === "mutation" ? this.plan.mutations : this.plan.actions;
-    return await slots.run(async () => {
-      if (kind === "mutation") this.writes.check();
-      return await work();
-    });
+    const run = () =>
+      slots.run(async () => {
+        if (kind === "mutation") this.writes.check();
+        return await work();
+      });
+    // A killed action sends nothing more; a query or mutation it sent runs on if it dies meanwhile (faults.ts).
+    assertActionAlive();
+    return kind === "action" ? await run() : await apartFromAction(run);
   }
 
   /** Counts a commit's bytes against the write throughput limit when a served function made it. */

@@ -7,8 +7,14 @@
  * of 50 ms dies 0.25% of the time at 0.05). From its death on, every call it makes into the
  * deployment (`ctx.runQuery`, `ctx.runMutation`, `ctx.runAction`, scheduling) throws, and its
  * caller (a scheduled job: failed, not retried, as Convex runs a scheduled action at most once)
- * hears it failed at once. What it had committed stays committed; requests it had sent elsewhere
- * (the gateway) still get their answers, which nobody records.
+ * hears it failed at once. What it had committed stays committed, and a query or mutation it had
+ * sent before the kill runs to its end (it runs in the deployment, not in the action: a recording
+ * sent just before commits, and nobody hears it did). Its connections close at the
+ * moment of the kill, as a process kill or an isolate's teardown closes them: every `fetch` it
+ * has under way (the gateway's streamed completions among them) is aborted, and the other end
+ * sees the client disconnect (a streamed generation stops there, dev/gateway/streaming.ts); one
+ * it starts later fails at once. Its code still runs on here after the kill (a real kill stops
+ * it), but nothing it does reaches the deployment or the network any more.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
@@ -39,7 +45,26 @@ export const faults: Faults = faultsFromEnv(process.env.MJ_FAULTS);
  */
 export const faultCounts = { killedActions: 0, refusedCalls: 0 };
 
-const actionLife = new AsyncLocalStorage<{ killed: boolean }>();
+type ActionLife = { killed: boolean; connections: AbortController };
+
+const actionLife = new AsyncLocalStorage<ActionLife>();
+
+/**
+ * Wraps the process's `fetch` once, so that a fetch made inside a killable action also listens
+ * to the action's own signal (aborted by the kill). Outside such an action it is the same fetch.
+ */
+function closeConnectionsOnKill(): void {
+  const original = globalThis.fetch as typeof fetch & { closesOnKill?: true };
+  if (original.closesOnKill) return;
+  const guarded = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const life = actionLife.getStore();
+    if (!life) return original(input, init);
+    const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    const signal = own ? AbortSignal.any([own, life.connections.signal]) : life.connections.signal;
+    return original(input, { ...init, signal });
+  };
+  globalThis.fetch = Object.assign(guarded, { closesOnKill: true as const });
+}
 
 /**
  * Throws inside an action that was killed: every syscall of it, and of the queries and mutations
@@ -52,6 +77,15 @@ export function assertActionAlive(): void {
   }
 }
 
+/**
+ * Runs a query or mutation an action has just sent (`ctx.runQuery`, `ctx.runMutation`) apart from
+ * the action's life: once sent, it runs in the deployment, not in the action, so the action's
+ * death does not stop it (a mutation sent just before a kill commits, and the action never hears).
+ */
+export function apartFromAction<T>(run: () => T): T {
+  return actionLife.exit(run);
+}
+
 /** When an action started now dies (ms from its start), at `killActions` per second; Infinity: never. */
 export function lifetimeMs(rate = faults.killActions, draw = Math.random()): number {
   if (rate <= 0) return Infinity;
@@ -59,23 +93,47 @@ export function lifetimeMs(rate = faults.killActions, draw = Math.random()): num
   return (-Math.log(1 - draw) / rate) * 1000;
 }
 
-/** Runs an action, killing it at the moment its drawn lifetime ends if it is still running. */
+/** The kills of the actions running now (killRunningActions). */
+const running = new Set<() => void>();
+
+/**
+ * Kills every action running now, as a deploy or a restart of the deployment does: a test's
+ * way to kill a worker host at a moment of its choosing (with calls in flight, say).
+ */
+export function killRunningActions(): number {
+  const kills = [...running];
+  for (const kill of kills) kill();
+  return kills.length;
+}
+
+/**
+ * Runs an action, killing it at the moment its drawn lifetime ends (or killRunningActions is
+ * called) if it is still running.
+ */
 export async function withActionFaults<T>(call: () => Promise<T>, killed: () => T): Promise<T> {
+  closeConnectionsOnKill();
   const life = lifetimeMs();
-  if (life === Infinity) return await call();
-  const state = { killed: false };
+  const state: ActionLife = { killed: false, connections: new AbortController() };
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const kill = new Promise<T>((resolve) => {
-    timer = setTimeout(() => {
+  let kill = () => {};
+  const death = new Promise<T>((resolve) => {
+    kill = () => {
+      if (state.killed) return;
       state.killed = true;
+      state.connections.abort(new Error(KILLED_MESSAGE));
       faultCounts.killedActions++;
       resolve(killed());
-    }, life);
-    timer.unref();
+    };
+    if (life !== Infinity) {
+      timer = setTimeout(kill, life);
+      timer.unref();
+    }
   });
+  running.add(kill);
   try {
-    return await Promise.race([actionLife.run(state, call), kill]);
+    return await Promise.race([actionLife.run(state, call), death]);
   } finally {
+    running.delete(kill);
     clearTimeout(timer);
   }
 }

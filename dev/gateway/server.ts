@@ -3,7 +3,9 @@
  * loopback, for the offline stack, tests and benchmarks (ARCHITECTURE §7).
  *
  *   GET  /api/v1/models            the catalog (catalog.ts), no auth, like OpenRouter
- *   POST /api/v1/chat/completions  deterministic replies (replies.ts), bearer auth
+ *   POST /api/v1/chat/completions  deterministic replies (replies.ts), bearer auth; with
+ *                                  `"stream": true` streamed, and cancelled when the client
+ *                                  disconnects (streaming.ts: what is modelled and billed)
  *   GET  /api/v1/key               key check in OpenRouter's shape, bearer auth
  *   GET  /__settings               current settings
  *   POST /__settings               JSON merge into the settings (faults and judgeProfiles merge per key)
@@ -13,7 +15,6 @@
  * GATEWAY_LATENCY_SCALE, GATEWAY_SEED, GATEWAY_MAX_CONCURRENT from the environment).
  * With maxConcurrent set, a chat call beyond that many at once is answered 429 with Retry-After.
  */
-import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import { listenTracked } from "../http";
@@ -35,11 +36,15 @@ import {
   sendJson,
   type Fault,
 } from "./requests";
+import { addBill, generationId, noBill, openStream, streamReply, usageOf, type Billed, type Reply } from "./streaming";
 
 export interface GatewayStats {
   /** Every POST to /chat/completions, whatever its outcome. */
   chatCalls: number;
-  /** By HTTP status sent ('200', '401', '429', …), plus 'timeout' (held open) and 'aborted' (client left first). */
+  /**
+   * By HTTP status sent ('200', '401', '429', …; a stream's error event counts as the status it
+   * names, '500'), plus 'timeout' (held open) and 'aborted' (client left first).
+   */
   byStatus: Record<string, number>;
   /** Successful replies by prompt kind: generation, ranking, rating, text. */
   byKind: Record<string, number>;
@@ -49,6 +54,15 @@ export interface GatewayStats {
   inFlight: number;
   maxInFlight: number;
   overLimit: number;
+  /**
+   * Generations run to their end and billed in full: answered, or non-streamed and left by their
+   * client (the provider finishes and bills those).
+   */
+  completed: number;
+  /** Streams their client closed before the end: stopped there, billed for what was processed (streaming.ts). */
+  cancelled: number;
+  /** What the provider billed for each. */
+  billed: { completed: Billed; cancelled: Billed };
 }
 
 export interface GatewayOptions {
@@ -82,7 +96,18 @@ export interface RunningGateway {
 export const DEFAULT_GATEWAY_API_KEY = "dev-gateway-key";
 
 function emptyStats(): GatewayStats {
-  return { chatCalls: 0, byStatus: {}, byKind: {}, byModel: {}, inFlight: 0, maxInFlight: 0, overLimit: 0 };
+  return {
+    chatCalls: 0,
+    byStatus: {},
+    byKind: {},
+    byModel: {},
+    inFlight: 0,
+    maxInFlight: 0,
+    overLimit: 0,
+    completed: 0,
+    cancelled: 0,
+    billed: { completed: noBill(), cancelled: noBill() },
+  };
 }
 
 function increment(counter: Record<string, number>, key: string): void {
@@ -202,39 +227,77 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     if (fault === "429") {
       return respond(429, "Rate limit exceeded: too many requests, retry shortly", { "retry-after": "1" });
     }
+    const streamed = body.stream === true;
+    const created = Math.floor(Date.now() / 1000);
+    const id = generationId(created);
     if (fault === "timeout") {
       // Never answer: the client's own time-out ends it; close() destroys the socket.
       increment(stats.byStatus, "timeout");
+      if (streamed) openStream(res, id);
       return;
     }
 
     const parts = promptParts(messages);
     const jitter = 0.8 + 0.4 * unitFromStrings("latency", model.id, parts.system, parts.user, String(settings.seed));
     const latency = settings.fixedLatencyMs ?? model.latencyMs * settings.latencyScale * jitter;
+    const promptTokens = estimateTokens(messages.map(messageText).join("\n"));
+    let kind = "text";
+    const write = (): Reply => {
+      const reply = replyContent(model, messages, settings, requestSeedOf(body));
+      kind = reply.kind;
+      let content = fault === "malformed" ? malformedContent(reply.content) : reply.content;
+      let finishReason = "stop";
+      const maxTokens =
+        typeof body.max_tokens === "number" && body.max_tokens > 0 ? Math.floor(body.max_tokens) : undefined;
+      if (maxTokens !== undefined && estimateTokens(content) > maxTokens) {
+        content = content.slice(0, maxTokens * 4);
+        finishReason = "length";
+      }
+      return { content, finishReason, promptTokens, completionTokens: estimateTokens(content) };
+    };
+
+    if (streamed) {
+      const end = await streamReply(
+        res,
+        { id, created, model, latencyMs: latency, upstreamFails: fault === "500" },
+        write,
+        (ms) => waitFor(ms, res),
+      );
+      if (end.kind === "completed") {
+        const { promptTokens, completionTokens } = end.reply;
+        increment(stats.byStatus, "200");
+        increment(stats.byKind, kind);
+        stats.completed++;
+        addBill(stats.billed.completed, model, promptTokens, completionTokens);
+      } else if (end.kind === "failed") {
+        increment(stats.byStatus, "500");
+      } else {
+        increment(stats.byStatus, "aborted");
+        stats.cancelled++;
+        addBill(stats.billed.cancelled, model, promptTokens, end.completionTokens);
+      }
+      return;
+    }
+
     const stillThere = await waitFor(latency, res);
     if (!stillThere) {
       increment(stats.byStatus, "aborted");
+      // A non-streamed generation runs on without its client and is billed in full.
+      if (fault !== "500") {
+        stats.completed++;
+        addBill(stats.billed.completed, model, promptTokens, write().completionTokens);
+      }
       return;
     }
     if (fault === "500") return respond(500, "Internal Server Error: the upstream provider failed");
 
-    const { kind, content: wellFormed } = replyContent(model, messages, settings, requestSeedOf(body));
-    let content = fault === "malformed" ? malformedContent(wellFormed) : wellFormed;
-    let finishReason = "stop";
-    const maxTokens =
-      typeof body.max_tokens === "number" && body.max_tokens > 0 ? Math.floor(body.max_tokens) : undefined;
-    if (maxTokens !== undefined && estimateTokens(content) > maxTokens) {
-      content = content.slice(0, maxTokens * 4);
-      finishReason = "length";
-    }
-
-    const promptTokens = estimateTokens(messages.map(messageText).join("\n"));
-    const completionTokens = estimateTokens(content);
-    const created = Math.floor(Date.now() / 1000);
+    const reply = write();
     increment(stats.byStatus, "200");
     increment(stats.byKind, kind);
+    stats.completed++;
+    addBill(stats.billed.completed, model, reply.promptTokens, reply.completionTokens);
     sendJson(res, 200, {
-      id: `gen-${created}-${randomBytes(10).toString("hex")}`,
+      id,
       provider: model.id.split("/")[0],
       object: "chat.completion",
       created,
@@ -243,16 +306,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
         {
           index: 0,
           logprobs: null,
-          message: { role: "assistant", content },
-          finish_reason: finishReason,
-          native_finish_reason: finishReason,
+          message: { role: "assistant", content: reply.content },
+          finish_reason: reply.finishReason,
+          native_finish_reason: reply.finishReason,
         },
       ],
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        total_tokens: promptTokens + completionTokens,
-      },
+      usage: usageOf(model, reply),
     });
   }
 
