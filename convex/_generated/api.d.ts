@@ -158,6 +158,7 @@ import type * as lib_repeats from "../lib/repeats.js";
 import type * as lib_replies from "../lib/replies.js";
 import type * as lib_resultsFigures from "../lib/resultsFigures.js";
 import type * as lib_reviews from "../lib/reviews.js";
+import type * as lib_runSettingDifferences from "../lib/runSettingDifferences.js";
 import type * as lib_scoring from "../lib/scoring.js";
 import type * as lib_serverFailure from "../lib/serverFailure.js";
 import type * as lib_settle from "../lib/settle.js";
@@ -387,6 +388,7 @@ declare const fullApi: ApiFromModules<{
   "lib/replies": typeof lib_replies;
   "lib/resultsFigures": typeof lib_resultsFigures;
   "lib/reviews": typeof lib_reviews;
+  "lib/runSettingDifferences": typeof lib_runSettingDifferences;
   "lib/scoring": typeof lib_scoring;
   "lib/serverFailure": typeof lib_serverFailure;
   "lib/settle": typeof lib_settle;
