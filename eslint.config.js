@@ -19,7 +19,9 @@ export const builderRule = {
 };
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "convex/_generated", "src/routeTree.gen.ts", "bench/.out", "dev/.data"] },
+  {
+    ignores: ["dist", "node_modules", "convex/_generated", "src/routeTree.gen.ts", "bench/.out", "dev/.data", ".vite"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
