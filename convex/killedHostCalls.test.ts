@@ -8,28 +8,24 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { faultCounts, killRunningActions } from "../dev/backend/faults";
-import { startGateway } from "../dev/gateway/server";
 import { api } from "./_generated/api";
-import { createUser, sampleConfiguration, seedCatalog, startLocalBackend, waitFor } from "./test.helpers";
+import {
+  createUser,
+  sampleConfiguration,
+  seedCatalog,
+  startLocalBackend,
+  useDevGateway,
+  waitFor,
+} from "./test.helpers";
 
 const GENERATORS = ["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku", "mistralai/mistral-large", "x-ai/grok-3-mini"];
 const JUDGES = ["google/gemini-2.0-flash-001", "deepseek/deepseek-chat"];
 const PRICE_PER_TOKEN = 1e-6;
 
-let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
-beforeAll(async () => {
-  // Every call takes 2 s: the first calls are all still out when the host is killed.
-  gateway = await startGateway({ port: 0, fixedLatencyMs: 2_000 });
-  process.env.GATEWAY_BASE_URL = gateway.url;
-  process.env.OPENROUTER_API_KEY = "dev-gateway-key";
-  process.env.GATEWAY_BACKOFF_SCALE = "0";
-  delete process.env.STRIPE_SECRET_KEY;
-});
-afterAll(async () => {
-  await gateway?.close();
-});
+// Every call takes 2 s: the first calls are all still out when the host is killed.
+const devGateway = useDevGateway({ fixedLatencyMs: 2_000 });
 
 test(
   "a host killed with calls in flight: each call completed at the gateway once, recorded once, cost exact",
@@ -43,7 +39,7 @@ test(
       const user = await createUser(t, "ada@example.com");
       const personas = ["p1", "p2", "p3"].map((id) => ({ id, name: id, description: id, systemPrompt: `Be ${id}.` }));
       const topics = ["t1", "t2", "t3"].map((id) => ({ id, title: id, description: id, prompt: `About ${id}.` }));
-      const stats = gateway!.stats;
+      const stats = devGateway().stats;
       const before = { completed: stats.completed, cancelled: stats.cancelled, killed: faultCounts.killedActions };
       const { testId } = await user.as.mutation(api.tests.create, {
         configuration: sampleConfiguration(GENERATORS, JUDGES, { personas, topics, responsesPerTopic: 2 }),

@@ -205,10 +205,13 @@ type DevGateway = Awaited<ReturnType<typeof startGateway>>;
  * deployment's gateway settings pointed at it and no Stripe key (tests run unpaid), closed after
  * them. Returns the running gateway, to read its stats or change its settings in a test.
  */
-export function useDevGateway(latencyScale = 0): () => DevGateway {
+export function useDevGateway(
+  settings: number | Omit<Parameters<typeof startGateway>[0] & object, "port"> = 0,
+): () => DevGateway {
+  const options = typeof settings === "number" ? { latencyScale: settings } : settings;
   let gateway: DevGateway | undefined;
   beforeAll(async () => {
-    gateway = await startGateway({ port: 0, latencyScale });
+    gateway = await startGateway({ port: 0, ...options });
     process.env.GATEWAY_BASE_URL = gateway.url;
     process.env.OPENROUTER_API_KEY = "dev-gateway-key";
     process.env.GATEWAY_BACKOFF_SCALE = "0";
