@@ -88,7 +88,7 @@ const ACTION_GIB = 64 / 1024;
 const GIB = 1024 ** 3;
 
 process.env.MJ_PLAN = PLAN;
-const gateway = await startGateway({ port: 0 });
+const gateway = await startGateway({ port: 0, logCompletions: true });
 
 const timings: CallTiming[] = [];
 const judgeModels = new Set<string>();
@@ -275,6 +275,7 @@ try {
     gateway.stats,
     billBefore,
     ended.size === testIds.length ? await callsOfTests(t, testIds) : null,
+    faultCounts.killTimes,
   );
   console.log(bill.line);
   if (GATEWAY_LIMIT !== null || FIXED_CONCURRENCY !== null) {
@@ -479,6 +480,7 @@ try {
     worstPage.per10 <= 1,
   );
   target(bill.target.name, bill.target.figure, bill.target.pass);
+  if (bill.lostAnswers !== null) target(bill.lostAnswers.name, bill.lostAnswers.figure, bill.lostAnswers.pass);
   target(`deployment cost ≤ 1% of the test's price`, `${((cost / price) * 100).toFixed(2)}%`, cost / price <= 0.01);
   console.log(`targets (issues 20 and 32; viewer-list re-runs per heartbeat are bench/viewers.ts's):`);
   for (const line of verdicts) console.log(line);

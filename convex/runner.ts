@@ -99,7 +99,7 @@ export const record = internalMutation({
 });
 
 /**
- * Records the calls a worker saw land within a few tens of milliseconds, in one transaction
+ * Records the calls a worker saw land while its last batches were out, in one transaction
  * (core/pipeline/recordBatcher.ts bounds it in rows and bytes), each as `record` would. Sent
  * again after a failure it changes nothing already recorded (idempotent by lease).
  */

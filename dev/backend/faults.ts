@@ -41,9 +41,9 @@ export function faultsFromEnv(value: string | undefined): Faults {
 export const faults: Faults = faultsFromEnv(process.env.MJ_FAULTS);
 /**
  * Actions killed since start, and the calls of killed actions refused (each fails the function it
- * was made from: benches tell these failures from the product's).
+ * was made from: benches tell these failures from the product's); when each kill came (ms epoch).
  */
-export const faultCounts = { killedActions: 0, refusedCalls: 0 };
+export const faultCounts = { killedActions: 0, refusedCalls: 0, killTimes: [] as number[] };
 
 type ActionLife = { killed: boolean; connections: AbortController };
 
@@ -122,6 +122,7 @@ export async function withActionFaults<T>(call: () => Promise<T>, killed: () => 
       state.killed = true;
       state.connections.abort(new Error(KILLED_MESSAGE));
       faultCounts.killedActions++;
+      faultCounts.killTimes.push(Date.now());
       resolve(killed());
     };
     if (life !== Infinity) {

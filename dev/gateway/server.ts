@@ -15,6 +15,7 @@
  * GATEWAY_LATENCY_SCALE, GATEWAY_SEED, GATEWAY_MAX_CONCURRENT from the environment).
  * With maxConcurrent set, a chat call beyond that many at once is answered 429 with Retry-After.
  */
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import { listenTracked } from "../http";
@@ -63,6 +64,11 @@ export interface GatewayStats {
   cancelled: number;
   /** What the provider billed for each. */
   billed: { completed: Billed; cancelled: Billed };
+  /**
+   * With `logCompletions`: when each request was completed, by its identity (model, messages,
+   * seed), so a bench can tell a request completed twice and when its first completion came.
+   */
+  completionTimes: Map<string, number[]> | null;
 }
 
 export interface GatewayOptions {
@@ -81,6 +87,8 @@ export interface GatewayOptions {
   judgeProfiles?: Record<string, Partial<JudgeProfile>>;
   maxConcurrent?: number | null;
   retryAfterSeconds?: number;
+  /** Keeps stats.completionTimes (off by default: a long dev session would grow it without end). */
+  logCompletions?: boolean;
 }
 
 export interface RunningGateway {
@@ -95,7 +103,7 @@ export interface RunningGateway {
 
 export const DEFAULT_GATEWAY_API_KEY = "dev-gateway-key";
 
-function emptyStats(): GatewayStats {
+function emptyStats(logCompletions: boolean): GatewayStats {
   return {
     chatCalls: 0,
     byStatus: {},
@@ -107,7 +115,15 @@ function emptyStats(): GatewayStats {
     completed: 0,
     cancelled: 0,
     billed: { completed: noBill(), cancelled: noBill() },
+    completionTimes: logCompletions ? new Map() : null,
   };
+}
+
+/** A request's identity: the same call made again has the same model, messages and seed. */
+function requestIdentity(body: Record<string, unknown>, modelId: string, messages: readonly ChatMessage[]): string {
+  return createHash("sha256")
+    .update(JSON.stringify([modelId, messages.map(messageText), requestSeedOf(body) ?? null]))
+    .digest("base64");
 }
 
 function increment(counter: Record<string, number>, key: string): void {
@@ -142,7 +158,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     ...(options.plantedJudges !== undefined && { plantedJudges: options.plantedJudges }),
     ...(options.judgeProfiles !== undefined && { judgeProfiles: options.judgeProfiles }),
   });
-  const stats = emptyStats();
+  const stats = emptyStats(options.logCompletions === true);
+  const countCompleted = (body: Record<string, unknown>, modelId: string, messages: readonly ChatMessage[]) => {
+    stats.completed++;
+    if (stats.completionTimes === null) return;
+    const identity = requestIdentity(body, modelId, messages);
+    stats.completionTimes.set(identity, [...(stats.completionTimes.get(identity) ?? []), Date.now()]);
+  };
 
   // Fault draws come from one seeded stream, restarted whenever the seed changes.
   let faultSeed = settings.seed;
@@ -267,7 +289,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
         const { promptTokens, completionTokens } = end.reply;
         increment(stats.byStatus, "200");
         increment(stats.byKind, kind);
-        stats.completed++;
+        countCompleted(body, model.id, messages);
         addBill(stats.billed.completed, model, promptTokens, completionTokens);
       } else if (end.kind === "failed") {
         increment(stats.byStatus, "500");
@@ -284,7 +306,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       increment(stats.byStatus, "aborted");
       // A non-streamed generation runs on without its client and is billed in full.
       if (fault !== "500") {
-        stats.completed++;
+        countCompleted(body, model.id, messages);
         addBill(stats.billed.completed, model, promptTokens, write().completionTokens);
       }
       return;
@@ -294,7 +316,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     const reply = write();
     increment(stats.byStatus, "200");
     increment(stats.byKind, kind);
-    stats.completed++;
+    countCompleted(body, model.id, messages);
     addBill(stats.billed.completed, model, reply.promptTokens, reply.completionTokens);
     sendJson(res, 200, {
       id,
@@ -350,7 +372,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       case "GET /__stats":
         return sendJson(res, 200, stats);
       case "DELETE /__stats":
-        Object.assign(stats, emptyStats());
+        Object.assign(stats, emptyStats(options.logCompletions === true));
         return sendJson(res, 200, stats);
       default:
         return sendError(res, 404, `Not found: ${route}`);

@@ -4,6 +4,7 @@
 // the workers (and the host, when its heartbeat was refused), so ten tests at once never finished.
 // The host's workers now share a few slots, waiting their turn inside the action, and a call refused
 // for want of a slot (it never ran) is sent again.
+import { getFunctionName, type FunctionReference } from "convex/server";
 import type { ActionCtx } from "../../_generated/server";
 
 /**
@@ -35,7 +36,7 @@ export async function withSlotRetries<T>(call: () => Promise<T>, pauseMs = SLOT_
   }
 }
 
-/** At most `limit` calls run at once; the others wait in arrival order. */
+/** At most `limit` calls run at once; the others wait in arrival order, those sent `first` ahead of the rest. */
 export class CallGate {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
@@ -44,9 +45,9 @@ export class CallGate {
 
   constructor(readonly limit: number) {}
 
-  async run<T>(call: () => Promise<T>): Promise<T> {
+  async run<T>(call: () => Promise<T>, first = false): Promise<T> {
     if (this.running < this.limit) this.running++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else await new Promise<void>((resolve) => (first ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
     this.peak = Math.max(this.peak, this.running);
     try {
       return await call();
@@ -60,15 +61,26 @@ export class CallGate {
 
 /**
  * The action context the host's workers use: their mutations and queries pass through gates of
- * HOST_CALLS_AT_ONCE each and are sent again when refused for want of a slot.
+ * HOST_CALLS_AT_ONCE each and are sent again when refused for want of a slot. The mutations named
+ * in `first` (the recordings of landed answers, held only in the action's memory until sent) wait
+ * ahead of the others: claims and reports lose nothing by waiting, an answer is made again if the
+ * action dies before its recording was sent.
  */
-export function gatedContext(ctx: ActionCtx, limit = HOST_CALLS_AT_ONCE): ActionCtx {
+export function gatedContext(
+  ctx: ActionCtx,
+  limit = HOST_CALLS_AT_ONCE,
+  first: readonly FunctionReference<"mutation", "internal">[] = [],
+): ActionCtx {
   const mutations = new CallGate(limit);
   const queries = new CallGate(limit);
+  const firstNames = new Set(first.map((reference) => getFunctionName(reference)));
   return {
     ...ctx,
-    runMutation: ((reference: never, args: never) =>
-      mutations.run(() => withSlotRetries(() => ctx.runMutation(reference, args)))) as ActionCtx["runMutation"],
+    runMutation: ((reference: FunctionReference<"mutation", "internal">, args: never) =>
+      mutations.run(
+        () => withSlotRetries(() => ctx.runMutation(reference, args)),
+        firstNames.has(getFunctionName(reference)),
+      )) as ActionCtx["runMutation"],
     runQuery: ((reference: never, args: never) =>
       queries.run(() => withSlotRetries(() => ctx.runQuery(reference, args)))) as ActionCtx["runQuery"],
   };

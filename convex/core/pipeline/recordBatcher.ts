@@ -1,16 +1,21 @@
-// Landed calls recorded in batches (docs/pipeline.md): what lands within a short window is sent
-// in one mutation, bounded in rows and bytes, so a deployment's mutation slots (16 on Starter)
-// record hundreds of calls in flight. A batch that fails after its attempts is sent again one
-// result at a time, so one bad result does not cost the others; recording is idempotent by
-// lease (core/pipeline/record.ts), so a batch sent again never counts a result twice.
+// Landed calls recorded in batches (docs/pipeline.md), as a database's group commit: a result that
+// lands while fewer than `maxOut` batches are out is sent at once, alone; what lands while they
+// are out waits and goes together (bounded in rows and bytes) the moment one returns. A deployment's
+// mutation slots (16 on Starter) so record hundreds of calls a second, and no answer waits in
+// this action's memory for a window to close: an answer held only here is made again if the
+// action dies (a kill, a deploy), so it is handed to a mutation as soon as one may be sent.
+// A batch that fails after its attempts is sent again one result at a time, so one bad result
+// does not cost the others; recording is idempotent by lease (core/pipeline/record.ts), so a
+// batch sent again never counts a result twice.
 
-/** How long the first result of a batch waits for others, and a batch's bounds. */
+/** A batch's bounds, and how many batches one worker has out at once. */
 const RECORD_BATCH = {
-  windowMs: 25,
   /** A ranking writes up to 100 evaluations: 32 of them stay far below Convex's 16,000 writes. */
   maxRows: 32,
   /** Arguments of one batch (Convex allows 16 MiB; each outcome's JSON size). */
   maxBytes: 1024 * 1024,
+  /** Ten workers with two out each stay within their host's share of the mutation slots (hostCalls.ts). */
+  maxOut: 2,
 } as const;
 
 /** Times a batch (or a single result) is sent before it is given up on. */
@@ -19,38 +24,43 @@ export const RECORD_ATTEMPTS = 4;
 type Waiting<T> = { entry: T; bytes: number; resolve: () => void; reject: (error: unknown) => void };
 
 export class RecordBatcher<T> {
-  private open: Waiting<T>[] = [];
-  private openBytes = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private waiting: Waiting<T>[] = [];
+  private out = 0;
 
   constructor(
     /** Sends one batch in one mutation; throws when it did not commit (as far as the caller knows). */
     private readonly send: (entries: T[]) => Promise<unknown>,
     private readonly sizeOf: (entry: T) => number,
     private readonly pause: (attempt: number) => Promise<void>,
-    private readonly bounds: { windowMs: number; maxRows: number; maxBytes: number } = RECORD_BATCH,
+    private readonly bounds: { maxRows: number; maxBytes: number; maxOut: number } = RECORD_BATCH,
   ) {}
 
   /** Resolves once the entry's batch committed; rejects when it could not be recorded. */
   add(entry: T): Promise<void> {
-    const bytes = this.sizeOf(entry);
-    if (this.open.length > 0 && this.openBytes + bytes > this.bounds.maxBytes) this.flush();
     return new Promise<void>((resolve, reject) => {
-      this.open.push({ entry, bytes, resolve, reject });
-      this.openBytes += bytes;
-      if (this.open.length >= this.bounds.maxRows) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.bounds.windowMs);
+      this.waiting.push({ entry, bytes: this.sizeOf(entry), resolve, reject });
+      this.sendWaiting();
     });
   }
 
-  /** Sends what waits now. */
-  flush(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    const batch = this.open;
-    this.open = [];
-    this.openBytes = 0;
-    if (batch.length > 0) void this.deliver(batch);
+  /** Sends what waits, in batches within the bounds, while fewer than `maxOut` are out. */
+  private sendWaiting(): void {
+    while (this.out < this.bounds.maxOut && this.waiting.length > 0) {
+      let bytes = this.waiting[0]!.bytes;
+      let rows = 1;
+      while (
+        rows < this.waiting.length &&
+        rows < this.bounds.maxRows &&
+        bytes + this.waiting[rows]!.bytes <= this.bounds.maxBytes
+      )
+        bytes += this.waiting[rows++]!.bytes;
+      const batch = this.waiting.splice(0, rows);
+      this.out++;
+      void this.deliver(batch).finally(() => {
+        this.out--;
+        this.sendWaiting();
+      });
+    }
   }
 
   private async attempts(entries: T[]): Promise<unknown> {

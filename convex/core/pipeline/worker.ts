@@ -267,7 +267,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
         return;
       }
       const sentAt = Date.now();
-      // Recorded with what else lands within a few tens of milliseconds (recordBatcher.ts).
+      // Sent at once, or with what else lands while the worker's last recordings are out (recordBatcher.ts).
       const recorded: Promise<void> = batcher
         .add({ callId: item.callId, leaseId: item.leaseId, outcome })
         .then(() => {
