@@ -19,4 +19,12 @@ export const workerTables = {
     /** The host's scheduled action: failed (killed, its deployment restarted) means dead at once. */
     jobId: v.optional(v.id("_scheduled_functions")),
   }),
+  /**
+   * Whether a dispatch (runner.dispatch) is scheduled and has not run yet (core/pipeline/
+   * dispatchSoon.ts): one row. A job queued meanwhile is seen by that dispatch, so ten tests
+   * queued at once take one scheduled-job slot, not ten.
+   */
+  dispatchTicket: defineTable({
+    pending: v.boolean(),
+  }),
 };

@@ -8,7 +8,7 @@ import { syncTestSummary } from "../testSummaries";
 import { readSetting } from "../settings";
 import { copyAnswerBatch } from "./answerCopy";
 import { createGenerationCallBatch } from "./calls";
-import { dispatchSoon } from "./dispatchSoon";
+import { dispatchSoon, takeDispatchTicket } from "./dispatchSoon";
 
 /**
  * Starts the next queued job by priority (highest first), then age, while fewer than the global
@@ -19,6 +19,7 @@ import { dispatchSoon } from "./dispatchSoon";
  * cancelled when their test was.
  */
 export async function dispatchQueued(ctx: MutationCtx): Promise<number> {
+  await takeDispatchTicket(ctx);
   const limit = await readSetting(ctx, "maxProcessingJobs");
   const processing = await ctx.db
     .query("jobs")
