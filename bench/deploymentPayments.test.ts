@@ -34,17 +34,28 @@ test("a request completed twice is counted once twice, and split by whether a ki
   await complete("Which toaster?");
   const firstCompletion = [...gateway.stats.completionTimes!.values()].find((times) => times.length === 2)![0]!;
 
-  expect(completedTwice(gateway.stats, before.at, [])).toEqual({ afterKill: [], otherwise: 1 });
+  expect(completedTwice(gateway.stats, before.at, [])).toEqual({ afterKill: [], inTransit: [], otherwise: 1 });
   // A kill 40 ms before its first completion: finished for a client that was gone.
-  expect(completedTwice(gateway.stats, before.at, [firstCompletion - 40])).toEqual({ afterKill: [40], otherwise: 0 });
-  // A kill long before, or after: the answer could have reached the product.
-  expect(completedTwice(gateway.stats, before.at, [firstCompletion - 5_000, firstCompletion + 10])).toEqual({
+  expect(completedTwice(gateway.stats, before.at, [firstCompletion - 40])).toEqual({
+    afterKill: [40],
+    inTransit: [],
+    otherwise: 0,
+  });
+  // A kill 10 ms after it: its answer was on its way.
+  expect(completedTwice(gateway.stats, before.at, [firstCompletion + 10])).toEqual({
     afterKill: [],
+    inTransit: [10],
+    otherwise: 0,
+  });
+  // Kills long before and long after: the answer could have reached the product.
+  expect(completedTwice(gateway.stats, before.at, [firstCompletion - 5_000, firstCompletion + 500])).toEqual({
+    afterKill: [],
+    inTransit: [],
     otherwise: 1,
   });
 
   const bill = billSince(gateway.stats, before, 3, [firstCompletion - 40]);
   expect(bill.target.pass).toBe(false); // 4 completed for 3 calls
   expect(bill.lostAnswers?.pass).toBe(true);
-  expect(bill.line).toContain("completed twice: 1 first completed 40–40 ms after a kill");
+  expect(bill.line).toContain("completed twice: 1 first completed after a kill (40–40 ms)");
 });
