@@ -1,23 +1,24 @@
 // Compare two tests (compare.ts) on seeded finished tests: a known difference is found, two
 // identical tests show none, a stranger's test is refused, and one pair's answers come side by side.
 import { describe, expect, test } from "vitest";
-import { api, internal } from "./_generated/api";
+import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { KEPT_ROWS_BUDGET } from "./core/compare";
 import { SEED_MODELS, seedFinishedTest } from "./finishedTests.fixture";
-import { createBackend, createUser, errorOf, sampleConfiguration, seedCatalog, type TestBackend } from "./test.helpers";
+import {
+  computeFinalJuryStats,
+  createBackend,
+  createUser,
+  errorOf,
+  sampleConfiguration,
+  seedCatalog,
+  type TestBackend,
+} from "./test.helpers";
 import { syncTestSummaryOf } from "./core/testSummaries";
 
 /** 16 answers (2 models × 2 personas × 2 topics × 2), each rated by 2 judges: model i scores 6.5 + i. */
 async function seed(t: TestBackend, userId: Id<"users">, name = "Coffee taglines") {
   return await seedFinishedTest(t, { userId, responses: 16, evaluationsPerResponse: 2, name });
-}
-
-/** The jury statistics as the pipeline computes them after a test ends (their kept rows included). */
-async function computeJuryStats(t: TestBackend, testId: Id<"tests">) {
-  // The row requestJuryStats makes when the first judgement lands.
-  await t.run((ctx) => ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false }));
-  await t.action(internal.juryStats.recompute, { testId });
 }
 
 /** Every judge now gives the first model's answers 9 and 9 (score 9 instead of 6.5). */
@@ -47,8 +48,8 @@ describe("compare.get", () => {
     const a = await seed(t, userId);
     const b = await seed(t, userId, "Coffee taglines (Rerun)");
     await rescoreFirstModel(t, b);
-    await computeJuryStats(t, a);
-    await computeJuryStats(t, b);
+    await computeFinalJuryStats(t, a);
+    await computeFinalJuryStats(t, b);
 
     const comparison = await as.query(api.compare.get, { a, b });
     expect(comparison.a.name).toBe("Coffee taglines");
@@ -84,8 +85,8 @@ describe("compare.get", () => {
     const { userId, as } = await createUser(t, "ada@example.com");
     const a = await seed(t, userId);
     const b = await seed(t, userId);
-    await computeJuryStats(t, a);
-    await computeJuryStats(t, b);
+    await computeFinalJuryStats(t, a);
+    await computeFinalJuryStats(t, b);
 
     const comparison = await as.query(api.compare.get, { a, b });
     expect(comparison.models.map((model) => [model.difference, model.largerThanChance])).toEqual([
@@ -114,8 +115,8 @@ describe("compare.get", () => {
     const a = await seed(t, userId);
     const b = await seed(t, userId);
     await rescoreFirstModel(t, b);
-    await computeJuryStats(t, a);
-    await computeJuryStats(t, b);
+    await computeFinalJuryStats(t, a);
+    await computeFinalJuryStats(t, b);
     expect((await as.query(api.compare.get, { a, b })).resampled).toBe("pair");
     await t.run((ctx) => ctx.db.patch("tests", b, { evaluationsCount: KEPT_ROWS_BUDGET }));
     const comparison = await as.query(api.compare.get, { a, b });

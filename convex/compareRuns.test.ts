@@ -2,33 +2,21 @@
 // stopped when settled says why and on how many pairs, a repeated one its repeats and each model's
 // spread between them (hand-worked below), a plain one neither; a stranger's test gives nothing.
 import { describe, expect, test } from "vitest";
-import { api, internal } from "./_generated/api";
+import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { syncTestSummary } from "./core/testSummaries";
 import { SEED_MODELS, seedFinishedTest } from "./finishedTests.fixture";
-import { createBackend, createUser, errorOf, type TestBackend } from "./test.helpers";
+import {
+  computeFinalJuryStats,
+  createBackend,
+  createUser,
+  errorOf,
+  markSettled,
+  type TestBackend,
+} from "./test.helpers";
 
 /** 16 answers (2 models × 2 personas × 2 topics × 2), each rated by 2 judges: model i scores 6.5 + i. */
 async function seed(t: TestBackend, userId: Id<"users">, name: string) {
   return await seedFinishedTest(t, { userId, responses: 16, evaluationsPerResponse: 2, name });
-}
-
-/** The jury statistics as the pipeline computes them after a test ends. */
-async function computeJuryStats(t: TestBackend, testId: Id<"tests">) {
-  await t.run((ctx) => ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false }));
-  await t.action(internal.juryStats.recompute, { testId });
-}
-
-/** As a settled test's end leaves it: asked which model is best, stopped after 38 of 100 pairs. */
-async function settle(t: TestBackend, testId: Id<"tests">) {
-  await t.run(async (ctx) => {
-    const test = (await ctx.db.get("tests", testId))!;
-    await ctx.db.patch("tests", testId, {
-      configuration: { ...test.configuration, stopWhenSettled: { question: "best", confidence: 0.95, seed: "s" } },
-      stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 },
-    });
-    await syncTestSummary(ctx, (await ctx.db.get("tests", testId))!); // as the test's end keeps its summary
-  });
 }
 
 /**
@@ -65,7 +53,7 @@ describe("compare.get: how each test ran", () => {
     const { userId, as } = await createUser(t, "ada@example.com");
     const settled = await seed(t, userId, "Settled");
     const full = await seed(t, userId, "Full");
-    await settle(t, settled);
+    await markSettled(t, settled);
 
     const comparison = await as.query(api.compare.get, { a: settled, b: full });
     expect(comparison.runs.a.settle).toMatchObject({
@@ -88,8 +76,8 @@ describe("compare.get: how each test ran", () => {
     const plain = await seed(t, userId, "Once");
     const repeated = await seed(t, userId, "Twice");
     await repeatTwice(t, repeated);
-    await computeJuryStats(t, plain);
-    await computeJuryStats(t, repeated);
+    await computeFinalJuryStats(t, plain);
+    await computeFinalJuryStats(t, repeated);
 
     const { runs } = await as.query(api.compare.get, { a: plain, b: repeated });
     expect(runs.a).toEqual({ repeats: 1, repeatSpread: [], settle: null });
@@ -109,7 +97,7 @@ describe("compare.get: how each test ran", () => {
     const owner = await createUser(t, "ada@example.com");
     const stranger = await createUser(t, "eve@example.com");
     const theirs = await seed(t, owner.userId, "Settled");
-    await settle(t, theirs);
+    await markSettled(t, theirs);
     await repeatTwice(t, theirs);
     const own = await seed(t, stranger.userId, "Mine");
     for (const args of [

@@ -1,19 +1,10 @@
 // Jury advice kept per test and per space (issue 35 item 3): the full statistics run after a test
 // ends stores which smaller jury reaches the same verdict; its results and its space read it.
 import { describe, expect, test } from "vitest";
-import { api, internal } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
+import { api } from "./_generated/api";
 import { seedFinishedTest } from "./finishedTests.fixture";
 import { adviceRecordLines } from "./lib/juryAdvice";
-import { createBackend, createUser, type TestBackend } from "./test.helpers";
-
-async function computeStats(t: TestBackend, testId: Id<"tests">) {
-  // As the pipeline leaves it when the test ends: one pending recomputation.
-  await t.run(async (ctx) => {
-    await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
-  });
-  await t.action(internal.juryStats.recompute, { testId });
-}
+import { computeFinalJuryStats, createBackend, createUser } from "./test.helpers";
 
 describe("jury advice", () => {
   test("a finished test keeps its advice: two of its three agreeing judges reach the verdict for two thirds of the cost", async () => {
@@ -21,7 +12,7 @@ describe("jury advice", () => {
     const owner = await createUser(t, "advice.owner@example.com");
     const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 24, evaluationsPerResponse: 3 });
     expect(await owner.as.query(api.juryAdvice.forTest, { testId })).toBeNull();
-    await computeStats(t, testId);
+    await computeFinalJuryStats(t, testId);
 
     const advice = (await owner.as.query(api.juryAdvice.forTest, { testId }))!;
     expect(advice.outcome).toBe("advised");
@@ -64,11 +55,11 @@ describe("jury advice", () => {
       evaluationsPerResponse: 3,
       status: "running",
     });
-    await computeStats(t, running);
+    await computeFinalJuryStats(t, running);
     expect(await owner.as.query(api.juryAdvice.forTest, { testId: running })).toBeNull();
 
     const finished = await seedFinishedTest(t, { userId: owner.userId, responses: 24, evaluationsPerResponse: 3 });
-    await computeStats(t, finished);
+    await computeFinalJuryStats(t, finished);
     const other = await createUser(t, "advice.other@example.com");
     await expect(other.as.query(api.juryAdvice.forTest, { testId: finished })).rejects.toThrow("Test not found.");
     expect((await other.as.query(api.juryAdvice.ofSpace, {})).tests).toBe(0);
@@ -80,7 +71,7 @@ describe("jury advice", () => {
     const owner = await createUser(t, "advice.thin@example.com");
     // Two answers per model: too few pairs for any interval.
     const testId = await seedFinishedTest(t, { userId: owner.userId, responses: 4, evaluationsPerResponse: 3 });
-    await computeStats(t, testId);
+    await computeFinalJuryStats(t, testId);
     const advice = (await owner.as.query(api.juryAdvice.forTest, { testId }))!;
     expect(advice.outcome).toBe("thin");
     expect(advice.advised).toBeNull();

@@ -5,24 +5,11 @@
 import { Validator as JsonSchema, type Schema } from "@cfworker/json-schema";
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
-import { syncTestSummary } from "./core/testSummaries";
 import { seedFinishedTest } from "./finishedTests.fixture";
-import { createBackend, createUser, type TestBackend } from "./test.helpers";
+import { createBackend, createUser, markSettled, type TestBackend } from "./test.helpers";
 
 function get(t: TestBackend, token: string, path: string) {
   return t.fetch(`/api/v1${path}`, { headers: { Authorization: `Bearer ${token}` } });
-}
-
-async function settle(t: TestBackend, testId: Id<"tests">) {
-  await t.run(async (ctx) => {
-    const test = (await ctx.db.get("tests", testId))!;
-    await ctx.db.patch("tests", testId, {
-      configuration: { ...test.configuration, stopWhenSettled: { question: "best", confidence: 0.95, seed: "s" } },
-      stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 },
-    });
-    await syncTestSummary(ctx, (await ctx.db.get("tests", testId))!); // as the test's end keeps its summary
-  });
 }
 
 describe("the API's results of a settled test", () => {
@@ -32,7 +19,7 @@ describe("the API's results of a settled test", () => {
     const stranger = await createUser(t, "api.stranger@example.com");
     const settled = await seedFinishedTest(t, { userId: owner.userId, responses: 4, name: "Settled" });
     const plain = await seedFinishedTest(t, { userId: owner.userId, responses: 4, name: "Plain" });
-    await settle(t, settled);
+    await markSettled(t, settled);
     const { token } = await owner.as.action(api.apiTokens.create, { name: "CI" });
 
     const response = await get(t, token, `/tests/${settled}/results`);

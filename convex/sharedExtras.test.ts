@@ -2,20 +2,11 @@
 // holding an active link, in the same words, without any judge's cost; why a settled test stopped;
 // nothing once the link is off.
 import { describe, expect, test } from "vitest";
-import { api, internal } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
+import { api } from "./_generated/api";
 import { seedConfiguration, seedFinishedTest } from "./finishedTests.fixture";
 import { syncTestSummaryOf } from "./core/testSummaries";
 import { adviceRecordLines } from "./lib/juryAdvice";
-import { createBackend, createUser, type TestBackend } from "./test.helpers";
-
-async function computeStats(t: TestBackend, testId: Id<"tests">) {
-  // As the pipeline leaves it when the test ends: one pending recomputation.
-  await t.run(async (ctx) => {
-    await ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false });
-  });
-  await t.action(internal.juryStats.recompute, { testId });
-}
+import { computeFinalJuryStats, createBackend, createUser } from "./test.helpers";
 
 describe("a shared test's jury advice", () => {
   test("reads as the owner's, without the judges' costs, and goes with the link", async () => {
@@ -25,7 +16,7 @@ describe("a shared test's jury advice", () => {
     const { shareId } = await owner.as.mutation(api.shares.enable, { testId });
     // Not computed yet: nothing, as for the owner.
     expect(await t.query(api.sharedExtras.juryAdvice, { shareId })).toBeNull();
-    await computeStats(t, testId);
+    await computeFinalJuryStats(t, testId);
 
     const own = (await owner.as.query(api.juryAdvice.forTest, { testId }))!;
     const shared = (await t.query(api.sharedExtras.juryAdvice, { shareId }))!;

@@ -16,6 +16,7 @@ import type { QueryCtx } from "./_generated/server";
 import schema from "./schema";
 import type { TestConfiguration } from "./validators";
 import { countedTest } from "./core/pipeline/counterRow";
+import { syncTestSummary } from "./core/testSummaries";
 
 export const modules = import.meta.glob(["./**/*.ts", "./_generated/*.js", "!./**/*.test.ts"]);
 
@@ -156,6 +157,25 @@ export async function settlePayment(
 }
 
 /** Runs the dispatcher until the queue or the free slots are used up (it takes one job per run). */
+/** A finished test's jury statistics as the pipeline leaves them at its end: one pending run, then the full run. */
+export async function computeFinalJuryStats(t: TestBackend, testId: Id<"tests">): Promise<void> {
+  // The row requestJuryStats makes when the first judgement lands.
+  await t.run((ctx) => ctx.db.insert("testStats", { testId, evaluationsSeen: 0, pending: true, dirty: false }));
+  await t.action(internal.juryStats.recompute, { testId });
+}
+
+/** As a settled test's end leaves it: asked which model is best, stopped after 38 of 100 pairs, its summary synced. */
+export async function markSettled(t: TestBackend, testId: Id<"tests">): Promise<void> {
+  await t.run(async (ctx) => {
+    const test = (await ctx.db.get("tests", testId))!;
+    await ctx.db.patch("tests", testId, {
+      configuration: { ...test.configuration, stopWhenSettled: { question: "best", confidence: 0.95, seed: "s" } },
+      stopped: { reason: "settled", pairsDone: 38, pairsTotal: 100 },
+    });
+    await syncTestSummary(ctx, (await ctx.db.get("tests", testId))!);
+  });
+}
+
 export async function drainDispatch(t: TestBackend): Promise<void> {
   while ((await t.mutation(internal.runner.dispatch, {})) > 0);
 }

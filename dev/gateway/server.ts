@@ -163,7 +163,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     stats.completed++;
     if (stats.completionTimes === null) return;
     const identity = requestIdentity(body, modelId, messages);
-    stats.completionTimes.set(identity, [...(stats.completionTimes.get(identity) ?? []), Date.now()]);
+    const times = stats.completionTimes.get(identity);
+    if (times) times.push(Date.now());
+    else stats.completionTimes.set(identity, [Date.now()]);
   };
 
   // Fault draws come from one seeded stream, restarted whenever the seed changes.

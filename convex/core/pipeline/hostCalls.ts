@@ -68,8 +68,10 @@ export class CallGate {
  */
 export function gatedContext(
   ctx: ActionCtx,
-  limit = HOST_CALLS_AT_ONCE,
-  first: readonly FunctionReference<"mutation", "internal">[] = [],
+  {
+    limit = HOST_CALLS_AT_ONCE,
+    first = [],
+  }: { limit?: number; first?: readonly FunctionReference<"mutation", "internal">[] } = {},
 ): ActionCtx {
   const mutations = new CallGate(limit);
   const queries = new CallGate(limit);

@@ -7,7 +7,7 @@ import { internal } from "../../_generated/api";
 import type { Id } from "../../_generated/dataModel";
 import type { ActionCtx } from "../../_generated/server";
 import { HOST_BEAT_MS } from "./host";
-import { gatedContext, HOST_CALLS_AT_ONCE, withSlotRetries } from "./hostCalls";
+import { gatedContext, withSlotRetries } from "./hostCalls";
 import { runWorker, type HostControl } from "./worker";
 
 /** How often the host looks for tests to serve. */
@@ -21,7 +21,7 @@ export async function runHost(ctx: ActionCtx, epoch: number, recovering: boolean
   const began = Date.now();
   // The workers share a few of the deployment's slots (hostCalls.ts); the host's own few calls
   // (its heartbeat above all) do not queue behind theirs; their recordings go first.
-  const workerCtx = gatedContext(ctx, HOST_CALLS_AT_ONCE, [internal.runner.recordBatch]);
+  const workerCtx = gatedContext(ctx, { first: [internal.runner.recordBatch] });
   const { chunkMs } = await withSlotRetries(() => ctx.runQuery(internal.runner.hostSettings, {}));
   const beat = () => withSlotRetries(() => ctx.runMutation(internal.runner.hostBeat, { epoch }));
   let alive = await beat();

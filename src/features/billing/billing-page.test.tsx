@@ -7,6 +7,7 @@ import { makeViewer, QueryFailure, setQueryResult, setSignedIn } from "@/test/co
 import { renderApp } from "@/test/render-app";
 import { creditTransactionRows, paymentRows, toCsv } from "./billing-csv";
 import type { BillingData } from "./billing-model";
+import { captureDownloads, type Download } from "@/test/downloads";
 
 type Payment = BillingData["payments"][number];
 type Entry = BillingData["creditTransactions"][number];
@@ -137,18 +138,10 @@ describe("billing csv", () => {
 });
 
 describe("billing page", () => {
-  const downloads: { name: string; text: Promise<string> }[] = [];
+  let downloads: Download[] = [];
 
   beforeEach(() => {
-    downloads.length = 0;
-    URL.createObjectURL = vi.fn((blob: Blob) => {
-      downloads.push({ name: "", text: blob.text() });
-      return "blob:test";
-    });
-    URL.revokeObjectURL = vi.fn();
-    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-      downloads.at(-1)!.name = this.download;
-    });
+    downloads = captureDownloads();
   });
   afterEach(() => vi.restoreAllMocks());
 
