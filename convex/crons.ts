@@ -5,7 +5,7 @@ const crons = cronJobs();
 
 // The catalog is fresh for 24 hours; checking hourly keeps it at most an hour past that.
 crons.interval("refresh model catalog", { hours: 1 }, internal.models.refreshIfStale, {});
-crons.interval("supervise workers", { seconds: 10 }, internal.runner.superviseWorkers, {});
+crons.interval("supervise workers", { seconds: 30 }, internal.runner.superviseWorkers, {});
 // An ended test's full statistics run whose runner died (core/jury/finalRun.ts) is handed out again.
 crons.interval("hand out owed final statistics", { minutes: 1 }, internal.juryStats.handOutOwed, {});
 crons.interval("reclaim expired leases", { minutes: 1 }, internal.runner.reclaimLeases, {});

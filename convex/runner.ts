@@ -21,6 +21,7 @@ import {
   servedTests as servedTests_,
   superviseWorkers as superviseWorkers_,
   sweepPairs,
+  watchHost as watchHost_,
 } from "./core/pipeline/host";
 import { runHost } from "./core/pipeline/hostLoop";
 import { cancelUnmadeCallBatch } from "./core/pipeline/unmadeCalls";
@@ -330,11 +331,21 @@ export const cancelStaleTests = internalMutation({
   handler: async (ctx) => await cancelTestsWithoutProgress(ctx, Date.now()),
 });
 
-/** A dead worker host (no heartbeat for HOST_DEAD_MS) is replaced and its tests' calls handed back. */
+/** The cron behind the watch: a dead worker host is replaced and its tests' calls handed back. */
 export const superviseWorkers = internalMutation({
   args: {},
   returns: v.boolean(),
   handler: async (ctx) => await superviseWorkers_(ctx, Date.now()),
+});
+
+/** The host's watch: a look every HOST_WATCH_MS while it serves tests (core/pipeline/host.ts watchHost). */
+export const watchHost = internalMutation({
+  args: { chain: v.number() },
+  returns: v.null(),
+  handler: async (ctx, { chain }) => {
+    await watchHost_(ctx, chain, Date.now());
+    return null;
+  },
 });
 
 /** Jobs processing for over an hour are reported once each as stuck, for the admin page. */

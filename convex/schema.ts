@@ -246,6 +246,12 @@ export default defineSchema({
     error: v.optional(v.string()),
     /** Which run of its cell (0-based) when the test repeats cells (configuration.repeats > 1). */
     repeat: v.optional(v.number()),
+    /**
+     * A generation call that ended while its pair had no judge calls yet: set by its recording,
+     * cleared once the pair is done and has them (core/pipeline/calls.ts). A worker that died in
+     * between left such pairs; its replacement's sweep reads only these (core/pipeline/host.ts).
+     */
+    awaitingJudges: v.optional(v.boolean()),
   })
     .index("by_key", ["key"])
     .index("by_test_status", ["testId", "status"])
@@ -256,6 +262,7 @@ export default defineSchema({
     // Whether a pair's generation has ended, in two `.first()` reads rather than its 10 calls.
     .index("by_test_pair_status", ["testId", "kind", "personaId", "topicId", "status"])
     .index("by_status_lease", ["status", "leaseExpiresAt"])
+    .index("by_test_awaiting_judges", ["testId", "awaitingJudges", "personaId", "topicId"])
     // A test set to stop when settled claims its pending judge calls before its generation calls.
     .index("by_test_kind_status", ["testId", "kind", "status"]),
 

@@ -20,6 +20,16 @@ export const workerTables = {
     jobId: v.optional(v.id("_scheduled_functions")),
   }),
   /**
+   * The host's watch (core/pipeline/host.ts watchHost): a scheduled mutation looking at the host
+   * every HOST_WATCH_MS while it has tests to serve, so a dead host is replaced within about a
+   * second rather than at the supervisor cron's next run. One row: `chain` names the watch that
+   * may run (an older one stops), `jobId` its next look.
+   */
+  hostWatch: defineTable({
+    chain: v.number(),
+    jobId: v.id("_scheduled_functions"),
+  }),
+  /**
    * Whether a dispatch (runner.dispatch) is scheduled and has not run yet (core/pipeline/
    * dispatchSoon.ts): one row. A job queued meanwhile is seen by that dispatch, so ten tests
    * queued at once take one scheduled-job slot, not ten.

@@ -114,6 +114,17 @@ export async function createGenerationCallBatch(
   return false;
 }
 
+/** The pair is done: none of its generation calls awaits its judge calls any more (host.ts sweepPairs). */
+async function clearAwaitingJudges(ctx: MutationCtx, testId: Id<"tests">, personaId: string, topicId: string) {
+  const awaiting = await ctx.db
+    .query("calls")
+    .withIndex("by_test_awaiting_judges", (q) =>
+      q.eq("testId", testId).eq("awaitingJudges", true).eq("personaId", personaId).eq("topicId", topicId),
+    )
+    .collect(); // the pair's generation calls: ≤ LIMITS.maxGeneratorModels × maxRepeats
+  for (const call of awaiting) await ctx.db.patch("calls", call._id, { awaitingJudges: undefined });
+}
+
 /**
  * After a generation call has ended: once every generation call of its persona × topic pair has
  * ended, the pair's judge calls are created (see judgeCallsOfPair) and counted in the test's
@@ -143,6 +154,7 @@ export async function createJudgeCallsIfPairDone(
       .first();
     if (open) return;
   }
+  await clearAwaitingJudges(ctx, testId, personaId, topicId);
   const responses = await ctx.db
     .query("responses")
     .withIndex("by_test_pair", (q) => q.eq("testId", testId).eq("personaId", personaId).eq("topicId", topicId))

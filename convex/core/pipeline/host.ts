@@ -2,14 +2,16 @@
 // running test's pool worker, so running tests take one scheduled-job slot however many they
 // are (Starter has 8). The host beats every HOST_BEAT_MS on its `workerHosts` row; one not heard
 // of for HOST_DEAD_MS, or whose scheduled action failed (killed, its deployment restarted), is
-// replaced by the supervisor cron or by the next test that needs it, and the calls its tests had leased are handed back: a dead
-// host's results were never recorded, a slow one's are refused by their lease.
+// replaced by its watch (a look every HOST_WATCH_MS while it serves tests), the supervisor cron
+// behind it, or the next test that needs it, and the calls its tests had leased are handed back:
+// a dead host's results were never recorded, a slow one's are refused by their lease.
 import { internal } from "../../_generated/api";
 import type { Id } from "../../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../../_generated/server";
 import { createJudgeCallsIfPairDone } from "./calls";
 import { concurrencyRowOf } from "./concurrency";
-import { workViewOf } from "./runView";
+import { runViewOf } from "./runView";
+import { TEST_LIMITS } from "../../lib/limits";
 
 /** How often the host writes its heartbeat. */
 export const HOST_BEAT_MS = 2_000;
@@ -73,9 +75,48 @@ export async function serveTest(ctx: MutationCtx, testId: Id<"tests">): Promise<
   await ctx.scheduler.runAfter(0, internal.runner.ensureHost, {});
 }
 
-/** Starts a host unless one is alive. */
+/** Starts a host unless one is alive, and its watch unless one runs. */
 export async function ensureHost(ctx: MutationCtx): Promise<void> {
   if (!(await hostAlive(ctx, await hostRow(ctx), Date.now()))) await startHost(ctx, false);
+  await ensureWatch(ctx);
+}
+
+/**
+ * How often the watch looks at the host while it serves tests. A look is one small mutation
+ * (the host's row, its scheduled job); a death found a look later costs every served test that
+ * long without calls out, where the supervisor cron's period cost up to its whole period.
+ */
+export const HOST_WATCH_MS = 1_000;
+
+async function watchRow(ctx: QueryCtx) {
+  return await ctx.db.query("hostWatch").first();
+}
+
+/** Starts the host's watch unless its next look is scheduled (or running now). */
+export async function ensureWatch(ctx: MutationCtx): Promise<void> {
+  const row = await watchRow(ctx);
+  if (row) {
+    const job = await ctx.db.system.get("_scheduled_functions", row.jobId);
+    if (job && (job.state.kind === "pending" || job.state.kind === "inProgress")) return;
+  }
+  const chain = (row?.chain ?? 0) + 1;
+  const jobId = await ctx.scheduler.runAfter(HOST_WATCH_MS, internal.runner.watchHost, { chain });
+  if (row) await ctx.db.patch("hostWatch", row._id, { chain, jobId });
+  else await ctx.db.insert("hostWatch", { chain, jobId });
+}
+
+/**
+ * The watch's look: a dead host serving tests is replaced (superviseWorkers); it looks again
+ * while a host lives or was just started, and stops once the host has ended with nothing to
+ * serve (the next test's ensureHost starts it again).
+ */
+export async function watchHost(ctx: MutationCtx, chain: number, now: number): Promise<void> {
+  const row = await watchRow(ctx);
+  if (!row || row.chain !== chain) return; // a newer watch runs
+  const watching = (await hostAlive(ctx, await hostRow(ctx), now)) || (await replaceDeadHost(ctx));
+  if (!watching) return;
+  const jobId = await ctx.scheduler.runAfter(HOST_WATCH_MS, internal.runner.watchHost, { chain });
+  await ctx.db.patch("hostWatch", row._id, { jobId });
 }
 
 export async function unserveTest(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
@@ -129,34 +170,47 @@ export async function handBackLeases(ctx: MutationCtx, testId: Id<"tests">): Pro
 }
 
 /**
- * Gives every persona × topic pair whose answers are all in its judge calls: a worker that died
- * between recording a pair's last answer and reporting it left the pair without them.
+ * Gives the pairs whose answers are all in their judge calls: a worker that died between
+ * recording a pair's last answer and its next claim left the pair without them. Only the
+ * generation calls marked as awaiting their pair's judge calls are read (record.ts marks them,
+ * calls.ts clears them), not every pair's answers: a death costs the few pairs then in progress.
  */
 export async function sweepPairs(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
-  const work = await workViewOf(ctx, testId);
-  if (!work?.running) return;
-  for (const persona of work.configuration.personas)
-    for (const topic of work.configuration.topics) {
-      const call = await ctx.db
-        .query("calls")
-        .withIndex("by_test_pair", (q) =>
-          q.eq("testId", testId).eq("kind", "generate").eq("personaId", persona.id).eq("topicId", topic.id),
-        )
-        .first();
-      if (call) await createJudgeCallsIfPairDone(ctx, call);
-    }
+  const run = await runViewOf(ctx, testId);
+  if (!run?.running) return;
+  const awaiting = await ctx.db
+    .query("calls")
+    .withIndex("by_test_awaiting_judges", (q) => q.eq("testId", testId).eq("awaitingJudges", true))
+    .take(TEST_LIMITS.maxCallsPerTest);
+  const pairs = new Set<string>();
+  for (const call of awaiting) {
+    const pair = `${call.personaId}\u0000${call.topicId}`;
+    if (pairs.has(pair)) continue;
+    pairs.add(pair);
+    await createJudgeCallsIfPairDone(ctx, call, run);
+  }
 }
 
 /**
- * The supervisor (a cron every 10 s): when tests are served and the host is dead, their leased
- * calls are handed back and a new host starts (which sweeps their pairs). True when it did.
+ * The dead host's tests, if it served any, have their leased calls handed back and a new host
+ * starts (which sweeps their pairs). True when it did.
  */
-export async function superviseWorkers(ctx: MutationCtx, now: number): Promise<boolean> {
-  // The host's row first: a live host's tests are not read (their rows change every report).
-  if (await hostAlive(ctx, await hostRow(ctx), now)) return false;
+async function replaceDeadHost(ctx: MutationCtx): Promise<boolean> {
   const served = await servedTests(ctx);
   if (served.length === 0) return false;
   for (const testId of served) await handBackLeases(ctx, testId);
   await startHost(ctx, true);
   return true;
+}
+
+/**
+ * The supervisor cron (every 30 s), behind the watch: it replaces a dead host serving tests and
+ * restarts a watch that stopped while a host lives. True when it replaced the host.
+ */
+export async function superviseWorkers(ctx: MutationCtx, now: number): Promise<boolean> {
+  // The host's row first: a live host's tests are not read (their rows change every report).
+  const alive = await hostAlive(ctx, await hostRow(ctx), now);
+  const replaced = !alive && (await replaceDeadHost(ctx));
+  if (alive || replaced) await ensureWatch(ctx);
+  return replaced;
 }

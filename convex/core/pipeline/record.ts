@@ -170,7 +170,13 @@ export async function recordOutcome(
     return false;
   }
   const { counters, ended } = await recordByKind(ctx, run.test, call, outcome);
-  await ctx.db.patch("calls", call._id, { recordedLeaseId: leaseId });
+  // A larger test's pair gets its judge calls later, from its worker's next claim: until then the
+  // call is marked, so a worker that dies meanwhile leaves its replacement a short list to sweep.
+  const awaitsJudges = ended && call.kind === "generate" && !run.foldEveryCall;
+  await ctx.db.patch("calls", call._id, {
+    recordedLeaseId: leaseId,
+    ...(awaitsJudges ? { awaitingJudges: true } : {}),
+  });
   await addCounters(ctx, call.testId, counters, outcome.kind === "failed" ? outcome.error : undefined);
   // A larger test's recordings stop here: two recordings of one pair would each read the other's
   // call (a conflict on every pair's last answers), and each fold would meet the next recording.
