@@ -57,6 +57,11 @@ export const runTables = {
     running: v.boolean(),
     /** A small test folds on every recording (exact figures at once). */
     foldEveryCall: v.boolean(),
+    /**
+     * Its recordings mark generation calls awaiting their pair's judge calls (calls.awaitingJudges):
+     * a run opened before they did is swept pair by pair (core/pipeline/host.ts sweepPairs).
+     */
+    marksAwaitingJudges: v.optional(v.boolean()),
     configuration: v.object({
       responsesPerTopic: v.number(),
       scoringParameters,

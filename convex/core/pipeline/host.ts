@@ -6,11 +6,11 @@
 // behind it, or the next test that needs it, and the calls its tests had leased are handed back:
 // a dead host's results were never recorded, a slow one's are refused by their lease.
 import { internal } from "../../_generated/api";
-import type { Id } from "../../_generated/dataModel";
+import type { Doc, Id } from "../../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../../_generated/server";
 import { createJudgeCallsIfPairDone } from "./calls";
 import { concurrencyRowOf } from "./concurrency";
-import { runViewOf } from "./runView";
+import { runViewOf, workViewOf } from "./runView";
 import { TEST_LIMITS } from "../../lib/limits";
 
 /** How often the host writes its heartbeat. */
@@ -174,14 +174,17 @@ export async function handBackLeases(ctx: MutationCtx, testId: Id<"tests">): Pro
  * recording a pair's last answer and its next claim left the pair without them. Only the
  * generation calls marked as awaiting their pair's judge calls are read (record.ts marks them,
  * calls.ts clears them), not every pair's answers: a death costs the few pairs then in progress.
+ * A run opened before recordings marked them is swept pair by pair, as before.
  */
 export async function sweepPairs(ctx: MutationCtx, testId: Id<"tests">): Promise<void> {
   const run = await runViewOf(ctx, testId);
   if (!run?.running) return;
-  const awaiting = await ctx.db
-    .query("calls")
-    .withIndex("by_test_awaiting_judges", (q) => q.eq("testId", testId).eq("awaitingJudges", true))
-    .take(TEST_LIMITS.maxCallsPerTest);
+  const awaiting = run.marksAwaitingJudges
+    ? await ctx.db
+        .query("calls")
+        .withIndex("by_test_awaiting_judges", (q) => q.eq("testId", testId).eq("awaitingJudges", true))
+        .take(TEST_LIMITS.maxCallsPerTest)
+    : await firstCallOfEachPair(ctx, testId);
   const pairs = new Set<string>();
   for (const call of awaiting) {
     const pair = `${call.personaId}\u0000${call.topicId}`;
@@ -189,6 +192,22 @@ export async function sweepPairs(ctx: MutationCtx, testId: Id<"tests">): Promise
     pairs.add(pair);
     await createJudgeCallsIfPairDone(ctx, call, run);
   }
+}
+
+async function firstCallOfEachPair(ctx: MutationCtx, testId: Id<"tests">): Promise<Doc<"calls">[]> {
+  const work = await workViewOf(ctx, testId);
+  const calls: Doc<"calls">[] = [];
+  for (const persona of work?.configuration.personas ?? [])
+    for (const topic of work?.configuration.topics ?? []) {
+      const call = await ctx.db
+        .query("calls")
+        .withIndex("by_test_pair", (q) =>
+          q.eq("testId", testId).eq("kind", "generate").eq("personaId", persona.id).eq("topicId", topic.id),
+        )
+        .first();
+      if (call) calls.push(call);
+    }
+  return calls;
 }
 
 /**

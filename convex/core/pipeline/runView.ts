@@ -15,6 +15,8 @@ export interface RunView {
   test: { _id: Id<"tests">; configuration: RunConfiguration };
   running: boolean;
   foldEveryCall: boolean;
+  /** Its recordings mark generation calls awaiting their pair's judge calls (false: a run opened before they did). */
+  marksAwaitingJudges: boolean;
 }
 
 async function runRowOf(ctx: MutationCtx, testId: Id<"tests">) {
@@ -66,6 +68,7 @@ export async function openRun(ctx: MutationCtx, test: Doc<"tests">): Promise<voi
   const fields = {
     running: true,
     foldEveryCall: foldsEveryCall(test),
+    marksAwaitingJudges: true,
     configuration: { responsesPerTopic, scoringParameters, evaluatorModels, ...(checks ? { checks } : {}) },
   };
   const row = await runRowOf(ctx, test._id);
@@ -114,8 +117,9 @@ export async function runViewOf(ctx: MutationCtx, testId: Id<"tests">): Promise<
       test: { _id: testId, configuration: row.configuration },
       running: row.running,
       foldEveryCall: row.foldEveryCall,
+      marksAwaitingJudges: row.marksAwaitingJudges === true,
     };
   const test = await countedTest(ctx, testId);
   if (!test) return null;
-  return { test, running: test.status === "running", foldEveryCall: foldsEveryCall(test) };
+  return { test, running: test.status === "running", foldEveryCall: foldsEveryCall(test), marksAwaitingJudges: false };
 }
