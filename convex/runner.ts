@@ -24,6 +24,7 @@ import {
   watchHost as watchHost_,
 } from "./core/pipeline/host";
 import { runHost } from "./core/pipeline/hostLoop";
+import { keepGenerations } from "./core/pipeline/callGenerations";
 import { cancelUnmadeCallBatch } from "./core/pipeline/unmadeCalls";
 import type { Doc } from "./_generated/dataModel";
 import { settleInFlightCap } from "./lib/claimOrder";
@@ -146,11 +147,16 @@ export const beat = internalMutation({
     sight: v.optional(callsInSight),
     /** The worker starts after one died: every pair whose answers are in gets its judge calls. */
     sweep: v.optional(v.boolean()),
+    /** The generation ids of the requests it sent since its last report (core/pipeline/callGenerations.ts). */
+    generations: v.optional(
+      v.array(v.object({ callId: v.id("calls"), leaseId: v.string(), generationId: v.string() })),
+    ),
   },
   returns: v.object({ running: v.boolean() }),
-  handler: async (ctx, { testId, judged, generated, settledBefore, sight, sweep, ...report }) => {
+  handler: async (ctx, { testId, judged, generated, settledBefore, sight, sweep, generations, ...report }) => {
     const test = await ctx.db.get("tests", testId);
     if (!test) return { running: false };
+    await keepGenerations(ctx, testId, generations ?? []);
     // Judge results are counted on the worker's own row; the worker's statistics look reads the count (core/pipeline/workerLook.ts).
     await storeConcurrency(ctx, testId, report, judged);
     if (test.status !== "running") return { running: false };

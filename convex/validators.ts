@@ -301,6 +301,8 @@ export const workItem = v.object({
   pair: v.optional(v.string()),
   /** A repeated cell's generation call: sent as the request's `seed`, so no repeat reuses another's reply. */
   seed: v.optional(v.number()),
+  /** The generation its last lease was waiting for (that worker died): its result is taken from the gateway if it ended. */
+  priorGeneration: v.optional(v.string()),
 });
 export type WorkItem = Infer<typeof workItem>;
 

@@ -40,6 +40,8 @@ export type GatewayConfig = {
   backoffScale?: number;
   /** Told of every exchange's outcome (the adaptive concurrency of the worker listens). */
   onExchange?: (event: ExchangeEvent) => void;
+  /** Told a completion's generation id as soon as the gateway names it (before its answer). */
+  onGeneration?: (generationId: string) => void;
 };
 
 /** One HTTP exchange with the gateway, as its caller may want to know it. */
@@ -186,6 +188,8 @@ async function exchange(
   const tell = (event: ExchangeEvent) => config.onExchange?.(event);
   try {
     const response = await send(config, path, init, controller.signal, tell);
+    const named = response.headers.get("x-generation-id");
+    if (named) config.onGeneration?.(named);
     const eventStream = (response.headers.get("content-type") ?? "").includes("text/event-stream");
     if (!(stream && response.ok && eventStream && response.body)) {
       const text = await response.text().catch((error: unknown) => {
@@ -197,7 +201,7 @@ async function exchange(
     }
     let streamed: StreamedCompletion;
     try {
-      streamed = await readCompletionStream(response.body);
+      streamed = await readCompletionStream(response.body, named ? undefined : config.onGeneration);
     } catch (error) {
       throw lostConnection(error, controller.signal, tell);
     }
@@ -273,6 +277,69 @@ export async function chatCompletion(
       latencyMs: Date.now() - started,
     };
   });
+}
+
+/** How long a look at an ended generation may take (two small GETs). */
+const GENERATION_LOOK_MS = 10_000;
+
+type GenerationMetadata = {
+  cancelled?: unknown;
+  tokens_prompt?: unknown;
+  tokens_completion?: unknown;
+  total_cost?: unknown;
+  generation_time?: unknown;
+};
+
+/** What the gateway says of a generation asked after by id (endedGeneration). */
+export type GenerationLook =
+  /** It ran to its end: its result. */
+  | { ended: ChatResult }
+  /** Its client's leaving stopped it: nothing to take. */
+  | "stopped"
+  /** Not known (yet): OpenRouter keeps a generation once it has ended, so it may be running still. */
+  | "unknown"
+  /** Known, but its content cannot be had (not stored, an error): make the call again. */
+  | "unavailable";
+
+/**
+ * A generation as the gateway kept it once it ended (OpenRouter's GET /generation and
+ * /generation/content). A worker that died had its calls' generations run on at providers that
+ * do not stop them: the result is taken from here rather than paid for again.
+ */
+export async function endedGeneration(config: GatewayConfig, generationId: string): Promise<GenerationLook> {
+  const look = async (path: string): Promise<{ status: number; data: unknown }> => {
+    const response = await fetch(`${config.baseUrl}${path}?id=${encodeURIComponent(generationId)}`, {
+      headers: headers(config),
+      signal: AbortSignal.timeout(GENERATION_LOOK_MS),
+    });
+    if (!response.ok) return { status: response.status, data: null };
+    return { status: response.status, data: ((await response.json()) as { data?: unknown }).data ?? null };
+  };
+  try {
+    const found = await look("/generation");
+    if (found.status === 404) return "unknown";
+    const metadata = found.data as GenerationMetadata | null;
+    if (!metadata) return "unavailable";
+    if (metadata.cancelled === true) return "stopped";
+    const content = (await look("/generation/content")).data as { output?: { completion?: unknown } } | null;
+    const completion = content?.output?.completion;
+    const promptTokens = metadata.tokens_prompt;
+    const completionTokens = metadata.tokens_completion;
+    if (typeof completion !== "string" || typeof promptTokens !== "number" || typeof completionTokens !== "number")
+      return "unavailable";
+    return {
+      ended: {
+        content: completion,
+        promptTokens,
+        completionTokens,
+        totalTokens: promptTokens + completionTokens,
+        ...(typeof metadata.total_cost === "number" ? { billedUsd: metadata.total_cost } : {}),
+        latencyMs: typeof metadata.generation_time === "number" ? metadata.generation_time : 0,
+      },
+    };
+  } catch {
+    return "unavailable";
+  }
 }
 
 /** The gateway's raw model list (OpenRouter shape: `{ data: [...] }`). */

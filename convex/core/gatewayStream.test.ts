@@ -7,8 +7,15 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startGateway } from "../../dev/gateway/server";
-import { chatCompletion, GatewayError, MAX_RETRIES_MESSAGE, type ExchangeEvent, type GatewayConfig } from "./gateway";
-import { Utf8Lines } from "./gatewayStream";
+import {
+  chatCompletion,
+  endedGeneration,
+  GatewayError,
+  MAX_RETRIES_MESSAGE,
+  type ExchangeEvent,
+  type GatewayConfig,
+} from "./gateway";
+import { readCompletionStream, Utf8Lines } from "./gatewayStream";
 
 let gateway: Awaited<ReturnType<typeof startGateway>>;
 const config = (): GatewayConfig => ({ baseUrl: gateway.url, apiKey: gateway.settings.apiKey, backoffScale: 0 });
@@ -178,5 +185,38 @@ describe("the stream's bytes", () => {
     }
     expect(lines.decode(bytes.subarray(0, 10))).toBe("");
     expect(lines.decode(bytes.subarray(10))).toBe('data: {"content":"Grüße, 東京 ☕"}\n\n');
+  });
+});
+
+describe("a completion's generation id", () => {
+  test("is told as the gateway names it, and its ended generation gives back the same result", async () => {
+    const named: string[] = [];
+    const result = await chatCompletion({ ...config(), onGeneration: (id) => named.push(id) }, GENERATION);
+    expect(named).toHaveLength(1);
+    expect(named[0]).toMatch(/^gen-/);
+    expect(await endedGeneration(config(), named[0]!)).toEqual({
+      ended: {
+        content: result.content,
+        promptTokens: result.promptTokens,
+        completionTokens: result.completionTokens,
+        totalTokens: result.totalTokens,
+        billedUsd: result.billedUsd,
+        latencyMs: expect.any(Number),
+      },
+    });
+    expect(await endedGeneration(config(), "gen-unknown")).toBe("unknown");
+  });
+
+  test("is read from the stream's chunks where no header names it (OpenRouter's `id` in each chunk)", async () => {
+    const named: string[] = [];
+    const done = await readCompletionStream(
+      new Response(
+        'data: {"id":"gen-123","choices":[{"delta":{"content":"Hi"}}]}\n\n' +
+          'data: {"id":"gen-123","choices":[{"delta":{"content":"!"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+      ).body!,
+      (id) => named.push(id),
+    );
+    expect(done).toMatchObject({ kind: "answer", content: "Hi!" });
+    expect(named).toEqual(["gen-123"]);
   });
 });

@@ -22,6 +22,7 @@ export type StreamedCompletion =
   | { kind: "truncated" };
 
 type Chunk = {
+  id?: unknown;
   choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[];
   usage?: CompletionUsage;
   error?: { code?: unknown; message?: unknown } | string;
@@ -31,8 +32,13 @@ type Chunk = {
  * Reads an event stream to its end. Throws what the body's reader throws (the connection
  * dropped, the request aborted); the caller names it.
  */
-export async function readCompletionStream(body: ReadableStream<Uint8Array>): Promise<StreamedCompletion> {
+export async function readCompletionStream(
+  body: ReadableStream<Uint8Array>,
+  /** Told the generation's id from the first chunk that names it. */
+  onGeneration?: (generationId: string) => void,
+): Promise<StreamedCompletion> {
   const parts: string[] = [];
+  let named = false;
   let usage: Chunk["usage"];
   let finished = false;
   let done = false;
@@ -49,6 +55,10 @@ export async function readCompletionStream(body: ReadableStream<Uint8Array>): Pr
       chunk = JSON.parse(data) as Chunk;
     } catch {
       return; // not JSON: nothing of the answer (the spec lets a server send other events)
+    }
+    if (!named && typeof chunk.id === "string" && chunk.id !== "") {
+      named = true;
+      onGeneration?.(chunk.id);
     }
     if (chunk.error !== undefined) {
       error =

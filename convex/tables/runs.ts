@@ -34,6 +34,21 @@ export const runTables = {
   }).index("by_test", ["testId"]),
 
   /**
+   * The gateway's generation id of a call's request, by lease, kept by the worker's reports
+   * (core/pipeline/callGenerations.ts): a worker that dies leaves its calls' generations running
+   * at providers that do not stop them, and the call's next lease takes the result from the
+   * gateway instead of paying for it again.
+   */
+  callGenerations: defineTable({
+    testId: v.id("tests"),
+    callId: v.id("calls"),
+    leaseId: v.string(),
+    generationId: v.string(),
+  })
+    .index("by_test", ["testId"])
+    .index("by_call_lease", ["callId", "leaseId"]),
+
+  /**
    * An answer's score sums over its evaluations, written by the fold only (a judge call's
    * recording puts its scores in its delta): several judges' calls of one answer write no common
    * row, and a reader gets the answer's average from one small row.

@@ -9,6 +9,8 @@
  *   GET  /api/v1/key               key check in OpenRouter's shape, bearer auth
  *   GET  /__settings               current settings
  *   POST /__settings               JSON merge into the settings (faults and judgeProfiles merge per key)
+ *   GET  /api/v1/generation?id=    an ended generation's metadata (cost, tokens, cancelled)
+ *   GET  /api/v1/generation/content?id=  its prompt and completion (OpenRouter's stored content)
  *   GET  /__stats                  call counters;  DELETE /__stats resets them
  *
  * Run alone: `npx tsx dev/gateway/server.ts` (PORT, GATEWAY_API_KEY,
@@ -37,7 +39,62 @@ import {
   sendJson,
   type Fault,
 } from "./requests";
-import { addBill, generationId, noBill, openStream, streamReply, usageOf, type Billed, type Reply } from "./streaming";
+import {
+  addBill,
+  costOf,
+  generationId,
+  noBill,
+  openStream,
+  streamReply,
+  usageOf,
+  type Billed,
+  type Reply,
+} from "./streaming";
+
+/** Generations kept for GET /generation (the newest). */
+const KEPT_GENERATIONS = 50_000;
+
+/** A generation that ended, as GET /generation and /generation/content tell it. */
+type StoredGeneration = {
+  model: string;
+  messages: ChatMessage[];
+  /** The whole completion; empty for a stopped one. */
+  completion: string;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+  /** Stopped when its client left (streamed, with a provider that stops). */
+  cancelled: boolean;
+  finishReason: string;
+  streamed: boolean;
+  createdAt: number;
+  latencyMs: number;
+};
+
+/** OpenRouter's GET /generation `data`. */
+function generationMetadata(id: string, generation: StoredGeneration) {
+  return {
+    id,
+    model: generation.model,
+    created_at: new Date(generation.createdAt * 1000).toISOString(),
+    total_cost: generation.costUsd,
+    streamed: generation.streamed,
+    cancelled: generation.cancelled,
+    finish_reason: generation.finishReason,
+    native_finish_reason: generation.finishReason,
+    tokens_prompt: generation.promptTokens,
+    tokens_completion: generation.completionTokens,
+    native_tokens_prompt: generation.promptTokens,
+    native_tokens_completion: generation.completionTokens,
+    latency: generation.latencyMs,
+    generation_time: generation.latencyMs,
+  };
+}
+
+/** OpenRouter's GET /generation/content `data`. */
+function generationContent(generation: StoredGeneration) {
+  return { input: { messages: generation.messages }, output: { completion: generation.completion, reasoning: null } };
+}
 
 export interface GatewayStats {
   /** Every POST to /chat/completions, whatever its outcome. */
@@ -87,6 +144,7 @@ export interface GatewayOptions {
   judgeProfiles?: Record<string, Partial<JudgeProfile>>;
   maxConcurrent?: number | null;
   retryAfterSeconds?: number;
+  stopsOnDisconnect?: boolean;
   /** Keeps stats.completionTimes (off by default: a long dev session would grow it without end). */
   logCompletions?: boolean;
 }
@@ -144,10 +202,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     judgeProfiles: {},
     maxConcurrent: null,
     retryAfterSeconds: 1,
+    stopsOnDisconnect: true,
   };
   mergeSettings(settings, {
     ...(options.maxConcurrent !== undefined && { maxConcurrent: options.maxConcurrent }),
     ...(options.retryAfterSeconds !== undefined && { retryAfterSeconds: options.retryAfterSeconds }),
+    ...(options.stopsOnDisconnect !== undefined && { stopsOnDisconnect: options.stopsOnDisconnect }),
     ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
     ...(options.latencyScale !== undefined && { latencyScale: options.latencyScale }),
     ...(options.fixedLatencyMs !== undefined && { fixedLatencyMs: options.fixedLatencyMs }),
@@ -180,6 +240,28 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   };
 
   const timers = new Set<NodeJS.Timeout>();
+
+  /**
+   * Each generation that ended (run to its end, or stopped by its client's leaving), by its id,
+   * as OpenRouter keeps them for GET /generation and /generation/content; the oldest go beyond
+   * KEPT_GENERATIONS (a long dev session).
+   */
+  const generations = new Map<string, StoredGeneration>();
+  const keepGeneration = (id: string, generation: StoredGeneration) => {
+    generations.set(id, generation);
+    if (generations.size > KEPT_GENERATIONS) generations.delete(generations.keys().next().value!);
+  };
+
+  /** Waits `ms` whether or not the client is still there (a provider that does not stop). */
+  const holdFor = (ms: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (ms <= 0) return resolve(true);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve(true);
+      }, ms);
+      timers.add(timer);
+    });
 
   /** Waits `ms`, or less if the client goes away; resolves whether the client is still there. */
   const waitFor = (ms: number, res: ServerResponse): Promise<boolean> =>
@@ -280,25 +362,43 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       return { content, finishReason, promptTokens, completionTokens: estimateTokens(content) };
     };
 
+    const started = Date.now();
+    const keep = (reply: Pick<Reply, "content" | "completionTokens" | "finishReason">, cancelled: boolean) =>
+      keepGeneration(id, {
+        model: model.id,
+        messages,
+        completion: reply.content,
+        promptTokens,
+        completionTokens: reply.completionTokens,
+        costUsd: costOf(model, promptTokens, reply.completionTokens),
+        cancelled,
+        finishReason: reply.finishReason,
+        streamed,
+        createdAt: created,
+        latencyMs: Date.now() - started,
+      });
+
     if (streamed) {
       const end = await streamReply(
         res,
         { id, created, model, latencyMs: latency, upstreamFails: fault === "500" },
         write,
-        (ms) => waitFor(ms, res),
+        (ms) => (settings.stopsOnDisconnect ? waitFor(ms, res) : holdFor(ms)),
       );
       if (end.kind === "completed") {
         const { promptTokens, completionTokens } = end.reply;
-        increment(stats.byStatus, "200");
+        increment(stats.byStatus, res.destroyed ? "aborted" : "200");
         increment(stats.byKind, kind);
         countCompleted(body, model.id, messages);
         addBill(stats.billed.completed, model, promptTokens, completionTokens);
+        keep(end.reply, false);
       } else if (end.kind === "failed") {
         increment(stats.byStatus, "500");
       } else {
         increment(stats.byStatus, "aborted");
         stats.cancelled++;
         addBill(stats.billed.cancelled, model, promptTokens, end.completionTokens);
+        keep({ content: "", completionTokens: end.completionTokens, finishReason: "cancelled" }, true);
       }
       return;
     }
@@ -308,8 +408,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       increment(stats.byStatus, "aborted");
       // A non-streamed generation runs on without its client and is billed in full.
       if (fault !== "500") {
+        const reply = write();
         countCompleted(body, model.id, messages);
-        addBill(stats.billed.completed, model, promptTokens, write().completionTokens);
+        addBill(stats.billed.completed, model, promptTokens, reply.completionTokens);
+        keep(reply, false);
       }
       return;
     }
@@ -320,6 +422,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     increment(stats.byKind, kind);
     countCompleted(body, model.id, messages);
     addBill(stats.billed.completed, model, reply.promptTokens, reply.completionTokens);
+    keep(reply, false);
     sendJson(res, 200, {
       id,
       provider: model.id.split("/")[0],
@@ -367,6 +470,16 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
             rate_limit: { requests: 1000, interval: "10s" },
           },
         });
+      case "GET /api/v1/generation":
+      case "GET /api/v1/generation/content": {
+        if (bearerToken(req) !== settings.apiKey) return sendError(res, 401, "No auth credentials found");
+        const id = new URL(req.url ?? "/", "http://gateway").searchParams.get("id") ?? "";
+        const generation = generations.get(id);
+        if (!generation) return sendError(res, 404, `Generation ${id} not found`);
+        return sendJson(res, 200, {
+          data: path.endsWith("/content") ? generationContent(generation) : generationMetadata(id, generation),
+        });
+      }
       case "GET /__settings":
         return sendJson(res, 200, settings);
       case "POST /__settings":

@@ -41,6 +41,12 @@ export interface GatewaySettings {
   maxConcurrent: number | null;
   /** The Retry-After sent with a 429 for maxConcurrent, in seconds. */
   retryAfterSeconds: number;
+  /**
+   * Whether a streamed generation stops when its client closes the connection (OpenRouter: "for
+   * supported providers"). false: the provider runs it to its end and bills it in full, as the
+   * others do; its result is kept under its generation id all the same (GET /generation/content).
+   */
+  stopsOnDisconnect: boolean;
 }
 
 function fraction(value: unknown, name: string): number {
@@ -113,6 +119,10 @@ export function mergeSettings(settings: GatewaySettings, patch: unknown): Gatewa
         break;
       case "retryAfterSeconds":
         next.retryAfterSeconds = nonNegative(value, key);
+        break;
+      case "stopsOnDisconnect":
+        if (typeof value !== "boolean") throw new HttpError(400, "stopsOnDisconnect must be true or false");
+        next.stopsOnDisconnect = value;
         break;
       case "seed":
         next.seed = Math.floor(nonNegative(value, key));

@@ -150,3 +150,78 @@ describe("a streamed completion", () => {
     expect(gateway.stats.billed.completed.completionTokens).toBeGreaterThan(100);
   });
 });
+
+describe("an ended generation, by its id (GET /generation and /generation/content)", () => {
+  const look = (path: string, id: string) =>
+    fetch(`${gateway.url}${path}?id=${encodeURIComponent(id)}`, {
+      headers: { Authorization: `Bearer ${gateway.settings.apiKey}` },
+    });
+
+  test("read to its end: its metadata and its completion, as the stream gave them; unknown before it ends", async () => {
+    gateway.settings.fixedLatencyMs = 300;
+    const response = await post(request(true));
+    const id = response.headers.get("x-generation-id")!;
+    expect(id).toMatch(/^gen-/);
+    expect((await look("/generation", id)).status).toBe(404); // still running
+    const events = await readEvents(
+      response,
+      () => false,
+      () => undefined,
+    );
+    const chunks = events.filter((data) => data !== "[DONE]").map((data) => JSON.parse(data) as Chunk & { id: string });
+    expect(new Set(chunks.map((chunk) => chunk.id))).toEqual(new Set([id]));
+    const streamed = chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("");
+    const usage = chunks.find((chunk) => chunk.usage)!.usage!;
+
+    const metadata = (await (await look("/generation", id)).json()) as { data: Record<string, unknown> };
+    expect(metadata.data).toMatchObject({
+      id,
+      model: MODEL,
+      cancelled: false,
+      streamed: true,
+      tokens_prompt: usage.prompt_tokens,
+      tokens_completion: usage.completion_tokens,
+    });
+    expect(metadata.data.total_cost).toBeCloseTo(usage.cost, 12);
+    const content = (await (await look("/generation/content", id)).json()) as {
+      data: { input: { messages: unknown[] }; output: { completion: string } };
+    };
+    expect(content.data.output.completion).toBe(streamed);
+    expect(content.data.input.messages).toEqual(request(true).messages);
+    expect((await look("/generation", "gen-unknown")).status).toBe(404);
+  });
+
+  test("left mid-stream: cancelled where providers stop; run to its end and billed in full where they do not", async () => {
+    gateway.settings.fixedLatencyMs = 600;
+    const leave = async () => {
+      const controller = new AbortController();
+      const response = await post(request(true), controller.signal);
+      const id = response.headers.get("x-generation-id")!;
+      await readEvents(
+        response,
+        (events) => events.length >= 2,
+        () => controller.abort(),
+      );
+      return id;
+    };
+    const stopped = await leave();
+    await vi.waitFor(async () => expect((await look("/generation", stopped)).status).toBe(200));
+    expect(
+      ((await (await look("/generation", stopped)).json()) as { data: { cancelled: boolean } }).data.cancelled,
+    ).toBe(true);
+
+    gateway.settings.stopsOnDisconnect = false;
+    try {
+      const before = gateway.stats.completed;
+      const ranOn = await leave();
+      await vi.waitFor(async () => expect((await look("/generation", ranOn)).status).toBe(200), { timeout: 5_000 });
+      const content = (await (await look("/generation/content", ranOn)).json()) as {
+        data: { output: { completion: string } };
+      };
+      expect(content.data.output.completion.length).toBeGreaterThan(0);
+      expect(gateway.stats.completed - before).toBe(1); // billed in full
+    } finally {
+      gateway.settings.stopsOnDisconnect = true;
+    }
+  });
+});

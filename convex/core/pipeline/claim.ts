@@ -13,6 +13,7 @@ import { serveTest, unserveTest } from "./host";
 import { workViewOf, type WorkConfiguration } from "./runView";
 import { buildWorkItem } from "./workItem";
 import { createJudgeCallsOfPairsDone } from "./calls";
+import { priorGenerationOf } from "./callGenerations";
 
 /**
  * Gives the running test a pool worker when it has none and a pending call: the worker host
@@ -44,8 +45,10 @@ async function lease(
 ): Promise<WorkItem> {
   const attempts = call.attempts + 1;
   const leaseId = `${call._id}:${attempts}`;
+  const priorGeneration = await priorGenerationOf(ctx, call);
   await ctx.db.patch("calls", call._id, { status: "leased", attempts, leaseId, leaseExpiresAt: Date.now() + leaseMs });
-  return await buildWorkItem(ctx, config, call, leaseId);
+  const item = await buildWorkItem(ctx, config, call, leaseId);
+  return priorGeneration === undefined ? item : { ...item, priorGeneration };
 }
 
 /**

@@ -11,12 +11,15 @@ import { callsInSightOf } from "../../lib/timeEstimates";
 import type { Outcome, Usage, WorkItem } from "../../validators";
 import {
   chatCompletion,
+  endedGeneration,
   GATEWAY_MAX_ATTEMPTS,
   GatewayError,
   type ChatResult,
   type ExchangeEvent,
   type GatewayConfig,
+  timeoutFor,
 } from "../gateway";
+import { GENERATIONS_PER_REPORT, type CallGeneration } from "./callGenerations";
 import { gatewayConfigForTest } from "../testGateway";
 import { RECORD_ATTEMPTS, RecordBatcher } from "./recordBatcher";
 import { workerLooks } from "./workerLook";
@@ -107,10 +110,31 @@ async function complete(
   }
 }
 
+/** Waits between looks at a dead worker's generation that has not ended yet (then every last one). */
+const GENERATION_LOOK_WAITS_MS = [0, 250, 500, 1_000, 2_000];
+
+/**
+ * The result of the generation the call's last lease was waiting for, when it ran to its end
+ * (a provider that does not stop a generation whose client went); null when it was stopped or
+ * cannot be had: the call is made again. One not ended yet is waited for, up to the time the
+ * call itself may take: its remaining time is less than a new request's, and it is paid already.
+ */
+async function priorResult(config: GatewayConfig, item: WorkItem, generationId: string): Promise<ChatResult | null> {
+  const deadline = Date.now() + timeoutFor(config, item.maxTokens);
+  for (let look = 0; Date.now() < deadline; look++) {
+    await sleep(GENERATION_LOOK_WAITS_MS[Math.min(look, GENERATION_LOOK_WAITS_MS.length - 1)]!);
+    const found = await endedGeneration(config, generationId);
+    if (found === "stopped" || found === "unavailable") return null;
+    if (found !== "unknown") return found.ended;
+  }
+  return null;
+}
+
 /**
  * One call: the gateway, the reply parsed, and one more request when the reply is unusable. A
  * first request refused with 429 (while `deferRefusal`) comes back as "refused": nothing spent,
- * the pool sends the call again.
+ * the pool sends the call again. A call whose last worker died takes that worker's generation's
+ * result when it ended (priorResult) instead of its first request.
  */
 async function perform(
   item: WorkItem,
@@ -124,6 +148,7 @@ async function perform(
   let messages: ChatMessage[] = item.messages;
   let lastProblem = "";
   try {
+    const prior = item.priorGeneration === undefined ? null : await priorResult(config, item, item.priorGeneration);
     for (let attempt = 0; attempt < 2; attempt++) {
       const request = {
         model: item.modelId,
@@ -132,7 +157,8 @@ async function perform(
         ...(item.seed === undefined ? {} : { seed: item.seed }),
       };
       // Only the first request is handed back: a second one has a reply already paid for.
-      const result = await complete(config, request, deferRefusal && attempt === 0);
+      const result =
+        attempt === 0 && prior !== null ? prior : await complete(config, request, deferRefusal && attempt === 0);
       if ("refused" in result) return "refused";
       spent = addUsage(spent, item, result);
       const parsed = parseReply(item, result.content, spent);
@@ -244,6 +270,8 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
   /** Calls the gateway refused (429), sent again first when the controller allows; and how often each was. */
   const refused: WorkItem[] = [];
   const refusals = new Map<string, number>();
+  /** The generation ids of the requests sent since the last report (callGenerations.ts). */
+  const startedGenerations: CallGeneration[] = [];
   /** Each gateway call out: its kind of call (the controller's latency key) and when it was sent. */
   const outCalls = new Map<Promise<void>, { key: string; sentAt: number }>();
   const start = (item: WorkItem, claimed: boolean) => {
@@ -252,8 +280,13 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
     busy.add(item.pair);
     const key = `${item.kind}:${item.modelId}`;
     const found = gateway!;
+    // Its requests' generation ids go with the next report: a worker that dies leaves them behind.
+    const onGeneration = (generationId: string) =>
+      startedGenerations.push({ callId: item.callId, leaseId: item.leaseId, generationId });
     const own =
-      "config" in found ? { config: { ...found.config, onExchange: (e: ExchangeEvent) => onExchange(e, key) } } : found;
+      "config" in found
+        ? { config: { ...found.config, onExchange: (e: ExchangeEvent) => onExchange(e, key), onGeneration } }
+        : found;
     const deferRefusal = (refusals.get(item.callId) ?? 0) < MAX_REFUSALS;
     const call: Promise<void> = perform(item, own, deferRefusal).then((outcome) => {
       // The slot is free the moment the call lands; its recording runs beside the next claims.
@@ -346,6 +379,7 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
       inFlight: calling.size,
       ...exchanges,
       settledBefore: Math.min(Date.now(), ...recording.values()),
+      ...(startedGenerations.length === 0 ? {} : { generations: startedGenerations.splice(0, GENERATIONS_PER_REPORT) }),
       sight: callsInSightOf(state, outCalls.values(), allowedInFlight(state, limits, Date.now()), Date.now(), priors),
     };
     // A report that lost its conflict retries is sent again, as a recording is: the worker

@@ -102,6 +102,14 @@ export const PER_TEST_TABLES = {
     restart: "delete",
     delete: "delete",
   },
+  callGenerations: {
+    index: "by_test",
+    open: "none yet",
+    fold: "one per gateway request of a call out, inserted by the worker's reports",
+    end: "kept (a late lease finds nothing to take)",
+    restart: "delete",
+    delete: "delete",
+  },
   runDeltas: {
     index: "by_test",
     open: "none yet",
