@@ -16,9 +16,12 @@
 // --faults kill-actions:0.05 kills that share of actions at random (dev/backend/faults.ts); the
 // targets then ask every test to complete with exact counts and costs, and, given
 // --compare-wall S (the slowest wall time of the same run without faults), within 1.3 × S.
+// --providers-finish plays providers that do not stop a streamed generation whose client went
+// (the dev gateway's stopsOnDisconnect false): a killed worker's generations run to their end.
 // The issue's runs are at catalog latencies × 8: --latency-scale 8.
 //   npx tsx bench/deployment.ts [--plan starter|professional] [--ten] [--latency-scale 0.05] [--max-seconds 600]
 //     [--gateway-limit 16] [--concurrency 64] [--timeline] [--faults kill-actions:0.05] [--compare-wall 60]
+//     [--providers-finish]
 // --all runs the whole matrix (bench/deploymentMatrix.ts): Starter and Professional × one test
 // and ten × without and with the kill knob, each target PASS/FAIL, and a table at the end.
 // --timeline prints, every 2 s, the calls in flight at the gateway, answered so far and refused,
@@ -63,6 +66,7 @@ const { values } = parseArgs({
     timeline: { type: "boolean", default: false },
     faults: { type: "string" },
     "compare-wall": { type: "string" },
+    "providers-finish": { type: "boolean", default: false },
   },
 });
 const GATEWAY_LIMIT = values["gateway-limit"] === undefined ? null : Number(values["gateway-limit"]);
@@ -88,7 +92,11 @@ const ACTION_GIB = 64 / 1024;
 const GIB = 1024 ** 3;
 
 process.env.MJ_PLAN = PLAN;
-const gateway = await startGateway({ port: 0, logCompletions: true });
+const gateway = await startGateway({
+  port: 0,
+  logCompletions: true,
+  stopsOnDisconnect: !values["providers-finish"],
+});
 
 const timings: CallTiming[] = [];
 const judgeModels = new Set<string>();
@@ -257,7 +265,8 @@ try {
   console.log(
     `plan ${PLAN}; ${TESTS} test(s) of 650 gateway calls at once; gateway latency scale ${LATENCY_SCALE}` +
       `${LATENCY_SCALE === 8 ? "" : " (the issue's figures are at × 8; the targets are ratios to the critical path or ideal)"}; ` +
-      `concurrent transactions (OCC); every page of test 0 open; ${faults.killActions > 0 ? `faults kill-actions:${faults.killActions}` : "no faults"}`,
+      `concurrent transactions (OCC); every page of test 0 open; ${faults.killActions > 0 ? `faults kill-actions:${faults.killActions}` : "no faults"}` +
+      (values["providers-finish"] ? "; providers finish a generation whose client went" : ""),
   );
   const cpu = process.cpuUsage(cpuBefore);
   const load = loadavg();
