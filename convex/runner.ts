@@ -105,13 +105,18 @@ export const record = internalMutation({
  * (core/pipeline/recordBatcher.ts bounds it in rows and bytes), each as `record` would. Sent
  * again after a failure it changes nothing already recorded (idempotent by lease).
  */
+const callGeneration = v.object({ callId: v.id("calls"), leaseId: v.string(), generationId: v.string() });
+
 export const recordBatch = internalMutation({
   args: {
     results: v.array(v.object({ callId: v.id("calls"), leaseId: v.string(), outcome: callOutcome })),
     concurrency: v.optional(v.number()),
+    /** The generation ids of the test's requests sent since (core/pipeline/callGenerations.ts): kept at once. */
+    generations: v.optional(v.object({ testId: v.id("tests"), started: v.array(callGeneration) })),
   },
   returns: v.array(v.boolean()),
-  handler: async (ctx, { results, concurrency }) => {
+  handler: async (ctx, { results, concurrency, generations }) => {
+    if (generations) await keepGenerations(ctx, generations.testId, generations.started);
     const recorded: boolean[] = [];
     for (const { callId, leaseId, outcome } of results)
       recorded.push(await recordOutcome(ctx, callId, leaseId, outcome, concurrency));
@@ -148,9 +153,7 @@ export const beat = internalMutation({
     /** The worker starts after one died: every pair whose answers are in gets its judge calls. */
     sweep: v.optional(v.boolean()),
     /** The generation ids of the requests it sent since its last report (core/pipeline/callGenerations.ts). */
-    generations: v.optional(
-      v.array(v.object({ callId: v.id("calls"), leaseId: v.string(), generationId: v.string() })),
-    ),
+    generations: v.optional(v.array(callGeneration)),
   },
   returns: v.object({ running: v.boolean() }),
   handler: async (ctx, { testId, judged, generated, settledBefore, sight, sweep, generations, ...report }) => {

@@ -284,6 +284,7 @@ const GENERATION_LOOK_MS = 10_000;
 
 type GenerationMetadata = {
   cancelled?: unknown;
+  finish_reason?: unknown;
   tokens_prompt?: unknown;
   tokens_completion?: unknown;
   total_cost?: unknown;
@@ -321,6 +322,7 @@ export async function endedGeneration(config: GatewayConfig, generationId: strin
     const metadata = found.data as GenerationMetadata | null;
     if (!metadata) return "unavailable";
     if (metadata.cancelled === true) return "stopped";
+    if (metadata.finish_reason === "error") return "unavailable"; // the provider failed: asked again
     const content = (await look("/generation/content")).data as { output?: { completion?: unknown } } | null;
     const completion = content?.output?.completion;
     const promptTokens = metadata.tokens_prompt;

@@ -394,6 +394,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
         keep(end.reply, false);
       } else if (end.kind === "failed") {
         increment(stats.byStatus, "500");
+        keep({ content: "", completionTokens: 0, finishReason: "error" }, false);
       } else {
         increment(stats.byStatus, "aborted");
         stats.cancelled++;

@@ -328,8 +328,21 @@ export async function runWorker(ctx: ActionCtx, testId: Id<"tests">, host: HostC
     outCalls.set(call, { key, sentAt: Date.now() });
   };
   const batcher = new RecordBatcher<RecordEntry>(
-    async (results) =>
-      await ctx.runMutation(internal.runner.recordBatch, { results, concurrency: Math.max(1, calling.size) }),
+    async (results) => {
+      // The requests' generation ids go with the recordings (sent within milliseconds of a
+      // landing), else with the next report: one not kept when the worker dies is paid twice.
+      const started = startedGenerations.splice(0, GENERATIONS_PER_REPORT);
+      try {
+        return await ctx.runMutation(internal.runner.recordBatch, {
+          results,
+          concurrency: Math.max(1, calling.size),
+          ...(started.length === 0 ? {} : { generations: { testId, started } }),
+        });
+      } catch (error) {
+        startedGenerations.unshift(...started);
+        throw error;
+      }
+    },
     (entry) => JSON.stringify(entry.outcome).length,
     () => sleep(100 + Math.random() * 400),
   );
