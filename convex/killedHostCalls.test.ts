@@ -13,6 +13,7 @@ import { faultCounts, killRunningActions } from "../dev/backend/faults";
 import { api } from "./_generated/api";
 import {
   createUser,
+  readTestRows,
   sampleConfiguration,
   seedCatalog,
   startLocalBackend,
@@ -87,20 +88,7 @@ async function killHostMidRun(readyToKill: (t: LocalBackend["t"]) => Promise<boo
       (row) => row.status === "completed" || row.status === "failed",
       90_000,
     );
-    const { calls, responses, evaluations } = await t.run(async (ctx) => ({
-      calls: await ctx.db
-        .query("calls")
-        .withIndex("by_test_status", (q) => q.eq("testId", testId))
-        .collect(),
-      responses: await ctx.db
-        .query("responses")
-        .withIndex("by_test_pair", (q) => q.eq("testId", testId))
-        .collect(),
-      evaluations: await ctx.db
-        .query("evaluations")
-        .withIndex("by_test", (q) => q.eq("testId", testId))
-        .collect(),
-    }));
+    const { calls, responses, evaluations } = await t.run((ctx) => readTestRows(ctx, testId));
     // 36 generation calls (4 generators × 9 pairs, 2 answers each), 18 judge calls (2 judges × 9 pairs, 8 answers each).
     expect(done).toMatchObject({ status: "completed", responsesCount: 72, evaluationsCount: 144, totalCalls: 54 });
     expect(calls.every((call) => call.status === "succeeded")).toBe(true);

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "vitest";
+import { afterEach, beforeEach, expect, test } from "vitest";
 import { meterDifference } from "../dev/backend/meter";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
@@ -86,60 +86,64 @@ async function pairLeftWithoutJudgeCalls(t: LocalBackend["t"]) {
   return { testId, lastPair, judgeCalls };
 }
 
+let keysDir: string;
+let backend: LocalBackend;
+beforeEach(async () => {
+  keysDir = mkdtempSync(join(tmpdir(), "mj-recovery-sweep-"));
+  backend = await startLocalBackend(join(keysDir, "keys.json"));
+}, 60_000);
+afterEach(async () => {
+  await backend.close();
+  rmSync(keysDir, { recursive: true, force: true });
+});
+
 test(
   "the replacement's sweep gives a pair left without judge calls its calls, reading less than one pair's answers",
   { timeout: 120_000 },
   async () => {
-    const keysDir = mkdtempSync(join(tmpdir(), "mj-recovery-sweep-"));
-    const backend = await startLocalBackend(join(keysDir, "keys.json"));
-    try {
-      const { t } = backend;
-      const { testId, lastPair, judgeCalls } = await pairLeftWithoutJudgeCalls(t);
+    const { t } = backend;
+    const { testId, lastPair, judgeCalls } = await pairLeftWithoutJudgeCalls(t);
 
-      // The replacement's first claim sweeps (max 0: the sweep alone, on the meter).
-      const meterBefore = backend.meter.read();
-      expect(await t.mutation(internal.runner.claimBatch, { testId, max: 0, sweep: true })).toEqual([]);
-      const sweep = meterDifference(backend.meter.read(), meterBefore)["runner:claimBatch"]!;
-      const after = await judgeCalls();
-      expect(after).toHaveLength(12);
-      expect(after).toContain(lastPair);
+    // The replacement's first claim sweeps (max 0: the sweep alone, on the meter).
+    const meterBefore = backend.meter.read();
+    expect(await t.mutation(internal.runner.claimBatch, { testId, max: 0, sweep: true })).toEqual([]);
+    const sweep = meterDifference(backend.meter.read(), meterBefore)["runner:claimBatch"]!;
+    const after = await judgeCalls();
+    expect(after).toHaveLength(12);
+    expect(after).toContain(lastPair);
 
-      // It read the 4 calls awaiting judges and the one pair's 8 answers it needed (~70 KB), not
-      // the 96 answers of all 12 pairs (~850 KB).
-      const onePairsAnswers = 8 * ANSWER.length;
-      expect(sweep.bytesRead).toBeLessThan(1.5 * onePairsAnswers);
+    // It read the 4 calls awaiting judges and the one pair's 8 answers it needed (~70 KB), not
+    // the 96 answers of all 12 pairs (~850 KB).
+    const onePairsAnswers = 8 * ANSWER.length;
+    expect(sweep.bytesRead).toBeLessThan(1.5 * onePairsAnswers);
 
-      // A sweep with nothing awaiting reads next to nothing, and creates nothing.
-      const again = backend.meter.read();
-      await t.mutation(internal.runner.claimBatch, { testId, max: 0, sweep: true });
-      expect(meterDifference(backend.meter.read(), again)["runner:claimBatch"]!.bytesRead).toBeLessThan(ANSWER.length);
-      expect(await judgeCalls()).toHaveLength(12);
+    // A sweep with nothing awaiting reads next to nothing, and creates nothing.
+    const again = backend.meter.read();
+    await t.mutation(internal.runner.claimBatch, { testId, max: 0, sweep: true });
+    expect(meterDifference(backend.meter.read(), again)["runner:claimBatch"]!.bytesRead).toBeLessThan(ANSWER.length);
+    expect(await judgeCalls()).toHaveLength(12);
 
-      // The judge calls are claimed and the test runs to its end with every pair judged.
-      const judging = await t.mutation(internal.runner.claimBatch, { testId, max: 32 });
-      expect(judging).toHaveLength(12);
-      await t.mutation(internal.runner.recordBatch, {
-        results: judging.map((item) => ({
-          callId: item.callId,
-          leaseId: item.leaseId,
-          outcome: {
-            kind: "ranked",
-            ranking: item.labels.map((entry) => entry.responseId),
-            explanation: "In label order.",
-            promptTokens: 10,
-            completionTokens: 20,
-            latencyMs: 900,
-            costUsd: 0.0005,
-          } satisfies Outcome,
-        })),
-      });
-      await t.mutation(internal.runner.endWork, { testId });
-      const ended = await t.run(async (ctx) => await ctx.db.get("tests", testId as Id<"tests">));
-      expect(ended).toMatchObject({ status: "completed", responsesCount: 96, evaluationsCount: 96 });
-    } finally {
-      await backend.close();
-      rmSync(keysDir, { recursive: true, force: true });
-    }
+    // The judge calls are claimed and the test runs to its end with every pair judged.
+    const judging = await t.mutation(internal.runner.claimBatch, { testId, max: 32 });
+    expect(judging).toHaveLength(12);
+    await t.mutation(internal.runner.recordBatch, {
+      results: judging.map((item) => ({
+        callId: item.callId,
+        leaseId: item.leaseId,
+        outcome: {
+          kind: "ranked",
+          ranking: item.labels.map((entry) => entry.responseId),
+          explanation: "In label order.",
+          promptTokens: 10,
+          completionTokens: 20,
+          latencyMs: 900,
+          costUsd: 0.0005,
+        } satisfies Outcome,
+      })),
+    });
+    await t.mutation(internal.runner.endWork, { testId });
+    const ended = await t.run(async (ctx) => await ctx.db.get("tests", testId as Id<"tests">));
+    expect(ended).toMatchObject({ status: "completed", responsesCount: 96, evaluationsCount: 96 });
   },
 );
 
@@ -147,31 +151,24 @@ test(
   "a run opened before recordings marked their calls is swept pair by pair: its pair gets its judge calls",
   { timeout: 120_000 },
   async () => {
-    const keysDir = mkdtempSync(join(tmpdir(), "mj-recovery-sweep-"));
-    const backend = await startLocalBackend(join(keysDir, "keys.json"));
-    try {
-      const { t } = backend;
-      const { testId, lastPair, judgeCalls } = await pairLeftWithoutJudgeCalls(t);
-      // As the code before the marks left it (a deploy of this code kills the host mid-run).
-      await t.run(async (ctx) => {
-        const run = await ctx.db
-          .query("testRuns")
-          .withIndex("by_test", (q) => q.eq("testId", testId))
-          .unique();
-        await ctx.db.patch("testRuns", run!._id, { marksAwaitingJudges: undefined });
-        for (const call of await ctx.db
-          .query("calls")
-          .withIndex("by_test_status", (q) => q.eq("testId", testId))
-          .collect())
-          await ctx.db.patch("calls", call._id, { awaitingJudges: undefined });
-      });
-      await t.mutation(internal.runner.claimBatch, { testId, max: 0, sweep: true });
-      const after = await judgeCalls();
-      expect(after).toHaveLength(12);
-      expect(after).toContain(lastPair);
-    } finally {
-      await backend.close();
-      rmSync(keysDir, { recursive: true, force: true });
-    }
+    const { t } = backend;
+    const { testId, lastPair, judgeCalls } = await pairLeftWithoutJudgeCalls(t);
+    // As the code before the marks left it (a deploy of this code kills the host mid-run).
+    await t.run(async (ctx) => {
+      const run = await ctx.db
+        .query("testRuns")
+        .withIndex("by_test", (q) => q.eq("testId", testId))
+        .unique();
+      await ctx.db.patch("testRuns", run!._id, { marksAwaitingJudges: undefined });
+      for (const call of await ctx.db
+        .query("calls")
+        .withIndex("by_test_status", (q) => q.eq("testId", testId))
+        .collect())
+        await ctx.db.patch("calls", call._id, { awaitingJudges: undefined });
+    });
+    await t.mutation(internal.runner.claimBatch, { testId, max: 0, sweep: true });
+    const after = await judgeCalls();
+    expect(after).toHaveLength(12);
+    expect(after).toContain(lastPair);
   },
 );

@@ -204,6 +204,17 @@ describe("deleting a finished test", () => {
         page: "results",
       });
       await t.run(async (ctx) => {
+        // A generation id its worker's report kept (here the test played its worker).
+        const call = (await ctx.db
+          .query("calls")
+          .withIndex("by_test_status", (q) => q.eq("testId", testId))
+          .first())!;
+        await ctx.db.insert("callGenerations", {
+          testId,
+          callId: call._id,
+          leaseId: `${call._id}:1`,
+          generationId: "gen-1",
+        });
         const response = (await ctx.db
           .query("responses")
           .withIndex("by_test", (q) => q.eq("testId", testId))

@@ -23,14 +23,18 @@ export async function keepGenerations(
 }
 
 /**
- * The generation the call's last lease was waiting for, if its worker reported one: the newest
- * request of that lease (a reply asked for again replaces the first).
+ * The generation the call's last lease was waiting for, if its worker kept one and never
+ * recorded that lease's result: the newest request of that lease (a reply asked for again
+ * replaces the first).
  */
 export async function priorGenerationOf(ctx: MutationCtx, call: Doc<"calls">): Promise<string | undefined> {
-  if (call.attempts === 0) return undefined;
+  const lastLease = `${call._id}:${call.attempts}`;
+  // A first lease has none; a lease whose result was recorded (its missing answers asked for
+  // again) wants a new request, not that result again.
+  if (call.attempts === 0 || call.recordedLeaseId === lastLease) return undefined;
   const row = await ctx.db
     .query("callGenerations")
-    .withIndex("by_call_lease", (q) => q.eq("callId", call._id).eq("leaseId", `${call._id}:${call.attempts}`))
+    .withIndex("by_call_lease", (q) => q.eq("callId", call._id).eq("leaseId", lastLease))
     .order("desc")
     .first();
   return row?.generationId;
