@@ -50,6 +50,7 @@ import type * as core_notes from "../core/notes.js";
 import type * as core_paymentProvider from "../core/paymentProvider.js";
 import type * as core_payments from "../core/payments.js";
 import type * as core_pipeline_answerCopy from "../core/pipeline/answerCopy.js";
+import type * as core_pipeline_callGenerations from "../core/pipeline/callGenerations.js";
 import type * as core_pipeline_calls from "../core/pipeline/calls.js";
 import type * as core_pipeline_claim from "../core/pipeline/claim.js";
 import type * as core_pipeline_concurrency from "../core/pipeline/concurrency.js";
@@ -280,6 +281,7 @@ declare const fullApi: ApiFromModules<{
   "core/paymentProvider": typeof core_paymentProvider;
   "core/payments": typeof core_payments;
   "core/pipeline/answerCopy": typeof core_pipeline_answerCopy;
+  "core/pipeline/callGenerations": typeof core_pipeline_callGenerations;
   "core/pipeline/calls": typeof core_pipeline_calls;
   "core/pipeline/claim": typeof core_pipeline_claim;
   "core/pipeline/concurrency": typeof core_pipeline_concurrency;
